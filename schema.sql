@@ -1,0 +1,140 @@
+-- regintel: the canonical database schema.
+--
+-- This file is applied by `src/store/migrate.rs` as numbered migrations: each `-- migration N: title`
+-- line starts migration N, which runs in one transaction when `PRAGMA user_version` < N and then sets
+-- `user_version = N`. Never edit a migration that has shipped; add the next one at the end.
+--
+-- Isolation: rows with an owner account are private to it. Request connections read only the `v_*`
+-- views, which filter on `current_account()`, an application-defined SQL function bound to the
+-- connection while a request holds it (NULL = anonymous: public rows only).
+
+-- migration 1: regions, datasets, snapshots, observations
+
+CREATE TABLE accounts (
+    id           INTEGER PRIMARY KEY,
+    email        TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    display_name TEXT NOT NULL,
+    tier         TEXT NOT NULL CHECK (tier IN ('professional', 'institutional')),
+    disabled     INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
+    created_at   INTEGER NOT NULL                       -- unix ms
+);
+
+-- NUTS regions as classified (nuts_regions.csv) plus codes that appear only in data: codes of older
+-- NUTS editions (classification 'historical') and non-NUTS aggregates such as EU27_2020 ('aggregate').
+CREATE TABLE regions (
+    code             TEXT PRIMARY KEY,
+    name_latin       TEXT,
+    name_national    TEXT,
+    level            INTEGER CHECK (level BETWEEN 0 AND 3),
+    parent_code      TEXT,
+    country_code     TEXT,
+    classification   TEXT NOT NULL
+                     CHECK (classification IN ('NUTS', 'SR', 'NUTS2016_UK', 'historical', 'aggregate')),
+    in_nuts2021      INTEGER NOT NULL DEFAULT 0,
+    in_nuts2024      INTEGER NOT NULL DEFAULT 0,
+    change_2021_2024 TEXT,
+    recoded_from     TEXT,
+    recoded_to       TEXT
+) WITHOUT ROWID;
+CREATE INDEX regions_parent ON regions (parent_code);
+CREATE INDEX regions_country_level ON regions (country_code, level);
+
+-- Where a dataset's rows come from: publisher, title, landing page, licence and the origin of the
+-- original file (repository, commit, path, sha256), as recorded in data/sources.json.
+CREATE TABLE sources (
+    id             INTEGER PRIMARY KEY,
+    publisher      TEXT NOT NULL,
+    title          TEXT NOT NULL,
+    landing_url    TEXT,
+    license        TEXT NOT NULL,
+    origin_json    TEXT NOT NULL DEFAULT '{}',         -- JSON object: repo/commit/path/sha256/format
+    transformation TEXT
+);
+
+CREATE TABLE datasets (
+    id               INTEGER PRIMARY KEY,
+    owner_account_id INTEGER REFERENCES accounts (id),  -- NULL = public
+    code             TEXT NOT NULL,
+    title            TEXT NOT NULL,
+    topic            TEXT NOT NULL,
+    description      TEXT,
+    nuts_edition     TEXT,                              -- NUTS edition the codes follow, if known
+    headline_json    TEXT NOT NULL DEFAULT '{}',        -- {"unit": .., "<dim>": ..}: the series a profile shows
+    dim_names_json   TEXT NOT NULL DEFAULT '[]',        -- dimension names in source order (without unit/geo/time)
+    labels_json      TEXT NOT NULL DEFAULT '{}',        -- {"unit": {"NR": "number"}, "<dim>": {code: label}}
+    source_id        INTEGER REFERENCES sources (id),
+    headline_series_id INTEGER                          -- series (below) matching headline_json, if any
+);
+CREATE UNIQUE INDEX datasets_owner_code ON datasets (ifnull(owner_account_id, 0), code);
+
+-- One series = one dataset, unit and combination of dimension values.
+CREATE TABLE series (
+    id         INTEGER PRIMARY KEY,
+    dataset_id INTEGER NOT NULL REFERENCES datasets (id),
+    unit       TEXT NOT NULL,
+    dims       TEXT NOT NULL,                           -- canonical 'name=value;...' sorted by name
+    -- Statistics of the current rows, refreshed by every import that touches the series.
+    obs_count    INTEGER NOT NULL DEFAULT 0,
+    region_count INTEGER NOT NULL DEFAULT 0,
+    period_min   TEXT,
+    period_max   TEXT,
+    UNIQUE (dataset_id, unit, dims)
+);
+
+-- One import of one file for one dataset.
+CREATE TABLE snapshots (
+    id               INTEGER PRIMARY KEY,
+    public_id        TEXT NOT NULL UNIQUE,              -- snp_...
+    dataset_id       INTEGER NOT NULL REFERENCES datasets (id),
+    owner_account_id INTEGER REFERENCES accounts (id),
+    imported_at      INTEGER NOT NULL,                  -- unix ms
+    file_name        TEXT NOT NULL,
+    file_sha256      TEXT NOT NULL,                     -- of the file's bytes as given to import
+    format           TEXT NOT NULL,
+    rows_in_file     INTEGER NOT NULL,
+    rows_added       INTEGER NOT NULL,
+    rows_revised     INTEGER NOT NULL,
+    rows_unchanged   INTEGER NOT NULL
+);
+CREATE INDEX snapshots_dataset ON snapshots (dataset_id, id);
+
+-- Every value ever imported. A revision adds a row and points the old one at it (superseded_by),
+-- so a citation, once given, resolves forever.
+CREATE TABLE observations (
+    id               INTEGER PRIMARY KEY,
+    citation_id      TEXT NOT NULL,                     -- cit_ + 20 base32 chars, see src/citation.rs
+    series_id        INTEGER NOT NULL REFERENCES series (id),
+    region_code      TEXT NOT NULL,
+    period           TEXT NOT NULL,
+    value            REAL,                              -- NULL when the source has only a flag
+    value_text       TEXT NOT NULL,                     -- exactly as published
+    flags            TEXT NOT NULL DEFAULT '',
+    conf_status      TEXT NOT NULL DEFAULT '',
+    src_line         INTEGER NOT NULL,
+    snapshot_id      INTEGER NOT NULL REFERENCES snapshots (id),
+    owner_account_id INTEGER REFERENCES accounts (id),
+    superseded_by    TEXT                               -- citation id of the revision; NULL = current
+);
+CREATE UNIQUE INDEX observations_citation ON observations (citation_id);
+CREATE UNIQUE INDEX observations_current ON observations (region_code, series_id, period)
+    WHERE superseded_by IS NULL;
+CREATE INDEX observations_series ON observations (series_id, period);
+
+-- Bumped by every transaction that changes served data; caches and ETags are keyed on it.
+CREATE TABLE store_meta (
+    key   TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT INTO store_meta (key, value) VALUES ('data_generation', 0);
+
+-- What request code may read. Public rows have no owner; private rows only their owner sees.
+CREATE VIEW v_datasets AS
+    SELECT * FROM datasets WHERE owner_account_id IS NULL OR owner_account_id = current_account();
+CREATE VIEW v_series AS
+    SELECT s.* FROM series s JOIN v_datasets d ON d.id = s.dataset_id;
+CREATE VIEW v_snapshots AS
+    SELECT * FROM snapshots WHERE owner_account_id IS NULL OR owner_account_id = current_account();
+CREATE VIEW v_observations AS
+    SELECT * FROM observations WHERE owner_account_id IS NULL OR owner_account_id = current_account();
+CREATE VIEW v_regions AS SELECT * FROM regions;
+CREATE VIEW v_sources AS SELECT * FROM sources;

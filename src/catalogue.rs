@@ -1,0 +1,136 @@
+//! The bundled Eurostat extract and its catalogue, compiled into the binary so an air-gapped
+//! install needs nothing else: the data files of `data/`, `nuts_regions.csv`, `sources.json`
+//! (provenance) and `catalogue.json` (titles, topics, units, headline series, labels).
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+pub struct BundledFile {
+    pub name: &'static str,
+    pub bytes: &'static [u8],
+}
+
+macro_rules! bundled {
+    ($($name:literal),* $(,)?) => {
+        &[$(BundledFile { name: $name, bytes: include_bytes!(concat!("../data/", $name)) }),*]
+    };
+}
+
+/// The observation files of the extract, in catalogue order.
+pub const BUNDLED_FILES: &[BundledFile] = bundled!(
+    "demo_r_pjangrp3.csv",
+    "demo_r_d3dens.csv",
+    "demo_r_pjanind3.csv",
+    "nama_10r_3gdp.csv.gz",
+    "nama_10r_2gdp.csv",
+    "nama_10r_2gvagr.csv",
+    "nama_10r_2hhinc.csv",
+    "tgs00010.csv",
+    "tgs00007.csv",
+    "demo_r_mlifexp.csv",
+    "hlth_rs_physreg.csv",
+    "tgs00109.csv",
+    "tgs00042.csv",
+);
+
+pub const NUTS_REGIONS_CSV: &[u8] = include_bytes!("../data/nuts_regions.csv");
+pub const SOURCES_JSON: &str = include_str!("../data/sources.json");
+pub const CATALOGUE_JSON: &str = include_str!("../data/catalogue.json");
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Catalogue {
+    /// Eurostat flag letter → meaning.
+    pub flags: BTreeMap<String, String>,
+    /// Non-NUTS geo codes found in data (EU27_2020, ...) → name.
+    pub aggregates: BTreeMap<String, String>,
+    /// Unit code → label.
+    pub units: BTreeMap<String, String>,
+    /// Dimension name → code → label.
+    pub dimensions: BTreeMap<String, BTreeMap<String, String>>,
+    pub datasets: Vec<CatalogueEntry>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct CatalogueEntry {
+    pub code: String,
+    pub file: String,
+    pub topic: String,
+    pub title: String,
+    pub short_title: String,
+    pub nuts_edition: String,
+    /// `unit` and dimension values of the series a profile shows by default.
+    pub headline: BTreeMap<String, String>,
+}
+
+impl Catalogue {
+    pub fn bundled() -> Catalogue {
+        serde_json::from_str(CATALOGUE_JSON).expect("data/catalogue.json is valid (unit-tested)")
+    }
+
+    pub fn entry(&self, code: &str) -> Option<&CatalogueEntry> {
+        self.datasets.iter().find(|d| d.code == code)
+    }
+
+    pub fn flag_meaning(&self, flag: char) -> &str {
+        self.flags
+            .get(flag.encode_utf8(&mut [0; 4]) as &str)
+            .map(String::as_str)
+            .unwrap_or("unknown flag")
+    }
+}
+
+/// Provenance of one bundled file, from `sources.json`.
+#[derive(Debug, Clone)]
+pub struct SourceRecord {
+    pub publisher: String,
+    pub title: String,
+    pub landing_url: Option<String>,
+    pub license: String,
+    pub origin_json: String,
+    pub transformation: Option<String>,
+}
+
+/// The `sources.json` entry for a bundled file name.
+pub fn bundled_source(file: &str) -> Option<SourceRecord> {
+    let doc: serde_json::Value = serde_json::from_str(SOURCES_JSON).ok()?;
+    let entry = doc["files"]
+        .as_array()?
+        .iter()
+        .find(|f| f["file"] == file)?;
+    let text = |v: &serde_json::Value| v.as_str().map(str::to_owned);
+    Some(SourceRecord {
+        publisher: text(&entry["publisher"]).unwrap_or_else(|| "Eurostat".into()),
+        title: text(&entry["title"])?,
+        landing_url: text(&entry["landing_url"]),
+        license: text(&entry["license"]).or_else(|| text(&doc["license"]))?,
+        origin_json: entry["origin"].to_string(),
+        transformation: text(&entry["transformation"]),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_file_has_a_catalogue_entry_and_a_source() {
+        let cat = Catalogue::bundled();
+        assert_eq!(cat.datasets.len(), BUNDLED_FILES.len());
+        for file in BUNDLED_FILES {
+            let entry = cat.datasets.iter().find(|d| d.file == file.name);
+            assert!(entry.is_some(), "{} has no catalogue entry", file.name);
+            assert!(entry.unwrap().headline.contains_key("unit"));
+            let source = bundled_source(file.name).expect(file.name);
+            assert!(source.landing_url.unwrap().contains(&entry.unwrap().code));
+            assert!(source.origin_json.contains("sha256"));
+        }
+    }
+
+    #[test]
+    fn flags_are_explained() {
+        let cat = Catalogue::bundled();
+        assert_eq!(cat.flag_meaning('p'), "provisional");
+        assert_eq!(cat.flag_meaning('q'), "unknown flag");
+    }
+}

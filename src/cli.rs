@@ -1,0 +1,391 @@
+//! The command line: `demo`, `serve`, `import`, `openapi`, `check`. Settings come from flags or
+//! `REGINTEL_*` environment variables; bad settings stop the program with a message saying what
+//! to fix.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::{Args, Parser, Subcommand};
+use tokio::net::TcpListener;
+
+use crate::catalogue::Catalogue;
+use crate::config::ServerConfig;
+use crate::net::tls;
+use crate::store::Store;
+
+#[derive(Parser)]
+#[command(
+    name = "regintel",
+    version,
+    about = "Regional Intelligence Service: cited Eurostat regional statistics over HTTPS"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The local demo in one command: imports the bundled data, makes a self-signed certificate
+    /// for localhost, writes demo-credentials.json, prints curl commands, serves until Ctrl-C.
+    Demo {
+        /// Directory for the demo's database, certificate and credentials.
+        #[arg(long, default_value = "./regintel-demo")]
+        dir: PathBuf,
+        /// Address to listen on (default 127.0.0.1:8443, or 127.0.0.1:8080 with --plain-http).
+        #[arg(long)]
+        listen: Option<SocketAddr>,
+        /// Serve plain HTTP instead of HTTPS.
+        #[arg(long)]
+        plain_http: bool,
+    },
+    /// The production server.
+    Serve(ServeArgs),
+    /// Load data: the bundled extract (--bundled), Eurostat bulk TSV (.tsv, .tsv.gz), SDMX-CSV,
+    /// or regintel's tidy CSV. Each file becomes a snapshot of its dataset.
+    Import {
+        /// Files to import.
+        files: Vec<PathBuf>,
+        /// Import the Eurostat extract compiled into this binary.
+        #[arg(long)]
+        bundled: bool,
+        /// Dataset code for files that do not name it (TSV named otherwise than the dataset).
+        #[arg(long)]
+        dataset: Option<String>,
+        #[arg(long, env = "REGINTEL_DATA_DIR", default_value = "./regintel-data")]
+        data_dir: PathBuf,
+        /// Print the outcome as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the OpenAPI 3.1 document.
+    Openapi {
+        #[arg(long, env = "REGINTEL_SERVICE", default_value = "regional")]
+        service: String,
+    },
+    /// Check the database (integrity, schema version, data) and the TLS files, then exit.
+    Check {
+        #[arg(long, env = "REGINTEL_DATA_DIR", default_value = "./regintel-data")]
+        data_dir: PathBuf,
+        #[arg(long, env = "REGINTEL_TLS_CERT")]
+        tls_cert: Option<PathBuf>,
+        #[arg(long, env = "REGINTEL_TLS_KEY")]
+        tls_key: Option<PathBuf>,
+    },
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Directory holding the database.
+    #[arg(long, env = "REGINTEL_DATA_DIR", default_value = "./regintel-data")]
+    data_dir: PathBuf,
+    /// Address to listen on; port 0 picks a free one (printed at start).
+    #[arg(long, env = "REGINTEL_LISTEN", default_value = "127.0.0.1:8443")]
+    listen: SocketAddr,
+    /// PEM certificate chain for HTTPS.
+    #[arg(long, env = "REGINTEL_TLS_CERT")]
+    tls_cert: Option<PathBuf>,
+    /// PEM private key for HTTPS.
+    #[arg(long, env = "REGINTEL_TLS_KEY")]
+    tls_key: Option<PathBuf>,
+    /// Serve plain HTTP (behind a TLS-terminating proxy, or for local tests).
+    #[arg(long, env = "REGINTEL_PLAIN_HTTP")]
+    plain_http: bool,
+    /// The <service> of the base path /api/v1/<service>.
+    #[arg(long, env = "REGINTEL_SERVICE", default_value = "regional")]
+    service: String,
+    /// Connections served at once.
+    #[arg(long, env = "REGINTEL_MAX_CONNECTIONS", default_value_t = 1024)]
+    max_connections: usize,
+    /// Seconds a client has to send request headers.
+    #[arg(long, env = "REGINTEL_HEADER_TIMEOUT", default_value_t = 10)]
+    header_timeout: u64,
+    /// Largest request body in bytes.
+    #[arg(long, env = "REGINTEL_MAX_BODY", default_value_t = 1024 * 1024)]
+    max_body: u64,
+    /// Seconds shutdown waits for in-flight requests.
+    #[arg(long, env = "REGINTEL_DRAIN_TIMEOUT", default_value_t = 10)]
+    drain_timeout: u64,
+    /// Megabytes of memory for cached answers.
+    #[arg(long, env = "REGINTEL_CACHE_MB", default_value_t = 32)]
+    cache_mb: usize,
+}
+
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    match dispatch(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("regintel: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn init_logging() {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rustls=error"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .init();
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("while starting the async runtime")
+}
+
+fn dispatch(command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Demo {
+            dir,
+            listen,
+            plain_http,
+        } => demo(&dir, listen, plain_http),
+        Command::Serve(args) => serve(args),
+        Command::Import {
+            files,
+            bundled,
+            dataset,
+            data_dir,
+            json,
+        } => import(&data_dir, &files, bundled, dataset.as_deref(), json),
+        Command::Openapi { service } => {
+            let doc = crate::openapi::document(&format!("/api/v1/{service}"));
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+            Ok(())
+        }
+        Command::Check {
+            data_dir,
+            tls_cert,
+            tls_key,
+        } => check(&data_dir, tls_cert.as_deref(), tls_key.as_deref()),
+    }
+}
+
+fn create_dir(dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create the directory {}", dir.display()))
+}
+
+fn import(
+    data_dir: &Path,
+    files: &[PathBuf],
+    bundled: bool,
+    dataset: Option<&str>,
+    json: bool,
+) -> anyhow::Result<()> {
+    if !bundled && files.is_empty() {
+        bail!("name files to import, or --bundled for the extract compiled into regintel");
+    }
+    create_dir(data_dir)?;
+    let store = Store::open(data_dir, 1)?;
+    let catalogue = Catalogue::bundled();
+    let started = std::time::Instant::now();
+    let mut reports = Vec::new();
+    if bundled {
+        reports.push(crate::import::import_bundled(&store, &catalogue)?);
+    }
+    if !files.is_empty() {
+        let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+        reports.push(crate::import::import_files(
+            &store, &catalogue, &paths, dataset, None,
+        )?);
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&reports)?);
+    } else {
+        for d in reports.iter().flat_map(|r| &r.datasets) {
+            match &d.snapshot {
+                Some(s) => println!(
+                    "{}: snapshot {s} from {}: {} rows, {} added, {} revised, {} unchanged",
+                    d.dataset, d.file, d.rows_in_file, d.added, d.revised, d.unchanged
+                ),
+                None => println!("{}: {} unchanged, nothing written", d.dataset, d.file),
+            }
+        }
+        println!("done in {:.1} s", started.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let tls = match (&args.tls_cert, &args.tls_key, args.plain_http) {
+        (Some(cert), Some(key), false) => Some(tls::server_config(cert, key)?),
+        (None, None, true) => None,
+        (Some(_), Some(_), true) => {
+            bail!("--plain-http and --tls-cert/--tls-key exclude each other: choose one")
+        }
+        (None, None, false) => bail!(
+            "regintel serves HTTPS: give --tls-cert and --tls-key (PEM files), or --plain-http to serve plain HTTP behind a TLS-terminating proxy"
+        ),
+        _ => bail!("--tls-cert and --tls-key go together: give both"),
+    };
+    let mut config = ServerConfig::new(args.data_dir);
+    config.service = args.service;
+    config.tls = tls.is_some();
+    config.max_connections = args.max_connections;
+    config.header_read_timeout = Duration::from_secs(args.header_timeout);
+    config.max_body_bytes = args.max_body;
+    config.drain_timeout = Duration::from_secs(args.drain_timeout);
+    config.cache_bytes = args.cache_mb * 1024 * 1024;
+    config.validate()?;
+    if !config.data_dir.join(crate::store::DB_FILE).exists() {
+        bail!(
+            "no database in {}: run `regintel import --bundled --data-dir {}` first",
+            config.data_dir.display(),
+            config.data_dir.display()
+        );
+    }
+    runtime()?.block_on(async move {
+        let listener = bind(args.listen).await?;
+        announce(&listener, tls.is_some())?;
+        crate::start(config, listener, tls, shutdown_signal()).await
+    })
+}
+
+async fn bind(addr: SocketAddr) -> anyhow::Result<TcpListener> {
+    TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr} (in use? choose another with --listen)"))
+}
+
+/// Prints the bound address on stdout (scripts and the benchmark read it) and logs the mode.
+fn announce(listener: &TcpListener, tls: bool) -> anyhow::Result<SocketAddr> {
+    let addr = listener.local_addr()?;
+    let scheme = if tls { "https" } else { "http" };
+    if !tls {
+        tracing::warn!(
+            "serving plain HTTP (--plain-http): use only on loopback or behind a TLS-terminating proxy"
+        );
+    }
+    println!("regintel listening on {scheme}://{addr}");
+    Ok(addr)
+}
+
+/// Resolves on SIGTERM or Ctrl-C.
+async fn shutdown_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).expect("installing a SIGTERM handler");
+    tokio::select! {
+        _ = term.recv() => tracing::info!("SIGTERM received"),
+        _ = tokio::signal::ctrl_c() => tracing::info!("Ctrl-C received"),
+    }
+}
+
+fn demo(dir: &Path, listen: Option<SocketAddr>, plain_http: bool) -> anyhow::Result<()> {
+    create_dir(dir)?;
+    let store = Store::open(dir, 1)?;
+    let report = crate::import::import_bundled(&store, &Catalogue::bundled())?;
+    if report.changed() {
+        eprintln!(
+            "regintel: imported the bundled Eurostat extract into {}",
+            dir.display()
+        );
+    } else {
+        eprintln!("regintel: reusing the data in {}", dir.display());
+    }
+    drop(store);
+    let tls = if plain_http {
+        None
+    } else {
+        let (cert, key) = tls::demo_certificate(dir)?;
+        Some((tls::server_config(&cert, &key)?, cert))
+    };
+    let listen = listen.unwrap_or_else(|| {
+        if plain_http {
+            SocketAddr::from(([127, 0, 0, 1], 8080))
+        } else {
+            SocketAddr::from(([127, 0, 0, 1], 8443))
+        }
+    });
+    let mut config = ServerConfig::new(dir.to_path_buf());
+    config.tls = tls.is_some();
+    runtime()?.block_on(async move {
+        let listener = bind(listen).await?;
+        let addr = announce(&listener, tls.is_some())?;
+        let host = if addr.ip().is_loopback() {
+            "localhost".to_owned()
+        } else {
+            addr.ip().to_string()
+        };
+        let base_url = format!(
+            "{}://{host}:{}/api/v1/{}",
+            if tls.is_some() { "https" } else { "http" },
+            addr.port(),
+            config.service
+        );
+        let credentials = serde_json::json!({ "base_url": base_url, "accounts": [] });
+        let path = dir.join("demo-credentials.json");
+        tls::write_private(
+            &path,
+            serde_json::to_string_pretty(&credentials)?.as_bytes(),
+        )?;
+        let curl = match &tls {
+            Some((_, cert)) => format!("curl --cacert {}", cert.display()),
+            None => "curl".to_owned(),
+        };
+        println!(
+            "\nregintel demo: {base_url}  (credentials: {})",
+            path.display()
+        );
+        println!("Try:");
+        println!("  {curl} {base_url}/regions/DE21/profile");
+        println!("  {curl} '{base_url}/compare?regions=DE21,FR10,ITC4&dataset=nama_10r_3gdp'");
+        println!("  {curl} {base_url}/datasets");
+        println!("Press Ctrl-C to stop.\n");
+        crate::start(config, listener, tls.map(|(t, _)| t), shutdown_signal()).await
+    })
+}
+
+fn check(data_dir: &Path, cert: Option<&Path>, key: Option<&Path>) -> anyhow::Result<()> {
+    let path = data_dir.join(crate::store::DB_FILE);
+    if !path.exists() {
+        bail!("no database at {}", path.display());
+    }
+    let store = Store::open(data_dir, 1)?;
+    let conn = store.admin()?;
+    let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+    if integrity != "ok" {
+        bail!("database integrity check failed: {integrity}");
+    }
+    let violations: i64 =
+        conn.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+            r.get(0)
+        })?;
+    if violations > 0 {
+        bail!("database has {violations} foreign key violations");
+    }
+    let (datasets, observations): (i64, i64) = conn.query_row(
+        "SELECT (SELECT count(*) FROM datasets), (SELECT count(*) FROM observations)",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    println!(
+        "database {}: ok (schema version {}, {datasets} datasets, {observations} observations)",
+        path.display(),
+        crate::store::migrate::latest_version()
+    );
+    match (cert, key) {
+        (Some(cert), Some(key)) => {
+            tls::server_config(cert, key)?;
+            println!(
+                "TLS certificate {} and key {}: ok",
+                cert.display(),
+                key.display()
+            );
+        }
+        (None, None) => {}
+        _ => bail!("--tls-cert and --tls-key go together: give both"),
+    }
+    Ok(())
+}

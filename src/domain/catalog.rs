@@ -1,0 +1,218 @@
+//! Datasets as the API shows them: what they measure, their dimensions, periods and snapshots.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::citation::parse_dims;
+use crate::clock::rfc3339;
+use crate::error::ApiError;
+use crate::store::Scoped;
+use crate::store::datasets::{DatasetRow, SeriesRow, SnapshotRow, SourceRow};
+
+#[derive(Debug, Serialize)]
+pub struct CodeLabel {
+    pub code: String,
+    pub label: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Dimension {
+    pub name: String,
+    pub values: Vec<CodeLabel>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Periods {
+    pub first: Option<String>,
+    pub last: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DatasetSummary {
+    pub code: String,
+    pub title: String,
+    pub label: Option<String>,
+    pub topic: String,
+    /// True for an account's own dataset.
+    pub private: bool,
+    pub nuts_edition: Option<String>,
+    pub units: Vec<CodeLabel>,
+    pub dimensions: Vec<Dimension>,
+    /// `unit` and dimension values of the series profiles show.
+    pub headline: BTreeMap<String, String>,
+    pub periods: Periods,
+    pub observations: i64,
+    pub latest_snapshot: Option<SnapshotInfo>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SnapshotInfo {
+    pub id: String,
+    pub imported_at: String,
+    pub file_name: String,
+    pub file_sha256: String,
+    pub format: String,
+    pub rows_in_file: i64,
+    pub rows_added: i64,
+    pub rows_revised: i64,
+    pub rows_unchanged: i64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SeriesInfo {
+    pub unit: String,
+    pub dimensions: BTreeMap<String, String>,
+    pub headline: bool,
+    pub observations: i64,
+    pub regions: i64,
+    pub periods: Periods,
+}
+
+#[derive(Debug, Serialize)]
+pub struct SourceInfo {
+    pub publisher: String,
+    pub title: String,
+    pub landing_url: Option<String>,
+    pub license: String,
+    pub origin: serde_json::Value,
+    pub transformation: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DatasetDetail {
+    #[serde(flatten)]
+    pub summary: DatasetSummary,
+    pub series: Vec<SeriesInfo>,
+    pub snapshots: Vec<SnapshotInfo>,
+    pub source: Option<SourceInfo>,
+}
+
+pub fn snapshot_info(s: &SnapshotRow) -> SnapshotInfo {
+    SnapshotInfo {
+        id: s.public_id.clone(),
+        imported_at: rfc3339(s.imported_at),
+        file_name: s.file_name.clone(),
+        file_sha256: s.file_sha256.clone(),
+        format: s.format.clone(),
+        rows_in_file: s.rows_in_file,
+        rows_added: s.rows_added,
+        rows_revised: s.rows_revised,
+        rows_unchanged: s.rows_unchanged,
+    }
+}
+
+pub fn source_info(s: SourceRow) -> SourceInfo {
+    SourceInfo {
+        publisher: s.publisher,
+        title: s.title,
+        landing_url: s.landing_url,
+        license: s.license,
+        origin: serde_json::from_str(&s.origin_json).unwrap_or(serde_json::Value::Null),
+        transformation: s.transformation,
+    }
+}
+
+fn json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ApiError> {
+    serde_json::from_str(text).map_err(|e| ApiError::Internal(e.into()))
+}
+
+fn summarize(
+    d: &DatasetRow,
+    series: &[SeriesRow],
+    latest: Option<&SnapshotRow>,
+) -> Result<DatasetSummary, ApiError> {
+    let labels: BTreeMap<String, BTreeMap<String, String>> = json(&d.labels_json)?;
+    let dim_names: Vec<String> = json(&d.dim_names_json)?;
+    let label = |dim: &str, code: &str| labels.get(dim).and_then(|m| m.get(code)).cloned();
+    let units: BTreeSet<&str> = series.iter().map(|s| s.unit.as_str()).collect();
+    let mut values: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for s in series {
+        for (name, value) in parse_dims(&s.dims) {
+            values.entry(name).or_default().insert(value);
+        }
+    }
+    Ok(DatasetSummary {
+        code: d.code.clone(),
+        title: d.title.clone(),
+        label: d.description.clone(),
+        topic: d.topic.clone(),
+        private: d.private,
+        nuts_edition: d.nuts_edition.clone(),
+        units: units
+            .into_iter()
+            .map(|u| CodeLabel {
+                code: u.to_owned(),
+                label: label("unit", u),
+            })
+            .collect(),
+        dimensions: dim_names
+            .iter()
+            .map(|name| Dimension {
+                name: name.clone(),
+                values: values
+                    .get(name.as_str())
+                    .into_iter()
+                    .flatten()
+                    .map(|v| CodeLabel {
+                        code: (*v).to_owned(),
+                        label: label(name, v),
+                    })
+                    .collect(),
+            })
+            .collect(),
+        headline: json(&d.headline_json)?,
+        periods: Periods {
+            first: series.iter().filter_map(|s| s.period_min.clone()).min(),
+            last: series.iter().filter_map(|s| s.period_max.clone()).max(),
+        },
+        observations: series.iter().map(|s| s.obs_count).sum(),
+        latest_snapshot: latest.map(snapshot_info),
+    })
+}
+
+pub fn list(store: &Scoped) -> Result<Vec<DatasetSummary>, ApiError> {
+    store
+        .datasets()?
+        .iter()
+        .map(|d| {
+            let series = store.series_of(d.id)?;
+            let snapshots = store.snapshots_of(d.id)?;
+            summarize(d, &series, snapshots.first())
+        })
+        .collect()
+}
+
+pub fn detail(store: &Scoped, code: &str) -> Result<DatasetDetail, ApiError> {
+    let d = store
+        .dataset(code)?
+        .ok_or_else(|| ApiError::UnknownDataset(code.to_owned()))?;
+    let series = store.series_of(d.id)?;
+    let snapshots = store.snapshots_of(d.id)?;
+    let source = match d.source_id {
+        Some(id) => store.source(id)?.map(source_info),
+        None => None,
+    };
+    Ok(DatasetDetail {
+        summary: summarize(&d, &series, snapshots.first())?,
+        series: series
+            .iter()
+            .map(|s| SeriesInfo {
+                unit: s.unit.clone(),
+                dimensions: parse_dims(&s.dims)
+                    .into_iter()
+                    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                    .collect(),
+                headline: Some(s.id) == d.headline_series_id,
+                observations: s.obs_count,
+                regions: s.region_count,
+                periods: Periods {
+                    first: s.period_min.clone(),
+                    last: s.period_max.clone(),
+                },
+            })
+            .collect(),
+        snapshots: snapshots.iter().map(snapshot_info).collect(),
+        source,
+    })
+}

@@ -1,0 +1,165 @@
+//! Citation detail: the primary row behind a number, where it came from and how to check it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::catalog::{SnapshotInfo, SourceInfo, snapshot_info, source_info};
+use super::{Flag, explain_flags};
+use crate::catalogue::Catalogue;
+use crate::citation::{is_well_formed, parse_dims};
+use crate::error::ApiError;
+use crate::store::Scoped;
+
+#[derive(Debug, Serialize)]
+pub struct CitationDetail {
+    pub id: String,
+    pub dataset: DatasetBrief,
+    pub region: RegionBrief,
+    pub period: String,
+    pub value: Option<f64>,
+    /// The value exactly as printed in the source file.
+    pub value_text: String,
+    pub unit: String,
+    pub dimensions: BTreeMap<String, String>,
+    pub flags: Vec<Flag>,
+    pub snapshot: SnapshotInfo,
+    pub source: Option<SourceInfo>,
+    /// Where in the original file the value stands.
+    pub location: Location,
+    /// Null if this is the current value; otherwise the next revision of it.
+    pub superseded_by: Option<String>,
+    /// The citation that stands for this observation now (itself if not superseded).
+    pub current_citation: String,
+    pub how_to_verify: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DatasetBrief {
+    pub code: String,
+    pub title: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RegionBrief {
+    pub code: String,
+    pub name: Option<String>,
+    pub level: Option<i64>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Location {
+    pub line: i64,
+    /// The column to read on that line: the period's column in a TSV, OBS_VALUE in SDMX-CSV.
+    pub column: String,
+}
+
+pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<CitationDetail, ApiError> {
+    let not_found = || ApiError::NotFound(format!("no citation with id {id}"));
+    if !is_well_formed(id) {
+        return Err(not_found());
+    }
+    let row = store.citation(id)?.ok_or_else(not_found)?;
+    let dataset = store
+        .dataset(&row.dataset_code)?
+        .filter(|d| d.id == row.dataset_id)
+        .ok_or_else(not_found)?;
+    let region = store.region(&row.region_code)?;
+    let source = match row.source_id {
+        Some(id) => store.source(id)?.map(source_info),
+        None => None,
+    };
+    let origin_format = source
+        .as_ref()
+        .and_then(|s| s.origin["format"].as_str())
+        .unwrap_or(&row.snapshot.format)
+        .to_owned();
+    let sdmx = origin_format.contains("SDMX") || origin_format == "sdmx-csv";
+    let column = if sdmx {
+        "OBS_VALUE (with OBS_FLAG)".to_owned()
+    } else {
+        format!("the column headed {}", row.obs.period)
+    };
+    let original = source
+        .as_ref()
+        .map(|s| describe_origin(&s.origin))
+        .unwrap_or_else(|| row.snapshot.file_name.clone());
+    let how_to_verify = format!(
+        "Open {original}, go to line {line} and read {column}: it shows {text}{flags}. \
+         regintel imported it on {imported} from {file} (SHA-256 {sha}) as snapshot {snap}.",
+        line = row.src_line,
+        text = if row.obs.value_text.is_empty() {
+            ":"
+        } else {
+            &row.obs.value_text
+        },
+        flags = if row.obs.flags.is_empty() {
+            String::new()
+        } else {
+            format!(" with flag(s) {}", row.obs.flags)
+        },
+        imported = crate::clock::rfc3339(row.snapshot.imported_at),
+        file = row.snapshot.file_name,
+        sha = row.snapshot.file_sha256,
+        snap = row.snapshot.public_id,
+    );
+    let current_citation = store.current_citation(id)?;
+    Ok(CitationDetail {
+        id: id.to_owned(),
+        dataset: DatasetBrief {
+            code: dataset.code,
+            title: dataset.title,
+        },
+        region: RegionBrief {
+            code: row.region_code.clone(),
+            name: region
+                .as_ref()
+                .and_then(|r| r.name_latin.clone().or(r.name_national.clone())),
+            level: region.and_then(|r| r.level),
+        },
+        period: row.obs.period.clone(),
+        value: row.obs.value,
+        value_text: row.obs.value_text.clone(),
+        unit: row.unit.clone(),
+        dimensions: parse_dims(&row.dims)
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect(),
+        flags: explain_flags(catalogue, &row.obs.flags, &row.obs.conf_status),
+        snapshot: snapshot_info(&row.snapshot),
+        source,
+        location: Location {
+            line: row.src_line,
+            column,
+        },
+        superseded_by: row.superseded_by,
+        current_citation,
+        how_to_verify,
+    })
+}
+
+/// "the file data/x.tsv.gz of github.com/owner/repo at commit abc (gunzip it first)"
+fn describe_origin(origin: &serde_json::Value) -> String {
+    let s = |k: &str| origin[k].as_str().unwrap_or("");
+    match s("type") {
+        "github" => format!(
+            "{} in the repository github.com/{} at commit {} (SHA-256 {}{})",
+            s("path"),
+            s("repo"),
+            s("commit"),
+            s("sha256"),
+            if s("path").ends_with(".gz") {
+                "; gunzip it first"
+            } else {
+                ""
+            }
+        ),
+        "pypi" => format!(
+            "{} in the PyPI package {} {}",
+            s("path"),
+            s("package"),
+            s("version")
+        ),
+        _ => s("path").to_owned(),
+    }
+}

@@ -1,0 +1,343 @@
+//! Comparison (spec endpoint 2): one series of one dataset for 2 to 50 regions, the value at the
+//! latest period they all have (or a requested one), derived figures with the rows they come from,
+//! and warnings where the regions are not strictly comparable.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::regions::{self, RegionSummary};
+use super::{Cited, Citer, Derived, Sources, Warning, decimals, round_to};
+use crate::catalogue::Catalogue;
+use crate::citation::canonical_dims;
+use crate::error::ApiError;
+use crate::store::Scoped;
+use crate::store::observations::ObsRow;
+
+pub const MIN_REGIONS: usize = 2;
+pub const MAX_REGIONS: usize = 50;
+
+pub struct CompareQuery {
+    pub regions: Vec<String>,
+    pub dataset: String,
+    pub period: Option<String>,
+    /// `unit` and dimension values that replace the headline series' ones.
+    pub filters: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Comparison {
+    pub dataset: DatasetRef,
+    /// The period compared; null when the regions have no period in common.
+    pub period: Option<String>,
+    /// `requested`, `latest_common`, or `latest_each` when there is no common period.
+    pub period_basis: &'static str,
+    pub regions: Vec<RegionValues>,
+    /// Differences and ratios against the first region, and the ranking.
+    pub derived: Vec<Derived>,
+    pub warnings: Vec<Warning>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct DatasetRef {
+    pub code: String,
+    pub title: String,
+    pub unit: String,
+    pub unit_label: Option<String>,
+    pub series: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct RegionValues {
+    pub region: RegionSummary,
+    /// The value at the compared period (for `latest_each`, the region's own latest).
+    pub value: Option<Cited>,
+    /// Rank by value at the compared period, 1 = highest; ties share a rank.
+    pub rank: Option<usize>,
+    pub series: Vec<Cited>,
+}
+
+pub fn compare(
+    store: &Scoped,
+    catalogue: &Catalogue,
+    q: &CompareQuery,
+) -> Result<(Comparison, Sources), ApiError> {
+    if !(MIN_REGIONS..=MAX_REGIONS).contains(&q.regions.len()) {
+        return Err(ApiError::invalid(
+            "regions",
+            format!(
+                "give between {MIN_REGIONS} and {MAX_REGIONS} comma-separated region codes, not {}",
+                q.regions.len()
+            ),
+        ));
+    }
+    let mut seen = BTreeSet::new();
+    if let Some(dup) = q.regions.iter().find(|r| !seen.insert(r.as_str())) {
+        return Err(ApiError::invalid(
+            "regions",
+            format!("region {dup} is listed twice"),
+        ));
+    }
+    let dataset = store
+        .dataset(&q.dataset)?
+        .ok_or_else(|| ApiError::UnknownDataset(q.dataset.clone()))?;
+    let (unit, series, series_id) = select_series(store, &dataset, &q.filters)?;
+    let labels: BTreeMap<String, BTreeMap<String, String>> =
+        serde_json::from_str(&dataset.labels_json).map_err(|e| ApiError::Internal(e.into()))?;
+
+    let mut summaries = Vec::with_capacity(q.regions.len());
+    let mut rows: Vec<Vec<ObsRow>> = Vec::with_capacity(q.regions.len());
+    for code in &q.regions {
+        summaries.push(regions::summary(&regions::find(store, code)?));
+        rows.push(store.series_rows(code, series_id)?);
+    }
+
+    let with_value = |r: &Vec<ObsRow>| -> BTreeSet<String> {
+        r.iter()
+            .filter(|o| o.value.is_some())
+            .map(|o| o.period.clone())
+            .collect()
+    };
+    let (period, basis) = match &q.period {
+        Some(p) => (Some(p.clone()), "requested"),
+        None => {
+            let mut common = with_value(&rows[0]);
+            for r in &rows[1..] {
+                let other = with_value(r);
+                common.retain(|p| other.contains(p));
+            }
+            match common.into_iter().next_back() {
+                Some(p) => (Some(p), "latest_common"),
+                None => (None, "latest_each"),
+            }
+        }
+    };
+
+    let mut citer = Citer::new(store, catalogue);
+    let mut out = Vec::with_capacity(rows.len());
+    let mut warnings = Vec::new();
+    let mut missing = Vec::new();
+    for (summary, region_rows) in summaries.into_iter().zip(&rows) {
+        let chosen = match &period {
+            Some(p) => region_rows.iter().find(|o| &o.period == p),
+            None => region_rows.iter().rev().find(|o| o.value.is_some()),
+        };
+        let series_values = region_rows
+            .iter()
+            .map(|o| citer.cite(&dataset, &summary.code, o))
+            .collect::<Result<Vec<_>, _>>()?;
+        let value = chosen
+            .map(|o| citer.cite(&dataset, &summary.code, o))
+            .transpose()?;
+        if value.as_ref().and_then(|v| v.value).is_none() {
+            missing.push(summary.code.clone());
+        }
+        if let Some(v) = &value {
+            let noteworthy: Vec<String> = v
+                .flags
+                .iter()
+                .filter(|f| matches!(f.code.as_str(), "b" | "p" | "e" | "u" | "c" | "d" | "r"))
+                .map(|f| format!("{} ({})", f.code, f.meaning))
+                .collect();
+            if !noteworthy.is_empty() {
+                warnings.push(Warning {
+                    code: "flagged_value",
+                    message: format!("{} {}: {}", summary.code, v.period, noteworthy.join(", ")),
+                });
+            }
+        }
+        out.push(RegionValues {
+            region: summary,
+            value,
+            rank: None,
+            series: series_values,
+        });
+    }
+
+    if basis == "latest_each" {
+        warnings.push(Warning {
+            code: "no_common_period",
+            message: "the regions have no period with values for all of them; each region's own latest value is shown".into(),
+        });
+    }
+    if !missing.is_empty() {
+        warnings.push(Warning {
+            code: "missing_value",
+            message: format!(
+                "no value for {}{}",
+                missing.join(", "),
+                period
+                    .as_deref()
+                    .map(|p| format!(" in {p}"))
+                    .unwrap_or_default()
+            ),
+        });
+    }
+    warnings.extend(comparability_warnings(&out));
+    let derived = derive(&mut out, &rows);
+
+    Ok((
+        Comparison {
+            dataset: DatasetRef {
+                code: dataset.code.clone(),
+                title: dataset.title.clone(),
+                unit_label: labels.get("unit").and_then(|u| u.get(&unit)).cloned(),
+                unit,
+                series,
+            },
+            period,
+            period_basis: basis,
+            regions: out,
+            derived,
+            warnings,
+        },
+        citer.sources,
+    ))
+}
+
+/// The headline series of the dataset with `filters` applied; unknown dimension names or values
+/// are a 400 naming the parameter and what it could be.
+fn select_series(
+    store: &Scoped,
+    dataset: &crate::store::datasets::DatasetRow,
+    filters: &BTreeMap<String, String>,
+) -> Result<(String, BTreeMap<String, String>, i64), ApiError> {
+    let mut wanted: BTreeMap<String, String> =
+        serde_json::from_str(&dataset.headline_json).map_err(|e| ApiError::Internal(e.into()))?;
+    let dim_names: Vec<String> =
+        serde_json::from_str(&dataset.dim_names_json).map_err(|e| ApiError::Internal(e.into()))?;
+    let all_series = store.series_of(dataset.id)?;
+    for (name, value) in filters {
+        if name != "unit" && !dim_names.contains(name) {
+            return Err(ApiError::invalid(
+                name,
+                format!(
+                    "unknown parameter {name}; {} has the dimensions unit{}",
+                    dataset.code,
+                    dim_names
+                        .iter()
+                        .map(|d| format!(", {d}"))
+                        .collect::<String>()
+                ),
+            ));
+        }
+        wanted.insert(name.clone(), value.clone());
+    }
+    let unit = wanted.remove("unit").unwrap_or_default();
+    let (names, values): (Vec<String>, Vec<String>) =
+        wanted.iter().map(|(k, v)| (k.clone(), v.clone())).unzip();
+    let dims = canonical_dims(&names, &values);
+    match all_series.iter().find(|s| s.unit == unit && s.dims == dims) {
+        Some(s) => Ok((unit, wanted, s.id)),
+        None => {
+            let offered: BTreeSet<String> = all_series
+                .iter()
+                .map(|s| format!("unit={};{}", s.unit, s.dims))
+                .collect();
+            let parameter = filters
+                .keys()
+                .next()
+                .map(String::as_str)
+                .unwrap_or("dataset");
+            Err(ApiError::invalid(
+                parameter,
+                format!(
+                    "{} has no series unit={unit};{dims}; available: {}",
+                    dataset.code,
+                    offered.into_iter().collect::<Vec<_>>().join(" | ")
+                ),
+            ))
+        }
+    }
+}
+
+fn comparability_warnings(regions: &[RegionValues]) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    let levels: BTreeSet<Option<i64>> = regions.iter().map(|r| r.region.level).collect();
+    if levels.len() > 1 {
+        warnings.push(Warning {
+            code: "mixed_levels",
+            message: format!(
+                "the regions are at different NUTS levels ({}): totals of larger areas are not comparable with smaller ones",
+                regions
+                    .iter()
+                    .map(|r| format!("{} level {}", r.region.code, r.region.level.map_or("-".into(), |l| l.to_string())))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    let editions: BTreeSet<&Vec<String>> =
+        regions.iter().map(|r| &r.region.nuts_editions).collect();
+    if editions.len() > 1 {
+        warnings.push(Warning {
+            code: "mixed_editions",
+            message: format!(
+                "the region codes belong to different NUTS editions ({}): boundaries may differ",
+                regions
+                    .iter()
+                    .map(|r| format!(
+                        "{}: {}",
+                        r.region.code,
+                        if r.region.nuts_editions.is_empty() {
+                            r.region.classification.clone()
+                        } else {
+                            r.region.nuts_editions.join("/")
+                        }
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    warnings
+}
+
+/// Ranks, and the difference and ratio of each region against the first, at the compared period.
+fn derive(regions: &mut [RegionValues], rows: &[Vec<ObsRow>]) -> Vec<Derived> {
+    let text_of = |i: usize, cit: &str| -> usize {
+        rows[i]
+            .iter()
+            .find(|o| o.citation_id == cit)
+            .map_or(0, |o| decimals(&o.value_text))
+    };
+    let values: Vec<Option<(f64, String, usize)>> = regions
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let v = r.value.as_ref()?;
+            Some((v.value?, v.citation.clone(), text_of(i, &v.citation)))
+        })
+        .collect();
+    for (i, region) in regions.iter_mut().enumerate() {
+        if let Some((v, _, _)) = &values[i] {
+            region.rank = Some(1 + values.iter().flatten().filter(|(o, _, _)| o > v).count());
+        }
+    }
+    let mut derived = Vec::new();
+    let Some((base, base_cit, base_dec)) = values[0].clone() else {
+        return derived;
+    };
+    let base_code = regions[0].region.code.clone();
+    for (i, region) in regions.iter().enumerate().skip(1) {
+        let Some((v, cit, dec)) = &values[i] else {
+            continue;
+        };
+        let inputs = vec![cit.clone(), base_cit.clone()];
+        derived.push(Derived {
+            kind: "difference",
+            value: round_to(v - base, (*dec).max(base_dec)),
+            description: format!("{} minus {}", region.region.code, base_code),
+            citations: inputs.clone(),
+        });
+        if base != 0.0 {
+            derived.push(Derived {
+                kind: "ratio",
+                value: round_to(v / base, 4),
+                description: format!("{} divided by {}", region.region.code, base_code),
+                citations: inputs,
+            });
+        }
+    }
+    derived
+}

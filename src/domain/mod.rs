@@ -1,0 +1,178 @@
+//! Answers about regions and data: what the endpoints compute, independent of HTTP. Every number
+//! put into an answer comes from a cited row ([`Cited`]) or is derived in code from cited rows
+//! ([`Derived`]), and the citations used are collected for `meta.citations`.
+
+pub mod catalog;
+pub mod citations;
+pub mod compare;
+pub mod profile;
+pub mod regions;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde::Serialize;
+
+use crate::catalogue::Catalogue;
+use crate::error::ApiError;
+use crate::store::Scoped;
+use crate::store::datasets::DatasetRow;
+use crate::store::observations::ObsRow;
+
+/// An Eurostat flag with its meaning.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Flag {
+    pub code: String,
+    pub meaning: String,
+}
+
+/// Flags of a row, explained; an SDMX confidentiality status `C` shows as flag `c`.
+pub fn explain_flags(catalogue: &Catalogue, flags: &str, conf_status: &str) -> Vec<Flag> {
+    let mut out: Vec<Flag> = flags
+        .chars()
+        .map(|c| Flag {
+            code: c.to_string(),
+            meaning: catalogue.flag_meaning(c).to_owned(),
+        })
+        .collect();
+    if conf_status.eq_ignore_ascii_case("c") && !flags.contains('c') {
+        out.push(Flag {
+            code: "c".into(),
+            meaning: catalogue.flag_meaning('c').to_owned(),
+        });
+    }
+    out
+}
+
+/// A published value and the citation that resolves to its primary row.
+#[derive(Debug, Clone, Serialize)]
+pub struct Cited {
+    pub period: String,
+    /// Null when the source publishes only a flag (e.g. confidential).
+    pub value: Option<f64>,
+    pub flags: Vec<Flag>,
+    pub citation: String,
+}
+
+/// A figure computed in code from cited values; `citations` are its inputs.
+#[derive(Debug, Clone, Serialize)]
+pub struct Derived {
+    pub kind: &'static str,
+    pub value: f64,
+    pub description: String,
+    pub citations: Vec<String>,
+}
+
+/// A warning a careful analyst should read before using the numbers.
+#[derive(Debug, Clone, Serialize)]
+pub struct Warning {
+    pub code: &'static str,
+    pub message: String,
+}
+
+/// Short form of a citation for `meta.citations`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CitationRef {
+    pub dataset: String,
+    pub region: String,
+    pub period: String,
+    pub source_url: Option<String>,
+}
+
+/// The citations and snapshots an answer used, for its `meta`.
+#[derive(Debug, Default, Serialize)]
+pub struct Sources {
+    pub snapshots: BTreeSet<String>,
+    pub citations: BTreeMap<String, CitationRef>,
+}
+
+/// Turns rows into cited values while recording what they cite. Source URLs are looked up once
+/// per dataset.
+pub struct Citer<'a> {
+    store: &'a Scoped,
+    catalogue: &'a Catalogue,
+    urls: HashMap<i64, Option<String>>,
+    pub sources: Sources,
+}
+
+impl<'a> Citer<'a> {
+    pub fn new(store: &'a Scoped, catalogue: &'a Catalogue) -> Self {
+        Citer {
+            store,
+            catalogue,
+            urls: HashMap::new(),
+            sources: Sources::default(),
+        }
+    }
+
+    pub fn cite(
+        &mut self,
+        dataset: &DatasetRow,
+        region: &str,
+        row: &ObsRow,
+    ) -> Result<Cited, ApiError> {
+        let url = match self.urls.get(&dataset.id) {
+            Some(url) => url.clone(),
+            None => {
+                let url = match dataset.source_id {
+                    Some(id) => self.store.source(id)?.and_then(|s| s.landing_url),
+                    None => None,
+                };
+                self.urls.insert(dataset.id, url.clone());
+                url
+            }
+        };
+        self.sources.snapshots.insert(row.snapshot.clone());
+        self.sources.citations.insert(
+            row.citation_id.clone(),
+            CitationRef {
+                dataset: dataset.code.clone(),
+                region: region.to_owned(),
+                period: row.period.clone(),
+                source_url: url,
+            },
+        );
+        Ok(Cited {
+            period: row.period.clone(),
+            value: row.value,
+            flags: explain_flags(self.catalogue, &row.flags, &row.conf_status),
+            citation: row.citation_id.clone(),
+        })
+    }
+}
+
+/// Decimal places printed in a value's source text (`447217.64` → 2).
+pub fn decimals(value_text: &str) -> usize {
+    value_text.split_once('.').map_or(0, |(_, f)| f.len())
+}
+
+/// Rounds to `places` decimals, so a difference of two published values does not show
+/// floating-point noise beyond the precision of its inputs.
+pub fn round_to(value: f64, places: usize) -> f64 {
+    let factor = 10f64.powi(places.min(12) as i32);
+    (value * factor).round() / factor
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_and_confidentiality_are_explained() {
+        let cat = Catalogue::bundled();
+        let flags = explain_flags(&cat, "bp", "");
+        assert_eq!(flags.len(), 2);
+        assert_eq!(flags[0].meaning, "break in time series");
+        assert_eq!(flags[1].meaning, "provisional");
+        let conf = explain_flags(&cat, "", "C");
+        assert_eq!(conf[0].code, "c");
+        assert_eq!(conf[0].meaning, "confidential");
+    }
+
+    #[test]
+    fn derived_values_keep_the_precision_of_their_inputs() {
+        assert_eq!(decimals("447217.64"), 2);
+        assert_eq!(decimals("83"), 0);
+        assert_eq!(round_to(0.1 + 0.2, 1), 0.3);
+        assert_eq!(round_to(4729243.0 - 4719716.0, 0), 9527.0);
+    }
+}

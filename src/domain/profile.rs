@@ -1,0 +1,123 @@
+//! Region profile (spec endpoint 1): the region and, for every dataset with data for it, the
+//! headline series with its latest value and history.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+use super::regions::{self, RegionDetail};
+use super::{Cited, Citer, Sources, Warning};
+use crate::catalogue::Catalogue;
+use crate::error::ApiError;
+use crate::store::Scoped;
+use crate::store::datasets::DatasetRow;
+
+#[derive(Debug, Serialize)]
+pub struct Profile {
+    pub region: RegionDetail,
+    pub indicators: Vec<Indicator>,
+    pub warnings: Vec<Warning>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Indicator {
+    pub dataset: String,
+    pub title: String,
+    pub label: Option<String>,
+    pub topic: String,
+    /// Dimension values of the headline series (without the unit).
+    pub series: BTreeMap<String, String>,
+    pub unit: String,
+    pub unit_label: Option<String>,
+    /// The latest period with a published value; null if the series has only flagged gaps.
+    pub latest: Option<Cited>,
+    /// Every period of the series, oldest first.
+    pub history: Vec<Cited>,
+    pub notes: Vec<Warning>,
+}
+
+pub fn profile(
+    store: &Scoped,
+    catalogue: &Catalogue,
+    code: &str,
+) -> Result<(Profile, Sources), ApiError> {
+    let region = regions::detail(store, code)?;
+    let datasets: HashMap<i64, DatasetRow> =
+        store.datasets()?.into_iter().map(|d| (d.id, d)).collect();
+    let mut citer = Citer::new(store, catalogue);
+    let mut indicators: Vec<Indicator> = Vec::new();
+    let mut current: Option<i64> = None;
+    for (dataset_id, row) in store.headline_rows(code)? {
+        let Some(dataset) = datasets.get(&dataset_id) else {
+            continue;
+        };
+        if current != Some(dataset_id) {
+            current = Some(dataset_id);
+            indicators.push(new_indicator(dataset, code)?);
+        }
+        let cited = citer.cite(dataset, code, &row)?;
+        let indicator = indicators.last_mut().expect("pushed above");
+        if cited.value.is_some() {
+            indicator.latest = Some(cited.clone());
+        }
+        indicator.history.push(cited);
+    }
+    // Topic order reads better than dataset ids: demography, economy, labour market, ...
+    let topic_rank = |topic: &str| {
+        catalogue
+            .datasets
+            .iter()
+            .position(|d| d.topic == topic)
+            .unwrap_or(usize::MAX)
+    };
+    indicators.sort_by(|a, b| {
+        (topic_rank(&a.topic), &a.dataset).cmp(&(topic_rank(&b.topic), &b.dataset))
+    });
+    let warnings = regions::code_warnings(&region.summary);
+    Ok((
+        Profile {
+            region,
+            indicators,
+            warnings,
+        },
+        citer.sources,
+    ))
+}
+
+fn new_indicator(dataset: &DatasetRow, region: &str) -> Result<Indicator, ApiError> {
+    let mut series: BTreeMap<String, String> =
+        serde_json::from_str(&dataset.headline_json).map_err(|e| ApiError::Internal(e.into()))?;
+    let unit = series.remove("unit").unwrap_or_default();
+    let labels: BTreeMap<String, BTreeMap<String, String>> =
+        serde_json::from_str(&dataset.labels_json).map_err(|e| ApiError::Internal(e.into()))?;
+    let mut notes = Vec::new();
+    if let Some(edition) = dataset.nuts_edition.as_deref() {
+        let note = match edition {
+            "mixed" => Some(format!(
+                "{} uses the NUTS code Eurostat published for each year; a series may continue under another code after a NUTS revision",
+                dataset.code
+            )),
+            "2013" => Some(format!(
+                "{} is an older vintage with NUTS 2013 codes; {region}'s boundaries may differ from today's",
+                dataset.code
+            )),
+            _ => None,
+        };
+        notes.extend(note.map(|message| Warning {
+            code: "nuts_edition",
+            message,
+        }));
+    }
+    Ok(Indicator {
+        dataset: dataset.code.clone(),
+        title: dataset.title.clone(),
+        label: dataset.description.clone(),
+        topic: dataset.topic.clone(),
+        series,
+        unit_label: labels.get("unit").and_then(|u| u.get(&unit)).cloned(),
+        unit,
+        latest: None,
+        history: Vec::new(),
+        notes,
+    })
+}

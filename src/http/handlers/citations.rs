@@ -1,0 +1,16 @@
+//! `GET /citations/{id}`.
+
+use serde_json::json;
+
+use super::{Req, json};
+use crate::domain::citations;
+use crate::error::ApiError;
+use crate::reply::Reply;
+
+pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    let id = req.param("id");
+    let citation = citations::detail(&req.store()?, &req.state.catalogue, id)?;
+    let snapshots = [citation.snapshot.id.clone()];
+    json(&citation, &json!({ "snapshots": snapshots }))
+}

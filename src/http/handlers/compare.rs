@@ -1,0 +1,38 @@
+//! `GET /compare?regions=A,B&dataset=X[&period=P][&<dimension>=<value>...]`.
+
+use super::{Req, json};
+use crate::domain::compare::{self, CompareQuery};
+use crate::error::ApiError;
+use crate::reply::Reply;
+
+pub fn compare(req: &mut Req) -> Result<Reply, ApiError> {
+    let regions: Vec<String> = req
+        .query
+        .require("regions")?
+        .split(',')
+        .map(|r| r.trim().to_owned())
+        .collect();
+    if regions.iter().any(String::is_empty) {
+        return Err(ApiError::invalid(
+            "regions",
+            "empty region code in the list",
+        ));
+    }
+    let dataset = req.query.require("dataset")?;
+    let period = req.query.take("period");
+    if period.as_deref() == Some("") {
+        return Err(ApiError::invalid("period", "period must not be empty"));
+    }
+    let filters = req.query.take_rest();
+    let (comparison, sources) = compare::compare(
+        &req.store()?,
+        &req.state.catalogue,
+        &CompareQuery {
+            regions,
+            dataset,
+            period,
+            filters,
+        },
+    )?;
+    json(&comparison, &sources)
+}

@@ -1,0 +1,44 @@
+//! Operational routes: `/healthz`, `/readyz`, and the OpenAPI document.
+
+use serde_json::json;
+
+use super::{Req, json};
+use crate::error::ApiError;
+use crate::reply::Reply;
+
+pub fn healthz(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    json(&json!({ "status": "ok" }), &json!({}))
+}
+
+pub fn readyz(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    let store = req.store()?;
+    let version = store.ping()?;
+    let datasets = store.datasets()?.len();
+    if version != crate::store::migrate::latest_version() || datasets == 0 {
+        tracing::warn!(
+            version,
+            datasets,
+            "not ready: schema out of date or no data imported"
+        );
+        return Err(ApiError::Unavailable);
+    }
+    json(
+        &json!({
+            "status": "ready",
+            "schema_version": version,
+            "datasets": datasets,
+            "data_generation": req.state.generation(),
+        }),
+        &json!({}),
+    )
+}
+
+pub fn openapi(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    Ok(Reply::Raw {
+        content_type: "application/json",
+        body: req.state.openapi.clone(),
+    })
+}

@@ -1,0 +1,64 @@
+//! `GET /regions`, `/regions/{code}`, `/regions/{code}/profile`.
+
+use serde_json::json;
+
+use super::{Req, json};
+use crate::domain::{profile, regions};
+use crate::error::ApiError;
+use crate::reply::Reply;
+
+const DEFAULT_LIMIT: i64 = 100;
+const MAX_LIMIT: i64 = 1000;
+
+pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
+    let level = req.query.take_int("level", 0, 3)?;
+    let country = req.query.take("country").map(|c| c.to_ascii_uppercase());
+    if let Some(c) = &country
+        && (c.len() != 2 || !c.bytes().all(|b| b.is_ascii_alphabetic()))
+    {
+        return Err(ApiError::invalid(
+            "country",
+            "country must be a two-letter code such as DE",
+        ));
+    }
+    let search = req.query.take("q");
+    if search
+        .as_deref()
+        .is_some_and(|s| s.is_empty() || s.chars().count() > 100)
+    {
+        return Err(ApiError::invalid("q", "q must have 1 to 100 characters"));
+    }
+    let limit = req
+        .query
+        .take_int("limit", 1, MAX_LIMIT)?
+        .unwrap_or(DEFAULT_LIMIT);
+    let after = req.query.take("after");
+    req.no_more_params()?;
+    let page = regions::list(
+        &req.store()?,
+        &regions::RegionQuery {
+            level,
+            country: country.as_deref(),
+            search: search.as_deref(),
+            after: after.as_deref(),
+            limit: limit as usize,
+        },
+    )?;
+    json(
+        &page.regions,
+        &json!({ "total": page.total, "next_after": page.next_after }),
+    )
+}
+
+pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    let region = regions::detail(&req.store()?, req.param("code"))?;
+    json(&region, &json!({}))
+}
+
+pub fn profile(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    let (profile, sources) =
+        profile::profile(&req.store()?, &req.state.catalogue, req.param("code"))?;
+    json(&profile, &sources)
+}

@@ -1,0 +1,136 @@
+//! Query strings: percent-decoded `name=value` pairs, taken one by one by the handler and then
+//! checked for leftovers, so a misspelt parameter is an error rather than silently ignored.
+
+use std::collections::BTreeMap;
+
+use crate::error::ApiError;
+
+#[derive(Debug, Default)]
+pub struct Query {
+    params: BTreeMap<String, String>,
+}
+
+impl Query {
+    pub fn parse(raw: Option<&str>) -> Result<Query, ApiError> {
+        let mut params = BTreeMap::new();
+        for pair in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let name = decode(name)
+                .ok_or_else(|| ApiError::invalid(name, "malformed percent-encoding"))?;
+            let value = decode(value)
+                .ok_or_else(|| ApiError::invalid(&name, "malformed percent-encoding"))?;
+            if params.insert(name.clone(), value).is_some() {
+                return Err(ApiError::invalid(
+                    &name,
+                    format!("parameter {name} is given twice"),
+                ));
+            }
+        }
+        Ok(Query { params })
+    }
+
+    /// Canonical form for cache keys: sorted, re-joined.
+    pub fn canonical(&self) -> String {
+        let mut out = String::new();
+        for (i, (k, v)) in self.params.iter().enumerate() {
+            if i > 0 {
+                out.push('&');
+            }
+            out.push_str(k);
+            out.push('=');
+            out.push_str(v);
+        }
+        out
+    }
+
+    pub fn take(&mut self, name: &str) -> Option<String> {
+        self.params.remove(name)
+    }
+
+    /// A required parameter.
+    pub fn require(&mut self, name: &str) -> Result<String, ApiError> {
+        self.take(name)
+            .filter(|v| !v.is_empty())
+            .ok_or_else(|| ApiError::invalid(name, format!("parameter {name} is required")))
+    }
+
+    pub fn take_int(&mut self, name: &str, min: i64, max: i64) -> Result<Option<i64>, ApiError> {
+        match self.take(name) {
+            None => Ok(None),
+            Some(v) => match v.parse::<i64>() {
+                Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
+                _ => Err(ApiError::invalid(
+                    name,
+                    format!("{name} must be a whole number from {min} to {max}, not {v:?}"),
+                )),
+            },
+        }
+    }
+
+    /// Everything not taken yet; for endpoints whose parameters depend on the data (dimensions).
+    pub fn take_rest(&mut self) -> BTreeMap<String, String> {
+        std::mem::take(&mut self.params)
+    }
+
+    /// Fails on the first parameter the handler did not take.
+    pub fn finish(self) -> Result<(), ApiError> {
+        match self.params.into_keys().next() {
+            None => Ok(()),
+            Some(name) => Err(ApiError::invalid(
+                &name,
+                format!("unknown parameter {name}"),
+            )),
+        }
+    }
+}
+
+/// Percent-decoding with `+` as space (HTML forms); None for malformed escapes or non-UTF-8.
+pub fn decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_and_rejects() {
+        assert_eq!(decode("a%20b+c").unwrap(), "a b c");
+        assert_eq!(decode("M%C3%BCnchen").unwrap(), "München");
+        assert!(decode("%zz").is_none());
+        assert!(decode("%4").is_none());
+        assert!(decode("%ff").is_none());
+    }
+
+    #[test]
+    fn parameters_are_taken_once_and_leftovers_rejected() {
+        let mut q = Query::parse(Some("level=2&country=DE")).unwrap();
+        assert_eq!(q.take_int("level", 0, 3).unwrap(), Some(2));
+        assert_eq!(q.canonical(), "country=DE");
+        let err = q.finish().unwrap_err();
+        assert_eq!(err.code(), "invalid_parameter");
+        assert!(Query::parse(Some("a=1&a=2")).is_err());
+        let mut q = Query::parse(Some("level=9")).unwrap();
+        assert!(q.take_int("level", 0, 3).is_err());
+    }
+}

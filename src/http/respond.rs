@@ -1,0 +1,216 @@
+//! From a [`Reply`] or an [`ApiError`] to bytes and headers: the envelope of DESIGN §3, content
+//! coding, and the headers every answer carries.
+
+use std::io::Write;
+
+use http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use http::{Response, StatusCode};
+use http_body_util::Full;
+use hyper::body::Bytes;
+use serde_json::json;
+
+use crate::error::ApiError;
+use crate::reply::Reply;
+
+pub type Body = Full<Bytes>;
+
+pub const API_VERSION: &str = "v1";
+
+/// Bodies smaller than this are sent as they are: compressing them saves nothing.
+const COMPRESS_MIN_BYTES: usize = 1024;
+
+/// Headers a browser script may read (conventions §7, CORS).
+const EXPOSE: &str = "X-Request-Id, ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, \
+                      X-RateLimit-Reset, X-RateLimit-Used, X-RateLimit-Resource, RateLimit, RateLimit-Policy";
+
+/// What the per-request part of an envelope says.
+pub struct Envelope<'a> {
+    pub request_id: &'a str,
+    pub generated_at: &'a str,
+    /// `public` (anonymous) or `account`.
+    pub access: &'a str,
+}
+
+/// `{"data": <data>, "meta": {request_id, api_version, generated_at, access, <meta...>}}`.
+/// `data` and `meta` are already JSON; `meta` is an object whose members are appended.
+pub fn envelope(e: &Envelope<'_>, data: &[u8], meta: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() + meta.len() + 160);
+    out.extend_from_slice(b"{\"data\":");
+    out.extend_from_slice(data);
+    // The request id is validated to [A-Za-z0-9._-] and the time is generated: no escaping needed.
+    write!(
+        out,
+        ",\"meta\":{{\"request_id\":\"{}\",\"api_version\":\"{API_VERSION}\",\"generated_at\":\"{}\",\"access\":\"{}\"",
+        e.request_id, e.generated_at, e.access
+    )
+    .expect("writing to a Vec cannot fail");
+    let members = meta
+        .strip_prefix(b"{")
+        .and_then(|m| m.strip_suffix(b"}"))
+        .unwrap_or(b"");
+    if !members.is_empty() {
+        out.push(b',');
+        out.extend_from_slice(members);
+    }
+    out.extend_from_slice(b"}}");
+    out
+}
+
+/// The error envelope: `data` null and `error` with RFC 9457 members (DESIGN §3).
+pub fn error_body(e: &Envelope<'_>, err: &ApiError) -> Vec<u8> {
+    let mut error = json!({
+        "code": err.code(),
+        "message": err.to_string(),
+        "status": err.status(),
+        "request_id": e.request_id,
+    });
+    if let Some(details) = err.details() {
+        error["details"] = details;
+    }
+    let body = json!({
+        "data": null,
+        "meta": {
+            "request_id": e.request_id,
+            "api_version": API_VERSION,
+            "generated_at": e.generated_at,
+            "access": e.access,
+        },
+        "error": error,
+    });
+    serde_json::to_vec(&body).expect("a json! value serialises")
+}
+
+pub fn render(e: &Envelope<'_>, reply: &Reply) -> (Vec<u8>, &'static str) {
+    match reply {
+        Reply::Json { data, meta } => (envelope(e, data, meta), "application/json"),
+        Reply::Raw { content_type, body } => (body.to_vec(), content_type),
+    }
+}
+
+/// Whether the client takes gzip (`Accept-Encoding`, honouring `q=0`).
+pub fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|item| {
+            let mut parts = item.split(';');
+            let coding = parts.next().unwrap_or("").trim();
+            let q = parts
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            (coding.eq_ignore_ascii_case("gzip") || coding == "*") && q > 0.0
+        })
+}
+
+/// Builds the response, gzipping large bodies for clients that accept it.
+pub fn build(
+    status: StatusCode,
+    body: Vec<u8>,
+    content_type: &'static str,
+    gzip: bool,
+) -> Response<Body> {
+    let mut builder = Response::builder()
+        .status(status)
+        .header(header::CONTENT_TYPE, content_type);
+    let body = if gzip && body.len() >= COMPRESS_MIN_BYTES {
+        let mut encoder = flate2::write::GzEncoder::new(
+            Vec::with_capacity(body.len() / 4),
+            flate2::Compression::new(6),
+        );
+        encoder
+            .write_all(&body)
+            .expect("writing to a Vec cannot fail");
+        builder = builder.header(header::CONTENT_ENCODING, "gzip");
+        encoder.finish().expect("writing to a Vec cannot fail")
+    } else {
+        body
+    };
+    builder
+        .body(Full::new(Bytes::from(body)))
+        .expect("static headers are valid")
+}
+
+/// Headers on every answer: request id, security headers (conventions §7) and CORS for the
+/// public data API.
+pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool) {
+    if let Ok(v) = HeaderValue::from_str(request_id) {
+        headers.insert(HeaderName::from_static("x-request-id"), v);
+    }
+    let fixed: [(HeaderName, &'static str); 6] = [
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'none'; frame-ancestors 'none'",
+        ),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
+        (header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSE),
+    ];
+    for (name, value) in fixed {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    if tls {
+        headers.insert(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const E: Envelope<'static> = Envelope {
+        request_id: "req_1",
+        generated_at: "2026-01-01T00:00:00Z",
+        access: "public",
+    };
+
+    #[test]
+    fn envelope_is_valid_json_with_meta_members_merged() {
+        let body = envelope(&E, br#"{"a":1}"#, br#"{"citations":{"cit_x":{}}}"#);
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["data"]["a"], 1);
+        assert_eq!(v["meta"]["request_id"], "req_1");
+        assert_eq!(v["meta"]["api_version"], "v1");
+        assert!(v["meta"]["citations"]["cit_x"].is_object());
+        let empty = envelope(&E, b"[]", b"{}");
+        let v: serde_json::Value = serde_json::from_slice(&empty).unwrap();
+        assert_eq!(v["meta"]["access"], "public");
+    }
+
+    #[test]
+    fn errors_carry_rfc9457_members_and_no_internals() {
+        let err = ApiError::Internal(anyhow::anyhow!("SELECT secret FROM x"));
+        let body = String::from_utf8(error_body(&E, &err)).unwrap();
+        assert!(!body.contains("SELECT"), "{body}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(v["data"], serde_json::Value::Null);
+        assert_eq!(v["error"]["status"], 500);
+        assert_eq!(v["error"]["code"], "internal");
+        assert_eq!(v["error"]["request_id"], "req_1");
+    }
+
+    #[test]
+    fn gzip_negotiation_honours_q_values() {
+        let mut h = HeaderMap::new();
+        assert!(!accepts_gzip(&h));
+        h.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static("br, gzip;q=0.5"),
+        );
+        assert!(accepts_gzip(&h));
+        h.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_static("gzip;q=0, br"),
+        );
+        assert!(!accepts_gzip(&h));
+        h.insert(header::ACCEPT_ENCODING, HeaderValue::from_static("*"));
+        assert!(accepts_gzip(&h));
+    }
+}

@@ -1,0 +1,325 @@
+//! `regintel import`: reads files (or the bundled extract), parses them with [`crate::ingest`]
+//! and writes them with [`crate::store::import`]. Parsing finishes before the write transaction
+//! starts, so a malformed file is refused with its line and reason and nothing of it is written.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use anyhow::Context;
+use rusqlite::{OptionalExtension, params};
+use sha2::{Digest, Sha256};
+
+use crate::catalogue::{self, Catalogue, SourceRecord};
+use crate::ingest::{self, ParsedFile};
+use crate::store::Store;
+use crate::store::import::{self as write, DatasetMeta, ImportOutcome, RegionRecord};
+
+#[derive(Debug, Default, serde::Serialize)]
+pub struct ImportReport {
+    pub regions: usize,
+    pub datasets: Vec<ImportOutcome>,
+}
+
+impl ImportReport {
+    pub fn changed(&self) -> bool {
+        self.datasets.iter().any(|d| d.snapshot.is_some())
+    }
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Imports the extract compiled into the binary: the NUTS classification, then every dataset.
+/// Files identical to their dataset's latest snapshot are skipped without being parsed, so a
+/// second run (e.g. `regintel demo` on an existing directory) takes milliseconds.
+pub fn import_bundled(store: &Store, catalogue: &Catalogue) -> anyhow::Result<ImportReport> {
+    let regions = parse_regions(catalogue::NUTS_REGIONS_CSV)?;
+    let mut conn = store.admin()?;
+    let tx = conn.transaction()?;
+    let mut report = ImportReport {
+        regions: write::upsert_regions(&tx, &regions)?,
+        datasets: Vec::new(),
+    };
+    for file in catalogue::BUNDLED_FILES {
+        let entry = catalogue
+            .datasets
+            .iter()
+            .find(|d| d.file == file.name)
+            .with_context(|| format!("{} has no catalogue entry", file.name))?;
+        let sha = sha256_hex(file.bytes);
+        if latest_snapshot_sha(&tx, &entry.code, None)?.as_deref() == Some(sha.as_str()) {
+            report.datasets.push(unchanged(&entry.code, file.name));
+            continue;
+        }
+        let parsed = ingest::parse_file(file.name, file.bytes, Some(&entry.code))?;
+        let source = catalogue::bundled_source(file.name)
+            .with_context(|| format!("{} has no entry in sources.json", file.name))?;
+        let source_id = write::upsert_source(&tx, &source)?;
+        let meta = dataset_meta(catalogue, &parsed);
+        report.datasets.push(write::import_dataset(
+            &tx,
+            &parsed,
+            &meta,
+            Some(source_id),
+            file.name,
+            &sha,
+            None,
+        )?);
+    }
+    finish(tx, catalogue, &report)?;
+    Ok(report)
+}
+
+/// Imports files in Eurostat TSV, SDMX-CSV or tidy CSV. All files are parsed first; then they are
+/// written in one transaction, each as a snapshot of its dataset.
+pub fn import_files(
+    store: &Store,
+    catalogue: &Catalogue,
+    paths: &[&Path],
+    dataset: Option<&str>,
+    owner: Option<i64>,
+) -> anyhow::Result<ImportReport> {
+    let mut parsed = Vec::with_capacity(paths.len());
+    for path in paths {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("while reading {}", path.display()))?;
+        let name = path.display().to_string();
+        let file = ingest::parse_file(&name, &bytes, dataset)?;
+        parsed.push((name, sha256_hex(&bytes), file));
+    }
+    let mut conn = store.admin()?;
+    let tx = conn.transaction()?;
+    let mut report = ImportReport::default();
+    for (name, sha, file) in &parsed {
+        let source_id =
+            write::upsert_source(&tx, &imported_source(catalogue, &file.dataset, name, file))?;
+        let meta = dataset_meta(catalogue, file);
+        report.datasets.push(write::import_dataset(
+            &tx,
+            file,
+            &meta,
+            Some(source_id),
+            name,
+            sha,
+            owner,
+        )?);
+    }
+    finish(tx, catalogue, &report)?;
+    Ok(report)
+}
+
+fn finish(
+    tx: rusqlite::Transaction,
+    catalogue: &Catalogue,
+    report: &ImportReport,
+) -> anyhow::Result<()> {
+    write::name_aggregates(&tx, &catalogue.aggregates)?;
+    if report.changed() || report.regions > 0 {
+        write::bump_generation(&tx)?;
+    }
+    tx.commit().context("while committing the import")?;
+    Ok(())
+}
+
+fn unchanged(dataset: &str, file: &str) -> ImportOutcome {
+    ImportOutcome {
+        dataset: dataset.to_owned(),
+        file: file.to_owned(),
+        snapshot: None,
+        rows_in_file: 0,
+        added: 0,
+        revised: 0,
+        unchanged: 0,
+    }
+}
+
+fn latest_snapshot_sha(
+    conn: &rusqlite::Connection,
+    code: &str,
+    owner: Option<i64>,
+) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT s.file_sha256 FROM snapshots s JOIN datasets d ON d.id = s.dataset_id
+         WHERE d.code = ?1 AND ifnull(d.owner_account_id, 0) = ifnull(?2, 0)
+         ORDER BY s.id DESC LIMIT 1",
+        params![code, owner],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
+/// Where a file imported by an operator came from: the catalogue's dataset page when the dataset
+/// is a known Eurostat one, and the file itself as the origin.
+fn imported_source(
+    catalogue: &Catalogue,
+    code: &str,
+    file_name: &str,
+    file: &ParsedFile,
+) -> SourceRecord {
+    let known = catalogue.entry(code);
+    SourceRecord {
+        publisher: if known.is_some() {
+            "Eurostat".into()
+        } else {
+            "imported by the operator".into()
+        },
+        title: known
+            .map(|e| e.title.clone())
+            .or_else(|| file.title.clone())
+            .unwrap_or_else(|| code.to_owned()),
+        landing_url: known.map(|_| {
+            format!("https://ec.europa.eu/eurostat/databrowser/view/{code}/default/table?lang=en")
+        }),
+        license: if known.is_some() {
+            "Eurostat copyright notice (https://ec.europa.eu/eurostat/web/main/help/copyright-notice): reuse authorised provided the source (Eurostat) is acknowledged.".into()
+        } else {
+            "as agreed with the data owner".into()
+        },
+        origin_json: serde_json::json!({
+            "type": "file",
+            "path": file_name,
+            "format": file.format.as_str(),
+        })
+        .to_string(),
+        transformation: None,
+    }
+}
+
+/// Descriptive fields for a dataset: from the catalogue when it is known, otherwise derived from
+/// the file (title from SDMX, headline series = the most common unit and total-like codes).
+fn dataset_meta(catalogue: &Catalogue, file: &ParsedFile) -> DatasetMeta {
+    let mut labels: BTreeMap<&str, BTreeMap<String, String>> = BTreeMap::new();
+    let mut units: BTreeSet<&str> = BTreeSet::new();
+    let mut dim_values: Vec<BTreeSet<&str>> = vec![BTreeSet::new(); file.dim_names.len()];
+    for row in &file.rows {
+        units.insert(&row.unit);
+        for (set, value) in dim_values.iter_mut().zip(&row.dim_values) {
+            set.insert(value);
+        }
+    }
+    for unit in &units {
+        if let Some(label) = catalogue.units.get(*unit) {
+            labels
+                .entry("unit")
+                .or_default()
+                .insert(unit.to_string(), label.clone());
+        }
+    }
+    for (name, values) in file.dim_names.iter().zip(&dim_values) {
+        if let Some(known) = catalogue.dimensions.get(name) {
+            for value in values {
+                if let Some(label) = known.get(*value) {
+                    labels
+                        .entry(name)
+                        .or_default()
+                        .insert(value.to_string(), label.clone());
+                }
+            }
+        }
+    }
+    let labels_json = serde_json::to_string(&labels).expect("labels serialise");
+    match catalogue.entry(&file.dataset) {
+        Some(entry) => DatasetMeta {
+            code: entry.code.clone(),
+            title: entry.title.clone(),
+            topic: entry.topic.clone(),
+            description: Some(entry.short_title.clone()),
+            nuts_edition: Some(entry.nuts_edition.clone()),
+            headline: entry.headline.clone(),
+            labels_json,
+        },
+        None => {
+            let mut headline = BTreeMap::new();
+            headline.insert(
+                "unit".to_owned(),
+                most_common(file.rows.iter().map(|r| r.unit.as_str())),
+            );
+            for (i, name) in file.dim_names.iter().enumerate() {
+                let values = &dim_values[i];
+                let pick = ["T", "TOTAL", "A"]
+                    .into_iter()
+                    .find(|v| values.contains(v))
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| {
+                        most_common(file.rows.iter().map(|r| r.dim_values[i].as_str()))
+                    });
+                headline.insert(name.clone(), pick);
+            }
+            DatasetMeta {
+                code: file.dataset.clone(),
+                title: file.title.clone().unwrap_or_else(|| file.dataset.clone()),
+                topic: "other".into(),
+                description: None,
+                nuts_edition: None,
+                headline,
+                labels_json,
+            }
+        }
+    }
+}
+
+fn most_common<'a>(values: impl Iterator<Item = &'a str>) -> String {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for v in values {
+        *counts.entry(v).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .max_by_key(|(_, n)| *n)
+        .map(|(v, _)| v.to_owned())
+        .unwrap_or_default()
+}
+
+/// Reads `nuts_regions.csv` (columns documented in data/README.md).
+pub fn parse_regions(bytes: &[u8]) -> anyhow::Result<Vec<RegionRecord>> {
+    let mut reader = csv::Reader::from_reader(bytes);
+    let headers = reader.headers()?.clone();
+    let col = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .with_context(|| format!("nuts_regions.csv: missing column {name}"))
+    };
+    let (code, latin, national, level, parent, country, class, in21, in24, change, from, to) = (
+        col("nuts_code")?,
+        col("name_latin")?,
+        col("name_national")?,
+        col("level")?,
+        col("parent_code")?,
+        col("country_code")?,
+        col("classification")?,
+        col("in_nuts2021")?,
+        col("in_nuts2024")?,
+        col("change_2021_2024")?,
+        col("recoded_from")?,
+        col("recoded_to")?,
+    );
+    let mut out = Vec::new();
+    for (i, record) in reader.records().enumerate() {
+        let record = record.with_context(|| format!("nuts_regions.csv: line {}", i + 2))?;
+        let text = |c: usize| {
+            let v = record.get(c).unwrap_or("").trim();
+            (!v.is_empty()).then(|| v.to_owned())
+        };
+        out.push(RegionRecord {
+            code: text(code)
+                .with_context(|| format!("nuts_regions.csv: line {}: empty code", i + 2))?,
+            name_latin: text(latin),
+            name_national: text(national),
+            level: text(level).and_then(|l| l.parse().ok()),
+            parent_code: text(parent),
+            country_code: text(country),
+            classification: text(class).unwrap_or_else(|| "NUTS".into()),
+            in_nuts2021: record.get(in21) == Some("true"),
+            in_nuts2024: record.get(in24) == Some("true"),
+            change_2021_2024: text(change),
+            recoded_from: text(from),
+            recoded_to: text(to),
+        });
+    }
+    Ok(out)
+}

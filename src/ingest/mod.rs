@@ -1,0 +1,320 @@
+//! File formats regintel reads: the tidy CSV of `data/`, Eurostat bulk TSV (`.tsv`, `.tsv.gz`)
+//! and Eurostat SDMX-CSV (1.0 and 2.0). Every parser turns one file into a [`ParsedFile`] or a
+//! [`FormatError`] naming the file, the line and the reason; parsers never touch the database, so
+//! a malformed file is refused before anything of it is written.
+
+mod common;
+pub mod sdmx;
+pub mod tidy;
+pub mod tsv;
+
+use std::fmt;
+use std::io::Read;
+
+/// The file formats `regintel import` understands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `dataset_code,nuts_code,nuts_level,time,value,unit,flags,<dims...>[,conf_status][,src_line]`
+    Tidy,
+    /// Eurostat bulk TSV: `freq,unit,geo\TIME_PERIOD<TAB>2022 <TAB>...` or legacy `unit,geo\time`.
+    EurostatTsv,
+    /// SDMX-CSV as served by the Eurostat API (`DATAFLOW`/`STRUCTURE` columns, `OBS_VALUE`).
+    SdmxCsv,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Tidy => "tidy-csv",
+            Format::EurostatTsv => "eurostat-tsv",
+            Format::SdmxCsv => "sdmx-csv",
+        }
+    }
+}
+
+/// One observation as read from a file, before it is given a citation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawObservation {
+    /// Geo code exactly as published (NUTS code or an aggregate such as `EU27_2020`).
+    pub region: String,
+    /// Period label as published, trimmed (`2022`, `2022Q1`, `2022-01`).
+    pub period: String,
+    /// Eurostat `unit` code.
+    pub unit: String,
+    /// Values of [`ParsedFile::dim_names`], same order and length.
+    pub dim_values: Vec<String>,
+    /// The number exactly as printed by the source; empty when the source has only a flag.
+    pub value_text: String,
+    /// `value_text` parsed; `None` exactly when `value_text` is empty.
+    pub value: Option<f64>,
+    /// Eurostat observation flags, concatenated as published (`p`, `bep`); empty if none.
+    pub flags: String,
+    /// SDMX `CONF_STATUS` (e.g. `C`), empty if absent.
+    pub conf_status: String,
+    /// 1-based line in the (decompressed) original source file where the value can be read.
+    pub src_line: u64,
+}
+
+/// A whole file, parsed and validated.
+#[derive(Debug, Clone)]
+pub struct ParsedFile {
+    pub format: Format,
+    /// Lower-case Eurostat dataset code (`demo_r_pjangrp3`).
+    pub dataset: String,
+    /// Dataset title when the file carries one (SDMX-CSV 2.0 `STRUCTURE_NAME`).
+    pub title: Option<String>,
+    /// Dimension names other than `geo`, `unit` and time, in source order (e.g. `freq`, `sex`, `age`).
+    pub dim_names: Vec<String>,
+    pub rows: Vec<RawObservation>,
+}
+
+/// Why a file was refused: which file, which line (1-based, 0 = the file as a whole), and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatError {
+    pub file: String,
+    pub line: u64,
+    pub reason: String,
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.reason)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+impl FormatError {
+    pub(crate) fn new(file: &str, line: u64, reason: impl Into<String>) -> Self {
+        FormatError {
+            file: file.to_owned(),
+            line,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// First two bytes of every gzip member (RFC 1952).
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Parses one file of any supported format: gunzips it when it is gzip (whatever its name), then
+/// recognises the format from the first line, so `import` needs no format flag. `dataset` names
+/// the dataset for formats whose rows may not say it (TSV, or overriding SDMX); a tidy file names
+/// its own dataset, so there `dataset` may only confirm it.
+pub fn parse_file(
+    file: &str,
+    bytes: &[u8],
+    dataset: Option<&str>,
+) -> Result<ParsedFile, FormatError> {
+    let inflated;
+    let bytes = if bytes.starts_with(&GZIP_MAGIC) {
+        inflated = gunzip(file, bytes)?;
+        &inflated[..]
+    } else {
+        bytes
+    };
+    match detect(bytes) {
+        Some(Format::Tidy) => {
+            let parsed = tidy::parse(file, bytes)?;
+            match dataset {
+                Some(wanted) if !wanted.eq_ignore_ascii_case(&parsed.dataset) => {
+                    Err(FormatError::new(
+                        file,
+                        0,
+                        format!(
+                            "file holds dataset \"{}\", not \"{wanted}\"",
+                            parsed.dataset
+                        ),
+                    ))
+                }
+                _ => Ok(parsed),
+            }
+        }
+        Some(Format::EurostatTsv) => tsv::parse(file, bytes, dataset),
+        Some(Format::SdmxCsv) => sdmx::parse(file, bytes, dataset),
+        None => Err(FormatError::new(
+            file,
+            1,
+            "unknown format: expected tidy CSV (header starting \"dataset_code,\"), Eurostat TSV \
+             (header like \"unit,geo\\TIME_PERIOD<TAB>2022\") or SDMX-CSV (a header with OBS_VALUE)",
+        )),
+    }
+}
+
+/// Inflates every gzip member: `cat a.gz b.gz` is valid gzip and must not lose its second half.
+fn gunzip(file: &str, bytes: &[u8]) -> Result<Vec<u8>, FormatError> {
+    let mut out = Vec::new();
+    flate2::read::MultiGzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .map_err(|e| FormatError::new(file, 0, format!("corrupt gzip data: {e}")))?;
+    Ok(out)
+}
+
+/// Recognises the format from the first line alone; the parsers then validate everything.
+fn detect(bytes: &[u8]) -> Option<Format> {
+    let bytes = common::strip_bom(bytes);
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(bytes.len());
+    let first = String::from_utf8_lossy(&bytes[..end]);
+    if first.contains('\t') && (first.contains("\\TIME_PERIOD") || first.contains("\\time")) {
+        Some(Format::EurostatTsv)
+    } else if first.starts_with("dataset_code,") {
+        Some(Format::Tidy)
+    } else if first.contains("OBS_VALUE") {
+        Some(Format::SdmxCsv)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(bytes).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    const TIDY: &str =
+        "dataset_code,nuts_code,nuts_level,time,value,unit,flags\nx,AT,0,2020,1,NR,\n";
+    const TSV: &str = "unit,geo\\time\t2020 \nNR,AT\t1 \n";
+    const SDMX: &str = "DATAFLOW,unit,geo,TIME_PERIOD,OBS_VALUE\nESTAT:X(1.0),NR,AT,2020,1\n";
+
+    #[test]
+    fn detects_each_format() {
+        let format =
+            |text: &str, dataset| parse_file("f", text.as_bytes(), dataset).unwrap().format;
+        assert_eq!(format(TIDY, None), Format::Tidy);
+        assert_eq!(format(TSV, Some("x")), Format::EurostatTsv);
+        assert_eq!(format(SDMX, None), Format::SdmxCsv);
+        let current = "freq,unit,geo\\TIME_PERIOD\t2020 \nA,NR,AT\t1 \n";
+        assert_eq!(format(current, Some("x")), Format::EurostatTsv);
+        assert_eq!(format(&format!("\u{feff}{TIDY}"), None), Format::Tidy);
+    }
+
+    #[test]
+    fn gzip_input_is_inflated_whatever_the_name() {
+        let p = parse_file("estat_demo_r_d3dens.tsv.gz", &gzip(TSV.as_bytes()), None).unwrap();
+        assert_eq!(
+            (p.format, p.dataset.as_str(), p.rows.len()),
+            (Format::EurostatTsv, "demo_r_d3dens", 1)
+        );
+        let p = parse_file("x.bin", &gzip(TIDY.as_bytes()), None).unwrap();
+        assert_eq!(p.format, Format::Tidy);
+        let mut two_members = gzip(SDMX.as_bytes());
+        two_members.extend(gzip(b"ESTAT:X(1.0),NR,AT,2021,2\n"));
+        assert_eq!(
+            parse_file("x.csv.gz", &two_members, None)
+                .unwrap()
+                .rows
+                .len(),
+            2
+        );
+    }
+
+    #[test]
+    fn corrupt_gzip() {
+        let mut bytes = gzip(TIDY.as_bytes());
+        bytes.truncate(bytes.len() / 2);
+        let e = parse_file("x.csv.gz", &bytes, None).unwrap_err();
+        assert_eq!(e.line, 0);
+        assert!(e.reason.starts_with("corrupt gzip data"), "{}", e.reason);
+        assert_eq!(e.to_string(), format!("x.csv.gz: {}", e.reason));
+    }
+
+    #[test]
+    fn unknown_format() {
+        for text in ["", "a,b,c\n1,2,3\n", "unit,geo\\time 2020\n"] {
+            let e = parse_file("x.txt", text.as_bytes(), None).unwrap_err();
+            assert_eq!(e.line, 1);
+            assert!(
+                e.reason.contains("tidy CSV")
+                    && e.reason.contains("TSV")
+                    && e.reason.contains("SDMX-CSV")
+            );
+        }
+    }
+
+    #[test]
+    fn tidy_dataset_must_match_the_argument() {
+        assert!(parse_file("f", TIDY.as_bytes(), Some("X")).is_ok());
+        let e = parse_file("f", TIDY.as_bytes(), Some("y")).unwrap_err();
+        assert_eq!(
+            (e.line, e.reason.as_str()),
+            (0, "file holds dataset \"x\", not \"y\"")
+        );
+        assert_eq!(e.to_string(), "f: file holds dataset \"x\", not \"y\"");
+    }
+
+    /// Every observation file of `data/` parses, with the row counts of `data/sources.json`.
+    #[test]
+    fn parses_the_bundled_data() {
+        const ROWS: [(&str, usize); 13] = [
+            ("demo_r_pjangrp3.csv", 52477),
+            ("demo_r_d3dens.csv", 53638),
+            ("demo_r_pjanind3.csv", 68559),
+            ("nama_10r_3gdp.csv.gz", 268494),
+            ("nama_10r_2gdp.csv", 4625),
+            ("nama_10r_2gvagr.csv", 3798),
+            ("demo_r_mlifexp.csv", 72557),
+            ("hlth_rs_physreg.csv", 17211),
+            ("tgs00010.csv", 3744),
+            ("tgs00007.csv", 3744),
+            ("tgs00042.csv", 2523),
+            ("tgs00109.csv", 3732),
+            ("nama_10r_2hhinc.csv", 15187),
+        ];
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/data/");
+        let files: Vec<_> = ROWS
+            .iter()
+            .map(|(name, _)| std::fs::read(format!("{dir}{name}")).unwrap())
+            .collect();
+        let start = std::time::Instant::now();
+        let parsed: Vec<_> = ROWS
+            .iter()
+            .zip(&files)
+            .map(|((name, _), bytes)| {
+                parse_file(name, bytes, None).unwrap_or_else(|e| panic!("{e}"))
+            })
+            .collect();
+        eprintln!("parsed data/ in {:?}", start.elapsed());
+        for ((name, rows), p) in ROWS.iter().zip(&parsed) {
+            assert_eq!(p.rows.len(), *rows, "{name}");
+            assert_eq!(
+                format!("{}.csv", p.dataset),
+                name.trim_end_matches(".gz"),
+                "{name}"
+            );
+            assert_eq!(p.format, Format::Tidy);
+        }
+
+        let find = |dataset: &str, region: &str, period: &str, unit: &str, dims: &[&str]| {
+            let p = parsed.iter().find(|p| p.dataset == dataset).unwrap();
+            let r = p.rows.iter().find(|r| {
+                r.region == region && r.period == period && r.unit == unit && r.dim_values == dims
+            });
+            r.unwrap().value_text.clone()
+        };
+        assert_eq!(
+            find("demo_r_pjangrp3", "DE", "2022", "NR", &["A", "T", "TOTAL"]),
+            "83237124"
+        );
+        assert_eq!(
+            find("nama_10r_2gdp", "AT", "2022", "MIO_EUR", &["A"]),
+            "448007.45"
+        );
+        assert_eq!(
+            find("nama_10r_3gdp", "AT", "2022", "MIO_EUR", &["A"]),
+            "447217.64"
+        );
+    }
+}

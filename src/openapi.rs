@@ -1,0 +1,327 @@
+//! The OpenAPI 3.1 document, built at start from the route table (paths, parameters, error codes)
+//! and the schemas below (one per answer type). `regintel openapi` prints it; `/openapi.json`
+//! serves it; the tests validate it and check it against the router.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::error::ApiError;
+use crate::http::routes::{COMMON_ERRORS, Location, ROUTES, Route};
+
+pub fn document(base_path: &str) -> Value {
+    let mut paths: BTreeMap<String, Value> = BTreeMap::new();
+    for route in ROUTES {
+        let path = if route.root {
+            route.path.to_owned()
+        } else {
+            format!("{base_path}{}", route.path)
+        };
+        let entry = paths.entry(path).or_insert_with(|| json!({}));
+        entry[route.method.as_str().to_ascii_lowercase()] = operation(route);
+    }
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "regintel: Regional Intelligence Service",
+            "version": env!("CARGO_PKG_VERSION"),
+            "summary": "European regional statistics by NUTS code, every number with a citation to its primary row.",
+            "description": DESCRIPTION,
+            "license": {"name": "Apache-2.0", "identifier": "Apache-2.0"},
+        },
+        "servers": [{"url": "/", "description": "this server"}],
+        "tags": [
+            {"name": "regions", "description": "Regions, profiles and comparisons"},
+            {"name": "datasets", "description": "The datasets served and their snapshots"},
+            {"name": "citations", "description": "The primary rows behind the numbers"},
+            {"name": "operations", "description": "Health, readiness and this document"},
+        ],
+        "paths": paths,
+        "components": {
+            "schemas": schemas(),
+            "headers": {
+                "X-Request-Id": {"description": "Request id, also in meta.request_id and in the server log.", "schema": {"type": "string"}},
+                "ETag": {"description": "Weak validator of the answer: changes when the data changes.", "schema": {"type": "string"}},
+                "Cache-Control": {"schema": {"type": "string"}},
+                "Allow": {"description": "Methods the path allows.", "schema": {"type": "string"}},
+                "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
+            },
+        },
+    })
+}
+
+const DESCRIPTION: &str = "Answers about European regions identified by NUTS codes (DE, DE2, DE21, DE212), from Eurostat data bundled with the server. Every JSON answer is an envelope `{data, meta, error?}`; `meta.citations` maps each citation id used in `data` to its dataset, region, period and source, and `GET /citations/{id}` resolves it to the primary row. Errors carry `error.code` (stable, snake_case), `message`, `status`, `details` and `request_id`. GET answers carry a weak `ETag` and honour `If-None-Match` (304); large answers are gzip-compressed for clients that accept it. Data: Eurostat (source: Eurostat), reshaped extracts; see each dataset's source and licence.";
+
+fn operation(route: &Route) -> Value {
+    let doc = &route.doc;
+    let params: Vec<Value> = doc
+        .params
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "in": if p.location == Location::Path { "path" } else { "query" },
+                "required": p.required,
+                "description": p.description,
+                "schema": serde_json::from_str::<Value>(p.schema).expect("route parameter schemas are JSON (unit-tested)"),
+            })
+        })
+        .collect();
+    let ok = if doc.raw {
+        json!({
+            "description": doc.summary,
+            "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{}", doc.schema)}}},
+        })
+    } else {
+        json!({
+            "description": doc.summary,
+            "headers": headers(route.cacheable),
+            "content": {"application/json": {"schema": {
+                "type": "object",
+                "required": ["data", "meta"],
+                "properties": {
+                    "data": {"$ref": format!("#/components/schemas/{}", doc.schema)},
+                    "meta": {"$ref": "#/components/schemas/Meta"},
+                },
+            }}},
+        })
+    };
+    let mut responses = json!({ "200": ok });
+    if route.cacheable {
+        responses["304"] = json!({
+            "description": "Not modified: the `If-None-Match` tag still matches.",
+            "headers": headers(true),
+        });
+    }
+    let mut by_status: BTreeMap<u16, Vec<&str>> = BTreeMap::new();
+    for code in doc.errors.iter().chain(COMMON_ERRORS) {
+        let (_, status) = ApiError::CODES
+            .iter()
+            .find(|(c, _)| c == code)
+            .expect("route error codes exist in ApiError::CODES (unit-tested)");
+        by_status.entry(*status).or_default().push(code);
+    }
+    for (status, codes) in by_status {
+        let mut response = json!({
+            "description": format!("error.code: {}", codes.join(", ")),
+            "headers": {"X-Request-Id": {"$ref": "#/components/headers/X-Request-Id"}},
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}},
+        });
+        if status == 503 {
+            response["headers"]["Retry-After"] =
+                json!({"$ref": "#/components/headers/Retry-After"});
+        }
+        responses[status.to_string()] = response;
+    }
+    json!({
+        "operationId": doc.operation_id,
+        "tags": [doc.tag],
+        "summary": doc.summary,
+        "description": doc.description,
+        "parameters": params,
+        "responses": responses,
+    })
+}
+
+fn headers(cacheable: bool) -> Value {
+    let mut h = json!({"X-Request-Id": {"$ref": "#/components/headers/X-Request-Id"}});
+    if cacheable {
+        h["ETag"] = json!({"$ref": "#/components/headers/ETag"});
+        h["Cache-Control"] = json!({"$ref": "#/components/headers/Cache-Control"});
+    }
+    h
+}
+
+fn r(name: &str) -> Value {
+    json!({ "$ref": format!("#/components/schemas/{name}") })
+}
+
+fn nullable(schema: &str) -> Value {
+    json!({ "type": [schema, "null"] })
+}
+
+fn array_of(name: &str) -> Value {
+    json!({ "type": "array", "items": r(name) })
+}
+
+fn object(required: &[&str], properties: Value) -> Value {
+    json!({ "type": "object", "required": required, "properties": properties })
+}
+
+fn schemas() -> Value {
+    let codes: Vec<&str> = ApiError::CODES.iter().map(|(c, _)| *c).collect();
+    json!({
+        "Meta": object(&["request_id", "api_version", "generated_at", "access"], json!({
+            "request_id": {"type": "string"},
+            "api_version": {"type": "string", "const": "v1"},
+            "generated_at": {"type": "string", "format": "date-time"},
+            "access": {"type": "string", "enum": ["public", "account"], "description": "public: only public data was used"},
+            "snapshots": {"type": "array", "items": {"type": "string"}, "description": "Snapshots (imports) the data comes from."},
+            "citations": {"type": "object", "additionalProperties": r("CitationRef"), "description": "Every citation id used in data, in short form."},
+            "total": {"type": "integer", "description": "Lists: number of matching items."},
+            "next_after": {"type": ["string", "null"], "description": "Lists: cursor for the next page, null on the last."},
+        })),
+        "Error": object(&["code", "message", "status", "request_id"], json!({
+            "code": {"type": "string", "enum": codes},
+            "message": {"type": "string"},
+            "status": {"type": "integer"},
+            "details": {"type": "object", "description": "Extension members, e.g. the parameter at fault."},
+            "request_id": {"type": "string"},
+        })),
+        "ErrorEnvelope": object(&["data", "meta", "error"], json!({
+            "data": {"type": "null"},
+            "meta": r("Meta"),
+            "error": r("Error"),
+        })),
+        "CitationRef": object(&["dataset", "region", "period"], json!({
+            "dataset": {"type": "string"}, "region": {"type": "string"}, "period": {"type": "string"},
+            "source_url": nullable("string"),
+        })),
+        "Flag": object(&["code", "meaning"], json!({"code": {"type": "string"}, "meaning": {"type": "string"}})),
+        "Warning": object(&["code", "message"], json!({"code": {"type": "string"}, "message": {"type": "string"}})),
+        "Cited": object(&["period", "value", "flags", "citation"], json!({
+            "period": {"type": "string"},
+            "value": {"type": ["number", "null"], "description": "Null when the source publishes only a flag."},
+            "flags": array_of("Flag"),
+            "citation": {"type": "string", "pattern": "^cit_[a-z2-7]{20}$"},
+        })),
+        "Derived": object(&["kind", "value", "description", "citations"], json!({
+            "kind": {"type": "string", "enum": ["difference", "ratio"]},
+            "value": {"type": "number"},
+            "description": {"type": "string"},
+            "citations": {"type": "array", "items": {"type": "string"}, "description": "Citations of the inputs."},
+        })),
+        "RegionSummary": object(&["code", "classification", "nuts_editions", "in_classification"], json!({
+            "code": {"type": "string"},
+            "name": nullable("string"),
+            "name_national": nullable("string"),
+            "level": {"type": ["integer", "null"], "minimum": 0, "maximum": 3},
+            "country": nullable("string"),
+            "parent_code": nullable("string"),
+            "classification": {"type": "string", "enum": ["NUTS", "SR", "NUTS2016_UK", "historical", "aggregate"]},
+            "nuts_editions": {"type": "array", "items": {"type": "string"}},
+            "in_classification": {"type": "boolean"},
+        })),
+        "RegionDetail": {"allOf": [r("RegionSummary"), object(&["children"], json!({
+            "parent": {"oneOf": [{"type": "null"}, object(&["code"], json!({"code": {"type": "string"}, "name": nullable("string")}))]},
+            "children": {"type": "array", "items": {"type": "string"}},
+            "change_2021_2024": nullable("string"),
+            "recoded_from": nullable("string"),
+            "recoded_to": nullable("string"),
+        }))]},
+        "RegionList": array_of("RegionSummary"),
+        "Indicator": object(&["dataset", "title", "topic", "series", "unit", "history", "notes"], json!({
+            "dataset": {"type": "string"}, "title": {"type": "string"}, "label": nullable("string"),
+            "topic": {"type": "string"},
+            "series": {"type": "object", "additionalProperties": {"type": "string"}},
+            "unit": {"type": "string"}, "unit_label": nullable("string"),
+            "latest": {"oneOf": [{"type": "null"}, r("Cited")]},
+            "history": array_of("Cited"),
+            "notes": array_of("Warning"),
+        })),
+        "Profile": object(&["region", "indicators", "warnings"], json!({
+            "region": r("RegionDetail"), "indicators": array_of("Indicator"), "warnings": array_of("Warning"),
+        })),
+        "RegionValues": object(&["region", "series"], json!({
+            "region": r("RegionSummary"),
+            "value": {"oneOf": [{"type": "null"}, r("Cited")]},
+            "rank": {"type": ["integer", "null"], "minimum": 1},
+            "series": array_of("Cited"),
+        })),
+        "Comparison": object(&["dataset", "period", "period_basis", "regions", "derived", "warnings"], json!({
+            "dataset": object(&["code", "title", "unit", "series"], json!({
+                "code": {"type": "string"}, "title": {"type": "string"}, "unit": {"type": "string"},
+                "unit_label": nullable("string"),
+                "series": {"type": "object", "additionalProperties": {"type": "string"}},
+            })),
+            "period": nullable("string"),
+            "period_basis": {"type": "string", "enum": ["requested", "latest_common", "latest_each"]},
+            "regions": array_of("RegionValues"),
+            "derived": array_of("Derived"),
+            "warnings": array_of("Warning"),
+        })),
+        "CodeLabel": object(&["code"], json!({"code": {"type": "string"}, "label": nullable("string")})),
+        "Periods": object(&[], json!({"first": nullable("string"), "last": nullable("string")})),
+        "SnapshotInfo": object(&["id", "imported_at", "file_name", "file_sha256", "format"], json!({
+            "id": {"type": "string"}, "imported_at": {"type": "string", "format": "date-time"},
+            "file_name": {"type": "string"}, "file_sha256": {"type": "string"}, "format": {"type": "string"},
+            "rows_in_file": {"type": "integer"}, "rows_added": {"type": "integer"},
+            "rows_revised": {"type": "integer"}, "rows_unchanged": {"type": "integer"},
+        })),
+        "SourceInfo": object(&["publisher", "title", "license"], json!({
+            "publisher": {"type": "string"}, "title": {"type": "string"}, "landing_url": nullable("string"),
+            "license": {"type": "string"}, "origin": {"type": "object"}, "transformation": nullable("string"),
+        })),
+        "DatasetSummary": object(&["code", "title", "topic", "private", "units", "dimensions", "headline", "periods", "observations"], json!({
+            "code": {"type": "string"}, "title": {"type": "string"}, "label": nullable("string"),
+            "topic": {"type": "string"}, "private": {"type": "boolean"}, "nuts_edition": nullable("string"),
+            "units": array_of("CodeLabel"),
+            "dimensions": {"type": "array", "items": object(&["name", "values"], json!({"name": {"type": "string"}, "values": array_of("CodeLabel")}))},
+            "headline": {"type": "object", "additionalProperties": {"type": "string"}},
+            "periods": r("Periods"),
+            "observations": {"type": "integer"},
+            "latest_snapshot": {"oneOf": [{"type": "null"}, r("SnapshotInfo")]},
+        })),
+        "DatasetList": array_of("DatasetSummary"),
+        "DatasetDetail": {"allOf": [r("DatasetSummary"), object(&["series", "snapshots"], json!({
+            "series": {"type": "array", "items": object(&["unit", "dimensions", "headline"], json!({
+                "unit": {"type": "string"},
+                "dimensions": {"type": "object", "additionalProperties": {"type": "string"}},
+                "headline": {"type": "boolean"},
+                "observations": {"type": "integer"}, "regions": {"type": "integer"}, "periods": r("Periods"),
+            }))},
+            "snapshots": array_of("SnapshotInfo"),
+            "source": {"oneOf": [{"type": "null"}, r("SourceInfo")]},
+        }))]},
+        "CitationDetail": object(&["id", "dataset", "region", "period", "value", "value_text", "unit", "dimensions", "flags", "snapshot", "location", "superseded_by", "current_citation", "how_to_verify"], json!({
+            "id": {"type": "string"},
+            "dataset": object(&["code", "title"], json!({"code": {"type": "string"}, "title": {"type": "string"}})),
+            "region": object(&["code"], json!({"code": {"type": "string"}, "name": nullable("string"), "level": {"type": ["integer", "null"]}})),
+            "period": {"type": "string"},
+            "value": {"type": ["number", "null"]},
+            "value_text": {"type": "string", "description": "The value exactly as printed in the source."},
+            "unit": {"type": "string"},
+            "dimensions": {"type": "object", "additionalProperties": {"type": "string"}},
+            "flags": array_of("Flag"),
+            "snapshot": r("SnapshotInfo"),
+            "source": {"oneOf": [{"type": "null"}, r("SourceInfo")]},
+            "location": object(&["line", "column"], json!({"line": {"type": "integer"}, "column": {"type": "string"}})),
+            "superseded_by": nullable("string"),
+            "current_citation": {"type": "string"},
+            "how_to_verify": {"type": "string"},
+        })),
+        "Health": object(&["status"], json!({"status": {"type": "string", "const": "ok"}})),
+        "Readiness": object(&["status", "schema_version", "datasets", "data_generation"], json!({
+            "status": {"type": "string", "const": "ready"},
+            "schema_version": {"type": "integer"},
+            "datasets": {"type": "integer"},
+            "data_generation": {"type": "integer"},
+        })),
+        "OpenApiDocument": {"type": "object", "description": "An OpenAPI 3.1 document."},
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_route_is_documented_with_resolvable_refs() {
+        let doc = document("/api/v1/regional");
+        for route in ROUTES {
+            let path = if route.root {
+                route.path.to_owned()
+            } else {
+                format!("/api/v1/regional{}", route.path)
+            };
+            let op = &doc["paths"][&path][route.method.as_str().to_ascii_lowercase()];
+            assert_eq!(op["operationId"], route.doc.operation_id, "{path}");
+        }
+        let text = doc.to_string();
+        let schemas = doc["components"]["schemas"].as_object().unwrap();
+        for part in text.split("#/components/schemas/").skip(1) {
+            let name: String = part.chars().take_while(|c| c.is_alphanumeric()).collect();
+            assert!(schemas.contains_key(&name), "dangling $ref {name}");
+        }
+    }
+}

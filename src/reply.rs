@@ -1,0 +1,35 @@
+//! A rendered answer, before the per-request parts (request id, time, headers) are added. Kept
+//! separate from HTTP types so the response cache can hold it.
+
+use hyper::body::Bytes;
+use serde::Serialize;
+
+pub enum Reply {
+    /// The `data` member and extra `meta` members (a JSON object) of an envelope.
+    Json { data: Bytes, meta: Bytes },
+    /// A document served as is (the OpenAPI description).
+    Raw {
+        content_type: &'static str,
+        body: Bytes,
+    },
+}
+
+impl Reply {
+    /// Serialises `data` and `meta` (which must serialise to a JSON object).
+    pub fn json<D: Serialize, M: Serialize>(
+        data: &D,
+        meta: &M,
+    ) -> Result<Reply, serde_json::Error> {
+        Ok(Reply::Json {
+            data: Bytes::from(serde_json::to_vec(data)?),
+            meta: Bytes::from(serde_json::to_vec(meta)?),
+        })
+    }
+
+    pub fn size(&self) -> usize {
+        match self {
+            Reply::Json { data, meta } => data.len() + meta.len(),
+            Reply::Raw { body, .. } => body.len(),
+        }
+    }
+}

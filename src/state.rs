@@ -1,0 +1,61 @@
+//! `AppState`: everything a request needs, built once at start and shared as `Arc` (no globals).
+
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use hyper::body::Bytes;
+
+use crate::cache::ResponseCache;
+use crate::catalogue::Catalogue;
+use crate::config::ServerConfig;
+use crate::store::Store;
+
+pub struct AppState {
+    pub config: ServerConfig,
+    pub store: Store,
+    pub catalogue: Catalogue,
+    /// `/api/v1/<service>`: the base path of every API route.
+    pub base_path: String,
+    /// The OpenAPI document, built from the route table at start.
+    pub openapi: Bytes,
+    /// Rendered answers keyed by request; entries of older data generations are ignored.
+    pub cache: ResponseCache,
+    /// The data generation last read from the database (see `store_meta`). Checked by a
+    /// background task about once a second, so imports by `regintel import` in another process
+    /// become visible without a restart.
+    generation: AtomicI64,
+}
+
+impl AppState {
+    pub fn new(
+        config: ServerConfig,
+        store: Store,
+        catalogue: Catalogue,
+        openapi: Bytes,
+    ) -> anyhow::Result<AppState> {
+        let generation = store.generation()?;
+        Ok(AppState {
+            base_path: format!("/api/v1/{}", config.service),
+            cache: ResponseCache::new(config.cache_bytes),
+            config,
+            store,
+            catalogue,
+            openapi,
+            generation: AtomicI64::new(generation),
+        })
+    }
+
+    pub fn generation(&self) -> i64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    /// Re-reads the data generation; returns true if it changed.
+    pub fn refresh_generation(&self) -> bool {
+        match self.store.generation() {
+            Ok(g) => self.generation.swap(g, Ordering::AcqRel) != g,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read the data generation");
+                false
+            }
+        }
+    }
+}

@@ -1,0 +1,472 @@
+//! The write path of imports. Every function takes the caller's transaction, so one file (or the
+//! whole bundled extract) is written entirely or not at all.
+//!
+//! Snapshot rules (DESIGN §4): a row whose value, flags and status equal the current row for the
+//! same region, series and period is unchanged and keeps its citation; a different one is added
+//! and the old row is marked superseded by it; a file identical to the dataset's latest snapshot
+//! changes nothing. Imports add and revise; they never delete.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use anyhow::{Context, bail};
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use crate::catalogue::SourceRecord;
+use crate::citation::{CanonicalRow, canonical_dims, citation_id};
+use crate::ingest::ParsedFile;
+
+/// One row of `nuts_regions.csv`.
+#[derive(Debug, Clone)]
+pub struct RegionRecord {
+    pub code: String,
+    pub name_latin: Option<String>,
+    pub name_national: Option<String>,
+    pub level: Option<i64>,
+    pub parent_code: Option<String>,
+    pub country_code: Option<String>,
+    pub classification: String,
+    pub in_nuts2021: bool,
+    pub in_nuts2024: bool,
+    pub change_2021_2024: Option<String>,
+    pub recoded_from: Option<String>,
+    pub recoded_to: Option<String>,
+}
+
+/// Descriptive fields of a dataset.
+#[derive(Debug, Clone)]
+pub struct DatasetMeta {
+    pub code: String,
+    pub title: String,
+    pub topic: String,
+    pub description: Option<String>,
+    pub nuts_edition: Option<String>,
+    /// `unit` plus dimension values of the headline series.
+    pub headline: BTreeMap<String, String>,
+    /// `{"unit": {code: label}, "<dim>": {code: label}}`
+    pub labels_json: String,
+}
+
+/// What one import did to one dataset.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ImportOutcome {
+    pub dataset: String,
+    pub file: String,
+    /// The new snapshot, or None when the file changed nothing.
+    pub snapshot: Option<String>,
+    pub rows_in_file: u64,
+    pub added: u64,
+    pub revised: u64,
+    pub unchanged: u64,
+}
+
+pub fn upsert_regions(tx: &Transaction, regions: &[RegionRecord]) -> rusqlite::Result<usize> {
+    let mut stmt = tx.prepare(
+        "INSERT INTO regions (code, name_latin, name_national, level, parent_code, country_code,
+                              classification, in_nuts2021, in_nuts2024, change_2021_2024,
+                              recoded_from, recoded_to)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+         ON CONFLICT (code) DO UPDATE SET
+             name_latin = excluded.name_latin, name_national = excluded.name_national,
+             level = excluded.level, parent_code = excluded.parent_code,
+             country_code = excluded.country_code, classification = excluded.classification,
+             in_nuts2021 = excluded.in_nuts2021, in_nuts2024 = excluded.in_nuts2024,
+             change_2021_2024 = excluded.change_2021_2024, recoded_from = excluded.recoded_from,
+             recoded_to = excluded.recoded_to",
+    )?;
+    for r in regions {
+        stmt.execute(params![
+            r.code,
+            r.name_latin,
+            r.name_national,
+            r.level,
+            r.parent_code,
+            r.country_code,
+            r.classification,
+            r.in_nuts2021,
+            r.in_nuts2024,
+            r.change_2021_2024,
+            r.recoded_from,
+            r.recoded_to
+        ])?;
+    }
+    Ok(regions.len())
+}
+
+/// Inserts a source, or returns the id of an identical one.
+pub fn upsert_source(tx: &Transaction, s: &SourceRecord) -> rusqlite::Result<i64> {
+    let existing: Option<i64> = tx
+        .query_row(
+            "SELECT id FROM sources WHERE publisher = ?1 AND title = ?2 AND landing_url IS ?3
+               AND license = ?4 AND origin_json = ?5 AND transformation IS ?6",
+            params![
+                s.publisher,
+                s.title,
+                s.landing_url,
+                s.license,
+                s.origin_json,
+                s.transformation
+            ],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(id) = existing {
+        return Ok(id);
+    }
+    tx.execute(
+        "INSERT INTO sources (publisher, title, landing_url, license, origin_json, transformation)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            s.publisher,
+            s.title,
+            s.landing_url,
+            s.license,
+            s.origin_json,
+            s.transformation
+        ],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
+
+/// Finds or creates the dataset and brings its descriptive fields up to date. A file whose
+/// dimensions differ from the dataset's is refused: its rows could not be compared.
+fn upsert_dataset(
+    tx: &Transaction,
+    meta: &DatasetMeta,
+    dim_names: &[String],
+    source_id: Option<i64>,
+    owner: Option<i64>,
+) -> anyhow::Result<i64> {
+    let dim_names_json = serde_json::to_string(dim_names)?;
+    let headline_json = serde_json::to_string(&meta.headline)?;
+    let existing: Option<(i64, String)> = tx
+        .query_row(
+            "SELECT id, dim_names_json FROM datasets
+             WHERE ifnull(owner_account_id, 0) = ifnull(?1, 0) AND code = ?2",
+            params![owner, meta.code],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    match existing {
+        Some((id, known)) => {
+            let mut known: Vec<String> = serde_json::from_str(&known)?;
+            let mut given = dim_names.to_vec();
+            known.sort();
+            given.sort();
+            if known != given {
+                bail!(
+                    "dataset {} has dimensions [{}] but the file has [{}]",
+                    meta.code,
+                    known.join(", "),
+                    given.join(", ")
+                );
+            }
+            tx.execute(
+                "UPDATE datasets SET title = ?2, topic = ?3, description = ?4, nuts_edition = ?5,
+                        headline_json = ?6, labels_json = ?7, source_id = ifnull(?8, source_id)
+                 WHERE id = ?1",
+                params![
+                    id,
+                    meta.title,
+                    meta.topic,
+                    meta.description,
+                    meta.nuts_edition,
+                    headline_json,
+                    meta.labels_json,
+                    source_id
+                ],
+            )?;
+            Ok(id)
+        }
+        None => {
+            tx.execute(
+                "INSERT INTO datasets (owner_account_id, code, title, topic, description,
+                                       nuts_edition, headline_json, dim_names_json, labels_json,
+                                       source_id)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                params![
+                    owner,
+                    meta.code,
+                    meta.title,
+                    meta.topic,
+                    meta.description,
+                    meta.nuts_edition,
+                    headline_json,
+                    dim_names_json,
+                    meta.labels_json,
+                    source_id
+                ],
+            )?;
+            Ok(tx.last_insert_rowid())
+        }
+    }
+}
+
+/// Imports one parsed file as a snapshot of its dataset.
+pub fn import_dataset(
+    tx: &Transaction,
+    parsed: &ParsedFile,
+    meta: &DatasetMeta,
+    source_id: Option<i64>,
+    file_name: &str,
+    file_sha256: &str,
+    owner: Option<i64>,
+) -> anyhow::Result<ImportOutcome> {
+    let dataset_id = upsert_dataset(tx, meta, &parsed.dim_names, source_id, owner)?;
+    let mut outcome = ImportOutcome {
+        dataset: meta.code.clone(),
+        file: file_name.to_owned(),
+        snapshot: None,
+        rows_in_file: parsed.rows.len() as u64,
+        added: 0,
+        revised: 0,
+        unchanged: 0,
+    };
+    let latest_sha: Option<String> = tx
+        .query_row(
+            "SELECT file_sha256 FROM snapshots WHERE dataset_id = ?1 ORDER BY id DESC LIMIT 1",
+            [dataset_id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if latest_sha.as_deref() == Some(file_sha256) {
+        outcome.unchanged = outcome.rows_in_file;
+        return Ok(outcome);
+    }
+    let has_rows: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM observations
+                        WHERE series_id IN (SELECT id FROM series WHERE dataset_id = ?1))",
+        [dataset_id],
+        |r| r.get(0),
+    )?;
+
+    let snapshot_public = crate::ids::snapshot_id();
+    tx.execute(
+        "INSERT INTO snapshots (public_id, dataset_id, owner_account_id, imported_at, file_name,
+                                file_sha256, format, rows_in_file, rows_added, rows_revised,
+                                rows_unchanged)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, 0)",
+        params![
+            snapshot_public,
+            dataset_id,
+            owner,
+            crate::clock::now_ms(),
+            file_name,
+            file_sha256,
+            parsed.format.as_str(),
+            outcome.rows_in_file as i64
+        ],
+    )?;
+    let snapshot_id = tx.last_insert_rowid();
+
+    let mut series_ids: HashMap<String, i64> = HashMap::new();
+    let mut find_series = tx.prepare_cached(
+        "INSERT INTO series (dataset_id, unit, dims) VALUES (?1, ?2, ?3)
+         ON CONFLICT (dataset_id, unit, dims) DO UPDATE SET unit = excluded.unit
+         RETURNING id",
+    )?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO observations (citation_id, series_id, region_code, period, value, value_text,
+                                   flags, conf_status, src_line, snapshot_id, owner_account_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?;
+    let mut current = tx.prepare_cached(
+        "SELECT citation_id, value_text, flags, conf_status FROM observations
+         WHERE region_code = ?1 AND series_id = ?2 AND period = ?3 AND superseded_by IS NULL",
+    )?;
+    let mut supersede =
+        tx.prepare_cached("UPDATE observations SET superseded_by = ?2 WHERE citation_id = ?1")?;
+    let mut revive =
+        tx.prepare_cached("UPDATE observations SET superseded_by = NULL WHERE citation_id = ?1")?;
+
+    let mut regions_seen: HashSet<&str> = HashSet::new();
+    let mut key = String::new();
+    for row in &parsed.rows {
+        let dims = canonical_dims(&parsed.dim_names, &row.dim_values);
+        key.clear();
+        key.push_str(&row.unit);
+        key.push('\x1f');
+        key.push_str(&dims);
+        let series_id = match series_ids.get(&key) {
+            Some(id) => *id,
+            None => {
+                let id: i64 =
+                    find_series.query_row(params![dataset_id, row.unit, dims], |r| r.get(0))?;
+                series_ids.insert(key.clone(), id);
+                id
+            }
+        };
+        regions_seen.insert(&row.region);
+        let cit = citation_id(&CanonicalRow {
+            dataset: &meta.code,
+            region: &row.region,
+            period: &row.period,
+            dims: &dims,
+            value_text: &row.value_text,
+            flags: &row.flags,
+            unit: &row.unit,
+            file_sha256,
+            conf_status: &row.conf_status,
+            owner,
+        });
+        let existing: Option<(String, String, String, String)> = if has_rows {
+            current
+                .query_row(params![row.region, series_id, row.period], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                })
+                .optional()?
+        } else {
+            None
+        };
+        let add = |insert: &mut rusqlite::CachedStatement| {
+            insert.execute(params![
+                cit,
+                series_id,
+                row.region,
+                row.period,
+                row.value,
+                row.value_text,
+                row.flags,
+                row.conf_status,
+                row.src_line as i64,
+                snapshot_id,
+                owner
+            ])
+        };
+        match existing {
+            None => {
+                add(&mut insert)?;
+                outcome.added += 1;
+            }
+            Some((_, text, flags, conf))
+                if text == row.value_text && flags == row.flags && conf == row.conf_status =>
+            {
+                outcome.unchanged += 1;
+            }
+            Some((old, ..)) => {
+                // Free the (region, series, period) slot first: only one current row may hold it.
+                supersede.execute(params![old, cit])?;
+                // A value that returns to an earlier one revives that row and its citation.
+                if revive.execute([&cit])? == 0 {
+                    add(&mut insert)?;
+                }
+                outcome.revised += 1;
+            }
+        }
+    }
+    drop((find_series, insert, current, supersede, revive));
+
+    if outcome.added + outcome.revised == 0 {
+        tx.execute("DELETE FROM snapshots WHERE id = ?1", [snapshot_id])?;
+    } else {
+        tx.execute(
+            "UPDATE snapshots SET rows_added = ?2, rows_revised = ?3, rows_unchanged = ?4
+             WHERE id = ?1",
+            params![
+                snapshot_id,
+                outcome.added as i64,
+                outcome.revised as i64,
+                outcome.unchanged as i64
+            ],
+        )?;
+        outcome.snapshot = Some(snapshot_public);
+    }
+    refresh_series_stats(tx, series_ids.values().copied())?;
+    set_headline_series(tx, dataset_id, &meta.headline)?;
+    add_unclassified_regions(tx, regions_seen.into_iter())?;
+    Ok(outcome)
+}
+
+fn refresh_series_stats(
+    tx: &Transaction,
+    series: impl Iterator<Item = i64>,
+) -> rusqlite::Result<()> {
+    let mut stmt = tx.prepare_cached(
+        "UPDATE series SET (obs_count, region_count, period_min, period_max) =
+             (SELECT count(*), count(DISTINCT region_code), min(period), max(period)
+              FROM observations WHERE series_id = ?1 AND superseded_by IS NULL)
+         WHERE id = ?1",
+    )?;
+    for id in series {
+        stmt.execute([id])?;
+    }
+    Ok(())
+}
+
+fn set_headline_series(
+    tx: &Transaction,
+    dataset_id: i64,
+    headline: &BTreeMap<String, String>,
+) -> rusqlite::Result<()> {
+    let unit = headline.get("unit").map(String::as_str).unwrap_or("");
+    let (names, values): (Vec<String>, Vec<String>) = headline
+        .iter()
+        .filter(|(k, _)| k.as_str() != "unit")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .unzip();
+    tx.execute(
+        "UPDATE datasets SET headline_series_id =
+             (SELECT id FROM series WHERE dataset_id = ?1 AND unit = ?2 AND dims = ?3)
+         WHERE id = ?1",
+        params![dataset_id, unit, canonical_dims(&names, &values)],
+    )?;
+    Ok(())
+}
+
+/// Codes seen in data but not in the classification are still served: NUTS-shaped codes as
+/// 'historical' (earlier NUTS editions), the rest as 'aggregate' (EU27_2020, EFTA, ...). Aggregate
+/// names are filled in by [`name_aggregates`].
+fn add_unclassified_regions<'a>(
+    tx: &Transaction,
+    codes: impl Iterator<Item = &'a str>,
+) -> rusqlite::Result<()> {
+    let mut stmt = tx.prepare_cached(
+        "INSERT INTO regions (code, level, parent_code, country_code, classification)
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (code) DO NOTHING",
+    )?;
+    for code in codes {
+        let nuts_shaped = (2..=5).contains(&code.len())
+            && code.as_bytes()[..2].iter().all(u8::is_ascii_uppercase)
+            && code[2..]
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
+        if nuts_shaped {
+            let level = code.len() as i64 - 2;
+            let parent = (level > 0).then(|| &code[..code.len() - 1]);
+            stmt.execute(params![code, level, parent, &code[..2], "historical"])?;
+        } else {
+            stmt.execute(params![
+                code,
+                None::<i64>,
+                None::<String>,
+                None::<String>,
+                "aggregate"
+            ])?;
+        }
+    }
+    Ok(())
+}
+
+/// Names non-NUTS aggregate codes (and reclassifies NUTS-shaped ones such as `FX`).
+pub fn name_aggregates(
+    tx: &Transaction,
+    aggregates: &BTreeMap<String, String>,
+) -> rusqlite::Result<()> {
+    let mut stmt = tx.prepare(
+        "UPDATE regions SET name_latin = ?2, name_national = ?2, classification = 'aggregate',
+                level = NULL, parent_code = NULL, country_code = NULL
+         WHERE code = ?1 AND classification IN ('historical', 'aggregate')",
+    )?;
+    for (code, name) in aggregates {
+        stmt.execute(params![code, name])?;
+    }
+    Ok(())
+}
+
+pub fn bump_generation(tx: &Transaction) -> anyhow::Result<()> {
+    tx.execute(
+        "UPDATE store_meta SET value = value + 1 WHERE key = 'data_generation'",
+        [],
+    )
+    .context("while bumping the data generation")?;
+    Ok(())
+}

@@ -1,0 +1,132 @@
+//! Schema migrations: `schema.sql` split at its `-- migration N: title` lines. Migration N runs in
+//! one transaction when `PRAGMA user_version` < N and sets it to N; a database newer than this
+//! binary is refused rather than guessed at.
+
+use anyhow::{Context, bail};
+use rusqlite::Connection;
+
+pub const SCHEMA: &str = include_str!("../../schema.sql");
+
+pub struct Migration {
+    pub version: i64,
+    pub title: &'static str,
+    pub sql: &'static str,
+}
+
+/// The migrations of `schema.sql`, in order. Panics if the file's markers are not numbered
+/// 1, 2, 3, ...: that is a build defect, caught by the unit test below.
+pub fn migrations() -> Vec<Migration> {
+    let mut out: Vec<Migration> = Vec::new();
+    let mut rest = SCHEMA;
+    const MARK: &str = "\n-- migration ";
+    while let Some(start) = rest.find(MARK) {
+        let after = &rest[start + MARK.len()..];
+        let header_end = after.find('\n').unwrap_or(after.len());
+        let (number, title) = after[..header_end]
+            .split_once(':')
+            .expect("migration header is `-- migration N: title`");
+        let version: i64 = number.trim().parse().expect("migration number");
+        assert_eq!(
+            version,
+            out.len() as i64 + 1,
+            "migrations are numbered 1, 2, 3, ..."
+        );
+        let body = &after[header_end..];
+        let end = body.find(MARK).unwrap_or(body.len());
+        out.push(Migration {
+            version,
+            title: title.trim(),
+            sql: &body[..end],
+        });
+        rest = body;
+    }
+    out
+}
+
+pub fn latest_version() -> i64 {
+    migrations().len() as i64
+}
+
+/// Brings the database up to the latest version. Returns the versions applied.
+pub fn migrate(conn: &mut Connection) -> anyhow::Result<Vec<i64>> {
+    let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let latest = latest_version();
+    if current > latest {
+        bail!(
+            "the database is at schema version {current}, newer than this regintel binary \
+             supports ({latest}); run the regintel release that created it, or restore a backup"
+        );
+    }
+    let mut applied = Vec::new();
+    for m in migrations().into_iter().filter(|m| m.version > current) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(m.sql)
+            .with_context(|| format!("while applying migration {} ({})", m.version, m.title))?;
+        tx.pragma_update(None, "user_version", m.version)?;
+        tx.commit()?;
+        applied.push(m.version);
+    }
+    Ok(applied)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn memory() -> Connection {
+        crate::store::pool::open(std::path::Path::new(":memory:"))
+            .unwrap()
+            .conn
+    }
+
+    #[test]
+    fn schema_parses_into_numbered_migrations() {
+        let all = migrations();
+        assert!(!all.is_empty());
+        assert_eq!(all[0].version, 1);
+        assert!(all[0].sql.contains("CREATE TABLE observations"));
+    }
+
+    #[test]
+    fn migrating_twice_applies_nothing_the_second_time() {
+        let mut conn = memory();
+        assert_eq!(migrate(&mut conn).unwrap().len() as i64, latest_version());
+        assert!(migrate(&mut conn).unwrap().is_empty());
+        let v: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, latest_version());
+    }
+
+    #[test]
+    fn a_newer_database_is_refused_with_a_clear_message() {
+        let mut conn = memory();
+        conn.pragma_update(None, "user_version", latest_version() + 1)
+            .unwrap();
+        let err = migrate(&mut conn).unwrap_err().to_string();
+        assert!(err.contains("newer than this regintel binary"), "{err}");
+    }
+
+    #[test]
+    fn a_failing_migration_leaves_the_database_untouched() {
+        let mut conn = memory();
+        // A table the first migration wants to create makes it fail half way.
+        conn.execute_batch("CREATE TABLE series (x)").unwrap();
+        assert!(migrate(&mut conn).is_err());
+        let v: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 0);
+        let tables: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_master WHERE name IN ('accounts', 'regions')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(
+            tables, 0,
+            "the transaction rolled back the tables created before the failure"
+        );
+    }
+}

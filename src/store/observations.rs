@@ -1,0 +1,138 @@
+//! Observation reads: the values behind profiles and comparisons, and citations.
+
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::datasets::SnapshotRow;
+use super::{Scoped, StoreResult};
+
+/// One current value with what is needed to cite it.
+#[derive(Debug, Clone)]
+pub struct ObsRow {
+    pub citation_id: String,
+    pub series_id: i64,
+    pub period: String,
+    pub value: Option<f64>,
+    pub value_text: String,
+    pub flags: String,
+    pub conf_status: String,
+    pub snapshot: String,
+}
+
+const OBS_COLUMNS: &str = "o.citation_id, o.series_id, o.period, o.value, o.value_text, o.flags,
+    o.conf_status, s.public_id";
+
+/// Reads [`OBS_COLUMNS`] starting at column `at`.
+fn obs_at(r: &Row, at: usize) -> rusqlite::Result<ObsRow> {
+    Ok(ObsRow {
+        citation_id: r.get(at)?,
+        series_id: r.get(at + 1)?,
+        period: r.get(at + 2)?,
+        value: r.get(at + 3)?,
+        value_text: r.get(at + 4)?,
+        flags: r.get(at + 5)?,
+        conf_status: r.get(at + 6)?,
+        snapshot: r.get(at + 7)?,
+    })
+}
+
+/// A citation with everything `GET /citations/{id}` shows.
+#[derive(Debug, Clone)]
+pub struct CitationRow {
+    pub obs: ObsRow,
+    pub region_code: String,
+    pub src_line: i64,
+    pub superseded_by: Option<String>,
+    pub dataset_code: String,
+    pub dataset_id: i64,
+    pub unit: String,
+    pub dims: String,
+    pub snapshot: SnapshotRow,
+    pub source_id: Option<i64>,
+}
+
+impl Scoped {
+    /// Current values of every visible dataset's headline series for a region, by dataset id
+    /// then period.
+    pub fn headline_rows(&self, region: &str) -> StoreResult<Vec<(i64, ObsRow)>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT d.id, {OBS_COLUMNS}
+             FROM v_datasets d
+             JOIN v_observations o ON o.series_id = d.headline_series_id
+             JOIN v_snapshots s ON s.id = o.snapshot_id
+             WHERE o.region_code = ?1 AND o.superseded_by IS NULL
+             ORDER BY d.id, o.period"
+        ))?;
+        let rows = stmt.query_map([region], |r| Ok((r.get::<_, i64>(0)?, obs_at(r, 1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Current values of one series for one region, by period.
+    pub fn series_rows(&self, region: &str, series_id: i64) -> StoreResult<Vec<ObsRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {OBS_COLUMNS}
+             FROM v_observations o JOIN v_snapshots s ON s.id = o.snapshot_id
+             WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.superseded_by IS NULL
+             ORDER BY o.period"
+        ))?;
+        let rows = stmt.query_map(params![region, series_id], |r| obs_at(r, 0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn citation(&self, id: &str) -> StoreResult<Option<CitationRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {OBS_COLUMNS}, o.region_code, o.src_line, o.superseded_by, d.code, d.id,
+                    se.unit, se.dims, s.imported_at, s.file_name, s.file_sha256, s.format,
+                    s.rows_in_file, s.rows_added, s.rows_revised, s.rows_unchanged, d.source_id
+             FROM v_observations o
+             JOIN v_snapshots s ON s.id = o.snapshot_id
+             JOIN v_series se ON se.id = o.series_id
+             JOIN v_datasets d ON d.id = se.dataset_id
+             WHERE o.citation_id = ?1"
+        ))?;
+        Ok(stmt
+            .query_row([id], |r| {
+                let obs = obs_at(r, 0)?;
+                Ok(CitationRow {
+                    region_code: r.get(8)?,
+                    src_line: r.get(9)?,
+                    superseded_by: r.get(10)?,
+                    dataset_code: r.get(11)?,
+                    dataset_id: r.get(12)?,
+                    unit: r.get(13)?,
+                    dims: r.get(14)?,
+                    snapshot: SnapshotRow {
+                        public_id: obs.snapshot.clone(),
+                        imported_at: r.get(15)?,
+                        file_name: r.get(16)?,
+                        file_sha256: r.get(17)?,
+                        format: r.get(18)?,
+                        rows_in_file: r.get(19)?,
+                        rows_added: r.get(20)?,
+                        rows_revised: r.get(21)?,
+                        rows_unchanged: r.get(22)?,
+                    },
+                    source_id: r.get(23)?,
+                    obs,
+                })
+            })
+            .optional()?)
+    }
+
+    /// The citation that currently stands for the same observation: the end of the
+    /// `superseded_by` chain (bounded, in case of a revision cycle A → B → A).
+    pub fn current_citation(&self, id: &str) -> StoreResult<String> {
+        let mut stmt = self
+            .db()
+            .prepare_cached("SELECT superseded_by FROM v_observations WHERE citation_id = ?1")?;
+        let mut current = id.to_owned();
+        for _ in 0..64 {
+            let next: Option<Option<String>> =
+                stmt.query_row([&current], |r| r.get(0)).optional()?;
+            match next.flatten() {
+                Some(next) => current = next,
+                None => break,
+            }
+        }
+        Ok(current)
+    }
+}

@@ -1,0 +1,82 @@
+//! Pooled SQLite connections. Every connection gets the same pragmas and the `current_account()`
+//! SQL function the `v_*` views filter on; the account it returns is the one bound by
+//! [`super::Scoped`] while a request holds the connection.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::Duration;
+
+use rusqlite::functions::FunctionFlags;
+use rusqlite::{Connection, OpenFlags};
+
+/// No account bound: `current_account()` is NULL and the views show public rows only.
+const NO_ACCOUNT: i64 = i64::MIN;
+
+/// Busy timeout for writers waiting on each other (conventions §1.4).
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A connection with the account slot its `current_account()` function reads.
+pub struct PooledConn {
+    pub conn: Connection,
+    account: Arc<AtomicI64>,
+}
+
+impl PooledConn {
+    pub fn bind_account(&self, account: Option<i64>) {
+        self.account
+            .store(account.unwrap_or(NO_ACCOUNT), Ordering::Relaxed);
+    }
+}
+
+/// Opens a connection with regintel's pragmas and SQL functions. Used by the pool and by the
+/// operator commands (import, check), so every connection behaves the same.
+pub fn open(path: &std::path::Path) -> rusqlite::Result<PooledConn> {
+    let conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    // WAL lets readers run beside the one writer; NORMAL is durable across application crashes
+    // and loses at most the last transactions on power loss, the usual WAL trade-off.
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL;
+         PRAGMA synchronous = NORMAL;
+         PRAGMA foreign_keys = ON;",
+    )?;
+    let account = Arc::new(AtomicI64::new(NO_ACCOUNT));
+    let slot = Arc::clone(&account);
+    conn.create_scalar_function(
+        "current_account",
+        0,
+        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_INNOCUOUS,
+        move |_| {
+            let id = slot.load(Ordering::Relaxed);
+            Ok((id != NO_ACCOUNT).then_some(id))
+        },
+    )?;
+    Ok(PooledConn { conn, account })
+}
+
+pub struct Manager {
+    pub path: PathBuf,
+}
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = PooledConn;
+    type Error = rusqlite::Error;
+
+    fn connect(&self) -> Result<PooledConn, rusqlite::Error> {
+        open(&self.path)
+    }
+
+    fn is_valid(&self, conn: &mut PooledConn) -> Result<(), rusqlite::Error> {
+        conn.conn.execute_batch("")
+    }
+
+    fn has_broken(&self, _conn: &mut PooledConn) -> bool {
+        false
+    }
+}

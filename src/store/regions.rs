@@ -1,0 +1,75 @@
+//! Region reads (the NUTS classification plus codes seen only in data).
+
+use rusqlite::{OptionalExtension, Row};
+
+use super::{Scoped, StoreResult};
+
+#[derive(Debug, Clone)]
+pub struct RegionRow {
+    pub code: String,
+    pub name_latin: Option<String>,
+    pub name_national: Option<String>,
+    pub level: Option<i64>,
+    pub parent_code: Option<String>,
+    pub country_code: Option<String>,
+    pub classification: String,
+    pub in_nuts2021: bool,
+    pub in_nuts2024: bool,
+    pub change_2021_2024: Option<String>,
+    pub recoded_from: Option<String>,
+    pub recoded_to: Option<String>,
+}
+
+const COLUMNS: &str = "code, name_latin, name_national, level, parent_code, country_code,
+    classification, in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to";
+
+fn from_row(r: &Row) -> rusqlite::Result<RegionRow> {
+    Ok(RegionRow {
+        code: r.get(0)?,
+        name_latin: r.get(1)?,
+        name_national: r.get(2)?,
+        level: r.get(3)?,
+        parent_code: r.get(4)?,
+        country_code: r.get(5)?,
+        classification: r.get(6)?,
+        in_nuts2021: r.get(7)?,
+        in_nuts2024: r.get(8)?,
+        change_2021_2024: r.get(9)?,
+        recoded_from: r.get(10)?,
+        recoded_to: r.get(11)?,
+    })
+}
+
+impl Scoped {
+    pub fn region(&self, code: &str) -> StoreResult<Option<RegionRow>> {
+        let mut stmt = self
+            .db()
+            .prepare_cached(&format!("SELECT {COLUMNS} FROM v_regions WHERE code = ?1"))?;
+        Ok(stmt.query_row([code], from_row).optional()?)
+    }
+
+    /// Codes of the regions whose parent is `code`, in code order.
+    pub fn children(&self, code: &str) -> StoreResult<Vec<String>> {
+        let mut stmt = self
+            .db()
+            .prepare_cached("SELECT code FROM v_regions WHERE parent_code = ?1 ORDER BY code")?;
+        let rows = stmt.query_map([code], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Regions filtered by level and country, in code order. Name search and paging are done by
+    /// the caller: the table is small and names need Unicode-aware matching SQLite lacks.
+    pub fn regions(
+        &self,
+        level: Option<i64>,
+        country: Option<&str>,
+    ) -> StoreResult<Vec<RegionRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM v_regions
+             WHERE (?1 IS NULL OR level = ?1) AND (?2 IS NULL OR country_code = ?2)
+             ORDER BY code"
+        ))?;
+        let rows = stmt.query_map(rusqlite::params![level, country], from_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
