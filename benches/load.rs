@@ -407,10 +407,11 @@ fn import_timing(ctx: &Ctx) -> Result<ImportResult> {
         .args(["-bail", "-noheader", "-csv"])
         .arg(&db)
         .arg("SELECT * FROM observations");
+    let export_log = ctx.tmp.join("export.log");
     export
         .stdout(File::create(&csv)?)
-        .stderr(File::create(ctx.tmp.join("export.log"))?);
-    run("sqlite3 export", &mut export, IMPORT_TIMEOUT)?;
+        .stderr(File::create(&export_log)?);
+    run(&mut export, IMPORT_TIMEOUT).map_err(|e| anyhow!("{e:#}{}", log_tail(&export_log)))?;
 
     let baseline = ctx.tmp.join("baseline.db");
     let schema_sql = ctx.tmp.join("schema.sql");
@@ -464,6 +465,7 @@ fn import_timing(ctx: &Ctx) -> Result<ImportResult> {
 /// `[CONSTRAINT name] FOREIGN KEY (..) REFERENCES ..` items and column-level
 /// `[CONSTRAINT name] REFERENCES t(..) [ON ..] [MATCH ..] [[NOT] DEFERRABLE [INITIALLY ..]]`.
 fn strip_foreign_keys(ddl: &str) -> Result<String> {
+    let ddl = &strip_comments(ddl);
     let open = ddl
         .find('(')
         .context("CREATE TABLE without a column list")?;
@@ -548,24 +550,49 @@ fn matching_paren(s: &str) -> Option<usize> {
 /// Splits at commas outside parentheses and quotes.
 fn split_top_level(s: &str) -> Vec<&str> {
     let mut parts = Vec::new();
-    let (mut depth, mut quote, mut from) = (0, None, 0);
-    for (i, c) in s.char_indices() {
+    let mut from = 0;
+    for (start, end) in tokens(s) {
+        if &s[start..end] == "," {
+            parts.push(&s[from..start]);
+            from = end;
+        }
+    }
+    parts.push(&s[from..]);
+    parts
+}
+
+/// The statement with its `--` and `/* */` comments blanked out, as their text (an apostrophe,
+/// a comma) would mislead the scanners.
+fn strip_comments(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    let mut quote = None;
+    while let Some(c) = chars.next() {
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
             (None, '\'' | '"' | '`') => quote = Some(c),
             (None, '[') => quote = Some(']'),
-            (None, '(') => depth += 1,
-            (None, ')') => depth -= 1,
-            (None, ',') if depth == 0 => {
-                parts.push(&s[from..i]);
-                from = i + 1;
+            (None, '-') if chars.peek() == Some(&'-') => {
+                chars.by_ref().find(|&c| c == '\n');
+                out.push('\n');
+                continue;
+            }
+            (None, '/') if chars.peek() == Some(&'*') => {
+                chars.next();
+                while chars
+                    .next()
+                    .is_some_and(|c| c != '*' || chars.peek() != Some(&'/'))
+                {}
+                chars.next();
+                out.push(' ');
+                continue;
             }
             _ => {}
         }
+        out.push(c);
     }
-    parts.push(&s[from..]);
-    parts
+    out
 }
 
 /// SQL tokens as byte ranges: words, quoted names/strings, parenthesised groups, single symbols.
@@ -641,6 +668,7 @@ struct Server {
 
 impl Ctx {
     fn start(&self, name: &str, target: &Target) -> Result<Server> {
+        let deadline = Instant::now() + START_TIMEOUT;
         let log = self.tmp.join(format!("{}.log", name.replace(' ', "-")));
         let server = match target {
             Target::Regintel(extra) => {
@@ -648,14 +676,14 @@ impl Ctx {
                 cmd.arg("serve").arg("--data-dir").arg(&self.data_dir);
                 cmd.args(["--listen", "127.0.0.1:0", "--plain-http"])
                     .args(*extra);
-                let mut server = announced(name, &mut cmd, &log)?;
-                self.wait_ready(&mut server, "/readyz", &log)?;
+                let mut server = announced(name, &mut cmd, &log, deadline)?;
+                self.wait_ready(&mut server, "/readyz", &log, deadline)?;
                 server
             }
             Target::Minimal(body_len) => {
                 let mut cmd = Command::new(std::env::current_exe()?);
                 cmd.arg(MINIMAL_SERVER_ARG).arg(body_len.to_string());
-                announced(name, &mut cmd, &log)?
+                announced(name, &mut cmd, &log, deadline)?
             }
             Target::Datasette(db) => {
                 // Datasette has no port 0: take a free port and hand it over.
@@ -673,7 +701,7 @@ impl Ctx {
                     proc: Proc::spawn(name, &mut cmd)?,
                     addr,
                 };
-                self.wait_ready(&mut server, "/-/versions.json", &log)?;
+                self.wait_ready(&mut server, "/-/versions.json", &log, deadline)?;
                 server
             }
         };
@@ -685,15 +713,20 @@ impl Ctx {
         Ok(server)
     }
 
-    /// Polls `path` until it answers 200, for at most START_TIMEOUT.
-    fn wait_ready(&self, server: &mut Server, path: &str, log: &Path) -> Result<()> {
-        let deadline = Instant::now() + START_TIMEOUT;
+    /// Polls `path` until it answers 200.
+    fn wait_ready(
+        &self,
+        server: &mut Server,
+        path: &str,
+        log: &Path,
+        deadline: Instant,
+    ) -> Result<()> {
         loop {
             match self.rt.block_on(get(server.addr, path, &[])) {
                 Ok((200, _)) => return Ok(()),
                 result if Instant::now() > deadline => {
                     bail!(
-                        "{} not ready within {START_TIMEOUT:?}: {result:?}{}",
+                        "{} not ready within {START_TIMEOUT:?} of its start: {result:?}{}",
                         server.proc.name,
                         log_tail(log)
                     )
@@ -714,7 +747,7 @@ impl Ctx {
 
 /// Starts a server that prints `listening on http://ADDR` on stdout once bound. Its stdout is
 /// drained into `log` (after the address is read) and its stderr goes there too.
-fn announced(name: &str, cmd: &mut Command, log: &Path) -> Result<Server> {
+fn announced(name: &str, cmd: &mut Command, log: &Path, deadline: Instant) -> Result<Server> {
     let mut out = OpenOptions::new().create(true).append(true).open(log)?;
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -730,17 +763,25 @@ fn announced(name: &str, cmd: &mut Command, log: &Path) -> Result<Server> {
             }
         }
     });
-    match rx.recv_timeout(START_TIMEOUT) {
+    match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
         Ok(Ok(addr)) => Ok(Server { proc, addr }),
         Ok(Err(e)) => Err(e.context(format!("{name}: bad listening line"))),
         Err(mpsc::RecvTimeoutError::Timeout) => {
+            let logged = fs::read_to_string(log).unwrap_or_default();
+            let hint = if logged.contains("listening on ") {
+                " on stdout (its log has the line: stderr?)"
+            } else {
+                ""
+            };
             bail!(
-                "{name} did not print its address within {START_TIMEOUT:?}{}",
+                "{name} did not print its address{hint} within {START_TIMEOUT:?}{}",
                 log_tail(log)
             )
         }
         Err(mpsc::RecvTimeoutError::Disconnected) => {
-            let status = proc.child.wait()?;
+            let status = proc
+                .wait_timeout(STOP_GRACE)
+                .context("it closed its stdout without printing its address")?;
             bail!("{name} exited ({status}) before listening{}", log_tail(log))
         }
     }
@@ -860,10 +901,10 @@ fn run_scenario(ctx: &Ctx, s: &Scenario) -> Result<ScenarioResult> {
     let mut invalid = Vec::new();
     if !failures.is_empty() {
         println!(
-            "WARNING: {} of {} paths did not answer 200: {}",
+            "WARNING: {} of {} paths did not answer 200, e.g. {}",
             failures.len(),
             s.paths.len(),
-            failures.join(", ")
+            failures[..failures.len().min(5)].join(", ")
         );
         invalid.push(format!("{} paths did not answer 200", failures.len()));
     }
@@ -1204,20 +1245,23 @@ impl Drop for Proc {
 }
 
 /// Runs `cmd` to completion within `timeout`; returns its wall-clock time.
-fn run(name: &str, cmd: &mut Command, timeout: Duration) -> Result<Duration> {
+fn run(cmd: &mut Command, timeout: Duration) -> Result<Duration> {
     let start = Instant::now();
-    let status = Proc::spawn(name, cmd)?.wait_timeout(timeout)?;
+    let status = Proc::spawn(&program(cmd), cmd)?.wait_timeout(timeout)?;
     let elapsed = start.elapsed();
-    ensure!(status.success(), "{name} failed: {status}");
+    ensure!(status.success(), "{cmd:?} failed: {status}");
     Ok(elapsed)
+}
+
+fn program(cmd: &Command) -> String {
+    cmd.get_program().to_string_lossy().into_owned()
 }
 
 /// `run` with stdout and stderr going to `log`, whose tail an error carries.
 fn logged(cmd: &mut Command, log: &Path, timeout: Duration) -> Result<Duration> {
-    let name = cmd.get_program().to_string_lossy().into_owned();
     let out = File::create(log)?;
     cmd.stdout(out.try_clone()?).stderr(out);
-    run(&name, cmd, timeout).map_err(|e| anyhow!("{e:#}: {cmd:?}{}", log_tail(log)))
+    run(cmd, timeout).map_err(|e| anyhow!("{e:#}{}", log_tail(log)))
 }
 
 /// `run` with the output shown, for the installs.
@@ -1225,8 +1269,7 @@ fn shown(cmd: &mut Command) -> Result<Duration> {
     println!("$ {cmd:?}");
     cmd.stdin(Stdio::null())
         .env("DEBIAN_FRONTEND", "noninteractive");
-    let name = cmd.get_program().to_string_lossy().into_owned();
-    run(&name, cmd, INSTALL_TIMEOUT)
+    run(cmd, INSTALL_TIMEOUT)
 }
 
 /// Runs `cmd` within `timeout`; returns its exit status and its stdout and stderr together.
@@ -1235,8 +1278,7 @@ fn capture(cmd: &mut Command, timeout: Duration) -> Result<(ExitStatus, String)>
     cmd.stdin(Stdio::null())
         .stdout(out.try_clone()?)
         .stderr(out.try_clone()?);
-    let name = cmd.get_program().to_string_lossy().into_owned();
-    let status = Proc::spawn(&name, cmd)?.wait_timeout(timeout)?;
+    let status = Proc::spawn(&program(cmd), cmd)?.wait_timeout(timeout)?;
     let mut text = String::new();
     out.seek(SeekFrom::Start(0))?;
     out.read_to_string(&mut text)?;
@@ -1254,5 +1296,8 @@ fn log_tail(log: &Path) -> String {
     let text = fs::read_to_string(log).unwrap_or_default();
     let lines: Vec<&str> = text.lines().collect();
     let tail = lines[lines.len().saturating_sub(20)..].join("\n");
-    format!("\n--- last lines of {} ---\n{tail}", log.display())
+    format!(
+        "\n--- last lines of {} (BENCH_KEEP_TMP=1 keeps it) ---\n{tail}",
+        log.display()
+    )
 }

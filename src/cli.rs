@@ -247,9 +247,10 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         );
     }
     runtime()?.block_on(async move {
+        let shutdown = shutdown_signal()?;
         let listener = bind(args.listen).await?;
         announce(&listener, tls.is_some())?;
-        crate::start(config, listener, tls, shutdown_signal()).await
+        crate::start(config, listener, tls, shutdown).await
     })
 }
 
@@ -272,14 +273,18 @@ fn announce(listener: &TcpListener, tls: bool) -> anyhow::Result<SocketAddr> {
     Ok(addr)
 }
 
-/// Resolves on SIGTERM or Ctrl-C.
-async fn shutdown_signal() {
+/// Resolves on SIGTERM or SIGINT (Ctrl-C). The handlers are installed when this is called, not
+/// when first polled, so a signal arriving during start-up is not lost to the default action.
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     use tokio::signal::unix::{SignalKind, signal};
-    let mut term = signal(SignalKind::terminate()).expect("installing a SIGTERM handler");
-    tokio::select! {
-        _ = term.recv() => tracing::info!("SIGTERM received"),
-        _ = tokio::signal::ctrl_c() => tracing::info!("Ctrl-C received"),
-    }
+    let mut term = signal(SignalKind::terminate()).context("while installing a SIGTERM handler")?;
+    let mut int = signal(SignalKind::interrupt()).context("while installing a SIGINT handler")?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => tracing::info!("SIGTERM received"),
+            _ = int.recv() => tracing::info!("Ctrl-C received"),
+        }
+    })
 }
 
 fn demo(dir: &Path, listen: Option<SocketAddr>, plain_http: bool) -> anyhow::Result<()> {
@@ -311,6 +316,7 @@ fn demo(dir: &Path, listen: Option<SocketAddr>, plain_http: bool) -> anyhow::Res
     let mut config = ServerConfig::new(dir.to_path_buf());
     config.tls = tls.is_some();
     runtime()?.block_on(async move {
+        let shutdown = shutdown_signal()?;
         let listener = bind(listen).await?;
         let addr = announce(&listener, tls.is_some())?;
         let host = if addr.ip().is_loopback() {
@@ -343,7 +349,7 @@ fn demo(dir: &Path, listen: Option<SocketAddr>, plain_http: bool) -> anyhow::Res
         println!("  {curl} '{base_url}/compare?regions=DE21,FR10,ITC4&dataset=nama_10r_3gdp'");
         println!("  {curl} {base_url}/datasets");
         println!("Press Ctrl-C to stop.\n");
-        crate::start(config, listener, tls.map(|(t, _)| t), shutdown_signal()).await
+        crate::start(config, listener, tls.map(|(t, _)| t), shutdown).await
     })
 }
 

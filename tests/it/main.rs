@@ -1,1 +1,11 @@
-fn main() {}
+//! The one integration-test binary: every test starts the real server on an ephemeral port (or
+//! runs the real binary) and speaks HTTP to it.
+
+mod api;
+mod cli;
+mod errors;
+mod import;
+mod openapi;
+mod provenance;
+mod server;
+mod support;

@@ -1,0 +1,246 @@
+//! Imports as snapshots (DESIGN §4): same file → nothing changes; one revised value → one new row,
+//! the old one superseded and still resolving; Eurostat's own formats; malformed files refused
+//! whole with file, line and reason.
+
+use std::path::{Path, PathBuf};
+
+use regintel::catalogue::Catalogue;
+use regintel::import::{ImportReport, import_bundled, import_files};
+use regintel::store::Store;
+use serde_json::Value;
+
+use crate::support::{Options, TestServer, bundled_data_dir};
+
+const TIDY_V1: &str = "dataset_code,nuts_code,nuts_level,time,value,unit,flags,sex,src_line
+test_pop,DE21,2,2021,100,NR,,T,2
+test_pop,DE21,2,2022,110,NR,p,T,2
+test_pop,DE22,2,2022,50,NR,,T,3
+";
+
+fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+fn import(dir: &Path, files: &[&Path]) -> anyhow::Result<ImportReport> {
+    let store = Store::open(dir, 1).unwrap();
+    import_files(&store, &Catalogue::bundled(), files, None, None)
+}
+
+fn count(dir: &Path, sql: &str) -> i64 {
+    let store = Store::open(dir, 1).unwrap();
+    store
+        .admin()
+        .unwrap()
+        .query_row(sql, [], |r| r.get(0))
+        .unwrap()
+}
+
+const OBS: &str = "SELECT count(*) FROM observations";
+const SNAPSHOTS: &str = "SELECT count(*) FROM snapshots";
+
+#[test]
+fn reimporting_the_same_file_changes_nothing() {
+    let data = bundled_data_dir();
+    let files = tempfile::tempdir().unwrap();
+    let file = write(files.path(), "pop.csv", TIDY_V1.as_bytes());
+    let first = import(data.path(), &[&file]).unwrap();
+    assert_eq!(first.datasets[0].added, 3);
+    assert!(first.datasets[0].snapshot.is_some());
+    let (obs, snaps) = (count(data.path(), OBS), count(data.path(), SNAPSHOTS));
+
+    let second = import(data.path(), &[&file]).unwrap();
+    assert_eq!(second.datasets[0].snapshot, None);
+    assert_eq!(count(data.path(), OBS), obs);
+    assert_eq!(count(data.path(), SNAPSHOTS), snaps);
+
+    // The same rows in another file (other bytes, same values) change nothing either.
+    let reformatted = write(
+        files.path(),
+        "pop2.csv",
+        TIDY_V1.replace('\n', "\r\n").as_bytes(),
+    );
+    let third = import(data.path(), &[&reformatted]).unwrap();
+    assert_eq!((third.datasets[0].added, third.datasets[0].revised), (0, 0));
+    assert_eq!(third.datasets[0].unchanged, 3);
+    assert_eq!(count(data.path(), SNAPSHOTS), snaps);
+
+    // And the bundled extract, imported again, is recognised without a write.
+    let store = Store::open(data.path(), 1).unwrap();
+    let report = import_bundled(&store, &Catalogue::bundled()).unwrap();
+    assert!(!report.changed());
+    assert_eq!(count(data.path(), OBS), obs);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revised_value_adds_one_row_and_the_old_citation_points_to_it() {
+    let data = bundled_data_dir();
+    let files = tempfile::tempdir().unwrap();
+    let v1 = write(files.path(), "pop.csv", TIDY_V1.as_bytes());
+    import(data.path(), &[&v1]).unwrap();
+    let obs = count(data.path(), OBS);
+
+    // Read the citation of DE21 2022 as served.
+    let s = TestServer::start_in(data, Options::default()).await;
+    let compare = "/compare?regions=DE21,DE22&dataset=test_pop";
+    let before = s.get(compare).await.json();
+    let old_cit = before["data"]["regions"][0]["value"]["citation"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(before["data"]["regions"][0]["value"]["value"], 110.0);
+    let data = s.dir.path().to_path_buf();
+
+    // One value revised (110 p → 111): one row added, one superseded, nothing else.
+    let v2 = write(
+        files.path(),
+        "pop-v2.csv",
+        TIDY_V1.replace("2022,110,NR,p", "2022,111,NR,").as_bytes(),
+    );
+    let report = import(&data, &[&v2]).unwrap();
+    let d = &report.datasets[0];
+    assert_eq!((d.added, d.revised, d.unchanged), (0, 1, 2));
+    assert_eq!(count(&data, OBS), obs + 1);
+    assert_eq!(
+        count(
+            &data,
+            "SELECT count(*) FROM observations WHERE superseded_by IS NOT NULL"
+        ),
+        1
+    );
+
+    // The running server notices the import (data generation) and serves the new value...
+    let mut after = Value::Null;
+    for _ in 0..50 {
+        after = s.get(compare).await.json();
+        if after["data"]["regions"][0]["value"]["value"] == 111.0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(after["data"]["regions"][0]["value"]["value"], 111.0);
+    let new_cit = after["data"]["regions"][0]["value"]["citation"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_ne!(new_cit, old_cit);
+    // ...the unchanged row keeps its citation...
+    assert_eq!(
+        after["data"]["regions"][1]["value"]["citation"],
+        before["data"]["regions"][1]["value"]["citation"]
+    );
+    // ...and the old citation still resolves, to the old value, pointing at the new one.
+    let old = s.get(&format!("/citations/{old_cit}")).await.json();
+    assert_eq!(old["data"]["value"], 110.0);
+    assert_eq!(old["data"]["superseded_by"], new_cit.as_str());
+    assert_eq!(old["data"]["current_citation"], new_cit.as_str());
+    let new = s.get(&format!("/citations/{new_cit}")).await.json();
+    assert_eq!(new["data"]["superseded_by"], Value::Null);
+
+    // Going back to the first file revives the first row and its citation.
+    let report = import(&data, &[&v1]).unwrap();
+    assert_eq!(report.datasets[0].revised, 1);
+    assert_eq!(
+        count(&data, OBS),
+        obs + 1,
+        "no third row: the old one is current again"
+    );
+    let store = Store::open(&data, 1).unwrap();
+    let scoped = store.scoped(None).unwrap();
+    assert_eq!(scoped.current_citation(&new_cit).unwrap(), old_cit);
+    assert_eq!(scoped.current_citation(&old_cit).unwrap(), old_cit);
+}
+
+const TSV: &str = "freq,unit,geo\\TIME_PERIOD\t2020 \t2021 \t2022 \nA,NR,DE21\t100 \t110 p\t: c\nA,NR,DE22\t200 \t: \t220\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eurostat_tsv_gz_and_sdmx_csv_are_imported() {
+    let data = bundled_data_dir();
+    let files = tempfile::tempdir().unwrap();
+    let tsv = write(files.path(), "estat_test_tsv.tsv", TSV.as_bytes());
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, TSV.replace("DE2", "AT1").as_bytes()).unwrap();
+    let tsv_gz = write(files.path(), "test_gz.tsv.gz", &gz.finish().unwrap());
+    let sdmx = write(
+        files.path(),
+        "sdmx.csv",
+        b"STRUCTURE,STRUCTURE_ID,STRUCTURE_NAME,freq,unit,geo,TIME_PERIOD,OBS_VALUE,OBS_FLAG,CONF_STATUS
+dataflow,ESTAT:TEST_SDMX(1.0),Test indicator by NUTS 2 region,A,PC,DE21,2023,4.5,p,
+dataflow,ESTAT:TEST_SDMX(1.0),Test indicator by NUTS 2 region,A,PC,DE22,2023,,,C
+",
+    );
+    let report = import(data.path(), &[&tsv, &tsv_gz, &sdmx]).unwrap();
+    let codes: Vec<&str> = report.datasets.iter().map(|d| d.dataset.as_str()).collect();
+    assert_eq!(codes, ["test_tsv", "test_gz", "test_sdmx"]);
+    assert_eq!(report.datasets[0].added, 5, "': ' dropped, ': c' kept");
+
+    let s = TestServer::start_in(data, Options::default()).await;
+    let v = s
+        .get("/compare?regions=DE21,DE22&dataset=test_tsv&period=2022")
+        .await
+        .json();
+    let de21 = &v["data"]["regions"][0]["value"];
+    assert_eq!(de21["value"], Value::Null);
+    assert_eq!(de21["flags"][0]["meaning"], "confidential");
+    let v = s
+        .get("/compare?regions=AT11,AT12&dataset=test_gz")
+        .await
+        .json();
+    assert_eq!(
+        v["data"]["period"], "2020",
+        "the latest period both have a value for"
+    );
+    assert_eq!(v["data"]["regions"][0]["value"]["value"], 100.0);
+    let d = s.get("/datasets/test_sdmx").await.json();
+    assert_eq!(d["data"]["title"], "Test indicator by NUTS 2 region");
+    assert_eq!(d["data"]["snapshots"][0]["format"], "sdmx-csv");
+    let v = s
+        .get("/compare?regions=DE21,DE22&dataset=test_sdmx")
+        .await
+        .json();
+    assert_eq!(
+        v["data"]["regions"][0]["value"]["flags"][0]["meaning"],
+        "provisional"
+    );
+    // The TSV citation points at the line of the TSV file itself.
+    let cit = v["data"]["regions"][0]["value"]["citation"]
+        .as_str()
+        .unwrap();
+    let c = s.get(&format!("/citations/{cit}")).await.json();
+    assert_eq!(c["data"]["location"]["line"], 2);
+    assert_eq!(c["data"]["location"]["column"], "OBS_VALUE (with OBS_FLAG)");
+}
+
+#[test]
+fn malformed_files_are_refused_whole_with_line_and_reason() {
+    let data = bundled_data_dir();
+    let files = tempfile::tempdir().unwrap();
+    let good = write(files.path(), "pop.csv", TIDY_V1.as_bytes());
+    let cases: [(&str, &str, &str); 4] = [
+        (
+            "bad-number.csv",
+            &TIDY_V1.replace("2021,100,", "2021,1o0,"),
+            ":2:",
+        ),
+        ("bad-flag.tsv", &TSV.replace("110 p", "110 ?"), ":2:"),
+        (
+            "dup.csv",
+            &format!("{TIDY_V1}test_pop,DE22,2,2022,51,NR,,T,4\n"),
+            ":5:",
+        ),
+        ("unknown.txt", "hello,world\n1,2\n", "unknown.txt"),
+    ];
+    let (obs, snaps) = (count(data.path(), OBS), count(data.path(), SNAPSHOTS));
+    for (name, content, location) in cases {
+        let bad = write(files.path(), name, content.as_bytes());
+        // The good file comes first: it must not be written either.
+        let err = format!("{:#}", import(data.path(), &[&good, &bad]).unwrap_err());
+        assert!(
+            err.contains(name) && err.contains(location),
+            "{name}: {err}"
+        );
+        assert_eq!(count(data.path(), OBS), obs, "{name}");
+        assert_eq!(count(data.path(), SNAPSHOTS), snaps, "{name}");
+    }
+}

@@ -1,0 +1,147 @@
+//! The network edge: TLS with HTTP/2, connection and header-time limits, graceful shutdown.
+
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::support::{BASE, Options, Request, TestServer};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn https_serves_http2_and_http1_with_hsts() {
+    let s = TestServer::start_with(Options {
+        tls: true,
+        ..Default::default()
+    })
+    .await;
+    let mut conn = s.client.connect().await;
+    assert!(conn.is_h2(), "ALPN negotiates HTTP/2");
+    let r = conn
+        .send(Request {
+            method: "GET",
+            path: &format!("{BASE}/regions/DE21/profile"),
+            headers: &[],
+            body: Vec::new(),
+        })
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["data"]["region"]["code"], "DE21");
+    assert_eq!(
+        r.header("strict-transport-security"),
+        Some("max-age=31536000")
+    );
+
+    // A plain-HTTP client talking to the TLS port gets nothing served.
+    let mut tcp = TcpStream::connect(s.addr).await.unwrap();
+    tcp.write_all(b"GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buf = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), tcp.read_to_end(&mut buf)).await;
+    assert!(!String::from_utf8_lossy(&buf).contains("200 OK"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plain_http_has_no_hsts_and_speaks_h2c_with_prior_knowledge() {
+    let s = TestServer::start().await;
+    let r = s.client.get("/healthz").await;
+    assert_eq!(r.header("strict-transport-security"), None);
+    let tcp = TcpStream::connect(s.addr).await.unwrap();
+    let (mut sender, conn) = hyper::client::conn::http2::handshake(
+        hyper_util::rt::TokioExecutor::new(),
+        hyper_util::rt::TokioIo::new(tcp),
+    )
+    .await
+    .unwrap();
+    tokio::spawn(conn);
+    let req = http::Request::get(format!("http://localhost{BASE}/regions/DE"))
+        .body(http_body_util::Full::new(hyper::body::Bytes::new()))
+        .unwrap();
+    let resp = sender.send_request(req).await.unwrap();
+    assert_eq!(resp.status(), 200);
+    assert_eq!(resp.version(), http::Version::HTTP_2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_headers_are_cut_off() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| c.header_read_timeout = Duration::from_millis(500)),
+        ..Default::default()
+    })
+    .await;
+    let mut tcp = TcpStream::connect(s.addr).await.unwrap();
+    tcp.write_all(b"GET /healthz HTTP/1.1\r\nhost: x\r\n")
+        .await
+        .unwrap();
+    let mut buf = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), tcp.read_to_end(&mut buf)).await;
+    assert!(read.is_ok(), "the server closed the connection");
+    assert!(!String::from_utf8_lossy(&buf).contains("200 OK"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_beyond_the_limit_wait_for_a_free_slot() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| c.max_connections = 1),
+        ..Default::default()
+    })
+    .await;
+    // The harness's readiness probe may still hold the slot for a moment.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut first = s.client.connect().await;
+    let ok = first
+        .send(Request {
+            method: "GET",
+            path: "/healthz",
+            headers: &[],
+            body: Vec::new(),
+        })
+        .await;
+    assert_eq!(ok.status, 200);
+    let client = s.client.clone();
+    let second = tokio::spawn(async move { client.get("/healthz").await });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !second.is_finished(),
+        "second connection waits while the first holds the only slot"
+    );
+    drop(first);
+    let r = tokio::time::timeout(Duration::from_secs(5), second)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(r.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_closes_the_listener_and_drains_within_the_deadline() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| c.drain_timeout = Duration::from_secs(2)),
+        ..Default::default()
+    })
+    .await;
+    let addr = s.addr;
+    // An idle kept-alive connection and a half-sent request must not hold shutdown past the deadline.
+    let mut idle = s.client.connect().await;
+    assert_eq!(
+        idle.send(Request {
+            method: "GET",
+            path: "/healthz",
+            headers: &[],
+            body: Vec::new()
+        })
+        .await
+        .status,
+        200
+    );
+    let mut half = TcpStream::connect(addr).await.unwrap();
+    half.write_all(b"GET /healthz HTTP/1.1\r\n").await.unwrap();
+
+    let started = std::time::Instant::now();
+    tokio::time::timeout(Duration::from_secs(10), s.stop())
+        .await
+        .expect("stopped")
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(8));
+    assert!(TcpStream::connect(addr).await.is_err(), "listener closed");
+}

@@ -1,0 +1,353 @@
+//! The test harness: a database with the bundled extract built once per target directory and
+//! copied per test, the real server started in-process on port 0 (plain or TLS), and a small
+//! HTTP client over hyper. Servers stop when their `TestServer` is dropped.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use regintel::config::ServerConfig;
+use serde_json::Value;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub const BASE: &str = "/api/v1/regional";
+
+/// Path of a database holding the whole bundled extract, imported once per target directory
+/// (and per schema/data version); concurrent test processes wait on a file lock.
+pub fn bundled_db() -> PathBuf {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(regintel::store::migrate::SCHEMA);
+    h.update(regintel::catalogue::CATALOGUE_JSON);
+    h.update(regintel::catalogue::NUTS_REGIONS_CSV);
+    for f in regintel::catalogue::BUNDLED_FILES {
+        h.update(f.bytes);
+    }
+    let key: String = h.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bundled-{key}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lock = std::fs::File::create(dir.join("lock")).unwrap();
+    lock.lock().unwrap();
+    let ready = dir.join("ready");
+    if !ready.exists() {
+        let store = regintel::store::Store::open(&dir, 1).unwrap();
+        regintel::import::import_bundled(&store, &regintel::catalogue::Catalogue::bundled())
+            .unwrap();
+        let conn = store.admin().unwrap();
+        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+            .unwrap();
+        std::fs::write(&ready, b"ok").unwrap();
+    }
+    dir.join(regintel::store::DB_FILE)
+}
+
+/// A fresh data dir holding a copy of the bundled database.
+pub fn bundled_data_dir() -> tempfile::TempDir {
+    let src = bundled_db();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(&src, dir.path().join(regintel::store::DB_FILE)).unwrap();
+    dir
+}
+
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub dir: tempfile::TempDir,
+    pub client: Client,
+    shutdown: Option<oneshot::Sender<()>>,
+    handle: Option<JoinHandle<anyhow::Result<()>>>,
+}
+
+#[derive(Default)]
+pub struct Options {
+    /// Serve HTTPS with a fresh self-signed certificate.
+    pub tls: bool,
+    /// Start from an empty database instead of the bundled one.
+    pub empty: bool,
+    pub configure: Option<fn(&mut ServerConfig)>,
+}
+
+impl TestServer {
+    pub async fn start() -> TestServer {
+        Self::start_with(Options::default()).await
+    }
+
+    pub async fn start_with(options: Options) -> TestServer {
+        let dir = if options.empty {
+            tempfile::tempdir().unwrap()
+        } else {
+            bundled_data_dir()
+        };
+        Self::start_in(dir, options).await
+    }
+
+    pub async fn start_in(dir: tempfile::TempDir, options: Options) -> TestServer {
+        let mut config = ServerConfig::new(dir.path().to_path_buf());
+        config.tls = options.tls;
+        if let Some(configure) = options.configure {
+            configure(&mut config);
+        }
+        let (tls, roots) = if options.tls {
+            let (cert, key) = regintel::net::tls::demo_certificate(dir.path()).unwrap();
+            (
+                Some(regintel::net::tls::server_config(&cert, &key).unwrap()),
+                Some(cert),
+            )
+        } else {
+            (None, None)
+        };
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (tx, rx) = oneshot::channel::<()>();
+        let handle = tokio::spawn(regintel::start(config, listener, tls, async {
+            let _ = rx.await;
+        }));
+        let client = Client::new(addr, roots.as_deref());
+        // Ready when it answers.
+        for _ in 0..200 {
+            if client.try_get("/healthz").await.is_some() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        TestServer {
+            addr,
+            dir,
+            client,
+            shutdown: Some(tx),
+            handle: Some(handle),
+        }
+    }
+
+    /// Sends the shutdown signal and waits for the server to finish.
+    pub async fn stop(mut self) -> anyhow::Result<()> {
+        let _ = self.shutdown.take().unwrap().send(());
+        self.handle.take().unwrap().await.unwrap()
+    }
+
+    pub async fn get(&self, path: &str) -> Resp {
+        self.client.get(&format!("{BASE}{path}")).await
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(handle) = self.handle.take() {
+            handle.abort();
+        }
+    }
+}
+
+pub struct Resp {
+    pub status: u16,
+    pub headers: http::HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Resp {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// Asserts the error envelope of DESIGN §3 and returns `error`.
+    pub fn error(&self, status: u16, code: &str) -> Value {
+        let v = self.json();
+        assert_eq!(self.status, status, "{v}");
+        assert_eq!(v["data"], Value::Null, "{v}");
+        assert_eq!(v["error"]["code"], code, "{v}");
+        assert_eq!(v["error"]["status"], status, "{v}");
+        assert_eq!(v["error"]["request_id"], v["meta"]["request_id"], "{v}");
+        assert_eq!(
+            self.header("x-request-id"),
+            v["meta"]["request_id"].as_str()
+        );
+        v["error"].clone()
+    }
+}
+
+/// A minimal HTTP client: HTTP/1.1 (or HTTP/2 with `h2`) over TCP or TLS, one connection per
+/// request unless a [`Conn`] is kept.
+#[derive(Clone)]
+pub struct Client {
+    pub addr: SocketAddr,
+    tls: Option<tokio_rustls::TlsConnector>,
+}
+
+pub struct Request<'a> {
+    pub method: &'a str,
+    pub path: &'a str,
+    pub headers: &'a [(&'a str, &'a str)],
+    pub body: Vec<u8>,
+}
+
+impl Client {
+    pub fn new(addr: SocketAddr, root_cert: Option<&Path>) -> Client {
+        let tls = root_cert.map(|cert| {
+            use rustls_pki_types::pem::PemObject;
+            let mut roots = rustls::RootCertStore::empty();
+            for c in rustls_pki_types::CertificateDer::pem_file_iter(cert).unwrap() {
+                roots.add(c.unwrap()).unwrap();
+            }
+            let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+            let mut config = rustls::ClientConfig::builder_with_provider(provider)
+                .with_safe_default_protocol_versions()
+                .unwrap()
+                .with_root_certificates(roots)
+                .with_no_client_auth();
+            config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+            tokio_rustls::TlsConnector::from(Arc::new(config))
+        });
+        Client { addr, tls }
+    }
+
+    pub async fn get(&self, path: &str) -> Resp {
+        self.send(Request {
+            method: "GET",
+            path,
+            headers: &[],
+            body: Vec::new(),
+        })
+        .await
+    }
+
+    pub async fn get_with(&self, path: &str, headers: &[(&str, &str)]) -> Resp {
+        self.send(Request {
+            method: "GET",
+            path,
+            headers,
+            body: Vec::new(),
+        })
+        .await
+    }
+
+    async fn try_get(&self, path: &str) -> Option<Resp> {
+        let mut conn = self.connect_h1().await.ok()?;
+        conn.try_send(Request {
+            method: "GET",
+            path,
+            headers: &[],
+            body: Vec::new(),
+        })
+        .await
+    }
+
+    pub async fn send(&self, req: Request<'_>) -> Resp {
+        self.connect().await.send(req).await
+    }
+
+    /// A kept-alive HTTP/1.1 connection.
+    pub async fn connect(&self) -> Conn {
+        self.connect_h1().await.expect("connect")
+    }
+
+    async fn connect_h1(&self) -> std::io::Result<Conn> {
+        let tcp = TcpStream::connect(self.addr).await?;
+        let sender = match &self.tls {
+            None => {
+                let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tcp))
+                    .await
+                    .map_err(std::io::Error::other)?;
+                tokio::spawn(conn);
+                Sender::H1(sender)
+            }
+            Some(tls) => {
+                let name = rustls_pki_types::ServerName::try_from("localhost").unwrap();
+                let stream = tls.connect(name, tcp).await?;
+                let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2");
+                if h2 {
+                    let (sender, conn) = hyper::client::conn::http2::handshake(
+                        TokioExecutor::new(),
+                        TokioIo::new(stream),
+                    )
+                    .await
+                    .map_err(std::io::Error::other)?;
+                    tokio::spawn(conn);
+                    Sender::H2(sender)
+                } else {
+                    let (sender, conn) =
+                        hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                            .await
+                            .map_err(std::io::Error::other)?;
+                    tokio::spawn(conn);
+                    Sender::H1(sender)
+                }
+            }
+        };
+        Ok(Conn { sender })
+    }
+}
+
+enum Sender {
+    H1(hyper::client::conn::http1::SendRequest<Full<Bytes>>),
+    H2(hyper::client::conn::http2::SendRequest<Full<Bytes>>),
+}
+
+pub struct Conn {
+    sender: Sender,
+}
+
+impl Conn {
+    pub fn is_h2(&self) -> bool {
+        matches!(self.sender, Sender::H2(_))
+    }
+
+    pub async fn send(&mut self, req: Request<'_>) -> Resp {
+        let what = format!("{} {}", req.method, req.path);
+        self.try_send(req)
+            .await
+            .unwrap_or_else(|| panic!("request failed: {what}"))
+    }
+
+    async fn try_send(&mut self, req: Request<'_>) -> Option<Resp> {
+        let mut builder = http::Request::builder()
+            .method(req.method)
+            .uri(req.path)
+            .header("host", "localhost");
+        for (k, v) in req.headers {
+            builder = builder.header(*k, *v);
+        }
+        if matches!(self.sender, Sender::H2(_)) {
+            builder = builder.uri(format!("https://localhost{}", req.path));
+        }
+        let request = builder.body(Full::new(Bytes::from(req.body))).unwrap();
+        let response = match &mut self.sender {
+            Sender::H1(s) => {
+                s.ready().await.ok()?;
+                s.send_request(request).await.ok()?
+            }
+            Sender::H2(s) => {
+                s.ready().await.ok()?;
+                s.send_request(request).await.ok()?
+            }
+        };
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .ok()?
+            .to_bytes()
+            .to_vec();
+        Some(Resp {
+            status,
+            headers,
+            body,
+        })
+    }
+}
