@@ -17,6 +17,7 @@ pub struct CitationDetail {
     pub dataset: DatasetBrief,
     pub region: RegionBrief,
     pub period: String,
+    #[serde(serialize_with = "super::opt_number")]
     pub value: Option<f64>,
     /// The value exactly as printed in the source file.
     pub value_text: String,

@@ -48,6 +48,7 @@ pub fn explain_flags(catalogue: &Catalogue, flags: &str, conf_status: &str) -> V
 pub struct Cited {
     pub period: String,
     /// Null when the source publishes only a flag (e.g. confidential).
+    #[serde(serialize_with = "opt_number")]
     pub value: Option<f64>,
     pub flags: Vec<Flag>,
     pub citation: String,
@@ -57,6 +58,7 @@ pub struct Cited {
 #[derive(Debug, Clone, Serialize)]
 pub struct Derived {
     pub kind: &'static str,
+    #[serde(serialize_with = "number")]
     pub value: f64,
     pub description: String,
     pub citations: Vec<String>,
@@ -140,6 +142,24 @@ impl<'a> Citer<'a> {
     }
 }
 
+/// Whole numbers are written without a fraction (`4729243`, not `4729243.0`), as sources print
+/// them; the exact source text is in the citation.
+pub fn number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    // Below 2^53 every whole f64 is exactly an i64.
+    if v.fract() == 0.0 && v.abs() < 9.0e15 {
+        s.serialize_i64(*v as i64)
+    } else {
+        s.serialize_f64(*v)
+    }
+}
+
+pub fn opt_number<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => number(v, s),
+        None => s.serialize_none(),
+    }
+}
+
 /// Decimal places printed in a value's source text (`447217.64` → 2).
 pub fn decimals(value_text: &str) -> usize {
     value_text.split_once('.').map_or(0, |(_, f)| f.len())
@@ -166,6 +186,29 @@ mod tests {
         let conf = explain_flags(&cat, "", "C");
         assert_eq!(conf[0].code, "c");
         assert_eq!(conf[0].meaning, "confidential");
+    }
+
+    #[test]
+    fn whole_numbers_serialise_without_a_fraction() {
+        let cited = Cited {
+            period: "2022".into(),
+            value: Some(4729243.0),
+            flags: vec![],
+            citation: "cit_x".into(),
+        };
+        let text = serde_json::to_string(&cited).unwrap();
+        assert!(text.contains("\"value\":4729243,"), "{text}");
+        let derived = Derived {
+            kind: "ratio",
+            value: 0.5,
+            description: String::new(),
+            citations: vec![],
+        };
+        assert!(
+            serde_json::to_string(&derived)
+                .unwrap()
+                .contains("\"value\":0.5")
+        );
     }
 
     #[test]
