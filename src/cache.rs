@@ -70,8 +70,4 @@ impl ResponseCache {
             },
         );
     }
-
-    pub fn bytes(&self) -> usize {
-        self.inner.read().unwrap_or_else(|e| e.into_inner()).bytes
-    }
 }

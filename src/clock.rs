@@ -1,5 +1,5 @@
-//! Wall-clock formatting: RFC 3339 UTC timestamps for `meta.generated_at` and snapshot times,
-//! and IMF-fixdate for HTTP headers. Civil-date conversion after Howard Hinnant's `civil_from_days`.
+//! Wall-clock formatting: RFC 3339 UTC timestamps for `meta.generated_at` and snapshot times.
+//! Civil-date conversion after Howard Hinnant's `civil_from_days`.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -14,21 +14,6 @@ pub fn now_ms() -> i64 {
 pub fn rfc3339(ms: i64) -> String {
     let (y, mo, d, h, mi, s) = civil(ms.div_euclid(1000));
     format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
-}
-
-/// `Sat, 21 Nov 2026 10:00:00 GMT` (RFC 9110 §5.6.7) for a unix time in milliseconds.
-pub fn http_date(ms: i64) -> String {
-    const DAYS: [&str; 7] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"];
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    let secs = ms.div_euclid(1000);
-    let (y, mo, d, h, mi, s) = civil(secs);
-    let weekday = DAYS[secs.div_euclid(86_400).rem_euclid(7) as usize];
-    format!(
-        "{weekday}, {d:02} {} {y:04} {h:02}:{mi:02}:{s:02} GMT",
-        MONTHS[(mo - 1) as usize]
-    )
 }
 
 fn civil(secs: i64) -> (i64, u32, u32, u32, u32, u32) {
@@ -62,6 +47,5 @@ mod tests {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         // 2024-02-29T23:59:59Z, a leap day
         assert_eq!(rfc3339(1_709_251_199_000), "2024-02-29T23:59:59Z");
-        assert_eq!(http_date(784_111_777_000), "Sun, 06 Nov 1994 08:49:37 GMT");
     }
 }

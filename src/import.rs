@@ -12,7 +12,8 @@ use sha2::{Digest, Sha256};
 use crate::catalogue::{self, Catalogue, SourceRecord};
 use crate::ingest::{self, ParsedFile};
 use crate::store::Store;
-use crate::store::import::{self as write, DatasetMeta, ImportOutcome, RegionRecord};
+use crate::store::import::{self as write, DatasetMeta, ImportOutcome};
+use crate::store::regions::RegionRow;
 
 #[derive(Debug, Default, serde::Serialize)]
 pub struct ImportReport {
@@ -275,7 +276,7 @@ fn most_common<'a>(values: impl Iterator<Item = &'a str>) -> String {
 }
 
 /// Reads `nuts_regions.csv` (columns documented in data/README.md).
-pub fn parse_regions(bytes: &[u8]) -> anyhow::Result<Vec<RegionRecord>> {
+pub fn parse_regions(bytes: &[u8]) -> anyhow::Result<Vec<RegionRow>> {
     let mut reader = csv::Reader::from_reader(bytes);
     let headers = reader.headers()?.clone();
     let col = |name: &str| {
@@ -305,7 +306,7 @@ pub fn parse_regions(bytes: &[u8]) -> anyhow::Result<Vec<RegionRecord>> {
             let v = record.get(c).unwrap_or("").trim();
             (!v.is_empty()).then(|| v.to_owned())
         };
-        out.push(RegionRecord {
+        out.push(RegionRow {
             code: text(code)
                 .with_context(|| format!("nuts_regions.csv: line {}: empty code", i + 2))?,
             name_latin: text(latin),

@@ -4,11 +4,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use crate::catalogue::SourceRecord;
 use crate::citation::parse_dims;
 use crate::clock::rfc3339;
 use crate::error::ApiError;
 use crate::store::Scoped;
-use crate::store::datasets::{DatasetRow, SeriesRow, SnapshotRow, SourceRow};
+use crate::store::datasets::{DatasetRow, SeriesRow, SnapshotRow};
 
 #[derive(Debug, Serialize)]
 pub struct CodeLabel {
@@ -102,7 +103,7 @@ pub fn snapshot_info(s: &SnapshotRow) -> SnapshotInfo {
     }
 }
 
-pub fn source_info(s: SourceRow) -> SourceInfo {
+pub fn source_info(s: SourceRecord) -> SourceInfo {
     SourceInfo {
         publisher: s.publisher,
         title: s.title,

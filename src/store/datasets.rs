@@ -1,8 +1,9 @@
 //! Dataset, series, snapshot and source reads.
 
-use rusqlite::{OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row};
 
 use super::{Scoped, StoreResult};
+use crate::catalogue::SourceRecord;
 
 #[derive(Debug, Clone)]
 pub struct DatasetRow {
@@ -42,16 +43,6 @@ pub struct SnapshotRow {
     pub rows_added: i64,
     pub rows_revised: i64,
     pub rows_unchanged: i64,
-}
-
-#[derive(Debug, Clone)]
-pub struct SourceRow {
-    pub publisher: String,
-    pub title: String,
-    pub landing_url: Option<String>,
-    pub license: String,
-    pub origin_json: String,
-    pub transformation: Option<String>,
 }
 
 const DATASET_COLUMNS: &str = "id, code, title, topic, description, nuts_edition, headline_json,
@@ -112,15 +103,6 @@ impl Scoped {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    pub fn find_series(&self, dataset_id: i64, unit: &str, dims: &str) -> StoreResult<Option<i64>> {
-        let mut stmt = self.db().prepare_cached(
-            "SELECT id FROM v_series WHERE dataset_id = ?1 AND unit = ?2 AND dims = ?3",
-        )?;
-        Ok(stmt
-            .query_row(params![dataset_id, unit, dims], |r| r.get(0))
-            .optional()?)
-    }
-
     /// Snapshots of a dataset, newest first.
     pub fn snapshots_of(&self, dataset_id: i64) -> StoreResult<Vec<SnapshotRow>> {
         let mut stmt = self.db().prepare_cached(
@@ -144,14 +126,14 @@ impl Scoped {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    pub fn source(&self, id: i64) -> StoreResult<Option<SourceRow>> {
+    pub fn source(&self, id: i64) -> StoreResult<Option<SourceRecord>> {
         let mut stmt = self.db().prepare_cached(
             "SELECT publisher, title, landing_url, license, origin_json, transformation
              FROM v_sources WHERE id = ?1",
         )?;
         Ok(stmt
             .query_row([id], |r| {
-                Ok(SourceRow {
+                Ok(SourceRecord {
                     publisher: r.get(0)?,
                     title: r.get(1)?,
                     landing_url: r.get(2)?,

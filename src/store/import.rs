@@ -14,23 +14,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use crate::catalogue::SourceRecord;
 use crate::citation::{CanonicalRow, canonical_dims, citation_id};
 use crate::ingest::ParsedFile;
-
-/// One row of `nuts_regions.csv`.
-#[derive(Debug, Clone)]
-pub struct RegionRecord {
-    pub code: String,
-    pub name_latin: Option<String>,
-    pub name_national: Option<String>,
-    pub level: Option<i64>,
-    pub parent_code: Option<String>,
-    pub country_code: Option<String>,
-    pub classification: String,
-    pub in_nuts2021: bool,
-    pub in_nuts2024: bool,
-    pub change_2021_2024: Option<String>,
-    pub recoded_from: Option<String>,
-    pub recoded_to: Option<String>,
-}
+use crate::store::regions::RegionRow;
 
 /// Descriptive fields of a dataset.
 #[derive(Debug, Clone)]
@@ -59,7 +43,7 @@ pub struct ImportOutcome {
     pub unchanged: u64,
 }
 
-pub fn upsert_regions(tx: &Transaction, regions: &[RegionRecord]) -> rusqlite::Result<usize> {
+pub fn upsert_regions(tx: &Transaction, regions: &[RegionRow]) -> rusqlite::Result<usize> {
     let mut stmt = tx.prepare(
         "INSERT INTO regions (code, name_latin, name_national, level, parent_code, country_code,
                               classification, in_nuts2021, in_nuts2024, change_2021_2024,
@@ -94,18 +78,19 @@ pub fn upsert_regions(tx: &Transaction, regions: &[RegionRecord]) -> rusqlite::R
 
 /// Inserts a source, or returns the id of an identical one.
 pub fn upsert_source(tx: &Transaction, s: &SourceRecord) -> rusqlite::Result<i64> {
+    let fields = params![
+        s.publisher,
+        s.title,
+        s.landing_url,
+        s.license,
+        s.origin_json,
+        s.transformation
+    ];
     let existing: Option<i64> = tx
         .query_row(
             "SELECT id FROM sources WHERE publisher = ?1 AND title = ?2 AND landing_url IS ?3
                AND license = ?4 AND origin_json = ?5 AND transformation IS ?6",
-            params![
-                s.publisher,
-                s.title,
-                s.landing_url,
-                s.license,
-                s.origin_json,
-                s.transformation
-            ],
+            fields,
             |r| r.get(0),
         )
         .optional()?;
@@ -115,14 +100,7 @@ pub fn upsert_source(tx: &Transaction, s: &SourceRecord) -> rusqlite::Result<i64
     tx.execute(
         "INSERT INTO sources (publisher, title, landing_url, license, origin_json, transformation)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![
-            s.publisher,
-            s.title,
-            s.landing_url,
-            s.license,
-            s.origin_json,
-            s.transformation
-        ],
+        fields,
     )?;
     Ok(tx.last_insert_rowid())
 }

@@ -66,15 +66,11 @@ impl Store {
         Ok(Store { pool, path })
     }
 
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// A connection that sees public rows and those of `account` (None = anonymous).
     pub fn scoped(&self, account: Option<i64>) -> StoreResult<Scoped> {
         let conn = self.pool.get().map_err(|_| StoreError::Busy)?;
         conn.bind_account(account);
-        Ok(Scoped { conn, account })
+        Ok(Scoped { conn })
     }
 
     /// A fresh connection outside the pool for operator work (imports, checks, backups).
@@ -92,14 +88,9 @@ impl Store {
 /// connection starts anonymous.
 pub struct Scoped {
     conn: r2d2::PooledConnection<Manager>,
-    account: Option<i64>,
 }
 
 impl Scoped {
-    pub fn account(&self) -> Option<i64> {
-        self.account
-    }
-
     fn db(&self) -> &rusqlite::Connection {
         &self.conn.conn
     }
@@ -123,5 +114,48 @@ impl Drop for Scoped {
     fn drop(&mut self) {
         let conn: &PooledConn = &self.conn;
         conn.bind_account(None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pooled_connections_have_wal_foreign_keys_and_busy_timeout() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), 2).unwrap();
+        // Check out both connections, so the pool's second connection is tested too.
+        let a = store.scoped(None).unwrap();
+        let b = store.scoped(Some(1)).unwrap();
+        for scoped in [&a, &b] {
+            let db = scoped.db();
+            let mode: String = db
+                .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+                .unwrap();
+            let fk: i64 = db
+                .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+                .unwrap();
+            let busy: i64 = db
+                .query_row("PRAGMA busy_timeout", [], |r| r.get(0))
+                .unwrap();
+            assert_eq!((mode.as_str(), fk, busy), ("wal", 1, 5000));
+        }
+    }
+
+    #[test]
+    fn current_account_follows_each_checkout() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), 1).unwrap();
+        let account = |s: &Scoped| -> Option<i64> {
+            s.db()
+                .query_row("SELECT current_account()", [], |r| r.get(0))
+                .unwrap()
+        };
+        let scoped = store.scoped(Some(42)).unwrap();
+        assert_eq!(account(&scoped), Some(42));
+        drop(scoped);
+        // The pool has one connection: the same one comes back, bound to the new caller.
+        assert_eq!(account(&store.scoped(None).unwrap()), None);
     }
 }
