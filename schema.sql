@@ -138,3 +138,43 @@ CREATE VIEW v_observations AS
     SELECT * FROM observations WHERE owner_account_id IS NULL OR owner_account_id = current_account();
 CREATE VIEW v_regions AS SELECT * FROM regions;
 CREATE VIEW v_sources AS SELECT * FROM sources;
+
+-- migration 2: passwords, API keys, sessions, account views
+
+ALTER TABLE accounts ADD COLUMN password_hash TEXT NOT NULL DEFAULT '';
+
+-- API keys are stored only as HMAC-SHA256 under a pepper kept outside the database
+-- (conventions §3.3); the plaintext is shown once, at creation.
+CREATE TABLE api_keys (
+    id             INTEGER PRIMARY KEY,
+    key_id         TEXT NOT NULL UNIQUE,                -- the 8 characters after sk_service_
+    account_id     INTEGER NOT NULL REFERENCES accounts (id),
+    name           TEXT NOT NULL,
+    mac            BLOB NOT NULL,
+    pepper_version INTEGER NOT NULL,
+    created_at     INTEGER NOT NULL,                    -- unix ms
+    last_used_at   INTEGER,                             -- written at most once a minute per key
+    revoked_at     INTEGER
+);
+CREATE INDEX api_keys_account ON api_keys (account_id);
+
+-- Browser sessions: the `sid` claim of a JWT; logout revokes the row and so the token.
+CREATE TABLE sessions (
+    id         TEXT PRIMARY KEY,
+    account_id INTEGER NOT NULL REFERENCES accounts (id),
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    revoked_at INTEGER
+) WITHOUT ROWID;
+CREATE INDEX sessions_account ON sessions (account_id);
+
+-- Bumped by every change to accounts, keys or sessions made outside the server (the operator
+-- commands), so a running server drops its cached credentials within about a second.
+INSERT INTO store_meta (key, value) VALUES ('auth_generation', 0);
+
+CREATE VIEW v_accounts AS
+    SELECT id, email, display_name, tier, disabled, created_at FROM accounts
+    WHERE id = current_account();
+CREATE VIEW v_api_keys AS
+    SELECT id, key_id, account_id, name, created_at, last_used_at, revoked_at FROM api_keys
+    WHERE account_id = current_account();

@@ -14,7 +14,7 @@ use crate::config::ServerConfig;
 use crate::state::AppState;
 use crate::store::Store;
 
-/// How often the server looks for imports made by another process.
+/// How often the server looks for imports and credential changes made by another process.
 const GENERATION_POLL: Duration = Duration::from_secs(1);
 
 /// Runs regintel on an already-bound listener until `shutdown` resolves and the connections have

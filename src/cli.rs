@@ -55,10 +55,43 @@ enum Command {
         /// Dataset code for files that do not name it (TSV named otherwise than the dataset).
         #[arg(long)]
         dataset: Option<String>,
+        /// Import as this account's private data.
+        #[arg(long)]
+        account: Option<String>,
         #[arg(long, env = "REGINTEL_DATA_DIR", default_value = "./regintel-data")]
         data_dir: PathBuf,
         /// Print the outcome as JSON.
         #[arg(long)]
+        json: bool,
+    },
+    /// Operator administration of accounts.
+    Account {
+        #[command(subcommand)]
+        action: crate::admin::AccountAction,
+        #[arg(
+            long,
+            env = "REGINTEL_DATA_DIR",
+            default_value = "./regintel-data",
+            global = true
+        )]
+        data_dir: PathBuf,
+        /// Print results as JSON, for scripts.
+        #[arg(long, global = true)]
+        json: bool,
+    },
+    /// Operator administration of API keys.
+    Key {
+        #[command(subcommand)]
+        action: crate::admin::KeyAction,
+        #[arg(
+            long,
+            env = "REGINTEL_DATA_DIR",
+            default_value = "./regintel-data",
+            global = true
+        )]
+        data_dir: PathBuf,
+        /// Print results as JSON, for scripts.
+        #[arg(long, global = true)]
         json: bool,
     },
     /// Print the OpenAPI 3.1 document.
@@ -156,9 +189,27 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
             files,
             bundled,
             dataset,
+            account,
             data_dir,
             json,
-        } => import(&data_dir, &files, bundled, dataset.as_deref(), json),
+        } => import(
+            &data_dir,
+            &files,
+            bundled,
+            dataset.as_deref(),
+            account.as_deref(),
+            json,
+        ),
+        Command::Account {
+            action,
+            data_dir,
+            json,
+        } => crate::admin::account(&data_dir, action, json),
+        Command::Key {
+            action,
+            data_dir,
+            json,
+        } => crate::admin::key(&data_dir, action, json),
         Command::Openapi { service } => {
             let doc = crate::openapi::document(&format!("/api/v1/{service}"));
             println!("{}", serde_json::to_string_pretty(&doc)?);
@@ -182,15 +233,23 @@ fn import(
     files: &[PathBuf],
     bundled: bool,
     dataset: Option<&str>,
+    account: Option<&str>,
     json: bool,
 ) -> anyhow::Result<()> {
     if !bundled && files.is_empty() {
         bail!("name files to import, or --bundled for the extract compiled into regintel");
     }
+    if bundled && account.is_some() {
+        bail!("--bundled imports public data; --account goes with files");
+    }
     create_dir(data_dir)?;
     let store = Store::open(data_dir, 1)?;
     let catalogue = Catalogue::bundled();
     let started = std::time::Instant::now();
+    let owner = match account {
+        Some(email) => Some(crate::admin::account_id(&store, email)?),
+        None => None,
+    };
     let mut reports = Vec::new();
     if bundled {
         reports.push(crate::import::import_bundled(&store, &catalogue)?);
@@ -198,7 +257,7 @@ fn import(
     if !files.is_empty() {
         let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
         reports.push(crate::import::import_files(
-            &store, &catalogue, &paths, dataset, None,
+            &store, &catalogue, &paths, dataset, owner,
         )?);
     }
     if json {
@@ -299,7 +358,9 @@ fn demo(dir: &Path, listen: Option<SocketAddr>, plain_http: bool) -> anyhow::Res
     } else {
         eprintln!("regintel: reusing the data in {}", dir.display());
     }
-    drop(store);
+    let auth = crate::auth::Auth::open(dir, "regintel")?;
+    let accounts = crate::admin::demo_accounts(&store, &auth)?;
+    drop((store, auth));
     let tls = if plain_http {
         None
     } else {
@@ -330,7 +391,7 @@ fn demo(dir: &Path, listen: Option<SocketAddr>, plain_http: bool) -> anyhow::Res
             addr.port(),
             config.service
         );
-        let credentials = serde_json::json!({ "base_url": base_url, "accounts": [] });
+        let credentials = serde_json::json!({ "base_url": base_url, "accounts": accounts });
         let path = dir.join("demo-credentials.json");
         tls::write_private(
             &path,
@@ -345,9 +406,13 @@ fn demo(dir: &Path, listen: Option<SocketAddr>, plain_http: bool) -> anyhow::Res
             path.display()
         );
         println!("Try:");
+        let key = |i: usize| accounts[i].api_key.as_str();
         println!("  {curl} {base_url}/regions/DE21/profile");
-        println!("  {curl} '{base_url}/compare?regions=DE21,FR10,ITC4&dataset=nama_10r_3gdp'");
-        println!("  {curl} {base_url}/datasets");
+        println!(
+            "  {curl} -H 'X-API-Key: {}' '{base_url}/compare?regions=DE21,FR10,ITC4&dataset=nama_10r_3gdp'",
+            key(0)
+        );
+        println!("  {curl} -H 'X-API-Key: {}' {base_url}/export/bulk/tgs00010.csv", key(1));
         println!("Press Ctrl-C to stop.\n");
         crate::start(config, listener, tls.map(|(t, _)| t), shutdown).await
     })

@@ -18,8 +18,12 @@ pub struct ServerConfig {
     pub header_read_timeout: Duration,
     /// Time a TLS handshake may take.
     pub tls_handshake_timeout: Duration,
-    /// Largest request body accepted.
+    /// Largest JSON request body accepted.
     pub max_body_bytes: u64,
+    /// Largest CSV upload (`PUT /datasets/{code}/data`).
+    pub max_upload_bytes: u64,
+    /// The URL clients use to reach this server; the issuer of session tokens.
+    pub public_url: Option<String>,
     /// How long shutdown waits for in-flight requests before closing connections.
     pub drain_timeout: Duration,
     /// Memory for cached answers.
@@ -29,6 +33,11 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
+    /// The `iss` of session tokens: the public URL, or "regintel" when none is configured.
+    pub fn issuer(&self) -> &str {
+        self.public_url.as_deref().unwrap_or("regintel")
+    }
+
     pub fn new(data_dir: PathBuf) -> ServerConfig {
         ServerConfig {
             data_dir,
@@ -38,6 +47,8 @@ impl ServerConfig {
             header_read_timeout: Duration::from_secs(10),
             tls_handshake_timeout: Duration::from_secs(10),
             max_body_bytes: 1024 * 1024,
+            max_upload_bytes: 32 * 1024 * 1024,
+            public_url: None,
             drain_timeout: Duration::from_secs(10),
             cache_bytes: 32 * 1024 * 1024,
             pool_size: 8,
@@ -61,6 +72,12 @@ impl ServerConfig {
             "--max-connections must be at least 1"
         );
         anyhow::ensure!(self.pool_size > 0, "--db-pool-size must be at least 1");
+        if let Some(url) = &self.public_url {
+            anyhow::ensure!(
+                url.starts_with("https://") || url.starts_with("http://"),
+                "--public-url must be an http(s) URL such as https://stats.example.org (got {url:?})"
+            );
+        }
         Ok(())
     }
 }

@@ -4,8 +4,47 @@
 
 use serde_json::{Value, json};
 
+/// One problem in a request body (RFC 9457 `errors[]`): where, and what is wrong.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct FieldError {
+    /// JSON Pointer into the body (`#/name`), or `line N` for CSV bodies.
+    pub pointer: String,
+    pub detail: String,
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
+    /// Ambiguous or unsupported credentials (two at once, an unknown scheme).
+    #[error("{0}")]
+    InvalidRequest(String),
+    /// The route needs a credential and none was sent.
+    #[error("this route needs an API key (X-API-Key or Authorization: Bearer) or a session token")]
+    MissingCredential,
+    /// A malformed, unknown, revoked or expired key or token: never treated as anonymous.
+    #[error("the credential is not valid")]
+    InvalidCredential,
+    /// Login failed: the same answer for an unknown email and a wrong password.
+    #[error("invalid email or password")]
+    LoginFailed,
+    #[error("this route needs the {required} tier; the account is {current}")]
+    InsufficientTier {
+        required: &'static str,
+        current: &'static str,
+    },
+    /// Authenticated, but this kind of credential may not do this (account API with an API key).
+    #[error("{0}")]
+    Forbidden(String),
+    #[error("the account already has its limit of {limit} active API keys; revoke one first")]
+    KeyLimitReached { limit: usize },
+    #[error("{0}")]
+    Conflict(String),
+    /// A well-formed body that says something invalid; `errors` lists every problem found.
+    #[error("the request body is not valid: {}", .errors.first().map(|e| format!("{}: {}", e.pointer, e.detail)).unwrap_or_default())]
+    ValidationFailed { errors: Vec<FieldError> },
+    #[error("send the body as {expected}")]
+    UnsupportedMediaType { expected: &'static str },
+    #[error("too many attempts; retry in {retry_after} seconds")]
+    RateLimited { retry_after: u64 },
     /// A query parameter is malformed or not allowed here (400, names the parameter).
     #[error("{message}")]
     InvalidParameter { parameter: String, message: String },
@@ -23,6 +62,9 @@ pub enum ApiError {
     /// The database is busy or the server is shutting down; the client may retry.
     #[error("service temporarily unavailable")]
     Unavailable,
+    /// A route whose computation arrives in a later release (the analytics endpoints).
+    #[error("{0}")]
+    NotImplemented(String),
     /// Anything unexpected. The cause goes to the log with the request id, not to the client.
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
@@ -38,18 +80,37 @@ impl ApiError {
 
     pub fn status(&self) -> u16 {
         match self {
-            ApiError::InvalidParameter { .. } => 400,
+            ApiError::InvalidParameter { .. } | ApiError::InvalidRequest(_) => 400,
+            ApiError::MissingCredential | ApiError::InvalidCredential | ApiError::LoginFailed => {
+                401
+            }
+            ApiError::InsufficientTier { .. } | ApiError::Forbidden(_) => 403,
+            ApiError::KeyLimitReached { .. } | ApiError::Conflict(_) => 409,
+            ApiError::UnsupportedMediaType { .. } => 415,
+            ApiError::ValidationFailed { .. } => 422,
+            ApiError::RateLimited { .. } => 429,
             ApiError::UnknownRegion(_) | ApiError::UnknownDataset(_) | ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::PayloadTooLarge { .. } => 413,
             ApiError::Unavailable => 503,
             ApiError::Internal(_) => 500,
+            ApiError::NotImplemented(_) => 501,
         }
     }
 
     pub fn code(&self) -> &'static str {
         match self {
             ApiError::InvalidParameter { .. } => "invalid_parameter",
+            ApiError::InvalidRequest(_) => "invalid_request",
+            ApiError::MissingCredential => "missing_credential",
+            ApiError::InvalidCredential | ApiError::LoginFailed => "invalid_credential",
+            ApiError::InsufficientTier { .. } => "insufficient_tier",
+            ApiError::Forbidden(_) => "forbidden",
+            ApiError::KeyLimitReached { .. } => "key_limit_reached",
+            ApiError::Conflict(_) => "conflict",
+            ApiError::ValidationFailed { .. } => "validation_failed",
+            ApiError::UnsupportedMediaType { .. } => "unsupported_media_type",
+            ApiError::RateLimited { .. } => "rate_limit_exceeded",
             ApiError::UnknownRegion(_) => "unknown_region",
             ApiError::UnknownDataset(_) => "unknown_dataset",
             ApiError::NotFound(_) => "not_found",
@@ -57,6 +118,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
             ApiError::Unavailable => "unavailable",
             ApiError::Internal(_) => "internal",
+            ApiError::NotImplemented(_) => "not_implemented",
         }
     }
 
@@ -68,19 +130,46 @@ impl ApiError {
             ApiError::UnknownDataset(code) => Some(json!({ "dataset": code })),
             ApiError::MethodNotAllowed { allow, .. } => Some(json!({ "allow": allow })),
             ApiError::PayloadTooLarge { limit } => Some(json!({ "limit_bytes": limit })),
-            ApiError::NotFound(_) | ApiError::Unavailable | ApiError::Internal(_) => None,
+            ApiError::InsufficientTier { required, current } => {
+                Some(json!({ "required_tier": required, "current_tier": current }))
+            }
+            ApiError::KeyLimitReached { limit } => Some(json!({ "limit": limit })),
+            ApiError::ValidationFailed { errors } => Some(json!({ "errors": errors })),
+            ApiError::UnsupportedMediaType { expected } => Some(json!({ "expected": expected })),
+            ApiError::RateLimited { retry_after } => Some(json!({ "retry_after": retry_after })),
+            ApiError::NotFound(_)
+            | ApiError::Unavailable
+            | ApiError::Internal(_)
+            | ApiError::InvalidRequest(_)
+            | ApiError::MissingCredential
+            | ApiError::InvalidCredential
+            | ApiError::LoginFailed
+            | ApiError::Forbidden(_)
+            | ApiError::Conflict(_)
+            | ApiError::NotImplemented(_) => None,
         }
     }
 
     /// Every code this enum can produce with its status, for the OpenAPI document and tests.
     pub const CODES: &'static [(&'static str, u16)] = &[
         ("invalid_parameter", 400),
+        ("invalid_request", 400),
+        ("missing_credential", 401),
+        ("invalid_credential", 401),
+        ("insufficient_tier", 403),
+        ("forbidden", 403),
+        ("key_limit_reached", 409),
+        ("conflict", 409),
+        ("unsupported_media_type", 415),
+        ("validation_failed", 422),
+        ("rate_limit_exceeded", 429),
         ("unknown_region", 404),
         ("unknown_dataset", 404),
         ("not_found", 404),
         ("method_not_allowed", 405),
         ("payload_too_large", 413),
         ("internal", 500),
+        ("not_implemented", 501),
         ("unavailable", 503),
     ];
 }
@@ -89,6 +178,8 @@ impl From<crate::store::StoreError> for ApiError {
     fn from(err: crate::store::StoreError) -> Self {
         match err {
             crate::store::StoreError::Busy => ApiError::Unavailable,
+            crate::store::StoreError::Conflict(message) => ApiError::Conflict(message),
+            crate::store::StoreError::LimitReached(limit) => ApiError::KeyLimitReached { limit },
             crate::store::StoreError::Other(e) => ApiError::Internal(e),
         }
     }
@@ -112,6 +203,22 @@ mod tests {
             ApiError::PayloadTooLarge { limit: 1 },
             ApiError::Unavailable,
             ApiError::Internal(anyhow::anyhow!("secret detail")),
+            ApiError::InvalidRequest("x".into()),
+            ApiError::MissingCredential,
+            ApiError::InvalidCredential,
+            ApiError::InsufficientTier {
+                required: "institutional",
+                current: "professional",
+            },
+            ApiError::Forbidden("x".into()),
+            ApiError::KeyLimitReached { limit: 1 },
+            ApiError::Conflict("x".into()),
+            ApiError::UnsupportedMediaType {
+                expected: "application/json",
+            },
+            ApiError::ValidationFailed { errors: vec![] },
+            ApiError::RateLimited { retry_after: 1 },
+            ApiError::NotImplemented("x".into()),
         ];
         for err in &samples {
             assert!(
@@ -122,6 +229,10 @@ mod tests {
             );
         }
         assert_eq!(samples.len(), ApiError::CODES.len());
+        assert_eq!(
+            ApiError::LoginFailed.code(),
+            ApiError::InvalidCredential.code()
+        );
         // The internal cause never becomes the message.
         assert_eq!(samples[7].to_string(), "internal error");
     }

@@ -10,10 +10,12 @@ use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use crate::catalogue::{self, Catalogue, SourceRecord};
+use crate::error::{ApiError, FieldError};
 use crate::ingest::{self, ParsedFile};
-use crate::store::Store;
+use crate::store::datasets::DatasetRow;
 use crate::store::import::{self as write, DatasetMeta, ImportOutcome};
 use crate::store::regions::RegionRow;
+use crate::store::{Store, StoreError};
 
 #[derive(Debug, Default, serde::Serialize)]
 pub struct ImportReport {
@@ -111,6 +113,100 @@ pub fn import_files(
     }
     finish(tx, catalogue, &report)?;
     Ok(report)
+}
+
+/// Creates an account's private dataset (`POST /datasets`).
+pub fn create_private_dataset(
+    store: &Store,
+    owner: i64,
+    meta: &DatasetMeta,
+    dim_names: &[String],
+) -> Result<(), ApiError> {
+    let mut system = store.system()?;
+    let tx = system.transaction().map_err(StoreError::from)?;
+    write::create_private_dataset(&tx, meta, dim_names, owner)?;
+    write::bump_generation(&tx).map_err(ApiError::Internal)?;
+    tx.commit().map_err(StoreError::from)?;
+    Ok(())
+}
+
+/// Loads a tidy CSV body into an account's private dataset (`PUT /datasets/{code}/data`). The
+/// whole body is checked first (format, dataset code, dimensions, unit); problems come back as
+/// 422 with their lines, and nothing is written.
+pub fn import_private_csv(
+    store: &Store,
+    catalogue: &Catalogue,
+    dataset: &DatasetRow,
+    body: &[u8],
+    owner: i64,
+) -> Result<ImportOutcome, ApiError> {
+    let invalid = |pointer: String, detail: String| FieldError { pointer, detail };
+    let parsed =
+        ingest::tidy::parse("request body", body).map_err(|e| ApiError::ValidationFailed {
+            errors: vec![invalid(format!("line {}", e.line), e.reason)],
+        })?;
+    let declared_dims: BTreeSet<String> =
+        serde_json::from_str::<Vec<String>>(&dataset.dim_names_json)
+            .map_err(|e| ApiError::Internal(e.into()))?
+            .into_iter()
+            .collect();
+    let headline: BTreeMap<String, String> =
+        serde_json::from_str(&dataset.headline_json).map_err(|e| ApiError::Internal(e.into()))?;
+    let unit = headline.get("unit").cloned().unwrap_or_default();
+    let mut errors = Vec::new();
+    if parsed.dataset != dataset.code {
+        errors.push(invalid(
+            "line 2".into(),
+            format!(
+                "dataset_code is {}, but the data is for {}",
+                parsed.dataset, dataset.code
+            ),
+        ));
+    }
+    let given_dims: BTreeSet<String> = parsed.dim_names.iter().cloned().collect();
+    if given_dims != declared_dims {
+        errors.push(invalid(
+            "line 1".into(),
+            format!(
+                "dimension columns are [{}]; the dataset declares [{}]",
+                given_dims.into_iter().collect::<Vec<_>>().join(", "),
+                declared_dims.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    for (i, row) in parsed.rows.iter().enumerate() {
+        if row.unit != unit && errors.len() < 20 {
+            errors.push(invalid(
+                format!("line {}", i + 2),
+                format!("unit is {}; the dataset's unit is {unit}", row.unit),
+            ));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::ValidationFailed { errors });
+    }
+    let mut meta = dataset_meta(catalogue, &parsed);
+    meta.title.clone_from(&dataset.title);
+    meta.topic.clone_from(&dataset.topic);
+    meta.description.clone_from(&dataset.description);
+    meta.headline.insert("unit".into(), unit);
+    let mut system = store.system()?;
+    let tx = system.transaction().map_err(StoreError::from)?;
+    let outcome = write::import_dataset(
+        &tx,
+        &parsed,
+        &meta,
+        None,
+        "request body",
+        &sha256_hex(body),
+        Some(owner),
+    )
+    .map_err(ApiError::Internal)?;
+    if outcome.snapshot.is_some() {
+        write::bump_generation(&tx).map_err(ApiError::Internal)?;
+    }
+    tx.commit().map_err(StoreError::from)?;
+    Ok(outcome)
 }
 
 fn finish(

@@ -6,12 +6,16 @@
 //!
 //! Layers, each using only those below it (no cycles):
 //!
-//! - `main.rs` / [`cli`]: the command line (`demo`, `serve`, `import`, `openapi`, `check`).
+//! - `main.rs` / [`cli`]: the command line (`demo`, `serve`, `import`, `account`, `key`, `openapi`,
+//!   `check`); [`admin`] carries out the operator commands.
 //! - [`app`]: [`start`] takes a bound listener and a shutdown signal; builds [`state::AppState`].
 //! - [`net`]: accept loop, TLS (rustls), connection limits, graceful shutdown with a drain deadline.
 //! - [`http`]: the request pipeline (`http::handle`), the route table (`http::routes`), which drives
 //!   the router and [`openapi`], envelopes and headers (`http::respond`), thin handlers.
-//! - [`domain`]: what the endpoints compute (profile, compare, catalogue, citations), HTTP-free.
+//! - [`domain`]: what the endpoints compute (profile, compare, catalogue, citations, export),
+//!   HTTP-free.
+//! - [`auth`]: who is calling (API keys, session JWTs, passwords); accounts' key and session
+//!   records live in `store::accounts`.
 //! - [`import`] and [`ingest`]: reading Eurostat TSV, SDMX-CSV and tidy CSV; writing snapshots.
 //! - [`store`]: SQLite (pool, migrations from `schema.sql`, scoped reads through `v_*` views).
 //! - Small shared pieces: [`error`], [`reply`], [`cache`], [`citation`], [`catalogue`], [`ids`],
@@ -27,7 +31,12 @@
 //! - Answers are cached per data generation (`store_meta`); an import bumps it.
 //! - No global state: everything lives in `AppState`, so tests run many servers in one process.
 
+// The OpenAPI schemas are one large `json!` literal.
+#![recursion_limit = "256"]
+
+pub mod admin;
 pub mod app;
+pub mod auth;
 pub mod cache;
 pub mod catalogue;
 pub mod citation;

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::error::ApiError;
-use crate::http::routes::{COMMON_ERRORS, Location, ROUTES, Route};
+use crate::http::routes::{Access, BodyKind, COMMON_ERRORS, Location, ROUTES, Route};
 
 pub fn document(base_path: &str) -> Value {
     let mut paths: BTreeMap<String, Value> = BTreeMap::new();
@@ -34,10 +34,22 @@ pub fn document(base_path: &str) -> Value {
             {"name": "regions", "description": "Regions, profiles and comparisons"},
             {"name": "datasets", "description": "The datasets served and their snapshots"},
             {"name": "citations", "description": "The primary rows behind the numbers"},
+            {"name": "analytics", "description": "Briefings, bulk export and correlations (specification endpoints 3-5)"},
+            {"name": "account", "description": "Sign-in and the account's API keys"},
             {"name": "operations", "description": "Health, readiness and this document"},
         ],
         "paths": paths,
         "components": {
+            "securitySchemes": {
+                "ApiKey": {
+                    "type": "apiKey", "in": "header", "name": "X-API-Key",
+                    "description": "An API key `sk_service_...` (57 characters). The same key is also accepted as `Authorization: Bearer`. Keys are never accepted in URLs.",
+                },
+                "Bearer": {
+                    "type": "http", "scheme": "bearer",
+                    "description": "An API key, or a session token (HS256 JWT, 15 minutes) from `POST /auth/login`.",
+                },
+            },
             "schemas": schemas(),
             "headers": {
                 "X-Request-Id": {"description": "Request id, also in meta.request_id and in the server log.", "schema": {"type": "string"}},
@@ -45,12 +57,13 @@ pub fn document(base_path: &str) -> Value {
                 "Cache-Control": {"schema": {"type": "string"}},
                 "Allow": {"description": "Methods the path allows.", "schema": {"type": "string"}},
                 "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
+                "WWW-Authenticate": {"description": "`Bearer realm=\"regintel\"`, with `error=\"invalid_token\"` when a credential was sent but is not valid.", "schema": {"type": "string"}},
             },
         },
     })
 }
 
-const DESCRIPTION: &str = "Answers about European regions identified by NUTS codes (DE, DE2, DE21, DE212), from Eurostat data bundled with the server. Every JSON answer is an envelope `{data, meta, error?}`; `meta.citations` maps each citation id used in `data` to its dataset, region, period and source, and `GET /citations/{id}` resolves it to the primary row. Errors carry `error.code` (stable, snake_case), `message`, `status`, `details` and `request_id`. GET answers carry a weak `ETag` and honour `If-None-Match` (304); large answers are gzip-compressed for clients that accept it. Data: Eurostat (source: Eurostat), reshaped extracts; see each dataset's source and licence.";
+const DESCRIPTION: &str = "Answers about European regions identified by NUTS codes (DE, DE2, DE21, DE212), from Eurostat data bundled with the server. Tiers: anonymous callers (no credential) read profiles, comparisons, regions, datasets and citations of public data; professional and institutional accounts (API key or session token) also see their own private datasets and may call the correlation matrix; bulk export and briefings need the institutional tier. A credential that is sent must be valid: a bad one answers 401 `invalid_credential`, never anonymous data. Every JSON answer is an envelope `{data, meta, error?}`; `meta.citations` maps each citation id used in `data` to its dataset, region, period and source, and `GET /citations/{id}` resolves it to the primary row. Errors carry `error.code` (stable, snake_case), `message`, `status`, `details` and `request_id`. GET answers carry a weak `ETag` and honour `If-None-Match` (304); large answers are gzip-compressed for clients that accept it. Data: Eurostat (source: Eurostat), reshaped extracts; see each dataset's source and licence.";
 
 fn operation(route: &Route) -> Value {
     let doc = &route.doc;
@@ -67,11 +80,14 @@ fn operation(route: &Route) -> Value {
             })
         })
         .collect();
-    let ok = if doc.raw {
+    let ok = if let Some(media) = doc.raw {
         json!({
             "description": doc.summary,
-            "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{}", doc.schema)}}},
+            "headers": headers(false),
+            "content": {media: {"schema": {"$ref": format!("#/components/schemas/{}", doc.schema)}}},
         })
+    } else if doc.schema.is_empty() {
+        json!({ "description": doc.summary, "headers": headers(false) })
     } else {
         json!({
             "description": doc.summary,
@@ -86,15 +102,21 @@ fn operation(route: &Route) -> Value {
             }}},
         })
     };
-    let mut responses = json!({ "200": ok });
+    let mut responses = json!({ doc.success.to_string(): ok });
     if route.cacheable {
         responses["304"] = json!({
             "description": "Not modified: the `If-None-Match` tag still matches.",
             "headers": headers(true),
         });
     }
+    let access_errors: &[&str] = match route.access {
+        Access::Public => &[],
+        Access::Credential => &["missing_credential"],
+        Access::Institutional => &["missing_credential", "insufficient_tier"],
+        Access::Session => &["missing_credential", "forbidden"],
+    };
     let mut by_status: BTreeMap<u16, Vec<&str>> = BTreeMap::new();
-    for code in doc.errors.iter().chain(COMMON_ERRORS) {
+    for code in doc.errors.iter().chain(access_errors).chain(COMMON_ERRORS) {
         let (_, status) = ApiError::CODES
             .iter()
             .find(|(c, _)| c == code)
@@ -113,14 +135,32 @@ fn operation(route: &Route) -> Value {
         }
         responses[status.to_string()] = response;
     }
-    json!({
+    let security = match route.access {
+        // Anonymous, or either credential: `{}` marks the credential as optional.
+        Access::Public => json!([{}, {"ApiKey": []}, {"Bearer": []}]),
+        Access::Credential | Access::Institutional => json!([{"ApiKey": []}, {"Bearer": []}]),
+        Access::Session => json!([{"Bearer": []}]),
+    };
+    let mut op = json!({
         "operationId": doc.operation_id,
         "tags": [doc.tag],
         "summary": doc.summary,
         "description": doc.description,
         "parameters": params,
+        "security": security,
         "responses": responses,
-    })
+    });
+    if let Some(request) = doc.request {
+        let media = match route.body {
+            BodyKind::Csv => "text/csv",
+            BodyKind::Json | BodyKind::None => "application/json",
+        };
+        op["requestBody"] = json!({
+            "required": true,
+            "content": {media: {"schema": r(request)}},
+        });
+    }
+    op
 }
 
 fn headers(cacheable: bool) -> Value {
@@ -298,6 +338,57 @@ fn schemas() -> Value {
             "data_generation": {"type": "integer"},
         })),
         "OpenApiDocument": {"type": "object", "description": "An OpenAPI 3.1 document."},
+        "LoginRequest": {"type": "object", "additionalProperties": false, "required": ["email", "password"], "properties": {
+            "email": {"type": "string", "format": "email"}, "password": {"type": "string"},
+        }},
+        "Account": object(&["id", "email", "display_name", "tier", "disabled", "created_at"], json!({
+            "id": {"type": "integer"}, "email": {"type": "string"}, "display_name": {"type": "string"},
+            "tier": {"type": "string", "enum": ["professional", "institutional"]},
+            "disabled": {"type": "boolean"}, "created_at": {"type": "integer", "description": "unix milliseconds"},
+        })),
+        "Session": object(&["access_token", "token_type", "expires_in", "account"], json!({
+            "access_token": {"type": "string", "description": "Send as `Authorization: Bearer`."},
+            "token_type": {"type": "string", "const": "Bearer"},
+            "expires_in": {"type": "integer", "description": "seconds"},
+            "account": r("Account"),
+        })),
+        "ApiKey": object(&["key_id", "prefix", "name", "created_at", "status"], json!({
+            "key_id": {"type": "string"}, "prefix": {"type": "string"}, "name": {"type": "string"},
+            "created_at": {"type": "string", "format": "date-time"},
+            "last_used_at": {"type": ["string", "null"], "format": "date-time"},
+            "status": {"type": "string", "enum": ["active", "revoked"]},
+            "revoked_at": {"type": ["string", "null"], "format": "date-time"},
+        })),
+        "ApiKeyList": array_of("ApiKey"),
+        "CreateApiKey": {"type": "object", "additionalProperties": false, "required": ["name"], "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": 100},
+        }},
+        "CreatedApiKey": {"allOf": [r("ApiKey"), object(&["api_key", "note"], json!({
+            "api_key": {"type": "string", "pattern": "^sk_service_[0-9A-Za-z]{46}$", "description": "Shown once."},
+            "note": {"type": "string"},
+        }))]},
+        "CreateDataset": {"type": "object", "additionalProperties": false, "required": ["code", "title", "unit"], "properties": {
+            "code": {"type": "string", "pattern": "^[a-z0-9_]{1,64}$"},
+            "title": {"type": "string", "minLength": 1, "maxLength": 200},
+            "unit": {"type": "string", "pattern": "^[A-Z0-9_]{1,32}$"},
+            "dimensions": {"type": "array", "items": {"type": "string", "pattern": "^[a-z0-9_]{1,32}$"}},
+            "topic": {"type": "string"},
+            "description": {"type": "string"},
+        }},
+        "TidyCsv": {"type": "string", "description": "dataset_code,nuts_code,nuts_level,time,value,unit,flags,<dimensions...>[,conf_status][,src_line]"},
+        "ImportOutcome": object(&["dataset", "rows_in_file", "added", "revised", "unchanged"], json!({
+            "dataset": {"type": "string"}, "file": {"type": "string"},
+            "snapshot": {"type": ["string", "null"], "description": "Null when the data changed nothing."},
+            "rows_in_file": {"type": "integer"}, "added": {"type": "integer"},
+            "revised": {"type": "integer"}, "unchanged": {"type": "integer"},
+        })),
+        "BriefingRequest": {"type": "object", "additionalProperties": false, "required": ["region_nuts_code", "briefing_type"], "properties": {
+            "region_nuts_code": {"type": "string"},
+            "briefing_type": {"type": "string", "enum": crate::http::handlers::analytics::BRIEFING_TYPES},
+        }},
+        "Briefing": {"type": "object", "description": "A stored briefing; defined with the analytics release."},
+        "CorrelationMatrix": {"type": "object", "description": "Defined with the analytics release."},
+        "CsvExport": {"type": "string", "description": "CSV: dataset_code,nuts_code,time,unit,<dimensions...>,value,flags,conf_status,citation_id"},
     })
 }
 
@@ -321,7 +412,7 @@ mod tests {
         let schemas = doc["components"]["schemas"].as_object().unwrap();
         for part in text.split("#/components/schemas/").skip(1) {
             let name: String = part.chars().take_while(|c| c.is_alphanumeric()).collect();
-            assert!(schemas.contains_key(&name), "dangling $ref {name}");
+            assert!(schemas.contains_key(&name), "dangling $ref {name:?}");
         }
     }
 }

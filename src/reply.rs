@@ -6,12 +6,18 @@ use serde::Serialize;
 
 pub enum Reply {
     /// The `data` member and extra `meta` members (a JSON object) of an envelope.
-    Json { data: Bytes, meta: Bytes },
+    Json {
+        status: u16,
+        data: Bytes,
+        meta: Bytes,
+    },
     /// A document served as is (the OpenAPI description).
     Raw {
         content_type: &'static str,
         body: Bytes,
     },
+    /// 204: done, nothing to say (a revocation, a logout).
+    NoContent,
 }
 
 impl Reply {
@@ -21,15 +27,29 @@ impl Reply {
         meta: &M,
     ) -> Result<Reply, serde_json::Error> {
         Ok(Reply::Json {
+            status: 200,
             data: Bytes::from(serde_json::to_vec(data)?),
             meta: Bytes::from(serde_json::to_vec(meta)?),
         })
     }
 
+    /// The same reply with another status (201 for a created object).
+    pub fn with_status(self, new: u16) -> Reply {
+        match self {
+            Reply::Json { data, meta, .. } => Reply::Json {
+                status: new,
+                data,
+                meta,
+            },
+            other => other,
+        }
+    }
+
     pub fn size(&self) -> usize {
         match self {
-            Reply::Json { data, meta } => data.len() + meta.len(),
+            Reply::Json { data, meta, .. } => data.len() + meta.len(),
             Reply::Raw { body, .. } => body.len(),
+            Reply::NoContent => 0,
         }
     }
 }

@@ -4,6 +4,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use hyper::body::Bytes;
 
+use tokio::sync::Semaphore;
+
+use crate::auth::Auth;
 use crate::cache::ResponseCache;
 use crate::catalogue::Catalogue;
 use crate::config::ServerConfig;
@@ -12,6 +15,10 @@ use crate::store::Store;
 pub struct AppState {
     pub config: ServerConfig,
     pub store: Store,
+    pub auth: Auth,
+    /// Bounds the work run on the blocking pool at once (argon2id, CSV imports): each argon2id
+    /// verification takes ~19 MiB, so this also bounds memory under a burst of logins.
+    pub blocking: Semaphore,
     pub catalogue: Catalogue,
     /// `/api/v1/<service>`: the base path of every API route.
     pub base_path: String,
@@ -33,8 +40,13 @@ impl AppState {
         openapi: Bytes,
     ) -> anyhow::Result<AppState> {
         let generation = store.generation()?;
+        let auth = Auth::open(&config.data_dir, config.issuer())?;
+        auth.refresh(&store);
+        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
         Ok(AppState {
             base_path: format!("/api/v1/{}", config.service),
+            auth,
+            blocking: Semaphore::new(cpus),
             cache: ResponseCache::new(config.cache_bytes),
             config,
             store,

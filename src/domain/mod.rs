@@ -5,6 +5,7 @@
 pub mod catalog;
 pub mod citations;
 pub mod compare;
+pub mod export;
 pub mod profile;
 pub mod regions;
 

@@ -12,24 +12,49 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use http::header::{self, HeaderValue};
+use http::request::Parts;
 use http::{Method, Request, Response, StatusCode};
+use http_body_util::{BodyExt, Limited};
+use hyper::body::{Bytes, Incoming};
 
+use crate::auth::{Principal, Via};
 use crate::error::ApiError;
 use crate::ids;
+use crate::reply::Reply;
 use crate::state::AppState;
-use handlers::Req;
+use crate::store::accounts::Tier;
+use handlers::{Handler, Req};
 use query::Query;
 use respond::{Body, Envelope};
 use router::Match;
+use routes::{Access, BodyKind, Route};
+
+/// What `answer` produced: a finished response (304, preflight) or a reply to render.
+enum Answer {
+    Ready(Response<Body>),
+    Reply {
+        reply: Arc<Reply>,
+        /// ETag of a cacheable answer.
+        etag: Option<String>,
+        secret: bool,
+    },
+}
 
 /// One request, top to bottom:
 /// 1. request id (inbound `X-Request-Id` if well-formed, else a new one);
-/// 2. body size check (413 before anything else is read);
+/// 2. declared body size (413 before anything is read);
 /// 3. route (404, 405 with `Allow`, CORS preflight for OPTIONS);
-/// 4. query parsing; conditional GET (`If-None-Match` → 304) and the answer cache;
-/// 5. the handler;
-/// 6. envelope, gzip, and the headers every answer carries; one access-log line.
-pub fn handle<B>(state: &Arc<AppState>, req: &Request<B>, peer: SocketAddr) -> Response<Body> {
+/// 4. credentials (400 for two at once, 401 for a bad one; never downgraded to anonymous) and
+///    the route's access rule (401 missing, 403 tier or credential kind);
+/// 5. query and body (415 wrong media type, 413 over the limit);
+/// 6. conditional GET (`If-None-Match` → 304) and the answer cache;
+/// 7. the handler, inline or on the bounded blocking pool;
+/// 8. envelope, gzip, and the headers every answer carries; one access-log line.
+pub async fn handle(
+    state: Arc<AppState>,
+    req: Request<Incoming>,
+    peer: SocketAddr,
+) -> Response<Body> {
     let started = Instant::now();
     let request_id = req
         .headers()
@@ -38,8 +63,12 @@ pub fn handle<B>(state: &Arc<AppState>, req: &Request<B>, peer: SocketAddr) -> R
         .filter(|v| ids::accept_request_id(v))
         .map(str::to_owned)
         .unwrap_or_else(ids::request_id);
-    let account = None;
+    let (parts, body) = req.into_parts();
+    let mut principal = Principal::Anonymous;
+    let result = answer(&state, &parts, body, &mut principal).await;
+
     let generated_at = crate::clock::rfc3339(crate::clock::now_ms());
+    let account = principal.account_id();
     let envelope = Envelope {
         request_id: &request_id,
         generated_at: &generated_at,
@@ -49,66 +78,87 @@ pub fn handle<B>(state: &Arc<AppState>, req: &Request<B>, peer: SocketAddr) -> R
             "public"
         },
     };
-    let gzip = respond::accepts_gzip(req.headers());
-
-    let mut response = match answer(state, req, account, &envelope, gzip) {
-        Ok(response) => response,
+    let gzip = respond::accepts_gzip(&parts.headers);
+    let mut response = match result {
+        Ok(Answer::Ready(response)) => response,
+        Ok(Answer::Reply {
+            reply,
+            etag,
+            secret,
+        }) => {
+            let (status, body, content_type) = respond::render(&envelope, &reply);
+            let mut response = respond::build(status, body, content_type, gzip && !secret);
+            match etag {
+                Some(etag) => cache_headers(&mut response, &etag, account.is_some()),
+                None => no_store(&mut response),
+            }
+            response
+        }
         Err(err) => error_response(&envelope, &err, gzip),
     };
     respond::common_headers(response.headers_mut(), &request_id, state.config.tls);
-    if *req.method() == Method::HEAD {
+    if parts.method == Method::HEAD {
         *response.body_mut() = Body::default();
     }
+    let key_id = match &principal {
+        Principal::Account(c) => match &c.via {
+            Via::ApiKey { key_id } => key_id.as_str(),
+            Via::Session { .. } => "session",
+        },
+        Principal::Anonymous => "-",
+    };
     tracing::info!(
         target: "regintel::access",
         request_id = %request_id,
         peer = %peer.ip(),
-        method = %req.method(),
-        path = %req.uri().path(),
+        account = account.unwrap_or(0),
+        key_id,
+        method = %parts.method,
+        path = %parts.uri.path(),
         status = response.status().as_u16(),
         micros = started.elapsed().as_micros() as u64,
     );
     response
 }
 
-fn answer<B>(
+async fn answer(
     state: &Arc<AppState>,
-    req: &Request<B>,
-    account: Option<i64>,
-    envelope: &Envelope<'_>,
-    gzip: bool,
-) -> Result<Response<Body>, ApiError> {
-    let declared_length = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared_length.is_some_and(|n| n > state.config.max_body_bytes) {
+    parts: &Parts,
+    body: Incoming,
+    principal: &mut Principal,
+) -> Result<Answer, ApiError> {
+    let config = &state.config;
+    let largest_body = config.max_body_bytes.max(config.max_upload_bytes);
+    if declared_length(parts).is_some_and(|n| n > largest_body) {
         return Err(ApiError::PayloadTooLarge {
-            limit: state.config.max_body_bytes,
+            limit: largest_body,
         });
     }
-    let path = req.uri().path();
-    let (route, params) = match router::find(&state.base_path, req.method(), path) {
+    let path = parts.uri.path();
+    let (route, params) = match router::find(&state.base_path, &parts.method, path) {
         Match::Found { route, params } => (route, params),
-        Match::MethodNotAllowed { allow } if req.method() == Method::OPTIONS => {
-            return Ok(preflight(&allow));
+        Match::MethodNotAllowed { allow } if parts.method == Method::OPTIONS => {
+            return Ok(Answer::Ready(preflight(&allow)));
         }
         Match::MethodNotAllowed { allow } => {
             return Err(ApiError::MethodNotAllowed {
-                method: req.method().to_string(),
+                method: parts.method.to_string(),
                 allow,
             });
         }
         Match::NotFound => {
             return Err(ApiError::NotFound(format!(
                 "no route for {} {path}",
-                req.method()
+                parts.method
             )));
         }
     };
-    let query = Query::parse(req.uri().query())?;
+    *principal = state.auth.authenticate(&state.store, &parts.headers)?;
+    authorize(route, principal)?;
+    let query = Query::parse(parts.uri.query())?;
+    let body = read_body(state, route, parts, body).await?;
 
+    let account = principal.account_id();
     let cache = route.cacheable.then(|| {
         let generation = state.generation();
         let key = format!("{}|{path}?{}", account.unwrap_or(0), query.canonical());
@@ -116,41 +166,115 @@ fn answer<B>(
         (generation, key, etag)
     });
     if let Some((_, _, etag)) = &cache
-        && if_none_match(req, etag)
+        && if_none_match(parts, etag)
     {
         let mut response = Response::new(Body::default());
         *response.status_mut() = StatusCode::NOT_MODIFIED;
         cache_headers(&mut response, etag, account.is_some());
-        return Ok(response);
+        return Ok(Answer::Ready(response));
     }
-    let cached = cache
-        .as_ref()
-        .and_then(|(generation, key, _)| state.cache.get(key, *generation));
-    let reply = match cached {
-        Some(reply) => reply,
-        None => {
-            let mut handler_req = Req {
-                state,
-                params: &params,
-                query,
-                account,
-            };
-            let reply = Arc::new((route.handler)(&mut handler_req)?);
-            if let Some((generation, key, _)) = cache.as_ref() {
-                state
-                    .cache
-                    .put(key.clone(), *generation, Arc::clone(&reply));
-            }
-            reply
-        }
+    if let Some((generation, key, etag)) = &cache
+        && let Some(reply) = state.cache.get(key, *generation)
+    {
+        return Ok(Answer::Reply {
+            reply,
+            etag: Some(etag.clone()),
+            secret: route.secret,
+        });
+    }
+    let mut req = Req {
+        state: Arc::clone(state),
+        params,
+        query,
+        principal: principal.clone(),
+        body,
     };
-    let (body, content_type) = respond::render(envelope, &reply);
-    let mut response = respond::build(StatusCode::OK, body, content_type, gzip);
-    match &cache {
-        Some((_, _, etag)) => cache_headers(&mut response, etag, account.is_some()),
-        None => no_store(&mut response),
+    let reply = Arc::new(match route.handler {
+        Handler::Inline(f) => f(&mut req)?,
+        Handler::Blocking(f) => {
+            let _permit = state
+                .blocking
+                .acquire()
+                .await
+                .map_err(|_| ApiError::Unavailable)?;
+            tokio::task::spawn_blocking(move || f(&mut req))
+                .await
+                .map_err(|e| ApiError::Internal(anyhow::anyhow!("handler panicked: {e}")))??
+        }
+    });
+    let etag = cache.map(|(generation, key, etag)| {
+        state.cache.put(key, generation, Arc::clone(&reply));
+        etag
+    });
+    Ok(Answer::Reply {
+        reply,
+        etag,
+        secret: route.secret,
+    })
+}
+
+/// The route's access rule against the authenticated caller (DESIGN §3, conventions §5.2).
+fn authorize(route: &Route, principal: &Principal) -> Result<(), ApiError> {
+    let caller = match (route.access, principal) {
+        (Access::Public, _) => return Ok(()),
+        (_, Principal::Anonymous) => return Err(ApiError::MissingCredential),
+        (_, Principal::Account(caller)) => caller,
+    };
+    match route.access {
+        Access::Institutional if caller.tier != Tier::Institutional => {
+            Err(ApiError::InsufficientTier {
+                required: Tier::Institutional.as_str(),
+                current: caller.tier.as_str(),
+            })
+        }
+        Access::Session if matches!(caller.via, Via::ApiKey { .. }) => Err(ApiError::Forbidden(
+            "the account API takes a session token from POST /auth/login, not an API key".into(),
+        )),
+        _ => Ok(()),
     }
-    Ok(response)
+}
+
+fn declared_length(parts: &Parts) -> Option<u64> {
+    parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+}
+
+/// Reads the body a route takes, after checking its media type; other routes ignore bodies.
+async fn read_body(
+    state: &AppState,
+    route: &Route,
+    parts: &Parts,
+    body: Incoming,
+) -> Result<Bytes, ApiError> {
+    let (expected, limit) = match route.body {
+        BodyKind::None => return Ok(Bytes::new()),
+        BodyKind::Json => ("application/json", state.config.max_body_bytes),
+        BodyKind::Csv => ("text/csv", state.config.max_upload_bytes),
+    };
+    let content_type = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let essence = content_type.split(';').next().unwrap_or("").trim();
+    if !essence.eq_ignore_ascii_case(expected) {
+        return Err(ApiError::UnsupportedMediaType { expected });
+    }
+    if declared_length(parts).is_some_and(|n| n > limit) {
+        return Err(ApiError::PayloadTooLarge { limit });
+    }
+    match Limited::new(body, limit as usize).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => {
+            Err(ApiError::PayloadTooLarge { limit })
+        }
+        Err(_) => Err(ApiError::InvalidRequest(
+            "the request body could not be read".into(),
+        )),
+    }
 }
 
 fn error_response(envelope: &Envelope<'_>, err: &ApiError, gzip: bool) -> Response<Body> {
@@ -168,15 +292,33 @@ fn error_response(envelope: &Envelope<'_>, err: &ApiError, gzip: bool) -> Respon
         "application/json",
         gzip,
     );
-    if let ApiError::MethodNotAllowed { allow, .. } = err
-        && let Ok(v) = HeaderValue::from_str(allow)
-    {
-        response.headers_mut().insert(header::ALLOW, v);
-    }
-    if matches!(err, ApiError::Unavailable) {
-        response
-            .headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+    let headers = response.headers_mut();
+    match err {
+        ApiError::MethodNotAllowed { allow, .. } => {
+            if let Ok(v) = HeaderValue::from_str(allow) {
+                headers.insert(header::ALLOW, v);
+            }
+        }
+        ApiError::Unavailable => {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+        }
+        ApiError::RateLimited { retry_after } => {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+        }
+        // RFC 6750 §3: no error attribute when no credential was sent.
+        ApiError::MissingCredential => {
+            headers.insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"regintel\""),
+            );
+        }
+        ApiError::InvalidCredential | ApiError::LoginFailed => {
+            headers.insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"regintel\", error=\"invalid_token\""),
+            );
+        }
+        _ => {}
     }
     no_store(&mut response);
     response
@@ -205,8 +347,9 @@ fn preflight(allow: &str) -> Response<Body> {
 }
 
 /// Weak comparison (RFC 9110 §13.1.2): `*` or any listed tag equal to ours.
-fn if_none_match<B>(req: &Request<B>, etag: &str) -> bool {
-    req.headers()
+fn if_none_match(parts: &Parts, etag: &str) -> bool {
+    parts
+        .headers
         .get_all(header::IF_NONE_MATCH)
         .iter()
         .filter_map(|v| v.to_str().ok())
@@ -215,20 +358,23 @@ fn if_none_match<B>(req: &Request<B>, etag: &str) -> bool {
         .any(|tag| tag == "*" || tag.trim_start_matches("W/") == etag.trim_start_matches("W/"))
 }
 
+/// Public answers may be cached by anyone; keyed ones only by the client, and a response to an
+/// `X-API-Key` request is not protected by RFC 9111 §3.5, hence `private` (conventions §7).
 fn cache_headers(response: &mut Response<Body>, etag: &str, private: bool) {
     let headers = response.headers_mut();
     if let Ok(v) = HeaderValue::from_str(etag) {
         headers.insert(header::ETAG, v);
     }
+    let control = if private {
+        "private, no-cache"
+    } else {
+        "public, max-age=300"
+    };
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(control));
     headers.insert(
-        header::CACHE_CONTROL,
-        HeaderValue::from_static(if private {
-            "private, no-cache"
-        } else {
-            "public, max-age=300"
-        }),
+        header::VARY,
+        HeaderValue::from_static("Authorization, X-API-Key, Accept-Encoding"),
     );
-    headers.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
 }
 
 fn no_store(response: &mut Response<Body>) {

@@ -80,10 +80,15 @@ pub fn error_body(e: &Envelope<'_>, err: &ApiError) -> Vec<u8> {
     serde_json::to_vec(&body).expect("a json! value serialises")
 }
 
-pub fn render(e: &Envelope<'_>, reply: &Reply) -> (Vec<u8>, &'static str) {
+pub fn render(e: &Envelope<'_>, reply: &Reply) -> (StatusCode, Vec<u8>, &'static str) {
     match reply {
-        Reply::Json { data, meta } => (envelope(e, data, meta), "application/json"),
-        Reply::Raw { content_type, body } => (body.to_vec(), content_type),
+        Reply::Json { status, data, meta } => (
+            StatusCode::from_u16(*status).unwrap_or(StatusCode::OK),
+            envelope(e, data, meta),
+            "application/json",
+        ),
+        Reply::Raw { content_type, body } => (StatusCode::OK, body.to_vec(), content_type),
+        Reply::NoContent => (StatusCode::NO_CONTENT, Vec::new(), "application/json"),
     }
 }
 

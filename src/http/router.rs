@@ -48,17 +48,19 @@ pub fn find(base: &str, method: &Method, path: &str) -> Match {
 }
 
 /// Matches `/regions/{code}/profile` against `/regions/DE21/profile`; segments are
-/// percent-decoded; an empty parameter never matches.
+/// percent-decoded; an empty parameter never matches. A parameter segment may end in a fixed
+/// suffix (`{dataset}.csv`), which must be present and is not part of the value.
 fn match_path(template: &'static str, path: &str) -> Option<Vec<(&'static str, String)>> {
     let mut params = Vec::new();
     let mut given = path.split('/');
     for want in template.split('/') {
         let got = given.next()?;
-        if let Some(name) = want.strip_prefix('{').and_then(|w| w.strip_suffix('}')) {
-            if got.is_empty() {
+        if let Some((name, suffix)) = want.strip_prefix('{').and_then(|w| w.split_once('}')) {
+            let value = got.strip_suffix(suffix)?;
+            if value.is_empty() {
                 return None;
             }
-            params.push((name, super::query::decode(got)?));
+            params.push((name, super::query::decode(value)?));
         } else if want != got {
             return None;
         }

@@ -66,8 +66,8 @@ pub async fn serve(
         let tls = tls.clone();
         tokio::spawn(async move {
             let service = service_fn(move |req| {
-                let response = crate::http::handle(&state, &req, peer);
-                async move { Ok::<_, Infallible>(response) }
+                let state = Arc::clone(&state);
+                async move { Ok::<_, Infallible>(crate::http::handle(state, req, peer).await) }
             });
             let result = match tls {
                 None => {

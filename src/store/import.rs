@@ -179,6 +179,29 @@ fn upsert_dataset(
     }
 }
 
+/// Creates an account's private dataset (no data yet). Its code must be new for the account and
+/// not a public dataset's, so a code always means one dataset to its owner.
+pub fn create_private_dataset(
+    tx: &Transaction,
+    meta: &DatasetMeta,
+    dim_names: &[String],
+    owner: i64,
+) -> Result<i64, crate::store::StoreError> {
+    let taken: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM datasets WHERE code = ?1
+                        AND (owner_account_id IS NULL OR owner_account_id = ?2))",
+        params![meta.code, owner],
+        |r| r.get(0),
+    )?;
+    if taken {
+        return Err(crate::store::StoreError::Conflict(format!(
+            "a dataset with code {} exists; choose another code",
+            meta.code
+        )));
+    }
+    upsert_dataset(tx, meta, dim_names, None, Some(owner)).map_err(crate::store::StoreError::Other)
+}
+
 /// Imports one parsed file as a snapshot of its dataset.
 pub fn import_dataset(
     tx: &Transaction,

@@ -74,9 +74,12 @@ mod tests {
     use super::*;
 
     fn memory() -> Connection {
-        crate::store::pool::open(std::path::Path::new(":memory:"))
-            .unwrap()
-            .conn
+        crate::store::pool::open(
+            std::path::Path::new(":memory:"),
+            crate::store::pool::Role::System,
+        )
+        .unwrap()
+        .conn
     }
 
     #[test]

@@ -136,3 +136,47 @@ impl Scoped {
         Ok(current)
     }
 }
+
+/// One row of a bulk export.
+pub struct ExportRow {
+    pub region: String,
+    pub period: String,
+    pub unit: String,
+    pub dims: String,
+    pub value_text: String,
+    pub flags: String,
+    pub conf_status: String,
+    pub citation_id: String,
+}
+
+impl Scoped {
+    /// Calls `f` for every current observation of a dataset, by series, region and period,
+    /// without holding them all in memory.
+    pub fn for_each_export_row(
+        &self,
+        dataset_id: i64,
+        mut f: impl FnMut(ExportRow),
+    ) -> StoreResult<()> {
+        let mut stmt = self.db().prepare_cached(
+            "SELECT o.region_code, o.period, s.unit, s.dims, o.value_text, o.flags, o.conf_status,
+                    o.citation_id
+             FROM v_series s JOIN v_observations o ON o.series_id = s.id
+             WHERE s.dataset_id = ?1 AND o.superseded_by IS NULL
+             ORDER BY s.id, o.region_code, o.period",
+        )?;
+        let mut rows = stmt.query([dataset_id])?;
+        while let Some(r) = rows.next()? {
+            f(ExportRow {
+                region: r.get(0)?,
+                period: r.get(1)?,
+                unit: r.get(2)?,
+                dims: r.get(3)?,
+                value_text: r.get(4)?,
+                flags: r.get(5)?,
+                conf_status: r.get(6)?,
+                citation_id: r.get(7)?,
+            });
+        }
+        Ok(())
+    }
+}

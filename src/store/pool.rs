@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use rusqlite::functions::FunctionFlags;
+use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::{Connection, OpenFlags};
 
 /// No account bound: `current_account()` is NULL and the views show public rows only.
@@ -29,9 +30,50 @@ impl PooledConn {
     }
 }
 
-/// Opens a connection with regintel's pragmas and SQL functions. Used by the pool and by the
-/// operator commands (import, check), so every connection behaves the same.
-pub fn open(path: &std::path::Path) -> rusqlite::Result<PooledConn> {
+/// What a connection is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Serving reads for a caller: read-only, and tables holding private rows are readable only
+    /// through the `v_*` views (enforced by an authorizer when statements are prepared).
+    Request,
+    /// Authentication lookups, the writes of the account API, imports and operator commands.
+    System,
+}
+
+/// Tables with private rows (or secrets): request connections must go through a view.
+pub const PROTECTED_TABLES: &[&str] = &[
+    "accounts",
+    "api_keys",
+    "sessions",
+    "datasets",
+    "series",
+    "snapshots",
+    "observations",
+];
+
+/// The authorizer of request connections: reads only; protected tables only inside a view.
+fn authorize_request(ctx: AuthContext<'_>) -> Authorization {
+    match ctx.action {
+        AuthAction::Select | AuthAction::Function { .. } => Authorization::Allow,
+        AuthAction::Read { table_name, .. } => {
+            if ctx.accessor.is_none() && PROTECTED_TABLES.contains(&table_name) {
+                Authorization::Deny
+            } else {
+                Authorization::Allow
+            }
+        }
+        AuthAction::Pragma {
+            pragma_name:
+                "user_version" | "data_version" | "journal_mode" | "foreign_keys" | "busy_timeout",
+            pragma_value: None,
+        } => Authorization::Allow,
+        _ => Authorization::Deny,
+    }
+}
+
+/// Opens a connection with regintel's pragmas and SQL functions. Used by both pools and by the
+/// operator commands, so every connection behaves the same.
+pub fn open(path: &std::path::Path, role: Role) -> rusqlite::Result<PooledConn> {
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -57,11 +99,15 @@ pub fn open(path: &std::path::Path) -> rusqlite::Result<PooledConn> {
             Ok((id != NO_ACCOUNT).then_some(id))
         },
     )?;
+    if role == Role::Request {
+        conn.authorizer(Some(authorize_request))?;
+    }
     Ok(PooledConn { conn, account })
 }
 
 pub struct Manager {
     pub path: PathBuf,
+    pub role: Role,
 }
 
 impl r2d2::ManageConnection for Manager {
@@ -69,7 +115,7 @@ impl r2d2::ManageConnection for Manager {
     type Error = rusqlite::Error;
 
     fn connect(&self) -> Result<PooledConn, rusqlite::Error> {
-        open(&self.path)
+        open(&self.path, self.role)
     }
 
     fn is_valid(&self, conn: &mut PooledConn) -> Result<(), rusqlite::Error> {

@@ -140,7 +140,10 @@ async fn wrong_methods_are_405_with_allow_and_options_is_a_preflight() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_bodies_are_413_and_change_nothing() {
     let s = TestServer::start_with(crate::support::Options {
-        configure: Some(|c| c.max_body_bytes = 1000),
+        configure: Some(|c| {
+            c.max_body_bytes = 1000;
+            c.max_upload_bytes = 1000;
+        }),
         ..Default::default()
     })
     .await;

@@ -36,6 +36,9 @@ async fn served_document_passes_openapi_spec_validator() {
     // Every documented path answers (with its example parameters), so no route is missing from
     // the router and no documented one is stale.
     for (path, item) in doc["paths"].as_object().unwrap() {
+        if item.get("get").is_none() {
+            continue;
+        }
         let concrete = path.replace(
             "{code}",
             if path.contains("datasets") {
@@ -44,7 +47,9 @@ async fn served_document_passes_openapi_spec_validator() {
                 "DE21"
             },
         );
-        let concrete = concrete.replace("{id}", "cit_aaaaaaaaaaaaaaaaaaaa");
+        let concrete = concrete
+            .replace("{id}", "cit_aaaaaaaaaaaaaaaaaaaa")
+            .replace("{dataset}", "tgs00010");
         let concrete = if concrete.ends_with("/compare") {
             format!("{concrete}?regions=DE21,FR10&dataset=tgs00010")
         } else {

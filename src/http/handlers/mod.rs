@@ -1,29 +1,38 @@
 //! Handlers: thin steps from a parsed request to a domain call to a [`Reply`]. They take the
 //! parameters they know from [`Req::query`] and `finish()` it, so unknown parameters are errors.
 
+pub mod account;
+pub mod analytics;
 pub mod citations;
 pub mod compare;
 pub mod datasets;
 pub mod meta;
+pub mod private;
 pub mod regions;
 
-use crate::error::ApiError;
+use std::sync::Arc;
+
+use hyper::body::Bytes;
+
+use crate::auth::{Caller, Principal};
+use crate::error::{ApiError, FieldError};
 use crate::reply::Reply;
 use crate::state::AppState;
 use crate::store::Scoped;
 
 use super::query::Query;
 
-/// What a handler gets: the state, path parameters, the query to take from, and the caller.
-pub struct Req<'a> {
-    pub state: &'a AppState,
-    pub params: &'a [(&'static str, String)],
+/// What a handler gets: the state, path parameters, the query to take from, the caller and the
+/// body (empty for routes without one). Owned, so blocking handlers can move it to a thread.
+pub struct Req {
+    pub state: Arc<AppState>,
+    pub params: Vec<(&'static str, String)>,
     pub query: Query,
-    /// The caller's account; None for anonymous callers.
-    pub account: Option<i64>,
+    pub principal: Principal,
+    pub body: Bytes,
 }
 
-impl Req<'_> {
+impl Req {
     pub fn param(&self, name: &str) -> &str {
         self.params
             .iter()
@@ -39,11 +48,36 @@ impl Req<'_> {
 
     /// A database connection that sees exactly what the caller may see.
     pub fn store(&self) -> Result<Scoped, ApiError> {
-        Ok(self.state.store.scoped(self.account)?)
+        Ok(self.state.store.scoped(self.principal.account_id())?)
+    }
+
+    /// The authenticated caller; the route table guarantees one for routes that need it.
+    pub fn caller(&self) -> Result<&Caller, ApiError> {
+        match &self.principal {
+            Principal::Account(caller) => Ok(caller),
+            Principal::Anonymous => Err(ApiError::MissingCredential),
+        }
+    }
+
+    /// The JSON body as `T`; unknown fields are refused (`deny_unknown_fields` on `T`).
+    pub fn json_body<T: serde::de::DeserializeOwned>(&self) -> Result<T, ApiError> {
+        serde_json::from_slice(&self.body).map_err(|e| ApiError::ValidationFailed {
+            errors: vec![FieldError {
+                pointer: "#".into(),
+                detail: e.to_string(),
+            }],
+        })
     }
 }
 
-pub type Handler = fn(&mut Req) -> Result<Reply, ApiError>;
+pub type HandlerFn = fn(&mut Req) -> Result<Reply, ApiError>;
+
+pub enum Handler {
+    /// Runs on the async worker: quick reads and writes.
+    Inline(HandlerFn),
+    /// Runs on the blocking pool, a bounded number at a time: password hashing, CSV imports.
+    Blocking(HandlerFn),
+}
 
 /// Serialisation of our own types cannot fail; if it did, it is a bug to log, not a 400.
 pub fn json<D: serde::Serialize, M: serde::Serialize>(

@@ -1,0 +1,287 @@
+//! Operator administration (`regintel account ...`, `regintel key ...`) and the demo accounts.
+//! Every change that affects credentials bumps `auth_generation`, so a running server drops its
+//! cached keys within about a second.
+
+use std::io::BufRead;
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use clap::Subcommand;
+use serde_json::json;
+
+use crate::auth::{Auth, password};
+use crate::store::Store;
+use crate::store::accounts::Tier;
+
+fn parse_tier(text: &str) -> Result<Tier, String> {
+    Tier::parse(text).ok_or_else(|| "tier is professional or institutional".into())
+}
+
+#[derive(Subcommand)]
+pub enum AccountAction {
+    /// Create an account. The password is read from standard input (--password-stdin) or
+    /// generated and printed once.
+    Create {
+        email: String,
+        #[arg(long, value_parser = parse_tier)]
+        tier: Tier,
+        /// Display name (default: the email).
+        #[arg(long)]
+        name: Option<String>,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    List,
+    SetTier {
+        email: String,
+        #[arg(value_parser = parse_tier)]
+        tier: Tier,
+    },
+    /// Disable an account: its keys and sessions stop working.
+    Disable {
+        email: String,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum KeyAction {
+    /// Create an API key for an account; the key is printed once.
+    Create {
+        email: String,
+        #[arg(long, default_value = "operator")]
+        name: String,
+    },
+    /// List keys (of one account with --email).
+    List {
+        #[arg(long)]
+        email: Option<String>,
+    },
+    /// Revoke a key by its key id (the 8 characters after sk_service_).
+    Revoke { key_id: String },
+}
+
+fn open(data_dir: &Path) -> anyhow::Result<Store> {
+    if !data_dir.join(crate::store::DB_FILE).exists() {
+        std::fs::create_dir_all(data_dir)
+            .with_context(|| format!("cannot create {}", data_dir.display()))?;
+    }
+    Store::open(data_dir, 1)
+}
+
+fn print(json_output: bool, value: serde_json::Value, text: String) {
+    if json_output {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).expect("JSON values serialise")
+        );
+    } else {
+        println!("{text}");
+    }
+}
+
+pub fn account_id(store: &Store, email: &str) -> anyhow::Result<i64> {
+    match store.system()?.account_by_email(&email.to_lowercase())? {
+        Some((account, _)) => Ok(account.id),
+        None => bail!("no account with email {email}"),
+    }
+}
+
+fn valid_email(email: &str) -> bool {
+    let parts: Vec<&str> = email.split('@').collect();
+    parts.len() == 2
+        && !parts[0].is_empty()
+        && parts[1].contains('.')
+        && email.len() <= 254
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+pub fn account(data_dir: &Path, action: AccountAction, json_output: bool) -> anyhow::Result<()> {
+    let store = open(data_dir)?;
+    let system = store.system()?;
+    match action {
+        AccountAction::Create {
+            email,
+            tier,
+            name,
+            password_stdin,
+        } => {
+            let email = email.trim().to_lowercase();
+            if !valid_email(&email) {
+                bail!("{email:?} is not an email address");
+            }
+            let (password, generated) = if password_stdin {
+                let mut line = String::new();
+                std::io::stdin().lock().read_line(&mut line)?;
+                (line.trim_end_matches(['\r', '\n']).to_owned(), false)
+            } else {
+                (password::generate(), true)
+            };
+            password::check_policy(&password).map_err(anyhow::Error::msg)?;
+            let hash = password::hash(&password)?;
+            let name = name.unwrap_or_else(|| email.clone());
+            let account =
+                system.create_account(&email, &name, tier, &hash, crate::clock::now_ms())?;
+            let mut value = json!({ "account": account });
+            let mut text = format!(
+                "created {} account {} (id {})",
+                tier.as_str(),
+                email,
+                account.id
+            );
+            if generated {
+                value["password"] = json!(password);
+                text.push_str(&format!("\npassword (shown once): {password}"));
+            }
+            print(json_output, value, text);
+        }
+        AccountAction::List => {
+            let accounts = system.accounts()?;
+            let text = accounts
+                .iter()
+                .map(|a| {
+                    format!(
+                        "{:>5}  {:<14} {:<9} {}",
+                        a.id,
+                        a.tier.as_str(),
+                        if a.disabled { "disabled" } else { "active" },
+                        a.email
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            print(json_output, json!({ "accounts": accounts }), text);
+        }
+        AccountAction::SetTier { email, tier } => {
+            if !system.update_account(&email.to_lowercase(), Some(tier), None)? {
+                bail!("no account with email {email}");
+            }
+            system.bump_auth_generation()?;
+            print(
+                json_output,
+                json!({ "email": email, "tier": tier }),
+                format!("{email} is now {}", tier.as_str()),
+            );
+        }
+        AccountAction::Disable { email } => {
+            if !system.update_account(&email.to_lowercase(), None, Some(true))? {
+                bail!("no account with email {email}");
+            }
+            system.bump_auth_generation()?;
+            print(
+                json_output,
+                json!({ "email": email, "disabled": true }),
+                format!("{email} is disabled"),
+            );
+        }
+    }
+    Ok(())
+}
+
+pub fn key(data_dir: &Path, action: KeyAction, json_output: bool) -> anyhow::Result<()> {
+    let store = open(data_dir)?;
+    let auth = Auth::open(data_dir, "regintel")?;
+    match action {
+        KeyAction::Create { email, name } => {
+            let (account, _) = store
+                .system()?
+                .account_by_email(&email.to_lowercase())?
+                .with_context(|| format!("no account with email {email}"))?;
+            let (row, plaintext) = auth
+                .create_key(&store, account.id, account.tier, &name)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            print(
+                json_output,
+                json!({ "key_id": row.key_id, "api_key": plaintext, "account": email }),
+                format!("API key for {email} (shown once): {plaintext}"),
+            );
+        }
+        KeyAction::List { email } => {
+            let account = match email {
+                Some(e) => Some(account_id(&store, &e)?),
+                None => None,
+            };
+            let keys = store.system()?.keys(account)?;
+            let text = keys
+                .iter()
+                .map(|k| {
+                    format!(
+                        "{}  account {:<5} {:<8} {}",
+                        k.key_id,
+                        k.account_id,
+                        if k.revoked_at.is_some() {
+                            "revoked"
+                        } else {
+                            "active"
+                        },
+                        k.name
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            print(json_output, json!({ "keys": keys }), text);
+        }
+        KeyAction::Revoke { key_id } => {
+            if !auth.revoke_key(&store, None, &key_id)? {
+                bail!("no active key {key_id}");
+            }
+            store.system()?.bump_auth_generation()?;
+            print(
+                json_output,
+                json!({ "key_id": key_id, "revoked": true }),
+                format!("revoked {key_id}"),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// One account of `demo-credentials.json`.
+#[derive(Debug, serde::Serialize)]
+pub struct DemoAccount {
+    pub email: String,
+    pub password: String,
+    pub tier: Tier,
+    pub api_key: String,
+}
+
+/// The demo's professional and institutional accounts, each with a fresh password and a fresh
+/// key (earlier demo keys are revoked), so every run prints working credentials.
+pub fn demo_accounts(store: &Store, auth: &Auth) -> anyhow::Result<Vec<DemoAccount>> {
+    let mut out = Vec::new();
+    for (email, tier) in [
+        ("professional@demo.regintel.local", Tier::Professional),
+        ("institutional@demo.regintel.local", Tier::Institutional),
+    ] {
+        let password = password::generate();
+        let hash = password::hash(&password)?;
+        let system = store.system()?;
+        let account = match system.account_by_email(email)? {
+            Some((account, _)) => {
+                system.set_password(email, &hash)?;
+                account
+            }
+            None => system.create_account(
+                email,
+                &format!("Demo ({})", tier.as_str()),
+                tier,
+                &hash,
+                crate::clock::now_ms(),
+            )?,
+        };
+        for old in system.keys(Some(account.id))? {
+            auth.revoke_key(store, Some(account.id), &old.key_id)?;
+        }
+        let (_, api_key) = auth
+            .create_key(store, account.id, tier, "demo")
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        out.push(DemoAccount {
+            email: email.to_owned(),
+            password,
+            tier,
+            api_key,
+        });
+    }
+    store.system()?.bump_auth_generation()?;
+    Ok(out)
+}

@@ -1,0 +1,343 @@
+//! Who is calling: an API key (`X-API-Key`, or `Authorization: Bearer sk_service_...`), a browser
+//! session JWT (`Authorization: Bearer <jwt>`), or nobody. A credential that is sent but not valid
+//! is an error, never a downgrade to anonymous.
+//!
+//! Keys are checked for format and checksum before any database access, then looked up by key id
+//! and compared as HMAC-SHA256 under the pepper in constant time. Verified keys are cached for at
+//! most [`KEY_CACHE_TTL`]; a revocation through this server clears the entry at once, and one made
+//! by the operator commands within about a second (`auth_generation`).
+
+pub mod api_key;
+pub mod jwt;
+pub mod password;
+pub mod secrets;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::time::{Duration, Instant};
+
+use http::HeaderMap;
+use http::header::AUTHORIZATION;
+
+use crate::error::ApiError;
+use crate::store::accounts::{AccountRow, KeyRecord, KeyRow, Tier};
+use crate::store::{Store, StoreError};
+
+/// How long a verified key is trusted without asking the database again (conventions §3.3).
+pub const KEY_CACHE_TTL: Duration = Duration::from_secs(30);
+/// `last_used_at` is written at most this often per key.
+const TOUCH_INTERVAL: Duration = Duration::from_secs(60);
+/// Lifetime of a session token (conventions §4.3).
+pub const SESSION_TTL_SECS: i64 = 15 * 60;
+/// Consecutive failed logins for one email before further attempts wait.
+const LOGIN_FREE_FAILURES: u32 = 5;
+const LOGIN_MAX_WAIT_SECS: u64 = 15 * 60;
+/// Entries kept in the in-memory maps before the oldest half is dropped.
+const MAP_BOUND: usize = 10_000;
+
+/// How the caller proved who they are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Via {
+    ApiKey { key_id: String },
+    Session { sid: String },
+}
+
+/// An authenticated account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    pub account_id: i64,
+    pub tier: Tier,
+    pub via: Via,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Principal {
+    Anonymous,
+    Account(Caller),
+}
+
+impl Principal {
+    pub fn account_id(&self) -> Option<i64> {
+        match self {
+            Principal::Anonymous => None,
+            Principal::Account(c) => Some(c.account_id),
+        }
+    }
+}
+
+struct CachedKey {
+    record: KeyRecord,
+    fetched: Instant,
+    touched: Option<Instant>,
+}
+
+struct LoginFailures {
+    count: u32,
+    last: Instant,
+}
+
+pub struct Auth {
+    pepper: secrets::Pepper,
+    keyring: jwt::KeyRing,
+    keys: Mutex<HashMap<String, CachedKey>>,
+    logins: Mutex<HashMap<String, LoginFailures>>,
+    generation: AtomicI64,
+}
+
+/// A successful login.
+#[derive(Debug, serde::Serialize)]
+pub struct Session {
+    pub access_token: String,
+    pub token_type: &'static str,
+    pub expires_in: i64,
+    pub account: AccountRow,
+}
+
+fn now_ms() -> i64 {
+    crate::clock::now_ms()
+}
+
+impl Auth {
+    /// Loads (creating on first start) the pepper and the JWT key ring under `<data_dir>/secrets`.
+    pub fn open(data_dir: &Path, issuer: &str) -> anyhow::Result<Auth> {
+        let dir = secrets::secrets_dir(data_dir)?;
+        Ok(Auth {
+            pepper: secrets::Pepper::load_or_create(&dir)?,
+            keyring: jwt::KeyRing::load_or_create(&dir, issuer)?,
+            keys: Mutex::new(HashMap::new()),
+            logins: Mutex::new(HashMap::new()),
+            generation: AtomicI64::new(0),
+        })
+    }
+
+    /// Drops cached keys when the operator changed accounts or keys in another process.
+    pub fn refresh(&self, store: &Store) {
+        if let Ok(g) = store.system().and_then(|s| s.auth_generation())
+            && self.generation.swap(g, Ordering::AcqRel) != g
+        {
+            self.keys.lock().unwrap_or_else(|e| e.into_inner()).clear();
+        }
+    }
+
+    pub fn authenticate(&self, store: &Store, headers: &HeaderMap) -> Result<Principal, ApiError> {
+        let api_key = headers.get("x-api-key");
+        let authorization = headers.get(AUTHORIZATION);
+        let token = match (api_key, authorization) {
+            (None, None) => return Ok(Principal::Anonymous),
+            (Some(_), Some(_)) => {
+                return Err(ApiError::InvalidRequest(
+                    "send one credential: X-API-Key or Authorization, not both".into(),
+                ));
+            }
+            (Some(key), None) => {
+                let key = key.to_str().map_err(|_| ApiError::InvalidCredential)?;
+                return self.verify_key(store, key.trim()).map(Principal::Account);
+            }
+            (None, Some(value)) => value.to_str().map_err(|_| ApiError::InvalidCredential)?,
+        };
+        let Some(bearer) = token
+            .split_once(' ')
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, t)| t.trim())
+        else {
+            return Err(ApiError::InvalidRequest(
+                "Authorization must use the Bearer scheme".into(),
+            ));
+        };
+        if bearer.starts_with(api_key::PREFIX) {
+            self.verify_key(store, bearer).map(Principal::Account)
+        } else {
+            self.verify_session(store, bearer).map(Principal::Account)
+        }
+    }
+
+    fn verify_key(&self, store: &Store, presented: &str) -> Result<Caller, ApiError> {
+        let key_id = api_key::parse(presented).ok_or(ApiError::InvalidCredential)?;
+        let mut touch = false;
+        let cached = {
+            let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+            match keys.get_mut(key_id) {
+                Some(entry) if entry.fetched.elapsed() < KEY_CACHE_TTL => {
+                    if entry.touched.is_none_or(|t| t.elapsed() >= TOUCH_INTERVAL) {
+                        entry.touched = Some(Instant::now());
+                        touch = true;
+                    }
+                    Some(entry.record.clone())
+                }
+                _ => None,
+            }
+        };
+        let record = match cached {
+            Some(record) => record,
+            None => {
+                let record = store
+                    .system()?
+                    .key_for_auth(key_id)?
+                    .ok_or(ApiError::InvalidCredential)?;
+                let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+                if keys.len() >= MAP_BOUND {
+                    keys.clear();
+                }
+                let touched = keys.get(key_id).and_then(|e| e.touched);
+                touch = touched.is_none_or(|t| t.elapsed() >= TOUCH_INTERVAL);
+                keys.insert(
+                    key_id.to_owned(),
+                    CachedKey {
+                        record: record.clone(),
+                        fetched: Instant::now(),
+                        touched: if touch { Some(Instant::now()) } else { touched },
+                    },
+                );
+                record
+            }
+        };
+        // Constant-time comparison of the MAC, then the states that make a real key unusable.
+        if !self.pepper.verify(presented, &record.mac) || record.revoked || record.account_disabled
+        {
+            return Err(ApiError::InvalidCredential);
+        }
+        if touch && let Err(e) = store.system().and_then(|s| s.touch_key(key_id, now_ms())) {
+            tracing::warn!(key_id, error = %e, "could not record the key's last use");
+        }
+        Ok(Caller {
+            account_id: record.account_id,
+            tier: record.tier,
+            via: Via::ApiKey {
+                key_id: key_id.to_owned(),
+            },
+        })
+    }
+
+    fn verify_session(&self, store: &Store, token: &str) -> Result<Caller, ApiError> {
+        let claims = self
+            .keyring
+            .verify(token)
+            .map_err(|_| ApiError::InvalidCredential)?;
+        let account_id: i64 = claims
+            .sub
+            .parse()
+            .map_err(|_| ApiError::InvalidCredential)?;
+        let system = store.system()?;
+        if !system.session_active(&claims.sid, account_id, now_ms())? {
+            return Err(ApiError::InvalidCredential);
+        }
+        let account = system
+            .account(account_id)?
+            .ok_or(ApiError::InvalidCredential)?;
+        Ok(Caller {
+            account_id,
+            tier: account.tier,
+            via: Via::Session { sid: claims.sid },
+        })
+    }
+
+    /// Verifies email and password (argon2id: call from a blocking thread) and opens a session.
+    /// Unknown emails cost the same as wrong passwords; repeated failures for an email make
+    /// further attempts wait, doubling up to 15 minutes.
+    pub fn login(&self, store: &Store, email: &str, password: &str) -> Result<Session, ApiError> {
+        let who = email.trim().to_lowercase();
+        if let Some(wait) = self.login_wait(&who) {
+            return Err(ApiError::RateLimited { retry_after: wait });
+        }
+        let found = store.system()?.account_by_email(&who)?;
+        let verified = match &found {
+            Some((account, hash)) => password::verify(password, hash) && !account.disabled,
+            None => {
+                password::verify_dummy(password);
+                false
+            }
+        };
+        let account = match (verified, found) {
+            (true, Some((account, _))) => account,
+            _ => {
+                self.record_login_failure(who);
+                return Err(ApiError::LoginFailed);
+            }
+        };
+        self.logins
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&who);
+        let sid = api_key::random_base62(32);
+        let now = now_ms();
+        store
+            .system()?
+            .create_session(&sid, account.id, now, now + SESSION_TTL_SECS * 1000)?;
+        let token = self
+            .keyring
+            .issue(account.id, &sid, now / 1000, SESSION_TTL_SECS)
+            .map_err(ApiError::Internal)?;
+        Ok(Session {
+            access_token: token,
+            token_type: "Bearer",
+            expires_in: SESSION_TTL_SECS,
+            account,
+        })
+    }
+
+    fn login_wait(&self, who: &str) -> Option<u64> {
+        let logins = self.logins.lock().unwrap_or_else(|e| e.into_inner());
+        let entry = logins.get(who)?;
+        let excess = entry.count.checked_sub(LOGIN_FREE_FAILURES)?;
+        let wait = 2u64.saturating_pow(excess).min(LOGIN_MAX_WAIT_SECS);
+        let waited = entry.last.elapsed().as_secs();
+        (waited < wait).then(|| wait - waited)
+    }
+
+    fn record_login_failure(&self, who: String) {
+        let mut logins = self.logins.lock().unwrap_or_else(|e| e.into_inner());
+        if logins.len() >= MAP_BOUND {
+            let cutoff = Duration::from_secs(LOGIN_MAX_WAIT_SECS);
+            logins.retain(|_, f| f.last.elapsed() < cutoff);
+        }
+        let entry = logins.entry(who).or_insert(LoginFailures {
+            count: 0,
+            last: Instant::now(),
+        });
+        entry.count += 1;
+        entry.last = Instant::now();
+    }
+
+    pub fn logout(&self, store: &Store, sid: &str) -> Result<(), ApiError> {
+        Ok(store.system()?.revoke_session(sid, now_ms())?)
+    }
+
+    /// Creates a key for the account: the plaintext is returned here and nowhere else.
+    pub fn create_key(
+        &self,
+        store: &Store,
+        account_id: i64,
+        tier: Tier,
+        name: &str,
+    ) -> Result<(KeyRow, String), ApiError> {
+        let key = api_key::generate();
+        let mac = self.pepper.mac(&key.plaintext);
+        let row = store.system()?.insert_key(
+            account_id,
+            &key.key_id,
+            name,
+            &mac,
+            self.pepper.version(),
+            tier.key_limit(),
+            now_ms(),
+        )?;
+        Ok((row, key.plaintext))
+    }
+
+    /// Revokes a key of `account` (None: any account, for the operator); effective at once here.
+    pub fn revoke_key(
+        &self,
+        store: &Store,
+        account: Option<i64>,
+        key_id: &str,
+    ) -> Result<bool, StoreError> {
+        let revoked = store.system()?.revoke_key(account, key_id, now_ms())?;
+        self.keys
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(key_id);
+        Ok(revoked)
+    }
+}

@@ -1,0 +1,117 @@
+//! The account plane: sign in and out, and the account's API keys (session token only).
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{Req, json};
+use crate::auth::Via;
+use crate::error::{ApiError, FieldError};
+use crate::reply::Reply;
+use crate::store::accounts::KeyRow;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Login {
+    email: String,
+    password: String,
+}
+
+/// Runs on the blocking pool: argon2id takes tens of milliseconds by design.
+pub fn login(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    let body: Login = req.json_body()?;
+    let session = req
+        .state
+        .auth
+        .login(&req.state.store, &body.email, &body.password)?;
+    json(&session, &json!({}))
+}
+
+pub fn logout(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    if let Via::Session { sid } = &req.caller()?.via {
+        req.state.auth.logout(&req.state.store, sid)?;
+    }
+    Ok(Reply::NoContent)
+}
+
+/// A key as listed: id, name, dates, status; never secret material.
+#[derive(serde::Serialize)]
+struct KeyView {
+    key_id: String,
+    /// How the key starts, to recognise it: `sk_service_<key_id>…`.
+    prefix: String,
+    name: String,
+    created_at: String,
+    last_used_at: Option<String>,
+    status: &'static str,
+    revoked_at: Option<String>,
+}
+
+fn view(k: &KeyRow) -> KeyView {
+    let time = crate::clock::rfc3339;
+    KeyView {
+        key_id: k.key_id.clone(),
+        prefix: format!("{}{}…", crate::auth::api_key::PREFIX, k.key_id),
+        name: k.name.clone(),
+        created_at: time(k.created_at),
+        last_used_at: k.last_used_at.map(time),
+        status: if k.revoked_at.is_some() {
+            "revoked"
+        } else {
+            "active"
+        },
+        revoked_at: k.revoked_at.map(time),
+    }
+}
+
+pub fn list_keys(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    let keys: Vec<KeyView> = req.store()?.my_keys()?.iter().map(view).collect();
+    json(&keys, &json!({ "total": keys.len() }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateKey {
+    name: String,
+}
+
+pub fn create_key(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    let body: CreateKey = req.json_body()?;
+    let name = body.name.trim();
+    if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
+        return Err(ApiError::ValidationFailed {
+            errors: vec![FieldError {
+                pointer: "#/name".into(),
+                detail: "name must have 1 to 100 printable characters".into(),
+            }],
+        });
+    }
+    let caller = req.caller()?.clone();
+    let (row, plaintext) =
+        req.state
+            .auth
+            .create_key(&req.state.store, caller.account_id, caller.tier, name)?;
+    let mut data = serde_json::to_value(view(&row)).map_err(|e| ApiError::Internal(e.into()))?;
+    data["api_key"] = json!(plaintext);
+    data["note"] =
+        json!("Store this key now: regintel keeps only its HMAC and cannot show it again.");
+    Ok(json(&data, &json!({}))?.with_status(201))
+}
+
+pub fn revoke_key(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    let account = req.caller()?.account_id;
+    let key_id = req.param("key_id").to_owned();
+    if req
+        .state
+        .auth
+        .revoke_key(&req.state.store, Some(account), &key_id)?
+    {
+        Ok(Reply::NoContent)
+    } else {
+        Err(ApiError::NotFound(format!("no active API key {key_id}")))
+    }
+}

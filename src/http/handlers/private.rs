@@ -1,0 +1,136 @@
+//! Private datasets: `POST /datasets` and `PUT /datasets/{code}/data`.
+
+use std::collections::BTreeSet;
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{Req, json};
+use crate::domain::catalog;
+use crate::error::{ApiError, FieldError};
+use crate::reply::Reply;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewDataset {
+    code: String,
+    title: String,
+    unit: String,
+    #[serde(default)]
+    dimensions: Vec<String>,
+    #[serde(default)]
+    topic: Option<String>,
+    #[serde(default)]
+    description: Option<String>,
+}
+
+fn is_code(text: &str, max: usize, upper: bool) -> bool {
+    (1..=max).contains(&text.len())
+        && text.bytes().all(|b| {
+            b.is_ascii_digit()
+                || b == b'_'
+                || if upper {
+                    b.is_ascii_uppercase()
+                } else {
+                    b.is_ascii_lowercase()
+                }
+        })
+}
+
+fn problem(errors: &mut Vec<FieldError>, pointer: &str, detail: &str) {
+    errors.push(FieldError {
+        pointer: pointer.into(),
+        detail: detail.into(),
+    });
+}
+
+pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    let body: NewDataset = req.json_body()?;
+    let mut errors = Vec::new();
+    if !is_code(&body.code, 64, false) {
+        problem(
+            &mut errors,
+            "#/code",
+            "code must be 1 to 64 characters of a-z, 0-9 and _",
+        );
+    }
+    if body.title.trim().is_empty() || body.title.chars().count() > 200 {
+        problem(
+            &mut errors,
+            "#/title",
+            "title must have 1 to 200 characters",
+        );
+    }
+    if !is_code(&body.unit, 32, true) {
+        problem(
+            &mut errors,
+            "#/unit",
+            "unit must be 1 to 32 characters of A-Z, 0-9 and _ (e.g. NR, PC)",
+        );
+    }
+    let mut seen = BTreeSet::new();
+    for (i, dim) in body.dimensions.iter().enumerate() {
+        let pointer = format!("#/dimensions/{i}");
+        if !is_code(dim, 32, false)
+            || ["unit", "geo", "time", "nuts_code", "value", "flags"].contains(&dim.as_str())
+        {
+            problem(
+                &mut errors,
+                &pointer,
+                "a dimension name is 1 to 32 characters of a-z, 0-9 and _, and not unit, geo, time, nuts_code, value or flags",
+            );
+        } else if !seen.insert(dim) {
+            problem(&mut errors, &pointer, "dimension listed twice");
+        }
+    }
+    if body
+        .topic
+        .as_deref()
+        .is_some_and(|t| t.trim().is_empty() || t.chars().count() > 50)
+    {
+        problem(&mut errors, "#/topic", "topic must have 1 to 50 characters");
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::ValidationFailed { errors });
+    }
+    let owner = req.caller()?.account_id;
+    crate::import::create_private_dataset(
+        &req.state.store,
+        owner,
+        &crate::store::import::DatasetMeta {
+            code: body.code.clone(),
+            title: body.title.trim().to_owned(),
+            topic: body.topic.unwrap_or_else(|| "private".into()),
+            description: body.description,
+            nuts_edition: None,
+            headline: [("unit".to_owned(), body.unit)].into_iter().collect(),
+            labels_json: "{}".into(),
+        },
+        &body.dimensions,
+    )?;
+    req.state.refresh_generation();
+    let detail = catalog::detail(&req.store()?, &body.code)?;
+    Ok(json(&detail, &json!({}))?.with_status(201))
+}
+
+/// Runs on the blocking pool: a large CSV takes a while to validate and write.
+pub fn put_data(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    let code = req.param("code").to_owned();
+    let owner = req.caller()?.account_id;
+    let dataset = req
+        .store()?
+        .dataset(&code)?
+        .filter(|d| d.private)
+        .ok_or_else(|| ApiError::UnknownDataset(code.clone()))?;
+    let outcome = crate::import::import_private_csv(
+        &req.state.store,
+        &req.state.catalogue,
+        &dataset,
+        &req.body,
+        owner,
+    )?;
+    req.state.refresh_generation();
+    json(&outcome, &json!({}))
+}

@@ -1,0 +1,337 @@
+//! Accounts, API keys and sessions. Lookups for authentication and every write run on a
+//! [`System`] connection and take the account they act for as an argument that callers fill from
+//! the authenticated principal; the account's own reads (`my_keys`) go through the views.
+
+use rusqlite::{OptionalExtension, Row, TransactionBehavior, params};
+use serde::Serialize;
+
+use super::{Scoped, StoreError, StoreResult, System};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    Professional,
+    Institutional,
+}
+
+impl Tier {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Professional => "professional",
+            Tier::Institutional => "institutional",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Tier> {
+        match text {
+            "professional" => Some(Tier::Professional),
+            "institutional" => Some(Tier::Institutional),
+            _ => None,
+        }
+    }
+
+    /// Active API keys an account of this tier may hold (DESIGN §5).
+    pub fn key_limit(self) -> usize {
+        match self {
+            Tier::Professional => 1,
+            Tier::Institutional => 10,
+        }
+    }
+}
+
+impl rusqlite::types::FromSql for Tier {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        Tier::parse(value.as_str()?).ok_or(rusqlite::types::FromSqlError::InvalidType)
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct AccountRow {
+    pub id: i64,
+    pub email: String,
+    pub display_name: String,
+    pub tier: Tier,
+    pub disabled: bool,
+    pub created_at: i64,
+}
+
+const ACCOUNT_COLUMNS: &str = "id, email, display_name, tier, disabled, created_at";
+
+fn account_from_row(r: &Row) -> rusqlite::Result<AccountRow> {
+    Ok(AccountRow {
+        id: r.get(0)?,
+        email: r.get(1)?,
+        display_name: r.get(2)?,
+        tier: r.get(3)?,
+        disabled: r.get(4)?,
+        created_at: r.get(5)?,
+    })
+}
+
+/// What authentication needs to know about a presented key.
+#[derive(Debug, Clone)]
+pub struct KeyRecord {
+    pub account_id: i64,
+    pub mac: Vec<u8>,
+    pub revoked: bool,
+    pub tier: Tier,
+    pub account_disabled: bool,
+}
+
+/// A key as its owner and the operator see it: never the MAC.
+#[derive(Debug, Clone, Serialize)]
+pub struct KeyRow {
+    pub key_id: String,
+    pub account_id: i64,
+    pub name: String,
+    pub created_at: i64,
+    pub last_used_at: Option<i64>,
+    pub revoked_at: Option<i64>,
+}
+
+const KEY_COLUMNS: &str = "key_id, account_id, name, created_at, last_used_at, revoked_at";
+
+fn key_from_row(r: &Row) -> rusqlite::Result<KeyRow> {
+    Ok(KeyRow {
+        key_id: r.get(0)?,
+        account_id: r.get(1)?,
+        name: r.get(2)?,
+        created_at: r.get(3)?,
+        last_used_at: r.get(4)?,
+        revoked_at: r.get(5)?,
+    })
+}
+
+fn constraint(err: &rusqlite::Error) -> bool {
+    err.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation)
+}
+
+impl System {
+    pub fn create_account(
+        &self,
+        email: &str,
+        display_name: &str,
+        tier: Tier,
+        password_hash: &str,
+        now: i64,
+    ) -> StoreResult<AccountRow> {
+        let result = self.db().execute(
+            "INSERT INTO accounts (email, display_name, tier, password_hash, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![email, display_name, tier.as_str(), password_hash, now],
+        );
+        match result {
+            Err(e) if constraint(&e) => Err(StoreError::Conflict(format!(
+                "an account with email {email} exists"
+            ))),
+            Err(e) => Err(e.into()),
+            Ok(_) => {
+                let id = self.db().last_insert_rowid();
+                self.account(id)?
+                    .ok_or_else(|| StoreError::Other(anyhow::anyhow!("account {id} vanished")))
+            }
+        }
+    }
+
+    pub fn accounts(&self) -> StoreResult<Vec<AccountRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts ORDER BY id"
+        ))?;
+        let rows = stmt.query_map([], account_from_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn account(&self, id: i64) -> StoreResult<Option<AccountRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"
+        ))?;
+        Ok(stmt.query_row([id], account_from_row).optional()?)
+    }
+
+    /// The account and its password hash, for login and the operator commands.
+    pub fn account_by_email(&self, email: &str) -> StoreResult<Option<(AccountRow, String)>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE email = ?1"
+        ))?;
+        Ok(stmt
+            .query_row([email], |r| Ok((account_from_row(r)?, r.get(6)?)))
+            .optional()?)
+    }
+
+    /// Sets tier and/or disabled flag; false if there is no such account.
+    pub fn update_account(
+        &self,
+        email: &str,
+        tier: Option<Tier>,
+        disabled: Option<bool>,
+    ) -> StoreResult<bool> {
+        let changed = self.db().execute(
+            "UPDATE accounts SET tier = ifnull(?2, tier), disabled = ifnull(?3, disabled)
+             WHERE email = ?1",
+            params![email, tier.map(Tier::as_str), disabled],
+        )?;
+        Ok(changed == 1)
+    }
+
+    /// Replaces an account's password hash; false if there is no such account.
+    pub fn set_password(&self, email: &str, password_hash: &str) -> StoreResult<bool> {
+        let changed = self.db().execute(
+            "UPDATE accounts SET password_hash = ?2 WHERE email = ?1",
+            params![email, password_hash],
+        )?;
+        Ok(changed == 1)
+    }
+
+    pub fn key_for_auth(&self, key_id: &str) -> StoreResult<Option<KeyRecord>> {
+        let mut stmt = self.db().prepare_cached(
+            "SELECT k.account_id, k.mac, k.revoked_at IS NOT NULL, a.tier, a.disabled
+             FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_id = ?1",
+        )?;
+        Ok(stmt
+            .query_row([key_id], |r| {
+                Ok(KeyRecord {
+                    account_id: r.get(0)?,
+                    mac: r.get(1)?,
+                    revoked: r.get(2)?,
+                    tier: r.get(3)?,
+                    account_disabled: r.get(4)?,
+                })
+            })
+            .optional()?)
+    }
+
+    /// Stores a new key unless the account already holds `limit` active keys; the count and the
+    /// insert share one immediate transaction, so concurrent creations cannot exceed the limit.
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert_key(
+        &mut self,
+        account_id: i64,
+        key_id: &str,
+        name: &str,
+        mac: &[u8],
+        pepper_version: i64,
+        limit: usize,
+        now: i64,
+    ) -> StoreResult<KeyRow> {
+        let tx = self
+            .db_mut()
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let active: i64 = tx.query_row(
+            "SELECT count(*) FROM api_keys WHERE account_id = ?1 AND revoked_at IS NULL",
+            [account_id],
+            |r| r.get(0),
+        )?;
+        if active as usize >= limit {
+            return Err(StoreError::LimitReached(limit));
+        }
+        tx.execute(
+            "INSERT INTO api_keys (key_id, account_id, name, mac, pepper_version, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![key_id, account_id, name, mac, pepper_version, now],
+        )?;
+        tx.commit()?;
+        Ok(KeyRow {
+            key_id: key_id.to_owned(),
+            account_id,
+            name: name.to_owned(),
+            created_at: now,
+            last_used_at: None,
+            revoked_at: None,
+        })
+    }
+
+    /// Revokes a key of `account` (or of any account when None: the operator). False when there
+    /// is no such active key, so another account's key id looks exactly like a missing one.
+    pub fn revoke_key(&self, account: Option<i64>, key_id: &str, now: i64) -> StoreResult<bool> {
+        let changed = self.db().execute(
+            "UPDATE api_keys SET revoked_at = ?3
+             WHERE key_id = ?1 AND (?2 IS NULL OR account_id = ?2) AND revoked_at IS NULL",
+            params![key_id, account, now],
+        )?;
+        Ok(changed == 1)
+    }
+
+    /// Keys of one account, or of all (operator), newest first.
+    pub fn keys(&self, account: Option<i64>) -> StoreResult<Vec<KeyRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {KEY_COLUMNS} FROM api_keys WHERE ?1 IS NULL OR account_id = ?1 ORDER BY id DESC"
+        ))?;
+        let rows = stmt.query_map([account], key_from_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn touch_key(&self, key_id: &str, now: i64) -> StoreResult<()> {
+        self.db().execute(
+            "UPDATE api_keys SET last_used_at = ?2 WHERE key_id = ?1",
+            params![key_id, now],
+        )?;
+        Ok(())
+    }
+
+    pub fn create_session(
+        &self,
+        sid: &str,
+        account_id: i64,
+        now: i64,
+        expires: i64,
+    ) -> StoreResult<()> {
+        self.db().execute(
+            "INSERT INTO sessions (id, account_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
+            params![sid, account_id, now, expires],
+        )?;
+        Ok(())
+    }
+
+    pub fn session_active(&self, sid: &str, account_id: i64, now: i64) -> StoreResult<bool> {
+        let mut stmt = self.db().prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM sessions s JOIN accounts a ON a.id = s.account_id
+                            WHERE s.id = ?1 AND s.account_id = ?2 AND s.revoked_at IS NULL
+                              AND s.expires_at > ?3 AND a.disabled = 0)",
+        )?;
+        Ok(stmt.query_row(params![sid, account_id, now], |r| r.get(0))?)
+    }
+
+    pub fn revoke_session(&self, sid: &str, now: i64) -> StoreResult<()> {
+        self.db().execute(
+            "UPDATE sessions SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+            params![sid, now],
+        )?;
+        Ok(())
+    }
+
+    /// Tells running servers to drop cached credentials (see `store_meta`).
+    pub fn bump_auth_generation(&self) -> StoreResult<()> {
+        self.db().execute(
+            "UPDATE store_meta SET value = value + 1 WHERE key = 'auth_generation'",
+            [],
+        )?;
+        Ok(())
+    }
+
+    pub fn auth_generation(&self) -> StoreResult<i64> {
+        Ok(self.db().query_row(
+            "SELECT value FROM store_meta WHERE key = 'auth_generation'",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+}
+
+impl Scoped {
+    /// The caller's own keys, newest first.
+    pub fn my_keys(&self) -> StoreResult<Vec<KeyRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {KEY_COLUMNS} FROM v_api_keys ORDER BY id DESC"
+        ))?;
+        let rows = stmt.query_map([], key_from_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The caller's own account.
+    pub fn my_account(&self) -> StoreResult<Option<AccountRow>> {
+        let mut stmt = self
+            .db()
+            .prepare_cached(&format!("SELECT {ACCOUNT_COLUMNS} FROM v_accounts"))?;
+        Ok(stmt.query_row([], account_from_row).optional()?)
+    }
+}
