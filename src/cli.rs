@@ -165,9 +165,25 @@ fn init_logging() {
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rustls=error"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr)
+        .with_writer(|| RedactingStderr)
         .with_ansi(std::io::stderr().is_terminal())
         .init();
+}
+
+/// Log output with every API key redacted (conventions §3.3): whatever a log line quotes, a key
+/// never reaches the log. tracing-subscriber writes each event in one call.
+struct RedactingStderr;
+
+impl std::io::Write for RedactingStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        std::io::stderr().write_all(crate::auth::api_key::redact(&text).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {

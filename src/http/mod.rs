@@ -114,7 +114,7 @@ pub async fn handle(
         account = account.unwrap_or(0),
         key_id,
         method = %parts.method,
-        path = %parts.uri.path(),
+        path = %crate::auth::api_key::redact(parts.uri.path()),
         status = response.status().as_u16(),
         micros = started.elapsed().as_micros() as u64,
     );

@@ -77,7 +77,9 @@ pub fn error_body(e: &Envelope<'_>, err: &ApiError) -> Vec<u8> {
         },
         "error": error,
     });
-    serde_json::to_vec(&body).expect("a json! value serialises")
+    // Whatever the message echoes from the request (a path, a parameter), a key never comes back.
+    let text = serde_json::to_string(&body).expect("a json! value serialises");
+    crate::auth::api_key::redact(&text).into_bytes()
 }
 
 pub fn render(e: &Envelope<'_>, reply: &Reply) -> (StatusCode, Vec<u8>, &'static str) {
@@ -199,6 +201,15 @@ mod tests {
         assert_eq!(v["error"]["status"], 500);
         assert_eq!(v["error"]["code"], "internal");
         assert_eq!(v["error"]["request_id"], "req_1");
+    }
+
+    #[test]
+    fn errors_never_echo_an_api_key() {
+        let key = "sk_service_Ab3dE5gHk7Q2mZp9LwX4vB8nR1tY6cJ3hF0sD5gA1GYRVj";
+        let err = ApiError::UnknownRegion(key.into());
+        let body = String::from_utf8(error_body(&E, &err)).unwrap();
+        assert!(!body.contains("k7Q2mZp9"), "{body}");
+        assert!(body.contains("sk_service_Ab3dE5gH"), "{body}");
     }
 
     #[test]

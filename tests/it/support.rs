@@ -10,6 +10,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use regintel::config::ServerConfig;
+pub use regintel::store::accounts::Tier;
 use serde_json::Value;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
@@ -134,6 +135,81 @@ impl TestServer {
 
     pub async fn get(&self, path: &str) -> Resp {
         self.client.get(&format!("{BASE}{path}")).await
+    }
+
+    /// Creates an account with a password and one API key, as the operator commands do, in this
+    /// server's data dir (the running server sees it at once).
+    pub fn account(&self, email: &str, tier: Tier) -> TestAccount {
+        let store = regintel::store::Store::open(self.dir.path(), 1).unwrap();
+        let auth = regintel::auth::Auth::open(self.dir.path(), "regintel").unwrap();
+        let password = regintel::auth::password::generate();
+        let hash = regintel::auth::password::hash(&password).unwrap();
+        let account = store
+            .system()
+            .unwrap()
+            .create_account(email, email, tier, &hash, 0)
+            .unwrap();
+        let (row, api_key) = auth.create_key(&store, account.id, tier, "test").unwrap();
+        TestAccount {
+            id: account.id,
+            email: email.to_owned(),
+            password,
+            api_key,
+            key_id: row.key_id,
+        }
+    }
+
+    /// Signs in over HTTP and returns the session token.
+    pub async fn login(&self, account: &TestAccount) -> String {
+        let body = serde_json::json!({ "email": account.email, "password": account.password });
+        let r = self
+            .client
+            .send(Request {
+                method: "POST",
+                path: &format!("{BASE}/auth/login"),
+                headers: &[("content-type", "application/json")],
+                body: body.to_string().into_bytes(),
+            })
+            .await;
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        r.json()["data"]["access_token"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+
+    /// A request to `BASE + path` with the given method, headers and body.
+    pub async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Resp {
+        self.client
+            .send(Request {
+                method,
+                path: &format!("{BASE}{path}"),
+                headers,
+                body: body.to_vec(),
+            })
+            .await
+    }
+}
+
+/// An account created for a test: its password and first API key in plain text.
+pub struct TestAccount {
+    pub id: i64,
+    pub email: String,
+    pub password: String,
+    pub api_key: String,
+    pub key_id: String,
+}
+
+impl TestAccount {
+    /// `X-API-Key` header for this account's key.
+    pub fn key_header(&self) -> (&'static str, &str) {
+        ("x-api-key", self.api_key.as_str())
     }
 }
 
