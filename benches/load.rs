@@ -39,6 +39,7 @@ const DATASETTE_DB: &str = "regintel";
 const DATASETTE_IDS: u64 = 1000;
 
 const PROFILE_ANONYMOUS: &str = "profile anonymous";
+const PROFILE_API_KEY: &str = "profile with API key";
 const MINIMAL: &str = "minimal hyper";
 const DATASETTE: &str = "datasette row";
 
@@ -146,11 +147,13 @@ fn bench() -> Result<()> {
     let import = import_timing(&ctx)?;
     let (datasette_db, max_id) = datasette_db(&ctx)?;
 
-    // Later scenarios (API key header, rate limits on) are a line each, compared against
-    // PROFILE_ANONYMOUS: extra `regintel serve` flags in Target::Regintel, extra headers last.
+    let api_key = bench_api_key(&ctx)?;
+    // Each scenario is a line, compared against PROFILE_ANONYMOUS: extra `regintel serve` flags
+    // in Target::Regintel, extra headers last.
     #[rustfmt::skip]
     let regintel_scenarios = [
         Scenario::new(PROFILE_ANONYMOUS, Target::Regintel(&[]), &profile_paths, &[]),
+        Scenario::new(PROFILE_API_KEY, Target::Regintel(&[]), &profile_paths, &[("X-API-Key", &api_key)]),
     ];
     let mut results = Vec::new();
     for scenario in &regintel_scenarios {
@@ -187,6 +190,29 @@ fn bench() -> Result<()> {
     fs::write(&json_path, serde_json::to_string_pretty(&report)? + "\n")?;
     println!("\nresults written to {}", json_path.display());
     Ok(())
+}
+
+/// An institutional account with one API key in the bench database, made with the operator
+/// commands as a deployment would.
+fn bench_api_key(ctx: &Ctx) -> Result<String> {
+    let email = "bench@regintel.local";
+    let mut create = Command::new(&ctx.regintel);
+    create
+        .args(["account", "create", email, "--tier", "institutional", "--data-dir"])
+        .arg(&ctx.data_dir);
+    run(&mut create, TOOL_TIMEOUT)?;
+    let mut key = Command::new(&ctx.regintel);
+    key.args(["key", "create", email, "--json", "--data-dir"])
+        .arg(&ctx.data_dir);
+    let (status, stdout) = capture(&mut key, TOOL_TIMEOUT)?;
+    ensure!(status.success(), "regintel key create failed: {stdout}");
+    // `capture` merges stderr into the text; the JSON document starts at the first brace.
+    let json = stdout.find('{').map_or("", |at| &stdout[at..]);
+    let created: serde_json::Value = serde_json::from_str(json)?;
+    created["api_key"]
+        .as_str()
+        .map(str::to_owned)
+        .context("regintel key create --json printed no api_key")
 }
 
 fn regintel_bin() -> Result<PathBuf> {
@@ -1103,8 +1129,9 @@ fn check(name: &'static str, value: f64, at_least: bool, target: f64, valid: boo
 }
 
 fn checks(results: &[ScenarioResult], import: &ImportResult) -> Vec<Check> {
-    let (profile, minimal, datasette) = (
+    let (profile, keyed, minimal, datasette) = (
         find(results, PROFILE_ANONYMOUS),
+        find(results, PROFILE_API_KEY),
         find(results, MINIMAL),
         find(results, DATASETTE),
     );
@@ -1137,6 +1164,13 @@ fn checks(results: &[ScenarioResult], import: &ImportResult) -> Vec<Check> {
             false,
             100.0,
             valid(&[profile]),
+        ),
+        check(
+            "profile with key / anonymous req/s",
+            keyed.req_per_s / profile.req_per_s,
+            true,
+            0.9,
+            valid(&[keyed, profile]),
         ),
         check(
             "import time / sqlite3 .import",

@@ -48,5 +48,6 @@ async fn poll_generation(state: Arc<AppState>) {
                 "data changed; cached answers renewed"
             );
         }
+        state.auth.refresh(&state.store);
     }
 }

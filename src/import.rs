@@ -98,6 +98,12 @@ pub fn import_files(
     let tx = conn.transaction()?;
     let mut report = ImportReport::default();
     for (name, sha, file) in &parsed {
+        if owner.is_some() && latest_snapshot_sha(&tx, &file.dataset, None)?.is_some() {
+            anyhow::bail!(
+                "{name}: {} is a public dataset; give the private data another dataset code (--dataset)",
+                file.dataset
+            );
+        }
         let source_id =
             write::upsert_source(&tx, &imported_source(catalogue, &file.dataset, name, file))?;
         let meta = dataset_meta(catalogue, file);

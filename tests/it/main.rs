@@ -2,10 +2,14 @@
 //! runs the real binary) and speaks HTTP to it.
 
 mod api;
+mod auth;
 mod cli;
 mod errors;
 mod import;
+mod isolation;
 mod openapi;
+mod private;
 mod provenance;
 mod server;
 mod support;
+mod tiers;

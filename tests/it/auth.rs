@@ -1,0 +1,1 @@
+//! Credentials: API keys, session tokens, login and logout, the account API.

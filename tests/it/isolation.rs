@@ -1,0 +1,1 @@
+//! Per-account isolation, route by route.

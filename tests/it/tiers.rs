@@ -1,0 +1,1 @@
+//! The tier matrix of the five specification endpoints.
