@@ -178,3 +178,46 @@ CREATE VIEW v_accounts AS
 CREATE VIEW v_api_keys AS
     SELECT id, key_id, account_id, name, created_at, last_used_at, revoked_at FROM api_keys
     WHERE account_id = current_account();
+
+-- migration 3: daily usage
+
+-- Requests counted per UTC day: scope 'key:<key_id>' or 'acct:<account id>'. Counters live in
+-- memory and are flushed here about every second and at shutdown, and reloaded at start, so a
+-- restart does not reset a daily cap. Kept for the usage charts.
+CREATE TABLE usage_daily (
+    scope TEXT NOT NULL,
+    day   TEXT NOT NULL,                                -- YYYY-MM-DD (UTC)
+    used  INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (scope, day)
+) WITHOUT ROWID;
+
+-- migration 4: private region codes; v_accounts readable through the authorizer
+
+-- Codes that appear only in an account's private data are that account's: they must not show up
+-- in anyone else's region lists (the public `regions` table is shared by everybody).
+CREATE TABLE private_regions (
+    account_id     INTEGER NOT NULL REFERENCES accounts (id),
+    code           TEXT NOT NULL,
+    level          INTEGER,
+    parent_code    TEXT,
+    country_code   TEXT,
+    classification TEXT NOT NULL,
+    PRIMARY KEY (account_id, code)
+) WITHOUT ROWID;
+
+DROP VIEW v_regions;
+CREATE VIEW v_regions AS
+    SELECT code, name_latin, name_national, level, parent_code, country_code, classification,
+           in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to
+    FROM regions
+    UNION ALL
+    SELECT code, NULL, NULL, level, parent_code, country_code, classification, 0, 0, NULL, NULL, NULL
+    FROM private_regions
+    WHERE account_id = current_account() AND code NOT IN (SELECT code FROM regions);
+
+-- `id = current_account()` on the rowid became a lookup the authorizer attributes to the
+-- statement rather than the view; comparing `+id` keeps it a filter inside the view.
+DROP VIEW v_accounts;
+CREATE VIEW v_accounts AS
+    SELECT id, email, display_name, tier, disabled, created_at FROM accounts
+    WHERE +id = current_account();

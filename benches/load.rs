@@ -40,6 +40,16 @@ const DATASETTE_IDS: u64 = 1000;
 
 const PROFILE_ANONYMOUS: &str = "profile anonymous";
 const PROFILE_API_KEY: &str = "profile with API key";
+const PROFILE_NO_LIMITS: &str = "profile, limiter off";
+/// Rate limits far above what the run sends: every request is checked and counted, none refused.
+const HIGH_LIMITS: &[&str] = &[
+    "--limit-anonymous-minute=1000000000",
+    "--limit-anonymous-hour=1000000000",
+    "--limit-anonymous-day=1000000000",
+    "--limit-institutional-minute=1000000000",
+    "--limit-institutional-hour=1000000000",
+    "--limit-institutional-day=1000000000",
+];
 const MINIMAL: &str = "minimal hyper";
 const DATASETTE: &str = "datasette row";
 
@@ -152,8 +162,9 @@ fn bench() -> Result<()> {
     // in Target::Regintel, extra headers last.
     #[rustfmt::skip]
     let regintel_scenarios = [
-        Scenario::new(PROFILE_ANONYMOUS, Target::Regintel(&[]), &profile_paths, &[]),
-        Scenario::new(PROFILE_API_KEY, Target::Regintel(&[]), &profile_paths, &[("X-API-Key", &api_key)]),
+        Scenario::new(PROFILE_ANONYMOUS, Target::Regintel(HIGH_LIMITS), &profile_paths, &[]),
+        Scenario::new(PROFILE_API_KEY, Target::Regintel(HIGH_LIMITS), &profile_paths, &[("X-API-Key", &api_key)]),
+        Scenario::new(PROFILE_NO_LIMITS, Target::Regintel(&["--no-rate-limits"]), &profile_paths, &[]),
     ];
     let mut results = Vec::new();
     for scenario in &regintel_scenarios {
@@ -198,7 +209,14 @@ fn bench_api_key(ctx: &Ctx) -> Result<String> {
     let email = "bench@regintel.local";
     let mut create = Command::new(&ctx.regintel);
     create
-        .args(["account", "create", email, "--tier", "institutional", "--data-dir"])
+        .args([
+            "account",
+            "create",
+            email,
+            "--tier",
+            "institutional",
+            "--data-dir",
+        ])
         .arg(&ctx.data_dir);
     run(&mut create, TOOL_TIMEOUT)?;
     let mut key = Command::new(&ctx.regintel);
@@ -1129,9 +1147,10 @@ fn check(name: &'static str, value: f64, at_least: bool, target: f64, valid: boo
 }
 
 fn checks(results: &[ScenarioResult], import: &ImportResult) -> Vec<Check> {
-    let (profile, keyed, minimal, datasette) = (
+    let (profile, keyed, unlimited, minimal, datasette) = (
         find(results, PROFILE_ANONYMOUS),
         find(results, PROFILE_API_KEY),
+        find(results, PROFILE_NO_LIMITS),
         find(results, MINIMAL),
         find(results, DATASETTE),
     );
@@ -1171,6 +1190,13 @@ fn checks(results: &[ScenarioResult], import: &ImportResult) -> Vec<Check> {
             true,
             0.9,
             valid(&[keyed, profile]),
+        ),
+        check(
+            "profile limits on / limiter off req/s",
+            profile.req_per_s / unlimited.req_per_s,
+            true,
+            0.9,
+            valid(&[profile, unlimited]),
         ),
         check(
             "import time / sqlite3 .import",

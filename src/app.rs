@@ -14,8 +14,11 @@ use crate::config::ServerConfig;
 use crate::state::AppState;
 use crate::store::Store;
 
-/// How often the server looks for imports and credential changes made by another process.
+/// How often the server looks for imports and credential changes made by another process, and
+/// flushes daily usage.
 const GENERATION_POLL: Duration = Duration::from_secs(1);
+/// How often idle rate-limit buckets are dropped.
+const SWEEP_EVERY: Duration = Duration::from_secs(5);
 
 /// Runs regintel on an already-bound listener until `shutdown` resolves and the connections have
 /// drained (or the drain deadline passed). `tls` None serves plain HTTP.
@@ -26,20 +29,37 @@ pub async fn start(
     shutdown: impl Future<Output = ()>,
 ) -> anyhow::Result<()> {
     config.validate()?;
+    for (op, _) in &config.limits.route_weights {
+        anyhow::ensure!(
+            crate::http::routes::ROUTES
+                .iter()
+                .any(|r| r.doc.operation_id == op),
+            "--route-weight names {op:?}, which is no route's operation id (see regintel openapi)"
+        );
+    }
     let store = Store::open(&config.data_dir, config.pool_size)?;
     let base_path = format!("/api/v1/{}", config.service);
     let openapi = Bytes::from(serde_json::to_vec(&crate::openapi::document(&base_path))?);
     let state = Arc::new(AppState::new(config, store, Catalogue::bundled(), openapi)?);
 
-    let poller = tokio::spawn(poll_generation(Arc::clone(&state)));
-    crate::net::server::serve(state, listener, tls.map(TlsAcceptor::from), shutdown).await;
+    let poller = tokio::spawn(background(Arc::clone(&state)));
+    crate::net::server::serve(
+        Arc::clone(&state),
+        listener,
+        tls.map(TlsAcceptor::from),
+        shutdown,
+    )
+    .await;
     poller.abort();
+    // The last counts since the previous flush.
+    state.flush_usage();
     Ok(())
 }
 
-async fn poll_generation(state: Arc<AppState>) {
+async fn background(state: Arc<AppState>) {
     let mut tick = tokio::time::interval(GENERATION_POLL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_sweep = std::time::Instant::now();
     loop {
         tick.tick().await;
         if state.refresh_generation() {
@@ -49,5 +69,13 @@ async fn poll_generation(state: Arc<AppState>) {
             );
         }
         state.auth.refresh(&state.store);
+        state.flush_usage();
+        let now = std::time::Instant::now();
+        if now.duration_since(last_sweep) >= SWEEP_EVERY {
+            state
+                .limiter
+                .sweep(now, crate::clock::now_ms().div_euclid(1000));
+            last_sweep = now;
+        }
     }
 }

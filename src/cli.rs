@@ -41,6 +41,8 @@ enum Command {
         /// Serve plain HTTP instead of HTTPS.
         #[arg(long)]
         plain_http: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// The production server.
     Serve(ServeArgs),
@@ -110,6 +112,101 @@ enum Command {
     },
 }
 
+/// Rate limits; every one also from `REGINTEL_LIMIT_<TIER>_<WINDOW>` (conventions §2.3 defaults).
+#[derive(Args)]
+struct LimitArgs {
+    #[arg(long, env = "REGINTEL_LIMIT_ANONYMOUS_MINUTE", default_value_t = 30)]
+    limit_anonymous_minute: u64,
+    #[arg(long, env = "REGINTEL_LIMIT_ANONYMOUS_HOUR", default_value_t = 300)]
+    limit_anonymous_hour: u64,
+    #[arg(long, env = "REGINTEL_LIMIT_ANONYMOUS_DAY", default_value_t = 1_000)]
+    limit_anonymous_day: u64,
+    #[arg(long, env = "REGINTEL_LIMIT_PROFESSIONAL_MINUTE", default_value_t = 60)]
+    limit_professional_minute: u64,
+    #[arg(
+        long,
+        env = "REGINTEL_LIMIT_PROFESSIONAL_HOUR",
+        default_value_t = 1_000
+    )]
+    limit_professional_hour: u64,
+    /// The professional daily cap, per account (shared by its keys).
+    #[arg(
+        long,
+        env = "REGINTEL_LIMIT_PROFESSIONAL_DAY",
+        default_value_t = 10_000
+    )]
+    limit_professional_day: u64,
+    #[arg(
+        long,
+        env = "REGINTEL_LIMIT_INSTITUTIONAL_MINUTE",
+        default_value_t = 300
+    )]
+    limit_institutional_minute: u64,
+    #[arg(
+        long,
+        env = "REGINTEL_LIMIT_INSTITUTIONAL_HOUR",
+        default_value_t = 10_000
+    )]
+    limit_institutional_hour: u64,
+    /// The institutional daily cap, per account (shared by its keys).
+    #[arg(
+        long,
+        env = "REGINTEL_LIMIT_INSTITUTIONAL_DAY",
+        default_value_t = 100_000
+    )]
+    limit_institutional_day: u64,
+    /// Failed authentications per client address per minute.
+    #[arg(long, env = "REGINTEL_LIMIT_AUTH_FAIL_MINUTE", default_value_t = 20)]
+    limit_auth_fail_minute: u64,
+    /// Proxies (address or CIDR) whose Forwarded / X-Forwarded-For headers name the client.
+    #[arg(long, env = "REGINTEL_TRUSTED_PROXIES", value_delimiter = ',')]
+    trusted_proxy: Vec<crate::limits::Cidr>,
+    /// Cost of a route in requests, by operation id: `exportDataset=20` (repeatable).
+    #[arg(long, env = "REGINTEL_ROUTE_WEIGHTS", value_delimiter = ',', value_parser = parse_weight)]
+    route_weight: Vec<(String, u64)>,
+    /// Serve without rate limits (for a gateway that limits requests itself).
+    #[arg(long, env = "REGINTEL_NO_RATE_LIMITS")]
+    no_rate_limits: bool,
+}
+
+fn parse_weight(text: &str) -> Result<(String, u64), String> {
+    let (op, weight) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?}: write operationId=weight, e.g. exportDataset=20"))?;
+    let weight = weight
+        .parse()
+        .map_err(|_| format!("{text:?}: the weight must be a whole number"))?;
+    Ok((op.trim().to_owned(), weight))
+}
+
+impl LimitArgs {
+    fn config(&self) -> crate::config::LimitConfig {
+        use crate::config::Quotas;
+        crate::config::LimitConfig {
+            enabled: !self.no_rate_limits,
+            anonymous: Quotas {
+                minute: self.limit_anonymous_minute,
+                hour: self.limit_anonymous_hour,
+                day: self.limit_anonymous_day,
+            },
+            professional: Quotas {
+                minute: self.limit_professional_minute,
+                hour: self.limit_professional_hour,
+                day: self.limit_professional_day,
+            },
+            institutional: Quotas {
+                minute: self.limit_institutional_minute,
+                hour: self.limit_institutional_hour,
+                day: self.limit_institutional_day,
+            },
+            auth_fail_per_minute: self.limit_auth_fail_minute,
+            trusted_proxies: self.trusted_proxy.clone(),
+            route_weights: self.route_weight.clone(),
+            ..Default::default()
+        }
+    }
+}
+
 #[derive(Args)]
 struct ServeArgs {
     /// Directory holding the database.
@@ -145,6 +242,11 @@ struct ServeArgs {
     /// Megabytes of memory for cached answers.
     #[arg(long, env = "REGINTEL_CACHE_MB", default_value_t = 32)]
     cache_mb: usize,
+    /// The URL clients use to reach this server (the issuer of session tokens).
+    #[arg(long, env = "REGINTEL_PUBLIC_URL")]
+    public_url: Option<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 pub fn run() -> ExitCode {
@@ -199,7 +301,8 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
             dir,
             listen,
             plain_http,
-        } => demo(&dir, listen, plain_http),
+            limits,
+        } => demo(&dir, listen, plain_http, limits.config()),
         Command::Serve(args) => serve(args),
         Command::Import {
             files,
@@ -313,6 +416,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.max_body_bytes = args.max_body;
     config.drain_timeout = Duration::from_secs(args.drain_timeout);
     config.cache_bytes = args.cache_mb * 1024 * 1024;
+    config.public_url = args.public_url;
+    config.limits = args.limits.config();
     config.validate()?;
     if !config.data_dir.join(crate::store::DB_FILE).exists() {
         bail!(
@@ -362,7 +467,12 @@ fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     })
 }
 
-fn demo(dir: &Path, listen: Option<SocketAddr>, plain_http: bool) -> anyhow::Result<()> {
+fn demo(
+    dir: &Path,
+    listen: Option<SocketAddr>,
+    plain_http: bool,
+    limits: crate::config::LimitConfig,
+) -> anyhow::Result<()> {
     create_dir(dir)?;
     let store = Store::open(dir, 1)?;
     let report = crate::import::import_bundled(&store, &Catalogue::bundled())?;
@@ -392,6 +502,8 @@ fn demo(dir: &Path, listen: Option<SocketAddr>, plain_http: bool) -> anyhow::Res
     });
     let mut config = ServerConfig::new(dir.to_path_buf());
     config.tls = tls.is_some();
+    config.limits = limits;
+    config.validate()?;
     runtime()?.block_on(async move {
         let shutdown = shutdown_signal()?;
         let listener = bind(listen).await?;

@@ -4,6 +4,61 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// Requests per minute, hour and UTC day for one kind of caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quotas {
+    pub minute: u64,
+    pub hour: u64,
+    /// For accounts: the tier's daily cap, shared by the account's keys (also each key's own
+    /// day limit).
+    pub day: u64,
+}
+
+/// Rate limits (conventions §2.3 defaults).
+#[derive(Debug, Clone)]
+pub struct LimitConfig {
+    /// Off only for a deployment whose gateway limits requests itself.
+    pub enabled: bool,
+    pub anonymous: Quotas,
+    pub professional: Quotas,
+    pub institutional: Quotas,
+    /// Failed authentications per client address per minute.
+    pub auth_fail_per_minute: u64,
+    /// Peers whose `Forwarded` / `X-Forwarded-For` headers name the client.
+    pub trusted_proxies: Vec<crate::limits::Cidr>,
+    /// Bucket entries kept in memory at most.
+    pub max_entries: usize,
+    /// Overrides of route weights by operation id (`exportDataset=20`).
+    pub route_weights: Vec<(String, u64)>,
+}
+
+impl Default for LimitConfig {
+    fn default() -> Self {
+        LimitConfig {
+            enabled: true,
+            anonymous: Quotas {
+                minute: 30,
+                hour: 300,
+                day: 1_000,
+            },
+            professional: Quotas {
+                minute: 60,
+                hour: 1_000,
+                day: 10_000,
+            },
+            institutional: Quotas {
+                minute: 300,
+                hour: 10_000,
+                day: 100_000,
+            },
+            auth_fail_per_minute: 20,
+            trusted_proxies: Vec::new(),
+            max_entries: 100_000,
+            route_weights: Vec::new(),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
     /// Everything regintel keeps lives here: the database, and for the demo the certificate.
@@ -30,6 +85,7 @@ pub struct ServerConfig {
     pub cache_bytes: usize,
     /// SQLite connections in the pool.
     pub pool_size: u32,
+    pub limits: LimitConfig,
 }
 
 impl ServerConfig {
@@ -52,6 +108,7 @@ impl ServerConfig {
             drain_timeout: Duration::from_secs(10),
             cache_bytes: 32 * 1024 * 1024,
             pool_size: 8,
+            limits: LimitConfig::default(),
         }
     }
 
@@ -72,6 +129,26 @@ impl ServerConfig {
             "--max-connections must be at least 1"
         );
         anyhow::ensure!(self.pool_size > 0, "--db-pool-size must be at least 1");
+        let l = &self.limits;
+        for (name, q) in [
+            ("ANONYMOUS", l.anonymous),
+            ("PROFESSIONAL", l.professional),
+            ("INSTITUTIONAL", l.institutional),
+        ] {
+            for (window, value) in [("MINUTE", q.minute), ("HOUR", q.hour), ("DAY", q.day)] {
+                anyhow::ensure!(
+                    value > 0,
+                    "REGINTEL_LIMIT_{name}_{window} (--limit-{}-{}) must be at least 1",
+                    name.to_lowercase(),
+                    window.to_lowercase()
+                );
+            }
+        }
+        anyhow::ensure!(
+            l.auth_fail_per_minute > 0,
+            "--limit-auth-fail-minute must be at least 1"
+        );
+
         if let Some(url) = &self.public_url {
             anyhow::ensure!(
                 url.starts_with("https://") || url.starts_with("http://"),

@@ -43,8 +43,12 @@ pub enum ApiError {
     ValidationFailed { errors: Vec<FieldError> },
     #[error("send the body as {expected}")]
     UnsupportedMediaType { expected: &'static str },
-    #[error("too many attempts; retry in {retry_after} seconds")]
-    RateLimited { retry_after: u64 },
+    /// A limit is exhausted: `violated` names the buckets without room.
+    #[error("rate limit exceeded ({}); retry in {retry_after} seconds", .violated.join(", "))]
+    RateLimited {
+        retry_after: u64,
+        violated: Vec<&'static str>,
+    },
     /// A query parameter is malformed or not allowed here (400, names the parameter).
     #[error("{message}")]
     InvalidParameter { parameter: String, message: String },
@@ -136,7 +140,10 @@ impl ApiError {
             ApiError::KeyLimitReached { limit } => Some(json!({ "limit": limit })),
             ApiError::ValidationFailed { errors } => Some(json!({ "errors": errors })),
             ApiError::UnsupportedMediaType { expected } => Some(json!({ "expected": expected })),
-            ApiError::RateLimited { retry_after } => Some(json!({ "retry_after": retry_after })),
+            ApiError::RateLimited {
+                retry_after,
+                violated,
+            } => Some(json!({ "retry_after": retry_after, "violated_policies": violated })),
             ApiError::NotFound(_)
             | ApiError::Unavailable
             | ApiError::Internal(_)
@@ -217,7 +224,10 @@ mod tests {
                 expected: "application/json",
             },
             ApiError::ValidationFailed { errors: vec![] },
-            ApiError::RateLimited { retry_after: 1 },
+            ApiError::RateLimited {
+                retry_after: 1,
+                violated: vec!["key-minute"],
+            },
             ApiError::NotImplemented("x".into()),
         ];
         for err in &samples {

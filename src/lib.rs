@@ -49,6 +49,7 @@ pub mod http;
 pub mod ids;
 pub mod import;
 pub mod ingest;
+pub mod limits;
 pub mod net;
 pub mod openapi;
 pub mod reply;

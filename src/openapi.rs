@@ -57,6 +57,13 @@ pub fn document(base_path: &str) -> Value {
                 "Cache-Control": {"schema": {"type": "string"}},
                 "Allow": {"description": "Methods the path allows.", "schema": {"type": "string"}},
                 "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "integer"}},
+                "X-RateLimit-Limit": {"description": "Quota of the binding bucket (the one with the least remaining).", "schema": {"type": "integer"}},
+                "X-RateLimit-Remaining": {"description": "Requests left in the binding bucket.", "schema": {"type": "integer"}},
+                "X-RateLimit-Used": {"description": "Requests used in the binding bucket.", "schema": {"type": "integer"}},
+                "X-RateLimit-Reset": {"description": "When the binding bucket is full again, in unix epoch seconds.", "schema": {"type": "integer"}},
+                "X-RateLimit-Resource": {"description": "Name of the binding bucket: ip-minute, ip-hour, ip-day, key-minute, key-hour, key-day, session-minute, session-hour, account-day or auth-fail.", "schema": {"type": "string"}},
+                "RateLimit-Policy": {"description": "draft-ietf-httpapi-ratelimit-headers: every bucket as `\"name\";q=<quota>;w=<window seconds>`.", "schema": {"type": "string"}},
+                "RateLimit": {"description": "draft-ietf-httpapi-ratelimit-headers: every bucket as `\"name\";r=<remaining>;t=<seconds to reset>`.", "schema": {"type": "string"}},
                 "WWW-Authenticate": {"description": "`Bearer realm=\"regintel\"`, with `error=\"invalid_token\"` when a credential was sent but is not valid.", "schema": {"type": "string"}},
             },
         },
@@ -126,7 +133,7 @@ fn operation(route: &Route) -> Value {
     for (status, codes) in by_status {
         let mut response = json!({
             "description": format!("error.code: {}", codes.join(", ")),
-            "headers": {"X-Request-Id": {"$ref": "#/components/headers/X-Request-Id"}},
+            "headers": headers(false),
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}},
         });
         if status == 503 {
@@ -141,11 +148,19 @@ fn operation(route: &Route) -> Value {
         Access::Credential | Access::Institutional => json!([{"ApiKey": []}, {"Bearer": []}]),
         Access::Session => json!([{"Bearer": []}]),
     };
+    let cost = match route.weight {
+        0 => " Not counted against rate limits.".to_owned(),
+        1 => String::new(),
+        n => format!(
+            " Costs {n} requests against rate limits (the operator may change this with --route-weight)."
+        ),
+    };
     let mut op = json!({
         "operationId": doc.operation_id,
         "tags": [doc.tag],
         "summary": doc.summary,
-        "description": doc.description,
+        "description": format!("{}{cost}", doc.description),
+        "x-ratelimit-weight": route.weight,
         "parameters": params,
         "security": security,
         "responses": responses,
@@ -163,8 +178,22 @@ fn operation(route: &Route) -> Value {
     op
 }
 
+/// Rate-limit headers every answer carries (unless the operator turned limits off).
+const RATE_HEADERS: &[&str] = &[
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Used",
+    "X-RateLimit-Reset",
+    "X-RateLimit-Resource",
+    "RateLimit-Policy",
+    "RateLimit",
+];
+
 fn headers(cacheable: bool) -> Value {
     let mut h = json!({"X-Request-Id": {"$ref": "#/components/headers/X-Request-Id"}});
+    for name in RATE_HEADERS {
+        h[*name] = json!({"$ref": format!("#/components/headers/{name}")});
+    }
     if cacheable {
         h["ETag"] = json!({"$ref": "#/components/headers/ETag"});
         h["Cache-Control"] = json!({"$ref": "#/components/headers/Cache-Control"});
@@ -331,11 +360,12 @@ fn schemas() -> Value {
             "how_to_verify": {"type": "string"},
         })),
         "Health": object(&["status"], json!({"status": {"type": "string", "const": "ok"}})),
-        "Readiness": object(&["status", "schema_version", "datasets", "data_generation"], json!({
+        "Readiness": object(&["status", "schema_version", "datasets", "data_generation", "rate_limit_entries"], json!({
             "status": {"type": "string", "const": "ready"},
             "schema_version": {"type": "integer"},
             "datasets": {"type": "integer"},
             "data_generation": {"type": "integer"},
+            "rate_limit_entries": {"type": "integer", "description": "Rate-limit buckets held in memory (bounded)."},
         })),
         "OpenApiDocument": {"type": "object", "description": "An OpenAPI 3.1 document."},
         "LoginRequest": {"type": "object", "additionalProperties": false, "required": ["email", "password"], "properties": {
@@ -388,6 +418,21 @@ fn schemas() -> Value {
         }},
         "Briefing": {"type": "object", "description": "A stored briefing; defined with the analytics release."},
         "CorrelationMatrix": {"type": "object", "description": "Defined with the analytics release."},
+        "Usage": object(&["account_id", "tier", "limits_enabled", "daily_cap", "today", "buckets", "days"], json!({
+            "account_id": {"type": "integer"},
+            "tier": {"type": "string", "enum": ["professional", "institutional"]},
+            "limits_enabled": {"type": "boolean"},
+            "daily_cap": {"type": "integer", "description": "The tier's requests per UTC day, shared by the account's keys."},
+            "today": object(&["day", "used", "remaining"], json!({"day": {"type": "string", "format": "date"}, "used": {"type": "integer"}, "remaining": {"type": "integer"}})),
+            "buckets": {"type": "array", "items": object(&["policy", "limit", "window_secs", "used", "remaining", "reset_secs"], json!({
+                "policy": {"type": "string"}, "limit": {"type": "integer"}, "window_secs": {"type": "integer"},
+                "used": {"type": "integer"}, "remaining": {"type": "integer"},
+                "reset_secs": {"type": "integer", "description": "Seconds until the bucket is full again (rolling windows) or the next UTC midnight (days)."},
+            }))},
+            "days": {"type": "array", "description": "The last 90 UTC days, oldest first.", "items": object(&["day", "used", "cap"], json!({
+                "day": {"type": "string", "format": "date"}, "used": {"type": "integer"}, "cap": {"type": "integer"},
+            }))},
+        })),
         "CsvExport": {"type": "string", "description": "CSV: dataset_code,nuts_code,time,unit,<dimensions...>,value,flags,conf_status,citation_id"},
     })
 }

@@ -10,6 +10,7 @@ use crate::auth::Auth;
 use crate::cache::ResponseCache;
 use crate::catalogue::Catalogue;
 use crate::config::ServerConfig;
+use crate::limits::{Limiter, Scope};
 use crate::store::Store;
 
 pub struct AppState {
@@ -24,6 +25,8 @@ pub struct AppState {
     pub base_path: String,
     /// The OpenAPI document, built from the route table at start.
     pub openapi: Bytes,
+    /// Rate-limit buckets; day counters are flushed to `usage_daily` by `app`.
+    pub limiter: Limiter,
     /// Rendered answers keyed by request; entries of older data generations are ignored.
     pub cache: ResponseCache,
     /// The data generation last read from the database (see `store_meta`). Checked by a
@@ -43,10 +46,25 @@ impl AppState {
         let auth = Auth::open(&config.data_dir, config.issuer())?;
         auth.refresh(&store);
         let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let limiter = Limiter::new(config.limits.max_entries);
+        // Today's counters, so a restart does not reset a daily cap.
+        let today = crate::clock::now_ms().div_euclid(1000).div_euclid(86_400);
+        for (scope, used) in store.system()?.usage_of_day(today)? {
+            let scope = match scope.split_once(':') {
+                Some(("key", key_id)) => Scope::Key(key_id.to_owned()),
+                Some(("acct", id)) => match id.parse() {
+                    Ok(id) => Scope::Account(id),
+                    Err(_) => continue,
+                },
+                _ => continue,
+            };
+            limiter.load_day(scope, today, used);
+        }
         Ok(AppState {
             base_path: format!("/api/v1/{}", config.service),
             auth,
             blocking: Semaphore::new(cpus),
+            limiter,
             cache: ResponseCache::new(config.cache_bytes),
             config,
             store,
@@ -58,6 +76,17 @@ impl AppState {
 
     pub fn generation(&self) -> i64 {
         self.generation.load(Ordering::Acquire)
+    }
+
+    /// Writes changed day counters to `usage_daily` (about every second, and at shutdown).
+    pub fn flush_usage(&self) {
+        let dirty = self.limiter.take_dirty();
+        if dirty.is_empty() {
+            return;
+        }
+        if let Err(e) = self.store.system().and_then(|mut s| s.write_usage(&dirty)) {
+            tracing::error!(error = %e, rows = dirty.len(), "could not write daily usage");
+        }
     }
 
     /// Re-reads the data generation; returns true if it changed.

@@ -239,7 +239,10 @@ impl Auth {
     pub fn login(&self, store: &Store, email: &str, password: &str) -> Result<Session, ApiError> {
         let who = email.trim().to_lowercase();
         if let Some(wait) = self.login_wait(&who) {
-            return Err(ApiError::RateLimited { retry_after: wait });
+            return Err(ApiError::RateLimited {
+                retry_after: wait,
+                violated: vec!["login"],
+            });
         }
         let found = store.system()?.account_by_email(&who)?;
         let verified = match &found {

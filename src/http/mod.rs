@@ -3,6 +3,7 @@
 
 pub mod handlers;
 pub mod query;
+pub mod ratelimit;
 pub mod respond;
 pub mod router;
 pub mod routes;
@@ -20,6 +21,7 @@ use hyper::body::{Bytes, Incoming};
 use crate::auth::{Principal, Via};
 use crate::error::ApiError;
 use crate::ids;
+use crate::limits::{self, Decision, Kind, Policy, Scope};
 use crate::reply::Reply;
 use crate::state::AppState;
 use crate::store::accounts::Tier;
@@ -44,12 +46,15 @@ enum Answer {
 /// 1. request id (inbound `X-Request-Id` if well-formed, else a new one);
 /// 2. declared body size (413 before anything is read);
 /// 3. route (404, 405 with `Allow`, CORS preflight for OPTIONS);
-/// 4. credentials (400 for two at once, 401 for a bad one; never downgraded to anonymous) and
-///    the route's access rule (401 missing, 403 tier or credential kind);
+/// 4. rate limits: the client's failed-authentication bucket, then credentials (400 for two at
+///    once, 401 for a bad one; never downgraded to anonymous), then every bucket the caller
+///    touches (429 if one has no room); then the route's access rule (401 missing, 403 tier or
+///    credential kind);
 /// 5. query and body (415 wrong media type, 413 over the limit);
 /// 6. conditional GET (`If-None-Match` → 304) and the answer cache;
 /// 7. the handler, inline or on the bounded blocking pool;
-/// 8. envelope, gzip, and the headers every answer carries; one access-log line.
+/// 8. envelope, gzip, and the headers every answer carries (rate limits included; answers that
+///    do not count are refunded); one access-log line.
 pub async fn handle(
     state: Arc<AppState>,
     req: Request<Incoming>,
@@ -65,7 +70,8 @@ pub async fn handle(
         .unwrap_or_else(ids::request_id);
     let (parts, body) = req.into_parts();
     let mut principal = Principal::Anonymous;
-    let result = answer(&state, &parts, body, &mut principal).await;
+    let mut charge = None;
+    let result = answer(&state, &parts, body, peer, &mut principal, &mut charge).await;
 
     let generated_at = crate::clock::rfc3339(crate::clock::now_ms());
     let account = principal.account_id();
@@ -97,6 +103,27 @@ pub async fn handle(
         Err(err) => error_response(&envelope, &err, gzip),
     };
     respond::common_headers(response.headers_mut(), &request_id, state.config.tls);
+    if let Some(charge) = charge {
+        let status = response.status();
+        // What does not count (conventions §2.3): 401, 5xx, and an authenticated 304.
+        let free = status == StatusCode::UNAUTHORIZED
+            || status.is_server_error()
+            || (status == StatusCode::NOT_MODIFIED && account.is_some());
+        if free {
+            state
+                .limiter
+                .refund(&charge.policies, charge.weight, charge.wall_secs);
+        }
+        if status == StatusCode::UNAUTHORIZED {
+            state.limiter.admit(
+                &[auth_fail_policy(&state, charge.client)],
+                1,
+                Instant::now(),
+                charge.wall_secs,
+            );
+        }
+        ratelimit::headers(response.headers_mut(), &charge.decision, charge.wall_secs);
+    }
     if parts.method == Method::HEAD {
         *response.body_mut() = Body::default();
     }
@@ -121,11 +148,32 @@ pub async fn handle(
     response
 }
 
+/// What an admitted request was charged, to refund answers that do not count and to describe
+/// the buckets in headers.
+struct Charge {
+    policies: Vec<Policy>,
+    weight: u64,
+    wall_secs: i64,
+    client: u128,
+    decision: Decision,
+}
+
+fn auth_fail_policy(state: &AppState, client: u128) -> Policy {
+    Policy {
+        name: "auth-fail",
+        scope: Scope::AuthFail(client),
+        kind: Kind::Rolling(60),
+        limit: state.config.limits.auth_fail_per_minute,
+    }
+}
+
 async fn answer(
     state: &Arc<AppState>,
     parts: &Parts,
     body: Incoming,
+    peer: SocketAddr,
     principal: &mut Principal,
+    charge: &mut Option<Charge>,
 ) -> Result<Answer, ApiError> {
     let config = &state.config;
     let largest_body = config.max_body_bytes.max(config.max_upload_bytes);
@@ -135,7 +183,61 @@ async fn answer(
         });
     }
     let path = parts.uri.path();
-    let (route, params) = match router::find(&state.base_path, &parts.method, path) {
+    let found = router::find(&state.base_path, &parts.method, path);
+    if config.limits.enabled {
+        let limits = &config.limits;
+        let client = limits::client_key(limits::client_ip(
+            peer.ip(),
+            &parts.headers,
+            &limits.trusted_proxies,
+        ));
+        let wall_secs = crate::clock::now_ms().div_euclid(1000);
+        // Guessing credentials is capped before they are checked (conventions §2.3).
+        let guard = [auth_fail_policy(state, client)];
+        let fails = state.limiter.admit(&guard, 0, Instant::now(), wall_secs);
+        let exhausted = fails.statuses[0].remaining == 0;
+        let retry_after = fails.statuses[0].reset_secs.max(1);
+        // Until the caller is known, the answer describes (and a 401 charges) this bucket.
+        *charge = Some(Charge {
+            policies: Vec::new(),
+            weight: 0,
+            wall_secs,
+            client,
+            decision: fails,
+        });
+        if exhausted {
+            return Err(ApiError::RateLimited {
+                retry_after,
+                violated: vec!["auth-fail"],
+            });
+        }
+        *principal = state.auth.authenticate(&state.store, &parts.headers)?;
+        let weight = match &found {
+            Match::Found { route, .. } => ratelimit::weight(config, route),
+            _ => 1,
+        };
+        let policies = ratelimit::policies(limits, principal, client);
+        let decision = state
+            .limiter
+            .admit(&policies, weight, Instant::now(), wall_secs);
+        let refused = (!decision.allowed).then(|| ApiError::RateLimited {
+            retry_after: decision.retry_after,
+            violated: decision.violated.clone(),
+        });
+        *charge = Some(Charge {
+            policies,
+            weight: if refused.is_some() { 0 } else { weight },
+            wall_secs,
+            client,
+            decision,
+        });
+        if let Some(err) = refused {
+            return Err(err);
+        }
+    } else {
+        *principal = state.auth.authenticate(&state.store, &parts.headers)?;
+    }
+    let (route, params) = match found {
         Match::Found { route, params } => (route, params),
         Match::MethodNotAllowed { allow } if parts.method == Method::OPTIONS => {
             return Ok(Answer::Ready(preflight(&allow)));
@@ -153,7 +255,6 @@ async fn answer(
             )));
         }
     };
-    *principal = state.auth.authenticate(&state.store, &parts.headers)?;
     authorize(route, principal)?;
     let query = Query::parse(parts.uri.query())?;
     let body = read_body(state, route, parts, body).await?;
@@ -302,7 +403,7 @@ fn error_response(envelope: &Envelope<'_>, err: &ApiError, gzip: bool) -> Respon
         ApiError::Unavailable => {
             headers.insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
         }
-        ApiError::RateLimited { retry_after } => {
+        ApiError::RateLimited { retry_after, .. } => {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
         }
         // RFC 6750 §3: no error attribute when no credential was sent.

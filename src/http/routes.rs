@@ -20,6 +20,9 @@ pub struct Route {
     /// The answer carries a secret (a key's plaintext, a session token): never compressed
     /// (BREACH) and never stored.
     pub secret: bool,
+    /// What a call costs against rate limits, in requests (configurable with `--route-weight`);
+    /// 0 for operational routes, which are not counted.
+    pub weight: u64,
 
     /// Answers depend only on the data, the path, the query and the caller's account: they are
     /// cached per data generation and carry an ETag.
@@ -85,6 +88,7 @@ pub enum Location {
 pub const COMMON_ERRORS: &[&str] = &[
     "invalid_request",
     "invalid_credential",
+    "rate_limit_exceeded",
     "payload_too_large",
     "internal",
     "unavailable",
@@ -123,6 +127,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Public,
         body: BodyKind::None,
         secret: false,
+        weight: 1,
         cacheable: true,
         doc: Doc {
             operation_id: "listRegions",
@@ -181,6 +186,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Public,
         body: BodyKind::None,
         secret: false,
+        weight: 1,
         cacheable: true,
         doc: Doc {
             operation_id: "getRegion",
@@ -203,6 +209,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Public,
         body: BodyKind::None,
         secret: false,
+        weight: 1,
         cacheable: true,
         doc: Doc {
             operation_id: "getRegionProfile",
@@ -225,6 +232,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Public,
         body: BodyKind::None,
         secret: false,
+        weight: 1,
         cacheable: true,
         doc: Doc {
             operation_id: "compareRegions",
@@ -276,6 +284,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Public,
         body: BodyKind::None,
         secret: false,
+        weight: 1,
         cacheable: true,
         doc: Doc {
             operation_id: "listDatasets",
@@ -298,6 +307,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Public,
         body: BodyKind::None,
         secret: false,
+        weight: 1,
         cacheable: true,
         doc: Doc {
             operation_id: "getDataset",
@@ -320,6 +330,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Public,
         body: BodyKind::None,
         secret: false,
+        weight: 1,
         cacheable: true,
         doc: Doc {
             operation_id: "getCitation",
@@ -348,6 +359,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Public,
         body: BodyKind::Json,
         secret: true,
+        weight: 1,
         cacheable: false,
         doc: Doc {
             operation_id: "login",
@@ -374,6 +386,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Session,
         body: BodyKind::None,
         secret: false,
+        weight: 1,
         cacheable: false,
         doc: Doc {
             operation_id: "logout",
@@ -396,6 +409,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Session,
         body: BodyKind::None,
         secret: false,
+        weight: 1,
         cacheable: false,
         doc: Doc {
             operation_id: "listApiKeys",
@@ -418,6 +432,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Session,
         body: BodyKind::Json,
         secret: true,
+        weight: 1,
         cacheable: false,
         doc: Doc {
             operation_id: "createApiKey",
@@ -444,6 +459,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Session,
         body: BodyKind::None,
         secret: false,
+        weight: 1,
         cacheable: false,
         doc: Doc {
             operation_id: "revokeApiKey",
@@ -466,6 +482,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Credential,
         body: BodyKind::Json,
         secret: false,
+        weight: 1,
         cacheable: false,
         doc: Doc {
             operation_id: "createDataset",
@@ -488,6 +505,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Credential,
         body: BodyKind::Csv,
         secret: false,
+        weight: 1,
         cacheable: false,
         doc: Doc {
             operation_id: "putDatasetData",
@@ -514,6 +532,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Institutional,
         body: BodyKind::Json,
         secret: false,
+        weight: 10,
         cacheable: false,
         doc: Doc {
             operation_id: "createBriefing",
@@ -541,6 +560,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Institutional,
         body: BodyKind::None,
         secret: false,
+        weight: 20,
         cacheable: false,
         doc: Doc {
             operation_id: "exportDataset",
@@ -569,6 +589,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Credential,
         body: BodyKind::None,
         secret: false,
+        weight: 1,
         cacheable: false,
         doc: Doc {
             operation_id: "correlationMatrix",
@@ -591,12 +612,36 @@ pub static ROUTES: &[Route] = &[
     },
     Route {
         method: Method::GET,
+        path: "/account/usage",
+        root: false,
+        handler: Handler::Inline(handlers::account::usage),
+        access: Access::Credential,
+        body: BodyKind::None,
+        secret: false,
+        weight: 1,
+        cacheable: false,
+        doc: Doc {
+            operation_id: "getUsage",
+            tag: "account",
+            summary: "The account's rate limits and daily usage",
+            description: "API key or session token. Where the caller's buckets stand now (per key or session: minute and hour; per account: the tier's daily cap, shared by its keys), and the account's calls per UTC day for the last 90 days against the cap.",
+            params: &[],
+            request: None,
+            schema: "Usage",
+            errors: &[],
+            success: 200,
+            raw: None,
+        },
+    },
+    Route {
+        method: Method::GET,
         path: "/openapi.json",
         root: false,
         handler: Handler::Inline(handlers::meta::openapi),
         access: Access::Public,
         body: BodyKind::None,
         secret: false,
+        weight: 1,
         cacheable: false,
         doc: Doc {
             operation_id: "getOpenApi",
@@ -619,6 +664,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Public,
         body: BodyKind::None,
         secret: false,
+        weight: 0,
         cacheable: false,
         doc: Doc {
             operation_id: "healthz",
@@ -641,6 +687,7 @@ pub static ROUTES: &[Route] = &[
         access: Access::Public,
         body: BodyKind::None,
         secret: false,
+        weight: 0,
         cacheable: false,
         doc: Doc {
             operation_id: "readyz",

@@ -326,12 +326,4 @@ impl Scoped {
         let rows = stmt.query_map([], key_from_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
-
-    /// The caller's own account.
-    pub fn my_account(&self) -> StoreResult<Option<AccountRow>> {
-        let mut stmt = self
-            .db()
-            .prepare_cached(&format!("SELECT {ACCOUNT_COLUMNS} FROM v_accounts"))?;
-        Ok(stmt.query_row([], account_from_row).optional()?)
-    }
 }

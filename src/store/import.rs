@@ -373,7 +373,7 @@ pub fn import_dataset(
     }
     refresh_series_stats(tx, series_ids.values().copied())?;
     set_headline_series(tx, dataset_id, &meta.headline)?;
-    add_unclassified_regions(tx, regions_seen.into_iter())?;
+    add_unclassified_regions(tx, regions_seen.into_iter(), owner)?;
     Ok(outcome)
 }
 
@@ -415,14 +415,21 @@ fn set_headline_series(
 
 /// Codes seen in data but not in the classification are still served: NUTS-shaped codes as
 /// 'historical' (earlier NUTS editions), the rest as 'aggregate' (EU27_2020, EFTA, ...). Aggregate
-/// names are filled in by [`name_aggregates`].
+/// names are filled in by [`name_aggregates`]. Codes from an account's private data go to its
+/// `private_regions`, so no one else learns of them.
 fn add_unclassified_regions<'a>(
     tx: &Transaction,
     codes: impl Iterator<Item = &'a str>,
+    owner: Option<i64>,
 ) -> rusqlite::Result<()> {
-    let mut stmt = tx.prepare_cached(
+    let mut public = tx.prepare_cached(
         "INSERT INTO regions (code, level, parent_code, country_code, classification)
          VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (code) DO NOTHING",
+    )?;
+    let mut private = tx.prepare_cached(
+        "INSERT INTO private_regions (account_id, code, level, parent_code, country_code, classification)
+         SELECT ?6, ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM regions WHERE code = ?1)
+         ON CONFLICT (account_id, code) DO NOTHING",
     )?;
     for code in codes {
         let nuts_shaped = (2..=5).contains(&code.len())
@@ -430,19 +437,19 @@ fn add_unclassified_regions<'a>(
             && code[2..]
                 .bytes()
                 .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit());
-        if nuts_shaped {
+        let (level, parent, country, class) = if nuts_shaped {
             let level = code.len() as i64 - 2;
             let parent = (level > 0).then(|| &code[..code.len() - 1]);
-            stmt.execute(params![code, level, parent, &code[..2], "historical"])?;
+            (Some(level), parent, Some(&code[..2]), "historical")
         } else {
-            stmt.execute(params![
-                code,
-                None::<i64>,
-                None::<String>,
-                None::<String>,
-                "aggregate"
-            ])?;
-        }
+            (None, None, None, "aggregate")
+        };
+        match owner {
+            None => public.execute(params![code, level, parent, country, class])?,
+            Some(account) => {
+                private.execute(params![code, level, parent, country, class, account])?
+            }
+        };
     }
     Ok(())
 }

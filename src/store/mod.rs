@@ -9,6 +9,7 @@ pub mod migrate;
 pub mod observations;
 pub mod pool;
 pub mod regions;
+pub mod usage;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -49,6 +49,7 @@ pub const PROTECTED_TABLES: &[&str] = &[
     "series",
     "snapshots",
     "observations",
+    "private_regions",
 ];
 
 /// The authorizer of request connections: reads only; protected tables only inside a view.

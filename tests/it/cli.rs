@@ -95,13 +95,20 @@ async fn demo_serves_https_with_credentials_file_and_stops_on_sigterm() {
 
     // One professional and one institutional account, each with a working key and password.
     let accounts = credentials["accounts"].as_array().unwrap();
-    let tiers: Vec<&str> = accounts.iter().map(|a| a["tier"].as_str().unwrap()).collect();
+    let tiers: Vec<&str> = accounts
+        .iter()
+        .map(|a| a["tier"].as_str().unwrap())
+        .collect();
     assert_eq!(tiers, ["professional", "institutional"]);
     let export = format!("{BASE}/export/bulk/tgs00010.csv");
     for account in accounts {
         let key = account["api_key"].as_str().unwrap();
         let r = client.get_with(&export, &[("x-api-key", key)]).await;
-        let expected = if account["tier"] == "institutional" { 200 } else { 403 };
+        let expected = if account["tier"] == "institutional" {
+            200
+        } else {
+            403
+        };
         assert_eq!(r.status, expected, "{account}");
         let login = serde_json::json!({"email": account["email"], "password": account["password"]});
         let r = client
@@ -241,9 +248,18 @@ fn run_ok(args: &[&str], data_dir: &std::path::Path, stdin: Option<&str>) -> Str
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.unwrap_or("").as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -254,7 +270,15 @@ async fn operator_commands_manage_accounts_keys_and_private_imports() {
     let d = dir.path();
     // Password from standard input; a short one is refused.
     let short = regintel()
-        .args(["account", "create", "short@example.org", "--tier", "professional", "--password-stdin", "--data-dir"])
+        .args([
+            "account",
+            "create",
+            "short@example.org",
+            "--tier",
+            "professional",
+            "--password-stdin",
+            "--data-dir",
+        ])
         .arg(d)
         .stdin(Stdio::null())
         .output()
@@ -262,59 +286,138 @@ async fn operator_commands_manage_accounts_keys_and_private_imports() {
     assert!(!short.status.success());
     assert!(String::from_utf8_lossy(&short.stderr).contains("15 characters"));
     let created = run_ok(
-        &["account", "create", "ana@example.org", "--tier", "professional", "--name", "Ana", "--password-stdin", "--json"],
+        &[
+            "account",
+            "create",
+            "ana@example.org",
+            "--tier",
+            "professional",
+            "--name",
+            "Ana",
+            "--password-stdin",
+            "--json",
+        ],
         d,
         Some("correct horse battery staple\n"),
     );
     let created: serde_json::Value = serde_json::from_str(&created).unwrap();
     assert_eq!(created["account"]["tier"], "professional");
-    assert!(created.get("password").is_none(), "a password from stdin is not printed");
+    assert!(
+        created.get("password").is_none(),
+        "a password from stdin is not printed"
+    );
     // A generated password is printed once.
-    let generated = run_ok(&["account", "create", "bo@example.org", "--tier", "institutional", "--json"], d, None);
+    let generated = run_ok(
+        &[
+            "account",
+            "create",
+            "bo@example.org",
+            "--tier",
+            "institutional",
+            "--json",
+        ],
+        d,
+        None,
+    );
     let generated: serde_json::Value = serde_json::from_str(&generated).unwrap();
     assert_eq!(generated["password"].as_str().unwrap().len(), 24);
 
-    let list: serde_json::Value = serde_json::from_str(&run_ok(&["account", "list", "--json"], d, None)).unwrap();
+    let list: serde_json::Value =
+        serde_json::from_str(&run_ok(&["account", "list", "--json"], d, None)).unwrap();
     assert_eq!(list["accounts"].as_array().unwrap().len(), 2);
-    assert!(!list.to_string().contains("argon2"), "no password hashes in listings");
+    assert!(
+        !list.to_string().contains("argon2"),
+        "no password hashes in listings"
+    );
 
-    let key: serde_json::Value = serde_json::from_str(&run_ok(&["key", "create", "ana@example.org", "--json"], d, None)).unwrap();
+    let key: serde_json::Value = serde_json::from_str(&run_ok(
+        &["key", "create", "ana@example.org", "--json"],
+        d,
+        None,
+    ))
+    .unwrap();
     let api_key = key["api_key"].as_str().unwrap().to_owned();
     let key_id = key["key_id"].as_str().unwrap().to_owned();
     // Professional: one active key.
-    let second = regintel().args(["key", "create", "ana@example.org", "--data-dir"]).arg(d).output().unwrap();
+    let second = regintel()
+        .args(["key", "create", "ana@example.org", "--data-dir"])
+        .arg(d)
+        .output()
+        .unwrap();
     assert!(!second.status.success());
-    let keys: serde_json::Value = serde_json::from_str(&run_ok(&["key", "list", "--email", "ana@example.org", "--json"], d, None)).unwrap();
+    let keys: serde_json::Value = serde_json::from_str(&run_ok(
+        &["key", "list", "--email", "ana@example.org", "--json"],
+        d,
+        None,
+    ))
+    .unwrap();
     assert_eq!(keys["keys"][0]["key_id"], key_id.as_str());
-    assert!(!keys.to_string().contains(&api_key[19..]), "listings never show the secret");
+    assert!(
+        !keys.to_string().contains(&api_key[19..]),
+        "listings never show the secret"
+    );
 
     // A private import for ana, served with her key only.
     let csv = d.join("mine.csv");
     std::fs::write(&csv, "dataset_code,nuts_code,nuts_level,time,value,unit,flags,src_line\nana_data,DE21,2,2022,42,NR,,2\n").unwrap();
-    run_ok(&["import", "--account", "ana@example.org", csv.to_str().unwrap()], d, None);
+    run_ok(
+        &[
+            "import",
+            "--account",
+            "ana@example.org",
+            csv.to_str().unwrap(),
+        ],
+        d,
+        None,
+    );
 
     let s = crate::support::TestServer::start_in(dir, crate::support::Options::default()).await;
     let path = "/compare?regions=DE21,FR10&dataset=ana_data";
-    let r = s.client.get_with(&format!("{BASE}{path}"), &[("x-api-key", &api_key)]).await;
+    let r = s
+        .client
+        .get_with(&format!("{BASE}{path}"), &[("x-api-key", &api_key)])
+        .await;
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     s.get(path).await.error(404, "unknown_dataset");
 
     // set-tier and disable take effect on the running server within about a second.
     let export = format!("{BASE}/export/bulk/tgs00010.csv");
-    assert_eq!(s.client.get_with(&export, &[("x-api-key", &api_key)]).await.status, 403);
-    run_ok(&["account", "set-tier", "ana@example.org", "institutional"], s.dir.path(), None);
+    assert_eq!(
+        s.client
+            .get_with(&export, &[("x-api-key", &api_key)])
+            .await
+            .status,
+        403
+    );
+    run_ok(
+        &["account", "set-tier", "ana@example.org", "institutional"],
+        s.dir.path(),
+        None,
+    );
     let mut status = 0;
     for _ in 0..50 {
-        status = s.client.get_with(&export, &[("x-api-key", &api_key)]).await.status;
+        status = s
+            .client
+            .get_with(&export, &[("x-api-key", &api_key)])
+            .await
+            .status;
         if status == 200 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(status, 200, "the new tier applies");
-    run_ok(&["account", "disable", "ana@example.org"], s.dir.path(), None);
+    run_ok(
+        &["account", "disable", "ana@example.org"],
+        s.dir.path(),
+        None,
+    );
     for _ in 0..50 {
-        status = s.client.get_with(&format!("{BASE}/regions/DE21"), &[("x-api-key", &api_key)]).await.status;
+        status = s
+            .client
+            .get_with(&format!("{BASE}/regions/DE21"), &[("x-api-key", &api_key)])
+            .await
+            .status;
         if status == 401 {
             break;
         }

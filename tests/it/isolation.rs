@@ -1,1 +1,1109 @@
-//! Per-account isolation, route by route.
+//! Per-account isolation, route by route (DESIGN §5, conventions §6 API1): two institutional
+//! accounts hold private datasets under the same code and under their own codes, with values,
+//! titles and citations found nowhere else; each attacks the other over every route of the route
+//! table, with its key, its session token and anonymously; answers, caches and the database
+//! layer are checked for anything of the other account's.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use regintel::http::routes::{BodyKind, Location, ROUTES, Route};
+use serde_json::{Value, json};
+
+use crate::support::{BASE, Client, Request, Resp, TestAccount, TestServer, Tier};
+
+/// The code both accounts use for a private dataset.
+const SHARED: &str = "shared_code";
+/// Regions of the private data: all also in the public data.
+const REGIONS: &[(&str, u8)] = &[("DE21", 2), ("FR10", 2), ("DE2", 1), ("FR1", 1)];
+const PERIODS: &[&str] = &["2021", "2022"];
+/// The comparison each account reads of its own `shared_code`.
+const COMPARE: &str = "/compare?regions=DE21,FR10&dataset=shared_code";
+/// First value of the rows the attacker uploads (`PUT /datasets/{code}/data`), as for the parties.
+const ATTACK_BASE: u32 = 555_551;
+/// Identifiers of the shapes the victim's use, that exist nowhere.
+const MISSING_CODE: &str = "z_only";
+const MISSING_CITATION: &str = "cit_aaaaaaaaaaaaaaaaaaaa";
+const MISSING_SNAPSHOT: &str = "snp_00000000000000000000000000";
+const MISSING_KEY_ID: &str = "Zz9Zz9Zz";
+const MISSING_EMAIL: &str = "nobody@example.org";
+/// Requests in flight at once while probing read-only routes.
+const PARALLEL: usize = 4;
+
+/// One account of the fixture and what it owns.
+struct Party {
+    account: TestAccount,
+    session: String,
+    /// Its private dataset whose code no other account uses.
+    own_code: &'static str,
+    title: &'static str,
+    /// Value texts of its rows, all `<n>.5` with `n` from these bases up.
+    shared_base: u32,
+    own_base: u32,
+    citations: Vec<String>,
+    snapshots: Vec<String>,
+    file_sha256: Vec<String>,
+}
+
+impl Party {
+    fn key(&self) -> (&'static str, &str) {
+        self.account.key_header()
+    }
+
+    fn values(&self) -> Vec<String> {
+        let n = (REGIONS.len() * PERIODS.len()) as u32;
+        (0..n)
+            .flat_map(|i| [self.shared_base + i, self.own_base + i])
+            .map(|v| format!("{v}.5"))
+            .collect()
+    }
+
+    /// Everything another caller must never read: titles, value texts, citation and snapshot
+    /// ids, file hashes, the key's id and secret part, the email.
+    fn secrets(&self) -> Vec<String> {
+        let key = &self.account.api_key;
+        let mut all = vec![
+            self.title.to_owned(),
+            key.clone(),
+            key["sk_service_".len() + 8..key.len() - 6].to_owned(),
+            self.account.key_id.clone(),
+            self.account.email.clone(),
+        ];
+        all.extend(self.values());
+        all.extend(self.citations.iter().cloned());
+        all.extend(self.snapshots.iter().cloned());
+        all.extend(self.file_sha256.iter().cloned());
+        all
+    }
+
+    /// The answers that show this account's private data, as it reads them (normalised).
+    async fn views(&self, s: &TestServer) -> Vec<(String, Value)> {
+        let paths = [
+            COMPARE.to_owned(),
+            format!("/datasets/{SHARED}"),
+            format!("/datasets/{}", self.own_code),
+            format!("/export/bulk/{SHARED}.csv"),
+            format!("/export/bulk/{}.csv", self.own_code),
+        ];
+        let mut out = Vec::new();
+        for path in paths {
+            let r = s.call("GET", &path, &[self.key()], b"").await;
+            assert_eq!(r.status, 200, "{path}: {}", text(&r.body));
+            out.push((path, normalised(&r.body, &[])));
+        }
+        out
+    }
+}
+
+/// A server with two institutional accounts, each with a key, a session and two private datasets
+/// (`shared_code` and its own code) holding data for DE21, FR10, DE2 and FR1.
+async fn fixture() -> (TestServer, Party, Party) {
+    let s = TestServer::start().await;
+    let alpha = s.account("alpha@example.org", Tier::Institutional);
+    let bravo = s.account("bravo@example.org", Tier::Institutional);
+    let mut a = Party {
+        session: s.login(&alpha).await,
+        account: alpha,
+        own_code: "a_only",
+        title: "Alpha secret title",
+        shared_base: 111_111,
+        own_base: 222_221,
+        citations: Vec::new(),
+        snapshots: Vec::new(),
+        file_sha256: Vec::new(),
+    };
+    let mut b = Party {
+        session: s.login(&bravo).await,
+        account: bravo,
+        own_code: "b_only",
+        title: "Bravo secret title",
+        shared_base: 333_331,
+        own_base: 444_441,
+        citations: Vec::new(),
+        snapshots: Vec::new(),
+        file_sha256: Vec::new(),
+    };
+    for p in [&mut a, &mut b] {
+        for (code, base) in [(SHARED, p.shared_base), (p.own_code, p.own_base)] {
+            let body = json!({
+                "code": code,
+                "title": format!("{} ({code})", p.title),
+                "unit": "NR",
+                "dimensions": ["sex"],
+            });
+            let r = s
+                .call(
+                    "POST",
+                    "/datasets",
+                    &[p.key(), ("content-type", "application/json")],
+                    body.to_string().as_bytes(),
+                )
+                .await;
+            assert_eq!(r.status, 201, "{}", text(&r.body));
+            let r = s
+                .call(
+                    "PUT",
+                    &format!("/datasets/{code}/data"),
+                    &[p.key(), ("content-type", "text/csv")],
+                    tidy_csv(code, base).as_bytes(),
+                )
+                .await;
+            assert_eq!(r.status, 200, "{}", text(&r.body));
+        }
+        // The identifiers its own answers reveal.
+        for (path, view) in p.views(&s).await {
+            let body = match &view {
+                Value::String(raw) => raw.clone(),
+                v => v.to_string(),
+            };
+            p.citations.extend(ids_in(&body, "cit_"));
+            p.snapshots.extend(ids_in(&body, "snp_"));
+            if path.starts_with("/datasets/") {
+                for snapshot in view["data"]["snapshots"].as_array().unwrap() {
+                    let sha = snapshot["file_sha256"].as_str().unwrap();
+                    p.file_sha256.push(sha.to_owned());
+                }
+            }
+        }
+        for ids in [&mut p.citations, &mut p.snapshots, &mut p.file_sha256] {
+            ids.sort();
+            ids.dedup();
+        }
+        let rows = REGIONS.len() * PERIODS.len();
+        assert_eq!(p.citations.len(), 2 * rows, "{:?}", p.citations);
+        assert_eq!(p.snapshots.len(), 2, "{:?}", p.snapshots);
+        assert_eq!(p.file_sha256.len(), 2);
+    }
+    (s, a, b)
+}
+
+/// A tidy CSV with one row per region and period, values counting up from `base`.
+fn tidy_csv(code: &str, base: u32) -> String {
+    let mut csv = String::from("dataset_code,nuts_code,nuts_level,time,value,unit,flags,sex\n");
+    let mut value = base;
+    for (region, level) in REGIONS {
+        for period in PERIODS {
+            writeln!(csv, "{code},{region},{level},{period},{value}.5,NR,,T").unwrap();
+            value += 1;
+        }
+    }
+    csv
+}
+
+/// Every identifier `prefix` + lowercase letters and digits in `text`.
+fn ids_in(text: &str, prefix: &str) -> Vec<String> {
+    text.match_indices(prefix)
+        .map(|(at, _)| {
+            text[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+                .collect::<String>()
+        })
+        .filter(|id| id.len() > prefix.len() + 10)
+        .collect()
+}
+
+/// Up to 150 characters either side of `needle` in `body` (all of a short body).
+fn clip(body: &str, needle: &str) -> String {
+    let at = body.find(needle).unwrap_or(0);
+    let start = body.floor_char_boundary(at.saturating_sub(150));
+    let end = body.ceil_char_boundary((at + needle.len() + 150).min(body.len()));
+    format!("…{}…", &body[start..end])
+}
+
+fn text(body: &[u8]) -> String {
+    String::from_utf8_lossy(body).into_owned()
+}
+
+/// The body with `replace` applied, as JSON without the per-request fields (request id and time),
+/// or as a string when it is not JSON.
+fn normalised(body: &[u8], replace: &[(String, String)]) -> Value {
+    let mut raw = text(body);
+    for (from, to) in replace {
+        raw = raw.replace(from.as_str(), to);
+    }
+    match serde_json::from_str::<Value>(&raw) {
+        Ok(mut v) => {
+            if let Some(meta) = v.get_mut("meta").and_then(Value::as_object_mut) {
+                meta.remove("request_id");
+                meta.remove("generated_at");
+            }
+            if let Some(error) = v.get_mut("error").and_then(Value::as_object_mut) {
+                error.remove("request_id");
+            }
+            v
+        }
+        Err(_) => Value::String(raw),
+    }
+}
+
+/// A value for a path or query parameter; `twin` is set when the value names an object private
+/// to the victim, and is a made-up identifier of the same shape that exists nowhere.
+#[derive(Clone)]
+struct Ident {
+    text: String,
+    twin: Option<String>,
+}
+
+fn ident(text: &str, twin: Option<&str>) -> Ident {
+    Ident {
+        text: text.to_owned(),
+        twin: twin.map(str::to_owned),
+    }
+}
+
+/// What an attacker could put in a parameter called `name`, from the victim's secrets or public
+/// knowledge. Parameters of a kind this test does not know get every identifier.
+fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
+    let codes = || {
+        vec![
+            ident(victim.own_code, Some(MISSING_CODE)),
+            ident(SHARED, None),
+        ]
+    };
+    let object_ids = || {
+        let mut ids: Vec<Ident> = victim
+            .citations
+            .iter()
+            .map(|c| ident(c, Some(MISSING_CITATION)))
+            .collect();
+        ids.extend(
+            victim
+                .snapshots
+                .iter()
+                .map(|s| ident(s, Some(MISSING_SNAPSHOT))),
+        );
+        ids
+    };
+    let key_id = || vec![ident(&victim.account.key_id, Some(MISSING_KEY_ID))];
+    match name {
+        "code" => {
+            let mut v = codes();
+            v.push(ident("DE21", None));
+            v
+        }
+        "dataset" => codes(),
+        "id" => object_ids(),
+        "key_id" => key_id(),
+        "regions" => vec![ident("DE21,FR10", None)],
+        "nuts_code" | "region" | "region_nuts_code" => vec![ident("DE21", None)],
+        "q" => vec![ident("secret", None)],
+        _ => {
+            let mut v = codes();
+            v.push(ident("DE21", None));
+            v.extend(object_ids());
+            v.extend(key_id());
+            v
+        }
+    }
+}
+
+/// Query parameters this test fills even when optional.
+const OPTIONAL_QUERY: &[&str] = &["q"];
+
+/// Victim-private identifiers in a request, each with its made-up twin.
+type Names = Vec<(String, String)>;
+
+/// A request body a route may take: the request schema it fits, and the victim-private
+/// identifiers in it.
+struct BodyTemplate {
+    schema: &'static str,
+    body: Value,
+    names: Names,
+}
+
+/// A concrete request body.
+struct Body {
+    bytes: Vec<u8>,
+    names: Names,
+    content_type: Option<&'static str>,
+}
+
+/// JSON bodies for `route`: those of its request schema, or all when the schema is not one this
+/// test knows.
+fn json_bodies(route: &Route, victim: &Party) -> Vec<Body> {
+    let dataset =
+        |code: &str| json!({"code": code, "title": "t", "unit": "NR", "dimensions": ["sex"]});
+    let all = [
+        BodyTemplate {
+            schema: "LoginRequest",
+            body: json!({"email": victim.account.email, "password": "not-the-password"}),
+            names: vec![(victim.account.email.clone(), MISSING_EMAIL.to_owned())],
+        },
+        BodyTemplate {
+            schema: "CreateApiKey",
+            body: json!({"name": "x"}),
+            names: Vec::new(),
+        },
+        BodyTemplate {
+            schema: "CreateDataset",
+            body: dataset(victim.own_code),
+            names: vec![(victim.own_code.to_owned(), MISSING_CODE.to_owned())],
+        },
+        BodyTemplate {
+            schema: "CreateDataset",
+            body: dataset(SHARED),
+            names: Vec::new(),
+        },
+        BodyTemplate {
+            schema: "BriefingRequest",
+            body: json!({"region_nuts_code": "DE21", "briefing_type": "profile_summary"}),
+            names: Vec::new(),
+        },
+    ];
+    let fits = |t: &&BodyTemplate| Some(t.schema) == route.doc.request;
+    let chosen: Vec<&BodyTemplate> = if all.iter().any(|t| fits(&t)) {
+        all.iter().filter(fits).collect()
+    } else {
+        all.iter().collect()
+    };
+    chosen
+        .into_iter()
+        .map(|t| Body {
+            bytes: t.body.to_string().into_bytes(),
+            names: t.names.clone(),
+            content_type: Some("application/json"),
+        })
+        .collect()
+}
+
+/// One concrete request of the attack.
+#[derive(Clone)]
+struct Probe {
+    method: String,
+    /// From the root, base path included.
+    path: String,
+    body: Vec<u8>,
+    content_type: Option<&'static str>,
+    names: Names,
+    /// The value of the first path parameter, if any.
+    first_param: Option<String>,
+}
+
+impl Probe {
+    /// The same request naming made-up identifiers instead of the victim's.
+    fn twin(&self) -> Option<Probe> {
+        if self.names.is_empty() {
+            return None;
+        }
+        let mut path = self.path.clone();
+        let mut body = text(&self.body);
+        for (from, to) in &self.names {
+            path = path.replace(from.as_str(), to);
+            body = body.replace(from.as_str(), to);
+        }
+        Some(Probe {
+            path,
+            body: body.into_bytes(),
+            names: Vec::new(),
+            ..self.clone()
+        })
+    }
+
+    fn names_own_code_of(&self, victim: &Party) -> bool {
+        self.first_param.as_deref() == Some(victim.own_code)
+    }
+
+    fn describe(&self) -> String {
+        format!("{} {} {}", self.method, self.path, text(&self.body))
+    }
+}
+
+/// Names of the `{params}` of a path template, in order.
+fn path_params(template: &str) -> Vec<&str> {
+    template
+        .split('/')
+        .filter_map(|seg| seg.strip_prefix('{')?.split_once('}').map(|(n, _)| n))
+        .collect()
+}
+
+/// Every request of the attack on `route`: each path parameter and each required (or known)
+/// query parameter set to each identifier an attacker could guess, with a body if it takes one.
+fn probes(route: &'static Route, victim: &Party) -> Vec<Probe> {
+    // (path, query, names, first path parameter)
+    type Partial = (String, Vec<String>, Names, Option<String>);
+    let prefix = if route.root { "" } else { BASE };
+    let mut partial: Vec<Partial> = vec![(format!("{prefix}{}", route.path), vec![], vec![], None)];
+    let expand = |partial: Vec<Partial>, name: &str, query: bool| -> Vec<Partial> {
+        let mut out = Vec::new();
+        for (path, q, names, first) in &partial {
+            for id in idents_for(name, victim) {
+                let mut names = names.clone();
+                if let Some(twin) = &id.twin {
+                    names.push((id.text.clone(), twin.clone()));
+                }
+                if query {
+                    let mut q = q.clone();
+                    q.push(format!("{name}={}", id.text));
+                    out.push((path.clone(), q, names, first.clone()));
+                } else {
+                    let path = path.replace(&format!("{{{name}}}"), &id.text);
+                    let first = first.clone().or_else(|| Some(id.text.clone()));
+                    out.push((path, q.clone(), names, first));
+                }
+            }
+        }
+        out
+    };
+    for name in path_params(route.path) {
+        partial = expand(partial, name, false);
+    }
+    for p in route.doc.params {
+        if p.location == Location::Query && (p.required || OPTIONAL_QUERY.contains(&p.name)) {
+            partial = expand(partial, p.name, true);
+        }
+    }
+    let mut out = Vec::new();
+    for (path, query, names, first) in partial {
+        let path = if query.is_empty() {
+            path
+        } else {
+            format!("{path}?{}", query.join("&"))
+        };
+        let bodies = match route.body {
+            BodyKind::None => vec![Body {
+                bytes: Vec::new(),
+                names: Vec::new(),
+                content_type: None,
+            }],
+            BodyKind::Csv => {
+                let code = first.clone().unwrap_or_else(|| SHARED.to_owned());
+                vec![Body {
+                    bytes: tidy_csv(&code, ATTACK_BASE).into_bytes(),
+                    names: Vec::new(),
+                    content_type: Some("text/csv"),
+                }]
+            }
+            BodyKind::Json => json_bodies(route, victim),
+        };
+        for body in bodies {
+            let mut names = names.clone();
+            names.extend(body.names);
+            out.push(Probe {
+                method: route.method.to_string(),
+                path: path.clone(),
+                body: body.bytes,
+                content_type: body.content_type,
+                names,
+                first_param: first.clone(),
+            });
+        }
+    }
+    out
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Caller {
+    Anonymous,
+    Key,
+    Session,
+}
+
+const CALLERS: [Caller; 3] = [Caller::Anonymous, Caller::Key, Caller::Session];
+
+async fn send(client: &Client, probe: &Probe, caller: Caller, key: &str, session: &str) -> Resp {
+    let bearer = format!("Bearer {session}");
+    let mut headers: Vec<(&str, &str)> = Vec::new();
+    match caller {
+        Caller::Anonymous => {}
+        Caller::Key => headers.push(("x-api-key", key)),
+        Caller::Session => headers.push(("authorization", &bearer)),
+    }
+    if let Some(ct) = probe.content_type {
+        headers.push(("content-type", ct));
+    }
+    client
+        .send(Request {
+            method: &probe.method,
+            path: &probe.path,
+            headers: &headers,
+            body: probe.body.clone(),
+        })
+        .await
+}
+
+/// A probe's answer and, when it names a victim's object, the answer to its twin.
+struct Outcome {
+    probe: Probe,
+    caller: Caller,
+    resp: Resp,
+    twin: Option<(Probe, Resp)>,
+}
+
+async fn run(client: &Client, probe: &Probe, caller: Caller, key: &str, session: &str) -> Outcome {
+    let resp = send(client, probe, caller, key, session).await;
+    let twin = match probe.twin() {
+        Some(twin) => {
+            let r = send(client, &twin, caller, key, session).await;
+            Some((twin, r))
+        }
+        None => None,
+    };
+    Outcome {
+        probe: probe.clone(),
+        caller,
+        resp,
+        twin,
+    }
+}
+
+/// The attacker's requests to every route about the victim's objects, and the checks on them.
+async fn attack(s: &TestServer, attacker: &Party, victim: &Party) {
+    let before = victim.views(s).await;
+    let mut all: Vec<Probe> = Vec::new();
+    for route in ROUTES {
+        let p = probes(route, victim);
+        assert!(
+            !p.is_empty(),
+            "no request for {} {}",
+            route.method,
+            route.path
+        );
+        all.extend(p);
+    }
+    let (safe, mut unsafe_): (Vec<Probe>, Vec<Probe>) = all
+        .into_iter()
+        .partition(|p| p.method == "GET" || p.method == "HEAD");
+    // Creations last, so a dataset the attacker creates under the victim's code cannot change
+    // how the other requests are answered.
+    unsafe_.sort_by_key(|p| p.method == "POST");
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    let mut requests = 0;
+
+    // Read-only requests, a few at a time.
+    let jobs: Vec<(Probe, Caller)> = safe
+        .iter()
+        .flat_map(|p| CALLERS.map(|c| (p.clone(), c)))
+        .collect();
+    let mut chunks: Vec<Vec<(Probe, Caller)>> = (0..PARALLEL).map(|_| Vec::new()).collect();
+    for (i, job) in jobs.into_iter().enumerate() {
+        chunks[i % PARALLEL].push(job);
+    }
+    let mut tasks = tokio::task::JoinSet::new();
+    for chunk in chunks {
+        let client = s.client.clone();
+        let key = attacker.account.api_key.clone();
+        let session = attacker.session.clone();
+        tasks.spawn(async move {
+            let mut out = Vec::new();
+            for (probe, caller) in chunk {
+                out.push(run(&client, &probe, caller, &key, &session).await);
+            }
+            out
+        });
+    }
+    while let Some(done) = tasks.join_next().await {
+        outcomes.extend(done.unwrap());
+    }
+
+    // Requests that change something, one at a time; a session ended by the attack (logout) is
+    // replaced by a new one before the next request.
+    let mut session = attacker.session.clone();
+    for probe in &unsafe_ {
+        for caller in CALLERS {
+            outcomes.push(
+                run(
+                    &s.client,
+                    probe,
+                    caller,
+                    &attacker.account.api_key,
+                    &session,
+                )
+                .await,
+            );
+            if caller == Caller::Session {
+                requests += 1;
+                let auth = format!("Bearer {session}");
+                let check = s
+                    .call("GET", "/account/api-keys", &[("authorization", &auth)], b"")
+                    .await;
+                if check.status == 401 {
+                    requests += 1;
+                    session = s.login(&attacker.account).await;
+                }
+            }
+        }
+    }
+    let twins = outcomes.iter().filter(|o| o.twin.is_some()).count();
+    requests += outcomes.len() + twins;
+
+    // Judge every answer.
+    let secrets = victim.secrets();
+    let mut failures: Vec<String> = Vec::new();
+    for o in &outcomes {
+        let who = format!("{:?} {}", o.caller, o.probe.describe());
+        let mut answers = vec![(&o.probe, &o.resp)];
+        if let Some((twin, r)) = &o.twin {
+            answers.push((twin, r));
+        }
+        for (probe, resp) in answers {
+            let body = text(&resp.body);
+            let request = format!("{} {}", probe.path, text(&probe.body));
+            for secret in &secrets {
+                if body.contains(secret.as_str()) && !request.contains(secret.as_str()) {
+                    failures.push(format!(
+                        "{who}: answer {} contains the victim's {secret:?}: {}",
+                        resp.status,
+                        clip(&body, secret)
+                    ));
+                }
+            }
+            if resp.status == 500 || resp.status == 429 {
+                failures.push(format!(
+                    "{who}: answered {}: {}",
+                    resp.status,
+                    clip(&body, "")
+                ));
+            }
+        }
+        if let Some((_, twin)) = &o.twin {
+            let ours = normalised(&o.resp.body, &o.probe.names);
+            let missing = normalised(&twin.body, &[]);
+            let same = o.resp.status == twin.status
+                && ((200..300).contains(&o.resp.status) || ours == missing);
+            if !same {
+                failures.push(format!(
+                    "{who}: answers {} {ours} but for a missing object {} {missing}",
+                    o.resp.status, twin.status
+                ));
+            }
+        }
+        if o.probe.method == "PUT"
+            && o.caller != Caller::Anonymous
+            && o.probe.names_own_code_of(victim)
+        {
+            let v = normalised(&o.resp.body, &[]);
+            if o.resp.status != 404 || v["error"]["code"] != "unknown_dataset" {
+                failures.push(format!("{who}: expected 404 unknown_dataset, got {v}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} problems in {} answers:\n{}",
+        failures.len(),
+        outcomes.len(),
+        failures.join("\n")
+    );
+
+    // The victim's data is as it was, and its key still works.
+    let after = victim.views(s).await;
+    requests += 2 * before.len();
+    for ((path, b), (_, a)) in before.iter().zip(&after) {
+        assert_eq!(a, b, "{path} changed for the victim");
+    }
+    let bearer = format!("Bearer {}", victim.session);
+    let r = s
+        .call(
+            "GET",
+            "/account/api-keys",
+            &[("authorization", &bearer)],
+            b"",
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", text(&r.body));
+    let keys = r.json();
+    let key = keys["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["key_id"] == victim.account.key_id.as_str())
+        .expect("the victim's key is listed");
+    assert_eq!(key["status"], "active");
+
+    // The attacker's uploads to `shared_code` went to its own dataset.
+    let r = s
+        .call(
+            "GET",
+            &format!("/export/bulk/{SHARED}.csv"),
+            &[attacker.key()],
+            b"",
+        )
+        .await;
+    requests += 2;
+    let export = text(&r.body);
+    assert!(export.contains(&format!("{ATTACK_BASE}.5")), "{export}");
+    assert!(
+        !export.contains(&format!("{}.5", attacker.shared_base)),
+        "{export}"
+    );
+    eprintln!(
+        "isolation: {} → {}: {} routes, {} requests ({} probes × 3 callers, {} also sent with \
+         a missing twin)",
+        attacker.account.email,
+        victim.account.email,
+        ROUTES.len(),
+        requests,
+        outcomes.len() / 3,
+        twins
+    );
+}
+
+/// Bravo attacks Alpha over every route of the route table (each `{param}` set to each of
+/// Alpha's identifiers or public ones, with its key, its session and anonymously): no answer
+/// holds anything of Alpha's, naming Alpha's objects answers like naming missing ones, writes
+/// touch only Bravo's own data, and Alpha's data and key are as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_route_keeps_alpha_private_from_bravo() {
+    let (s, a, b) = fixture().await;
+    attack(&s, &b, &a).await;
+}
+
+/// The same attack in the other direction: Alpha against Bravo.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_route_keeps_bravo_private_from_alpha() {
+    let (s, a, b) = fixture().await;
+    attack(&s, &a, &b).await;
+}
+
+/// Profiles, dataset lists and details and comparisons show each account its own private data
+/// and anonymous callers none, with `meta.access` saying so; asked in the order Alpha, Bravo,
+/// anonymous (then again, from the answer cache), nobody is served another's cached answer, ETags
+/// differ per caller, and one caller's ETag never earns another a 304.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_and_their_cache_are_per_account() {
+    let (s, a, b) = fixture().await;
+    let paths = [
+        "/regions/DE21/profile",
+        "/datasets",
+        "/datasets/shared_code",
+        COMPARE,
+    ];
+    let (a_secrets, b_secrets) = (a.secrets(), b.secrets());
+    let a_session = format!("Bearer {}", a.session);
+    for path in paths {
+        let mut first: Vec<Value> = Vec::new();
+        for round in 0..2 {
+            let mut etags: Vec<Option<String>> = Vec::new();
+            let callers: [(&str, Vec<(&str, &str)>); 4] = [
+                ("alpha", vec![a.key()]),
+                ("bravo", vec![b.key()]),
+                ("anonymous", vec![]),
+                ("alpha session", vec![("authorization", &a_session)]),
+            ];
+            for (i, (who, headers)) in callers.iter().enumerate() {
+                let r = s.call("GET", path, headers, b"").await;
+                let body = text(&r.body);
+                let v = r.json();
+                let (own, other): (&[String], Vec<&String>) = match *who {
+                    "bravo" => (&b_secrets, a_secrets.iter().collect()),
+                    "anonymous" => (&[], a_secrets.iter().chain(&b_secrets).collect()),
+                    _ => (&a_secrets, b_secrets.iter().collect()),
+                };
+                for secret in other {
+                    assert!(
+                        !body.contains(secret.as_str()),
+                        "{who} {path} round {round}: {secret}: {body}"
+                    );
+                }
+                let access = if own.is_empty() { "public" } else { "account" };
+                assert_eq!(v["meta"]["access"], access, "{who} {path}");
+                if own.is_empty() {
+                    if path.contains(SHARED) {
+                        assert_eq!(r.status, 404, "{who} {path}: {body}");
+                        assert_eq!(v["error"]["code"], "unknown_dataset", "{body}");
+                    } else {
+                        assert_eq!(r.status, 200, "{who} {path}: {body}");
+                        assert!(!body.contains(SHARED), "{who} {path}: {body}");
+                    }
+                } else {
+                    assert_eq!(r.status, 200, "{who} {path}: {body}");
+                    // Its own title, and, where values are shown, its own first value.
+                    assert!(body.contains(own[0].as_str()), "{who} {path}: {body}");
+                    let party = if *who == "bravo" { &b } else { &a };
+                    if path != "/datasets" && !path.starts_with("/datasets/") {
+                        let value = format!("{}.5", party.shared_base);
+                        assert!(body.contains(&value), "{who} {path}: {body}");
+                    }
+                    let cache = r.header("cache-control").unwrap_or("");
+                    assert!(cache.starts_with("private"), "{who} {path}: {cache}");
+                }
+                if path == "/datasets" || path.ends_with("/profile") {
+                    let codes = if path == "/datasets" {
+                        v["data"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|d| d["code"].clone())
+                            .collect::<Vec<_>>()
+                    } else {
+                        v["data"]["indicators"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|d| d["dataset"].clone())
+                            .collect()
+                    };
+                    let has = |c: &str| codes.iter().any(|x| x == c);
+                    assert_eq!(has("a_only"), who.starts_with("alpha"), "{who} {path}");
+                    assert_eq!(has("b_only"), *who == "bravo", "{who} {path}");
+                    assert_eq!(has(SHARED), *who != "anonymous", "{who} {path}");
+                }
+                let etag = r.header("etag").map(str::to_owned);
+                if r.status == 200 {
+                    assert!(etag.is_some(), "{who} {path}: no ETag");
+                }
+                etags.push(etag);
+                let n = normalised(&r.body, &[]);
+                if round == 0 {
+                    first.push(n);
+                } else {
+                    assert_eq!(n, first[i], "{who} {path}: the cached answer differs");
+                }
+            }
+            // Alpha's key and session are one account: one answer, one ETag.
+            assert_eq!(etags[0], etags[3], "{path}");
+            let distinct: BTreeSet<&Option<String>> = etags[..3].iter().collect();
+            if etags[2].is_some() {
+                assert_eq!(distinct.len(), 3, "{path}: {etags:?}");
+            }
+            // Alpha's ETag: 304 for Alpha, a full answer of their own for the others.
+            let alpha_etag = etags[0].clone().unwrap();
+            let r = s
+                .call("GET", path, &[a.key(), ("if-none-match", &alpha_etag)], b"")
+                .await;
+            assert_eq!(r.status, 304, "{path}");
+            for (who, headers) in [("bravo", vec![b.key()]), ("anonymous", vec![])] {
+                let mut headers = headers.clone();
+                headers.push(("if-none-match", &alpha_etag));
+                let r = s.call("GET", path, &headers, b"").await;
+                assert_ne!(r.status, 304, "{who} {path} revalidated with Alpha's ETag");
+                let body = text(&r.body);
+                assert!(!body.contains(a.title), "{who} {path}: {body}");
+            }
+        }
+    }
+}
+
+/// Below HTTP, the store keeps accounts apart: Bravo's scoped handle finds none of Alpha's
+/// citations, datasets, series, snapshots or rows; a request connection cannot prepare reads of
+/// the protected tables (however the read is wrapped), and its views show no private rows while no
+/// account is bound, and only the bound account's when one is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_store_enforces_isolation_below_http() {
+    use regintel::store::Store;
+    use regintel::store::pool::{self, PROTECTED_TABLES, Role};
+
+    let (s, a, b) = fixture().await;
+    let store = Store::open(s.dir.path(), 1).unwrap();
+
+    // Alpha's own handle sees Alpha's things (so the checks below are not vacuous).
+    let alpha = store.scoped(Some(a.account.id)).unwrap();
+    let a_only = alpha.dataset("a_only").unwrap().expect("alpha sees a_only");
+    let a_shared = alpha.dataset(SHARED).unwrap().unwrap();
+    assert!(a_shared.title.starts_with(a.title));
+    assert!(alpha.citation(&a.citations[0]).unwrap().is_some());
+    drop(alpha);
+
+    let bravo = store.scoped(Some(b.account.id)).unwrap();
+    for cit in &a.citations {
+        assert!(bravo.citation(cit).unwrap().is_none(), "{cit}");
+        assert_eq!(&bravo.current_citation(cit).unwrap(), cit);
+    }
+    assert!(bravo.citation(&b.citations[0]).unwrap().is_some());
+    assert!(bravo.dataset("a_only").unwrap().is_none());
+    let b_shared = bravo.dataset(SHARED).unwrap().unwrap();
+    assert!(b_shared.title.starts_with(b.title), "{}", b_shared.title);
+    let titles: Vec<String> = bravo
+        .datasets()
+        .unwrap()
+        .into_iter()
+        .map(|d| d.title)
+        .collect();
+    assert!(titles.iter().all(|t| !t.contains(a.title)), "{titles:?}");
+    assert!(titles.iter().any(|t| t.contains(b.title)), "{titles:?}");
+    for dataset in [&a_only, &a_shared] {
+        assert!(bravo.series_of(dataset.id).unwrap().is_empty());
+        assert!(bravo.snapshots_of(dataset.id).unwrap().is_empty());
+        let mut rows = 0;
+        bravo
+            .for_each_export_row(dataset.id, |_| rows += 1)
+            .unwrap();
+        assert_eq!(rows, 0);
+    }
+    for region in ["DE21", "FR10", "DE2", "FR1"] {
+        for (_, row) in bravo.headline_rows(region).unwrap() {
+            assert!(!a.citations.contains(&row.citation_id), "{region}");
+        }
+    }
+    drop(bravo);
+    let anonymous = store.scoped(None).unwrap();
+    assert!(anonymous.citation(&a.citations[0]).unwrap().is_none());
+    assert!(anonymous.dataset(SHARED).unwrap().is_none());
+    drop(anonymous);
+
+    // A raw request connection.
+    let conn = pool::open(&s.dir.path().join(regintel::store::DB_FILE), Role::Request).unwrap();
+    let db = &conn.conn;
+    // Every way of wrapping a read of a protected table must be refused when prepared.
+    let mut prepared = Vec::new();
+    for table in PROTECTED_TABLES {
+        for sql in [
+            format!("SELECT * FROM {table}"),
+            format!("SELECT * FROM main.{table}"),
+            format!("SELECT (SELECT count(*) FROM {table})"),
+            format!("SELECT 1 WHERE EXISTS (SELECT 1 FROM {table})"),
+            format!("SELECT * FROM (SELECT * FROM {table})"),
+            format!("SELECT * FROM (SELECT * FROM {table}) AS t"),
+            format!("SELECT * FROM v_regions JOIN (SELECT * FROM {table}) AS t ON 0"),
+            format!("CREATE TEMP VIEW leak AS SELECT * FROM {table}"),
+        ] {
+            if db.prepare(&sql).is_ok() {
+                prepared.push(sql);
+            }
+        }
+    }
+    let private_rows = |db: &rusqlite::Connection| -> Vec<(Option<i64>, String)> {
+        db.prepare(
+            "SELECT owner_account_id, citation_id FROM v_observations
+             WHERE owner_account_id IS NOT NULL",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+    };
+    // Rows a query returns (plain `SELECT *`: the authorizer refuses some aggregates on views).
+    let count = |db: &rusqlite::Connection, sql: &str| -> usize {
+        let mut stmt = db.prepare(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
+        let mut rows = stmt.query([]).unwrap();
+        let mut n = 0;
+        while rows.next().unwrap().is_some() {
+            n += 1;
+        }
+        n
+    };
+    assert!(
+        count(db, "SELECT * FROM v_observations LIMIT 10") > 0,
+        "public rows are visible"
+    );
+    assert_eq!(private_rows(db), vec![]);
+    assert_eq!(
+        count(
+            db,
+            "SELECT * FROM v_datasets WHERE owner_account_id IS NOT NULL"
+        ),
+        0
+    );
+    assert_eq!(
+        count(
+            db,
+            "SELECT * FROM v_snapshots WHERE owner_account_id IS NOT NULL"
+        ),
+        0
+    );
+    assert_eq!(count(db, "SELECT * FROM v_api_keys"), 0);
+    assert_eq!(count(db, "SELECT * FROM v_accounts"), 0);
+
+    conn.bind_account(Some(b.account.id));
+    let rows = private_rows(db);
+    assert_eq!(rows.len(), b.citations.len());
+    assert!(
+        rows.iter()
+            .all(|(owner, cit)| *owner == Some(b.account.id) && b.citations.contains(cit))
+    );
+    assert_eq!(count(db, "SELECT * FROM v_api_keys"), 1);
+    assert_eq!(count(db, "SELECT * FROM v_accounts"), 1);
+    let datasets = count(
+        db,
+        &format!(
+            "SELECT * FROM v_datasets WHERE owner_account_id = {}",
+            a.account.id
+        ),
+    );
+    assert_eq!(datasets, 0);
+    conn.bind_account(None);
+    assert_eq!(private_rows(db), vec![]);
+    assert!(
+        prepared.is_empty(),
+        "a request connection (no account bound) prepared {} reads of protected tables:\n{}",
+        prepared.len(),
+        prepared.join("\n"),
+    );
+    // SQLite's authorizer names a CTE as the "view" responsible for a read, so a statement that
+    // wraps a protected table in `WITH` cannot be told apart from a read through a real view
+    // (even by name: a CTE may shadow one). Request connections therefore rely on never being
+    // handed such a statement: all their SQL is fixed text in src/store/, and none uses WITH.
+    let store_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store");
+    for entry in std::fs::read_dir(&store_dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let upper = line.to_ascii_uppercase();
+            assert!(
+                !(upper.contains("\"WITH ") || upper.trim_start().starts_with("WITH ")),
+                "{}:{}: a CTE in store SQL would escape the authorizer: {line}",
+                path.display(),
+                i + 1
+            );
+        }
+    }
+}
+
+/// A region code that only an account's private data uses (here DE21X, a NUTS-3-shaped code
+/// under DE21 that no edition has) is that account's knowledge: other callers find it neither as
+/// a region, nor in region lists and searches, nor among DE21's children; it answers like a
+/// code that exists nowhere (DE21Y).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn region_codes_seen_only_in_private_data_stay_private() {
+    let (s, a, b) = fixture().await;
+    let csv = "dataset_code,nuts_code,nuts_level,time,value,unit,flags,sex
+a_only,DE21X,3,2022,7.5,NR,,T
+";
+    let r = s
+        .call(
+            "PUT",
+            "/datasets/a_only/data",
+            &[a.key(), ("content-type", "text/csv")],
+            csv.as_bytes(),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", text(&r.body));
+    // Alpha can use it.
+    let r = s
+        .call("GET", "/regions/DE21X/profile", &[a.key()], b"")
+        .await;
+    assert_eq!(r.status, 200, "{}", text(&r.body));
+
+    let bearer = format!("Bearer {}", b.session);
+    let others: [(&str, Vec<(&str, &str)>); 3] = [
+        ("bravo", vec![b.key()]),
+        ("bravo session", vec![("authorization", &bearer)]),
+        ("anonymous", vec![]),
+    ];
+    let mut failures = Vec::new();
+    for (who, headers) in &others {
+        for path in ["/regions/DE21X", "/regions/DE21X/profile"] {
+            let r = s.call("GET", path, headers, b"").await;
+            let twin = s
+                .call("GET", &path.replace("DE21X", "DE21Y"), headers, b"")
+                .await;
+            let (ours, missing) = (
+                normalised(&r.body, &[("DE21X".into(), "DE21Y".into())]),
+                normalised(&twin.body, &[]),
+            );
+            if r.status != twin.status || ours != missing {
+                failures.push(format!(
+                    "{who} GET {path}: {} {ours}, but for DE21Y {} {missing}",
+                    r.status, twin.status
+                ));
+            }
+        }
+        for path in [
+            "/regions/DE21",
+            "/regions?q=DE21X",
+            "/regions?country=DE&level=3&limit=1000",
+        ] {
+            let r = s.call("GET", path, headers, b"").await;
+            let body = text(&r.body);
+            if body.contains("DE21X") {
+                failures.push(format!(
+                    "{who} GET {path} shows DE21X: {}",
+                    clip(&body, "DE21X")
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -7,6 +7,7 @@ mod cli;
 mod errors;
 mod import;
 mod isolation;
+mod limits;
 mod openapi;
 mod private;
 mod provenance;

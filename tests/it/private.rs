@@ -12,20 +12,35 @@ my_jobs,FR10,2,2023,900,NR,,T,4
 ";
 
 async fn create(s: &TestServer, key: (&str, &str), body: Value) -> crate::support::Resp {
-    s.call("POST", "/datasets", &[key, ("content-type", "application/json")], body.to_string().as_bytes())
-        .await
+    s.call(
+        "POST",
+        "/datasets",
+        &[key, ("content-type", "application/json")],
+        body.to_string().as_bytes(),
+    )
+    .await
 }
 
 async fn put(s: &TestServer, key: (&str, &str), code: &str, csv: &str) -> crate::support::Resp {
-    s.call("PUT", &format!("/datasets/{code}/data"), &[key, ("content-type", "text/csv")], csv.as_bytes())
-        .await
+    s.call(
+        "PUT",
+        &format!("/datasets/{code}/data"),
+        &[key, ("content-type", "text/csv")],
+        csv.as_bytes(),
+    )
+    .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_private_dataset_is_created_loaded_and_served_to_its_owner_only() {
     let s = TestServer::start().await;
     let a = s.account("a@example.org", Tier::Professional);
-    let r = create(&s, a.key_header(), json!({"code": "my_jobs", "title": "Jobs we track", "unit": "NR", "dimensions": ["sex"]})).await;
+    let r = create(
+        &s,
+        a.key_header(),
+        json!({"code": "my_jobs", "title": "Jobs we track", "unit": "NR", "dimensions": ["sex"]}),
+    )
+    .await;
     assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
     assert_eq!(r.json()["data"]["private"], true);
     assert_eq!(r.json()["data"]["observations"], 0);
@@ -38,29 +53,73 @@ async fn a_private_dataset_is_created_loaded_and_served_to_its_owner_only() {
     assert_eq!(again["data"]["snapshot"], Value::Null);
 
     // In the owner's profile, with a citation that resolves for the owner...
-    let profile = s.client.get_with("/api/v1/regional/regions/DE21/profile", &[a.key_header()]).await.json();
+    let profile = s
+        .client
+        .get_with("/api/v1/regional/regions/DE21/profile", &[a.key_header()])
+        .await
+        .json();
     assert_eq!(profile["meta"]["access"], "account");
-    let mine = profile["data"]["indicators"].as_array().unwrap().iter().find(|i| i["dataset"] == "my_jobs").expect("private indicator");
+    let mine = profile["data"]["indicators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["dataset"] == "my_jobs")
+        .expect("private indicator");
     assert_eq!(mine["latest"]["value"], 1300);
     let cit = mine["latest"]["citation"].as_str().unwrap();
-    let c = s.client.get_with(&format!("/api/v1/regional/citations/{cit}"), &[a.key_header()]).await.json();
+    let c = s
+        .client
+        .get_with(
+            &format!("/api/v1/regional/citations/{cit}"),
+            &[a.key_header()],
+        )
+        .await
+        .json();
     assert_eq!(c["data"]["value_text"], "1300");
     // ...and in comparisons and the dataset list.
-    let cmp = s.client.get_with("/api/v1/regional/compare?regions=DE21,FR10&dataset=my_jobs", &[a.key_header()]).await.json();
+    let cmp = s
+        .client
+        .get_with(
+            "/api/v1/regional/compare?regions=DE21,FR10&dataset=my_jobs",
+            &[a.key_header()],
+        )
+        .await
+        .json();
     assert_eq!(cmp["data"]["period"], "2023");
-    let list = s.client.get_with("/api/v1/regional/datasets", &[a.key_header()]).await.json();
-    assert!(list["data"].as_array().unwrap().iter().any(|d| d["code"] == "my_jobs"));
+    let list = s
+        .client
+        .get_with("/api/v1/regional/datasets", &[a.key_header()])
+        .await
+        .json();
+    assert!(
+        list["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "my_jobs")
+    );
 
     // Nobody else sees any of it.
     let b = s.account("b@example.org", Tier::Institutional);
     for headers in [vec![], vec![b.key_header()]] {
-        let p = s.client.get_with("/api/v1/regional/regions/DE21/profile", &headers).await;
+        let p = s
+            .client
+            .get_with("/api/v1/regional/regions/DE21/profile", &headers)
+            .await;
         assert!(!String::from_utf8_lossy(&p.body).contains("my_jobs"));
-        let c = s.client.get_with(&format!("/api/v1/regional/citations/{cit}"), &headers).await;
+        let c = s
+            .client
+            .get_with(&format!("/api/v1/regional/citations/{cit}"), &headers)
+            .await;
         c.error(404, "not_found");
-        let d = s.client.get_with("/api/v1/regional/datasets/my_jobs", &headers).await;
+        let d = s
+            .client
+            .get_with("/api/v1/regional/datasets/my_jobs", &headers)
+            .await;
         d.error(404, "unknown_dataset");
-        put(&s, b.key_header(), "my_jobs", CSV).await.error(404, "unknown_dataset");
+        put(&s, b.key_header(), "my_jobs", CSV)
+            .await
+            .error(404, "unknown_dataset");
     }
 }
 
@@ -72,34 +131,116 @@ async fn bad_definitions_and_bad_csv_are_refused_whole() {
     })
     .await;
     let a = s.account("a@example.org", Tier::Professional);
-    let e = create(&s, a.key_header(), json!({"code": "Bad Code", "title": "", "unit": "nr", "dimensions": ["geo", "x", "x"]})).await.error(422, "validation_failed");
-    let pointers: Vec<&str> = e["details"]["errors"].as_array().unwrap().iter().map(|e| e["pointer"].as_str().unwrap()).collect();
-    assert_eq!(pointers, ["#/code", "#/title", "#/unit", "#/dimensions/0", "#/dimensions/2"]);
-    create(&s, a.key_header(), json!({"code": "x", "title": "t", "unit": "NR", "extra": 1})).await.error(422, "validation_failed");
-    create(&s, a.key_header(), json!({"code": "tgs00010", "title": "t", "unit": "PC"})).await.error(409, "conflict");
-    let r = s.call("POST", "/datasets", &[a.key_header(), ("content-type", "text/plain")], b"{}").await;
+    let e = create(
+        &s,
+        a.key_header(),
+        json!({"code": "Bad Code", "title": "", "unit": "nr", "dimensions": ["geo", "x", "x"]}),
+    )
+    .await
+    .error(422, "validation_failed");
+    let pointers: Vec<&str> = e["details"]["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["pointer"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        pointers,
+        [
+            "#/code",
+            "#/title",
+            "#/unit",
+            "#/dimensions/0",
+            "#/dimensions/2"
+        ]
+    );
+    create(
+        &s,
+        a.key_header(),
+        json!({"code": "x", "title": "t", "unit": "NR", "extra": 1}),
+    )
+    .await
+    .error(422, "validation_failed");
+    create(
+        &s,
+        a.key_header(),
+        json!({"code": "tgs00010", "title": "t", "unit": "PC"}),
+    )
+    .await
+    .error(409, "conflict");
+    let r = s
+        .call(
+            "POST",
+            "/datasets",
+            &[a.key_header(), ("content-type", "text/plain")],
+            b"{}",
+        )
+        .await;
     r.error(415, "unsupported_media_type");
-    s.call("POST", "/datasets", &[("content-type", "application/json")], b"{}").await.error(401, "missing_credential");
+    s.call(
+        "POST",
+        "/datasets",
+        &[("content-type", "application/json")],
+        b"{}",
+    )
+    .await
+    .error(401, "missing_credential");
 
-    assert_eq!(create(&s, a.key_header(), json!({"code": "my_jobs", "title": "Jobs", "unit": "NR", "dimensions": ["sex"]})).await.status, 201);
-    create(&s, a.key_header(), json!({"code": "my_jobs", "title": "Again", "unit": "NR"})).await.error(409, "conflict");
+    assert_eq!(
+        create(
+            &s,
+            a.key_header(),
+            json!({"code": "my_jobs", "title": "Jobs", "unit": "NR", "dimensions": ["sex"]})
+        )
+        .await
+        .status,
+        201
+    );
+    create(
+        &s,
+        a.key_header(),
+        json!({"code": "my_jobs", "title": "Again", "unit": "NR"}),
+    )
+    .await
+    .error(409, "conflict");
 
     // Every problem is reported with its line; nothing is written.
-    let wrong = CSV.replace("2023,900,NR", "2023,900,PC").replace("1234.5", "12x");
-    let e = put(&s, a.key_header(), "my_jobs", &wrong).await.error(422, "validation_failed");
+    let wrong = CSV
+        .replace("2023,900,NR", "2023,900,PC")
+        .replace("1234.5", "12x");
+    let e = put(&s, a.key_header(), "my_jobs", &wrong)
+        .await
+        .error(422, "validation_failed");
     assert_eq!(e["details"]["errors"][0]["pointer"], "line 2", "{e}");
     let wrong_unit = CSV.replace("2023,900,NR", "2023,900,PC");
-    let e = put(&s, a.key_header(), "my_jobs", &wrong_unit).await.error(422, "validation_failed");
+    let e = put(&s, a.key_header(), "my_jobs", &wrong_unit)
+        .await
+        .error(422, "validation_failed");
     assert_eq!(e["details"]["errors"][0]["pointer"], "line 4", "{e}");
     let wrong_dims = CSV.replace(",sex,", ",age,");
-    put(&s, a.key_header(), "my_jobs", &wrong_dims).await.error(422, "validation_failed");
-    let detail = s.client.get_with("/api/v1/regional/datasets/my_jobs", &[a.key_header()]).await.json();
+    put(&s, a.key_header(), "my_jobs", &wrong_dims)
+        .await
+        .error(422, "validation_failed");
+    let detail = s
+        .client
+        .get_with("/api/v1/regional/datasets/my_jobs", &[a.key_header()])
+        .await
+        .json();
     assert_eq!(detail["data"]["observations"], 0);
     assert!(detail["data"]["snapshots"].as_array().unwrap().is_empty());
 
     let big = format!("{CSV}{}", "my_jobs,DE21,2,1999,1,NR,,T,9\n".repeat(200));
-    put(&s, a.key_header(), "my_jobs", &big).await.error(413, "payload_too_large");
+    put(&s, a.key_header(), "my_jobs", &big)
+        .await
+        .error(413, "payload_too_large");
     put(&s, a.key_header(), "my_jobs", CSV).await;
-    let r = s.call("PUT", "/datasets/my_jobs/data", &[a.key_header(), ("content-type", "application/json")], b"{}").await;
+    let r = s
+        .call(
+            "PUT",
+            "/datasets/my_jobs/data",
+            &[a.key_header(), ("content-type", "application/json")],
+            b"{}",
+        )
+        .await;
     r.error(415, "unsupported_media_type");
 }

@@ -92,6 +92,17 @@ impl TestServer {
     pub async fn start_in(dir: tempfile::TempDir, options: Options) -> TestServer {
         let mut config = ServerConfig::new(dir.path().to_path_buf());
         config.tls = options.tls;
+        // Tests send thousands of requests from one address: limits that never bind, unless a
+        // test sets its own.
+        let never = regintel::config::Quotas {
+            minute: 1 << 40,
+            hour: 1 << 40,
+            day: 1 << 40,
+        };
+        config.limits.anonymous = never;
+        config.limits.professional = never;
+        config.limits.institutional = never;
+        config.limits.auth_fail_per_minute = 1 << 40;
         if let Some(configure) = options.configure {
             configure(&mut config);
         }
@@ -135,6 +146,14 @@ impl TestServer {
 
     pub async fn get(&self, path: &str) -> Resp {
         self.client.get(&format!("{BASE}{path}")).await
+    }
+
+    /// Stops the server gracefully and hands back its data dir, to start another on it.
+    pub async fn stop_keeping_data(mut self) -> tempfile::TempDir {
+        let _ = self.shutdown.take().unwrap().send(());
+        self.handle.take().unwrap().await.unwrap().unwrap();
+        let empty = tempfile::tempdir().unwrap();
+        std::mem::replace(&mut self.dir, empty)
     }
 
     /// Creates an account with a password and one API key, as the operator commands do, in this

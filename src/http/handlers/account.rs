@@ -115,3 +115,58 @@ pub fn revoke_key(req: &mut Req) -> Result<Reply, ApiError> {
         Err(ApiError::NotFound(format!("no active API key {key_id}")))
     }
 }
+
+/// `GET /account/usage`: the caller's buckets now and the account's last 90 days.
+pub fn usage(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    let state = &req.state;
+    let caller = req.caller()?.clone();
+    let limits = &state.config.limits;
+    let wall_secs = crate::clock::now_ms().div_euclid(1000);
+    let today = wall_secs.div_euclid(86_400);
+    let buckets = if limits.enabled {
+        let policies = crate::http::ratelimit::policies(limits, &req.principal, 0);
+        state
+            .limiter
+            .peek(&policies, std::time::Instant::now(), wall_secs)
+    } else {
+        Vec::new()
+    };
+    let cap = match caller.tier {
+        crate::store::accounts::Tier::Professional => limits.professional.day,
+        crate::store::accounts::Tier::Institutional => limits.institutional.day,
+    };
+    let today_used = buckets
+        .iter()
+        .find(|b| b.policy == "account-day")
+        .map_or(0, |b| b.used);
+    let stored: std::collections::HashMap<String, u64> = state
+        .store
+        .system()?
+        .usage_history(&format!("acct:{}", caller.account_id), today - 89)?
+        .into_iter()
+        .collect();
+    let days: Vec<serde_json::Value> = (today - 89..=today)
+        .map(|d| {
+            let label = crate::store::usage::day_label(d);
+            let used = if d == today {
+                today_used.max(stored.get(&label).copied().unwrap_or(0))
+            } else {
+                stored.get(&label).copied().unwrap_or(0)
+            };
+            json!({ "day": label, "used": used, "cap": cap })
+        })
+        .collect();
+    json(
+        &json!({
+            "account_id": caller.account_id,
+            "tier": caller.tier,
+            "limits_enabled": limits.enabled,
+            "daily_cap": cap,
+            "today": { "day": crate::store::usage::day_label(today), "used": today_used, "remaining": cap.saturating_sub(today_used) },
+            "buckets": buckets,
+            "days": days,
+        }),
+        &json!({}),
+    )
+}

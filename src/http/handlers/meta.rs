@@ -30,6 +30,7 @@ pub fn readyz(req: &mut Req) -> Result<Reply, ApiError> {
             "schema_version": version,
             "datasets": datasets,
             "data_generation": req.state.generation(),
+            "rate_limit_entries": req.state.limiter.entries(),
         }),
         &json!({}),
     )

@@ -1,0 +1,119 @@
+//! The rate-limit side of the pipeline: which buckets a caller touches, what a route costs, and
+//! the headers that describe the buckets (conventions §2.1, §2.3).
+
+use std::fmt::Write;
+
+use http::HeaderMap;
+use http::header::{HeaderName, HeaderValue};
+
+use super::routes::Route;
+use crate::auth::{Principal, Via};
+use crate::config::{LimitConfig, ServerConfig};
+use crate::limits::{Decision, Kind, Policy, Scope};
+use crate::store::accounts::Tier;
+
+/// The buckets a request touches: per client address for anonymous callers; per key (or
+/// session) minute, hour and day, and the account's daily cap, for accounts.
+pub fn policies(limits: &LimitConfig, principal: &Principal, client: u128) -> Vec<Policy> {
+    match principal {
+        Principal::Anonymous => {
+            let q = limits.anonymous;
+            let scope = Scope::Ip(client);
+            vec![
+                rolling("ip-minute", scope.clone(), 60, q.minute),
+                rolling("ip-hour", scope.clone(), 3600, q.hour),
+                day("ip-day", scope, q.day),
+            ]
+        }
+        Principal::Account(caller) => {
+            let q = match caller.tier {
+                Tier::Professional => limits.professional,
+                Tier::Institutional => limits.institutional,
+            };
+            let mut out = match &caller.via {
+                Via::ApiKey { key_id } => {
+                    let scope = Scope::Key(key_id.clone());
+                    vec![
+                        rolling("key-minute", scope.clone(), 60, q.minute),
+                        rolling("key-hour", scope.clone(), 3600, q.hour),
+                        day("key-day", scope, q.day),
+                    ]
+                }
+                Via::Session { sid } => {
+                    let scope = Scope::Key(format!("session:{sid}"));
+                    vec![
+                        rolling("session-minute", scope.clone(), 60, q.minute),
+                        rolling("session-hour", scope, 3600, q.hour),
+                    ]
+                }
+            };
+            out.push(day("account-day", Scope::Account(caller.account_id), q.day));
+            out
+        }
+    }
+}
+
+fn rolling(name: &'static str, scope: Scope, window: u64, limit: u64) -> Policy {
+    Policy {
+        name,
+        scope,
+        kind: Kind::Rolling(window),
+        limit,
+    }
+}
+
+fn day(name: &'static str, scope: Scope, limit: u64) -> Policy {
+    Policy {
+        name,
+        scope,
+        kind: Kind::Day,
+        limit,
+    }
+}
+
+/// A route's cost: the operator's `--route-weight` override, or the route table's weight.
+pub fn weight(config: &ServerConfig, route: &Route) -> u64 {
+    config
+        .limits
+        .route_weights
+        .iter()
+        .find(|(op, _)| *op == route.doc.operation_id)
+        .map_or(route.weight, |(_, w)| *w)
+}
+
+/// `X-RateLimit-*` for the binding bucket, and the IETF draft fields for every bucket.
+pub fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
+    let Some(binding) = decision.binding() else {
+        return;
+    };
+    let mut set = |name: &'static str, value: String| {
+        if let Ok(v) = HeaderValue::from_str(&value) {
+            headers.insert(HeaderName::from_static(name), v);
+        }
+    };
+    set("x-ratelimit-limit", binding.limit.to_string());
+    set("x-ratelimit-remaining", binding.remaining.to_string());
+    set("x-ratelimit-used", binding.used.to_string());
+    set(
+        "x-ratelimit-reset",
+        (wall_secs + binding.reset_secs as i64).to_string(),
+    );
+    set("x-ratelimit-resource", binding.policy.to_string());
+    let mut policy = String::new();
+    let mut state = String::new();
+    for (i, s) in decision.statuses.iter().enumerate() {
+        let sep = if i == 0 { "" } else { ", " };
+        let _ = write!(
+            policy,
+            "{sep}\"{}\";q={};w={}",
+            s.policy, s.limit, s.window_secs
+        );
+        let _ = write!(
+            state,
+            "{sep}\"{}\";r={};t={}",
+            s.policy, s.remaining, s.reset_secs
+        );
+    }
+    set("ratelimit-policy", policy);
+    set("ratelimit", state);
+}

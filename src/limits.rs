@@ -1,0 +1,685 @@
+//! Rate limits (DESIGN §5, conventions §2): GCRA buckets for minutes and hours on a monotonic
+//! clock, UTC calendar-day counters, and the headers that describe them.
+//!
+//! A request names the buckets it touches ([`Policy`]); it is admitted only if every one has room
+//! for its weight, and then consumes from all of them, under one lock, so concurrent requests can
+//! never exceed a limit. Day counters of keys and accounts are flushed to `usage_daily` by
+//! [`Limiter::take_dirty`] and reloaded at start with [`Limiter::load_day`].
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::Mutex;
+use std::time::Instant;
+
+const DAY_SECS: i64 = 86_400;
+
+/// What a bucket counts for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// An anonymous client: IPv4 address, or IPv6 /64 network.
+    Ip(u128),
+    /// An API key (by key id) or a browser session (`session:<sid>`).
+    Key(String),
+    Account(i64),
+    /// Failed authentication from a client address.
+    AuthFail(u128),
+}
+
+impl Scope {
+    /// The `usage_daily.scope` of a persisted day counter; None for in-memory-only scopes.
+    pub fn persisted_name(&self) -> Option<String> {
+        match self {
+            Scope::Key(k) if !k.starts_with("session:") => Some(format!("key:{k}")),
+            Scope::Account(id) => Some(format!("acct:{id}")),
+            _ => None,
+        }
+    }
+}
+
+/// IPv4 addresses as they are; IPv6 grouped by /64, since one host usually owns a whole /64.
+pub fn client_key(ip: IpAddr) -> u128 {
+    match ip {
+        IpAddr::V4(v4) => u128::from(u32::from(v4)),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => u128::from(u32::from(v4)),
+            None => u128::from(v6) & !((1u128 << 64) - 1),
+        },
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// GCRA over a rolling window of this many seconds.
+    Rolling(u64),
+    /// A counter per UTC calendar day.
+    Day,
+}
+
+/// One bucket a request touches: a named policy (`key-minute`) on a scope with a quota.
+#[derive(Clone, Debug)]
+pub struct Policy {
+    pub name: &'static str,
+    pub scope: Scope,
+    pub kind: Kind,
+    pub limit: u64,
+}
+
+impl Policy {
+    fn window_secs(&self) -> u64 {
+        match self.kind {
+            Kind::Rolling(w) => w,
+            Kind::Day => DAY_SECS as u64,
+        }
+    }
+}
+
+/// Where a bucket stands after a decision.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Status {
+    pub policy: &'static str,
+    pub limit: u64,
+    pub window_secs: u64,
+    pub used: u64,
+    pub remaining: u64,
+    /// Seconds until the bucket is full again (rolling) or the next UTC midnight (day).
+    pub reset_secs: u64,
+}
+
+#[derive(Debug)]
+pub struct Decision {
+    pub allowed: bool,
+    pub statuses: Vec<Status>,
+    /// Names of the policies without room (empty when allowed).
+    pub violated: Vec<&'static str>,
+    /// Seconds until every violated bucket has room again.
+    pub retry_after: u64,
+}
+
+impl Decision {
+    /// The bucket the `X-RateLimit-*` headers describe: the lowest remaining, ties broken by the
+    /// later reset (conventions §2.3).
+    pub fn binding(&self) -> Option<&Status> {
+        self.statuses.iter().min_by(|a, b| {
+            a.remaining
+                .cmp(&b.remaining)
+                .then(b.reset_secs.cmp(&a.reset_secs))
+        })
+    }
+}
+
+#[derive(Default)]
+struct DayCount {
+    day: i64,
+    used: u64,
+    /// What `usage_daily` holds for this day; `used != flushed` means a flush is due.
+    flushed: u64,
+}
+
+#[derive(Default)]
+struct State {
+    /// Theoretical arrival time per (scope, window), in nanoseconds since `origin`.
+    tat: HashMap<(Scope, u64), u128>,
+    days: HashMap<Scope, DayCount>,
+    /// Counts of days that ended before they were flushed: (scope name, day, used).
+    rolled: Vec<(String, i64, u64)>,
+}
+
+pub struct Limiter {
+    origin: Instant,
+    /// Bucket entries kept at most; beyond that the ones closest to full are dropped first.
+    max_entries: usize,
+    state: Mutex<State>,
+}
+
+/// GCRA's emission interval `T = W / L`, at least 1 ns (limits beyond a billion per second are
+/// effectively unlimited).
+fn nanos_per(limit: u64, window_secs: u64) -> u128 {
+    (u128::from(window_secs) * 1_000_000_000 / u128::from(limit.max(1))).max(1)
+}
+
+fn ceil_secs(nanos: u128) -> u64 {
+    nanos.div_ceil(1_000_000_000) as u64
+}
+
+impl Limiter {
+    pub fn new(max_entries: usize) -> Limiter {
+        Limiter {
+            origin: Instant::now(),
+            max_entries,
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn nanos(&self, now: Instant) -> u128 {
+        now.saturating_duration_since(self.origin).as_nanos()
+    }
+
+    /// Admits a request of `weight` if every policy has room, consuming from all of them.
+    /// `wall_secs` is the unix time (for calendar days); `now` the monotonic time.
+    pub fn admit(
+        &self,
+        policies: &[Policy],
+        weight: u64,
+        now: Instant,
+        wall_secs: i64,
+    ) -> Decision {
+        let mut state = self.lock();
+        let decision = evaluate(&mut state, policies, weight, self.nanos(now), wall_secs);
+        if decision.allowed && weight > 0 {
+            apply(&mut state, policies, weight, self.nanos(now), wall_secs);
+        }
+        if state.tat.len() + state.days.len() > self.max_entries {
+            // A flood of new clients: make room now rather than at the next periodic sweep.
+            self.sweep_locked(&mut state, self.nanos(now), wall_secs);
+        }
+        decision
+    }
+
+    /// Where the policies stand, without consuming.
+    pub fn peek(&self, policies: &[Policy], now: Instant, wall_secs: i64) -> Vec<Status> {
+        let mut state = self.lock();
+        evaluate(&mut state, policies, 0, self.nanos(now), wall_secs).statuses
+    }
+
+    /// Gives back what an admitted request consumed (answers that do not count: 304, 401, 5xx).
+    pub fn refund(&self, policies: &[Policy], weight: u64, wall_secs: i64) {
+        let mut state = self.lock();
+        let day = wall_secs.div_euclid(DAY_SECS);
+        for p in policies {
+            match p.kind {
+                Kind::Rolling(w) => {
+                    if let Some(tat) = state.tat.get_mut(&(p.scope.clone(), w)) {
+                        *tat = tat.saturating_sub(nanos_per(p.limit, w) * u128::from(weight));
+                    }
+                }
+                Kind::Day => {
+                    if let Some(count) = state.days.get_mut(&p.scope).filter(|c| c.day == day) {
+                        count.used = count.used.saturating_sub(weight);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sets a day counter from `usage_daily` (at start).
+    pub fn load_day(&self, scope: Scope, day: i64, used: u64) {
+        self.lock().days.insert(
+            scope,
+            DayCount {
+                day,
+                used,
+                flushed: used,
+            },
+        );
+    }
+
+    /// Persisted day counters that changed since the last call: (scope, day, used). The caller
+    /// writes them; they count as flushed from here on.
+    pub fn take_dirty(&self) -> Vec<(String, i64, u64)> {
+        let mut state = self.lock();
+        let mut out = std::mem::take(&mut state.rolled);
+        for (scope, count) in state.days.iter_mut() {
+            if count.used != count.flushed
+                && let Some(name) = scope.persisted_name()
+            {
+                out.push((name, count.day, count.used));
+                count.flushed = count.used;
+            }
+        }
+        out
+    }
+
+    /// Drops what carries no information any more: rolling buckets that are full again and day
+    /// counters of past days (persisted ones only once flushed). If more than `max_entries`
+    /// remain, the rolling buckets closest to full go first.
+    pub fn sweep(&self, now: Instant, wall_secs: i64) {
+        let now = self.nanos(now);
+        let mut state = self.lock();
+        self.sweep_locked(&mut state, now, wall_secs);
+    }
+
+    /// Evicts down to three quarters of `max_entries`, so a flood pays for one sweep per
+    /// quarter of the table, not one per request.
+    fn sweep_locked(&self, state: &mut State, now: u128, wall_secs: i64) {
+        let today = wall_secs.div_euclid(DAY_SECS);
+        let target = self.max_entries * 3 / 4;
+        state.tat.retain(|_, tat| *tat > now);
+        state
+            .days
+            .retain(|_, c| c.day == today || (c.used != c.flushed));
+        let excess = (state.tat.len() + state.days.len()).saturating_sub(target);
+        if excess > 0 {
+            let mut tats: Vec<u128> = state.tat.values().copied().collect();
+            tats.sort_unstable();
+            if let Some(&cutoff) = tats.get(excess.min(tats.len()).saturating_sub(1)) {
+                state.tat.retain(|_, tat| *tat > cutoff);
+            }
+            let excess = (state.tat.len() + state.days.len()).saturating_sub(target);
+            if excess > 0 {
+                // Anonymous day counters are memory-only; the smallest go first.
+                let mut ip_days: Vec<(u64, Scope)> = state
+                    .days
+                    .iter()
+                    .filter(|(s, _)| s.persisted_name().is_none())
+                    .map(|(s, c)| (c.used, s.clone()))
+                    .collect();
+                ip_days.sort_unstable_by_key(|(used, _)| *used);
+                for (_, scope) in ip_days.into_iter().take(excess) {
+                    state.days.remove(&scope);
+                }
+            }
+        }
+    }
+
+    /// Bucket entries held in memory.
+    pub fn entries(&self) -> usize {
+        let state = self.lock();
+        state.tat.len() + state.days.len()
+    }
+}
+
+fn evaluate(
+    state: &mut State,
+    policies: &[Policy],
+    weight: u64,
+    now: u128,
+    wall_secs: i64,
+) -> Decision {
+    let day = wall_secs.div_euclid(DAY_SECS);
+    let to_midnight = (DAY_SECS - wall_secs.rem_euclid(DAY_SECS)) as u64;
+    let mut statuses = Vec::with_capacity(policies.len());
+    let mut violated = Vec::new();
+    let mut retry_after = 0;
+    for p in policies {
+        let status = match p.kind {
+            Kind::Rolling(w) => {
+                let t = nanos_per(p.limit, w);
+                let window = u128::from(w) * 1_000_000_000;
+                let tat = state
+                    .tat
+                    .get(&(p.scope.clone(), w))
+                    .copied()
+                    .unwrap_or(now)
+                    .max(now);
+                let after = tat + t * u128::from(weight);
+                let room = after - now <= window;
+                if !room {
+                    violated.push(p.name);
+                    retry_after = retry_after.max(ceil_secs(after - now - window));
+                }
+                let shown = if room { after } else { tat };
+                let remaining =
+                    ((now + window - shown.min(now + window)) / t).min(u128::from(p.limit)) as u64;
+                Status {
+                    policy: p.name,
+                    limit: p.limit,
+                    window_secs: w,
+                    used: p.limit - remaining,
+                    remaining,
+                    reset_secs: ceil_secs(shown - now),
+                }
+            }
+            Kind::Day => {
+                let count = state.days.entry(p.scope.clone()).or_default();
+                if count.day != day {
+                    if count.used != count.flushed
+                        && let Some(name) = p.scope.persisted_name()
+                    {
+                        state.rolled.push((name, count.day, count.used));
+                    }
+                    *count = DayCount {
+                        day,
+                        used: 0,
+                        flushed: 0,
+                    };
+                }
+                let count = &state.days[&p.scope];
+                let room = count.used + weight <= p.limit;
+                if !room {
+                    violated.push(p.name);
+                    retry_after = retry_after.max(to_midnight);
+                }
+                let used = if room {
+                    count.used + weight
+                } else {
+                    count.used
+                }
+                .min(p.limit);
+                Status {
+                    policy: p.name,
+                    limit: p.limit,
+                    window_secs: p.window_secs(),
+                    used,
+                    remaining: p.limit - used,
+                    reset_secs: to_midnight,
+                }
+            }
+        };
+        statuses.push(status);
+    }
+    let allowed = violated.is_empty();
+    Decision {
+        allowed,
+        statuses,
+        violated,
+        // A refusal always asks to wait at least a second.
+        retry_after: if allowed { 0 } else { retry_after.max(1) },
+    }
+}
+
+fn apply(state: &mut State, policies: &[Policy], weight: u64, now: u128, wall_secs: i64) {
+    let day = wall_secs.div_euclid(DAY_SECS);
+    for p in policies {
+        match p.kind {
+            Kind::Rolling(w) => {
+                let t = nanos_per(p.limit, w);
+                let tat = state.tat.entry((p.scope.clone(), w)).or_insert(now);
+                *tat = (*tat).max(now) + t * u128::from(weight);
+            }
+            Kind::Day => {
+                let count = state.days.entry(p.scope.clone()).or_default();
+                debug_assert_eq!(count.day, day, "evaluate rolled the day over");
+                count.used += weight;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn minute(limit: u64) -> Policy {
+        Policy {
+            name: "key-minute",
+            scope: Scope::Key("k".into()),
+            kind: Kind::Rolling(60),
+            limit,
+        }
+    }
+
+    fn day(limit: u64) -> Policy {
+        Policy {
+            name: "account-day",
+            scope: Scope::Account(1),
+            kind: Kind::Day,
+            limit,
+        }
+    }
+
+    const NOON: i64 = 1_767_268_800; // 2026-01-01T12:00:00Z
+
+    #[test]
+    fn gcra_admits_exactly_the_limit_then_refills_steadily() {
+        let l = Limiter::new(1000);
+        let t0 = Instant::now();
+        let p = [minute(6)];
+        for i in 0..6 {
+            let d = l.admit(&p, 1, t0, NOON);
+            assert!(d.allowed, "request {i}");
+            assert_eq!(d.statuses[0].remaining, 5 - i);
+        }
+        let d = l.admit(&p, 1, t0, NOON);
+        assert!(!d.allowed);
+        assert_eq!(d.violated, ["key-minute"]);
+        assert_eq!(d.retry_after, 10, "one emission interval (60 s / 6)");
+        // After one interval exactly one more is admitted.
+        assert!(l.admit(&p, 1, t0 + Duration::from_secs(10), NOON).allowed);
+        assert!(!l.admit(&p, 1, t0 + Duration::from_secs(10), NOON).allowed);
+        // A full window later the bucket is full again.
+        let later = t0 + Duration::from_secs(80);
+        assert_eq!(l.peek(&p, later, NOON)[0].remaining, 6);
+    }
+
+    #[test]
+    fn nothing_is_consumed_unless_every_bucket_has_room() {
+        let l = Limiter::new(1000);
+        let t0 = Instant::now();
+        let both = [minute(100), day(2)];
+        assert!(l.admit(&both, 1, t0, NOON).allowed);
+        assert!(l.admit(&both, 1, t0, NOON).allowed);
+        let refused = l.admit(&both, 1, t0, NOON);
+        assert!(!refused.allowed);
+        assert_eq!(refused.violated, ["account-day"]);
+        assert_eq!(refused.retry_after, 12 * 3600, "until midnight UTC");
+        // The minute bucket was not charged for the refused request.
+        assert_eq!(l.peek(&[minute(100)], t0, NOON)[0].used, 2);
+    }
+
+    #[test]
+    fn weights_refunds_and_the_binding_bucket() {
+        let l = Limiter::new(1000);
+        let t0 = Instant::now();
+        let both = [minute(10), day(100)];
+        let d = l.admit(&both, 5, t0, NOON);
+        assert_eq!(d.statuses[0].used, 5);
+        assert_eq!(d.binding().unwrap().policy, "key-minute");
+        l.refund(&both, 5, NOON);
+        let s = l.peek(&both, t0, NOON);
+        assert_eq!((s[0].used, s[1].used), (0, 0));
+    }
+
+    #[test]
+    fn days_roll_over_at_utc_midnight_and_dirty_counts_are_flushed_once() {
+        let l = Limiter::new(1000);
+        let t0 = Instant::now();
+        l.load_day(Scope::Account(1), NOON.div_euclid(DAY_SECS), 1);
+        assert!(l.admit(&[day(2)], 1, t0, NOON).allowed);
+        assert!(
+            !l.admit(&[day(2)], 1, t0, NOON).allowed,
+            "the loaded count counts"
+        );
+        assert_eq!(
+            l.take_dirty(),
+            vec![("acct:1".to_owned(), NOON / DAY_SECS, 2)]
+        );
+        assert!(l.take_dirty().is_empty());
+        let tomorrow = NOON + DAY_SECS / 2 + 1;
+        assert!(l.admit(&[day(2)], 1, t0, tomorrow).allowed);
+        assert_eq!(
+            l.take_dirty(),
+            vec![("acct:1".to_owned(), tomorrow / DAY_SECS, 1)]
+        );
+    }
+
+    #[test]
+    fn sweeping_bounds_memory() {
+        let l = Limiter::new(50);
+        let t0 = Instant::now();
+        for ip in 0..200u128 {
+            let p = [Policy {
+                name: "ip-minute",
+                scope: Scope::Ip(ip),
+                kind: Kind::Rolling(60),
+                limit: 30,
+            }];
+            l.admit(&p, 1, t0, NOON);
+        }
+        assert!(
+            l.entries() <= 50,
+            "admitting sweeps when full: {}",
+            l.entries()
+        );
+        l.sweep(t0, NOON);
+        assert!(l.entries() <= 50, "{}", l.entries());
+        l.sweep(t0 + Duration::from_secs(61), NOON);
+        assert_eq!(l.entries(), 0, "full buckets carry nothing");
+    }
+
+    #[test]
+    fn ipv6_clients_are_grouped_by_64() {
+        let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(client_key(a), client_key(b));
+        assert_ne!(client_key(a), client_key(c));
+        let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
+        assert_eq!(client_key(mapped), client_key("10.0.0.1".parse().unwrap()));
+    }
+}
+
+/// An address range (`10.0.0.0/8`, `::1/128`, or a bare address).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cidr {
+    net: IpAddr,
+    prefix: u8,
+}
+
+impl std::str::FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Cidr, String> {
+        let (addr, prefix) = s.trim().split_once('/').unwrap_or((s.trim(), ""));
+        let net: IpAddr = addr
+            .parse()
+            .map_err(|_| format!("{s:?} is not an IP address or CIDR range"))?;
+        let max = if net.is_ipv4() { 32 } else { 128 };
+        let prefix = if prefix.is_empty() {
+            max
+        } else {
+            prefix
+                .parse()
+                .ok()
+                .filter(|p| *p <= max)
+                .ok_or_else(|| format!("{s:?}: the prefix length must be 0 to {max}"))?
+        };
+        Ok(Cidr { net, prefix })
+    }
+}
+
+impl Cidr {
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        fn bits(ip: IpAddr) -> (u128, u32) {
+            match ip {
+                IpAddr::V4(v4) => (u128::from(u32::from(v4)), 32),
+                IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                    Some(v4) => (u128::from(u32::from(v4)), 32),
+                    None => (u128::from(v6), 128),
+                },
+            }
+        }
+        let (net, width) = bits(self.net);
+        let (addr, addr_width) = bits(ip);
+        if width != addr_width {
+            return false;
+        }
+        let shift = width - u32::from(self.prefix);
+        shift == width || (net >> shift) == (addr >> shift)
+    }
+}
+
+/// The client's address: the socket peer, unless the peer is a trusted proxy; then the
+/// right-most address of `Forwarded` (RFC 7239 `for=`) or else `X-Forwarded-For` that is not a
+/// trusted proxy itself (conventions §2.3).
+pub fn client_ip(peer: IpAddr, headers: &http::HeaderMap, trusted: &[Cidr]) -> IpAddr {
+    let is_trusted = |ip: IpAddr| trusted.iter().any(|c| c.contains(ip));
+    if !is_trusted(peer) {
+        return peer;
+    }
+    let forwarded: Vec<IpAddr> = headers
+        .get_all(http::header::FORWARDED)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|element| {
+            element.split(';').find_map(|pair| {
+                let (k, v) = pair.trim().split_once('=')?;
+                k.trim()
+                    .eq_ignore_ascii_case("for")
+                    .then(|| parse_node(v))?
+            })
+        })
+        .collect();
+    let hops = if forwarded.is_empty() {
+        headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(parse_node)
+            .collect()
+    } else {
+        forwarded
+    };
+    hops.iter()
+        .rev()
+        .find(|ip| !is_trusted(**ip))
+        .or(hops.first())
+        .copied()
+        .unwrap_or(peer)
+}
+
+/// `1.2.3.4`, `"[2001:db8::1]:4711"`, `1.2.3.4:80` → the address.
+fn parse_node(text: &str) -> Option<IpAddr> {
+    let t = text.trim().trim_matches('"');
+    if let Ok(ip) = t.parse() {
+        return Some(ip);
+    }
+    if let Some(rest) = t.strip_prefix('[') {
+        return rest.split(']').next()?.parse().ok();
+    }
+    t.rsplit_once(':')?.0.parse().ok()
+}
+
+#[cfg(test)]
+mod proxy_tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> http::HeaderMap {
+        let mut h = http::HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(*k, v.parse().unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn cidrs_parse_and_match() {
+        let c: Cidr = "10.0.0.0/8".parse().unwrap();
+        assert!(c.contains("10.2.3.4".parse().unwrap()));
+        assert!(!c.contains("11.0.0.1".parse().unwrap()));
+        assert!(c.contains("::ffff:10.9.9.9".parse().unwrap()));
+        let one: Cidr = "::1".parse().unwrap();
+        assert!(one.contains("::1".parse().unwrap()));
+        assert!(
+            "0.0.0.0/0"
+                .parse::<Cidr>()
+                .unwrap()
+                .contains("8.8.8.8".parse().unwrap())
+        );
+        assert!("10.0.0.0/33".parse::<Cidr>().is_err());
+        assert!("nonsense".parse::<Cidr>().is_err());
+    }
+
+    #[test]
+    fn forwarded_headers_count_only_from_trusted_proxies() {
+        let trusted: Vec<Cidr> = vec!["127.0.0.1".parse().unwrap(), "10.0.0.0/8".parse().unwrap()];
+        let proxy: IpAddr = "127.0.0.1".parse().unwrap();
+        let stranger: IpAddr = "203.0.113.9".parse().unwrap();
+        let xff = headers(&[("x-forwarded-for", "198.51.100.7, 10.1.1.1")]);
+        assert_eq!(
+            client_ip(proxy, &xff, &trusted),
+            "198.51.100.7".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(
+            client_ip(stranger, &xff, &trusted),
+            stranger,
+            "spoofed header ignored"
+        );
+        let fwd = headers(&[(
+            "forwarded",
+            "for=\"[2001:db8::1]:4711\";proto=https, for=10.0.0.2",
+        )]);
+        assert_eq!(
+            client_ip(proxy, &fwd, &trusted),
+            "2001:db8::1".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(client_ip(proxy, &headers(&[]), &trusted), proxy);
+    }
+}

@@ -1,0 +1,381 @@
+//! Rate limits: exact admission under concurrency, daily caps across restarts, honest headers,
+//! what counts, client addresses behind proxies, bounded memory, the usage route.
+
+use crate::support::{BASE, Options, TestServer, Tier};
+
+fn limits(
+    c: &mut regintel::config::ServerConfig,
+    anonymous: (u64, u64, u64),
+    account: (u64, u64, u64),
+) {
+    use regintel::config::Quotas;
+    c.limits.anonymous = Quotas {
+        minute: anonymous.0,
+        hour: anonymous.1,
+        day: anonymous.2,
+    };
+    let q = Quotas {
+        minute: account.0,
+        hour: account.1,
+        day: account.2,
+    };
+    c.limits.professional = q;
+    c.limits.institutional = q;
+    c.limits.auth_fail_per_minute = 1000;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_clients_on_one_key_get_exactly_the_limit() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| limits(c, (1000, 1000, 1000), (50, 10_000, 10_000))),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Institutional);
+    let mut tasks = Vec::new();
+    for _ in 0..200 {
+        let client = s.client.clone();
+        let key = a.api_key.clone();
+        tasks.push(tokio::spawn(async move {
+            client
+                .get_with(&format!("{BASE}/regions/DE21"), &[("x-api-key", &key)])
+                .await
+                .status
+        }));
+    }
+    let mut ok = 0;
+    let mut limited = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            200 => ok += 1,
+            429 => limited += 1,
+            other => panic!("unexpected status {other}"),
+        }
+    }
+    assert_eq!((ok, limited), (50, 150));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_describes_the_buckets_and_refusals_say_which_and_when() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| limits(c, (3, 100, 1000), (100, 1000, 1000))),
+        ..Default::default()
+    })
+    .await;
+    let r = s.get("/regions/DE21").await;
+    assert_eq!(r.header("x-ratelimit-limit"), Some("3"));
+    assert_eq!(r.header("x-ratelimit-remaining"), Some("2"));
+    assert_eq!(r.header("x-ratelimit-used"), Some("1"));
+    assert_eq!(r.header("x-ratelimit-resource"), Some("ip-minute"));
+    let reset: i64 = r.header("x-ratelimit-reset").unwrap().parse().unwrap();
+    let now = regintel::clock::now_ms() / 1000;
+    assert!((now..=now + 61).contains(&reset), "{reset} vs {now}");
+    assert_eq!(
+        r.header("ratelimit-policy"),
+        Some("\"ip-minute\";q=3;w=60, \"ip-hour\";q=100;w=3600, \"ip-day\";q=1000;w=86400")
+    );
+    assert!(
+        r.header("ratelimit")
+            .unwrap()
+            .starts_with("\"ip-minute\";r=2;t=")
+    );
+    // Errors carry them too, and count.
+    let r = s.get("/nothing").await;
+    assert_eq!(r.header("x-ratelimit-remaining"), Some("1"));
+    s.get("/regions/DE21").await;
+    let r = s.get("/regions/DE21").await;
+    let e = r.error(429, "rate_limit_exceeded");
+    assert_eq!(e["details"]["violated_policies"][0], "ip-minute");
+    let retry: u64 = r.header("retry-after").unwrap().parse().unwrap();
+    assert!(
+        (1..=20).contains(&retry),
+        "{retry}: one emission interval of 3/min"
+    );
+    assert_eq!(r.header("x-ratelimit-remaining"), Some("0"));
+    // Operational routes are not counted but still described.
+    let h = s.client.get("/healthz").await;
+    assert_eq!(h.status, 200);
+    assert_eq!(h.header("x-ratelimit-remaining"), Some("0"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_counts_follows_the_conventions() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| limits(c, (1000, 1000, 1000), (100, 1000, 1000))),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Institutional);
+    let key = a.key_header();
+    let path = format!("{BASE}/regions/DE21");
+    let first = s.client.get_with(&path, &[key]).await;
+    assert_eq!(first.header("x-ratelimit-resource"), Some("key-minute"));
+    assert_eq!(first.header("x-ratelimit-remaining"), Some("99"));
+    let etag = first.header("etag").unwrap().to_owned();
+    // An authenticated 304 is free.
+    let not_modified = s
+        .client
+        .get_with(&path, &[key, ("if-none-match", &etag)])
+        .await;
+    assert_eq!(not_modified.status, 304);
+    let after = s.client.get_with(&path, &[key]).await;
+    assert_eq!(
+        after.header("x-ratelimit-remaining"),
+        Some("98"),
+        "the 304 did not count"
+    );
+    // A 404 counts; a weighted route costs its weight.
+    s.client
+        .get_with(&format!("{BASE}/regions/XX99"), &[key])
+        .await
+        .error(404, "unknown_region");
+    let export = s
+        .client
+        .get_with(&format!("{BASE}/export/bulk/tgs00042.csv"), &[key])
+        .await;
+    assert_eq!(export.status, 200);
+    assert_eq!(
+        export.header("x-ratelimit-remaining"),
+        Some("77"),
+        "export costs 20"
+    );
+    // A bad credential never touches the account's buckets.
+    let bad = s
+        .client
+        .get_with(&path, &[("x-api-key", "sk_service_nope")])
+        .await;
+    bad.error(401, "invalid_credential");
+    assert_eq!(bad.header("x-ratelimit-resource"), Some("auth-fail"));
+    let usage = s
+        .client
+        .get_with(&format!("{BASE}/account/usage"), &[key])
+        .await
+        .json();
+    assert_eq!(
+        usage["data"]["today"]["used"],
+        1 + 1 + 1 + 20 + 1,
+        "the usage call counts itself"
+    );
+    assert_eq!(usage["data"]["days"].as_array().unwrap().len(), 90);
+    assert_eq!(usage["data"]["daily_cap"], 1000);
+    let buckets: Vec<&str> = usage["data"]["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["policy"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        buckets,
+        ["key-minute", "key-hour", "key-day", "account-day"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failed_authentication_is_capped_per_address() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| {
+            limits(c, (1000, 1000, 1000), (100, 1000, 1000));
+            c.limits.auth_fail_per_minute = 3;
+        }),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Professional);
+    for _ in 0..3 {
+        s.client
+            .get_with(
+                &format!("{BASE}/regions/DE21"),
+                &[("x-api-key", "sk_service_guess")],
+            )
+            .await
+            .error(401, "invalid_credential");
+    }
+    // The address is now cut off, valid key or not, until the bucket refills.
+    let r = s
+        .client
+        .get_with(&format!("{BASE}/regions/DE21"), &[a.key_header()])
+        .await;
+    let e = r.error(429, "rate_limit_exceeded");
+    assert_eq!(e["details"]["violated_policies"][0], "auth-fail");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_does_not_reset_the_daily_cap() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| limits(c, (1000, 1000, 1000), (100, 1000, 5))),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Professional);
+    let path = format!("{BASE}/regions/DE21");
+    for i in 0..5 {
+        assert_eq!(
+            s.client.get_with(&path, &[a.key_header()]).await.status,
+            200,
+            "request {i}"
+        );
+    }
+    let e = s
+        .client
+        .get_with(&path, &[a.key_header()])
+        .await
+        .error(429, "rate_limit_exceeded");
+    assert!(
+        e["details"]["violated_policies"]
+            .to_string()
+            .contains("account-day"),
+        "{e}"
+    );
+    // Stop (which flushes the counters), then start a new server on the same data dir.
+    let kept = s.stop_keeping_data().await;
+    let again = TestServer::start_in(
+        kept,
+        Options {
+            configure: Some(|c| limits(c, (1000, 1000, 1000), (100, 1000, 5))),
+            ..Default::default()
+        },
+    )
+    .await;
+    let r = again.client.get_with(&path, &[a.key_header()]).await;
+    let e = r.error(429, "rate_limit_exceeded");
+    assert!(
+        e["details"]["violated_policies"]
+            .to_string()
+            .contains("day"),
+        "{e}"
+    );
+    assert_eq!(r.header("x-ratelimit-remaining"), Some("0"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarded_addresses_count_only_through_trusted_proxies() {
+    // Not trusted: a spoofed X-Forwarded-For does not buy a fresh bucket.
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| limits(c, (2, 100, 100), (100, 100, 100))),
+        ..Default::default()
+    })
+    .await;
+    let path = format!("{BASE}/regions/DE21");
+    for ip in ["198.51.100.1", "198.51.100.2"] {
+        assert_eq!(
+            s.client
+                .get_with(&path, &[("x-forwarded-for", ip)])
+                .await
+                .status,
+            200
+        );
+    }
+    s.client
+        .get_with(&path, &[("x-forwarded-for", "198.51.100.3")])
+        .await
+        .error(429, "rate_limit_exceeded");
+
+    // Trusted loopback proxy: each forwarded client has its own bucket; IPv6 by /64.
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| {
+            limits(c, (2, 100, 100), (100, 100, 100));
+            c.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+        }),
+        ..Default::default()
+    })
+    .await;
+    for ip in ["198.51.100.1", "198.51.100.2", "2001:db8::1"] {
+        for _ in 0..2 {
+            assert_eq!(
+                s.client
+                    .get_with(&path, &[("x-forwarded-for", ip)])
+                    .await
+                    .status,
+                200,
+                "{ip}"
+            );
+        }
+    }
+    let same_64 = s
+        .client
+        .get_with(&path, &[("x-forwarded-for", "2001:db8::ffff")])
+        .await;
+    same_64.error(429, "rate_limit_exceeded");
+    let forwarded = s
+        .client
+        .get_with(&path, &[("forwarded", "for=\"[2001:db8:0:1::5]:80\"")])
+        .await;
+    assert_eq!(forwarded.status, 200);
+}
+
+fn rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_clients_and_keys_keeps_memory_bounded() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| {
+            limits(c, (1000, 1000, 1000), (1000, 1000, 1000));
+            c.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+            c.limits.max_entries = 400;
+        }),
+        ..Default::default()
+    })
+    .await;
+    let keys: Vec<String> = (0..20)
+        .map(|i| {
+            s.account(&format!("k{i}@example.org"), Tier::Professional)
+                .api_key
+        })
+        .collect();
+    let entries = |v: serde_json::Value| v["data"]["rate_limit_entries"].as_u64().unwrap();
+    let mut conn = s.client.connect().await;
+    let mut wave = async |offset: u32| {
+        let mut most = 0;
+        for i in 0..1500u32 {
+            let n = offset + i;
+            let ip = format!("10.{}.{}.{}", n >> 16 & 255, n >> 8 & 255, n & 255);
+            let key = &keys[i as usize % keys.len()];
+            let headers: Vec<(&str, &str)> = if i % 3 == 0 {
+                vec![("x-api-key", key.as_str())]
+            } else {
+                vec![("x-forwarded-for", ip.as_str())]
+            };
+            let r = conn
+                .send(crate::support::Request {
+                    method: "GET",
+                    path: &format!("{BASE}/regions/DE"),
+                    headers: &headers,
+                    body: Vec::new(),
+                })
+                .await;
+            assert_eq!(r.status, 200);
+            if i % 100 == 0 {
+                let ready = conn
+                    .send(crate::support::Request {
+                        method: "GET",
+                        path: "/readyz",
+                        headers: &[],
+                        body: Vec::new(),
+                    })
+                    .await;
+                most = most.max(entries(ready.json()));
+            }
+        }
+        most
+    };
+    let first = wave(0).await;
+    let rss_after_first = rss_kb();
+    let second = wave(100_000).await;
+    let rss_after_second = rss_kb();
+    assert!(
+        first <= 400 && second <= 400,
+        "bucket entries stay under the cap: {first}, {second}"
+    );
+    // The second wave of new clients does not grow memory beyond noise.
+    assert!(
+        rss_after_second <= rss_after_first + 8 * 1024,
+        "RSS grew from {rss_after_first} kB to {rss_after_second} kB"
+    );
+}
