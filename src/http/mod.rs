@@ -389,7 +389,7 @@ fn error_response(envelope: &Envelope<'_>, err: &ApiError, gzip: bool) -> Respon
     let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let mut response = respond::build(
         status,
-        respond::error_body(envelope, err),
+        respond::Body::from_chunks([Bytes::from(respond::error_body(envelope, err))]),
         "application/json",
         gzip,
     );

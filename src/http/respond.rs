@@ -5,14 +5,67 @@ use std::io::Write;
 
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::{Response, StatusCode};
-use http_body_util::Full;
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use http_body::{Frame, SizeHint};
 use hyper::body::Bytes;
 use serde_json::json;
 
 use crate::error::ApiError;
 use crate::reply::Reply;
 
-pub type Body = Full<Bytes>;
+/// A response body of a few buffers sent one after another: the per-request envelope parts
+/// around the cached `data` and `meta`, which are sent as they are (hyper writes them with one
+/// vectored write) instead of being copied into one buffer.
+#[derive(Default)]
+pub struct Body {
+    chunks: VecDeque<Bytes>,
+    remaining: u64,
+}
+
+impl Body {
+    pub fn from_chunks(chunks: impl IntoIterator<Item = Bytes>) -> Body {
+        let chunks: VecDeque<Bytes> = chunks.into_iter().filter(|c| !c.is_empty()).collect();
+        let remaining = chunks.iter().map(|c| c.len() as u64).sum();
+        Body { chunks, remaining }
+    }
+
+    /// The whole body in one buffer (for compression).
+    fn concat(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.remaining as usize);
+        for chunk in &self.chunks {
+            out.extend_from_slice(chunk);
+        }
+        out
+    }
+}
+
+impl http_body::Body for Body {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let next = self.chunks.pop_front();
+        if let Some(chunk) = &next {
+            self.remaining -= chunk.len() as u64;
+        }
+        Poll::Ready(next.map(|c| Ok(Frame::data(c))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.chunks.is_empty()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        SizeHint::with_exact(self.remaining)
+    }
+}
 
 pub const API_VERSION: &str = "v1";
 
@@ -32,28 +85,27 @@ pub struct Envelope<'a> {
 }
 
 /// `{"data": <data>, "meta": {request_id, api_version, generated_at, access, <meta...>}}`.
-/// `data` and `meta` are already JSON; `meta` is an object whose members are appended.
-pub fn envelope(e: &Envelope<'_>, data: &[u8], meta: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len() + meta.len() + 160);
-    out.extend_from_slice(b"{\"data\":");
-    out.extend_from_slice(data);
+/// `data` and `meta` are already JSON; `meta` is an object whose members are appended. They are
+/// shared, not copied: the body is the sequence of parts.
+pub fn envelope(e: &Envelope<'_>, data: &Bytes, meta: &Bytes) -> Body {
     // The request id is validated to [A-Za-z0-9._-] and the time is generated: no escaping needed.
-    write!(
-        out,
+    let middle = format!(
         ",\"meta\":{{\"request_id\":\"{}\",\"api_version\":\"{API_VERSION}\",\"generated_at\":\"{}\",\"access\":\"{}\"",
         e.request_id, e.generated_at, e.access
-    )
-    .expect("writing to a Vec cannot fail");
+    );
     let members = meta
         .strip_prefix(b"{")
         .and_then(|m| m.strip_suffix(b"}"))
-        .unwrap_or(b"");
-    if !members.is_empty() {
-        out.push(b',');
-        out.extend_from_slice(members);
-    }
-    out.extend_from_slice(b"}}");
-    out
+        .map_or_else(Bytes::new, |m| meta.slice_ref(m));
+    let comma = if members.is_empty() { "" } else { "," };
+    Body::from_chunks([
+        Bytes::from_static(b"{\"data\":"),
+        data.clone(),
+        Bytes::from(middle),
+        Bytes::from_static(comma.as_bytes()),
+        members,
+        Bytes::from_static(b"}}"),
+    ])
 }
 
 /// The error envelope: `data` null and `error` with RFC 9457 members (DESIGN §3).
@@ -82,15 +134,19 @@ pub fn error_body(e: &Envelope<'_>, err: &ApiError) -> Vec<u8> {
     crate::auth::api_key::redact(&text).into_bytes()
 }
 
-pub fn render(e: &Envelope<'_>, reply: &Reply) -> (StatusCode, Vec<u8>, &'static str) {
+pub fn render(e: &Envelope<'_>, reply: &Reply) -> (StatusCode, Body, &'static str) {
     match reply {
         Reply::Json { status, data, meta } => (
             StatusCode::from_u16(*status).unwrap_or(StatusCode::OK),
             envelope(e, data, meta),
             "application/json",
         ),
-        Reply::Raw { content_type, body } => (StatusCode::OK, body.to_vec(), content_type),
-        Reply::NoContent => (StatusCode::NO_CONTENT, Vec::new(), "application/json"),
+        Reply::Raw { content_type, body } => (
+            StatusCode::OK,
+            Body::from_chunks([body.clone()]),
+            content_type,
+        ),
+        Reply::NoContent => (StatusCode::NO_CONTENT, Body::default(), "application/json"),
     }
 }
 
@@ -115,29 +171,28 @@ pub fn accepts_gzip(headers: &HeaderMap) -> bool {
 /// Builds the response, gzipping large bodies for clients that accept it.
 pub fn build(
     status: StatusCode,
-    body: Vec<u8>,
+    body: Body,
     content_type: &'static str,
     gzip: bool,
 ) -> Response<Body> {
     let mut builder = Response::builder()
         .status(status)
         .header(header::CONTENT_TYPE, content_type);
-    let body = if gzip && body.len() >= COMPRESS_MIN_BYTES {
+    let body = if gzip && body.remaining >= COMPRESS_MIN_BYTES as u64 {
         let mut encoder = flate2::write::GzEncoder::new(
-            Vec::with_capacity(body.len() / 4),
+            Vec::with_capacity(body.remaining as usize / 4),
             flate2::Compression::new(6),
         );
         encoder
-            .write_all(&body)
+            .write_all(&body.concat())
             .expect("writing to a Vec cannot fail");
         builder = builder.header(header::CONTENT_ENCODING, "gzip");
-        encoder.finish().expect("writing to a Vec cannot fail")
+        let zipped = encoder.finish().expect("writing to a Vec cannot fail");
+        Body::from_chunks([Bytes::from(zipped)])
     } else {
         body
     };
-    builder
-        .body(Full::new(Bytes::from(body)))
-        .expect("static headers are valid")
+    builder.body(body).expect("static headers are valid")
 }
 
 /// Headers on every answer: request id, security headers (conventions §7) and CORS for the
@@ -170,6 +225,8 @@ pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool) {
 
 #[cfg(test)]
 mod tests {
+    use http_body::Body as _;
+
     use super::*;
 
     const E: Envelope<'static> = Envelope {
@@ -180,14 +237,19 @@ mod tests {
 
     #[test]
     fn envelope_is_valid_json_with_meta_members_merged() {
-        let body = envelope(&E, br#"{"a":1}"#, br#"{"citations":{"cit_x":{}}}"#);
-        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        let body = envelope(
+            &E,
+            &Bytes::from_static(br#"{"a":1}"#),
+            &Bytes::from_static(br#"{"citations":{"cit_x":{}}}"#),
+        );
+        let v: serde_json::Value = serde_json::from_slice(&body.concat()).unwrap();
         assert_eq!(v["data"]["a"], 1);
         assert_eq!(v["meta"]["request_id"], "req_1");
         assert_eq!(v["meta"]["api_version"], "v1");
         assert!(v["meta"]["citations"]["cit_x"].is_object());
-        let empty = envelope(&E, b"[]", b"{}");
-        let v: serde_json::Value = serde_json::from_slice(&empty).unwrap();
+        let empty = envelope(&E, &Bytes::from_static(b"[]"), &Bytes::from_static(b"{}"));
+        assert_eq!(empty.size_hint().exact(), Some(empty.concat().len() as u64));
+        let v: serde_json::Value = serde_json::from_slice(&empty.concat()).unwrap();
         assert_eq!(v["meta"]["access"], "public");
     }
 
