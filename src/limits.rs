@@ -49,8 +49,10 @@ pub fn client_key(ip: IpAddr) -> u128 {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// GCRA over a rolling window of this many seconds.
-    Rolling(u64),
+    /// GCRA over a rolling minute.
+    Minute,
+    /// GCRA over a rolling hour.
+    Hour,
     /// A counter per UTC calendar day.
     Day,
 }
@@ -67,7 +69,8 @@ pub struct Policy {
 impl Policy {
     fn window_secs(&self) -> u64 {
         match self.kind {
-            Kind::Rolling(w) => w,
+            Kind::Minute => 60,
+            Kind::Hour => 3600,
             Kind::Day => DAY_SECS as u64,
         }
     }
@@ -85,7 +88,7 @@ pub struct Status {
     pub reset_secs: u64,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Decision {
     pub allowed: bool,
     pub statuses: Vec<Status>,
@@ -107,26 +110,45 @@ impl Decision {
     }
 }
 
-#[derive(Default)]
-struct DayCount {
+/// Every bucket of one scope, so a request costs one lookup per scope: theoretical arrival
+/// times (nanoseconds since the limiter's origin; 0 = full) and the day's count.
+#[derive(Default, Clone, Copy)]
+struct Entry {
+    minute: u128,
+    hour: u128,
     day: i64,
     used: u64,
-    /// What `usage_daily` holds for this day; `used != flushed` means a flush is due.
+    /// What `usage_daily` holds for `day`; `used != flushed` means a flush is due.
     flushed: u64,
+}
+
+impl Entry {
+    fn tat(&mut self, kind: Kind) -> &mut u128 {
+        match kind {
+            Kind::Hour => &mut self.hour,
+            _ => &mut self.minute,
+        }
+    }
+
+    /// Nothing to remember: both rolling buckets full and no count of today left to flush.
+    fn idle(&self, now: u128, today: i64, persisted: bool) -> bool {
+        self.minute <= now
+            && self.hour <= now
+            && (self.day != today || self.used == 0)
+            && (!persisted || self.used == self.flushed)
+    }
 }
 
 #[derive(Default)]
 struct State {
-    /// Theoretical arrival time per (scope, window), in nanoseconds since `origin`.
-    tat: HashMap<(Scope, u64), u128>,
-    days: HashMap<Scope, DayCount>,
+    entries: HashMap<Scope, Entry>,
     /// Counts of days that ended before they were flushed: (scope name, day, used).
     rolled: Vec<(String, i64, u64)>,
 }
 
 pub struct Limiter {
     origin: Instant,
-    /// Bucket entries kept at most; beyond that the ones closest to full are dropped first.
+    /// Scopes kept at most; beyond that the ones closest to full are dropped first.
     max_entries: usize,
     state: Mutex<State>,
 }
@@ -155,7 +177,8 @@ impl Limiter {
     }
 
     fn nanos(&self, now: Instant) -> u128 {
-        now.saturating_duration_since(self.origin).as_nanos()
+        // +1 so that a TAT of 0 always means "full".
+        now.saturating_duration_since(self.origin).as_nanos() + 1
     }
 
     /// Admits a request of `weight` if every policy has room, consuming from all of them.
@@ -167,22 +190,33 @@ impl Limiter {
         now: Instant,
         wall_secs: i64,
     ) -> Decision {
+        let now = self.nanos(now);
         let mut state = self.lock();
-        let decision = evaluate(&mut state, policies, weight, self.nanos(now), wall_secs);
+        let (decision, next) = evaluate(&mut state, policies, weight, now, wall_secs);
         if decision.allowed && weight > 0 {
-            apply(&mut state, policies, weight, self.nanos(now), wall_secs);
+            for (p, value) in policies.iter().zip(next) {
+                let entry = state
+                    .entries
+                    .get_mut(&p.scope)
+                    .expect("evaluate created it");
+                match p.kind {
+                    Kind::Day => entry.used = value as u64,
+                    kind => *entry.tat(kind) = value,
+                }
+            }
         }
-        if state.tat.len() + state.days.len() > self.max_entries {
+        if state.entries.len() > self.max_entries {
             // A flood of new clients: make room now rather than at the next periodic sweep.
-            self.sweep_locked(&mut state, self.nanos(now), wall_secs);
+            self.sweep_locked(&mut state, now, wall_secs);
         }
         decision
     }
 
     /// Where the policies stand, without consuming.
     pub fn peek(&self, policies: &[Policy], now: Instant, wall_secs: i64) -> Vec<Status> {
+        let now = self.nanos(now);
         let mut state = self.lock();
-        evaluate(&mut state, policies, 0, self.nanos(now), wall_secs).statuses
+        evaluate(&mut state, policies, 0, now, wall_secs).0.statuses
     }
 
     /// Gives back what an admitted request consumed (answers that do not count: 304, 401, 5xx).
@@ -190,16 +224,16 @@ impl Limiter {
         let mut state = self.lock();
         let day = wall_secs.div_euclid(DAY_SECS);
         for p in policies {
+            let Some(entry) = state.entries.get_mut(&p.scope) else {
+                continue;
+            };
             match p.kind {
-                Kind::Rolling(w) => {
-                    if let Some(tat) = state.tat.get_mut(&(p.scope.clone(), w)) {
-                        *tat = tat.saturating_sub(nanos_per(p.limit, w) * u128::from(weight));
-                    }
-                }
-                Kind::Day => {
-                    if let Some(count) = state.days.get_mut(&p.scope).filter(|c| c.day == day) {
-                        count.used = count.used.saturating_sub(weight);
-                    }
+                Kind::Day if entry.day == day => entry.used = entry.used.saturating_sub(weight),
+                Kind::Day => {}
+                kind => {
+                    let back = nanos_per(p.limit, p.window_secs()) * u128::from(weight);
+                    let tat = entry.tat(kind);
+                    *tat = tat.saturating_sub(back);
                 }
             }
         }
@@ -207,14 +241,11 @@ impl Limiter {
 
     /// Sets a day counter from `usage_daily` (at start).
     pub fn load_day(&self, scope: Scope, day: i64, used: u64) {
-        self.lock().days.insert(
-            scope,
-            DayCount {
-                day,
-                used,
-                flushed: used,
-            },
-        );
+        let mut state = self.lock();
+        let entry = state.entries.entry(scope).or_default();
+        entry.day = day;
+        entry.used = used;
+        entry.flushed = used;
     }
 
     /// Persisted day counters that changed since the last call: (scope, day, used). The caller
@@ -222,89 +253,120 @@ impl Limiter {
     pub fn take_dirty(&self) -> Vec<(String, i64, u64)> {
         let mut state = self.lock();
         let mut out = std::mem::take(&mut state.rolled);
-        for (scope, count) in state.days.iter_mut() {
-            if count.used != count.flushed
+        for (scope, entry) in state.entries.iter_mut() {
+            if entry.used != entry.flushed
                 && let Some(name) = scope.persisted_name()
             {
-                out.push((name, count.day, count.used));
-                count.flushed = count.used;
+                out.push((name, entry.day, entry.used));
+                entry.flushed = entry.used;
             }
         }
         out
     }
 
-    /// Drops what carries no information any more: rolling buckets that are full again and day
-    /// counters of past days (persisted ones only once flushed). If more than `max_entries`
-    /// remain, the rolling buckets closest to full go first.
+    /// Drops scopes that carry no information any more (see [`Entry::idle`]).
     pub fn sweep(&self, now: Instant, wall_secs: i64) {
         let now = self.nanos(now);
         let mut state = self.lock();
         self.sweep_locked(&mut state, now, wall_secs);
     }
 
-    /// Evicts down to three quarters of `max_entries`, so a flood pays for one sweep per
+    /// Evicts idle scopes; if more than three quarters of `max_entries` remain, then also the
+    /// scopes closest to full (memory-only ones first), so a flood pays for one sweep per
     /// quarter of the table, not one per request.
     fn sweep_locked(&self, state: &mut State, now: u128, wall_secs: i64) {
         let today = wall_secs.div_euclid(DAY_SECS);
-        let target = self.max_entries * 3 / 4;
-        state.tat.retain(|_, tat| *tat > now);
         state
-            .days
-            .retain(|_, c| c.day == today || (c.used != c.flushed));
-        let excess = (state.tat.len() + state.days.len()).saturating_sub(target);
-        if excess > 0 {
-            let mut tats: Vec<u128> = state.tat.values().copied().collect();
-            tats.sort_unstable();
-            if let Some(&cutoff) = tats.get(excess.min(tats.len()).saturating_sub(1)) {
-                state.tat.retain(|_, tat| *tat > cutoff);
-            }
-            let excess = (state.tat.len() + state.days.len()).saturating_sub(target);
-            if excess > 0 {
-                // Anonymous day counters are memory-only; the smallest go first.
-                let mut ip_days: Vec<(u64, Scope)> = state
-                    .days
-                    .iter()
-                    .filter(|(s, _)| s.persisted_name().is_none())
-                    .map(|(s, c)| (c.used, s.clone()))
-                    .collect();
-                ip_days.sort_unstable_by_key(|(used, _)| *used);
-                for (_, scope) in ip_days.into_iter().take(excess) {
-                    state.days.remove(&scope);
-                }
-            }
+            .entries
+            .retain(|scope, e| !e.idle(now, today, scope.persisted_name().is_some()));
+        let target = self.max_entries * 3 / 4;
+        let excess = state.entries.len().saturating_sub(target);
+        if excess == 0 {
+            return;
+        }
+        // Least to lose first: memory-only scopes (anonymous clients), then the soonest full.
+        let mut order: Vec<(bool, u128, Scope)> = state
+            .entries
+            .iter()
+            .filter(|(scope, e)| scope.persisted_name().is_none() || e.used == e.flushed)
+            .map(|(scope, e)| {
+                (
+                    scope.persisted_name().is_some(),
+                    e.minute.max(e.hour),
+                    scope.clone(),
+                )
+            })
+            .collect();
+        order.sort_unstable_by_key(|(persisted, tat, _)| (*persisted, *tat));
+        for (_, _, scope) in order.into_iter().take(excess) {
+            state.entries.remove(&scope);
         }
     }
 
-    /// Bucket entries held in memory.
+    /// Scopes held in memory.
     pub fn entries(&self) -> usize {
-        let state = self.lock();
-        state.tat.len() + state.days.len()
+        self.lock().entries.len()
     }
 }
 
+/// Decides without consuming; returns the decision and, per policy, the value that consuming
+/// would store (a TAT, or a day count).
 fn evaluate(
     state: &mut State,
     policies: &[Policy],
     weight: u64,
     now: u128,
     wall_secs: i64,
-) -> Decision {
+) -> (Decision, Vec<u128>) {
     let day = wall_secs.div_euclid(DAY_SECS);
     let to_midnight = (DAY_SECS - wall_secs.rem_euclid(DAY_SECS)) as u64;
     let mut statuses = Vec::with_capacity(policies.len());
+    let mut next = Vec::with_capacity(policies.len());
     let mut violated = Vec::new();
     let mut retry_after = 0;
     for p in policies {
+        let entry = match state.entries.get_mut(&p.scope) {
+            Some(entry) => entry,
+            None => state.entries.entry(p.scope.clone()).or_default(),
+        };
         let status = match p.kind {
-            Kind::Rolling(w) => {
+            Kind::Day => {
+                if entry.day != day {
+                    if entry.used != entry.flushed
+                        && let Some(name) = p.scope.persisted_name()
+                    {
+                        state.rolled.push((name, entry.day, entry.used));
+                    }
+                    entry.day = day;
+                    entry.used = 0;
+                    entry.flushed = 0;
+                }
+                let room = entry.used + weight <= p.limit;
+                if !room {
+                    violated.push(p.name);
+                    retry_after = retry_after.max(to_midnight);
+                }
+                let used = if room {
+                    entry.used + weight
+                } else {
+                    entry.used
+                }
+                .min(p.limit);
+                next.push(u128::from(used));
+                Status {
+                    policy: p.name,
+                    limit: p.limit,
+                    window_secs: p.window_secs(),
+                    used,
+                    remaining: p.limit - used,
+                    reset_secs: to_midnight,
+                }
+            }
+            kind => {
+                let w = p.window_secs();
                 let t = nanos_per(p.limit, w);
                 let window = u128::from(w) * 1_000_000_000;
-                let tat = state
-                    .tat
-                    .get(&(p.scope.clone(), w))
-                    .copied()
-                    .unwrap_or(now)
-                    .max(now);
+                let tat = (*entry.tat(kind)).max(now);
                 let after = tat + t * u128::from(weight);
                 let room = after - now <= window;
                 if !room {
@@ -312,6 +374,7 @@ fn evaluate(
                     retry_after = retry_after.max(ceil_secs(after - now - window));
                 }
                 let shown = if room { after } else { tat };
+                next.push(shown);
                 let remaining =
                     ((now + window - shown.min(now + window)) / t).min(u128::from(p.limit)) as u64;
                 Status {
@@ -323,70 +386,18 @@ fn evaluate(
                     reset_secs: ceil_secs(shown - now),
                 }
             }
-            Kind::Day => {
-                let count = state.days.entry(p.scope.clone()).or_default();
-                if count.day != day {
-                    if count.used != count.flushed
-                        && let Some(name) = p.scope.persisted_name()
-                    {
-                        state.rolled.push((name, count.day, count.used));
-                    }
-                    *count = DayCount {
-                        day,
-                        used: 0,
-                        flushed: 0,
-                    };
-                }
-                let count = &state.days[&p.scope];
-                let room = count.used + weight <= p.limit;
-                if !room {
-                    violated.push(p.name);
-                    retry_after = retry_after.max(to_midnight);
-                }
-                let used = if room {
-                    count.used + weight
-                } else {
-                    count.used
-                }
-                .min(p.limit);
-                Status {
-                    policy: p.name,
-                    limit: p.limit,
-                    window_secs: p.window_secs(),
-                    used,
-                    remaining: p.limit - used,
-                    reset_secs: to_midnight,
-                }
-            }
         };
         statuses.push(status);
     }
     let allowed = violated.is_empty();
-    Decision {
+    let decision = Decision {
         allowed,
         statuses,
         violated,
         // A refusal always asks to wait at least a second.
         retry_after: if allowed { 0 } else { retry_after.max(1) },
-    }
-}
-
-fn apply(state: &mut State, policies: &[Policy], weight: u64, now: u128, wall_secs: i64) {
-    let day = wall_secs.div_euclid(DAY_SECS);
-    for p in policies {
-        match p.kind {
-            Kind::Rolling(w) => {
-                let t = nanos_per(p.limit, w);
-                let tat = state.tat.entry((p.scope.clone(), w)).or_insert(now);
-                *tat = (*tat).max(now) + t * u128::from(weight);
-            }
-            Kind::Day => {
-                let count = state.days.entry(p.scope.clone()).or_default();
-                debug_assert_eq!(count.day, day, "evaluate rolled the day over");
-                count.used += weight;
-            }
-        }
-    }
+    };
+    (decision, next)
 }
 
 #[cfg(test)]
@@ -399,7 +410,7 @@ mod tests {
         Policy {
             name: "key-minute",
             scope: Scope::Key("k".into()),
-            kind: Kind::Rolling(60),
+            kind: Kind::Minute,
             limit,
         }
     }
@@ -496,7 +507,7 @@ mod tests {
             let p = [Policy {
                 name: "ip-minute",
                 scope: Scope::Ip(ip),
-                kind: Kind::Rolling(60),
+                kind: Kind::Minute,
                 limit: 30,
             }];
             l.admit(&p, 1, t0, NOON);

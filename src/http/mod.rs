@@ -162,7 +162,7 @@ fn auth_fail_policy(state: &AppState, client: u128) -> Policy {
     Policy {
         name: "auth-fail",
         scope: Scope::AuthFail(client),
-        kind: Kind::Rolling(60),
+        kind: Kind::Minute,
         limit: state.config.limits.auth_fail_per_minute,
     }
 }
@@ -192,11 +192,20 @@ async fn answer(
             &limits.trusted_proxies,
         ));
         let wall_secs = crate::clock::now_ms().div_euclid(1000);
-        // Guessing credentials is capped before they are checked (conventions §2.3).
+        // Guessing credentials is capped before they are checked (conventions §2.3): a
+        // request that presents one (a key, a token, or a password to the login route) waits
+        // while its address has used up its failures.
+        let presents_credential = parts.headers.contains_key("x-api-key")
+            || parts.headers.contains_key(header::AUTHORIZATION)
+            || matches!(&found, Match::Found { route, .. } if route.doc.operation_id == "login");
         let guard = [auth_fail_policy(state, client)];
-        let fails = state.limiter.admit(&guard, 0, Instant::now(), wall_secs);
-        let exhausted = fails.statuses[0].remaining == 0;
-        let retry_after = fails.statuses[0].reset_secs.max(1);
+        let fails = if presents_credential {
+            state.limiter.admit(&guard, 0, Instant::now(), wall_secs)
+        } else {
+            Decision::default()
+        };
+        let exhausted = fails.statuses.first().is_some_and(|s| s.remaining == 0);
+        let retry_after = fails.statuses.first().map_or(1, |s| s.reset_secs.max(1));
         // Until the caller is known, the answer describes (and a 401 charges) this bucket.
         *charge = Some(Charge {
             policies: Vec::new(),

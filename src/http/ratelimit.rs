@@ -20,8 +20,8 @@ pub fn policies(limits: &LimitConfig, principal: &Principal, client: u128) -> Ve
             let q = limits.anonymous;
             let scope = Scope::Ip(client);
             vec![
-                rolling("ip-minute", scope.clone(), 60, q.minute),
-                rolling("ip-hour", scope.clone(), 3600, q.hour),
+                rolling("ip-minute", scope.clone(), Kind::Minute, q.minute),
+                rolling("ip-hour", scope.clone(), Kind::Hour, q.hour),
                 day("ip-day", scope, q.day),
             ]
         }
@@ -34,16 +34,16 @@ pub fn policies(limits: &LimitConfig, principal: &Principal, client: u128) -> Ve
                 Via::ApiKey { key_id } => {
                     let scope = Scope::Key(key_id.clone());
                     vec![
-                        rolling("key-minute", scope.clone(), 60, q.minute),
-                        rolling("key-hour", scope.clone(), 3600, q.hour),
+                        rolling("key-minute", scope.clone(), Kind::Minute, q.minute),
+                        rolling("key-hour", scope.clone(), Kind::Hour, q.hour),
                         day("key-day", scope, q.day),
                     ]
                 }
                 Via::Session { sid } => {
                     let scope = Scope::Key(format!("session:{sid}"));
                     vec![
-                        rolling("session-minute", scope.clone(), 60, q.minute),
-                        rolling("session-hour", scope, 3600, q.hour),
+                        rolling("session-minute", scope.clone(), Kind::Minute, q.minute),
+                        rolling("session-hour", scope, Kind::Hour, q.hour),
                     ]
                 }
             };
@@ -53,11 +53,11 @@ pub fn policies(limits: &LimitConfig, principal: &Principal, client: u128) -> Ve
     }
 }
 
-fn rolling(name: &'static str, scope: Scope, window: u64, limit: u64) -> Policy {
+fn rolling(name: &'static str, scope: Scope, kind: Kind, limit: u64) -> Policy {
     Policy {
         name,
         scope,
-        kind: Kind::Rolling(window),
+        kind,
         limit,
     }
 }
@@ -86,19 +86,25 @@ pub fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
     let Some(binding) = decision.binding() else {
         return;
     };
+    let mut number = |name: &'static str, value: u64| {
+        headers.insert(HeaderName::from_static(name), HeaderValue::from(value));
+    };
+    number("x-ratelimit-limit", binding.limit);
+    number("x-ratelimit-remaining", binding.remaining);
+    number("x-ratelimit-used", binding.used);
+    number(
+        "x-ratelimit-reset",
+        (wall_secs.max(0) as u64) + binding.reset_secs,
+    );
+    headers.insert(
+        HeaderName::from_static("x-ratelimit-resource"),
+        HeaderValue::from_static(binding.policy),
+    );
     let mut set = |name: &'static str, value: String| {
         if let Ok(v) = HeaderValue::from_str(&value) {
             headers.insert(HeaderName::from_static(name), v);
         }
     };
-    set("x-ratelimit-limit", binding.limit.to_string());
-    set("x-ratelimit-remaining", binding.remaining.to_string());
-    set("x-ratelimit-used", binding.used.to_string());
-    set(
-        "x-ratelimit-reset",
-        (wall_secs + binding.reset_secs as i64).to_string(),
-    );
-    set("x-ratelimit-resource", binding.policy.to_string());
     let mut policy = String::new();
     let mut state = String::new();
     for (i, s) in decision.statuses.iter().enumerate() {
