@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 const DAY_SECS: i64 = 86_400;
@@ -18,8 +19,9 @@ const DAY_SECS: i64 = 86_400;
 pub enum Scope {
     /// An anonymous client: IPv4 address, or IPv6 /64 network.
     Ip(u128),
-    /// An API key (by key id) or a browser session (`session:<sid>`).
-    Key(String),
+    /// An API key (by key id) or a browser session (`session:<sid>`); shared, since one
+    /// request names it in several policies.
+    Key(std::sync::Arc<str>),
     Account(i64),
     /// Failed authentication from a client address.
     AuthFail(u128),
@@ -148,6 +150,9 @@ struct State {
 
 pub struct Limiter {
     origin: Instant,
+    /// When the last authentication failure happened (nanoseconds since `origin`; 0 = never):
+    /// lets requests skip the auth-fail lookup when nobody failed recently.
+    last_auth_failure: AtomicU64,
     /// Scopes kept at most; beyond that the ones closest to full are dropped first.
     max_entries: usize,
     state: Mutex<State>,
@@ -167,6 +172,7 @@ impl Limiter {
     pub fn new(max_entries: usize) -> Limiter {
         Limiter {
             origin: Instant::now(),
+            last_auth_failure: AtomicU64::new(0),
             max_entries,
             state: Mutex::new(State::default()),
         }
@@ -301,6 +307,17 @@ impl Limiter {
         for (_, _, scope) in order.into_iter().take(excess) {
             state.entries.remove(&scope);
         }
+    }
+
+    pub fn note_auth_failure(&self, now: Instant) {
+        self.last_auth_failure
+            .store(self.nanos(now) as u64, Ordering::Relaxed);
+    }
+
+    /// Whether any authentication failed in the last minute (the auth-fail window).
+    pub fn auth_failed_within_a_minute(&self, now: Instant) -> bool {
+        let last = self.last_auth_failure.load(Ordering::Relaxed);
+        last != 0 && (self.nanos(now) as u64).saturating_sub(last) <= 61_000_000_000
     }
 
     /// Scopes held in memory.

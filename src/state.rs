@@ -51,7 +51,7 @@ impl AppState {
         let today = crate::clock::now_ms().div_euclid(1000).div_euclid(86_400);
         for (scope, used) in store.system()?.usage_of_day(today)? {
             let scope = match scope.split_once(':') {
-                Some(("key", key_id)) => Scope::Key(key_id.to_owned()),
+                Some(("key", key_id)) => Scope::Key(key_id.into()),
                 Some(("acct", id)) => match id.parse() {
                     Ok(id) => Scope::Account(id),
                     Err(_) => continue,

@@ -103,7 +103,7 @@ pub async fn handle(
         Err(err) => error_response(&envelope, &err, gzip),
     };
     respond::common_headers(response.headers_mut(), &request_id, state.config.tls);
-    if let Some(charge) = charge {
+    if let Some(mut charge) = charge {
         let status = response.status();
         // What does not count (conventions §2.3): 401, 5xx, and an authenticated 304.
         let free = status == StatusCode::UNAUTHORIZED
@@ -115,12 +115,14 @@ pub async fn handle(
                 .refund(&charge.policies, charge.weight, charge.wall_secs);
         }
         if status == StatusCode::UNAUTHORIZED {
-            state.limiter.admit(
+            // The failure is charged to the address; the answer describes that bucket.
+            charge.decision = state.limiter.admit(
                 &[auth_fail_policy(&state, charge.client)],
                 1,
                 Instant::now(),
                 charge.wall_secs,
             );
+            state.limiter.note_auth_failure(Instant::now());
         }
         ratelimit::headers(response.headers_mut(), &charge.decision, charge.wall_secs);
     }
@@ -194,16 +196,18 @@ async fn answer(
         let wall_secs = crate::clock::now_ms().div_euclid(1000);
         // Guessing credentials is capped before they are checked (conventions §2.3): a
         // request that presents one (a key, a token, or a password to the login route) waits
-        // while its address has used up its failures.
+        // while its address has used up its failures. With no failure anywhere in the last
+        // minute no address can have, and the lookup is skipped.
         let presents_credential = parts.headers.contains_key("x-api-key")
             || parts.headers.contains_key(header::AUTHORIZATION)
             || matches!(&found, Match::Found { route, .. } if route.doc.operation_id == "login");
         let guard = [auth_fail_policy(state, client)];
-        let fails = if presents_credential {
-            state.limiter.admit(&guard, 0, Instant::now(), wall_secs)
-        } else {
-            Decision::default()
-        };
+        let fails =
+            if presents_credential && state.limiter.auth_failed_within_a_minute(Instant::now()) {
+                state.limiter.admit(&guard, 0, Instant::now(), wall_secs)
+            } else {
+                Decision::default()
+            };
         let exhausted = fails.statuses.first().is_some_and(|s| s.remaining == 0);
         let retry_after = fails.statuses.first().map_or(1, |s| s.reset_secs.max(1));
         // Until the caller is known, the answer describes (and a 401 charges) this bucket.

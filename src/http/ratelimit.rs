@@ -32,7 +32,7 @@ pub fn policies(limits: &LimitConfig, principal: &Principal, client: u128) -> Ve
             };
             let mut out = match &caller.via {
                 Via::ApiKey { key_id } => {
-                    let scope = Scope::Key(key_id.clone());
+                    let scope = Scope::Key(key_id.as_str().into());
                     vec![
                         rolling("key-minute", scope.clone(), Kind::Minute, q.minute),
                         rolling("key-hour", scope.clone(), Kind::Hour, q.hour),
@@ -40,7 +40,7 @@ pub fn policies(limits: &LimitConfig, principal: &Principal, client: u128) -> Ve
                     ]
                 }
                 Via::Session { sid } => {
-                    let scope = Scope::Key(format!("session:{sid}"));
+                    let scope = Scope::Key(format!("session:{sid}").into());
                     vec![
                         rolling("session-minute", scope.clone(), Kind::Minute, q.minute),
                         rolling("session-hour", scope, Kind::Hour, q.hour),
