@@ -58,6 +58,8 @@ async fn demo_serves_https_with_credentials_file_and_stops_on_sigterm() {
     // Reuse the bundled database so the demo's import step finds nothing to do.
     std::fs::copy(bundled_db(), dir.path().join(regintel::store::DB_FILE)).unwrap();
     let mut child = regintel()
+        // The demo honours the rate-limit variables like `serve`.
+        .env("REGINTEL_LIMIT_ANONYMOUS_MINUTE", "4")
         .args(["demo", "--listen", "127.0.0.1:0", "--dir"])
         .arg(dir.path())
         .stdout(Stdio::piped())
@@ -121,6 +123,14 @@ async fn demo_serves_https_with_credentials_file_and_stops_on_sigterm() {
             .await;
         assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     }
+
+    // Three anonymous requests so far (a profile, two logins): the fourth is the last allowed.
+    let fourth = client.get(&format!("{BASE}/regions/DE21")).await;
+    assert_eq!(fourth.status, 200);
+    assert_eq!(fourth.header("x-ratelimit-limit"), Some("4"));
+    assert_eq!(fourth.header("x-ratelimit-remaining"), Some("0"));
+    let fifth = client.get(&format!("{BASE}/regions/DE21")).await;
+    fifth.error(429, "rate_limit_exceeded");
 
     sigterm(&child.0);
     let status = child.0.wait().unwrap();
