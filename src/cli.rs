@@ -70,31 +70,15 @@ enum Command {
     Account {
         #[command(subcommand)]
         action: crate::admin::AccountAction,
-        #[arg(
-            long,
-            env = "REGINTEL_DATA_DIR",
-            default_value = "./regintel-data",
-            global = true
-        )]
-        data_dir: PathBuf,
-        /// Print results as JSON, for scripts.
-        #[arg(long, global = true)]
-        json: bool,
+        #[command(flatten)]
+        admin: AdminArgs,
     },
     /// Operator administration of API keys.
     Key {
         #[command(subcommand)]
         action: crate::admin::KeyAction,
-        #[arg(
-            long,
-            env = "REGINTEL_DATA_DIR",
-            default_value = "./regintel-data",
-            global = true
-        )]
-        data_dir: PathBuf,
-        /// Print results as JSON, for scripts.
-        #[arg(long, global = true)]
-        json: bool,
+        #[command(flatten)]
+        admin: AdminArgs,
     },
     /// Print the OpenAPI 3.1 document.
     Openapi {
@@ -205,6 +189,21 @@ impl LimitArgs {
             ..Default::default()
         }
     }
+}
+
+/// Where operator commands act, and how they print.
+#[derive(Args)]
+struct AdminArgs {
+    #[arg(
+        long,
+        env = "REGINTEL_DATA_DIR",
+        default_value = "./regintel-data",
+        global = true
+    )]
+    data_dir: PathBuf,
+    /// Print results as JSON, for scripts.
+    #[arg(long, global = true)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -319,16 +318,10 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
             account.as_deref(),
             json,
         ),
-        Command::Account {
-            action,
-            data_dir,
-            json,
-        } => crate::admin::account(&data_dir, action, json),
-        Command::Key {
-            action,
-            data_dir,
-            json,
-        } => crate::admin::key(&data_dir, action, json),
+        Command::Account { action, admin } => {
+            crate::admin::account(&admin.data_dir, action, admin.json)
+        }
+        Command::Key { action, admin } => crate::admin::key(&admin.data_dir, action, admin.json),
         Command::Openapi { service } => {
             let doc = crate::openapi::document(&format!("/api/v1/{service}"));
             println!("{}", serde_json::to_string_pretty(&doc)?);

@@ -1,7 +1,7 @@
 //! Credentials: API keys, session tokens, login and logout, the account API.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
@@ -10,7 +10,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Value, json};
 use sha2::{Sha256, Sha512};
 
-use crate::support::{BASE, Client, Resp, TestServer, Tier, bundled_db};
+use crate::support::{BASE, Client, Resp, Running, TestServer, Tier, bundled_db, regintel};
 
 const PROFILE: &str = "/regions/DE21/profile";
 const KEYS: &str = "/account/api-keys";
@@ -965,22 +965,6 @@ async fn keys_of_other_accounts_are_not_found() {
 /// A request of the log test: path, credential header, and the expected status (None where only
 /// the body matters).
 type Probe<'a> = (String, &'a [(&'a str, &'a str)], Option<u16>);
-
-fn regintel() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_regintel"));
-    cmd.env_clear();
-    cmd
-}
-
-/// Kills the child on drop, so a failing test leaves no server behind.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// Runs an operator command and returns its JSON output.
 fn operator(args: &[&str], dir: &std::path::Path) -> Value {

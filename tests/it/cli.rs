@@ -4,23 +4,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use crate::support::{BASE, Client, bundled_db};
-
-fn regintel() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_regintel"));
-    cmd.env_clear().env("RUST_LOG", "info");
-    cmd
-}
-
-/// Kills the child on drop, so a failing test leaves no server behind.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use crate::support::{BASE, Client, Running, bundled_db, regintel};
 
 fn sigterm(child: &Child) {
     let status = Command::new("kill")

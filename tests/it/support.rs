@@ -446,3 +446,20 @@ impl Conn {
         })
     }
 }
+
+/// The regintel binary with an empty environment (plus what the test sets).
+pub fn regintel() -> std::process::Command {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_regintel"));
+    cmd.env_clear();
+    cmd
+}
+
+/// Kills the child on drop, so a failing test leaves no server behind.
+pub struct Running(pub std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
