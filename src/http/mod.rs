@@ -103,28 +103,8 @@ pub async fn handle(
         Err(err) => error_response(&envelope, &err, gzip),
     };
     respond::common_headers(response.headers_mut(), &request_id, state.config.tls);
-    if let Some(mut charge) = charge {
-        let status = response.status();
-        // What does not count (conventions §2.3): 401, 5xx, and an authenticated 304.
-        let free = status == StatusCode::UNAUTHORIZED
-            || status.is_server_error()
-            || (status == StatusCode::NOT_MODIFIED && account.is_some());
-        if free {
-            state
-                .limiter
-                .refund(&charge.policies, charge.weight, charge.wall_secs);
-        }
-        if status == StatusCode::UNAUTHORIZED {
-            // The failure is charged to the address; the answer describes that bucket.
-            charge.decision = state.limiter.admit(
-                &[auth_fail_policy(&state, charge.client)],
-                1,
-                Instant::now(),
-                charge.wall_secs,
-            );
-            state.limiter.note_auth_failure(Instant::now());
-        }
-        ratelimit::headers(response.headers_mut(), &charge.decision, charge.wall_secs);
+    if let Some(charge) = charge {
+        settle(&state, &mut response, charge, account.is_some());
     }
     if parts.method == Method::HEAD {
         *response.body_mut() = Body::default();
@@ -148,6 +128,37 @@ pub async fn handle(
         micros = started.elapsed().as_micros() as u64,
     );
     response
+}
+
+/// After the answer is known: refunds what does not count (conventions §2.3: 401, 5xx, and an
+/// authenticated 304), charges a 401 to the address's auth-fail bucket, and describes the
+/// buckets in the headers.
+fn settle(
+    state: &AppState,
+    response: &mut Response<Body>,
+    mut charge: Charge,
+    authenticated: bool,
+) {
+    let status = response.status();
+    let free = status == StatusCode::UNAUTHORIZED
+        || status.is_server_error()
+        || (status == StatusCode::NOT_MODIFIED && authenticated);
+    if free {
+        state
+            .limiter
+            .refund(&charge.policies, charge.weight, charge.wall_secs);
+    }
+    if status == StatusCode::UNAUTHORIZED {
+        // The answer then describes the bucket it was charged to.
+        charge.decision = state.limiter.admit(
+            &[auth_fail_policy(state, charge.client)],
+            1,
+            Instant::now(),
+            charge.wall_secs,
+        );
+        state.limiter.note_auth_failure(Instant::now());
+    }
+    ratelimit::headers(response.headers_mut(), &charge.decision, charge.wall_secs);
 }
 
 /// What an admitted request was charged, to refund answers that do not count and to describe
@@ -187,66 +198,7 @@ async fn answer(
     let path = parts.uri.path();
     let found = router::find(&state.base_path, &parts.method, path);
     if config.limits.enabled {
-        let limits = &config.limits;
-        let client = limits::client_key(limits::client_ip(
-            peer.ip(),
-            &parts.headers,
-            &limits.trusted_proxies,
-        ));
-        let wall_secs = crate::clock::now_ms().div_euclid(1000);
-        // Guessing credentials is capped before they are checked (conventions §2.3): a
-        // request that presents one (a key, a token, or a password to the login route) waits
-        // while its address has used up its failures. With no failure anywhere in the last
-        // minute no address can have, and the lookup is skipped.
-        let presents_credential = parts.headers.contains_key("x-api-key")
-            || parts.headers.contains_key(header::AUTHORIZATION)
-            || matches!(&found, Match::Found { route, .. } if route.doc.operation_id == "login");
-        let guard = [auth_fail_policy(state, client)];
-        let fails =
-            if presents_credential && state.limiter.auth_failed_within_a_minute(Instant::now()) {
-                state.limiter.admit(&guard, 0, Instant::now(), wall_secs)
-            } else {
-                Decision::default()
-            };
-        let exhausted = fails.statuses.first().is_some_and(|s| s.remaining == 0);
-        let retry_after = fails.statuses.first().map_or(1, |s| s.reset_secs.max(1));
-        // Until the caller is known, the answer describes (and a 401 charges) this bucket.
-        *charge = Some(Charge {
-            policies: Vec::new(),
-            weight: 0,
-            wall_secs,
-            client,
-            decision: fails,
-        });
-        if exhausted {
-            return Err(ApiError::RateLimited {
-                retry_after,
-                violated: vec!["auth-fail"],
-            });
-        }
-        *principal = state.auth.authenticate(&state.store, &parts.headers)?;
-        let weight = match &found {
-            Match::Found { route, .. } => ratelimit::weight(config, route),
-            _ => 1,
-        };
-        let policies = ratelimit::policies(limits, principal, client);
-        let decision = state
-            .limiter
-            .admit(&policies, weight, Instant::now(), wall_secs);
-        let refused = (!decision.allowed).then(|| ApiError::RateLimited {
-            retry_after: decision.retry_after,
-            violated: decision.violated.clone(),
-        });
-        *charge = Some(Charge {
-            policies,
-            weight: if refused.is_some() { 0 } else { weight },
-            wall_secs,
-            client,
-            decision,
-        });
-        if let Some(err) = refused {
-            return Err(err);
-        }
+        authenticate_within_limits(state, parts, peer, &found, principal, charge)?;
     } else {
         *principal = state.auth.authenticate(&state.store, &parts.headers)?;
     }
@@ -325,6 +277,81 @@ async fn answer(
         etag,
         secret: route.secret,
     })
+}
+
+/// Authentication and admission with rate limits on: the address's auth-fail bucket, the
+/// credentials, then every bucket the caller touches. `charge` records what to describe in the
+/// headers and what to refund.
+fn authenticate_within_limits(
+    state: &AppState,
+    parts: &Parts,
+    peer: SocketAddr,
+    found: &Match,
+    principal: &mut Principal,
+    charge: &mut Option<Charge>,
+) -> Result<(), ApiError> {
+    let config = &state.config;
+    let limits = &config.limits;
+    let client = limits::client_key(limits::client_ip(
+        peer.ip(),
+        &parts.headers,
+        &limits.trusted_proxies,
+    ));
+    let wall_secs = crate::clock::now_ms().div_euclid(1000);
+    // Guessing credentials is capped before they are checked (conventions §2.3): a
+    // request that presents one (a key, a token, or a password to the login route) waits
+    // while its address has used up its failures. With no failure anywhere in the last
+    // minute no address can have, and the lookup is skipped.
+    let presents_credential = parts.headers.contains_key("x-api-key")
+        || parts.headers.contains_key(header::AUTHORIZATION)
+        || matches!(&found, Match::Found { route, .. } if route.doc.operation_id == "login");
+    let guard = [auth_fail_policy(state, client)];
+    let fails = if presents_credential && state.limiter.auth_failed_within_a_minute(Instant::now())
+    {
+        state.limiter.admit(&guard, 0, Instant::now(), wall_secs)
+    } else {
+        Decision::default()
+    };
+    let exhausted = fails.statuses.first().is_some_and(|s| s.remaining == 0);
+    let retry_after = fails.statuses.first().map_or(1, |s| s.reset_secs.max(1));
+    // Until the caller is known, the answer describes (and a 401 charges) this bucket.
+    *charge = Some(Charge {
+        policies: Vec::new(),
+        weight: 0,
+        wall_secs,
+        client,
+        decision: fails,
+    });
+    if exhausted {
+        return Err(ApiError::RateLimited {
+            retry_after,
+            violated: vec!["auth-fail"],
+        });
+    }
+    *principal = state.auth.authenticate(&state.store, &parts.headers)?;
+    let weight = match &found {
+        Match::Found { route, .. } => ratelimit::weight(config, route),
+        _ => 1,
+    };
+    let policies = ratelimit::policies(limits, principal, client);
+    let decision = state
+        .limiter
+        .admit(&policies, weight, Instant::now(), wall_secs);
+    let refused = (!decision.allowed).then(|| ApiError::RateLimited {
+        retry_after: decision.retry_after,
+        violated: decision.violated.clone(),
+    });
+    *charge = Some(Charge {
+        policies,
+        weight: if refused.is_some() { 0 } else { weight },
+        wall_secs,
+        client,
+        decision,
+    });
+    if let Some(err) = refused {
+        return Err(err);
+    }
+    Ok(())
 }
 
 /// The route's access rule against the authenticated caller (DESIGN §3, conventions §5.2).
