@@ -235,6 +235,9 @@ struct ServeArgs {
     /// Largest request body in bytes.
     #[arg(long, env = "REGINTEL_MAX_BODY", default_value_t = 1024 * 1024)]
     max_body: u64,
+    /// Largest CSV upload (`PUT /datasets/{code}/data`) in bytes.
+    #[arg(long, env = "REGINTEL_MAX_UPLOAD", default_value_t = 32 * 1024 * 1024)]
+    max_upload: u64,
     /// Seconds shutdown waits for in-flight requests.
     #[arg(long, env = "REGINTEL_DRAIN_TIMEOUT", default_value_t = 10)]
     drain_timeout: u64,
@@ -407,6 +410,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.max_connections = args.max_connections;
     config.header_read_timeout = Duration::from_secs(args.header_timeout);
     config.max_body_bytes = args.max_body;
+    config.max_upload_bytes = args.max_upload;
     config.drain_timeout = Duration::from_secs(args.drain_timeout);
     config.cache_bytes = args.cache_mb * 1024 * 1024;
     config.public_url = args.public_url;
