@@ -1,8 +1,11 @@
 //! A rendered answer, before the per-request parts (request id, time, headers) are added. Kept
 //! separate from HTTP types so the response cache can hold it.
 
+use std::sync::Mutex;
+
 use hyper::body::Bytes;
 use serde::Serialize;
+use tokio::sync::mpsc;
 
 pub enum Reply {
     /// The `data` member and extra `meta` members (a JSON object) of an envelope.
@@ -18,6 +21,12 @@ pub enum Reply {
     },
     /// 204: done, nothing to say (a revocation, a logout).
     NoContent,
+    /// A document produced while it is sent (bulk CSV export): chunks arrive on the channel.
+    /// Taken once, when the response is built; stream replies are never cached.
+    Stream {
+        content_type: &'static str,
+        chunks: Mutex<Option<mpsc::Receiver<std::io::Result<Bytes>>>>,
+    },
 }
 
 impl Reply {
@@ -49,7 +58,7 @@ impl Reply {
         match self {
             Reply::Json { data, meta, .. } => data.len() + meta.len(),
             Reply::Raw { body, .. } => body.len(),
-            Reply::NoContent => 0,
+            Reply::NoContent | Reply::Stream { .. } => 0,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `AppState`: everything a request needs, built once at start and shared as `Arc` (no globals).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use hyper::body::Bytes;
@@ -13,6 +14,9 @@ use crate::config::ServerConfig;
 use crate::limits::{Limiter, Scope};
 use crate::store::Store;
 
+/// Bulk exports that may stream at once.
+pub const MAX_EXPORTS: usize = 2;
+
 pub struct AppState {
     pub config: ServerConfig,
     pub store: Store,
@@ -25,6 +29,8 @@ pub struct AppState {
     pub base_path: String,
     /// The OpenAPI document, built from the route table at start.
     pub openapi: Bytes,
+    /// Bulk exports streaming at once (each holds a database connection while it runs).
+    pub exports: Arc<Semaphore>,
     /// Rate-limit buckets; day counters are flushed to `usage_daily` by `app`.
     pub limiter: Limiter,
     /// Rendered answers keyed by request; entries of older data generations are ignored.
@@ -64,6 +70,7 @@ impl AppState {
             base_path: format!("/api/v1/{}", config.service),
             auth,
             blocking: Semaphore::new(cpus),
+            exports: Arc::new(Semaphore::new(MAX_EXPORTS)),
             limiter,
             cache: ResponseCache::new(config.cache_bytes),
             config,

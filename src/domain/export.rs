@@ -14,16 +14,26 @@ fn neutralise(cell: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-pub fn dataset_csv(store: &Scoped, dataset: &DatasetRow) -> Result<Vec<u8>, ApiError> {
+/// Chunks of about this size are handed to the sink.
+const CHUNK_BYTES: usize = 64 * 1024;
+
+/// Writes the dataset as CSV in chunks of about [`CHUNK_BYTES`] to `sink`, which returns false
+/// to stop (the client went away). Memory stays at one chunk whatever the dataset's size.
+pub fn write_csv(
+    store: &Scoped,
+    dataset: &DatasetRow,
+    mut sink: impl FnMut(Vec<u8>) -> bool,
+) -> Result<(), ApiError> {
     let dim_names: Vec<String> =
         serde_json::from_str(&dataset.dim_names_json).map_err(|e| ApiError::Internal(e.into()))?;
-    let mut out = csv::Writer::from_writer(Vec::new());
+    let mut out = csv::Writer::from_writer(Vec::with_capacity(CHUNK_BYTES * 2));
     let mut header = vec!["dataset_code", "nuts_code", "time", "unit"];
     header.extend(dim_names.iter().map(String::as_str));
     header.extend(["value", "flags", "conf_status", "citation_id"]);
     let internal = |e: csv::Error| ApiError::Internal(e.into());
     out.write_record(&header).map_err(internal)?;
     let mut failure = None;
+    let mut open = true;
     store.for_each_export_row(dataset.id, |row| {
         let dims = parse_dims(&row.dims);
         let mut record: Vec<std::borrow::Cow<'_, str>> = vec![
@@ -43,14 +53,32 @@ pub fn dataset_csv(store: &Scoped, dataset: &DatasetRow) -> Result<Vec<u8>, ApiE
             row.citation_id.as_str().into(),
         ]);
         if let Err(e) = out.write_record(record.iter().map(|c| c.as_ref())) {
-            failure.get_or_insert(e);
+            failure.get_or_insert(internal(e));
+            return false;
         }
+        // `get_ref` lags the writer's own buffer by a few KiB: close enough for a chunk size.
+        if out.get_ref().len() >= CHUNK_BYTES {
+            let fresh = csv::Writer::from_writer(Vec::with_capacity(CHUNK_BYTES * 2));
+            match std::mem::replace(&mut out, fresh).into_inner() {
+                Ok(full) => open = sink(full),
+                Err(e) => {
+                    failure.get_or_insert(ApiError::Internal(anyhow::anyhow!("{e}")));
+                    return false;
+                }
+            }
+        }
+        open
     })?;
     if let Some(e) = failure {
-        return Err(internal(e));
+        return Err(e);
     }
-    out.into_inner()
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))
+    let rest = out
+        .into_inner()
+        .map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))?;
+    if open && !rest.is_empty() {
+        sink(rest);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

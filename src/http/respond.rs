@@ -6,7 +6,6 @@ use std::io::Write;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::{Response, StatusCode};
 use std::collections::VecDeque;
-use std::convert::Infallible;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -24,13 +23,28 @@ use crate::reply::Reply;
 pub struct Body {
     chunks: VecDeque<Bytes>,
     remaining: u64,
+    /// Chunks still being produced (a streamed export): sent after `chunks`, length unknown. An
+    /// error aborts the response, so a client never takes a truncated body for a whole one.
+    stream: Option<tokio::sync::mpsc::Receiver<std::io::Result<Bytes>>>,
 }
 
 impl Body {
     pub fn from_chunks(chunks: impl IntoIterator<Item = Bytes>) -> Body {
         let chunks: VecDeque<Bytes> = chunks.into_iter().filter(|c| !c.is_empty()).collect();
         let remaining = chunks.iter().map(|c| c.len() as u64).sum();
-        Body { chunks, remaining }
+        Body {
+            chunks,
+            remaining,
+            stream: None,
+        }
+    }
+
+    /// A body whose chunks arrive on a channel, sent chunked as they come.
+    pub fn streamed(chunks: tokio::sync::mpsc::Receiver<std::io::Result<Bytes>>) -> Body {
+        Body {
+            stream: Some(chunks),
+            ..Body::default()
+        }
     }
 
     /// The whole body in one buffer (for compression).
@@ -45,25 +59,31 @@ impl Body {
 
 impl http_body::Body for Body {
     type Data = Bytes;
-    type Error = Infallible;
+    type Error = std::io::Error;
 
     fn poll_frame(
         mut self: Pin<&mut Self>,
-        _cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        let next = self.chunks.pop_front();
-        if let Some(chunk) = &next {
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, std::io::Error>>> {
+        if let Some(chunk) = self.chunks.pop_front() {
             self.remaining -= chunk.len() as u64;
+            return Poll::Ready(Some(Ok(Frame::data(chunk))));
         }
-        Poll::Ready(next.map(|c| Ok(Frame::data(c))))
+        match &mut self.stream {
+            Some(rx) => rx.poll_recv(cx).map(|c| c.map(|c| c.map(Frame::data))),
+            None => Poll::Ready(None),
+        }
     }
 
     fn is_end_stream(&self) -> bool {
-        self.chunks.is_empty()
+        self.chunks.is_empty() && self.stream.is_none()
     }
 
     fn size_hint(&self) -> SizeHint {
-        SizeHint::with_exact(self.remaining)
+        match self.stream {
+            Some(_) => SizeHint::default(),
+            None => SizeHint::with_exact(self.remaining),
+        }
     }
 }
 
@@ -147,6 +167,17 @@ pub fn render(e: &Envelope<'_>, reply: &Reply) -> (StatusCode, Body, &'static st
             content_type,
         ),
         Reply::NoContent => (StatusCode::NO_CONTENT, Body::default(), "application/json"),
+        Reply::Stream {
+            content_type,
+            chunks,
+        } => {
+            let taken = chunks.lock().unwrap_or_else(|e| e.into_inner()).take();
+            (
+                StatusCode::OK,
+                taken.map(Body::streamed).unwrap_or_default(),
+                content_type,
+            )
+        }
     }
 }
 
@@ -178,7 +209,8 @@ pub fn build(
     let mut builder = Response::builder()
         .status(status)
         .header(header::CONTENT_TYPE, content_type);
-    let body = if gzip && body.remaining >= COMPRESS_MIN_BYTES as u64 {
+    // A streamed body is sent as it is produced; it is not buffered to be compressed.
+    let body = if gzip && body.stream.is_none() && body.remaining >= COMPRESS_MIN_BYTES as u64 {
         let mut encoder = flate2::write::GzEncoder::new(
             Vec::with_capacity(body.remaining as usize / 4),
             flate2::Compression::new(6),

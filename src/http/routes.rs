@@ -556,7 +556,7 @@ pub static ROUTES: &[Route] = &[
         method: Method::GET,
         path: "/export/bulk/{dataset}.csv",
         root: false,
-        handler: Handler::Blocking(handlers::analytics::export),
+        handler: Handler::Inline(handlers::analytics::export),
         access: Access::Institutional,
         body: BodyKind::None,
         secret: false,
@@ -566,7 +566,7 @@ pub static ROUTES: &[Route] = &[
             operation_id: "exportDataset",
             tag: "analytics",
             summary: "Bulk CSV export of a dataset",
-            description: "Institutional tier. Every current observation of the dataset the account can see, one CSV row each with its `citation_id`. Cells starting with = + - @ are prefixed with ' so spreadsheets do not run them.",
+            description: "Institutional tier. Every current observation of the dataset the account can see, one CSV row each with its `citation_id`, streamed as it is read (chunked; a failure mid-way aborts the connection rather than ending the body early). Text cells starting with = + - @ are prefixed with ' so spreadsheets do not run them. At most 2 exports run at once; more answer 503 with Retry-After.",
             params: &[Param {
                 name: "dataset",
                 location: Location::Path,

@@ -155,7 +155,7 @@ impl Scoped {
     pub fn for_each_export_row(
         &self,
         dataset_id: i64,
-        mut f: impl FnMut(ExportRow),
+        mut f: impl FnMut(ExportRow) -> bool,
     ) -> StoreResult<()> {
         let mut stmt = self.db().prepare_cached(
             "SELECT o.region_code, o.period, s.unit, s.dims, o.value_text, o.flags, o.conf_status,
@@ -166,7 +166,7 @@ impl Scoped {
         )?;
         let mut rows = stmt.query([dataset_id])?;
         while let Some(r) = rows.next()? {
-            f(ExportRow {
+            let more = f(ExportRow {
                 region: r.get(0)?,
                 period: r.get(1)?,
                 unit: r.get(2)?,
@@ -176,6 +176,9 @@ impl Scoped {
                 conf_status: r.get(6)?,
                 citation_id: r.get(7)?,
             });
+            if !more {
+                break;
+            }
         }
         Ok(())
     }

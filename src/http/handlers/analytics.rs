@@ -2,7 +2,10 @@
 //! Gating is done by the route table; bulk export answers in full; briefings and correlations
 //! validate their input and answer 501 until the analytics release computes them.
 
+use std::sync::{Arc, Mutex};
+
 use serde::Deserialize;
+use tokio::sync::mpsc;
 
 use super::Req;
 use crate::domain::regions;
@@ -51,7 +54,10 @@ pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
     ))
 }
 
-/// Runs on the blocking pool: a whole dataset is written as CSV.
+/// Streams the dataset as CSV: the rows are read and written by a blocking task in chunks while
+/// the response is being sent, so memory stays at a few chunks whatever the dataset's size. At
+/// most [`crate::state::MAX_EXPORTS`] run at once (each holds a database connection); more
+/// answer 503 with `Retry-After`.
 pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let code = req.param("dataset").to_owned();
@@ -59,9 +65,22 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
     let dataset = store
         .dataset(&code)?
         .ok_or_else(|| ApiError::UnknownDataset(code.clone()))?;
-    let csv = crate::domain::export::dataset_csv(&store, &dataset)?;
-    Ok(Reply::Raw {
+    let permit = Arc::clone(&req.state.exports)
+        .try_acquire_owned()
+        .map_err(|_| ApiError::Unavailable)?;
+    let (tx, rx) = mpsc::channel(8);
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let sent = crate::domain::export::write_csv(&store, &dataset, |chunk| {
+            tx.blocking_send(Ok(chunk.into())).is_ok()
+        });
+        if let Err(e) = sent {
+            tracing::error!(dataset = %dataset.code, error = %e, "export failed mid-stream");
+            let _ = tx.blocking_send(Err(std::io::Error::other("export failed")));
+        }
+    });
+    Ok(Reply::Stream {
         content_type: "text/csv; charset=utf-8",
-        body: csv.into(),
+        chunks: Mutex::new(Some(rx)),
     })
 }
