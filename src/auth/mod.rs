@@ -22,7 +22,7 @@ use http::HeaderMap;
 use http::header::AUTHORIZATION;
 
 use crate::error::ApiError;
-use crate::store::accounts::{AccountRow, KeyRecord, KeyRow, Tier};
+use crate::store::accounts::{AccountRow, KeyRecord, KeyRow, NewKey, Tier};
 use crate::store::{Store, StoreError};
 
 /// How long a verified key is trusted without asking the database again (conventions §3.3).
@@ -318,13 +318,15 @@ impl Auth {
         let key = api_key::generate();
         let mac = self.pepper.mac(&key.plaintext);
         let row = store.system()?.insert_key(
-            account_id,
-            &key.key_id,
-            name,
-            &mac,
-            self.pepper.version(),
+            &NewKey {
+                account_id,
+                key_id: &key.key_id,
+                name,
+                mac: &mac,
+                pepper_version: self.pepper.version(),
+                now: now_ms(),
+            },
             tier.key_limit(),
-            now_ms(),
         )?;
         Ok((row, key.plaintext))
     }

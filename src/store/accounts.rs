@@ -78,6 +78,18 @@ pub struct KeyRecord {
     pub account_disabled: bool,
 }
 
+/// What storing a new key takes.
+#[derive(Clone, Copy)]
+pub struct NewKey<'a> {
+    pub account_id: i64,
+    pub key_id: &'a str,
+    pub name: &'a str,
+    /// HMAC-SHA256 of the whole key under the pepper of `pepper_version`.
+    pub mac: &'a [u8],
+    pub pepper_version: i64,
+    pub now: i64,
+}
+
 /// A key as its owner and the operator see it: never the MAC.
 #[derive(Debug, Clone, Serialize)]
 pub struct KeyRow {
@@ -202,17 +214,15 @@ impl System {
 
     /// Stores a new key unless the account already holds `limit` active keys; the count and the
     /// insert share one immediate transaction, so concurrent creations cannot exceed the limit.
-    #[allow(clippy::too_many_arguments)]
-    pub fn insert_key(
-        &mut self,
-        account_id: i64,
-        key_id: &str,
-        name: &str,
-        mac: &[u8],
-        pepper_version: i64,
-        limit: usize,
-        now: i64,
-    ) -> StoreResult<KeyRow> {
+    pub fn insert_key(&mut self, key: &NewKey<'_>, limit: usize) -> StoreResult<KeyRow> {
+        let NewKey {
+            account_id,
+            key_id,
+            name,
+            mac,
+            pepper_version,
+            now,
+        } = *key;
         let tx = self
             .db_mut()
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
