@@ -39,8 +39,15 @@ pub async fn start(
     }
     let store = Store::open(&config.data_dir, config.pool_size)?;
     let base_path = format!("/api/v1/{}", config.service);
-    let openapi = Bytes::from(serde_json::to_vec(&crate::openapi::document(&base_path))?);
-    let state = Arc::new(AppState::new(config, store, Catalogue::bundled(), openapi)?);
+    let openapi = crate::openapi::document(&base_path, &config.limits.route_weights);
+    let openapi = Bytes::from(serde_json::to_vec(&openapi)?);
+    let state = Arc::new(AppState::new(
+        config,
+        base_path,
+        store,
+        Catalogue::bundled(),
+        openapi,
+    )?);
 
     let poller = tokio::spawn(background(Arc::clone(&state)));
     crate::net::server::serve(
@@ -69,7 +76,9 @@ async fn background(state: Arc<AppState>) {
             );
         }
         state.auth.refresh(&state.store);
-        state.flush_usage();
+        // A write that may wait for the database's writer: off the async threads.
+        let flushing = Arc::clone(&state);
+        let _ = tokio::task::spawn_blocking(move || flushing.flush_usage()).await;
         let now = std::time::Instant::now();
         if now.duration_since(last_sweep) >= SWEEP_EVERY {
             state

@@ -1,4 +1,4 @@
-//! The command line: `demo`, `serve`, `import`, `openapi`, `check`. Settings come from flags or
+//! The command line: `demo`, `serve`, `import`, `account`, `key`, `openapi`, `check`. Settings come from flags or
 //! `REGINTEL_*` environment variables; bad settings stop the program with a message saying what
 //! to fix.
 
@@ -232,7 +232,7 @@ struct ServeArgs {
     /// Seconds a client has to send request headers.
     #[arg(long, env = "REGINTEL_HEADER_TIMEOUT", default_value_t = 10)]
     header_timeout: u64,
-    /// Largest request body in bytes.
+    /// Largest JSON request body in bytes (CSV uploads: --max-upload).
     #[arg(long, env = "REGINTEL_MAX_BODY", default_value_t = 1024 * 1024)]
     max_body: u64,
     /// Largest CSV upload (`PUT /datasets/{code}/data`) in bytes.
@@ -326,7 +326,7 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         }
         Command::Key { action, admin } => crate::admin::key(&admin.data_dir, action, admin.json),
         Command::Openapi { service } => {
-            let doc = crate::openapi::document(&format!("/api/v1/{service}"));
+            let doc = crate::openapi::document(&format!("/api/v1/{service}"), &[]);
             println!("{}", serde_json::to_string_pretty(&doc)?);
             Ok(())
         }

@@ -128,7 +128,10 @@ impl ServerConfig {
             self.max_connections > 0,
             "--max-connections must be at least 1"
         );
-        anyhow::ensure!(self.pool_size > 0, "--db-pool-size must be at least 1");
+        anyhow::ensure!(
+            self.pool_size > 0,
+            "the database pool needs at least 1 connection"
+        );
         let l = &self.limits;
         for (name, q) in [
             ("ANONYMOUS", l.anonymous),

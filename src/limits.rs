@@ -38,14 +38,22 @@ impl Scope {
     }
 }
 
+/// The address as a number and its width in bits (32 for IPv4, IPv4-mapped IPv6 included).
+fn bits(ip: IpAddr) -> (u128, u32) {
+    match ip {
+        IpAddr::V4(v4) => (u128::from(u32::from(v4)), 32),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => (u128::from(u32::from(v4)), 32),
+            None => (u128::from(v6), 128),
+        },
+    }
+}
+
 /// IPv4 addresses as they are; IPv6 grouped by /64, since one host usually owns a whole /64.
 pub fn client_key(ip: IpAddr) -> u128 {
-    match ip {
-        IpAddr::V4(v4) => u128::from(u32::from(v4)),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => u128::from(u32::from(v4)),
-            None => u128::from(v6) & !((1u128 << 64) - 1),
-        },
+    match bits(ip) {
+        (v4, 32) => v4,
+        (v6, _) => v6 & !((1u128 << 64) - 1),
     }
 }
 
@@ -270,6 +278,12 @@ impl Limiter {
         out
     }
 
+    /// Gives back counts whose write failed, to be written with the next flush (usage_daily
+    /// keeps the larger value, so an older count written late does no harm).
+    pub fn requeue(&self, rows: Vec<(String, i64, u64)>) {
+        self.lock().rolled.extend(rows);
+    }
+
     /// Drops scopes that carry no information any more (see [`Entry::idle`]).
     pub fn sweep(&self, now: Instant, wall_secs: i64) {
         let now = self.nanos(now);
@@ -290,11 +304,16 @@ impl Limiter {
         if excess == 0 {
             return;
         }
-        // Least to lose first: memory-only scopes (anonymous clients), then the soonest full.
+        // Least to lose first: memory-only scopes (anonymous clients), then the soonest full. A
+        // key's or account's count of today is never dropped: it would restart at 0 and reset
+        // the daily cap (there are only as many as keys and accounts used today).
         let mut order: Vec<(bool, u128, Scope)> = state
             .entries
             .iter()
-            .filter(|(scope, e)| scope.persisted_name().is_none() || e.used == e.flushed)
+            .filter(|(scope, e)| {
+                scope.persisted_name().is_none()
+                    || ((e.day != today || e.used == 0) && e.used == e.flushed)
+            })
             .map(|(scope, e)| {
                 (
                     scope.persisted_name().is_some(),
@@ -541,6 +560,29 @@ mod tests {
     }
 
     #[test]
+    fn a_flood_never_evicts_a_day_count_of_today() {
+        let l = Limiter::new(20);
+        let t0 = Instant::now();
+        assert!(l.admit(&[day(1000)], 7, t0, NOON).allowed);
+        l.take_dirty(); // flushed: only "today" keeps it
+        for ip in 0..500u128 {
+            let p = [Policy {
+                name: "ip-minute",
+                scope: Scope::Ip(ip),
+                kind: Kind::Minute,
+                limit: 30,
+            }];
+            l.admit(&p, 1, t0, NOON);
+        }
+        assert!(l.entries() <= 20);
+        assert_eq!(
+            l.peek(&[day(1000)], t0, NOON)[0].used,
+            7,
+            "the cap did not restart"
+        );
+    }
+
+    #[test]
     fn ipv6_clients_are_grouped_by_64() {
         let a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
         let b: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
@@ -583,15 +625,6 @@ impl std::str::FromStr for Cidr {
 
 impl Cidr {
     pub fn contains(&self, ip: IpAddr) -> bool {
-        fn bits(ip: IpAddr) -> (u128, u32) {
-            match ip {
-                IpAddr::V4(v4) => (u128::from(u32::from(v4)), 32),
-                IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-                    Some(v4) => (u128::from(u32::from(v4)), 32),
-                    None => (u128::from(v6), 128),
-                },
-            }
-        }
         let (net, width) = bits(self.net);
         let (addr, addr_width) = bits(ip);
         if width != addr_width {

@@ -9,7 +9,9 @@ use serde_json::{Value, json};
 use crate::error::ApiError;
 use crate::http::routes::{Access, BodyKind, COMMON_ERRORS, Location, ROUTES, Route};
 
-pub fn document(base_path: &str) -> Value {
+/// The document for a server at `base_path` whose operator changed route weights to `weights`
+/// (operation id → cost).
+pub fn document(base_path: &str, weights: &[(String, u64)]) -> Value {
     let mut paths: BTreeMap<String, Value> = BTreeMap::new();
     for route in ROUTES {
         let path = if route.root {
@@ -18,7 +20,11 @@ pub fn document(base_path: &str) -> Value {
             format!("{base_path}{}", route.path)
         };
         let entry = paths.entry(path).or_insert_with(|| json!({}));
-        entry[route.method.as_str().to_ascii_lowercase()] = operation(route);
+        let weight = weights
+            .iter()
+            .find(|(op, _)| op == route.doc.operation_id)
+            .map_or(route.weight, |(_, w)| *w);
+        entry[route.method.as_str().to_ascii_lowercase()] = operation(route, weight);
     }
     json!({
         "openapi": "3.1.0",
@@ -72,7 +78,7 @@ pub fn document(base_path: &str) -> Value {
 
 const DESCRIPTION: &str = "Answers about European regions identified by NUTS codes (DE, DE2, DE21, DE212), from Eurostat data bundled with the server. Tiers: anonymous callers (no credential) read profiles, comparisons, regions, datasets and citations of public data; professional and institutional accounts (API key or session token) also see their own private datasets and may call the correlation matrix; bulk export and briefings need the institutional tier. A credential that is sent must be valid: a bad one answers 401 `invalid_credential`, never anonymous data. Rate limits: anonymous callers per client address (30/min, 300/h, 1,000/day by default), accounts per key (professional 60/min and 1,000/h, institutional 300/min and 10,000/h) and per account per UTC day (10,000 and 100,000, shared by the account's keys); every answer describes the binding bucket in `X-RateLimit-*` and all buckets in `RateLimit-Policy` / `RateLimit`; a refusal is 429 `rate_limit_exceeded` with `Retry-After`; each operation's cost is its `x-ratelimit-weight`. Every JSON answer is an envelope `{data, meta, error?}`; `meta.citations` maps each citation id used in `data` to its dataset, region, period and source, and `GET /citations/{id}` resolves it to the primary row. Errors carry `error.code` (stable, snake_case), `message`, `status`, `details` and `request_id`. GET answers carry a weak `ETag` and honour `If-None-Match` (304); large answers are gzip-compressed for clients that accept it. Data: Eurostat (source: Eurostat), reshaped extracts; see each dataset's source and licence.";
 
-fn operation(route: &Route) -> Value {
+fn operation(route: &Route, weight: u64) -> Value {
     let doc = &route.doc;
     let params: Vec<Value> = doc
         .params
@@ -128,7 +134,10 @@ fn operation(route: &Route) -> Value {
             .iter()
             .find(|(c, _)| c == code)
             .expect("route error codes exist in ApiError::CODES (unit-tested)");
-        by_status.entry(*status).or_default().push(code);
+        let codes = by_status.entry(*status).or_default();
+        if !codes.contains(code) {
+            codes.push(code);
+        }
     }
     for (status, codes) in by_status {
         let mut response = json!({
@@ -148,7 +157,7 @@ fn operation(route: &Route) -> Value {
         Access::Credential | Access::Institutional => json!([{"ApiKey": []}, {"Bearer": []}]),
         Access::Session => json!([{"Bearer": []}]),
     };
-    let cost = match route.weight {
+    let cost = match weight {
         0 => " Not counted against rate limits.".to_owned(),
         1 => String::new(),
         n => format!(
@@ -160,7 +169,7 @@ fn operation(route: &Route) -> Value {
         "tags": [doc.tag],
         "summary": doc.summary,
         "description": format!("{}{cost}", doc.description),
-        "x-ratelimit-weight": route.weight,
+        "x-ratelimit-weight": weight,
         "parameters": params,
         "security": security,
         "responses": responses,
@@ -443,7 +452,12 @@ mod tests {
 
     #[test]
     fn every_route_is_documented_with_resolvable_refs() {
-        let doc = document("/api/v1/regional");
+        let doc = document("/api/v1/regional", &[("exportDataset".into(), 7)]);
+        let export = &doc["paths"]["/api/v1/regional/export/bulk/{dataset}.csv"]["get"];
+        assert_eq!(
+            export["x-ratelimit-weight"], 7,
+            "operator weights are documented"
+        );
         for route in ROUTES {
             let path = if route.root {
                 route.path.to_owned()

@@ -44,6 +44,7 @@ pub struct AppState {
 impl AppState {
     pub fn new(
         config: ServerConfig,
+        base_path: String,
         store: Store,
         catalogue: Catalogue,
         openapi: Bytes,
@@ -67,7 +68,7 @@ impl AppState {
             limiter.load_day(scope, today, used);
         }
         Ok(AppState {
-            base_path: format!("/api/v1/{}", config.service),
+            base_path,
             auth,
             blocking: Semaphore::new(cpus),
             exports: Arc::new(Semaphore::new(MAX_EXPORTS)),
@@ -92,7 +93,8 @@ impl AppState {
             return;
         }
         if let Err(e) = self.store.system().and_then(|mut s| s.write_usage(&dirty)) {
-            tracing::error!(error = %e, rows = dirty.len(), "could not write daily usage");
+            tracing::error!(error = %e, rows = dirty.len(), "could not write daily usage; will retry");
+            self.limiter.requeue(dirty);
         }
     }
 

@@ -84,6 +84,9 @@ pub struct Auth {
     keys: Mutex<HashMap<String, CachedKey>>,
     logins: Mutex<HashMap<String, LoginFailures>>,
     generation: AtomicI64,
+    /// Bumped by every revocation: a key read from the database before a revocation is not
+    /// cached after it (it could be the revoked one).
+    revocations: AtomicI64,
 }
 
 /// A successful login.
@@ -109,6 +112,7 @@ impl Auth {
             keys: Mutex::new(HashMap::new()),
             logins: Mutex::new(HashMap::new()),
             generation: AtomicI64::new(0),
+            revocations: AtomicI64::new(0),
         })
     }
 
@@ -172,11 +176,17 @@ impl Auth {
         let record = match cached {
             Some(record) => record,
             None => {
+                let epoch = self.revocations.load(Ordering::Acquire);
                 let record = store
                     .system()?
                     .key_for_auth(key_id)?
                     .ok_or(ApiError::InvalidCredential)?;
                 let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+                if self.revocations.load(Ordering::Acquire) != epoch {
+                    // A revocation ran meanwhile: use the record once, cache nothing.
+                    drop(keys);
+                    return self.accept_key(store, presented, key_id, record, false);
+                }
                 if keys.len() >= MAP_BOUND {
                     keys.clear();
                 }
@@ -193,13 +203,30 @@ impl Auth {
                 record
             }
         };
-        // Constant-time comparison of the MAC, then the states that make a real key unusable.
+        self.accept_key(store, presented, key_id, record, touch)
+    }
+
+    /// Constant-time comparison of the MAC, then the states that make a real key unusable.
+    fn accept_key(
+        &self,
+        store: &Store,
+        presented: &str,
+        key_id: &str,
+        record: KeyRecord,
+        touch: bool,
+    ) -> Result<Caller, ApiError> {
         if !self.pepper.verify(presented, &record.mac) || record.revoked || record.account_disabled
         {
             return Err(ApiError::InvalidCredential);
         }
-        if touch && let Err(e) = store.system().and_then(|s| s.touch_key(key_id, now_ms())) {
-            tracing::warn!(key_id, error = %e, "could not record the key's last use");
+        if touch {
+            // A write, so off the async threads; once a minute per key, so fire and forget.
+            let (system, key_id) = (store.system(), key_id.to_owned());
+            tokio::task::spawn_blocking(move || {
+                if let Err(e) = system.and_then(|s| s.touch_key(&key_id, now_ms())) {
+                    tracing::warn!(key_id, error = %e, "could not record the key's last use");
+                }
+            });
         }
         Ok(Caller {
             account_id: record.account_id,
@@ -339,6 +366,7 @@ impl Auth {
         key_id: &str,
     ) -> Result<bool, StoreError> {
         let revoked = store.system()?.revoke_key(account, key_id, now_ms())?;
+        self.revocations.fetch_add(1, Ordering::AcqRel);
         self.keys
             .lock()
             .unwrap_or_else(|e| e.into_inner())

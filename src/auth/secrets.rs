@@ -44,9 +44,20 @@ pub(crate) fn read_or_create(
     match std::fs::read(path) {
         Ok(bytes) => Ok(bytes),
         Err(err) if err.kind() == ErrorKind::NotFound => {
+            // Written whole to a private temporary file, then linked into place: a reader never
+            // sees half a file, and if another process got there first, its file wins for both.
             let bytes = create()?;
-            write_private(path, &bytes)?;
-            Ok(bytes)
+            let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+            write_private(&tmp, &bytes)?;
+            let linked = std::fs::hard_link(&tmp, path);
+            let _ = std::fs::remove_file(&tmp);
+            match linked {
+                Ok(()) => Ok(bytes),
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => {
+                    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+                }
+                Err(e) => Err(e).with_context(|| format!("cannot create {}", path.display())),
+            }
         }
         Err(err) => Err(err).with_context(|| format!("cannot read {}", path.display())),
     }
@@ -113,6 +124,24 @@ impl fmt::Debug for Pepper {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn concurrent_first_starts_agree_on_one_secret() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("shared_secret");
+        let handles: Vec<_> = (0..8u8)
+            .map(|i| {
+                let path = path.clone();
+                std::thread::spawn(move || read_or_create(&path, || Ok(vec![i; 32])).unwrap())
+            })
+            .collect();
+        let seen: Vec<Vec<u8>> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        assert!(
+            seen.iter().all(|s| *s == seen[0]),
+            "every caller got the file's contents"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), seen[0]);
+    }
 
     fn mode(path: &Path) -> u32 {
         std::fs::metadata(path).unwrap().permissions().mode() & 0o777

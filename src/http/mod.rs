@@ -85,6 +85,10 @@ pub async fn handle(
         },
     };
     let gzip = respond::accepts_gzip(&parts.headers);
+    let bad_credential = matches!(
+        &result,
+        Err(ApiError::InvalidCredential | ApiError::LoginFailed)
+    );
     let mut response = match result {
         Ok(Answer::Ready(response)) => response,
         Ok(Answer::Reply {
@@ -102,9 +106,27 @@ pub async fn handle(
         }
         Err(err) => error_response(&envelope, &err, gzip),
     };
-    respond::common_headers(response.headers_mut(), &request_id, state.config.tls);
+    // The account plane is for the same-origin account area: no cross-origin reads (conventions
+    // §7); the public data API is open to scripts from anywhere, without credentials.
+    let cross_origin = !parts
+        .uri
+        .path()
+        .strip_prefix(state.base_path.as_str())
+        .is_some_and(|p| p.starts_with("/auth/") || p.starts_with("/account/"));
+    respond::common_headers(
+        response.headers_mut(),
+        &request_id,
+        state.config.tls,
+        cross_origin,
+    );
     if let Some(charge) = charge {
-        settle(&state, &mut response, charge, account.is_some());
+        settle(
+            &state,
+            &mut response,
+            charge,
+            account.is_some(),
+            bad_credential,
+        );
     }
     if parts.method == Method::HEAD {
         *response.body_mut() = Body::default();
@@ -130,17 +152,19 @@ pub async fn handle(
     response
 }
 
-/// After the answer is known: refunds what does not count (conventions §2.3: 401, 5xx, and an
-/// authenticated 304), charges a 401 to the address's auth-fail bucket, and describes the
-/// buckets in the headers.
+/// After the answer is known: refunds what does not count (conventions §2.3: 401, 429, 5xx, and
+/// an authenticated 304), charges a refused credential to the address's auth-fail bucket, and
+/// describes the buckets in the headers.
 fn settle(
     state: &AppState,
     response: &mut Response<Body>,
     mut charge: Charge,
     authenticated: bool,
+    bad_credential: bool,
 ) {
     let status = response.status();
     let free = status == StatusCode::UNAUTHORIZED
+        || status == StatusCode::TOO_MANY_REQUESTS
         || status.is_server_error()
         || (status == StatusCode::NOT_MODIFIED && authenticated);
     if free {
@@ -148,8 +172,9 @@ fn settle(
             .limiter
             .refund(&charge.policies, charge.weight, charge.wall_secs);
     }
-    if status == StatusCode::UNAUTHORIZED {
-        // The answer then describes the bucket it was charged to.
+    if bad_credential {
+        // Only a credential that was sent and refused counts as a failure (not a missing one);
+        // the answer then describes the bucket it was charged to.
         charge.decision = state.limiter.admit(
             &[auth_fail_policy(state, charge.client)],
             1,
@@ -268,7 +293,9 @@ async fn answer(
                 .map_err(|e| ApiError::Internal(anyhow::anyhow!("handler panicked: {e}")))??
         }
     });
-    let etag = cache.map(|(generation, key, etag)| {
+    // A streamed reply can be sent once only: it is never cached.
+    let cacheable = !matches!(*reply, Reply::Stream { .. });
+    let etag = cache.filter(|_| cacheable).map(|(generation, key, etag)| {
         state.cache.put(key, generation, Arc::clone(&reply));
         etag
     });
@@ -487,7 +514,8 @@ fn preflight(allow: &str) -> Response<Body> {
     response
 }
 
-/// Weak comparison (RFC 9110 §13.1.2): `*` or any listed tag equal to ours.
+/// Weak comparison (RFC 9110 §13.1.2): any listed tag equal to ours. (`*` is not honoured: it
+/// would have to mean "the resource exists", which is only known after the handler ran.)
 fn if_none_match(parts: &Parts, etag: &str) -> bool {
     parts
         .headers
@@ -496,7 +524,7 @@ fn if_none_match(parts: &Parts, etag: &str) -> bool {
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
         .map(str::trim)
-        .any(|tag| tag == "*" || tag.trim_start_matches("W/") == etag.trim_start_matches("W/"))
+        .any(|tag| tag.trim_start_matches("W/") == etag.trim_start_matches("W/"))
 }
 
 /// Public answers may be cached by anyone; keyed ones only by the client, and a response to an

@@ -227,13 +227,13 @@ pub fn build(
     builder.body(body).expect("static headers are valid")
 }
 
-/// Headers on every answer: request id, security headers (conventions §7) and CORS for the
-/// public data API.
-pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool) {
+/// Headers on every answer: request id, security headers (conventions §7) and, where
+/// `cross_origin`, CORS for the public data API.
+pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool, cross_origin: bool) {
     if let Ok(v) = HeaderValue::from_str(request_id) {
         headers.insert(HeaderName::from_static("x-request-id"), v);
     }
-    let fixed: [(HeaderName, &'static str); 6] = [
+    let fixed: [(HeaderName, &'static str); 4] = [
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
         (
             header::CONTENT_SECURITY_POLICY,
@@ -241,11 +241,19 @@ pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool) {
         ),
         (header::X_FRAME_OPTIONS, "DENY"),
         (header::REFERRER_POLICY, "no-referrer"),
-        (header::ACCESS_CONTROL_ALLOW_ORIGIN, "*"),
-        (header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSE),
     ];
     for (name, value) in fixed {
         headers.insert(name, HeaderValue::from_static(value));
+    }
+    if cross_origin {
+        headers.insert(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        );
+        headers.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static(EXPOSE),
+        );
     }
     if tls {
         headers.insert(

@@ -86,6 +86,8 @@ pub enum Location {
 
 /// Error codes any route can answer.
 pub const COMMON_ERRORS: &[&str] = &[
+    // Every handler refuses query parameters it does not know.
+    "invalid_parameter",
     "invalid_request",
     "invalid_credential",
     "rate_limit_exceeded",
@@ -382,7 +384,7 @@ pub static ROUTES: &[Route] = &[
         method: Method::POST,
         path: "/auth/logout",
         root: false,
-        handler: Handler::Inline(handlers::account::logout),
+        handler: Handler::Blocking(handlers::account::logout),
         access: Access::Session,
         body: BodyKind::None,
         secret: false,
@@ -428,7 +430,7 @@ pub static ROUTES: &[Route] = &[
         method: Method::POST,
         path: "/account/api-keys",
         root: false,
-        handler: Handler::Inline(handlers::account::create_key),
+        handler: Handler::Blocking(handlers::account::create_key),
         access: Access::Session,
         body: BodyKind::Json,
         secret: true,
@@ -455,7 +457,7 @@ pub static ROUTES: &[Route] = &[
         method: Method::DELETE,
         path: "/account/api-keys/{key_id}",
         root: false,
-        handler: Handler::Inline(handlers::account::revoke_key),
+        handler: Handler::Blocking(handlers::account::revoke_key),
         access: Access::Session,
         body: BodyKind::None,
         secret: false,
@@ -478,7 +480,7 @@ pub static ROUTES: &[Route] = &[
         method: Method::POST,
         path: "/datasets",
         root: false,
-        handler: Handler::Inline(handlers::private::create),
+        handler: Handler::Blocking(handlers::private::create),
         access: Access::Credential,
         body: BodyKind::Json,
         secret: false,

@@ -1,6 +1,6 @@
 //! The one SQLite file under the data dir. Request code reaches data only through [`Scoped`], a
 //! pooled connection bound to the caller's account whose queries read the `v_*` views; operator
-//! commands (import, check, backup) use [`Store::admin`], a separate connection.
+//! commands (import, check) use [`Store::admin`], a separate connection.
 
 pub mod accounts;
 pub mod datasets;
@@ -103,7 +103,7 @@ impl Store {
         Ok(System { conn })
     }
 
-    /// A fresh connection outside the pools for operator work (imports, checks, backups).
+    /// A fresh connection outside the pools for operator work (imports, checks).
     pub fn admin(&self) -> anyhow::Result<rusqlite::Connection> {
         Ok(pool::open(&self.path, Role::System)?.conn)
     }

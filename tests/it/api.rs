@@ -313,6 +313,12 @@ async fn etags_give_304_and_large_answers_are_gzipped() {
         .get_with(&path, &[("if-none-match", "W/\"g0-0\"")])
         .await;
     assert_eq!(other.status, 200);
+    // `*` is not taken as a match: whether the resource exists is known only after the handler.
+    let star = s
+        .client
+        .get_with(&format!("{BASE}/regions/XX99"), &[("if-none-match", "*")])
+        .await;
+    star.error(404, "unknown_region");
 
     let zipped = s
         .client
@@ -365,6 +371,13 @@ async fn every_answer_carries_request_id_and_security_headers() {
                 .contains("X-Request-Id")
         );
         assert_eq!(r.header("content-type"), Some("application/json"), "{path}");
+    }
+    // The data API is open to cross-origin scripts; the account plane is same-origin only.
+    let public = s.client.get(&format!("{BASE}/regions/DE21")).await;
+    assert_eq!(public.header("access-control-allow-origin"), Some("*"));
+    for path in ["/account/api-keys", "/auth/logout"] {
+        let r = s.client.get(&format!("{BASE}{path}")).await;
+        assert_eq!(r.header("access-control-allow-origin"), None, "{path}");
     }
     // A well-formed inbound request id is echoed; a malformed one is replaced.
     let r = s

@@ -379,3 +379,62 @@ async fn a_flood_of_clients_and_keys_keeps_memory_bounded() {
         "RSS grew from {rss_after_first} kB to {rss_after_second} kB"
     );
 }
+
+/// Only a refused credential counts as a failed authentication: missing credentials do not lock
+/// an address out. 401s and 429s are refunded, so failed logins cost the address no quota.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_refused_credentials_count_as_failures_and_refusals_are_free() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| {
+            limits(c, (100, 1000, 1000), (100, 1000, 1000));
+            c.limits.auth_fail_per_minute = 2;
+        }),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Institutional);
+    for _ in 0..3 {
+        s.get("/export/bulk/tgs00042.csv")
+            .await
+            .error(401, "missing_credential");
+    }
+    let r = s
+        .client
+        .get_with(&format!("{BASE}/regions/DE21"), &[a.key_header()])
+        .await;
+    assert_eq!(
+        r.status, 200,
+        "missing credentials did not use up auth-fail"
+    );
+    let r = s.get("/regions/DE21").await;
+    assert_eq!(
+        r.header("x-ratelimit-remaining"),
+        Some("99"),
+        "the three 401s were refunded"
+    );
+}
+
+/// The operator's `--route-weight` changes what a route costs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn route_weights_can_be_changed_by_the_operator() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| {
+            limits(c, (100, 1000, 1000), (100, 1000, 1000));
+            c.limits.route_weights = vec![("exportDataset".into(), 5)];
+        }),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Institutional);
+    let r = s
+        .client
+        .get_with(
+            &format!("{BASE}/export/bulk/tgs00042.csv"),
+            &[a.key_header()],
+        )
+        .await;
+    assert_eq!(r.header("x-ratelimit-used"), Some("5"));
+    let doc = s.get("/openapi.json").await.json();
+    let export = &doc["paths"][format!("{BASE}/export/bulk/{{dataset}}.csv")]["get"];
+    assert_eq!(export["x-ratelimit-weight"], 5);
+}

@@ -434,6 +434,16 @@ async fn exports_stream_and_run_at_most_two_at_once() {
             a.api_key
         );
         tcp.write_all(request.as_bytes()).await.unwrap();
+        // Wait for the answer to start (its export holds a slot), then stop reading.
+        let mut head = [0u8; 64];
+        let n = tokio::io::AsyncReadExt::read(&mut tcp, &mut head)
+            .await
+            .unwrap();
+        assert!(
+            head[..n].starts_with(b"HTTP/1.1 200"),
+            "{}",
+            String::from_utf8_lossy(&head[..n])
+        );
         stalled.push(tcp);
     }
     let mut third = 0;

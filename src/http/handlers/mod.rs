@@ -73,9 +73,10 @@ impl Req {
 pub type HandlerFn = fn(&mut Req) -> Result<Reply, ApiError>;
 
 pub enum Handler {
-    /// Runs on the async worker: quick reads and writes.
+    /// Runs on the async worker: reads (WAL readers never wait for the writer).
     Inline(HandlerFn),
-    /// Runs on the blocking pool, a bounded number at a time: password hashing, CSV imports.
+    /// Runs on the blocking pool, a bounded number at a time: writes (which may wait for the
+    /// database's one writer, e.g. during an import), password hashing, CSV imports.
     Blocking(HandlerFn),
 }
 
