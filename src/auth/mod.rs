@@ -14,7 +14,7 @@ pub mod secrets;
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -68,7 +68,8 @@ impl Principal {
 }
 
 struct CachedKey {
-    record: KeyRecord,
+    /// Shared, so a cache hit costs a reference count, not a copy of the MAC.
+    record: Arc<KeyRecord>,
     fetched: Instant,
     touched: Option<Instant>,
 }
@@ -168,7 +169,7 @@ impl Auth {
                         entry.touched = Some(Instant::now());
                         touch = true;
                     }
-                    Some(entry.record.clone())
+                    Some(Arc::clone(&entry.record))
                 }
                 _ => None,
             }
@@ -177,10 +178,12 @@ impl Auth {
             Some(record) => record,
             None => {
                 let epoch = self.revocations.load(Ordering::Acquire);
-                let record = store
-                    .system()?
-                    .key_for_auth(key_id)?
-                    .ok_or(ApiError::InvalidCredential)?;
+                let record = Arc::new(
+                    store
+                        .system()?
+                        .key_for_auth(key_id)?
+                        .ok_or(ApiError::InvalidCredential)?,
+                );
                 let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
                 if self.revocations.load(Ordering::Acquire) != epoch {
                     // A revocation ran meanwhile: use the record once, cache nothing.
@@ -195,7 +198,7 @@ impl Auth {
                 keys.insert(
                     key_id.to_owned(),
                     CachedKey {
-                        record: record.clone(),
+                        record: Arc::clone(&record),
                         fetched: Instant::now(),
                         touched: if touch { Some(Instant::now()) } else { touched },
                     },
@@ -212,7 +215,7 @@ impl Auth {
         store: &Store,
         presented: &str,
         key_id: &str,
-        record: KeyRecord,
+        record: Arc<KeyRecord>,
         touch: bool,
     ) -> Result<Caller, ApiError> {
         if !self.pepper.verify(presented, &record.mac) || record.revoked || record.account_disabled
