@@ -6,7 +6,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use anyhow::Context;
-use rusqlite::{OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use crate::catalogue::{self, Catalogue, SourceRecord};
@@ -54,7 +53,7 @@ pub fn import_bundled(store: &Store, catalogue: &Catalogue) -> anyhow::Result<Im
             .find(|d| d.file == file.name)
             .with_context(|| format!("{} has no catalogue entry", file.name))?;
         let sha = sha256_hex(file.bytes);
-        if latest_snapshot_sha(&tx, &entry.code, None)?.as_deref() == Some(sha.as_str()) {
+        if write::latest_snapshot_sha(&tx, &entry.code, None)?.as_deref() == Some(sha.as_str()) {
             report.datasets.push(unchanged(&entry.code, file.name));
             continue;
         }
@@ -98,7 +97,7 @@ pub fn import_files(
     let tx = conn.transaction()?;
     let mut report = ImportReport::default();
     for (name, sha, file) in &parsed {
-        if owner.is_some() && latest_snapshot_sha(&tx, &file.dataset, None)?.is_some() {
+        if owner.is_some() && write::latest_snapshot_sha(&tx, &file.dataset, None)?.is_some() {
             anyhow::bail!(
                 "{name}: {} is a public dataset; give the private data another dataset code (--dataset)",
                 file.dataset
@@ -238,21 +237,6 @@ fn unchanged(dataset: &str, file: &str) -> ImportOutcome {
         revised: 0,
         unchanged: 0,
     }
-}
-
-fn latest_snapshot_sha(
-    conn: &rusqlite::Connection,
-    code: &str,
-    owner: Option<i64>,
-) -> rusqlite::Result<Option<String>> {
-    conn.query_row(
-        "SELECT s.file_sha256 FROM snapshots s JOIN datasets d ON d.id = s.dataset_id
-         WHERE d.code = ?1 AND ifnull(d.owner_account_id, 0) = ifnull(?2, 0)
-         ORDER BY s.id DESC LIMIT 1",
-        params![code, owner],
-        |r| r.get(0),
-    )
-    .optional()
 }
 
 /// Where a file imported by an operator came from: the catalogue's dataset page when the dataset

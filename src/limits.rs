@@ -460,6 +460,15 @@ mod tests {
         }
     }
 
+    fn ip_minute(ip: u128) -> Policy {
+        Policy {
+            name: "ip-minute",
+            scope: Scope::Ip(ip),
+            kind: Kind::Minute,
+            limit: 30,
+        }
+    }
+
     const NOON: i64 = 1_767_268_800; // 2026-01-01T12:00:00Z
 
     #[test]
@@ -540,13 +549,7 @@ mod tests {
         let l = Limiter::new(50);
         let t0 = Instant::now();
         for ip in 0..200u128 {
-            let p = [Policy {
-                name: "ip-minute",
-                scope: Scope::Ip(ip),
-                kind: Kind::Minute,
-                limit: 30,
-            }];
-            l.admit(&p, 1, t0, NOON);
+            l.admit(&[ip_minute(ip)], 1, t0, NOON);
         }
         assert!(
             l.entries() <= 50,
@@ -566,13 +569,7 @@ mod tests {
         assert!(l.admit(&[day(1000)], 7, t0, NOON).allowed);
         l.take_dirty(); // flushed: only "today" keeps it
         for ip in 0..500u128 {
-            let p = [Policy {
-                name: "ip-minute",
-                scope: Scope::Ip(ip),
-                kind: Kind::Minute,
-                limit: 30,
-            }];
-            l.admit(&p, 1, t0, NOON);
+            l.admit(&[ip_minute(ip)], 1, t0, NOON);
         }
         assert!(l.entries() <= 20);
         assert_eq!(

@@ -202,6 +202,22 @@ pub fn create_private_dataset(
     upsert_dataset(tx, meta, dim_names, None, Some(owner)).map_err(crate::store::StoreError::Other)
 }
 
+/// SHA-256 of the file of the latest snapshot of `owner`'s dataset `code` (None: no snapshot).
+pub fn latest_snapshot_sha(
+    conn: &rusqlite::Connection,
+    code: &str,
+    owner: Option<i64>,
+) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT s.file_sha256 FROM snapshots s JOIN datasets d ON d.id = s.dataset_id
+         WHERE d.code = ?1 AND ifnull(d.owner_account_id, 0) = ifnull(?2, 0)
+         ORDER BY s.id DESC LIMIT 1",
+        params![code, owner],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
 /// Imports one parsed file as a snapshot of its dataset.
 pub fn import_dataset(
     tx: &Transaction,
@@ -222,14 +238,7 @@ pub fn import_dataset(
         revised: 0,
         unchanged: 0,
     };
-    let latest_sha: Option<String> = tx
-        .query_row(
-            "SELECT file_sha256 FROM snapshots WHERE dataset_id = ?1 ORDER BY id DESC LIMIT 1",
-            [dataset_id],
-            |r| r.get(0),
-        )
-        .optional()?;
-    if latest_sha.as_deref() == Some(file_sha256) {
+    if latest_snapshot_sha(tx, &meta.code, owner)?.as_deref() == Some(file_sha256) {
         outcome.unchanged = outcome.rows_in_file;
         return Ok(outcome);
     }

@@ -199,23 +199,13 @@ async fn compare_warns_about_mixed_editions_and_missing_values() {
         .get("/compare?regions=HR03,HR04&dataset=tgs00010")
         .await
         .json();
-    let codes: Vec<&str> = v["data"]["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["code"].as_str().unwrap())
-        .collect();
+    let codes = warning_codes(&v);
     assert!(codes.contains(&"mixed_editions"), "{codes:?}");
     let v = s
         .get("/compare?regions=DE21,FR10&dataset=tgs00010&period=1990")
         .await
         .json();
-    let codes: Vec<&str> = v["data"]["warnings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|w| w["code"].as_str().unwrap())
-        .collect();
+    let codes = warning_codes(&v);
     assert!(codes.contains(&"missing_value"), "{codes:?}");
     assert_eq!(v["data"]["regions"][0]["value"], Value::Null);
 }
@@ -420,4 +410,14 @@ async fn health_and_readiness() {
     let r = empty.client.get("/readyz").await;
     r.error(503, "unavailable");
     assert_eq!(r.header("retry-after"), Some("5"));
+}
+
+/// The `code` of every warning of an answer.
+fn warning_codes(answer: &Value) -> Vec<&str> {
+    answer["data"]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["code"].as_str().unwrap())
+        .collect()
 }
