@@ -1,7 +1,7 @@
 //! Credentials: API keys, session tokens, login and logout, the account API.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use base64::Engine;
@@ -10,7 +10,9 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde_json::{Value, json};
 use sha2::{Sha256, Sha512};
 
-use crate::support::{BASE, Client, Resp, Running, TestServer, Tier, bundled_db, regintel};
+use crate::support::{
+    BASE, Client, Resp, Running, TestServer, Tier, bundled_db, regintel, serve_plain,
+};
 
 const PROFILE: &str = "/regions/DE21/profile";
 const KEYS: &str = "/account/api-keys";
@@ -1001,17 +1003,8 @@ async fn keys_never_reach_logs_or_bodies() {
     let secret = secret_of(&key).to_owned();
 
     let log_path = dir.path().join("stderr.log");
-    let child = regintel()
+    let child = serve_plain(dir.path())
         .env("RUST_LOG", "debug")
-        .args([
-            "serve",
-            "--plain-http",
-            "--listen",
-            "127.0.0.1:0",
-            "--data-dir",
-        ])
-        .arg(dir.path())
-        .stdout(Stdio::piped())
         .stderr(std::fs::File::create(&log_path).unwrap())
         .spawn()
         .unwrap();

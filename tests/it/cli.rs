@@ -4,11 +4,12 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use crate::support::{BASE, Client, Running, bundled_db, regintel};
+use crate::support::{BASE, Client, Running, bundled_db, regintel, serve_plain};
 
-fn sigterm(child: &Child) {
+/// Sends a signal (`-TERM`, `-INT`) to the child.
+fn signal(child: &Child, which: &str) {
     let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args([which, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
@@ -116,7 +117,7 @@ async fn demo_serves_https_with_credentials_file_and_stops_on_sigterm() {
     let fifth = client.get(&format!("{BASE}/regions/DE21")).await;
     fifth.error(429, "rate_limit_exceeded");
 
-    sigterm(&child.0);
+    signal(&child.0, "-TERM");
     let status = child.0.wait().unwrap();
     assert!(status.success(), "{status:?}");
     let mut stderr = String::new();
@@ -166,30 +167,23 @@ fn serve_refuses_bad_configuration_with_a_clear_message() {
     }
 }
 
+/// Ctrl-C (SIGINT) stops the server as SIGTERM does (the demo test sends SIGTERM).
 #[test]
-fn serve_announces_plain_http_and_stops_on_sigterm() {
+fn serve_announces_plain_http_and_stops_on_ctrl_c() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(bundled_db(), dir.path().join(regintel::store::DB_FILE)).unwrap();
-    let mut child = regintel()
-        .args([
-            "serve",
-            "--plain-http",
-            "--listen",
-            "127.0.0.1:0",
-            "--data-dir",
-        ])
-        .arg(dir.path())
-        .stdout(Stdio::piped())
+    let mut child = serve_plain(dir.path())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     read_until(&mut child, "listening on http://");
     let mut child = Running(child);
-    sigterm(&child.0);
+    signal(&child.0, "-INT");
     assert!(child.0.wait().unwrap().success());
     let mut stderr = String::new();
     std::io::Read::read_to_string(child.0.stderr.as_mut().unwrap(), &mut stderr).unwrap();
     assert!(stderr.contains("plain HTTP"), "{stderr}");
+    assert!(stderr.contains("Ctrl-C received"), "{stderr}");
 }
 
 #[test]
@@ -229,6 +223,13 @@ fn import_reports_malformed_files_and_check_reports_the_database() {
         stdout.contains("ok") && stdout.contains("13 datasets"),
         "{stdout}"
     );
+
+    // `import --bundled` on data that already holds the extract writes nothing.
+    let again = run_ok(&["import", "--bundled", "--json"], data.path(), None);
+    let reports: serde_json::Value = serde_json::from_str(&again).unwrap();
+    let datasets = reports[0]["datasets"].as_array().unwrap();
+    assert_eq!(datasets.len(), 13);
+    assert!(datasets.iter().all(|d| d["snapshot"].is_null()), "{again}");
 }
 
 fn run_ok(args: &[&str], data_dir: &std::path::Path, stdin: Option<&str>) -> String {

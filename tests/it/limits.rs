@@ -438,3 +438,47 @@ async fn route_weights_can_be_changed_by_the_operator() {
     let export = &doc["paths"][format!("{BASE}/export/bulk/{{dataset}}.csv")]["get"];
     assert_eq!(export["x-ratelimit-weight"], 5);
 }
+
+/// A session token has its own minute and hour buckets and shares the account's daily cap;
+/// `/account/usage` answers it too, with earlier days read back from `usage_daily`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_are_limited_and_usage_reads_earlier_days() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| limits(c, (100, 1000, 1000), (100, 1000, 1000))),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Professional);
+    let token = s.login(&a).await;
+    let bearer = format!("Bearer {token}");
+    let today = regintel::clock::now_ms() / 1000 / 86_400;
+    let store = regintel::store::Store::open(s.dir.path(), 1).unwrap();
+    store
+        .system()
+        .unwrap()
+        .write_usage(&[(format!("acct:{}", a.id), today - 3, 42)])
+        .unwrap();
+    let r = s
+        .client
+        .get_with(
+            &format!("{BASE}/account/usage"),
+            &[("authorization", &bearer)],
+        )
+        .await;
+    assert_eq!(r.header("x-ratelimit-resource"), Some("session-minute"));
+    let usage = r.json();
+    let buckets: Vec<&str> = usage["data"]["buckets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["policy"].as_str().unwrap())
+        .collect();
+    assert_eq!(buckets, ["session-minute", "session-hour", "account-day"]);
+    let days = usage["data"]["days"].as_array().unwrap();
+    assert_eq!(days[86]["used"], 42, "three days ago, from usage_daily");
+    assert_eq!(
+        days[86]["day"],
+        regintel::store::usage::day_label(today - 3)
+    );
+    assert_eq!(days[89]["used"], 1, "today: this request");
+}

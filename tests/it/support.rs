@@ -454,6 +454,22 @@ pub fn regintel() -> std::process::Command {
     cmd
 }
 
+/// `regintel serve` over plain HTTP on an ephemeral port of `data_dir`, stdout piped (it prints
+/// the address there); the caller chooses stderr and starts it.
+pub fn serve_plain(data_dir: &Path) -> std::process::Command {
+    let mut cmd = regintel();
+    cmd.args([
+        "serve",
+        "--plain-http",
+        "--listen",
+        "127.0.0.1:0",
+        "--data-dir",
+    ])
+    .arg(data_dir)
+    .stdout(std::process::Stdio::piped());
+    cmd
+}
+
 /// Kills the child on drop, so a failing test leaves no server behind.
 pub struct Running(pub std::process::Child);
 
