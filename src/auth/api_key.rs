@@ -65,7 +65,11 @@ pub fn checksum(body: &str) -> String {
 
 /// `text` with every `sk_service_[0-9A-Za-z]{46}` replaced by `sk_service_<key_id>…[redacted]`,
 /// matching like that regex would (leftmost, non-overlapping), so log lines can be scrubbed.
-pub fn redact(text: &str) -> String {
+/// Text without the prefix (nearly every log line and path) is returned as it is, unallocated.
+pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(PREFIX) {
+        return text.into();
+    }
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find(PREFIX) {
@@ -87,7 +91,7 @@ pub fn redact(text: &str) -> String {
         }
     }
     out.push_str(rest);
-    out
+    out.into()
 }
 
 /// `n` characters drawn uniformly from the base62 alphabet with the OS CSPRNG, by rejection

@@ -47,7 +47,9 @@ pub(crate) fn read_or_create(
             // Written whole to a private temporary file, then linked into place: a reader never
             // sees half a file, and if another process got there first, its file wins for both.
             let bytes = create()?;
-            let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+            // A name no other writer (process or thread) uses.
+            let tmp =
+                path.with_extension(format!("tmp-{}", crate::auth::api_key::random_base62(16)));
             write_private(&tmp, &bytes)?;
             let linked = std::fs::hard_link(&tmp, path);
             let _ = std::fs::remove_file(&tmp);

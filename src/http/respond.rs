@@ -151,7 +151,9 @@ pub fn error_body(e: &Envelope<'_>, err: &ApiError) -> Vec<u8> {
     });
     // Whatever the message echoes from the request (a path, a parameter), a key never comes back.
     let text = serde_json::to_string(&body).expect("a json! value serialises");
-    crate::auth::api_key::redact(&text).into_bytes()
+    crate::auth::api_key::redact(&text)
+        .into_owned()
+        .into_bytes()
 }
 
 pub fn render(e: &Envelope<'_>, reply: &Reply) -> (StatusCode, Body, &'static str) {
