@@ -221,3 +221,17 @@ DROP VIEW v_accounts;
 CREATE VIEW v_accounts AS
     SELECT id, email, display_name, tier, disabled, created_at FROM accounts
     WHERE +id = current_account();
+
+-- migration 5: per-account data generations; daily usage through a view
+
+-- An account's private data has its own generation: its import renews that account's cached
+-- answers and ETags only, and nobody else can tell that it happened. (`store_meta`'s
+-- data_generation counts changes of public data.)
+CREATE TABLE account_generations (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts (id),
+    generation INTEGER NOT NULL
+);
+
+-- The caller's own calls per day, for GET /account/usage on a request connection.
+CREATE VIEW v_usage_daily AS
+    SELECT day, used FROM usage_daily WHERE scope = 'acct:' || current_account();

@@ -225,7 +225,6 @@ pub fn key(data_dir: &Path, action: KeyAction, json_output: bool) -> anyhow::Res
             if !auth.revoke_key(&store, None, &key_id)? {
                 bail!("no active key {key_id}");
             }
-            store.system()?.bump_auth_generation()?;
             print(
                 json_output,
                 json!({ "key_id": key_id, "revoked": true }),

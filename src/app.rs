@@ -37,7 +37,16 @@ pub async fn start(
             "--route-weight names {op:?}, which is no route's operation id (see regintel openapi)"
         );
     }
-    let store = Store::open(&config.data_dir, config.pool_size)?;
+    // Request connections are checked out on the async threads without waiting: there are
+    // enough for every thread that can hold one at once (each async worker, each export, each
+    // blocking permit), so a checkout finds one free.
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let needed = workers + config.max_exports + crate::state::blocking_permits() + 1;
+    let pool_size = config
+        .pool_size
+        .max(u32::try_from(needed).unwrap_or(u32::MAX));
+    let lookups = u32::try_from(workers + 1).unwrap_or(u32::MAX);
+    let store = Store::open_with(&config.data_dir, pool_size, lookups)?;
     let base_path = format!("/api/v1/{}", config.service);
     let openapi = crate::openapi::document(&base_path, &config.limits.route_weights);
     let openapi = Bytes::from(serde_json::to_vec(&openapi)?);
@@ -69,22 +78,30 @@ async fn background(state: Arc<AppState>) {
     let mut last_sweep = std::time::Instant::now();
     loop {
         tick.tick().await;
-        if state.refresh_generation() {
-            tracing::info!(
-                generation = state.generation(),
-                "data changed; cached answers renewed"
-            );
+        let sweep = last_sweep.elapsed() >= SWEEP_EVERY;
+        if sweep {
+            last_sweep = std::time::Instant::now();
         }
-        state.auth.refresh(&state.store);
-        // A write that may wait for the database's writer: off the async threads.
-        let flushing = Arc::clone(&state);
-        let _ = tokio::task::spawn_blocking(move || flushing.flush_usage()).await;
-        let now = std::time::Instant::now();
-        if now.duration_since(last_sweep) >= SWEEP_EVERY {
-            state
-                .limiter
-                .sweep(now, crate::clock::now_ms().div_euclid(1000));
-            last_sweep = now;
-        }
+        // Reads and writes that may wait for a connection or for the database's writer: off the
+        // async threads.
+        let state = Arc::clone(&state);
+        let _ = tokio::task::spawn_blocking(move || background_tick(&state, sweep)).await;
+    }
+}
+
+fn background_tick(state: &AppState, sweep: bool) {
+    if state.refresh_generations() {
+        tracing::info!(
+            public_generation = state.public_generation(),
+            "data changed; cached answers renewed"
+        );
+    }
+    state.auth.refresh(&state.store);
+    state.flush_usage();
+    if sweep {
+        state.limiter.sweep(
+            std::time::Instant::now(),
+            crate::clock::now_ms().div_euclid(1000),
+        );
     }
 }

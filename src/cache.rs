@@ -1,73 +1,113 @@
 //! A bounded in-memory cache of rendered answers. Data only changes on import, so an answer is
-//! valid for as long as the data generation it was rendered at; the cache keeps the generation
-//! with each entry and treats older ones as misses. Memory is bounded by total bytes: the oldest
-//! entries go first.
+//! valid for as long as the data generations it was rendered at (public data's and the caller's
+//! account's own); the cache keeps them with each entry and treats an entry of older ones as a
+//! miss.
+//!
+//! The cache is `quick_cache`'s: weighted by bytes, sharded so concurrent requests do not queue on
+//! one lock, with S3-FIFO-like eviction that keeps answers asked for again over a stream of one-off
+//! requests (a client walking every cursor page cannot flush the popular profiles). The earlier
+//! hand-written FIFO had one global lock and a linear scan on every replacement.
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
-struct Cached<T> {
-    generation: i64,
-    value: Arc<T>,
-    bytes: usize,
+use quick_cache::Weighter;
+use quick_cache::sync::Cache;
+
+use crate::reply::Reply;
+
+/// Bookkeeping per entry beyond its key and body, counted in its weight.
+const ENTRY_OVERHEAD: usize = 128;
+
+/// The generations an answer depends on: public data's and the caller's account's.
+pub type Generations = (i64, i64);
+
+#[derive(Clone)]
+struct Cached {
+    generations: Generations,
+    reply: Arc<Reply>,
+}
+
+#[derive(Clone)]
+struct Bytes;
+
+impl Weighter<String, Cached> for Bytes {
+    fn weight(&self, key: &String, value: &Cached) -> u64 {
+        (key.len() + value.reply.size() + ENTRY_OVERHEAD) as u64
+    }
 }
 
 pub struct ResponseCache {
     limit_bytes: usize,
-    inner: RwLock<Inner>,
-}
-
-#[derive(Default)]
-struct Inner {
-    entries: HashMap<String, Cached<crate::reply::Reply>>,
-    order: VecDeque<String>,
-    bytes: usize,
+    entries: Cache<String, Cached, Bytes>,
 }
 
 impl ResponseCache {
     pub fn new(limit_bytes: usize) -> Self {
+        // A profile is ~50 KB, a region ~1 KB: size the index for small answers.
+        let estimated_items = (limit_bytes / 4096).max(64);
         ResponseCache {
             limit_bytes,
-            inner: RwLock::new(Inner::default()),
+            entries: Cache::with_weighter(estimated_items, limit_bytes as u64, Bytes),
         }
     }
 
-    pub fn get(&self, key: &str, generation: i64) -> Option<Arc<crate::reply::Reply>> {
-        let inner = self.inner.read().unwrap_or_else(|e| e.into_inner());
-        inner
-            .entries
+    pub fn get(&self, key: &str, generations: Generations) -> Option<Arc<Reply>> {
+        self.entries
             .get(key)
-            .filter(|c| c.generation == generation)
-            .map(|c| Arc::clone(&c.value))
+            .filter(|c| c.generations == generations)
+            .map(|c| c.reply)
     }
 
-    pub fn put(&self, key: String, generation: i64, value: Arc<crate::reply::Reply>) {
-        let bytes = value.size() + key.len();
-        if bytes > self.limit_bytes / 4 {
+    pub fn put(&self, key: String, generations: Generations, reply: Arc<Reply>) {
+        if key.len() + reply.size() > self.limit_bytes / 4 {
             return; // one answer must not evict most of the cache
         }
-        let mut inner = self.inner.write().unwrap_or_else(|e| e.into_inner());
-        if let Some(old) = inner.entries.remove(&key) {
-            inner.bytes -= old.bytes;
-            inner.order.retain(|k| k != &key);
+        self.entries.insert(key, Cached { generations, reply });
+    }
+
+    /// Bytes held (keys, answers and bookkeeping).
+    pub fn weight(&self) -> u64 {
+        self.entries.weight()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hyper::body::Bytes as Body;
+
+    fn reply(size: usize) -> Arc<Reply> {
+        Arc::new(Reply::Raw {
+            content_type: "text/plain",
+            body: Body::from(vec![b'x'; size]),
+        })
+    }
+
+    #[test]
+    fn entries_of_other_generations_are_misses() {
+        let cache = ResponseCache::new(1 << 20);
+        cache.put("a".into(), (1, 0), reply(10));
+        assert!(cache.get("a", (1, 0)).is_some());
+        assert!(cache.get("a", (2, 0)).is_none(), "public data changed");
+        assert!(
+            cache.get("a", (1, 1)).is_none(),
+            "the account's data changed"
+        );
+        cache.put("a".into(), (2, 0), reply(10));
+        assert!(cache.get("a", (2, 0)).is_some());
+    }
+
+    #[test]
+    fn memory_stays_within_the_limit() {
+        let cache = ResponseCache::new(1 << 20);
+        for i in 0..1000 {
+            cache.put(format!("k{i}"), (0, 0), reply(10_000));
         }
-        while inner.bytes + bytes > self.limit_bytes {
-            let Some(oldest) = inner.order.pop_front() else {
-                break;
-            };
-            if let Some(old) = inner.entries.remove(&oldest) {
-                inner.bytes -= old.bytes;
-            }
-        }
-        inner.bytes += bytes;
-        inner.order.push_back(key.clone());
-        inner.entries.insert(
-            key,
-            Cached {
-                generation,
-                value,
-                bytes,
-            },
+        assert!(cache.weight() <= 1 << 20, "{}", cache.weight());
+        cache.put("huge".into(), (0, 0), reply(300_000));
+        assert!(
+            cache.get("huge", (0, 0)).is_none(),
+            "over a quarter: not kept"
         );
     }
 }

@@ -45,7 +45,7 @@ enum Command {
         limits: LimitArgs,
     },
     /// The production server.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Load data: the bundled extract (--bundled), Eurostat bulk TSV (.tsv, .tsv.gz), SDMX-CSV,
     /// or regintel's tidy CSV. Each file becomes a snapshot of its dataset.
     Import {
@@ -142,9 +142,20 @@ struct LimitArgs {
     /// Failed authentications per client address per minute.
     #[arg(long, env = "REGINTEL_LIMIT_AUTH_FAIL_MINUTE", default_value_t = 20)]
     limit_auth_fail_minute: u64,
-    /// Proxies (address or CIDR) whose Forwarded / X-Forwarded-For headers name the client.
+    /// Proxies (address or CIDR) whose forwarding header names the client (see
+    /// --trusted-proxy-header); exempt from the per-address connection share.
     #[arg(long, env = "REGINTEL_TRUSTED_PROXIES", value_delimiter = ',')]
     trusted_proxy: Vec<crate::limits::Cidr>,
+    /// The header the trusted proxies set: forwarded (RFC 7239) or x-forwarded-for. Only that
+    /// one is read; required with --trusted-proxy.
+    #[arg(long, env = "REGINTEL_TRUSTED_PROXY_HEADER")]
+    trusted_proxy_header: Option<crate::limits::ProxyHeader>,
+    /// Successful logins (new sessions) per account per hour.
+    #[arg(long, env = "REGINTEL_LIMIT_LOGINS_HOUR", default_value_t = 30)]
+    limit_logins_hour: u64,
+    /// API keys an account may create per hour.
+    #[arg(long, env = "REGINTEL_LIMIT_KEY_CREATIONS_HOUR", default_value_t = 10)]
+    limit_key_creations_hour: u64,
     /// Cost of a route in requests, by operation id: `exportDataset=20` (repeatable).
     #[arg(long, env = "REGINTEL_ROUTE_WEIGHTS", value_delimiter = ',', value_parser = parse_weight)]
     route_weight: Vec<(String, u64)>,
@@ -185,6 +196,9 @@ impl LimitArgs {
             },
             auth_fail_per_minute: self.limit_auth_fail_minute,
             trusted_proxies: self.trusted_proxy.clone(),
+            proxy_header: self.trusted_proxy_header,
+            logins_per_hour: self.limit_logins_hour,
+            key_creations_per_hour: self.limit_key_creations_hour,
             route_weights: self.route_weight.clone(),
             ..Default::default()
         }
@@ -229,15 +243,36 @@ struct ServeArgs {
     /// Connections served at once.
     #[arg(long, env = "REGINTEL_MAX_CONNECTIONS", default_value_t = 1024)]
     max_connections: usize,
-    /// Seconds a client has to send request headers.
+    /// Connections one client address (IPv6: one /64) may hold at once [default: 1/16 of
+    /// --max-connections].
+    #[arg(long, env = "REGINTEL_MAX_CONNECTIONS_PER_ADDRESS")]
+    max_connections_per_address: Option<usize>,
+    /// Seconds a client has to send a request's headers, from when the connection opened or its
+    /// previous answer was sent (the first request's and HTTP/1.1 keep-alive's deadline).
     #[arg(long, env = "REGINTEL_HEADER_TIMEOUT", default_value_t = 10)]
     header_timeout: u64,
+    /// Seconds an HTTP/2 connection with no request in flight is kept open.
+    #[arg(long, env = "REGINTEL_IDLE_TIMEOUT", default_value_t = 60)]
+    idle_timeout: u64,
+    /// Seconds an answer may make no sending progress (the client not reading) before its
+    /// connection is cut.
+    #[arg(long, env = "REGINTEL_SEND_TIMEOUT", default_value_t = 30)]
+    send_timeout: u64,
+    /// Seconds a client has to send a whole request body.
+    #[arg(long, env = "REGINTEL_BODY_TIMEOUT", default_value_t = 120)]
+    body_timeout: u64,
     /// Largest JSON request body in bytes (CSV uploads: --max-upload).
     #[arg(long, env = "REGINTEL_MAX_BODY", default_value_t = 1024 * 1024)]
     max_body: u64,
     /// Largest CSV upload (`PUT /datasets/{code}/data`) in bytes.
     #[arg(long, env = "REGINTEL_MAX_UPLOAD", default_value_t = 32 * 1024 * 1024)]
     max_upload: u64,
+    /// CSV uploads read and imported at once (one per account).
+    #[arg(long, env = "REGINTEL_MAX_UPLOADS", default_value_t = 2)]
+    max_uploads: usize,
+    /// Bulk exports streamed at once (one per account).
+    #[arg(long, env = "REGINTEL_MAX_EXPORTS", default_value_t = 2)]
+    max_exports: usize,
     /// Seconds shutdown waits for in-flight requests.
     #[arg(long, env = "REGINTEL_DRAIN_TIMEOUT", default_value_t = 10)]
     drain_timeout: u64,
@@ -305,7 +340,7 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
             plain_http,
             limits,
         } => demo(&dir, listen, plain_http, limits.config()),
-        Command::Serve(args) => serve(args),
+        Command::Serve(args) => serve(*args),
         Command::Import {
             files,
             bundled,
@@ -408,9 +443,17 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.service = args.service;
     config.tls = tls.is_some();
     config.max_connections = args.max_connections;
+    config.max_connections_per_address = args
+        .max_connections_per_address
+        .unwrap_or((args.max_connections / 16).max(1));
     config.header_read_timeout = Duration::from_secs(args.header_timeout);
+    config.idle_timeout = Duration::from_secs(args.idle_timeout);
+    config.send_timeout = Duration::from_secs(args.send_timeout);
+    config.body_timeout = Duration::from_secs(args.body_timeout);
     config.max_body_bytes = args.max_body;
     config.max_upload_bytes = args.max_upload;
+    config.max_uploads = args.max_uploads;
+    config.max_exports = args.max_exports;
     config.drain_timeout = Duration::from_secs(args.drain_timeout);
     config.cache_bytes = args.cache_mb * 1024 * 1024;
     config.public_url = args.public_url;

@@ -24,8 +24,16 @@ pub struct LimitConfig {
     pub institutional: Quotas,
     /// Failed authentications per client address per minute.
     pub auth_fail_per_minute: u64,
-    /// Peers whose `Forwarded` / `X-Forwarded-For` headers name the client.
+    /// Peers whose forwarding header names the client.
     pub trusted_proxies: Vec<crate::limits::Cidr>,
+    /// Which forwarding header those proxies set; required when there are trusted proxies, since
+    /// trusting whichever is present would let a client supply the other one itself.
+    pub proxy_header: Option<crate::limits::ProxyHeader>,
+    /// Successful logins (new sessions) per account per rolling hour.
+    pub logins_per_hour: u64,
+    /// API keys an account may create per rolling hour: a new key has fresh buckets, so without
+    /// this, revoking and creating keys would multiply an account's per-minute quota.
+    pub key_creations_per_hour: u64,
     /// Bucket entries kept in memory at most.
     pub max_entries: usize,
     /// Overrides of route weights by operation id (`exportDataset=20`).
@@ -53,6 +61,9 @@ impl Default for LimitConfig {
             },
             auth_fail_per_minute: 20,
             trusted_proxies: Vec::new(),
+            proxy_header: None,
+            logins_per_hour: 30,
+            key_creations_per_hour: 10,
             max_entries: 100_000,
             route_weights: Vec::new(),
         }
@@ -69,14 +80,30 @@ pub struct ServerConfig {
     pub tls: bool,
     /// Connections served at once; more wait in the kernel's accept queue.
     pub max_connections: usize,
-    /// Time a client has to send a request's headers (slowloris defence).
+    /// Connections one client address (IPv6: one /64) may hold at once; more are closed on
+    /// accept. Trusted proxies are exempt.
+    pub max_connections_per_address: usize,
+    /// Time a client has to send a request's headers, counted from when the connection opened
+    /// (after TLS) or its previous answer was sent: the deadline of a first request, and of
+    /// HTTP/1.1 keep-alive (slowloris defence).
     pub header_read_timeout: Duration,
+    /// An HTTP/2 connection with no request in flight for this long is closed (GOAWAY).
+    pub idle_timeout: Duration,
+    /// An answer whose sending makes no progress for this long (the client stopped reading) is
+    /// cut off, with its connection, freeing what it holds.
+    pub send_timeout: Duration,
+    /// Time a client has to send a whole request body.
+    pub body_timeout: Duration,
     /// Time a TLS handshake may take.
     pub tls_handshake_timeout: Duration,
     /// Largest JSON request body accepted.
     pub max_body_bytes: u64,
     /// Largest CSV upload (`PUT /datasets/{code}/data`).
     pub max_upload_bytes: u64,
+    /// Uploads read and imported at once (one per account).
+    pub max_uploads: usize,
+    /// Bulk exports streaming at once (one per account).
+    pub max_exports: usize,
     /// The URL clients use to reach this server; the issuer of session tokens.
     pub public_url: Option<String>,
     /// How long shutdown waits for in-flight requests before closing connections.
@@ -100,10 +127,16 @@ impl ServerConfig {
             service: "regional".into(),
             tls: false,
             max_connections: 1024,
+            max_connections_per_address: 64,
             header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            send_timeout: Duration::from_secs(30),
+            body_timeout: Duration::from_secs(120),
             tls_handshake_timeout: Duration::from_secs(10),
             max_body_bytes: 1024 * 1024,
             max_upload_bytes: 32 * 1024 * 1024,
+            max_uploads: 2,
+            max_exports: 2,
             public_url: None,
             drain_timeout: Duration::from_secs(10),
             cache_bytes: 32 * 1024 * 1024,
@@ -129,6 +162,23 @@ impl ServerConfig {
             "--max-connections must be at least 1"
         );
         anyhow::ensure!(
+            (1..=self.max_connections).contains(&self.max_connections_per_address),
+            "--max-connections-per-address must be from 1 to --max-connections ({})",
+            self.max_connections
+        );
+        for (flag, value) in [
+            ("--header-timeout", self.header_read_timeout),
+            ("--idle-timeout", self.idle_timeout),
+            ("--send-timeout", self.send_timeout),
+            ("--body-timeout", self.body_timeout),
+        ] {
+            anyhow::ensure!(!value.is_zero(), "{flag} must be at least 1 second");
+        }
+        anyhow::ensure!(
+            self.max_uploads > 0 && self.max_exports > 0,
+            "--max-uploads and --max-exports must be at least 1"
+        );
+        anyhow::ensure!(
             self.pool_size > 0,
             "the database pool needs at least 1 connection"
         );
@@ -147,9 +197,16 @@ impl ServerConfig {
                 );
             }
         }
+        for (flag, value) in [
+            ("--limit-auth-fail-minute", l.auth_fail_per_minute),
+            ("--limit-logins-hour", l.logins_per_hour),
+            ("--limit-key-creations-hour", l.key_creations_per_hour),
+        ] {
+            anyhow::ensure!(value > 0, "{flag} must be at least 1");
+        }
         anyhow::ensure!(
-            l.auth_fail_per_minute > 0,
-            "--limit-auth-fail-minute must be at least 1"
+            l.trusted_proxies.is_empty() || l.proxy_header.is_some(),
+            "--trusted-proxy needs --trusted-proxy-header: the header your proxy sets, forwarded or x-forwarded-for"
         );
 
         if let Some(url) = &self.public_url {

@@ -63,6 +63,9 @@ pub enum ApiError {
     MethodNotAllowed { method: String, allow: String },
     #[error("request body larger than {limit} bytes")]
     PayloadTooLarge { limit: u64 },
+    /// The body did not arrive in time (slow-body defence).
+    #[error("the request body did not arrive within {seconds} seconds")]
+    RequestTimeout { seconds: u64 },
     /// The database is busy or the server is shutting down; the client may retry.
     #[error("service temporarily unavailable")]
     Unavailable,
@@ -96,6 +99,7 @@ impl ApiError {
             ApiError::UnknownRegion(_) | ApiError::UnknownDataset(_) | ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::PayloadTooLarge { .. } => 413,
+            ApiError::RequestTimeout { .. } => 408,
             ApiError::Unavailable => 503,
             ApiError::Internal(_) => 500,
             ApiError::NotImplemented(_) => 501,
@@ -120,6 +124,7 @@ impl ApiError {
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
+            ApiError::RequestTimeout { .. } => "request_timeout",
             ApiError::Unavailable => "unavailable",
             ApiError::Internal(_) => "internal",
             ApiError::NotImplemented(_) => "not_implemented",
@@ -134,6 +139,7 @@ impl ApiError {
             ApiError::UnknownDataset(code) => Some(json!({ "dataset": code })),
             ApiError::MethodNotAllowed { allow, .. } => Some(json!({ "allow": allow })),
             ApiError::PayloadTooLarge { limit } => Some(json!({ "limit_bytes": limit })),
+            ApiError::RequestTimeout { seconds } => Some(json!({ "limit_seconds": seconds })),
             ApiError::InsufficientTier { required, current } => {
                 Some(json!({ "required_tier": required, "current_tier": current }))
             }
@@ -175,6 +181,7 @@ impl ApiError {
         ("not_found", 404),
         ("method_not_allowed", 405),
         ("payload_too_large", 413),
+        ("request_timeout", 408),
         ("internal", 500),
         ("not_implemented", 501),
         ("unavailable", 503),
@@ -208,6 +215,7 @@ mod tests {
                 allow: "GET".into(),
             },
             ApiError::PayloadTooLarge { limit: 1 },
+            ApiError::RequestTimeout { seconds: 1 },
             ApiError::Unavailable,
             ApiError::Internal(anyhow::anyhow!("secret detail")),
             ApiError::InvalidRequest("x".into()),
@@ -244,6 +252,6 @@ mod tests {
             ApiError::InvalidCredential.code()
         );
         // The internal cause never becomes the message.
-        assert_eq!(samples[7].to_string(), "internal error");
+        assert_eq!(samples[8].to_string(), "internal error");
     }
 }

@@ -12,6 +12,7 @@ use crate::catalogue::{self, Catalogue, SourceRecord};
 use crate::error::{ApiError, FieldError};
 use crate::ingest::{self, ParsedFile};
 use crate::store::datasets::DatasetRow;
+use crate::store::generations;
 use crate::store::import::{self as write, DatasetMeta, ImportOutcome};
 use crate::store::regions::RegionRow;
 use crate::store::{Store, StoreError};
@@ -72,7 +73,7 @@ pub fn import_bundled(store: &Store, catalogue: &Catalogue) -> anyhow::Result<Im
             None,
         )?);
     }
-    finish(tx, catalogue, &report)?;
+    finish(tx, catalogue, &report, None)?;
     Ok(report)
 }
 
@@ -89,8 +90,13 @@ pub fn import_files(
     for path in paths {
         let bytes =
             std::fs::read(path).with_context(|| format!("while reading {}", path.display()))?;
-        let name = path.display().to_string();
-        let file = ingest::parse_file(&name, &bytes, dataset)?;
+        // Errors name the path the operator gave; what is stored (and shown in citations) is
+        // the file's name, not where it happened to lie on the operator's machine.
+        let file = ingest::parse_file(&path.display().to_string(), &bytes, dataset)?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .with_context(|| format!("{} is not a file", path.display()))?;
         parsed.push((name, sha256_hex(&bytes), file));
     }
     let mut conn = store.admin()?;
@@ -116,7 +122,7 @@ pub fn import_files(
             owner,
         )?);
     }
-    finish(tx, catalogue, &report)?;
+    finish(tx, catalogue, &report, owner)?;
     Ok(report)
 }
 
@@ -130,7 +136,7 @@ pub fn create_private_dataset(
     let mut system = store.system()?;
     let tx = system.transaction().map_err(StoreError::from)?;
     write::create_private_dataset(&tx, meta, dim_names, owner)?;
-    write::bump_generation(&tx).map_err(ApiError::Internal)?;
+    generations::bump(&tx, Some(owner)).map_err(StoreError::from_anyhow)?;
     tx.commit().map_err(StoreError::from)?;
     Ok(())
 }
@@ -206,22 +212,27 @@ pub fn import_private_csv(
         &sha256_hex(body),
         Some(owner),
     )
-    .map_err(ApiError::Internal)?;
+    .map_err(StoreError::from_anyhow)?;
     if outcome.snapshot.is_some() {
-        write::bump_generation(&tx).map_err(ApiError::Internal)?;
+        generations::bump(&tx, Some(owner)).map_err(StoreError::from_anyhow)?;
     }
     tx.commit().map_err(StoreError::from)?;
     Ok(outcome)
 }
 
+/// Names aggregates, marks what changed (public data, or `owner`'s private data) and commits.
 fn finish(
     tx: rusqlite::Transaction,
     catalogue: &Catalogue,
     report: &ImportReport,
+    owner: Option<i64>,
 ) -> anyhow::Result<()> {
     write::name_aggregates(&tx, &catalogue.aggregates)?;
-    if report.changed() || report.regions > 0 {
-        write::bump_generation(&tx)?;
+    if report.regions > 0 {
+        generations::bump(&tx, None)?;
+    }
+    if report.changed() {
+        generations::bump(&tx, owner)?;
     }
     tx.commit().context("while committing the import")?;
     Ok(())

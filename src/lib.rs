@@ -53,6 +53,7 @@ pub mod limits;
 pub mod net;
 pub mod openapi;
 pub mod reply;
+pub mod slots;
 pub mod state;
 pub mod store;
 

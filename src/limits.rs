@@ -19,19 +19,24 @@ const DAY_SECS: i64 = 86_400;
 pub enum Scope {
     /// An anonymous client: IPv4 address, or IPv6 /64 network.
     Ip(u128),
-    /// An API key (by key id) or a browser session (`session:<sid>`); shared, since one
-    /// request names it in several policies.
+    /// An API key (by key id); shared, since one request names it in several policies.
     Key(std::sync::Arc<str>),
+    /// Every browser session of an account: a new login must not bring fresh buckets.
+    Sessions(i64),
     Account(i64),
     /// Failed authentication from a client address.
     AuthFail(u128),
+    /// Successful logins of an account.
+    Logins(i64),
+    /// API keys created by an account.
+    KeyCreations(i64),
 }
 
 impl Scope {
     /// The `usage_daily.scope` of a persisted day counter; None for in-memory-only scopes.
     pub fn persisted_name(&self) -> Option<String> {
         match self {
-            Scope::Key(k) if !k.starts_with("session:") => Some(format!("key:{k}")),
+            Scope::Key(k) => Some(format!("key:{k}")),
             Scope::Account(id) => Some(format!("acct:{id}")),
             _ => None,
         }
@@ -632,42 +637,73 @@ impl Cidr {
     }
 }
 
-/// The client's address: the socket peer, unless the peer is a trusted proxy; then the
-/// right-most address of `Forwarded` (RFC 7239 `for=`) or else `X-Forwarded-For` that is not a
-/// trusted proxy itself (conventions §2.3).
-pub fn client_ip(peer: IpAddr, headers: &http::HeaderMap, trusted: &[Cidr]) -> IpAddr {
-    let is_trusted = |ip: IpAddr| trusted.iter().any(|c| c.contains(ip));
-    if !is_trusted(peer) {
-        return peer;
+/// The forwarding header trusted proxies set. Only that one is read: a proxy passes on whatever
+/// other forwarding header its client sent, so reading "whichever is present" would let a client
+/// choose its own address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProxyHeader {
+    /// RFC 7239 `Forwarded: for=...`.
+    Forwarded,
+    /// `X-Forwarded-For: client, proxy1, ...`.
+    XForwardedFor,
+}
+
+impl std::str::FromStr for ProxyHeader {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<ProxyHeader, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "forwarded" => Ok(ProxyHeader::Forwarded),
+            "x-forwarded-for" => Ok(ProxyHeader::XForwardedFor),
+            _ => Err(format!("{s:?}: choose forwarded or x-forwarded-for")),
+        }
     }
-    let forwarded: Vec<IpAddr> = headers
-        .get_all(http::header::FORWARDED)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .filter_map(|element| {
-            element.split(';').find_map(|pair| {
-                let (k, v) = pair.trim().split_once('=')?;
-                k.trim()
-                    .eq_ignore_ascii_case("for")
-                    .then(|| parse_node(v))?
-            })
-        })
-        .collect();
-    let hops = if forwarded.is_empty() {
+}
+
+/// Whether `ip` is one of the trusted proxies.
+pub fn is_trusted(ip: IpAddr, trusted: &[Cidr]) -> bool {
+    trusted.iter().any(|c| c.contains(ip))
+}
+
+/// The client's address: the socket peer, unless the peer is a trusted proxy; then the
+/// right-most address of the configured forwarding header that is not a trusted proxy itself
+/// (conventions §2.3).
+pub fn client_ip(
+    peer: IpAddr,
+    headers: &http::HeaderMap,
+    trusted: &[Cidr],
+    header: Option<ProxyHeader>,
+) -> IpAddr {
+    let Some(header) = header.filter(|_| is_trusted(peer, trusted)) else {
+        return peer;
+    };
+    let values = |name| {
         headers
-            .get_all("x-forwarded-for")
+            .get_all(name)
             .iter()
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(','))
-            .filter_map(parse_node)
-            .collect()
-    } else {
-        forwarded
+    };
+    let hops: Vec<IpAddr> = match header {
+        ProxyHeader::Forwarded => values(http::header::FORWARDED)
+            .filter_map(|element| {
+                element.split(';').find_map(|pair| {
+                    let (k, v) = pair.trim().split_once('=')?;
+                    k.trim()
+                        .eq_ignore_ascii_case("for")
+                        .then(|| parse_node(v))?
+                })
+            })
+            .collect(),
+        ProxyHeader::XForwardedFor => {
+            values(http::header::HeaderName::from_static("x-forwarded-for"))
+                .filter_map(parse_node)
+                .collect()
+        }
     };
     hops.iter()
         .rev()
-        .find(|ip| !is_trusted(**ip))
+        .find(|ip| !is_trusted(**ip, trusted))
         .or(hops.first())
         .copied()
         .unwrap_or(peer)
@@ -720,13 +756,17 @@ mod proxy_tests {
         let trusted: Vec<Cidr> = vec!["127.0.0.1".parse().unwrap(), "10.0.0.0/8".parse().unwrap()];
         let proxy: IpAddr = "127.0.0.1".parse().unwrap();
         let stranger: IpAddr = "203.0.113.9".parse().unwrap();
+        let (xff_only, fwd_only) = (
+            Some(ProxyHeader::XForwardedFor),
+            Some(ProxyHeader::Forwarded),
+        );
         let xff = headers(&[("x-forwarded-for", "198.51.100.7, 10.1.1.1")]);
         assert_eq!(
-            client_ip(proxy, &xff, &trusted),
+            client_ip(proxy, &xff, &trusted, xff_only),
             "198.51.100.7".parse::<IpAddr>().unwrap()
         );
         assert_eq!(
-            client_ip(stranger, &xff, &trusted),
+            client_ip(stranger, &xff, &trusted, xff_only),
             stranger,
             "spoofed header ignored"
         );
@@ -735,9 +775,37 @@ mod proxy_tests {
             "for=\"[2001:db8::1]:4711\";proto=https, for=10.0.0.2",
         )]);
         assert_eq!(
-            client_ip(proxy, &fwd, &trusted),
+            client_ip(proxy, &fwd, &trusted, fwd_only),
             "2001:db8::1".parse::<IpAddr>().unwrap()
         );
-        assert_eq!(client_ip(proxy, &headers(&[]), &trusted), proxy);
+        assert_eq!(client_ip(proxy, &headers(&[]), &trusted, fwd_only), proxy);
+    }
+
+    /// A proxy that sets X-Forwarded-For passes a client's own `Forwarded` through: reading it
+    /// (as "whichever is present" did) let the client pick its address, and so fresh buckets.
+    #[test]
+    fn only_the_configured_header_is_read() {
+        let trusted: Vec<Cidr> = vec!["127.0.0.1".parse().unwrap()];
+        let proxy: IpAddr = "127.0.0.1".parse().unwrap();
+        let both = headers(&[
+            ("forwarded", "for=192.0.2.66"),
+            ("x-forwarded-for", "198.51.100.7"),
+        ]);
+        assert_eq!(
+            client_ip(proxy, &both, &trusted, Some(ProxyHeader::XForwardedFor)),
+            "198.51.100.7".parse::<IpAddr>().unwrap()
+        );
+        assert_eq!(
+            client_ip(proxy, &both, &trusted, Some(ProxyHeader::Forwarded)),
+            "192.0.2.66".parse::<IpAddr>().unwrap()
+        );
+        let xff_only = headers(&[("x-forwarded-for", "198.51.100.7")]);
+        assert_eq!(
+            client_ip(proxy, &xff_only, &trusted, Some(ProxyHeader::Forwarded)),
+            proxy,
+            "the other header is not read"
+        );
+        assert_eq!("X-Forwarded-For".parse(), Ok(ProxyHeader::XForwardedFor));
+        assert!("whichever".parse::<ProxyHeader>().is_err());
     }
 }

@@ -25,8 +25,16 @@ pub enum Reply {
     /// Taken once, when the response is built; stream replies are never cached.
     Stream {
         content_type: &'static str,
-        chunks: Mutex<Option<mpsc::Receiver<std::io::Result<Bytes>>>>,
+        chunks: Mutex<Option<mpsc::Receiver<StreamChunk>>>,
     },
+}
+
+/// What the producer of a [`Reply::Stream`] sends: data, then `End` once all of it was sent. A
+/// channel that closes without `End` (the producer failed, or gave up on a client that stopped
+/// reading) aborts the response, so a client never takes a truncated body for a whole one.
+pub enum StreamChunk {
+    Data(Bytes),
+    End,
 }
 
 impl Reply {

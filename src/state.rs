@@ -1,7 +1,8 @@
 //! `AppState`: everything a request needs, built once at start and shared as `Arc` (no globals).
 
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Arc, RwLock};
 
 use hyper::body::Bytes;
 
@@ -12,33 +13,57 @@ use crate::cache::ResponseCache;
 use crate::catalogue::Catalogue;
 use crate::config::ServerConfig;
 use crate::limits::{Limiter, Scope};
+use crate::slots::Slots;
 use crate::store::Store;
+use crate::store::generations::Generations;
 
-/// Bulk exports that may stream at once.
-pub const MAX_EXPORTS: usize = 2;
+/// Uploads and exports one account may run at once.
+pub const SLOTS_PER_ACCOUNT: usize = 1;
 
 pub struct AppState {
     pub config: ServerConfig,
     pub store: Store,
     pub auth: Auth,
-    /// Bounds the work run on the blocking pool at once (argon2id, CSV imports): each argon2id
-    /// verification takes ~19 MiB, so this also bounds memory under a burst of logins.
-    pub blocking: Semaphore,
+    /// Bounds the work run on the blocking pool at once (argon2id, CSV imports, writes): each
+    /// argon2id verification takes ~19 MiB, so this also bounds memory under a burst of logins.
+    /// A permit moves into the blocking task, so it is held for as long as the work runs.
+    pub blocking: Arc<Semaphore>,
     pub catalogue: Catalogue,
     /// `/api/v1/<service>`: the base path of every API route.
     pub base_path: String,
     /// The OpenAPI document, built from the route table at start.
     pub openapi: Bytes,
-    /// Bulk exports streaming at once (each holds a database connection while it runs).
-    pub exports: Arc<Semaphore>,
+    /// Bulk exports streaming (each holds a database connection and a read transaction).
+    pub exports: Arc<Slots<i64>>,
+    /// CSV uploads being read or imported (each holds up to `--max-upload` bytes).
+    pub uploads: Arc<Slots<i64>>,
     /// Rate-limit buckets; day counters are flushed to `usage_daily` by `app`.
     pub limiter: Limiter,
     /// Rendered answers keyed by request; entries of older data generations are ignored.
     pub cache: ResponseCache,
-    /// The data generation last read from the database (see `store_meta`). Checked by a
-    /// background task about once a second, so imports by `regintel import` in another process
-    /// become visible without a restart.
-    generation: AtomicI64,
+    /// The data generations last read from the database. Checked by a background task about once
+    /// a second, so imports by `regintel import` in another process become visible without a
+    /// restart.
+    generations: DataGenerations,
+}
+
+/// The data generations in memory: public data's, and each account's that has private data.
+#[derive(Default)]
+struct DataGenerations {
+    public: AtomicI64,
+    accounts: RwLock<HashMap<i64, i64>>,
+}
+
+impl DataGenerations {
+    /// Replaces what is known; true if anything changed.
+    fn set(&self, g: Generations) -> bool {
+        let public_changed = self.public.swap(g.public, Ordering::AcqRel) != g.public;
+        let accounts: HashMap<i64, i64> = g.accounts.into_iter().collect();
+        let mut known = self.accounts.write().unwrap_or_else(|e| e.into_inner());
+        let accounts_changed = *known != accounts;
+        *known = accounts;
+        public_changed || accounts_changed
+    }
 }
 
 impl AppState {
@@ -49,10 +74,10 @@ impl AppState {
         catalogue: Catalogue,
         openapi: Bytes,
     ) -> anyhow::Result<AppState> {
-        let generation = store.generation()?;
+        let generations = DataGenerations::default();
+        generations.set(store.system()?.generations()?);
         let auth = Auth::open(&config.data_dir, config.issuer())?;
         auth.refresh(&store);
-        let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
         let limiter = Limiter::new(config.limits.max_entries);
         // Today's counters, so a restart does not reset a daily cap.
         let today = crate::clock::now_ms().div_euclid(1000).div_euclid(86_400);
@@ -70,23 +95,40 @@ impl AppState {
         Ok(AppState {
             base_path,
             auth,
-            blocking: Semaphore::new(cpus),
-            exports: Arc::new(Semaphore::new(MAX_EXPORTS)),
+            blocking: Arc::new(Semaphore::new(blocking_permits())),
+            exports: Slots::new(config.max_exports, SLOTS_PER_ACCOUNT),
+            uploads: Slots::new(config.max_uploads, SLOTS_PER_ACCOUNT),
             limiter,
             cache: ResponseCache::new(config.cache_bytes),
             config,
             store,
             catalogue,
             openapi,
-            generation: AtomicI64::new(generation),
+            generations,
         })
     }
 
-    pub fn generation(&self) -> i64 {
-        self.generation.load(Ordering::Acquire)
+    /// The generation of public data.
+    pub fn public_generation(&self) -> i64 {
+        self.generations.public.load(Ordering::Acquire)
     }
 
-    /// Writes changed day counters to `usage_daily` (about every second, and at shutdown).
+    /// What `account`'s answers depend on: public data's generation and the account's own (0
+    /// for anonymous callers and accounts without private data).
+    pub fn generation_of(&self, account: Option<i64>) -> (i64, i64) {
+        let own = account.map_or(0, |id| {
+            let accounts = self
+                .generations
+                .accounts
+                .read()
+                .unwrap_or_else(|e| e.into_inner());
+            accounts.get(&id).copied().unwrap_or(0)
+        });
+        (self.public_generation(), own)
+    }
+
+    /// Writes changed day counters to `usage_daily` (about every second, and at shutdown). May
+    /// wait for the database's writer: blocking threads only.
     pub fn flush_usage(&self) {
         let dirty = self.limiter.take_dirty();
         if dirty.is_empty() {
@@ -98,14 +140,19 @@ impl AppState {
         }
     }
 
-    /// Re-reads the data generation; returns true if it changed.
-    pub fn refresh_generation(&self) -> bool {
-        match self.store.generation() {
-            Ok(g) => self.generation.swap(g, Ordering::AcqRel) != g,
+    /// Re-reads the data generations (blocking threads only); returns true if one changed.
+    pub fn refresh_generations(&self) -> bool {
+        match self.store.system().and_then(|s| s.generations()) {
+            Ok(g) => self.generations.set(g),
             Err(e) => {
-                tracing::warn!(error = %e, "could not read the data generation");
+                tracing::warn!(error = %e, "could not read the data generations");
                 false
             }
         }
     }
+}
+
+/// Work run on the blocking pool at once: one per core.
+pub fn blocking_permits() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
 }

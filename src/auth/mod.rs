@@ -31,8 +31,12 @@ pub const KEY_CACHE_TTL: Duration = Duration::from_secs(30);
 const TOUCH_INTERVAL: Duration = Duration::from_secs(60);
 /// Lifetime of a session token (conventions §4.3).
 pub const SESSION_TTL_SECS: i64 = 15 * 60;
-/// Consecutive failed logins for one email before further attempts wait.
+/// Consecutive failed logins for one email from one client address before further attempts from
+/// there wait.
 const LOGIN_FREE_FAILURES: u32 = 5;
+/// Failed logins for one email from all addresses together before every attempt waits: high
+/// enough that nobody can lock a victim out from one address of their own.
+const LOGIN_FREE_FAILURES_PER_EMAIL: u32 = 100;
 const LOGIN_MAX_WAIT_SECS: u64 = 15 * 60;
 /// Entries kept in the in-memory maps before the oldest half is dropped.
 const MAP_BOUND: usize = 10_000;
@@ -79,15 +83,63 @@ struct LoginFailures {
     last: Instant,
 }
 
+/// What failed logins are counted for: an email from one client address, and an email alone.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum LoginKey {
+    From(String, u128),
+    Email(String),
+}
+
+impl LoginKey {
+    fn both(email: &str, client: u128) -> [(LoginKey, u32); 2] {
+        [
+            (
+                LoginKey::From(email.to_owned(), client),
+                LOGIN_FREE_FAILURES,
+            ),
+            (
+                LoginKey::Email(email.to_owned()),
+                LOGIN_FREE_FAILURES_PER_EMAIL,
+            ),
+        ]
+    }
+}
+
 pub struct Auth {
     pepper: secrets::Pepper,
     keyring: jwt::KeyRing,
     keys: Mutex<HashMap<String, CachedKey>>,
-    logins: Mutex<HashMap<String, LoginFailures>>,
+    logins: Mutex<HashMap<LoginKey, LoginFailures>>,
     generation: AtomicI64,
     /// Bumped by every revocation: a key read from the database before a revocation is not
     /// cached after it (it could be the revoked one).
     revocations: AtomicI64,
+}
+
+/// Counts a failed login. The map holds at most [`MAP_BOUND`] entries: when full, entries older
+/// than the longest wait go, and if that is not enough, the ones with the fewest failures.
+fn record_login_failure(
+    logins: &mut HashMap<LoginKey, LoginFailures>,
+    counted: [(LoginKey, u32); 2],
+) {
+    if logins.len() + counted.len() > MAP_BOUND {
+        let cutoff = Duration::from_secs(LOGIN_MAX_WAIT_SECS);
+        logins.retain(|_, f| f.last.elapsed() < cutoff);
+    }
+    if logins.len() + counted.len() > MAP_BOUND {
+        let mut counts: Vec<u32> = logins.values().map(|f| f.count).collect();
+        let keep = MAP_BOUND / 2;
+        let (_, &mut threshold, _) = counts.select_nth_unstable_by(keep, |a, b| b.cmp(a));
+        logins.retain(|_, f| f.count > threshold);
+    }
+    for (key, _) in counted {
+        let entry = logins.entry(key).or_insert(LoginFailures {
+            count: 0,
+            last: Instant::now(),
+        });
+        entry.count += 1;
+        entry.last = Instant::now();
+    }
 }
 
 /// A successful login.
@@ -158,21 +210,15 @@ impl Auth {
         }
     }
 
+    /// Runs on the async threads: the lookup of an uncached key uses a lookup connection, which
+    /// never waits.
     fn verify_key(&self, store: &Store, presented: &str) -> Result<Caller, ApiError> {
         let key_id = api_key::parse(presented).ok_or(ApiError::InvalidCredential)?;
-        let mut touch = false;
         let cached = {
-            let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
-            match keys.get_mut(key_id) {
-                Some(entry) if entry.fetched.elapsed() < KEY_CACHE_TTL => {
-                    if entry.touched.is_none_or(|t| t.elapsed() >= TOUCH_INTERVAL) {
-                        entry.touched = Some(Instant::now());
-                        touch = true;
-                    }
-                    Some(Arc::clone(&entry.record))
-                }
-                _ => None,
-            }
+            let keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+            keys.get(key_id)
+                .filter(|entry| entry.fetched.elapsed() < KEY_CACHE_TTL)
+                .map(|entry| Arc::clone(&entry.record))
         };
         let record = match cached {
             Some(record) => record,
@@ -180,57 +226,35 @@ impl Auth {
                 let epoch = self.revocations.load(Ordering::Acquire);
                 let record = Arc::new(
                     store
-                        .system()?
+                        .lookup()?
                         .key_for_auth(key_id)?
                         .ok_or(ApiError::InvalidCredential)?,
                 );
                 let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
-                if self.revocations.load(Ordering::Acquire) != epoch {
-                    // A revocation ran meanwhile: use the record once, cache nothing.
-                    drop(keys);
-                    return self.accept_key(store, presented, key_id, record, false);
+                // A revocation that ran meanwhile may have been of this key: use the record
+                // once and cache nothing.
+                if self.revocations.load(Ordering::Acquire) == epoch {
+                    if keys.len() >= MAP_BOUND {
+                        keys.clear();
+                    }
+                    let touched = keys.get(key_id).and_then(|e| e.touched);
+                    keys.insert(
+                        key_id.to_owned(),
+                        CachedKey {
+                            record: Arc::clone(&record),
+                            fetched: Instant::now(),
+                            touched,
+                        },
+                    );
                 }
-                if keys.len() >= MAP_BOUND {
-                    keys.clear();
-                }
-                let touched = keys.get(key_id).and_then(|e| e.touched);
-                touch = touched.is_none_or(|t| t.elapsed() >= TOUCH_INTERVAL);
-                keys.insert(
-                    key_id.to_owned(),
-                    CachedKey {
-                        record: Arc::clone(&record),
-                        fetched: Instant::now(),
-                        touched: if touch { Some(Instant::now()) } else { touched },
-                    },
-                );
                 record
             }
         };
-        self.accept_key(store, presented, key_id, record, touch)
-    }
-
-    /// Constant-time comparison of the MAC, then the states that make a real key unusable.
-    fn accept_key(
-        &self,
-        store: &Store,
-        presented: &str,
-        key_id: &str,
-        record: Arc<KeyRecord>,
-        touch: bool,
-    ) -> Result<Caller, ApiError> {
         if !self.pepper.verify(presented, &record.mac) || record.revoked || record.account_disabled
         {
             return Err(ApiError::InvalidCredential);
         }
-        if touch {
-            // A write, so off the async threads; once a minute per key, so fire and forget.
-            let (system, key_id) = (store.system(), key_id.to_owned());
-            tokio::task::spawn_blocking(move || {
-                if let Err(e) = system.and_then(|s| s.touch_key(&key_id, now_ms())) {
-                    tracing::warn!(key_id, error = %e, "could not record the key's last use");
-                }
-            });
-        }
+        self.note_use(store, key_id);
         Ok(Caller {
             account_id: record.account_id,
             tier: record.tier,
@@ -238,6 +262,29 @@ impl Auth {
                 key_id: key_id.to_owned(),
             },
         })
+    }
+
+    /// Records a verified key's use in `last_used_at`, at most once a minute. Only after the key
+    /// verified: a wrong secret carrying a victim's key id must not count as the victim's use
+    /// (nor hold back the recording of a real one).
+    fn note_use(&self, store: &Store, key_id: &str) {
+        {
+            let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(entry) = keys.get_mut(key_id) else {
+                return; // not cached (a revocation raced with it): recorded next time
+            };
+            if entry.touched.is_some_and(|t| t.elapsed() < TOUCH_INTERVAL) {
+                return;
+            }
+            entry.touched = Some(Instant::now());
+        }
+        // A write, so off the async threads; once a minute per key, so fire and forget.
+        let (store, key_id) = (store.clone(), key_id.to_owned());
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = store.system().and_then(|s| s.touch_key(&key_id, now_ms())) {
+                tracing::warn!(key_id, error = %e, "could not record the key's last use");
+            }
+        });
     }
 
     fn verify_session(&self, store: &Store, token: &str) -> Result<Caller, ApiError> {
@@ -249,7 +296,7 @@ impl Auth {
             .sub
             .parse()
             .map_err(|_| ApiError::InvalidCredential)?;
-        let system = store.system()?;
+        let system = store.lookup()?;
         if !system.session_active(&claims.sid, account_id, now_ms())? {
             return Err(ApiError::InvalidCredential);
         }
@@ -263,15 +310,23 @@ impl Auth {
         })
     }
 
-    /// Verifies email and password (argon2id: call from a blocking thread) and opens a session.
-    /// Unknown emails cost the same as wrong passwords; repeated failures for an email make
-    /// further attempts wait, doubling up to 15 minutes.
-    pub fn login(&self, store: &Store, email: &str, password: &str) -> Result<Session, ApiError> {
+    /// Verifies email and password (argon2id: call from a blocking thread). Unknown emails cost
+    /// the same as wrong passwords. Repeated failures make further attempts wait, doubling up to
+    /// 15 minutes: for the email from the same client address after a few, for the email from
+    /// anywhere only after many, so a lock-out cannot be aimed at someone from elsewhere.
+    pub fn verify_login(
+        &self,
+        store: &Store,
+        email: &str,
+        password: &str,
+        client: u128,
+    ) -> Result<AccountRow, ApiError> {
         let who = email.trim().to_lowercase();
-        if let Some(wait) = self.login_wait(&who) {
+        let counted = LoginKey::both(&who, client);
+        if let Some(wait) = self.login_wait(&counted) {
             return Err(ApiError::RateLimited {
                 retry_after: wait,
-                violated: vec!["login"],
+                violated: vec!["login-failures"],
             });
         }
         let found = store.system()?.account_by_email(&who)?;
@@ -282,17 +337,23 @@ impl Auth {
                 false
             }
         };
-        let account = match (verified, found) {
-            (true, Some((account, _))) => account,
-            _ => {
-                self.record_login_failure(who);
-                return Err(ApiError::LoginFailed);
+        let mut logins = self.logins.lock().unwrap_or_else(|e| e.into_inner());
+        match (verified, found) {
+            (true, Some((account, _))) => {
+                for (key, _) in counted {
+                    logins.remove(&key);
+                }
+                Ok(account)
             }
-        };
-        self.logins
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .remove(&who);
+            _ => {
+                record_login_failure(&mut logins, counted);
+                Err(ApiError::LoginFailed)
+            }
+        }
+    }
+
+    /// Opens a session for an account whose login verified.
+    pub fn open_session(&self, store: &Store, account: AccountRow) -> Result<Session, ApiError> {
         let sid = api_key::random_base62(32);
         let now = now_ms();
         store
@@ -310,27 +371,19 @@ impl Auth {
         })
     }
 
-    fn login_wait(&self, who: &str) -> Option<u64> {
+    /// Seconds to wait before the next attempt, if any of `counted` has failed too often.
+    fn login_wait(&self, counted: &[(LoginKey, u32)]) -> Option<u64> {
         let logins = self.logins.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = logins.get(who)?;
-        let excess = entry.count.checked_sub(LOGIN_FREE_FAILURES)?;
-        let wait = 2u64.saturating_pow(excess).min(LOGIN_MAX_WAIT_SECS);
-        let waited = entry.last.elapsed().as_secs();
-        (waited < wait).then(|| wait - waited)
-    }
-
-    fn record_login_failure(&self, who: String) {
-        let mut logins = self.logins.lock().unwrap_or_else(|e| e.into_inner());
-        if logins.len() >= MAP_BOUND {
-            let cutoff = Duration::from_secs(LOGIN_MAX_WAIT_SECS);
-            logins.retain(|_, f| f.last.elapsed() < cutoff);
-        }
-        let entry = logins.entry(who).or_insert(LoginFailures {
-            count: 0,
-            last: Instant::now(),
-        });
-        entry.count += 1;
-        entry.last = Instant::now();
+        counted
+            .iter()
+            .filter_map(|(key, free)| {
+                let entry = logins.get(key)?;
+                let excess = entry.count.checked_sub(*free)?;
+                let wait = 2u64.saturating_pow(excess).min(LOGIN_MAX_WAIT_SECS);
+                let waited = entry.last.elapsed().as_secs();
+                (waited < wait).then(|| wait - waited)
+            })
+            .max()
     }
 
     pub fn logout(&self, store: &Store, sid: &str) -> Result<(), ApiError> {

@@ -19,11 +19,12 @@ const CHUNK_BYTES: usize = 64 * 1024;
 
 /// Writes the dataset as CSV in chunks of about [`CHUNK_BYTES`] to `sink`, which returns false
 /// to stop (the client went away). Memory stays at one chunk whatever the dataset's size.
+/// Returns whether the sink took everything.
 pub fn write_csv(
     store: &Scoped,
     dataset: &DatasetRow,
     mut sink: impl FnMut(Vec<u8>) -> bool,
-) -> Result<(), ApiError> {
+) -> Result<bool, ApiError> {
     let dim_names: Vec<String> =
         serde_json::from_str(&dataset.dim_names_json).map_err(|e| ApiError::Internal(e.into()))?;
     let mut out = csv::Writer::from_writer(Vec::with_capacity(CHUNK_BYTES * 2));
@@ -76,9 +77,9 @@ pub fn write_csv(
         .into_inner()
         .map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))?;
     if open && !rest.is_empty() {
-        sink(rest);
+        open = sink(rest);
     }
-    Ok(())
+    Ok(open)
 }
 
 #[cfg(test)]

@@ -97,7 +97,8 @@ pub async fn handle(
             secret,
         }) => {
             let (status, body, content_type) = respond::render(&envelope, &reply);
-            let mut response = respond::build(status, body, content_type, gzip && !secret);
+            let mut response =
+                respond::build_async(status, body, content_type, gzip && !secret).await;
             match etag {
                 Some(etag) => cache_headers(&mut response, &etag, account.is_some()),
                 None => no_store(&mut response),
@@ -222,8 +223,15 @@ async fn answer(
     }
     let path = parts.uri.path();
     let found = router::find(&state.base_path, &parts.method, path);
-    if config.limits.enabled {
-        authenticate_within_limits(state, parts, peer, &found, principal, charge)?;
+    let limits = &config.limits;
+    let client = limits::client_key(limits::client_ip(
+        peer.ip(),
+        &parts.headers,
+        &limits.trusted_proxies,
+        limits.proxy_header,
+    ));
+    if limits.enabled {
+        authenticate_within_limits(state, parts, client, &found, principal, charge)?;
     } else {
         *principal = state.auth.authenticate(&state.store, &parts.headers)?;
     }
@@ -247,14 +255,25 @@ async fn answer(
     };
     authorize(route, principal)?;
     let query = Query::parse(parts.uri.query())?;
+    // An upload holds one of its account's slots from before its body is read until it is
+    // written, so one account cannot make the server hold many bodies at once.
+    let upload = match (route.body, principal.account_id()) {
+        (BodyKind::Csv, Some(account)) => Some(
+            state
+                .uploads
+                .try_take(account)
+                .map_err(|refused| handlers::slot_refused(refused, "account-uploads"))?,
+        ),
+        _ => None,
+    };
     let body = read_body(state, route, parts, body).await?;
 
     let account = principal.account_id();
     let cache = route.cacheable.then(|| {
-        let generation = state.generation();
+        let generations = state.generation_of(account);
         let key = format!("{}|{path}?{}", account.unwrap_or(0), query.canonical());
-        let etag = format!("W/\"g{generation}-{:016x}\"", fnv1a(key.as_bytes()));
-        (generation, key, etag)
+        let etag = etag(generations, &key);
+        (generations, key, etag)
     });
     if let Some((_, _, etag)) = &cache
         && if_none_match(parts, etag)
@@ -264,8 +283,8 @@ async fn answer(
         cache_headers(&mut response, etag, account.is_some());
         return Ok(Answer::Ready(response));
     }
-    if let Some((generation, key, etag)) = &cache
-        && let Some(reply) = state.cache.get(key, *generation)
+    if let Some((generations, key, etag)) = &cache
+        && let Some(reply) = state.cache.get(key, *generations)
     {
         return Ok(Answer::Reply {
             reply,
@@ -273,30 +292,20 @@ async fn answer(
             secret: route.secret,
         });
     }
-    let mut req = Req {
+    let req = Req {
         state: Arc::clone(state),
         params,
         query,
         principal: principal.clone(),
+        client,
         body,
+        conn: std::cell::OnceCell::new(),
     };
-    let reply = Arc::new(match route.handler {
-        Handler::Inline(f) => f(&mut req)?,
-        Handler::Blocking(f) => {
-            let _permit = state
-                .blocking
-                .acquire()
-                .await
-                .map_err(|_| ApiError::Unavailable)?;
-            tokio::task::spawn_blocking(move || f(&mut req))
-                .await
-                .map_err(|e| ApiError::Internal(anyhow::anyhow!("handler panicked: {e}")))??
-        }
-    });
+    let reply = Arc::new(run_handler(state, route.handler, req, upload).await?);
     // A streamed reply can be sent once only: it is never cached.
     let cacheable = !matches!(*reply, Reply::Stream { .. });
-    let etag = cache.filter(|_| cacheable).map(|(generation, key, etag)| {
-        state.cache.put(key, generation, Arc::clone(&reply));
+    let etag = cache.filter(|_| cacheable).map(|(generations, key, etag)| {
+        state.cache.put(key, generations, Arc::clone(&reply));
         etag
     });
     Ok(Answer::Reply {
@@ -306,24 +315,63 @@ async fn answer(
     })
 }
 
+/// Runs the handler: an inline one on this thread with a connection checked out without waiting;
+/// a blocking one (or an inline one when every request connection is in use) on the blocking
+/// pool under a permit. The permit and `held` (an upload slot) move into the blocking task, so a
+/// client that disconnects cannot free them while the work goes on.
+async fn run_handler(
+    state: &Arc<AppState>,
+    handler: Handler,
+    mut req: Req,
+    held: Option<crate::slots::Slot<i64>>,
+) -> Result<Reply, ApiError> {
+    let f = match handler {
+        Handler::Inline(f) => match state.store.try_scoped(req.principal.account_id()) {
+            Some(conn) => {
+                let _ = req.conn.set(conn);
+                return f(&mut req);
+            }
+            None => f,
+        },
+        Handler::Blocking(f) => f,
+    };
+    let permit = Arc::clone(&state.blocking)
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::Unavailable)?;
+    tokio::task::spawn_blocking(move || {
+        let _held = (permit, held);
+        f(&mut req)
+    })
+    .await
+    .map_err(|e| ApiError::Internal(anyhow::anyhow!("handler panicked: {e}")))?
+}
+
+/// A weak ETag for an answer that depends on `generations` and the request `key` (which holds
+/// the caller's account): it changes when the caller's data changes, and only then.
+fn etag(generations: crate::cache::Generations, key: &str) -> String {
+    let (public, own) = generations;
+    let hash = fnv1a(key.as_bytes());
+    if own == 0 {
+        format!("W/\"g{public}-{hash:016x}\"")
+    } else {
+        format!("W/\"g{public}.{own}-{hash:016x}\"")
+    }
+}
+
 /// Authentication and admission with rate limits on: the address's auth-fail bucket, the
 /// credentials, then every bucket the caller touches. `charge` records what to describe in the
 /// headers and what to refund.
 fn authenticate_within_limits(
     state: &AppState,
     parts: &Parts,
-    peer: SocketAddr,
+    client: u128,
     found: &Match,
     principal: &mut Principal,
     charge: &mut Option<Charge>,
 ) -> Result<(), ApiError> {
     let config = &state.config;
     let limits = &config.limits;
-    let client = limits::client_key(limits::client_ip(
-        peer.ip(),
-        &parts.headers,
-        &limits.trusted_proxies,
-    ));
     let wall_secs = crate::clock::now_ms().div_euclid(1000);
     // Guessing credentials is capped before they are checked (conventions §2.3): a
     // request that presents one (a key, a token, or a password to the login route) waits
@@ -434,7 +482,13 @@ async fn read_body(
     if declared_length(parts).is_some_and(|n| n > limit) {
         return Err(ApiError::PayloadTooLarge { limit });
     }
-    match Limited::new(body, limit as usize).collect().await {
+    let deadline = state.config.body_timeout;
+    let collected = tokio::time::timeout(deadline, Limited::new(body, limit as usize).collect())
+        .await
+        .map_err(|_| ApiError::RequestTimeout {
+            seconds: deadline.as_secs(),
+        })?;
+    match collected {
         Ok(collected) => Ok(collected.to_bytes()),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => {
             Err(ApiError::PayloadTooLarge { limit })

@@ -29,16 +29,18 @@ impl Query {
         Ok(Query { params })
     }
 
-    /// Canonical form for cache keys: sorted, re-joined.
+    /// Canonical form for cache keys: sorted, each name and value percent-encoded, re-joined.
+    /// Encoding keeps it unambiguous: `after=DE21%26country%3DDE` and `after=DE21&country=DE`
+    /// are different requests and must not share a cached answer.
     pub fn canonical(&self) -> String {
         let mut out = String::new();
         for (i, (k, v)) in self.params.iter().enumerate() {
             if i > 0 {
                 out.push('&');
             }
-            out.push_str(k);
+            encode_into(&mut out, k);
             out.push('=');
-            out.push_str(v);
+            encode_into(&mut out, v);
         }
         out
     }
@@ -84,6 +86,17 @@ impl Query {
     }
 }
 
+/// Percent-encodes everything but RFC 3986 unreserved characters.
+fn encode_into(out: &mut String, text: &str) {
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+}
+
 /// Percent-decoding with `+` as space (HTML forms); None for malformed escapes or non-UTF-8.
 pub fn decode(s: &str) -> Option<String> {
     let bytes = s.as_bytes();
@@ -120,6 +133,17 @@ mod tests {
         assert!(decode("%zz").is_none());
         assert!(decode("%4").is_none());
         assert!(decode("%ff").is_none());
+    }
+
+    #[test]
+    fn canonical_form_keeps_names_and_values_apart() {
+        let smuggled = Query::parse(Some("after=DE21%26country%3DDE")).unwrap();
+        let two = Query::parse(Some("country=DE&after=DE21")).unwrap();
+        assert_ne!(smuggled.canonical(), two.canonical());
+        assert_eq!(smuggled.canonical(), "after=DE21%26country%3DDE");
+        assert_eq!(two.canonical(), "after=DE21&country=DE");
+        let spaced = Query::parse(Some("q=a+b&z=%C3%BC")).unwrap();
+        assert_eq!(spaced.canonical(), "q=a%20b&z=%C3%BC");
     }
 
     #[test]

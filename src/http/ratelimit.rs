@@ -9,11 +9,14 @@ use http::header::{HeaderName, HeaderValue};
 use super::routes::Route;
 use crate::auth::{Principal, Via};
 use crate::config::{LimitConfig, ServerConfig};
+use crate::error::ApiError;
 use crate::limits::{Decision, Kind, Policy, Scope};
+use crate::state::AppState;
 use crate::store::accounts::Tier;
 
-/// The buckets a request touches: per client address for anonymous callers; per key (or
-/// session) minute, hour and day, and the account's daily cap, for accounts.
+/// The buckets a request touches: per client address for anonymous callers; per key minute,
+/// hour and day (or the minute and hour of all the account's sessions together), and the
+/// account's daily cap, for accounts.
 pub fn policies(limits: &LimitConfig, principal: &Principal, client: u128) -> Vec<Policy> {
     match principal {
         Principal::Anonymous => {
@@ -39,8 +42,8 @@ pub fn policies(limits: &LimitConfig, principal: &Principal, client: u128) -> Ve
                         day("key-day", scope, q.day),
                     ]
                 }
-                Via::Session { sid } => {
-                    let scope = Scope::Key(format!("session:{sid}").into());
+                Via::Session { .. } => {
+                    let scope = Scope::Sessions(caller.account_id);
                     vec![
                         rolling("session-minute", scope.clone(), Kind::Minute, q.minute),
                         rolling("session-hour", scope, Kind::Hour, q.hour),
@@ -69,6 +72,33 @@ fn day(name: &'static str, scope: Scope, limit: u64) -> Policy {
         kind: Kind::Day,
         limit,
     }
+}
+
+/// Runs `action` of an account under a per-account hourly limit (logins, key creations): refused
+/// with 429 when the account used its hour up; counted only if the action succeeds. Nothing is
+/// counted when rate limits are off.
+pub fn account_action<T>(
+    state: &AppState,
+    name: &'static str,
+    scope: Scope,
+    per_hour: u64,
+    action: impl FnOnce() -> Result<T, ApiError>,
+) -> Result<T, ApiError> {
+    if !state.config.limits.enabled {
+        return action();
+    }
+    let policy = [rolling(name, scope, Kind::Hour, per_hour)];
+    let wall_secs = crate::clock::now_ms().div_euclid(1000);
+    let decision = state
+        .limiter
+        .admit(&policy, 1, std::time::Instant::now(), wall_secs);
+    if !decision.allowed {
+        return Err(ApiError::RateLimited {
+            retry_after: decision.retry_after,
+            violated: decision.violated,
+        });
+    }
+    action().inspect_err(|_| state.limiter.refund(&policy, 1, wall_secs))
 }
 
 /// A route's cost: the operator's `--route-weight` override, or the route table's weight.

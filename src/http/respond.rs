@@ -14,7 +14,7 @@ use hyper::body::Bytes;
 use serde_json::json;
 
 use crate::error::ApiError;
-use crate::reply::Reply;
+use crate::reply::{Reply, StreamChunk};
 
 /// A response body of a few buffers sent one after another: the per-request envelope parts
 /// around the cached `data` and `meta`, which are sent as they are (hyper writes them with one
@@ -23,9 +23,9 @@ use crate::reply::Reply;
 pub struct Body {
     chunks: VecDeque<Bytes>,
     remaining: u64,
-    /// Chunks still being produced (a streamed export): sent after `chunks`, length unknown. An
-    /// error aborts the response, so a client never takes a truncated body for a whole one.
-    stream: Option<tokio::sync::mpsc::Receiver<std::io::Result<Bytes>>>,
+    /// Chunks still being produced (a streamed export): sent after `chunks`, length unknown.
+    /// Ending without [`StreamChunk::End`] aborts the response (see there).
+    stream: Option<tokio::sync::mpsc::Receiver<StreamChunk>>,
 }
 
 impl Body {
@@ -40,7 +40,7 @@ impl Body {
     }
 
     /// A body whose chunks arrive on a channel, sent chunked as they come.
-    pub fn streamed(chunks: tokio::sync::mpsc::Receiver<std::io::Result<Bytes>>) -> Body {
+    pub fn streamed(chunks: tokio::sync::mpsc::Receiver<StreamChunk>) -> Body {
         Body {
             stream: Some(chunks),
             ..Body::default()
@@ -69,9 +69,24 @@ impl http_body::Body for Body {
             self.remaining -= chunk.len() as u64;
             return Poll::Ready(Some(Ok(Frame::data(chunk))));
         }
-        match &mut self.stream {
-            Some(rx) => rx.poll_recv(cx).map(|c| c.map(|c| c.map(Frame::data))),
-            None => Poll::Ready(None),
+        let Some(rx) = &mut self.stream else {
+            return Poll::Ready(None);
+        };
+        match rx.poll_recv(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(Some(StreamChunk::Data(chunk))) => {
+                Poll::Ready(Some(Ok(Frame::data(chunk))))
+            }
+            Poll::Ready(Some(StreamChunk::End)) => {
+                self.stream = None;
+                Poll::Ready(None)
+            }
+            Poll::Ready(None) => {
+                self.stream = None;
+                Poll::Ready(Some(Err(std::io::Error::other(
+                    "the answer's producer stopped before the end",
+                ))))
+            }
         }
     }
 
@@ -199,6 +214,25 @@ pub fn accepts_gzip(headers: &HeaderMap) -> bool {
                 .unwrap_or(1.0);
             (coding.eq_ignore_ascii_case("gzip") || coding == "*") && q > 0.0
         })
+}
+
+/// Bodies at least this large are compressed on the blocking pool: deflating tens of KiB takes
+/// time the async threads owe to other connections.
+const COMPRESS_OFF_THREAD_BYTES: u64 = 16 * 1024;
+
+/// [`build`], compressing a large body on the blocking pool.
+pub async fn build_async(
+    status: StatusCode,
+    body: Body,
+    content_type: &'static str,
+    gzip: bool,
+) -> Response<Body> {
+    if gzip && body.stream.is_none() && body.remaining >= COMPRESS_OFF_THREAD_BYTES {
+        let compressed =
+            tokio::task::spawn_blocking(move || build(status, body, content_type, true)).await;
+        return compressed.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+    }
+    build(status, body, content_type, gzip)
 }
 
 /// Builds the response, gzipping large bodies for clients that accept it.

@@ -1,8 +1,8 @@
 //! Checks shared by all parsers, so that a value, flag or code accepted from one format is
 //! accepted from every other and refused with the same words.
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, RandomState};
 
 use super::{FormatError, RawObservation};
@@ -29,6 +29,9 @@ pub(crate) fn observation(
     }
     if cells.unit.is_empty() {
         return Err("empty unit".into());
+    }
+    for value in &dim_values {
+        check_dim_value(value)?;
     }
     let value = if cells.value.is_empty() {
         None
@@ -102,6 +105,55 @@ pub(crate) fn check_code(what: &str, text: &str) -> Result<(), String> {
     }
 }
 
+/// Dimension values are codes too (`T`, `Y15-64`, `B-E`): letters, digits and `_ - @ $` (SDMX's
+/// identifier characters), at most [`MAX_CODE_LEN`]. Anything else is refused: a series is stored
+/// under `name=value;name=value`, so a value holding `;` or `=` could pass for another series.
+fn check_dim_value(value: &str) -> Result<(), String> {
+    let ok = (1..=MAX_CODE_LEN).contains(&value.len())
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'@' | b'$'));
+    if ok {
+        Ok(())
+    } else if value.is_empty() {
+        Err("empty dimension value".into())
+    } else {
+        Err(format!(
+            "dimension value \"{}\" is not a code: 1 to {MAX_CODE_LEN} letters, digits, _, -, @ or $",
+            value.chars().take(MAX_CODE_LEN).collect::<String>()
+        ))
+    }
+}
+
+/// Longest dimension value accepted; Eurostat's are a dozen characters at most.
+const MAX_CODE_LEN: usize = 64;
+
+/// Most columns a CSV header (or dimensions a TSV header) may name. Real files have a few dozen;
+/// a header of hundreds of thousands of names would only make every later check expensive.
+pub(crate) const MAX_COLUMNS: usize = 1_000;
+
+/// Refuses a header with more than [`MAX_COLUMNS`] names, before anything looks at them.
+pub(crate) fn check_column_count(count: usize) -> Result<(), String> {
+    if count > MAX_COLUMNS {
+        Err(format!(
+            "the header has {count} columns; at most {MAX_COLUMNS} are accepted"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Names seen so far in a header, to refuse a repeat in linear time.
+#[derive(Default)]
+pub(crate) struct SeenNames<'a>(HashSet<&'a str>);
+
+impl<'a> SeenNames<'a> {
+    /// False if `name` was seen before.
+    pub(crate) fn first_time(&mut self, name: &'a str) -> bool {
+        self.0.insert(name)
+    }
+}
+
 /// Normalises a dataset code (`TGS00010` → `tgs00010`); `None` if it cannot be one.
 pub(crate) fn dataset_code(text: &str) -> Option<String> {
     let code = text.trim().to_ascii_lowercase();
@@ -129,9 +181,15 @@ fn key(row: &RawObservation) -> Key<'_> {
     (&row.region, &row.unit, &row.dim_values, &row.period)
 }
 
+/// Rows reserved up front at most: the line count of an upload is the client's to choose (32 MiB
+/// of line breaks would reserve gigabytes), so beyond this the vectors grow as rows arrive.
+const MAX_RESERVED_ROWS: usize = 1 << 16;
+
 impl Observations {
-    /// `expected` is a guess of the row count, to avoid regrowing a large vector.
+    /// `expected` is a guess of the row count (e.g. the line count), to avoid regrowing a large
+    /// vector; at most [`MAX_RESERVED_ROWS`] are reserved.
     pub(crate) fn with_capacity(expected: usize) -> Self {
+        let expected = expected.min(MAX_RESERVED_ROWS);
         Observations {
             rows: Vec::with_capacity(expected),
             index: HashMap::with_capacity(expected),
@@ -299,6 +357,14 @@ mod tests {
         assert_eq!(parse_flags("bEp").unwrap(), "bep");
         assert!(parse_flags("p*").is_err());
         assert!(parse_flags("b p").is_err());
+    }
+
+    /// A body of line breaks must not reserve memory by its line count.
+    #[test]
+    fn reserved_rows_are_bounded() {
+        let rows = Observations::with_capacity(usize::MAX / 1024);
+        assert!(rows.rows.capacity() <= MAX_RESERVED_ROWS);
+        assert!(rows.index.capacity() <= 2 * MAX_RESERVED_ROWS);
     }
 
     #[test]

@@ -217,6 +217,7 @@ pub fn parse(file: &str, bytes: &[u8], dataset: Option<&str>) -> Result<ParsedFi
 
 /// Maps the header to columns; the error is the reason.
 fn columns(header: &csv::StringRecord) -> Result<(Columns, Vec<String>), String> {
+    common::check_column_count(header.len())?;
     let heads: Vec<(&str, bool)> = header
         .iter()
         .map(|h| {
@@ -236,6 +237,7 @@ fn columns(header: &csv::StringRecord) -> Result<(Columns, Vec<String>), String>
         labelled: Vec::new(),
     };
     let mut dim_names: Vec<String> = Vec::new();
+    let mut seen_dims = common::SeenNames::default();
     let mut after_code = false;
     for (i, &(name, has_label)) in heads.iter().enumerate() {
         if label_columns && after_code {
@@ -248,10 +250,9 @@ fn columns(header: &csv::StringRecord) -> Result<(Columns, Vec<String>), String>
             Some(k) => cols.known[k as usize].replace(i).is_some(),
             None => {
                 common::check_code("dimension name", name)?;
-                let seen = dim_names.iter().any(|d| d == name);
                 cols.dims.push(i);
                 dim_names.push(name.to_owned());
-                seen
+                !seen_dims.first_time(name)
             }
         };
         if duplicate {

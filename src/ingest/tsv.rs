@@ -124,9 +124,11 @@ impl<'a> Layout<'a> {
             ));
         }
         let names: Vec<&str> = names.split(',').map(str::trim).collect();
-        for (i, name) in names.iter().enumerate() {
+        common::check_column_count(names.len())?;
+        let mut seen = common::SeenNames::default();
+        for &name in &names {
             common::check_code("dimension name", name)?;
-            if names[..i].contains(name) {
+            if !seen.first_time(name) {
                 return Err(format!("duplicate dimension \"{name}\""));
             }
         }

@@ -1,22 +1,31 @@
-//! The accept loop. Each connection takes a permit of a semaphore (the connection limit), runs
-//! its TLS handshake under a timeout, and is served by hyper-util's auto builder (HTTP/1.1 and
-//! HTTP/2) under a graceful-shutdown watcher. On shutdown the listener closes at once, in-flight
-//! requests get `drain_timeout` to finish, and what remains is dropped.
+//! The accept loop. Each connection takes a slot of the connection limit (when all are taken, new
+//! connections wait in the kernel's accept queue) and one of its client address's share (beyond
+//! the share, a connection is closed at once, so one address can never hold every slot), then is
+//! served by [`super::conn`]. On shutdown the listener closes at once, in-flight requests get
+//! `drain_timeout` to finish, and what remains is aborted.
 
-use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hyper::service::service_fn;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::rt::{TokioExecutor, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinSet;
 use tokio_rustls::TlsAcceptor;
 
+use crate::config::ServerConfig;
+use crate::limits;
+use crate::slots::Slots;
 use crate::state::AppState;
+
+/// Requests one HTTP/2 connection may have in flight at once.
+const H2_MAX_STREAMS: u32 = 128;
+/// HTTP/2 keep-alive: a ping this often, and a connection whose peer does not answer one in
+/// [`H2_PING_TIMEOUT`] is closed (a peer that vanished holds nothing for long).
+const H2_PING_EVERY: Duration = Duration::from_secs(30);
+const H2_PING_TIMEOUT: Duration = Duration::from_secs(20);
 
 pub async fn serve(
     state: Arc<AppState>,
@@ -25,21 +34,11 @@ pub async fn serve(
     shutdown: impl Future<Output = ()>,
 ) {
     let config = &state.config;
-    // Bounds memory and file descriptors; excess connections wait in the accept queue.
     let permits = Arc::new(Semaphore::new(config.max_connections));
-    let graceful = GracefulShutdown::new();
-    let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder
-        .http1()
-        .timer(TokioTimer::new())
-        .header_read_timeout(config.header_read_timeout);
-    builder
-        .http2()
-        .timer(TokioTimer::new())
-        .max_concurrent_streams(128)
-        .keep_alive_interval(Duration::from_secs(30));
-    let builder = Arc::new(builder);
-    let handshake_timeout = config.tls_handshake_timeout;
+    let per_address = Slots::new(usize::MAX, config.max_connections_per_address);
+    let builder = Arc::new(builder(config));
+    let (stop, stopping) = watch::channel(false);
+    let mut connections = JoinSet::new();
     tokio::pin!(shutdown);
 
     loop {
@@ -59,51 +58,60 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
-        let _ = stream.set_nodelay(true);
-        let state = Arc::clone(&state);
-        let builder = Arc::clone(&builder);
-        let watcher = graceful.watcher();
-        let tls = tls.clone();
-        tokio::spawn(async move {
-            let service = service_fn(move |req| {
-                let state = Arc::clone(&state);
-                async move { Ok::<_, Infallible>(crate::http::handle(state, req, peer).await) }
-            });
-            let result = match tls {
-                None => {
-                    let conn = builder.serve_connection(TokioIo::new(stream), service);
-                    watcher.watch(conn).await
+        // Proxies carry many clients' connections: they are exempt from the per-address share.
+        let address_slot = if limits::is_trusted(peer.ip(), &config.limits.trusted_proxies) {
+            None
+        } else {
+            match per_address.try_take(limits::client_key(peer.ip())) {
+                Ok(slot) => Some(slot),
+                Err(_) => {
+                    tracing::debug!(%peer, "connection closed: its address holds its share");
+                    continue;
                 }
-                Some(acceptor) => {
-                    match tokio::time::timeout(handshake_timeout, acceptor.accept(stream)).await {
-                        Ok(Ok(stream)) => {
-                            let conn = builder.serve_connection(TokioIo::new(stream), service);
-                            watcher.watch(conn).await
-                        }
-                        Ok(Err(e)) => {
-                            tracing::debug!(%peer, error = %e, "TLS handshake failed");
-                            Ok(())
-                        }
-                        Err(_) => {
-                            tracing::debug!(%peer, "TLS handshake timed out");
-                            Ok(())
-                        }
-                    }
-                }
-            };
-            if let Err(e) = result {
-                tracing::debug!(%peer, error = %e, "connection ended with an error");
             }
-            drop(permit);
-        });
+        };
+        let _ = stream.set_nodelay(true);
+        while connections.try_join_next().is_some() {}
+        connections.spawn(super::conn::serve(
+            Arc::clone(&state),
+            Arc::clone(&builder),
+            stream,
+            peer,
+            tls.clone(),
+            stopping.clone(),
+            (permit, address_slot),
+        ));
     }
 
     drop(listener);
     tracing::info!(drain_timeout = ?config.drain_timeout, "shutting down: draining connections");
-    tokio::select! {
-        () = graceful.shutdown() => tracing::info!("all connections closed"),
-        () = tokio::time::sleep(config.drain_timeout) => {
+    let _ = stop.send(true);
+    let drained = tokio::time::timeout(config.drain_timeout, async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    match drained {
+        Ok(()) => tracing::info!("all connections closed"),
+        Err(_) => {
             tracing::warn!("drain deadline passed; closing the remaining connections");
+            connections.shutdown().await;
         }
     }
+}
+
+/// hyper-util's auto builder (HTTP/1.1 and HTTP/2 by ALPN or preface) with the deadlines hyper
+/// enforces itself; the others are the watchdog's (`conn.rs`).
+fn builder(config: &ServerConfig) -> auto::Builder<TokioExecutor> {
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(config.header_read_timeout);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_concurrent_streams(H2_MAX_STREAMS)
+        .keep_alive_interval(H2_PING_EVERY)
+        .keep_alive_timeout(H2_PING_TIMEOUT);
+    builder
 }

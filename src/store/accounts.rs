@@ -252,12 +252,22 @@ impl System {
 
     /// Revokes a key of `account` (or of any account when None: the operator). False when there
     /// is no such active key, so another account's key id looks exactly like a missing one.
+    /// Revokes the key and bumps `auth_generation` in one transaction, so every other process
+    /// on this database drops the key from its cache within about a second.
     pub fn revoke_key(&self, account: Option<i64>, key_id: &str, now: i64) -> StoreResult<bool> {
-        let changed = self.db().execute(
+        let tx = self.db().unchecked_transaction()?;
+        let changed = tx.execute(
             "UPDATE api_keys SET revoked_at = ?3
              WHERE key_id = ?1 AND (?2 IS NULL OR account_id = ?2) AND revoked_at IS NULL",
             params![key_id, account, now],
         )?;
+        if changed == 1 {
+            tx.execute(
+                "UPDATE store_meta SET value = value + 1 WHERE key = 'auth_generation'",
+                [],
+            )?;
+        }
+        tx.commit()?;
         Ok(changed == 1)
     }
 

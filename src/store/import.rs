@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::catalogue::SourceRecord;
@@ -199,7 +199,8 @@ pub fn create_private_dataset(
             meta.code
         )));
     }
-    upsert_dataset(tx, meta, dim_names, None, Some(owner)).map_err(crate::store::StoreError::Other)
+    upsert_dataset(tx, meta, dim_names, None, Some(owner))
+        .map_err(crate::store::StoreError::from_anyhow)
 }
 
 /// SHA-256 of the file of the latest snapshot of `owner`'s dataset `code` (None: no snapshot).
@@ -476,14 +477,5 @@ pub fn name_aggregates(
     for (code, name) in aggregates {
         stmt.execute(params![code, name])?;
     }
-    Ok(())
-}
-
-pub fn bump_generation(tx: &Transaction) -> anyhow::Result<()> {
-    tx.execute(
-        "UPDATE store_meta SET value = value + 1 WHERE key = 'data_generation'",
-        [],
-    )
-    .context("while bumping the data generation")?;
     Ok(())
 }

@@ -1,9 +1,16 @@
 //! The one SQLite file under the data dir. Request code reaches data only through [`Scoped`], a
 //! pooled connection bound to the caller's account whose queries read the `v_*` views; operator
 //! commands (import, check) use [`Store::admin`], a separate connection.
+//!
+//! Three pools, so that the async threads never wait: request connections and lookup connections
+//! are checked out on the async threads only without waiting ([`Store::try_scoped`],
+//! [`Store::lookup`]), and there are at least as many as threads that can hold one at a time
+//! (each is held for a synchronous read). Everything that may wait (for a connection, or for the
+//! database's one writer) uses [`Store::scoped`] or [`Store::system`] from a blocking thread.
 
 pub mod accounts;
 pub mod datasets;
+pub mod generations;
 pub mod import;
 pub mod migrate;
 pub mod observations;
@@ -44,15 +51,29 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
+impl StoreError {
+    /// An error of a write path written with anyhow: a busy database stays busy (the client may
+    /// retry), anything else is unexpected.
+    pub fn from_anyhow(err: anyhow::Error) -> StoreError {
+        match err.downcast::<rusqlite::Error>() {
+            Ok(e) => e.into(),
+            Err(e) => StoreError::Other(e),
+        }
+    }
+}
+
 pub type StoreResult<T> = Result<T, StoreError>;
 
 /// File name of the database inside the data dir.
 pub const DB_FILE: &str = "regintel.sqlite";
 
+#[derive(Clone)]
 pub struct Store {
     /// Read-only connections for requests, guarded by the authorizer (see `pool::Role`).
     requests: r2d2::Pool<Manager>,
-    /// Connections for authentication lookups and the account API's writes.
+    /// Read-only connections for authentication lookups on the async threads.
+    lookups: r2d2::Pool<Manager>,
+    /// Connections for the account API's writes and background work (blocking threads only).
     system: r2d2::Pool<Manager>,
     path: PathBuf,
 }
@@ -61,9 +82,16 @@ pub struct Store {
 const SYSTEM_POOL_SIZE: u32 = 4;
 
 impl Store {
-    /// Opens (creating if new) and migrates the database in `data_dir`.
+    /// Opens (creating if new, readable by its owner only) and migrates the database in
+    /// `data_dir`. `pool_size` request connections and `lookups` lookup connections are opened
+    /// at once, so checking one out never waits for a connection to be made.
     pub fn open(data_dir: &Path, pool_size: u32) -> anyhow::Result<Store> {
+        Self::open_with(data_dir, pool_size, 1)
+    }
+
+    pub fn open_with(data_dir: &Path, pool_size: u32, lookups: u32) -> anyhow::Result<Store> {
         let path = data_dir.join(DB_FILE);
+        create_private(&path)?;
         let mut first = pool::open(&path, Role::System)
             .with_context(|| format!("while opening the database {}", path.display()))?;
         migrate::migrate(&mut first.conn)?;
@@ -71,7 +99,7 @@ impl Store {
         let build = |size: u32, role: Role| {
             r2d2::Pool::builder()
                 .max_size(size)
-                .min_idle(Some(1))
+                .min_idle(Some(if role == Role::System { 1 } else { size }))
                 // A `SELECT 1` on every checkout costs ~3% and catches nothing a local file
                 // does not report on first use anyway.
                 .test_on_check_out(false)
@@ -84,20 +112,34 @@ impl Store {
         };
         Ok(Store {
             requests: build(pool_size, Role::Request)?,
+            lookups: build(lookups, Role::Lookup)?,
             system: build(SYSTEM_POOL_SIZE, Role::System)?,
             path,
         })
     }
 
-    /// A connection that sees public rows and those of `account` (None = anonymous).
+    /// A connection that sees public rows and those of `account` (None = anonymous), waiting up
+    /// to 5 s for one: blocking threads only.
     pub fn scoped(&self, account: Option<i64>) -> StoreResult<Scoped> {
         let conn = self.requests.get().map_err(|_| StoreError::Busy)?;
-        conn.bind_account(account);
-        Ok(Scoped { conn })
+        Ok(Scoped::bind(conn, account))
     }
 
-    /// A system connection: authentication lookups and the account API's writes. Its methods
-    /// (see `accounts.rs`) take the account they act for from the authenticated caller.
+    /// [`Store::scoped`] without waiting: None when every request connection is in use.
+    pub fn try_scoped(&self, account: Option<i64>) -> Option<Scoped> {
+        Some(Scoped::bind(self.requests.try_get()?, account))
+    }
+
+    /// A read-only system connection for authentication on the async threads; never waits (Busy
+    /// when every one is in use, which their number makes a transient state).
+    pub fn lookup(&self) -> StoreResult<System> {
+        let conn = self.lookups.try_get().ok_or(StoreError::Busy)?;
+        Ok(System { conn })
+    }
+
+    /// A system connection for the account API's writes and background work, waiting up to 5 s
+    /// for one: blocking threads only. Its methods (see `accounts.rs`) take the account they act
+    /// for from the authenticated caller.
     pub fn system(&self) -> StoreResult<System> {
         let conn = self.system.get().map_err(|_| StoreError::Busy)?;
         Ok(System { conn })
@@ -107,10 +149,21 @@ impl Store {
     pub fn admin(&self) -> anyhow::Result<rusqlite::Connection> {
         Ok(pool::open(&self.path, Role::System)?.conn)
     }
+}
 
-    /// The data generation: it changes whenever served data changes (see `store_meta`).
-    pub fn generation(&self) -> StoreResult<i64> {
-        self.scoped(None)?.generation()
+/// Creates the database file readable and writable by its owner only, whatever the umask, if it
+/// does not exist yet. SQLite gives its `-wal` and `-shm` files the database file's mode.
+fn create_private(path: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    match std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)
+    {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e).with_context(|| format!("while creating the database {}", path.display())),
     }
 }
 
@@ -121,16 +174,13 @@ pub struct Scoped {
 }
 
 impl Scoped {
-    fn db(&self) -> &rusqlite::Connection {
-        &self.conn.conn
+    fn bind(conn: r2d2::PooledConnection<Manager>, account: Option<i64>) -> Scoped {
+        conn.bind_account(account);
+        Scoped { conn }
     }
 
-    pub fn generation(&self) -> StoreResult<i64> {
-        Ok(self.db().query_row(
-            "SELECT value FROM store_meta WHERE key = 'data_generation'",
-            [],
-            |r| r.get(0),
-        )?)
+    fn db(&self) -> &rusqlite::Connection {
+        &self.conn.conn
     }
 
     pub fn ping(&self) -> StoreResult<i64> {

@@ -36,11 +36,15 @@ pub enum Role {
     /// Serving reads for a caller: read-only, and tables holding private rows are readable only
     /// through the `v_*` views (enforced by an authorizer when statements are prepared).
     Request,
-    /// Authentication lookups, the writes of the account API, imports and operator commands.
+    /// Authentication lookups on the async threads: reads of any table, never a write, so a
+    /// lookup never waits for the database's writer.
+    Lookup,
+    /// The writes of the account API, imports and operator commands.
     System,
 }
 
-/// Tables with private rows (or secrets): request connections must go through a view.
+/// Tables with private rows (or secrets, or other accounts' activity): request connections must
+/// go through a view.
 pub const PROTECTED_TABLES: &[&str] = &[
     "accounts",
     "api_keys",
@@ -50,7 +54,18 @@ pub const PROTECTED_TABLES: &[&str] = &[
     "snapshots",
     "observations",
     "private_regions",
+    "usage_daily",
+    "account_generations",
 ];
+
+/// Pragmas a read-only connection may query (not set).
+fn readable_pragma(name: &str, value: Option<&str>) -> bool {
+    value.is_none()
+        && matches!(
+            name,
+            "user_version" | "data_version" | "journal_mode" | "foreign_keys" | "busy_timeout"
+        )
+}
 
 /// The authorizer of request connections: reads only; protected tables only inside a view.
 fn authorize_request(ctx: AuthContext<'_>) -> Authorization {
@@ -64,10 +79,23 @@ fn authorize_request(ctx: AuthContext<'_>) -> Authorization {
             }
         }
         AuthAction::Pragma {
-            pragma_name:
-                "user_version" | "data_version" | "journal_mode" | "foreign_keys" | "busy_timeout",
-            pragma_value: None,
-        } => Authorization::Allow,
+            pragma_name,
+            pragma_value,
+        } if readable_pragma(pragma_name, pragma_value) => Authorization::Allow,
+        _ => Authorization::Deny,
+    }
+}
+
+/// The authorizer of lookup connections: reads of anything, no writes.
+fn authorize_lookup(ctx: AuthContext<'_>) -> Authorization {
+    match ctx.action {
+        AuthAction::Select | AuthAction::Function { .. } | AuthAction::Read { .. } => {
+            Authorization::Allow
+        }
+        AuthAction::Pragma {
+            pragma_name,
+            pragma_value,
+        } if readable_pragma(pragma_name, pragma_value) => Authorization::Allow,
         _ => Authorization::Deny,
     }
 }
@@ -100,8 +128,10 @@ pub fn open(path: &std::path::Path, role: Role) -> rusqlite::Result<PooledConn> 
             Ok((id != NO_ACCOUNT).then_some(id))
         },
     )?;
-    if role == Role::Request {
-        conn.authorizer(Some(authorize_request))?;
+    match role {
+        Role::Request => conn.authorizer(Some(authorize_request))?,
+        Role::Lookup => conn.authorizer(Some(authorize_lookup))?,
+        Role::System => {}
     }
     Ok(PooledConn { conn, account })
 }

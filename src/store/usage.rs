@@ -3,7 +3,7 @@
 
 use rusqlite::params;
 
-use super::{StoreResult, System};
+use super::{Scoped, StoreResult, System};
 
 /// `2026-11-21` for a day number (days since the unix epoch, UTC).
 pub fn day_label(day: i64) -> String {
@@ -38,13 +38,16 @@ impl System {
         tx.commit()?;
         Ok(())
     }
+}
 
-    /// A scope's counters from `since` (a day number) on: (day label, used), oldest first.
-    pub fn usage_history(&self, scope: &str, since: i64) -> StoreResult<Vec<(String, u64)>> {
-        let mut stmt = self.db().prepare_cached(
-            "SELECT day, used FROM usage_daily WHERE scope = ?1 AND day >= ?2 ORDER BY day",
-        )?;
-        let rows = stmt.query_map(params![scope, day_label(since)], |r| {
+impl Scoped {
+    /// The caller's account's counters from `since` (a day number) on: (day label, used), oldest
+    /// first.
+    pub fn my_usage(&self, since: i64) -> StoreResult<Vec<(String, u64)>> {
+        let mut stmt = self
+            .db()
+            .prepare_cached("SELECT day, used FROM v_usage_daily WHERE day >= ?1 ORDER BY day")?;
+        let rows = stmt.query_map(params![day_label(since)], |r| {
             Ok((r.get(0)?, r.get::<_, i64>(1)?.max(0) as u64))
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

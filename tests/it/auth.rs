@@ -1,6 +1,5 @@
 //! Credentials: API keys, session tokens, login and logout, the account API.
 
-use std::io::{BufRead, BufReader};
 use std::process::Command;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -11,7 +10,7 @@ use serde_json::{Value, json};
 use sha2::{Sha256, Sha512};
 
 use crate::support::{
-    BASE, Client, Resp, Running, TestServer, Tier, bundled_db, regintel, serve_plain,
+    BASE, Client, Resp, Started, TestServer, Tier, bundled_db, regintel, serve_plain, start_plain,
 };
 
 const PROFILE: &str = "/regions/DE21/profile";
@@ -1003,31 +1002,16 @@ async fn keys_never_reach_logs_or_bodies() {
     let secret = secret_of(&key).to_owned();
 
     let log_path = dir.path().join("stderr.log");
-    let child = serve_plain(dir.path())
-        .env("RUST_LOG", "debug")
-        .stderr(std::fs::File::create(&log_path).unwrap())
-        .spawn()
-        .unwrap();
-    let mut child = Running(child);
-    let stdout = child.0.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            if tx.send(line.unwrap_or_default()).is_err() {
-                break;
-            }
-        }
-    });
-    let mut stdout_lines = Vec::new();
-    let addr = loop {
-        let line = rx
-            .recv_timeout(Duration::from_secs(120))
-            .expect("the server announces its address");
-        stdout_lines.push(line.clone());
-        if let Some(addr) = line.split("listening on http://").nth(1) {
-            break addr.trim().parse().unwrap();
-        }
-    };
+    let Started {
+        mut child,
+        addr,
+        printed: mut stdout_lines,
+        stdout: rx,
+    } = start_plain(
+        serve_plain(dir.path())
+            .env("RUST_LOG", "debug")
+            .stderr(std::fs::File::create(&log_path).unwrap()),
+    );
     let client = Client::new(addr, None);
 
     let mut corrupted = key.clone();

@@ -1,6 +1,8 @@
 //! Rate limits: exact admission under concurrency, daily caps across restarts, honest headers,
 //! what counts, client addresses behind proxies, bounded memory, the usage route.
 
+use regintel::limits::ProxyHeader;
+
 use crate::support::{BASE, Options, TestServer, Tier};
 
 fn limits(
@@ -247,6 +249,13 @@ async fn a_restart_does_not_reset_the_daily_cap() {
     assert_eq!(r.header("x-ratelimit-remaining"), Some("0"));
 }
 
+/// Two requests a minute per address, behind a trusted proxy on loopback that sets `header`.
+fn behind_proxy(c: &mut regintel::config::ServerConfig, header: ProxyHeader) {
+    limits(c, (2, 100, 100), (100, 100, 100));
+    c.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+    c.limits.proxy_header = Some(header);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forwarded_addresses_count_only_through_trusted_proxies() {
     // Not trusted: a spoofed X-Forwarded-For does not buy a fresh bucket.
@@ -270,12 +279,10 @@ async fn forwarded_addresses_count_only_through_trusted_proxies() {
         .await
         .error(429, "rate_limit_exceeded");
 
-    // Trusted loopback proxy: each forwarded client has its own bucket; IPv6 by /64.
+    // Trusted loopback proxy that sets X-Forwarded-For: each forwarded client has its own
+    // bucket; IPv6 by /64.
     let s = TestServer::start_with(Options {
-        configure: Some(|c| {
-            limits(c, (2, 100, 100), (100, 100, 100));
-            c.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
-        }),
+        configure: Some(|c| behind_proxy(c, ProxyHeader::XForwardedFor)),
         ..Default::default()
     })
     .await;
@@ -296,11 +303,51 @@ async fn forwarded_addresses_count_only_through_trusted_proxies() {
         .get_with(&path, &[("x-forwarded-for", "2001:db8::ffff")])
         .await;
     same_64.error(429, "rate_limit_exceeded");
-    let forwarded = s
-        .client
-        .get_with(&path, &[("forwarded", "for=\"[2001:db8:0:1::5]:80\"")])
-        .await;
-    assert_eq!(forwarded.status, 200);
+    // The proxy passes a client's own `Forwarded` through untouched: it is not read, so it buys
+    // no fresh bucket (the address is the one in X-Forwarded-For, already used up).
+    for spoof in ["for=192.0.2.1", "for=192.0.2.2"] {
+        s.client
+            .get_with(
+                &path,
+                &[("forwarded", spoof), ("x-forwarded-for", "198.51.100.1")],
+            )
+            .await
+            .error(429, "rate_limit_exceeded");
+    }
+
+    // A proxy that sets `Forwarded`: that header is read, and X-Forwarded-For is not.
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| behind_proxy(c, ProxyHeader::Forwarded)),
+        ..Default::default()
+    })
+    .await;
+    for _ in 0..2 {
+        let forwarded = s
+            .client
+            .get_with(&path, &[("forwarded", "for=\"[2001:db8:0:1::5]:80\"")])
+            .await;
+        assert_eq!(forwarded.status, 200);
+    }
+    s.client
+        .get_with(
+            &path,
+            &[
+                ("forwarded", "for=\"[2001:db8:0:1::5]:80\""),
+                ("x-forwarded-for", "198.51.100.9"),
+            ],
+        )
+        .await
+        .error(429, "rate_limit_exceeded");
+}
+
+#[test]
+fn trusted_proxies_need_the_header_they_set() {
+    let mut c = regintel::config::ServerConfig::new("/nonexistent".into());
+    c.limits.trusted_proxies = vec!["10.0.0.0/8".parse().unwrap()];
+    let e = c.validate().unwrap_err().to_string();
+    assert!(e.contains("--trusted-proxy-header"), "{e}");
+    c.limits.proxy_header = Some(ProxyHeader::Forwarded);
+    c.validate().unwrap();
 }
 
 fn rss_kb() -> u64 {
@@ -318,6 +365,7 @@ async fn a_flood_of_clients_and_keys_keeps_memory_bounded() {
         configure: Some(|c| {
             limits(c, (1000, 1000, 1000), (1000, 1000, 1000));
             c.limits.trusted_proxies = vec!["127.0.0.1".parse().unwrap()];
+            c.limits.proxy_header = Some(ProxyHeader::XForwardedFor);
             c.limits.max_entries = 400;
         }),
         ..Default::default()

@@ -5,6 +5,7 @@ mod api;
 mod auth;
 mod cli;
 mod errors;
+mod hostile;
 mod import;
 mod isolation;
 mod limits;

@@ -82,7 +82,10 @@ async fn slow_headers_are_cut_off() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_beyond_the_limit_wait_for_a_free_slot() {
     let s = TestServer::start_with(Options {
-        configure: Some(|c| c.max_connections = 1),
+        configure: Some(|c| {
+            c.max_connections = 1;
+            c.max_connections_per_address = 1;
+        }),
         ..Default::default()
     })
     .await;

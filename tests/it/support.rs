@@ -103,6 +103,11 @@ impl TestServer {
         config.limits.professional = never;
         config.limits.institutional = never;
         config.limits.auth_fail_per_minute = 1 << 40;
+        config.limits.logins_per_hour = 1 << 40;
+        config.limits.key_creations_per_hour = 1 << 40;
+        // Tests open many connections from 127.0.0.1 at once; the share per address is tested
+        // on its own.
+        config.max_connections_per_address = config.max_connections;
         if let Some(configure) = options.configure {
             configure(&mut config);
         }
@@ -281,6 +286,9 @@ impl Resp {
 pub struct Client {
     pub addr: SocketAddr,
     tls: Option<tokio_rustls::TlsConnector>,
+    /// The local address connections come from (another loopback address than 127.0.0.1 is
+    /// another client address to the server).
+    source: Option<std::net::IpAddr>,
 }
 
 pub struct Request<'a> {
@@ -307,7 +315,38 @@ impl Client {
             config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
             tokio_rustls::TlsConnector::from(Arc::new(config))
         });
-        Client { addr, tls }
+        Client {
+            addr,
+            tls,
+            source: None,
+        }
+    }
+
+    /// The same client, connecting from `source` (e.g. 127.0.0.2).
+    pub fn with_source(&self, source: &str) -> Client {
+        Client {
+            source: Some(source.parse().unwrap()),
+            ..self.clone()
+        }
+    }
+
+    /// A TCP connection to the server from this client's source address.
+    pub async fn tcp(&self) -> std::io::Result<TcpStream> {
+        let Some(source) = self.source else {
+            return TcpStream::connect(self.addr).await;
+        };
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.bind(SocketAddr::new(source, 0))?;
+        socket.connect(self.addr).await
+    }
+
+    /// A TLS connection whose handshake is done and on which nothing is sent.
+    pub async fn tls_handshake(
+        &self,
+    ) -> std::io::Result<tokio_rustls::client::TlsStream<TcpStream>> {
+        let tls = self.tls.as_ref().expect("a TLS server");
+        let name = rustls_pki_types::ServerName::try_from("localhost").unwrap();
+        tls.connect(name, self.tcp().await?).await
     }
 
     pub async fn get(&self, path: &str) -> Resp {
@@ -351,18 +390,17 @@ impl Client {
     }
 
     async fn connect_h1(&self) -> std::io::Result<Conn> {
-        let tcp = TcpStream::connect(self.addr).await?;
         let sender = match &self.tls {
             None => {
+                let tcp = self.tcp().await?;
                 let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(tcp))
                     .await
                     .map_err(std::io::Error::other)?;
                 tokio::spawn(conn);
                 Sender::H1(sender)
             }
-            Some(tls) => {
-                let name = rustls_pki_types::ServerName::try_from("localhost").unwrap();
-                let stream = tls.connect(name, tcp).await?;
+            Some(_) => {
+                let stream = self.tls_handshake().await?;
                 let h2 = stream.get_ref().1.alpn_protocol() == Some(b"h2");
                 if h2 {
                     let (sender, conn) = hyper::client::conn::http2::handshake(
@@ -468,6 +506,45 @@ pub fn serve_plain(data_dir: &Path) -> std::process::Command {
     .arg(data_dir)
     .stdout(std::process::Stdio::piped());
     cmd
+}
+
+/// A server process started by [`start_plain`].
+pub struct Started {
+    pub child: Running,
+    pub addr: SocketAddr,
+    /// What it printed up to its address, and the rest of its stdout as it comes.
+    pub printed: Vec<String>,
+    pub stdout: std::sync::mpsc::Receiver<String>,
+}
+
+/// Starts `cmd` (see [`serve_plain`]) and waits until it announces its address.
+pub fn start_plain(cmd: &mut std::process::Command) -> Started {
+    use std::io::BufRead;
+    let mut child = Running(cmd.spawn().unwrap());
+    let stdout = std::io::BufReader::new(child.0.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut printed = Vec::new();
+    loop {
+        let line = rx
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .expect("the server announces its address");
+        printed.push(line.clone());
+        if let Some(addr) = line.split("listening on http://").nth(1) {
+            return Started {
+                child,
+                addr: addr.trim().parse().unwrap(),
+                printed,
+                stdout: rx,
+            };
+        }
+    }
 }
 
 /// Kills the child on drop, so a failing test leaves no server behind.

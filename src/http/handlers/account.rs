@@ -6,6 +6,8 @@ use serde_json::json;
 use super::{Req, json};
 use crate::auth::Via;
 use crate::error::{ApiError, FieldError};
+use crate::http::ratelimit;
+use crate::limits::Scope;
 use crate::reply::Reply;
 use crate::store::accounts::KeyRow;
 
@@ -16,14 +18,22 @@ struct Login {
     password: String,
 }
 
-/// Runs on the blocking pool: argon2id takes tens of milliseconds by design.
+/// Runs on the blocking pool: argon2id takes tens of milliseconds by design. Successful logins
+/// are limited per account (`--limit-logins-hour`): each one is a stored session.
 pub fn login(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let body: Login = req.json_body()?;
-    let session = req
-        .state
+    let state = &req.state;
+    let account = state
         .auth
-        .login(&req.state.store, &body.email, &body.password)?;
+        .verify_login(&state.store, &body.email, &body.password, req.client)?;
+    let session = ratelimit::account_action(
+        state,
+        "account-logins",
+        Scope::Logins(account.id),
+        state.config.limits.logins_per_hour,
+        || state.auth.open_session(&state.store, account),
+    )?;
     json(&session, &json!({}))
 }
 
@@ -90,10 +100,20 @@ pub fn create_key(req: &mut Req) -> Result<Reply, ApiError> {
         });
     }
     let caller = req.caller()?.clone();
-    let (row, plaintext) =
-        req.state
-            .auth
-            .create_key(&req.state.store, caller.account_id, caller.tier, name)?;
+    let state = &req.state;
+    // A new key brings fresh minute and hour buckets: creations are limited per account, so
+    // revoking and creating keys cannot multiply the account's quota.
+    let (row, plaintext) = ratelimit::account_action(
+        state,
+        "account-key-creations",
+        Scope::KeyCreations(caller.account_id),
+        state.config.limits.key_creations_per_hour,
+        || {
+            state
+                .auth
+                .create_key(&state.store, caller.account_id, caller.tier, name)
+        },
+    )?;
     let mut data = serde_json::to_value(view(&row)).map_err(|e| ApiError::Internal(e.into()))?;
     data["api_key"] = json!(plaintext);
     data["note"] =
@@ -140,12 +160,8 @@ pub fn usage(req: &mut Req) -> Result<Reply, ApiError> {
         .iter()
         .find(|b| b.policy == "account-day")
         .map_or(0, |b| b.used);
-    let stored: std::collections::HashMap<String, u64> = state
-        .store
-        .system()?
-        .usage_history(&format!("acct:{}", caller.account_id), today - 89)?
-        .into_iter()
-        .collect();
+    let stored: std::collections::HashMap<String, u64> =
+        req.store()?.my_usage(today - 89)?.into_iter().collect();
     let days: Vec<serde_json::Value> = (today - 89..=today)
         .map(|d| {
             let label = crate::store::usage::day_label(d);

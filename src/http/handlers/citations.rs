@@ -10,7 +10,7 @@ use crate::reply::Reply;
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let id = req.param("id");
-    let citation = citations::detail(&req.store()?, &req.state.catalogue, id)?;
+    let citation = citations::detail(req.store()?, &req.state.catalogue, id)?;
     let snapshots = [citation.snapshot.id.clone()];
     json(&citation, &json!({ "snapshots": snapshots }))
 }

@@ -31,7 +31,7 @@ pub fn compare(req: &mut Req) -> Result<Reply, ApiError> {
     }
     let filters = req.query.take_rest();
     let (comparison, sources) = compare::compare(
-        &req.store()?,
+        req.store()?,
         &req.state.catalogue,
         &CompareQuery {
             regions,

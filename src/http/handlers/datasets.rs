@@ -9,12 +9,12 @@ use crate::reply::Reply;
 
 pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
-    let datasets = catalog::list(&req.store()?)?;
+    let datasets = catalog::list(req.store()?)?;
     json(&datasets, &json!({ "total": datasets.len() }))
 }
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
-    let dataset = catalog::detail(&req.store()?, req.param("code"))?;
+    let dataset = catalog::detail(req.store()?, req.param("code"))?;
     json(&dataset, &json!({}))
 }

@@ -29,7 +29,7 @@ pub fn readyz(req: &mut Req) -> Result<Reply, ApiError> {
             "status": "ready",
             "schema_version": version,
             "datasets": datasets,
-            "data_generation": req.state.generation(),
+            "data_generation": req.state.public_generation(),
             "rate_limit_entries": req.state.limiter.entries(),
         }),
         &json!({}),

@@ -10,6 +10,7 @@ pub mod meta;
 pub mod private;
 pub mod regions;
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 use hyper::body::Bytes;
@@ -17,19 +18,25 @@ use hyper::body::Bytes;
 use crate::auth::{Caller, Principal};
 use crate::error::{ApiError, FieldError};
 use crate::reply::Reply;
+use crate::slots::Refused;
 use crate::state::AppState;
 use crate::store::Scoped;
 
 use super::query::Query;
 
-/// What a handler gets: the state, path parameters, the query to take from, the caller and the
-/// body (empty for routes without one). Owned, so blocking handlers can move it to a thread.
+/// What a handler gets: the state, path parameters, the query to take from, the caller, the
+/// client's address key (see `limits::client_key`) and the body (empty for routes without one).
+/// Owned, so blocking handlers can move it to a thread.
 pub struct Req {
     pub state: Arc<AppState>,
     pub params: Vec<(&'static str, String)>,
     pub query: Query,
     pub principal: Principal,
+    pub client: u128,
     pub body: Bytes,
+    /// The caller's database connection: checked out by the pipeline without waiting for an
+    /// inline handler, on first use for a blocking one.
+    pub conn: OnceCell<Scoped>,
 }
 
 impl Req {
@@ -46,9 +53,22 @@ impl Req {
         std::mem::take(&mut self.query).finish()
     }
 
-    /// A database connection that sees exactly what the caller may see.
-    pub fn store(&self) -> Result<Scoped, ApiError> {
-        Ok(self.state.store.scoped(self.principal.account_id())?)
+    /// A database connection that sees exactly what the caller may see. Inline handlers get the
+    /// one the pipeline checked out; blocking ones check one out here (which may wait).
+    pub fn store(&self) -> Result<&Scoped, ApiError> {
+        if let Some(conn) = self.conn.get() {
+            return Ok(conn);
+        }
+        let conn = self.state.store.scoped(self.principal.account_id())?;
+        Ok(self.conn.get_or_init(|| conn))
+    }
+
+    /// The connection, to move into a task that outlives the handler (a streamed export).
+    pub fn take_store(&mut self) -> Result<Scoped, ApiError> {
+        match self.conn.take() {
+            Some(conn) => Ok(conn),
+            None => Ok(self.state.store.scoped(self.principal.account_id())?),
+        }
     }
 
     /// The authenticated caller; the route table guarantees one for routes that need it.
@@ -72,12 +92,30 @@ impl Req {
 
 pub type HandlerFn = fn(&mut Req) -> Result<Reply, ApiError>;
 
+#[derive(Clone, Copy)]
 pub enum Handler {
-    /// Runs on the async worker: reads (WAL readers never wait for the writer).
+    /// Runs on the async worker: short reads through a connection checked out without waiting
+    /// (WAL readers never wait for the writer). If none is free, it runs as a blocking one.
     Inline(HandlerFn),
     /// Runs on the blocking pool, a bounded number at a time: writes (which may wait for the
     /// database's one writer, e.g. during an import), password hashing, CSV imports.
     Blocking(HandlerFn),
+}
+
+/// Seconds a caller refused a slot is asked to wait: slots are held for the length of an upload or
+/// export, which nothing predicts better.
+const SLOT_RETRY_SECS: u64 = 5;
+
+/// A refused slot (upload, export): the caller's own share in use is the caller's limit (429,
+/// naming `policy`); every slot in use is the server's (503). Both ask to retry later.
+pub fn slot_refused(refused: Refused, policy: &'static str) -> ApiError {
+    match refused {
+        Refused::Holder => ApiError::RateLimited {
+            retry_after: SLOT_RETRY_SECS,
+            violated: vec![policy],
+        },
+        Refused::Full => ApiError::Unavailable,
+    }
 }
 
 /// Serialisation of our own types cannot fail; if it did, it is a bug to log, not a 400.

@@ -109,8 +109,8 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         },
         &body.dimensions,
     )?;
-    req.state.refresh_generation();
-    let detail = catalog::detail(&req.store()?, &body.code)?;
+    req.state.refresh_generations();
+    let detail = catalog::detail(req.store()?, &body.code)?;
     Ok(json(&detail, &json!({}))?.with_status(201))
 }
 
@@ -131,6 +131,6 @@ pub fn put_data(req: &mut Req) -> Result<Reply, ApiError> {
         &req.body,
         owner,
     )?;
-    req.state.refresh_generation();
+    req.state.refresh_generations();
     json(&outcome, &json!({}))
 }

@@ -35,7 +35,7 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
     let after = req.query.take("after");
     req.no_more_params()?;
     let page = regions::list(
-        &req.store()?,
+        req.store()?,
         &regions::RegionQuery {
             level,
             country: country.as_deref(),
@@ -52,13 +52,13 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
-    let region = regions::detail(&req.store()?, req.param("code"))?;
+    let region = regions::detail(req.store()?, req.param("code"))?;
     json(&region, &json!({}))
 }
 
 pub fn profile(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let (profile, sources) =
-        profile::profile(&req.store()?, &req.state.catalogue, req.param("code"))?;
+        profile::profile(req.store()?, &req.state.catalogue, req.param("code"))?;
     json(&profile, &sources)
 }

@@ -1,0 +1,454 @@
+//! Clients that want the service down: idle connections, partial prefaces, readers that never
+//! read, slow bodies, concurrent uploads, work that waits for the database. Each test is the
+//! attack; the assertions are what the service must still do.
+
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::support::{BASE, Options, Request, Resp, TestServer, Tier};
+
+/// Connections one address opens: more than the server's whole connection limit.
+const ATTACKER_CONNECTIONS: usize = 24;
+
+fn small_connection_limits(c: &mut regintel::config::ServerConfig) {
+    c.max_connections = 16;
+    c.max_connections_per_address = 4;
+}
+
+/// Opens [`ATTACKER_CONNECTIONS`] connections from 127.0.0.1 that send `prefix` and then
+/// nothing, and keeps those the server accepts.
+async fn idle_plain(s: &TestServer, prefix: &'static [u8]) -> Vec<TcpStream> {
+    let mut held = Vec::new();
+    for _ in 0..ATTACKER_CONNECTIONS {
+        let mut tcp = s.client.tcp().await.unwrap();
+        if tcp.write_all(prefix).await.is_ok() {
+            held.push(tcp);
+        }
+    }
+    held
+}
+
+/// Asks from another address (127.0.0.2); the answer must come within 2 s.
+async fn other_address_is_served(s: &TestServer, what: &str) {
+    let other = s.client.with_source("127.0.0.2");
+    let r = tokio::time::timeout(Duration::from_secs(2), other.get("/healthz"))
+        .await
+        .unwrap_or_else(|_| panic!("{what}: another address got no answer within 2 s"));
+    assert_eq!(r.status, 200, "{what}");
+}
+
+/// 1,100 idle connections from one laptop held every slot for 15 minutes: one address now gets
+/// its share of the slots, and another address is still answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_connections_from_one_address_cannot_starve_another() {
+    let s = TestServer::start_with(Options {
+        configure: Some(small_connection_limits),
+        ..Default::default()
+    })
+    .await;
+    let silent = idle_plain(&s, b"").await;
+    other_address_is_served(&s, "connections that send nothing").await;
+    drop(silent);
+    let preface = idle_plain(&s, b"PRI * HTTP/2.0\r\n").await;
+    other_address_is_served(&s, "partial HTTP/2 prefaces").await;
+    drop(preface);
+
+    let s = TestServer::start_with(Options {
+        tls: true,
+        configure: Some(small_connection_limits),
+        ..Default::default()
+    })
+    .await;
+    // Handshakes beyond the address's share fail at once; on a server without shares they
+    // would wait for a slot that never comes.
+    let mut handshaken = Vec::new();
+    for _ in 0..ATTACKER_CONNECTIONS {
+        if let Ok(Ok(tls)) =
+            tokio::time::timeout(Duration::from_secs(5), s.client.tls_handshake()).await
+        {
+            handshaken.push(tls);
+        }
+    }
+    assert!(
+        !handshaken.is_empty(),
+        "the attacker holds some connections"
+    );
+    assert!(handshaken.len() <= 4, "{} held", handshaken.len());
+    other_address_is_served(&s, "TLS connections that send nothing").await;
+}
+
+/// Reads from `stream` until what arrived contains `needle` (at most 30 s).
+async fn read_until(stream: &mut TcpStream, needle: &str) -> String {
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !String::from_utf8_lossy(&got).contains(needle) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, stream.read(&mut buf)).await {
+            Ok(Ok(n)) if n > 0 => got.extend_from_slice(&buf[..n]),
+            _ => panic!("no {needle:?} in {}", String::from_utf8_lossy(&got)),
+        }
+    }
+    String::from_utf8_lossy(&got).into_owned()
+}
+
+/// Waits until the server closes `stream` (EOF or reset); false if it is still open after 20 s.
+async fn closed_by_server(stream: &mut (impl AsyncReadExt + Unpin)) -> bool {
+    let mut buf = [0u8; 1024];
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match tokio::time::timeout(left, stream.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0) | Err(_)) => return true,
+            Ok(Ok(_)) => continue,
+        }
+    }
+}
+
+/// A connection must bring its first request within the header timeout, and one with nothing in
+/// flight is closed after the idle timeout, HTTP/1.1, HTTP/2 and TLS alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_that_do_nothing_are_closed() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| {
+            c.header_read_timeout = Duration::from_secs(1);
+            c.idle_timeout = Duration::from_secs(1);
+        }),
+        ..Default::default()
+    })
+    .await;
+    let mut silent = s.client.tcp().await.unwrap();
+    let mut preface = s.client.tcp().await.unwrap();
+    preface.write_all(b"PRI * HTTP/2.0\r\n").await.unwrap();
+    assert!(closed_by_server(&mut silent).await, "no first byte");
+    assert!(closed_by_server(&mut preface).await, "partial preface");
+
+    // HTTP/2 with prior knowledge: one request, then nothing.
+    let tcp = s.client.tcp().await.unwrap();
+    let (mut sender, conn) = hyper::client::conn::http2::handshake(
+        hyper_util::rt::TokioExecutor::new(),
+        hyper_util::rt::TokioIo::new(tcp),
+    )
+    .await
+    .unwrap();
+    let conn = tokio::spawn(conn);
+    let req = http::Request::get(format!("http://localhost{BASE}/regions/DE"))
+        .body(http_body_util::Full::new(hyper::body::Bytes::new()))
+        .unwrap();
+    assert_eq!(sender.send_request(req).await.unwrap().status(), 200);
+    tokio::time::timeout(Duration::from_secs(20), conn)
+        .await
+        .expect("the idle HTTP/2 connection is closed")
+        .unwrap()
+        .unwrap();
+
+    let s = TestServer::start_with(Options {
+        tls: true,
+        configure: Some(|c| c.header_read_timeout = Duration::from_secs(1)),
+        ..Default::default()
+    })
+    .await;
+    let mut tls = s.client.tls_handshake().await.unwrap();
+    assert!(closed_by_server(&mut tls).await, "TLS, then nothing");
+}
+
+/// A raw HTTP/1.1 export request that reads the answer's status line and then stops reading;
+/// the stream is returned so the caller decides how long to hold it. Its receive buffer is
+/// small, so the kernel cannot take the whole export in its place.
+async fn stalled_export(s: &TestServer, key: &str) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut tcp = socket.connect(s.addr).await.unwrap();
+    let request = format!(
+        "GET {BASE}/export/bulk/nama_10r_3gdp.csv HTTP/1.1\r\nhost: localhost\r\nx-api-key: {key}\r\n\r\n"
+    );
+    tcp.write_all(request.as_bytes()).await.unwrap();
+    let mut head = [0u8; 64];
+    let n = tcp.read(&mut head).await.unwrap();
+    assert!(
+        head[..n].starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&head[..n])
+    );
+    tcp
+}
+
+/// `PRAGMA wal_checkpoint(TRUNCATE)` from outside, not waiting: whether a reader kept it from
+/// completing (an open read transaction stops checkpoints, so the WAL grows without bound).
+fn checkpoint_blocked(s: &TestServer) -> bool {
+    let db = rusqlite_conn(s);
+    let busy: i64 = db
+        .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))
+        .unwrap();
+    busy != 0
+}
+
+fn rusqlite_conn(s: &TestServer) -> rusqlite::Connection {
+    rusqlite::Connection::open(s.dir.path().join(regintel::store::DB_FILE)).unwrap()
+}
+
+async fn export_status(s: &TestServer, key: &str) -> Resp {
+    s.client
+        .get_with(
+            &format!("{BASE}/export/bulk/nama_10r_3gdp.csv"),
+            &[("x-api-key", key)],
+        )
+        .await
+}
+
+/// Two readers that stop reading held both export slots, their connections and read
+/// transactions for as long as they liked. Now: one export per account, and a client that takes
+/// nothing for the send timeout is cut off, which frees everything its export held. (The send
+/// timeout is long enough for the checks made while the readers stall.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readers_that_stop_reading_are_cut_off_and_exports_are_shared() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| c.send_timeout = Duration::from_secs(10)),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Institutional);
+    let b = s.account("b@example.org", Tier::Institutional);
+    let c = s.account("c@example.org", Tier::Institutional);
+
+    let stalled_a = stalled_export(&s, &a.api_key).await;
+    let second = export_status(&s, &a.api_key).await;
+    let e = second.error(429, "rate_limit_exceeded");
+    assert_eq!(e["details"]["violated_policies"][0], "account-exports");
+    assert!(second.header("retry-after").is_some());
+
+    let stalled_b = stalled_export(&s, &b.api_key).await;
+    let full = export_status(&s, &c.api_key).await;
+    full.error(503, "unavailable");
+    assert!(full.header("retry-after").is_some());
+
+    // A write after the exports began: their read transactions keep it in the WAL.
+    s.account("d@example.org", Tier::Professional);
+    assert!(checkpoint_blocked(&s), "the stalled exports hold the WAL");
+
+    // Without reading a byte more, the stalled clients are cut off and everything comes back.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut status = 0;
+    while Instant::now() < deadline {
+        status = export_status(&s, &c.api_key).await.status;
+        if status == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(status, 200, "the slots came back");
+    assert!(!checkpoint_blocked(&s), "no reader holds the WAL any more");
+    for mut stalled in [stalled_a, stalled_b] {
+        assert!(
+            closed_by_server(&mut stalled).await,
+            "the reader was cut off"
+        );
+    }
+    assert_eq!(export_status(&s, &a.api_key).await.status, 200);
+}
+
+async fn create_dataset(s: &TestServer, key: &str, code: &str, dims: &[&str]) {
+    let body = serde_json::json!({"code": code, "title": "t", "unit": "NR", "dimensions": dims});
+    let r = s
+        .call(
+            "POST",
+            "/datasets",
+            &[("x-api-key", key), ("content-type", "application/json")],
+            body.to_string().as_bytes(),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+}
+
+async fn put_csv(s: &TestServer, key: &str, code: &str, csv: &[u8]) -> Resp {
+    s.call(
+        "PUT",
+        &format!("/datasets/{code}/data"),
+        &[("x-api-key", key), ("content-type", "text/csv")],
+        csv,
+    )
+    .await
+}
+
+/// An upload takes its account's upload slot before its body is read: a second concurrent upload
+/// of the account is refused at once, and a body that does not arrive in time is answered 408,
+/// which frees the slot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_upload_per_account_and_slow_bodies_time_out() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| c.body_timeout = Duration::from_secs(2)),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Professional);
+    create_dataset(&s, &a.api_key, "mine", &[]).await;
+    let mut slow = s.client.tcp().await.unwrap();
+    let head = format!(
+        "PUT {BASE}/datasets/mine/data HTTP/1.1\r\nhost: localhost\r\nx-api-key: {}\r\ncontent-type: text/csv\r\ncontent-length: 100000\r\n\r\ndataset_code,nuts_code",
+        a.api_key
+    );
+    slow.write_all(head.as_bytes()).await.unwrap();
+    // The slow upload holds the slot as soon as its headers are in.
+    let mut second = None;
+    for _ in 0..50 {
+        let r = put_csv(&s, &a.api_key, "mine", b"nuts_code,time,value\n").await;
+        if r.status == 429 {
+            second = Some(r);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let second = second.expect("a second concurrent upload is refused");
+    let e = second.error(429, "rate_limit_exceeded");
+    assert_eq!(e["details"]["violated_policies"][0], "account-uploads");
+    assert_eq!(second.header("retry-after"), Some("5"));
+
+    let answer = read_until(&mut slow, "request_timeout").await;
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+
+    let csv = "dataset_code,nuts_code,nuts_level,time,value,unit,flags\nmine,DE21,2,2022,1,NR,\n";
+    assert_eq!(
+        put_csv(&s, &a.api_key, "mine", csv.as_bytes()).await.status,
+        200
+    );
+}
+
+/// `a="x;b=y"` and `b="y;b=z"` made the same series key: the second write broke a unique index,
+/// the client got a 500, and since 5xx are refunded the attack cost nothing. Now the values are
+/// refused as codes (422), and refused uploads are charged like any other request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn colliding_dimension_values_are_refused_and_charged() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| {
+            c.limits.professional = regintel::config::Quotas {
+                minute: 3,
+                hour: 100,
+                day: 100,
+            };
+        }),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Professional);
+    create_dataset(&s, &a.api_key, "pairs", &["a", "b"]).await;
+    let csv = "dataset_code,nuts_code,nuts_level,time,value,unit,flags,a,b
+pairs,DE21,2,2022,1,NR,,\"x;b=y\",z
+pairs,DE21,2,2022,2,NR,,x,\"y;b=z\"
+";
+    let r = put_csv(&s, &a.api_key, "pairs", csv.as_bytes()).await;
+    let e = r.error(422, "validation_failed");
+    let detail = e["details"]["errors"][0]["detail"].as_str().unwrap();
+    assert!(detail.contains("is not a code"), "{detail}");
+    // The dataset creation and this upload used 2 of 3; the next refused upload uses the last.
+    put_csv(&s, &a.api_key, "pairs", csv.as_bytes())
+        .await
+        .error(422, "validation_failed");
+    put_csv(&s, &a.api_key, "pairs", csv.as_bytes())
+        .await
+        .error(429, "rate_limit_exceeded");
+}
+
+/// A header of 300,000 column names took 79 s of CPU to refuse; it is refused by its count.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_header_of_many_columns_is_refused_by_its_count() {
+    let s = TestServer::start().await;
+    let a = s.account("a@example.org", Tier::Professional);
+    create_dataset(&s, &a.api_key, "wide", &[]).await;
+    let names: Vec<String> = (0..300_000).map(|i| format!("c{i}")).collect();
+    let csv = format!("dataset_code,{}\n", names.join(","));
+    let r = put_csv(&s, &a.api_key, "wide", csv.as_bytes()).await;
+    let e = r.error(422, "validation_failed");
+    let detail = e["details"]["errors"][0]["detail"].as_str().unwrap();
+    assert_eq!(
+        detail,
+        "the header has 300001 columns; at most 1000 are accepted"
+    );
+}
+
+/// Median of five timings of `GET path` on fresh connections.
+async fn median_latency(s: &TestServer, path: &str) -> Duration {
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        let started = Instant::now();
+        let r = tokio::time::timeout(Duration::from_secs(30), s.client.get(path))
+            .await
+            .expect("answered");
+        assert_eq!(r.status, 200, "{path}");
+        times.push(started.elapsed());
+    }
+    times.sort();
+    times[2]
+}
+
+/// While an import holds the database's write lock, writes queue on it and every blocking permit
+/// is taken, and fresh keys keep arriving (each an authentication lookup and a `last_used_at`
+/// write), the async threads are never the ones waiting: liveness and cached reads stay fast.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn async_threads_stay_free_while_the_database_is_busy() {
+    let s = TestServer::start().await;
+    let profile = format!("{BASE}/regions/DE21/profile");
+    assert_eq!(s.client.get(&profile).await.status, 200, "now cached");
+    let writers = 2 * regintel::state::blocking_permits() + 2;
+    let accounts: Vec<_> = (0..writers + 8)
+        .map(|i| s.account(&format!("w{i}@example.org"), Tier::Professional))
+        .collect();
+
+    // The long import: the write lock, held until the test is done.
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let db_path = s.dir.path().join(regintel::store::DB_FILE);
+    let (locked_tx, locked) = std::sync::mpsc::channel();
+    let holder = std::thread::spawn(move || {
+        let db = rusqlite::Connection::open(db_path).unwrap();
+        db.execute_batch("BEGIN IMMEDIATE").unwrap();
+        locked_tx.send(()).unwrap();
+        let _ = released.recv_timeout(Duration::from_secs(120));
+        db.execute_batch("ROLLBACK").unwrap();
+    });
+    locked.recv().unwrap();
+
+    // Writers that wait on the lock (each holding a blocking permit while it lasts), then
+    // a stream of first uses of keys.
+    let mut background = tokio::task::JoinSet::new();
+    for (i, account) in accounts.iter().take(writers).enumerate() {
+        let (client, key) = (s.client.clone(), account.api_key.clone());
+        background.spawn(async move {
+            let body = serde_json::json!({"code": format!("busy{i}"), "title": "t", "unit": "NR"});
+            client
+                .send(Request {
+                    method: "POST",
+                    path: &format!("{BASE}/datasets"),
+                    headers: &[("x-api-key", &key), ("content-type", "application/json")],
+                    body: body.to_string().into_bytes(),
+                })
+                .await
+                .status
+        });
+    }
+    for account in accounts.iter().skip(writers) {
+        let (client, key) = (s.client.clone(), account.api_key.clone());
+        background.spawn(async move {
+            client
+                .get_with(&format!("{BASE}/regions/DE1"), &[("x-api-key", &key)])
+                .await
+                .status
+        });
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    let health = median_latency(&s, "/healthz").await;
+    let cached = median_latency(&s, &profile).await;
+    let _ = release.send(());
+    holder.join().unwrap();
+    while background.join_next().await.is_some() {}
+    assert!(
+        health < Duration::from_millis(100),
+        "/healthz took {health:?}"
+    );
+    assert!(
+        cached < Duration::from_millis(100),
+        "a cached read took {cached:?}"
+    );
+}
