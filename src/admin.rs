@@ -63,8 +63,7 @@ pub enum KeyAction {
 
 fn open(data_dir: &Path) -> anyhow::Result<Store> {
     if !data_dir.join(crate::store::DB_FILE).exists() {
-        std::fs::create_dir_all(data_dir)
-            .with_context(|| format!("cannot create {}", data_dir.display()))?;
+        crate::store::create_data_dir(data_dir)?;
     }
     Store::open(data_dir, 1)
 }

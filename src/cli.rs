@@ -373,11 +373,6 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
     }
 }
 
-fn create_dir(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create the directory {}", dir.display()))
-}
-
 fn import(
     data_dir: &Path,
     files: &[PathBuf],
@@ -392,7 +387,7 @@ fn import(
     if bundled && account.is_some() {
         bail!("--bundled imports public data; --account goes with files");
     }
-    create_dir(data_dir)?;
+    crate::store::create_data_dir(data_dir)?;
     let store = Store::open(data_dir, 1)?;
     let catalogue = Catalogue::bundled();
     let started = std::time::Instant::now();
@@ -513,7 +508,7 @@ fn demo(
     plain_http: bool,
     limits: crate::config::LimitConfig,
 ) -> anyhow::Result<()> {
-    create_dir(dir)?;
+    crate::store::create_data_dir(dir)?;
     let store = Store::open(dir, 1)?;
     let report = crate::import::import_bundled(&store, &Catalogue::bundled())?;
     if report.changed() {

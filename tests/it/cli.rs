@@ -423,3 +423,91 @@ async fn operator_commands_manage_accounts_keys_and_private_imports() {
     let revoked = run_ok(&["key", "revoke", &key_id], s.dir.path(), None);
     assert!(revoked.contains("revoked"));
 }
+
+/// The binary under `sh -c 'umask 000; exec regintel ARGS'`.
+fn with_open_umask(args: &[&str], data_dir: &std::path::Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new("sh");
+    cmd.env_clear()
+        .arg("-c")
+        .arg("umask 000 && exec \"$@\"")
+        .arg("sh")
+        .arg(env!("CARGO_BIN_EXE_regintel"))
+        .args(args)
+        .arg("--data-dir")
+        .arg(data_dir)
+        .stdout(Stdio::piped());
+    cmd
+}
+
+/// With an open umask (000) SQLite created the database world-readable (0644), and its WAL and
+/// shared-memory files with it; private rows and key MACs were readable by every local user.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_database_and_its_wal_are_private_whatever_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("fresh");
+    let out = with_open_umask(
+        &[
+            "account",
+            "create",
+            "a@example.org",
+            "--tier",
+            "professional",
+        ],
+        &data,
+    )
+    .output()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // While a server runs, the WAL and shared-memory files exist.
+    let server = crate::support::start_plain(&mut with_open_umask(
+        &["serve", "--plain-http", "--listen", "127.0.0.1:0"],
+        &data,
+    ));
+    let r = Client::new(server.addr, None).get("/healthz").await;
+    assert_eq!(r.status, 200);
+    let mode = |name: &str| {
+        let meta = std::fs::metadata(data.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        meta.permissions().mode() & 0o777
+    };
+    let db = regintel::store::DB_FILE;
+    for file in [db.to_owned(), format!("{db}-wal"), format!("{db}-shm")] {
+        assert_eq!(mode(&file), 0o600, "{file}");
+    }
+    assert_eq!(mode(""), 0o700, "the data dir");
+    drop(server);
+}
+
+/// Snapshots and citations of an operator's import named the file by the path it had on the
+/// operator's machine (`/home/ana/exports/...`); they name the file.
+#[test]
+fn operator_imports_record_the_file_name_not_its_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let nested = dir.path().join("home").join("ana").join("exports");
+    std::fs::create_dir_all(&nested).unwrap();
+    let file = nested.join("my_survey.csv");
+    std::fs::write(
+        &file,
+        "dataset_code,nuts_code,nuts_level,time,value,unit,flags\nmy_survey,DE21,2,2022,1,NR,\n",
+    )
+    .unwrap();
+    let data = dir.path().join("data");
+    let out = run_ok(&["import", file.to_str().unwrap(), "--json"], &data, None);
+    assert!(!out.contains("exports"), "{out}");
+    let db = rusqlite::Connection::open(data.join(regintel::store::DB_FILE)).unwrap();
+    let (name, origin): (String, String) = db
+        .query_row(
+            "SELECT s.file_name, src.origin_json FROM snapshots s
+             JOIN datasets d ON d.id = s.dataset_id JOIN sources src ON src.id = d.source_id",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(name, "my_survey.csv");
+    let origin: serde_json::Value = serde_json::from_str(&origin).unwrap();
+    assert_eq!(origin["path"], "my_survey.csv");
+}

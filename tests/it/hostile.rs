@@ -368,10 +368,10 @@ async fn a_header_of_many_columns_is_refused_by_its_count() {
     );
 }
 
-/// Median of five timings of `GET path` on fresh connections.
-async fn median_latency(s: &TestServer, path: &str) -> Duration {
+/// Seven timings of `GET path` on fresh connections, fastest first.
+async fn latencies(s: &TestServer, path: &str) -> Vec<Duration> {
     let mut times = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..7 {
         let started = Instant::now();
         let r = tokio::time::timeout(Duration::from_secs(30), s.client.get(path))
             .await
@@ -380,12 +380,21 @@ async fn median_latency(s: &TestServer, path: &str) -> Duration {
         times.push(started.elapsed());
     }
     times.sort();
-    times[2]
+    times
+}
+
+/// All but one of `times` within 100 ms, and none near the seconds an async thread waiting for
+/// a connection takes. (One may be slow for reasons of a shared machine.)
+fn answered_promptly(times: &[Duration]) -> bool {
+    times[times.len() - 2] < Duration::from_millis(100)
+        && times[times.len() - 1] < Duration::from_secs(1)
 }
 
 /// While an import holds the database's write lock, writes queue on it and every blocking permit
-/// is taken, and fresh keys keep arriving (each an authentication lookup and a `last_used_at`
-/// write), the async threads are never the ones waiting: liveness and cached reads stay fast.
+/// is taken, fresh keys arrive (each an authentication lookup and a `last_used_at` write) and
+/// session requests keep coming (each a lookup), the async threads are never the ones waiting:
+/// liveness and cached reads stay fast. (Lookups used to wait for a system connection, all of
+/// them held by writes waiting for the lock, on the async threads.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn async_threads_stay_free_while_the_database_is_busy() {
     let s = TestServer::start().await;
@@ -395,6 +404,8 @@ async fn async_threads_stay_free_while_the_database_is_busy() {
     let accounts: Vec<_> = (0..writers + 8)
         .map(|i| s.account(&format!("w{i}@example.org"), Tier::Professional))
         .collect();
+    let browser = s.account("browser@example.org", Tier::Professional);
+    let session = format!("Bearer {}", s.login(&browser).await);
 
     // The long import: the write lock, held until the test is done.
     let (release, released) = std::sync::mpsc::channel::<()>();
@@ -436,19 +447,29 @@ async fn async_threads_stay_free_while_the_database_is_busy() {
                 .status
         });
     }
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for _ in 0..4 {
+        let (client, session, stop) = (s.client.clone(), session.clone(), stop.clone());
+        background.spawn(async move {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                client
+                    .get_with(
+                        &format!("{BASE}/regions/DE2"),
+                        &[("authorization", &session)],
+                    )
+                    .await;
+            }
+            0
+        });
+    }
     tokio::time::sleep(Duration::from_millis(500)).await;
 
-    let health = median_latency(&s, "/healthz").await;
-    let cached = median_latency(&s, &profile).await;
+    let health = latencies(&s, "/healthz").await;
+    let cached = latencies(&s, &profile).await;
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let _ = release.send(());
     holder.join().unwrap();
     while background.join_next().await.is_some() {}
-    assert!(
-        health < Duration::from_millis(100),
-        "/healthz took {health:?}"
-    );
-    assert!(
-        cached < Duration::from_millis(100),
-        "a cached read took {cached:?}"
-    );
+    assert!(answered_promptly(&health), "/healthz took {health:?}");
+    assert!(answered_promptly(&cached), "a cached read took {cached:?}");
 }

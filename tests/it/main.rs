@@ -3,6 +3,7 @@
 
 mod api;
 mod auth;
+mod cache;
 mod cli;
 mod errors;
 mod hostile;
@@ -12,6 +13,7 @@ mod limits;
 mod openapi;
 mod private;
 mod provenance;
+mod quotas;
 mod server;
 mod support;
 mod tiers;

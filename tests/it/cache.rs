@@ -1,0 +1,96 @@
+//! The answer cache and ETags: one request's answer is never another's, and they tell a caller
+//! about changes to what that caller sees, and nothing about anyone else.
+
+use crate::support::{BASE, TestServer, Tier};
+
+/// The cache key joined decoded names and values, so `after=DE21%26country%3DFR` (one parameter)
+/// and `after=DE21&country=FR` (two) shared an entry: the second request got the first one's
+/// answer and ETag.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn encoded_parameters_do_not_share_an_answer() {
+    let s = TestServer::start().await;
+    let smuggled = s.get("/regions?after=DE21%26country%3DFR&limit=3").await;
+    let two = s.get("/regions?after=DE21&country=FR&limit=3").await;
+    assert_eq!((smuggled.status, two.status), (200, 200));
+    assert_ne!(smuggled.header("etag"), two.header("etag"));
+    let codes = |r: &crate::support::Resp| -> Vec<String> {
+        r.json()["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(
+        codes(&two).iter().all(|c| c.starts_with("FR")),
+        "{:?}",
+        codes(&two)
+    );
+    assert_ne!(codes(&smuggled), codes(&two));
+}
+
+/// Every import bumped one global generation, so an account's private import changed every
+/// caller's ETags and `/readyz`: anyone could watch another account work. Now it renews only its
+/// owner's answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_import_renews_only_its_owners_answers() {
+    let s = TestServer::start().await;
+    let a = s.account("a@example.org", Tier::Professional);
+    let b = s.account("b@example.org", Tier::Professional);
+    let path = format!("{BASE}/datasets");
+    let etag = async |headers: &[(&str, &str)]| {
+        let r = s.client.get_with(&path, headers).await;
+        assert_eq!(r.status, 200);
+        r.header("etag").unwrap().to_owned()
+    };
+    let generation =
+        async || s.client.get("/readyz").await.json()["data"]["data_generation"].clone();
+    let (anonymous, mine, theirs) = (
+        etag(&[]).await,
+        etag(&[a.key_header()]).await,
+        etag(&[b.key_header()]).await,
+    );
+    let ready = generation().await;
+
+    let r = s
+        .call(
+            "POST",
+            "/datasets",
+            &[a.key_header(), ("content-type", "application/json")],
+            br#"{"code": "mine", "title": "Mine", "unit": "NR"}"#,
+        )
+        .await;
+    assert_eq!(r.status, 201);
+    let csv = "dataset_code,nuts_code,nuts_level,time,value,unit,flags\nmine,DE21,2,2022,1,NR,\n";
+    let r = s
+        .call(
+            "PUT",
+            "/datasets/mine/data",
+            &[a.key_header(), ("content-type", "text/csv")],
+            csv.as_bytes(),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+
+    assert_ne!(
+        etag(&[a.key_header()]).await,
+        mine,
+        "the owner's answers are renewed"
+    );
+    assert_eq!(
+        etag(&[]).await,
+        anonymous,
+        "anonymous answers are untouched"
+    );
+    assert_eq!(
+        etag(&[b.key_header()]).await,
+        theirs,
+        "another account's too"
+    );
+    let not_modified = s
+        .client
+        .get_with(&path, &[b.key_header(), ("if-none-match", &theirs)])
+        .await;
+    assert_eq!(not_modified.status, 304);
+    assert_eq!(generation().await, ready, "/readyz tells nobody");
+}
