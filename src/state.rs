@@ -28,6 +28,8 @@ pub struct AppState {
     /// argon2id verification takes ~19 MiB, so this also bounds memory under a burst of logins.
     /// A permit moves into the blocking task, so it is held for as long as the work runs.
     pub blocking: Arc<Semaphore>,
+    /// Bounds the long reads run on the blocking pool at once (see `Handler::Heavy`).
+    pub reads: Arc<Semaphore>,
     pub catalogue: Catalogue,
     /// `/api/v1/<service>`: the base path of every API route.
     pub base_path: String,
@@ -96,6 +98,7 @@ impl AppState {
             base_path,
             auth,
             blocking: Arc::new(Semaphore::new(blocking_permits())),
+            reads: Arc::new(Semaphore::new(blocking_permits())),
             exports: Slots::new(config.max_exports, SLOTS_PER_ACCOUNT),
             uploads: Slots::new(config.max_uploads, SLOTS_PER_ACCOUNT),
             limiter,
@@ -152,7 +155,8 @@ impl AppState {
     }
 }
 
-/// Work run on the blocking pool at once: one per core.
+/// Work run on the blocking pool at once, of each kind (writes and hashing; long reads): one per
+/// core.
 pub fn blocking_permits() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get())
 }

@@ -316,26 +316,27 @@ async fn answer(
 }
 
 /// Runs the handler: an inline one on this thread with a connection checked out without waiting;
-/// a blocking one (or an inline one when every request connection is in use) on the blocking
-/// pool under a permit. The permit and `held` (an upload slot) move into the blocking task, so a
-/// client that disconnects cannot free them while the work goes on.
+/// the others (and an inline one when every request connection is in use) on the blocking pool
+/// under a permit of their kind. The permit and `held` (an upload slot) move into the blocking
+/// task, so a client that disconnects cannot free them while the work goes on.
 async fn run_handler(
     state: &Arc<AppState>,
     handler: Handler,
     mut req: Req,
     held: Option<crate::slots::Slot<i64>>,
 ) -> Result<Reply, ApiError> {
-    let f = match handler {
+    let (f, permits) = match handler {
         Handler::Inline(f) => match state.store.try_scoped(req.principal.account_id()) {
             Some(conn) => {
                 let _ = req.conn.set(conn);
                 return f(&mut req);
             }
-            None => f,
+            None => (f, &state.reads),
         },
-        Handler::Blocking(f) => f,
+        Handler::Heavy(f) => (f, &state.reads),
+        Handler::Blocking(f) => (f, &state.blocking),
     };
-    let permit = Arc::clone(&state.blocking)
+    let permit = Arc::clone(permits)
         .acquire_owned()
         .await
         .map_err(|_| ApiError::Unavailable)?;
@@ -611,4 +612,68 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    use super::*;
+
+    static STARTED: AtomicBool = AtomicBool::new(false);
+    static RELEASE: AtomicBool = AtomicBool::new(false);
+
+    /// A handler that works until released.
+    fn long_work(_: &mut Req) -> Result<Reply, ApiError> {
+        STARTED.store(true, Ordering::SeqCst);
+        while !RELEASE.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Ok(Reply::NoContent)
+    }
+
+    /// A client that disconnects drops its request's future. The permit and the upload slot
+    /// were held by that future while the blocking task went on working: the next request got
+    /// them, so the bound on blocking work did not hold. They move into the task.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_client_that_leaves_does_not_free_what_its_work_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = crate::config::ServerConfig::new(dir.path().to_path_buf());
+        let store = crate::store::Store::open(dir.path(), 1).unwrap();
+        let catalogue = crate::catalogue::Catalogue::bundled();
+        let state =
+            Arc::new(AppState::new(config, "/api".into(), store, catalogue, Bytes::new()).unwrap());
+        let permits = state.blocking.available_permits();
+        let slot = state.uploads.try_take(1).unwrap();
+        let req = Req {
+            state: Arc::clone(&state),
+            params: Vec::new(),
+            query: Query::default(),
+            principal: Principal::Anonymous,
+            client: 0,
+            body: Bytes::new(),
+            conn: std::cell::OnceCell::new(),
+        };
+        let running = Arc::clone(&state);
+        let request = tokio::spawn(async move {
+            run_handler(&running, Handler::Blocking(long_work), req, Some(slot)).await
+        });
+        while !STARTED.load(Ordering::SeqCst) {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        request.abort();
+        let _ = request.await;
+        assert_eq!(state.blocking.available_permits(), permits - 1);
+        assert_eq!(state.uploads.taken(), 1);
+
+        RELEASE.store(true, Ordering::SeqCst);
+        for _ in 0..1000 {
+            if state.uploads.taken() == 0 && state.blocking.available_permits() == permits {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the permit and the slot came back when the work ended");
+    }
 }

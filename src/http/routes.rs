@@ -125,7 +125,7 @@ pub static ROUTES: &[Route] = &[
         method: Method::GET,
         path: "/regions",
         root: false,
-        handler: Handler::Inline(handlers::regions::list),
+        handler: Handler::Heavy(handlers::regions::list),
         access: Access::Public,
         body: BodyKind::None,
         secret: false,

@@ -23,7 +23,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
 use tokio_rustls::TlsAcceptor;
 
 use crate::state::AppState;
@@ -120,9 +120,11 @@ enum Verdict {
     ShuttingDown,
 }
 
-/// Resolves when the connection has broken one of its deadlines.
+/// Resolves when the connection has broken one of its deadlines. It sleeps until the deadline
+/// that applies now, or until a request starts or ends (which changes the deadline that applies).
 async fn watchdog(activity: &Activity, deadlines: &Deadlines) -> Verdict {
     loop {
+        let changed = activity.changed.notified();
         let quiet = activity.quiet_for();
         let (limit, verdict) = if activity.in_flight.load(Ordering::Acquire) == 0 {
             let limit = if activity.any_request.load(Ordering::Acquire) {
@@ -137,10 +139,14 @@ async fn watchdog(activity: &Activity, deadlines: &Deadlines) -> Verdict {
             // A handler is at work: its own deadlines bound it. Look again later.
             (deadlines.send, None)
         };
-        match verdict {
+        let wait = match verdict {
             Some(verdict) if quiet >= limit => return verdict,
-            Some(_) => tokio::time::sleep(limit - quiet).await,
-            None => tokio::time::sleep(limit).await,
+            Some(_) => limit - quiet,
+            None => limit,
+        };
+        tokio::select! {
+            () = tokio::time::sleep(wait) => {}
+            () = changed => {}
         }
     }
 }
@@ -157,6 +163,8 @@ struct Activity {
     /// When something last moved, in milliseconds since `origin`: a request arrived or ended, an
     /// answer started or a piece of it was taken for sending.
     last_progress: AtomicU64,
+    /// Wakes the watchdog when a request starts or ends, or an answer starts.
+    changed: Notify,
 }
 
 impl Activity {
@@ -167,6 +175,7 @@ impl Activity {
             sending: AtomicUsize::new(0),
             any_request: AtomicBool::new(false),
             last_progress: AtomicU64::new(0),
+            changed: Notify::new(),
         }
     }
 
@@ -176,6 +185,12 @@ impl Activity {
 
     fn progress(&self) {
         self.last_progress.store(self.now_ms(), Ordering::Release);
+    }
+
+    /// Progress that changes which deadline applies.
+    fn transition(&self) {
+        self.progress();
+        self.changed.notify_one();
     }
 
     fn quiet_for(&self) -> Duration {
@@ -193,7 +208,7 @@ impl InFlight {
     fn begin(activity: &Arc<Activity>) -> InFlight {
         activity.any_request.store(true, Ordering::Release);
         activity.in_flight.fetch_add(1, Ordering::AcqRel);
-        activity.progress();
+        activity.transition();
         InFlight {
             activity: Arc::clone(activity),
         }
@@ -202,7 +217,7 @@ impl InFlight {
     /// The answer is ready: its body is watched while it is sent.
     fn sending<B>(self, body: B) -> Watched<B> {
         self.activity.sending.fetch_add(1, Ordering::AcqRel);
-        self.activity.progress();
+        self.activity.transition();
         Watched {
             body,
             request: self,
@@ -213,7 +228,7 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.activity.in_flight.fetch_sub(1, Ordering::AcqRel);
-        self.activity.progress();
+        self.activity.transition();
     }
 }
 
