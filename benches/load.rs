@@ -41,6 +41,16 @@ const DATASETTE_IDS: u64 = 1000;
 const PROFILE_ANONYMOUS: &str = "profile anonymous";
 const PROFILE_API_KEY: &str = "profile with API key";
 const PROFILE_NO_LIMITS: &str = "profile, limiter off";
+const PROFILE_UNDER_ATTACK: &str = "profile under attack";
+/// Idle connections the attacker keeps open from one address (reopening those the server closes).
+const ATTACK_IDLE_CONNECTIONS: usize = 2_000;
+const ATTACKER_ADDRESS: [u8; 4] = [127, 0, 0, 2];
+/// The client stalling an export comes from a third address, so it is not one of the idle ones.
+const STALLER_ADDRESS: [u8; 4] = [127, 0, 0, 3];
+/// A persistent attacker: a connection the server closed is opened again after this long.
+const ATTACK_RECONNECT: Duration = Duration::from_secs(1);
+/// The stalled export is opened anew this often, before regintel's 30 s send timeout cuts it.
+const STALL_RENEW: Duration = Duration::from_secs(20);
 /// Rate limits far above what the run sends: every request is checked and counted, none refused.
 const HIGH_LIMITS: &[&str] = &[
     "--limit-anonymous-minute=1000000000",
@@ -92,6 +102,8 @@ struct Scenario {
     target: Target,
     paths: Vec<String>,
     headers: Vec<(String, String)>,
+    /// Run while the load is measured (warm-up included).
+    attack: Option<Attack>,
 }
 
 impl Scenario {
@@ -105,6 +117,14 @@ impl Scenario {
             target,
             paths: paths.to_vec(),
             headers,
+            attack: None,
+        }
+    }
+
+    fn under(self, attack: Attack) -> Self {
+        Self {
+            attack: Some(attack),
+            ..self
         }
     }
 }
@@ -165,6 +185,8 @@ fn bench() -> Result<()> {
         Scenario::new(PROFILE_ANONYMOUS, Target::Regintel(HIGH_LIMITS), &profile_paths, &[]),
         Scenario::new(PROFILE_API_KEY, Target::Regintel(HIGH_LIMITS), &profile_paths, &[("X-API-Key", &api_key)]),
         Scenario::new(PROFILE_NO_LIMITS, Target::Regintel(&["--no-rate-limits"]), &profile_paths, &[]),
+        Scenario::new(PROFILE_UNDER_ATTACK, Target::Regintel(HIGH_LIMITS), &profile_paths, &[])
+            .under(Attack { export_path: "/api/v1/regional/export/bulk/nama_10r_3gdp.csv".into(), api_key: api_key.clone() }),
     ];
     let mut results = Vec::new();
     for scenario in &regintel_scenarios {
@@ -904,6 +926,130 @@ async fn get(addr: SocketAddr, path: &str, headers: &[(String, String)]) -> Resu
 }
 
 // ---------------------------------------------------------------------------------------------
+// Attack
+
+/// What a hostile client does during a scenario: [`ATTACK_IDLE_CONNECTIONS`] connections from
+/// one address that send nothing, and an export (of `export_path`, with `api_key`) whose client
+/// reads the status line and then nothing more.
+struct Attack {
+    export_path: String,
+    api_key: String,
+}
+
+#[derive(Serialize)]
+struct AttackStats {
+    idle_opened: usize,
+    idle_open_at_end: usize,
+    exports_stalled: usize,
+}
+
+/// An attack running on a thread of its own (the bench thread waits for wrk meanwhile).
+struct RunningAttack {
+    stop: tokio::sync::watch::Sender<bool>,
+    thread: std::thread::JoinHandle<Result<AttackStats>>,
+}
+
+impl Attack {
+    fn start(&self, addr: SocketAddr) -> RunningAttack {
+        let (stop, stopped) = tokio::sync::watch::channel(false);
+        let request = format!(
+            "GET {} HTTP/1.1\r\nhost: {addr}\r\nx-api-key: {}\r\n\r\n",
+            self.export_path, self.api_key
+        );
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            rt.block_on(attack(addr, request, stopped))
+        });
+        RunningAttack { stop, thread }
+    }
+}
+
+impl RunningAttack {
+    fn stop(self) -> Result<AttackStats> {
+        let _ = self.stop.send(true);
+        self.thread
+            .join()
+            .map_err(|_| anyhow!("the attack thread panicked"))?
+    }
+}
+
+async fn attack(
+    addr: SocketAddr,
+    export_request: String,
+    stopped: tokio::sync::watch::Receiver<bool>,
+) -> Result<AttackStats> {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let opened = Arc::new(AtomicUsize::new(0));
+    let open = Arc::new(AtomicUsize::new(0));
+    let mut idle = tokio::task::JoinSet::new();
+    for _ in 0..ATTACK_IDLE_CONNECTIONS {
+        let (opened, open, mut stopped) = (opened.clone(), open.clone(), stopped.clone());
+        idle.spawn(async move {
+            while !*stopped.borrow() {
+                if let Ok(mut tcp) = connect_from(ATTACKER_ADDRESS, addr, None).await {
+                    opened.fetch_add(1, Ordering::Relaxed);
+                    open.fetch_add(1, Ordering::Relaxed);
+                    let mut buf = [0u8; 64];
+                    tokio::select! {
+                        _ = tokio::io::AsyncReadExt::read(&mut tcp, &mut buf) => {}
+                        _ = stopped.changed() => {}
+                    }
+                    open.fetch_sub(1, Ordering::Relaxed);
+                }
+                tokio::select! {
+                    () = tokio::time::sleep(ATTACK_RECONNECT) => {}
+                    _ = stopped.changed() => {}
+                }
+            }
+        });
+    }
+    let mut stalled = 0;
+    let mut stopped = stopped;
+    while !*stopped.borrow() {
+        let mut tcp = connect_from(STALLER_ADDRESS, addr, Some(4096)).await?;
+        tokio::io::AsyncWriteExt::write_all(&mut tcp, export_request.as_bytes()).await?;
+        let mut head = [0u8; 12];
+        tokio::io::AsyncReadExt::read_exact(&mut tcp, &mut head).await?;
+        ensure!(
+            head.starts_with(b"HTTP/1.1 200"),
+            "the stalled export was refused: {}",
+            String::from_utf8_lossy(&head)
+        );
+        stalled += 1;
+        // Read nothing more; hold it until the run ends or it is renewed.
+        tokio::select! {
+            () = tokio::time::sleep(STALL_RENEW) => {}
+            _ = stopped.changed() => {}
+        }
+    }
+    let idle_open_at_end = open.load(Ordering::Relaxed);
+    while idle.join_next().await.is_some() {}
+    Ok(AttackStats {
+        idle_opened: opened.load(Ordering::Relaxed),
+        idle_open_at_end,
+        exports_stalled: stalled,
+    })
+}
+
+/// A TCP connection from a local loopback `source` address, with a small receive buffer if
+/// given (so the kernel cannot take a whole answer in a client's place).
+async fn connect_from(
+    source: [u8; 4],
+    addr: SocketAddr,
+    recv_buffer: Option<u32>,
+) -> std::io::Result<tokio::net::TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(SocketAddr::from((source, 0)))?;
+    if let Some(size) = recv_buffer {
+        socket.set_recv_buffer_size(size)?;
+    }
+    socket.connect(addr).await
+}
+
+// ---------------------------------------------------------------------------------------------
 // Load
 
 #[derive(Serialize)]
@@ -919,6 +1065,9 @@ struct ScenarioResult {
     peak_rss_mb: f64,
     non_2xx: u64,
     socket_errors: u64,
+    /// What the attack of a hostile scenario did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    attack: Option<AttackStats>,
     /// Why the figures are not to be trusted; empty when they are.
     invalid: Vec<String>,
 }
@@ -960,10 +1109,22 @@ fn run_scenario(ctx: &Ctx, s: &Scenario) -> Result<ScenarioResult> {
 
     let script = ctx.tmp.join(format!("{}.lua", s.name.replace(' ', "-")));
     fs::write(&script, lua_script(&s.paths, &s.headers))?;
+    let attack = s.attack.as_ref().map(|a| a.start(server.addr));
     wrk(ctx, server.addr, &script, ctx.warmup_secs, false)?;
     let out = wrk(ctx, server.addr, &script, ctx.measure_secs, true)?;
     let stats = parse_wrk(&out).with_context(|| format!("parsing wrk output:\n{out}"))?;
     let peak_rss_mb = peak_rss_mb(server.proc.child.id())?;
+    let attack = attack.map(RunningAttack::stop).transpose()?;
+    if let Some(a) = &attack {
+        println!(
+            "attack: {} idle connections opened in all (those the server closes are reopened), \
+             {} open on the attacker's side at the end; {} exports stalled",
+            a.idle_opened, a.idle_open_at_end, a.exports_stalled
+        );
+        if a.exports_stalled == 0 {
+            invalid.push("no export was stalled".to_owned());
+        }
+    }
     drop(server);
 
     if stats.non_2xx > 0 {
@@ -983,6 +1144,7 @@ fn run_scenario(ctx: &Ctx, s: &Scenario) -> Result<ScenarioResult> {
         peak_rss_mb,
         non_2xx: stats.non_2xx,
         socket_errors: stats.socket_errors,
+        attack,
         invalid,
     })
 }
@@ -1147,10 +1309,11 @@ fn check(name: &'static str, value: f64, at_least: bool, target: f64, valid: boo
 }
 
 fn checks(results: &[ScenarioResult], import: &ImportResult) -> Vec<Check> {
-    let (profile, keyed, unlimited, minimal, datasette) = (
+    let (profile, keyed, unlimited, attacked, minimal, datasette) = (
         find(results, PROFILE_ANONYMOUS),
         find(results, PROFILE_API_KEY),
         find(results, PROFILE_NO_LIMITS),
+        find(results, PROFILE_UNDER_ATTACK),
         find(results, MINIMAL),
         find(results, DATASETTE),
     );
@@ -1197,6 +1360,13 @@ fn checks(results: &[ScenarioResult], import: &ImportResult) -> Vec<Check> {
             true,
             0.9,
             valid(&[profile, unlimited]),
+        ),
+        check(
+            "profile under attack / anonymous req/s",
+            attacked.req_per_s / profile.req_per_s,
+            true,
+            0.8,
+            valid(&[attacked, profile]),
         ),
         check(
             "import time / sqlite3 .import",
