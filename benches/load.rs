@@ -1013,15 +1013,17 @@ async fn attack(
         tokio::io::AsyncWriteExt::write_all(&mut tcp, export_request.as_bytes()).await?;
         let mut head = [0u8; 12];
         tokio::io::AsyncReadExt::read_exact(&mut tcp, &mut head).await?;
-        ensure!(
-            head.starts_with(b"HTTP/1.1 200"),
-            "the stalled export was refused: {}",
-            String::from_utf8_lossy(&head)
-        );
-        stalled += 1;
+        // Right after a renewal the previous export may still hold the account's slot (429):
+        // try again shortly.
+        let hold = if head.starts_with(b"HTTP/1.1 200") {
+            stalled += 1;
+            STALL_RENEW
+        } else {
+            Duration::from_millis(200)
+        };
         // Read nothing more; hold it until the run ends or it is renewed.
         tokio::select! {
-            () = tokio::time::sleep(STALL_RENEW) => {}
+            () = tokio::time::sleep(hold) => {}
             _ = stopped.changed() => {}
         }
     }

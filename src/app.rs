@@ -17,7 +17,7 @@ use crate::store::Store;
 /// How often the server looks for imports and credential changes made by another process, and
 /// flushes daily usage.
 const GENERATION_POLL: Duration = Duration::from_secs(1);
-/// How often idle rate-limit buckets are dropped.
+/// How often idle rate-limit buckets and old login failures are dropped.
 const SWEEP_EVERY: Duration = Duration::from_secs(5);
 
 /// Runs regintel on an already-bound listener until `shutdown` resolves and the connections have
@@ -67,8 +67,9 @@ pub async fn start(
     )
     .await;
     poller.abort();
-    // The last counts since the previous flush.
-    state.flush_usage();
+    // The last counts since the previous flush: a write, so off the async threads.
+    let flushing = Arc::clone(&state);
+    let _ = tokio::task::spawn_blocking(move || flushing.flush_usage()).await;
     Ok(())
 }
 
@@ -103,5 +104,6 @@ fn background_tick(state: &AppState, sweep: bool) {
             std::time::Instant::now(),
             crate::clock::now_ms().div_euclid(1000),
         );
+        state.auth.sweep();
     }
 }

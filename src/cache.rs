@@ -5,8 +5,7 @@
 //!
 //! The cache is `quick_cache`'s: weighted by bytes, sharded so concurrent requests do not queue on
 //! one lock, with S3-FIFO-like eviction that keeps answers asked for again over a stream of one-off
-//! requests (a client walking every cursor page cannot flush the popular profiles). The earlier
-//! hand-written FIFO had one global lock and a linear scan on every replacement.
+//! requests (a client walking every cursor page cannot flush the popular profiles).
 
 use std::sync::Arc;
 
@@ -18,19 +17,20 @@ use crate::reply::Reply;
 /// Bookkeeping per entry beyond its key and body, counted in its weight.
 const ENTRY_OVERHEAD: usize = 128;
 
-/// The generations an answer depends on: public data's and the caller's account's.
-pub type Generations = (i64, i64);
+/// The data generations an answer depends on: public data's and the caller's account's.
+pub type AnswerGenerations = (i64, i64);
 
 #[derive(Clone)]
 struct Cached {
-    generations: Generations,
+    generations: AnswerGenerations,
     reply: Arc<Reply>,
 }
 
+/// Weighs an entry by the bytes it holds.
 #[derive(Clone)]
-struct Bytes;
+struct ByteWeight;
 
-impl Weighter<String, Cached> for Bytes {
+impl Weighter<String, Cached> for ByteWeight {
     fn weight(&self, key: &String, value: &Cached) -> u64 {
         (key.len() + value.reply.size() + ENTRY_OVERHEAD) as u64
     }
@@ -38,7 +38,7 @@ impl Weighter<String, Cached> for Bytes {
 
 pub struct ResponseCache {
     limit_bytes: usize,
-    entries: Cache<String, Cached, Bytes>,
+    entries: Cache<String, Cached, ByteWeight>,
 }
 
 impl ResponseCache {
@@ -47,39 +47,34 @@ impl ResponseCache {
         let estimated_items = (limit_bytes / 4096).max(64);
         ResponseCache {
             limit_bytes,
-            entries: Cache::with_weighter(estimated_items, limit_bytes as u64, Bytes),
+            entries: Cache::with_weighter(estimated_items, limit_bytes as u64, ByteWeight),
         }
     }
 
-    pub fn get(&self, key: &str, generations: Generations) -> Option<Arc<Reply>> {
+    pub fn get(&self, key: &str, generations: AnswerGenerations) -> Option<Arc<Reply>> {
         self.entries
             .get(key)
             .filter(|c| c.generations == generations)
             .map(|c| c.reply)
     }
 
-    pub fn put(&self, key: String, generations: Generations, reply: Arc<Reply>) {
+    pub fn put(&self, key: String, generations: AnswerGenerations, reply: Arc<Reply>) {
         if key.len() + reply.size() > self.limit_bytes / 4 {
             return; // one answer must not evict most of the cache
         }
         self.entries.insert(key, Cached { generations, reply });
-    }
-
-    /// Bytes held (keys, answers and bookkeeping).
-    pub fn weight(&self) -> u64 {
-        self.entries.weight()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hyper::body::Bytes as Body;
+    use hyper::body::Bytes;
 
     fn reply(size: usize) -> Arc<Reply> {
         Arc::new(Reply::Raw {
             content_type: "text/plain",
-            body: Body::from(vec![b'x'; size]),
+            body: Bytes::from(vec![b'x'; size]),
         })
     }
 
@@ -103,7 +98,8 @@ mod tests {
         for i in 0..1000 {
             cache.put(format!("k{i}"), (0, 0), reply(10_000));
         }
-        assert!(cache.weight() <= 1 << 20, "{}", cache.weight());
+        let held = cache.entries.weight();
+        assert!(held <= 1 << 20, "{held}");
         cache.put("huge".into(), (0, 0), reply(300_000));
         assert!(
             cache.get("huge", (0, 0)).is_none(),

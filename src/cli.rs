@@ -254,8 +254,8 @@ struct ServeArgs {
     /// Seconds an HTTP/2 connection with no request in flight is kept open.
     #[arg(long, env = "REGINTEL_IDLE_TIMEOUT", default_value_t = 60)]
     idle_timeout: u64,
-    /// Seconds an answer may make no sending progress (the client not reading) before its
-    /// connection is cut.
+    /// Seconds an answer with a piece ready may wait to be taken for sending (the client not
+    /// reading) before its connection is cut.
     #[arg(long, env = "REGINTEL_SEND_TIMEOUT", default_value_t = 30)]
     send_timeout: u64,
     /// Seconds a client has to send a whole request body.
@@ -267,11 +267,12 @@ struct ServeArgs {
     /// Largest CSV upload (`PUT /datasets/{code}/data`) in bytes.
     #[arg(long, env = "REGINTEL_MAX_UPLOAD", default_value_t = 32 * 1024 * 1024)]
     max_upload: u64,
-    /// CSV uploads read and imported at once (one per account).
-    #[arg(long, env = "REGINTEL_MAX_UPLOADS", default_value_t = 2)]
+    /// CSV uploads being read or imported at once (one per account; they are parsed and
+    /// written one at a time).
+    #[arg(long, env = "REGINTEL_MAX_UPLOADS", default_value_t = 4)]
     max_uploads: usize,
     /// Bulk exports streamed at once (one per account).
-    #[arg(long, env = "REGINTEL_MAX_EXPORTS", default_value_t = 2)]
+    #[arg(long, env = "REGINTEL_MAX_EXPORTS", default_value_t = 4)]
     max_exports: usize,
     /// Seconds shutdown waits for in-flight requests.
     #[arg(long, env = "REGINTEL_DRAIN_TIMEOUT", default_value_t = 10)]
@@ -438,9 +439,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config.service = args.service;
     config.tls = tls.is_some();
     config.max_connections = args.max_connections;
-    config.max_connections_per_address = args
-        .max_connections_per_address
-        .unwrap_or((args.max_connections / 16).max(1));
+    config.max_connections_per_address = args.max_connections_per_address;
     config.header_read_timeout = Duration::from_secs(args.header_timeout);
     config.idle_timeout = Duration::from_secs(args.idle_timeout);
     config.send_timeout = Duration::from_secs(args.send_timeout);

@@ -81,16 +81,17 @@ pub struct ServerConfig {
     /// Connections served at once; more wait in the kernel's accept queue.
     pub max_connections: usize,
     /// Connections one client address (IPv6: one /64) may hold at once; more are closed on
-    /// accept. Trusted proxies are exempt.
-    pub max_connections_per_address: usize,
+    /// accept. Trusted proxies are exempt. None: 1/16 of `max_connections` (see
+    /// [`ServerConfig::connection_share`]).
+    pub max_connections_per_address: Option<usize>,
     /// Time a client has to send a request's headers, counted from when the connection opened
     /// (after TLS) or its previous answer was sent: the deadline of a first request, and of
     /// HTTP/1.1 keep-alive (slowloris defence).
     pub header_read_timeout: Duration,
     /// An HTTP/2 connection with no request in flight for this long is closed (GOAWAY).
     pub idle_timeout: Duration,
-    /// An answer whose sending makes no progress for this long (the client stopped reading) is
-    /// cut off, with its connection, freeing what it holds.
+    /// An answer with a piece ready that is not taken for sending for this long (the client
+    /// stopped reading) is cut off, with its connection, freeing what it holds.
     pub send_timeout: Duration,
     /// Time a client has to send a whole request body.
     pub body_timeout: Duration,
@@ -100,7 +101,7 @@ pub struct ServerConfig {
     pub max_body_bytes: u64,
     /// Largest CSV upload (`PUT /datasets/{code}/data`).
     pub max_upload_bytes: u64,
-    /// Uploads read and imported at once (one per account).
+    /// Uploads being read or imported at once (one per account; parsed and written one at a time).
     pub max_uploads: usize,
     /// Bulk exports streaming at once (one per account).
     pub max_exports: usize,
@@ -127,7 +128,7 @@ impl ServerConfig {
             service: "regional".into(),
             tls: false,
             max_connections: 1024,
-            max_connections_per_address: 64,
+            max_connections_per_address: None,
             header_read_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             send_timeout: Duration::from_secs(30),
@@ -135,14 +136,21 @@ impl ServerConfig {
             tls_handshake_timeout: Duration::from_secs(10),
             max_body_bytes: 1024 * 1024,
             max_upload_bytes: 32 * 1024 * 1024,
-            max_uploads: 2,
-            max_exports: 2,
+            max_uploads: 4,
+            max_exports: 4,
             public_url: None,
             drain_timeout: Duration::from_secs(10),
             cache_bytes: 32 * 1024 * 1024,
             pool_size: 8,
             limits: LimitConfig::default(),
         }
+    }
+
+    /// Connections one client address may hold: as set, or 1/16 of `max_connections` (at least
+    /// one), so one address can never hold every slot.
+    pub fn connection_share(&self) -> usize {
+        self.max_connections_per_address
+            .unwrap_or((self.max_connections / 16).max(1))
     }
 
     /// Checks what flags and variables cannot express, with a message that says what to fix.
@@ -162,7 +170,7 @@ impl ServerConfig {
             "--max-connections must be at least 1"
         );
         anyhow::ensure!(
-            (1..=self.max_connections).contains(&self.max_connections_per_address),
+            (1..=self.max_connections).contains(&self.connection_share()),
             "--max-connections-per-address must be from 1 to --max-connections ({})",
             self.max_connections
         );

@@ -666,8 +666,10 @@ pub fn is_trusted(ip: IpAddr, trusted: &[Cidr]) -> bool {
 }
 
 /// The client's address: the socket peer, unless the peer is a trusted proxy; then the
-/// right-most address of the configured forwarding header that is not a trusted proxy itself
-/// (conventions §2.3).
+/// right-most address of the configured forwarding header that is not a trusted proxy itself. A
+/// right-most untrusted entry that names no address (`for=unknown`, an obfuscated identifier)
+/// gives the peer: everything left of it was written by the client, who must not choose its own
+/// address.
 pub fn client_ip(
     peer: IpAddr,
     headers: &http::HeaderMap,
@@ -684,9 +686,10 @@ pub fn client_ip(
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(','))
     };
-    let hops: Vec<IpAddr> = match header {
+    // One entry per hop, None where it names no address.
+    let hops: Vec<Option<IpAddr>> = match header {
         ProxyHeader::Forwarded => values(http::header::FORWARDED)
-            .filter_map(|element| {
+            .map(|element| {
                 element.split(';').find_map(|pair| {
                     let (k, v) = pair.trim().split_once('=')?;
                     k.trim()
@@ -697,16 +700,19 @@ pub fn client_ip(
             .collect(),
         ProxyHeader::XForwardedFor => {
             values(http::header::HeaderName::from_static("x-forwarded-for"))
-                .filter_map(parse_node)
+                .map(parse_node)
                 .collect()
         }
     };
-    hops.iter()
+    match hops
+        .iter()
         .rev()
-        .find(|ip| !is_trusted(**ip, trusted))
-        .or(hops.first())
-        .copied()
-        .unwrap_or(peer)
+        .find(|hop| !hop.is_some_and(|ip| is_trusted(ip, trusted)))
+    {
+        Some(hop) => hop.unwrap_or(peer),
+        // Every hop is a trusted proxy: the first is the closest to the client.
+        None => hops.first().copied().flatten().unwrap_or(peer),
+    }
 }
 
 /// `1.2.3.4`, `"[2001:db8::1]:4711"`, `1.2.3.4:80` → the address.
@@ -806,6 +812,12 @@ mod proxy_tests {
             "the other header is not read"
         );
         assert_eq!("X-Forwarded-For".parse(), Ok(ProxyHeader::XForwardedFor));
+        // The proxy could not name its client: the client's own entry is not taken instead.
+        let unknown = headers(&[("forwarded", "for=192.0.2.66, for=unknown")]);
+        assert_eq!(
+            client_ip(proxy, &unknown, &trusted, Some(ProxyHeader::Forwarded)),
+            proxy
+        );
         assert!("whichever".parse::<ProxyHeader>().is_err());
     }
 }

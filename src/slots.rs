@@ -67,6 +67,7 @@ impl<K: Eq + Hash + Clone> Slots<K> {
     }
 
     /// Slots taken now.
+    #[cfg(test)]
     pub fn taken(&self) -> usize {
         self.lock().total
     }

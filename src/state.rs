@@ -18,7 +18,7 @@ use crate::store::Store;
 use crate::store::generations::Generations;
 
 /// Uploads and exports one account may run at once.
-pub const SLOTS_PER_ACCOUNT: usize = 1;
+const SLOTS_PER_ACCOUNT: usize = 1;
 
 pub struct AppState {
     pub config: ServerConfig,
@@ -39,6 +39,10 @@ pub struct AppState {
     pub exports: Arc<Slots<i64>>,
     /// CSV uploads being read or imported (each holds up to `--max-upload` bytes).
     pub uploads: Arc<Slots<i64>>,
+    /// Uploads are parsed and written one at a time: each writes one transaction under the
+    /// database's one writer, and a second would only wait on its lock (and give up after 5 s),
+    /// while holding a whole file's parsed rows in memory.
+    pub import: std::sync::Mutex<()>,
     /// Rate-limit buckets; day counters are flushed to `usage_daily` by `app`.
     pub limiter: Limiter,
     /// Rendered answers keyed by request; entries of older data generations are ignored.
@@ -101,6 +105,7 @@ impl AppState {
             reads: Arc::new(Semaphore::new(blocking_permits())),
             exports: Slots::new(config.max_exports, SLOTS_PER_ACCOUNT),
             uploads: Slots::new(config.max_uploads, SLOTS_PER_ACCOUNT),
+            import: std::sync::Mutex::new(()),
             limiter,
             cache: ResponseCache::new(config.cache_bytes),
             config,
@@ -118,7 +123,7 @@ impl AppState {
 
     /// What `account`'s answers depend on: public data's generation and the account's own (0
     /// for anonymous callers and accounts without private data).
-    pub fn generation_of(&self, account: Option<i64>) -> (i64, i64) {
+    pub fn generation_of(&self, account: Option<i64>) -> crate::cache::AnswerGenerations {
         let own = account.map_or(0, |id| {
             let accounts = self
                 .generations

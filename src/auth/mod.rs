@@ -11,6 +11,7 @@ pub mod api_key;
 pub mod jwt;
 pub mod password;
 pub mod secrets;
+pub mod throttle;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -31,13 +32,8 @@ pub const KEY_CACHE_TTL: Duration = Duration::from_secs(30);
 const TOUCH_INTERVAL: Duration = Duration::from_secs(60);
 /// Lifetime of a session token (conventions §4.3).
 pub const SESSION_TTL_SECS: i64 = 15 * 60;
-/// Consecutive failed logins for one email from one client address before further attempts from
-/// there wait.
-const LOGIN_FREE_FAILURES: u32 = 5;
-/// Failed logins for one email from all addresses together before every attempt waits: high
-/// enough that nobody can lock a victim out from one address of their own.
-const LOGIN_FREE_FAILURES_PER_EMAIL: u32 = 100;
-const LOGIN_MAX_WAIT_SECS: u64 = 15 * 60;
+/// Longest email address (RFC 5321 path limit): a longer one cannot be an account's.
+const MAX_EMAIL_BYTES: usize = 254;
 /// Entries kept in the in-memory maps before the oldest half is dropped.
 const MAP_BOUND: usize = 10_000;
 
@@ -78,68 +74,15 @@ struct CachedKey {
     touched: Option<Instant>,
 }
 
-struct LoginFailures {
-    count: u32,
-    last: Instant,
-}
-
-/// What failed logins are counted for: an email from one client address, and an email alone.
-#[derive(Clone, PartialEq, Eq, Hash)]
-enum LoginKey {
-    From(String, u128),
-    Email(String),
-}
-
-impl LoginKey {
-    fn both(email: &str, client: u128) -> [(LoginKey, u32); 2] {
-        [
-            (
-                LoginKey::From(email.to_owned(), client),
-                LOGIN_FREE_FAILURES,
-            ),
-            (
-                LoginKey::Email(email.to_owned()),
-                LOGIN_FREE_FAILURES_PER_EMAIL,
-            ),
-        ]
-    }
-}
-
 pub struct Auth {
     pepper: secrets::Pepper,
     keyring: jwt::KeyRing,
     keys: Mutex<HashMap<String, CachedKey>>,
-    logins: Mutex<HashMap<LoginKey, LoginFailures>>,
+    logins: throttle::LoginThrottle,
     generation: AtomicI64,
     /// Bumped by every revocation: a key read from the database before a revocation is not
     /// cached after it (it could be the revoked one).
     revocations: AtomicI64,
-}
-
-/// Counts a failed login. The map holds at most [`MAP_BOUND`] entries: when full, entries older
-/// than the longest wait go, and if that is not enough, the ones with the fewest failures.
-fn record_login_failure(
-    logins: &mut HashMap<LoginKey, LoginFailures>,
-    counted: [(LoginKey, u32); 2],
-) {
-    if logins.len() + counted.len() > MAP_BOUND {
-        let cutoff = Duration::from_secs(LOGIN_MAX_WAIT_SECS);
-        logins.retain(|_, f| f.last.elapsed() < cutoff);
-    }
-    if logins.len() + counted.len() > MAP_BOUND {
-        let mut counts: Vec<u32> = logins.values().map(|f| f.count).collect();
-        let keep = MAP_BOUND / 2;
-        let (_, &mut threshold, _) = counts.select_nth_unstable_by(keep, |a, b| b.cmp(a));
-        logins.retain(|_, f| f.count > threshold);
-    }
-    for (key, _) in counted {
-        let entry = logins.entry(key).or_insert(LoginFailures {
-            count: 0,
-            last: Instant::now(),
-        });
-        entry.count += 1;
-        entry.last = Instant::now();
-    }
 }
 
 /// A successful login.
@@ -163,7 +106,7 @@ impl Auth {
             pepper: secrets::Pepper::load_or_create(&dir)?,
             keyring: jwt::KeyRing::load_or_create(&dir, issuer)?,
             keys: Mutex::new(HashMap::new()),
-            logins: Mutex::new(HashMap::new()),
+            logins: throttle::LoginThrottle::default(),
             generation: AtomicI64::new(0),
             revocations: AtomicI64::new(0),
         })
@@ -311,9 +254,8 @@ impl Auth {
     }
 
     /// Verifies email and password (argon2id: call from a blocking thread). Unknown emails cost
-    /// the same as wrong passwords. Repeated failures make further attempts wait, doubling up to
-    /// 15 minutes: for the email from the same client address after a few, for the email from
-    /// anywhere only after many, so a lock-out cannot be aimed at someone from elsewhere.
+    /// the same as wrong passwords. Repeated failures make further attempts wait (see
+    /// [`throttle`]).
     pub fn verify_login(
         &self,
         store: &Store,
@@ -322,8 +264,10 @@ impl Auth {
         client: u128,
     ) -> Result<AccountRow, ApiError> {
         let who = email.trim().to_lowercase();
-        let counted = LoginKey::both(&who, client);
-        if let Some(wait) = self.login_wait(&counted) {
+        if who.len() > MAX_EMAIL_BYTES {
+            return Err(ApiError::LoginFailed);
+        }
+        if let Some(wait) = self.logins.wait(&who, client) {
             return Err(ApiError::RateLimited {
                 retry_after: wait,
                 violated: vec!["login-failures"],
@@ -337,16 +281,13 @@ impl Auth {
                 false
             }
         };
-        let mut logins = self.logins.lock().unwrap_or_else(|e| e.into_inner());
         match (verified, found) {
             (true, Some((account, _))) => {
-                for (key, _) in counted {
-                    logins.remove(&key);
-                }
+                self.logins.succeeded(&who, client);
                 Ok(account)
             }
             _ => {
-                record_login_failure(&mut logins, counted);
+                self.logins.failed(&who, client);
                 Err(ApiError::LoginFailed)
             }
         }
@@ -371,19 +312,9 @@ impl Auth {
         })
     }
 
-    /// Seconds to wait before the next attempt, if any of `counted` has failed too often.
-    fn login_wait(&self, counted: &[(LoginKey, u32)]) -> Option<u64> {
-        let logins = self.logins.lock().unwrap_or_else(|e| e.into_inner());
-        counted
-            .iter()
-            .filter_map(|(key, free)| {
-                let entry = logins.get(key)?;
-                let excess = entry.count.checked_sub(*free)?;
-                let wait = 2u64.saturating_pow(excess).min(LOGIN_MAX_WAIT_SECS);
-                let waited = entry.last.elapsed().as_secs();
-                (waited < wait).then(|| wait - waited)
-            })
-            .max()
+    /// Forgets what no longer matters (failed logins past the longest wait).
+    pub fn sweep(&self) {
+        self.logins.sweep();
     }
 
     pub fn logout(&self, store: &Store, sid: &str) -> Result<(), ApiError> {
@@ -414,19 +345,27 @@ impl Auth {
         Ok((row, key.plaintext))
     }
 
-    /// Revokes a key of `account` (None: any account, for the operator); effective at once here.
+    /// Revokes a key of `account` (None: any account, for the operator); effective at once here,
+    /// and in other processes on the database when they next see `auth_generation`.
     pub fn revoke_key(
         &self,
         store: &Store,
         account: Option<i64>,
         key_id: &str,
     ) -> Result<bool, StoreError> {
-        let revoked = store.system()?.revoke_key(account, key_id, now_ms())?;
+        let generation = store.system()?.revoke_key(account, key_id, now_ms())?;
         self.revocations.fetch_add(1, Ordering::AcqRel);
         self.keys
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(key_id);
-        Ok(revoked)
+        // Our own bump needs no emptying of this cache (the key is gone from it already); a bump
+        // by another process in between does, so only a step of exactly one is taken as ours.
+        if let Some(new) = generation {
+            let _ =
+                self.generation
+                    .compare_exchange(new - 1, new, Ordering::AcqRel, Ordering::Acquire);
+        }
+        Ok(generation.is_some())
     }
 }

@@ -98,7 +98,8 @@ pub async fn handle(
         }) => {
             let (status, body, content_type) = respond::render(&envelope, &reply);
             let mut response =
-                respond::build_async(status, body, content_type, gzip && !secret).await;
+                respond::build_async(status, body, content_type, gzip && !secret, &state.reads)
+                    .await;
             match etag {
                 Some(etag) => cache_headers(&mut response, &etag, account.is_some()),
                 None => no_store(&mut response),
@@ -317,8 +318,10 @@ async fn answer(
 
 /// Runs the handler: an inline one on this thread with a connection checked out without waiting;
 /// the others (and an inline one when every request connection is in use) on the blocking pool
-/// under a permit of their kind. The permit and `held` (an upload slot) move into the blocking
-/// task, so a client that disconnects cannot free them while the work goes on.
+/// under a permit of their kind, or, for an upload, under its upload slot (`held`): uploads are
+/// bounded by their slots and never take the permits logins and account writes need. The permit
+/// or slot moves into the blocking task, so a client that disconnects cannot free it while the
+/// work goes on.
 async fn run_handler(
     state: &Arc<AppState>,
     handler: Handler,
@@ -336,10 +339,15 @@ async fn run_handler(
         Handler::Heavy(f) => (f, &state.reads),
         Handler::Blocking(f) => (f, &state.blocking),
     };
-    let permit = Arc::clone(permits)
-        .acquire_owned()
-        .await
-        .map_err(|_| ApiError::Unavailable)?;
+    let permit = match held {
+        Some(_) => None,
+        None => Some(
+            Arc::clone(permits)
+                .acquire_owned()
+                .await
+                .map_err(|_| ApiError::Unavailable)?,
+        ),
+    };
     tokio::task::spawn_blocking(move || {
         let _held = (permit, held);
         f(&mut req)
@@ -350,7 +358,7 @@ async fn run_handler(
 
 /// A weak ETag for an answer that depends on `generations` and the request `key` (which holds
 /// the caller's account): it changes when the caller's data changes, and only then.
-fn etag(generations: crate::cache::Generations, key: &str) -> String {
+fn etag(generations: crate::cache::AnswerGenerations, key: &str) -> String {
     let (public, own) = generations;
     let hash = fnv1a(key.as_bytes());
     if own == 0 {
@@ -616,28 +624,39 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::time::Duration;
 
     use super::*;
 
-    static STARTED: AtomicBool = AtomicBool::new(false);
+    static STARTED: AtomicUsize = AtomicUsize::new(0);
     static RELEASE: AtomicBool = AtomicBool::new(false);
 
     /// A handler that works until released.
     fn long_work(_: &mut Req) -> Result<Reply, ApiError> {
-        STARTED.store(true, Ordering::SeqCst);
+        STARTED.fetch_add(1, Ordering::SeqCst);
         while !RELEASE.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(5));
         }
         Ok(Reply::NoContent)
     }
 
-    /// A client that disconnects drops its request's future. The permit and the upload slot
-    /// were held by that future while the blocking task went on working: the next request got
-    /// them, so the bound on blocking work did not hold. They move into the task.
+    /// Lets `long_work` finish however the test ends, so a failed assertion cannot leave its
+    /// thread spinning (the runtime would wait for it for ever).
+    struct Release;
+
+    impl Drop for Release {
+        fn drop(&mut self) {
+            RELEASE.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// A client that disconnects drops its request's future; the permit (of a write) or the
+    /// upload slot (of an upload) its work holds stays taken until the work on the blocking pool
+    /// ends.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_client_that_leaves_does_not_free_what_its_work_holds() {
+        let release = Release;
         let dir = tempfile::tempdir().unwrap();
         let config = crate::config::ServerConfig::new(dir.path().to_path_buf());
         let store = crate::store::Store::open(dir.path(), 1).unwrap();
@@ -645,29 +664,42 @@ mod tests {
         let state =
             Arc::new(AppState::new(config, "/api".into(), store, catalogue, Bytes::new()).unwrap());
         let permits = state.blocking.available_permits();
-        let slot = state.uploads.try_take(1).unwrap();
-        let req = Req {
-            state: Arc::clone(&state),
-            params: Vec::new(),
-            query: Query::default(),
-            principal: Principal::Anonymous,
-            client: 0,
-            body: Bytes::new(),
-            conn: std::cell::OnceCell::new(),
+        let request = |held| {
+            let state = Arc::clone(&state);
+            let req = Req {
+                state: Arc::clone(&state),
+                params: Vec::new(),
+                query: Query::default(),
+                principal: Principal::Anonymous,
+                client: 0,
+                body: Bytes::new(),
+                conn: std::cell::OnceCell::new(),
+            };
+            tokio::spawn(async move {
+                run_handler(&state, Handler::Blocking(long_work), req, held).await
+            })
         };
-        let running = Arc::clone(&state);
-        let request = tokio::spawn(async move {
-            run_handler(&running, Handler::Blocking(long_work), req, Some(slot)).await
-        });
-        while !STARTED.load(Ordering::SeqCst) {
+        let write = request(None);
+        let upload = request(Some(state.uploads.try_take(1).unwrap()));
+        while STARTED.load(Ordering::SeqCst) < 2 {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
-        request.abort();
-        let _ = request.await;
-        assert_eq!(state.blocking.available_permits(), permits - 1);
-        assert_eq!(state.uploads.taken(), 1);
+        for left in [write, upload] {
+            left.abort();
+            let _ = left.await;
+        }
+        assert_eq!(
+            state.blocking.available_permits(),
+            permits - 1,
+            "the write's"
+        );
+        assert_eq!(
+            state.uploads.taken(),
+            1,
+            "the upload's, which takes no permit"
+        );
 
-        RELEASE.store(true, Ordering::SeqCst);
+        drop(release);
         for _ in 0..1000 {
             if state.uploads.taken() == 0 && state.blocking.available_permits() == permits {
                 return;

@@ -220,16 +220,25 @@ pub fn accepts_gzip(headers: &HeaderMap) -> bool {
 /// time the async threads owe to other connections.
 const COMPRESS_OFF_THREAD_BYTES: u64 = 16 * 1024;
 
-/// [`build`], compressing a large body on the blocking pool.
+/// [`build`], compressing a large body on the blocking pool under one of `permits`, so that
+/// compression too is bounded.
 pub async fn build_async(
     status: StatusCode,
     body: Body,
     content_type: &'static str,
     gzip: bool,
+    permits: &std::sync::Arc<tokio::sync::Semaphore>,
 ) -> Response<Body> {
-    if gzip && body.stream.is_none() && body.remaining >= COMPRESS_OFF_THREAD_BYTES {
-        let compressed =
-            tokio::task::spawn_blocking(move || build(status, body, content_type, true)).await;
+    let large = body.stream.is_none() && body.remaining >= COMPRESS_OFF_THREAD_BYTES;
+    if gzip
+        && large
+        && let Ok(permit) = std::sync::Arc::clone(permits).acquire_owned().await
+    {
+        let compressed = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            build(status, body, content_type, true)
+        })
+        .await;
         return compressed.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
     }
     build(status, body, content_type, gzip)

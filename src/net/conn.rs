@@ -5,15 +5,18 @@
 //! - no request within `--header-timeout` of the connection opening (after TLS): closed, whatever
 //!   the protocol, including a client that sends part of the HTTP/2 preface and stops;
 //! - no request in flight for `--idle-timeout`: closed (HTTP/2 with GOAWAY);
-//! - an answer being sent that makes no progress for `--send-timeout` (the client stopped
-//!   reading, or stopped granting HTTP/2 flow-control window): the connection is cut, which drops
-//!   the answer and frees what its producer holds.
+//! - an answer with a piece ready that hyper has not asked for in `--send-timeout` (the client
+//!   stopped reading, or stopped granting HTTP/2 flow-control window to its stream): the
+//!   connection is cut, which drops the answer and frees what its producer holds. Each answer is
+//!   watched on its own, so other streams' traffic cannot hide a stalled one; an answer waiting
+//!   for its producer is not the client's fault and is not counted.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -121,28 +124,38 @@ enum Verdict {
 }
 
 /// Resolves when the connection has broken one of its deadlines. It sleeps until the deadline
-/// that applies now, or until a request starts or ends (which changes the deadline that applies).
+/// that applies now, or until a request starts or ends or an answer starts (which changes the
+/// deadline that applies).
 async fn watchdog(activity: &Activity, deadlines: &Deadlines) -> Verdict {
     loop {
         let changed = activity.changed.notified();
-        let quiet = activity.quiet_for();
-        let (limit, verdict) = if activity.in_flight.load(Ordering::Acquire) == 0 {
+        let now = activity.now_ms();
+        let wait = if activity.in_flight.load(Ordering::Acquire) == 0 {
             let limit = if activity.any_request.load(Ordering::Acquire) {
                 deadlines.idle
             } else {
                 deadlines.first_request
             };
-            (limit, Some(Verdict::Idle))
-        } else if activity.sending.load(Ordering::Acquire) > 0 {
-            (deadlines.send, Some(Verdict::Stalled))
+            let quiet = Duration::from_millis(
+                now.saturating_sub(activity.last_request.load(Ordering::Acquire)),
+            );
+            if quiet >= limit {
+                return Verdict::Idle;
+            }
+            limit - quiet
         } else {
-            // A handler is at work: its own deadlines bound it. Look again later.
-            (deadlines.send, None)
-        };
-        let wait = match verdict {
-            Some(verdict) if quiet >= limit => return verdict,
-            Some(_) => limit - quiet,
-            None => limit,
+            match activity.oldest_stalled_since() {
+                Some(since) => {
+                    let stalled = Duration::from_millis(now.saturating_sub(since));
+                    if stalled >= deadlines.send {
+                        return Verdict::Stalled;
+                    }
+                    deadlines.send - stalled
+                }
+                // Handlers at work, or answers waiting for their producers: their own
+                // deadlines bound them. Look again later.
+                None => deadlines.send,
+            }
         };
         tokio::select! {
             () = tokio::time::sleep(wait) => {}
@@ -156,15 +169,22 @@ struct Activity {
     origin: Instant,
     /// Requests from when hyper hands them over until their answer's body is dropped.
     in_flight: AtomicUsize,
-    /// Answers whose bodies are being sent.
-    sending: AtomicUsize,
     /// Whether a request arrived yet (until then the first-request deadline applies).
     any_request: AtomicBool,
-    /// When something last moved, in milliseconds since `origin`: a request arrived or ended, an
-    /// answer started or a piece of it was taken for sending.
-    last_progress: AtomicU64,
+    /// When a request last arrived or ended, in milliseconds since `origin`.
+    last_request: AtomicU64,
+    /// The answers being sent, by a number of their own.
+    answers: Mutex<HashMap<u64, Arc<Sending>>>,
+    next_answer: AtomicU64,
     /// Wakes the watchdog when a request starts or ends, or an answer starts.
     changed: Notify,
+}
+
+/// One answer being sent: when hyper last asked it for a piece, and whether it had none ready
+/// then (so it is the producer's turn, not the client's).
+struct Sending {
+    last_asked: AtomicU64,
+    producing: AtomicBool,
 }
 
 impl Activity {
@@ -172,9 +192,10 @@ impl Activity {
         Activity {
             origin: Instant::now(),
             in_flight: AtomicUsize::new(0),
-            sending: AtomicUsize::new(0),
             any_request: AtomicBool::new(false),
-            last_progress: AtomicU64::new(0),
+            last_request: AtomicU64::new(0),
+            answers: Mutex::new(HashMap::new()),
+            next_answer: AtomicU64::new(0),
             changed: Notify::new(),
         }
     }
@@ -183,19 +204,24 @@ impl Activity {
         self.origin.elapsed().as_millis() as u64
     }
 
-    fn progress(&self) {
-        self.last_progress.store(self.now_ms(), Ordering::Release);
+    fn answers(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Sending>>> {
+        self.answers.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Progress that changes which deadline applies.
-    fn transition(&self) {
-        self.progress();
+    /// Since when the longest-waiting answer that has a piece ready has not been asked for one:
+    /// hyper stops asking while the client does not read (or, in HTTP/2, grants no window).
+    fn oldest_stalled_since(&self) -> Option<u64> {
+        self.answers()
+            .values()
+            .filter(|a| !a.producing.load(Ordering::Acquire))
+            .map(|a| a.last_asked.load(Ordering::Acquire))
+            .min()
+    }
+
+    /// A request arrived or ended: the deadline that applies changes.
+    fn request_moved(&self) {
+        self.last_request.store(self.now_ms(), Ordering::Release);
         self.changed.notify_one();
-    }
-
-    fn quiet_for(&self) -> Duration {
-        let last = self.last_progress.load(Ordering::Acquire);
-        Duration::from_millis(self.now_ms().saturating_sub(last))
     }
 }
 
@@ -208,7 +234,7 @@ impl InFlight {
     fn begin(activity: &Arc<Activity>) -> InFlight {
         activity.any_request.store(true, Ordering::Release);
         activity.in_flight.fetch_add(1, Ordering::AcqRel);
-        activity.transition();
+        activity.request_moved();
         InFlight {
             activity: Arc::clone(activity),
         }
@@ -216,10 +242,17 @@ impl InFlight {
 
     /// The answer is ready: its body is watched while it is sent.
     fn sending<B>(self, body: B) -> Watched<B> {
-        self.activity.sending.fetch_add(1, Ordering::AcqRel);
-        self.activity.transition();
+        let sending = Arc::new(Sending {
+            last_asked: AtomicU64::new(self.activity.now_ms()),
+            producing: AtomicBool::new(false),
+        });
+        let id = self.activity.next_answer.fetch_add(1, Ordering::Relaxed);
+        self.activity.answers().insert(id, Arc::clone(&sending));
+        self.activity.changed.notify_one();
         Watched {
             body,
+            id,
+            sending,
             request: self,
         }
     }
@@ -228,19 +261,21 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.activity.in_flight.fetch_sub(1, Ordering::AcqRel);
-        self.activity.transition();
+        self.activity.request_moved();
     }
 }
 
-/// An answer's body that reports each piece taken for sending to its connection's watchdog.
+/// An answer's body that tells its connection's watchdog when hyper asks it for a piece.
 pub struct Watched<B> {
     body: B,
+    id: u64,
+    sending: Arc<Sending>,
     request: InFlight,
 }
 
 impl<B> Drop for Watched<B> {
     fn drop(&mut self) {
-        self.request.activity.sending.fetch_sub(1, Ordering::AcqRel);
+        self.request.activity.answers().remove(&self.id);
     }
 }
 
@@ -252,10 +287,12 @@ impl<B: Body + Unpin> Body for Watched<B> {
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<B::Data>, B::Error>>> {
+        let now = self.request.activity.now_ms();
+        self.sending.last_asked.store(now, Ordering::Release);
         let polled = Pin::new(&mut self.body).poll_frame(cx);
-        if polled.is_ready() {
-            self.request.activity.progress();
-        }
+        self.sending
+            .producing
+            .store(polled.is_pending(), Ordering::Release);
         polled
     }
 

@@ -35,7 +35,7 @@ pub async fn serve(
 ) {
     let config = &state.config;
     let permits = Arc::new(Semaphore::new(config.max_connections));
-    let per_address = Slots::new(usize::MAX, config.max_connections_per_address);
+    let per_address = Slots::new(usize::MAX, config.connection_share());
     let builder = Arc::new(builder(config));
     let (stop, stopping) = watch::channel(false);
     let mut connections = JoinSet::new();

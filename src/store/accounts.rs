@@ -5,7 +5,7 @@
 use rusqlite::{OptionalExtension, Row, TransactionBehavior, params};
 use serde::Serialize;
 
-use super::{Scoped, StoreError, StoreResult, System};
+use super::{Lookup, Scoped, StoreError, StoreResult, System};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -154,10 +154,7 @@ impl System {
     }
 
     pub fn account(&self, id: i64) -> StoreResult<Option<AccountRow>> {
-        let mut stmt = self.db().prepare_cached(&format!(
-            "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"
-        ))?;
-        Ok(stmt.query_row([id], account_from_row).optional()?)
+        account_by_id(self.db(), id)
     }
 
     /// The account and its password hash, for login and the operator commands.
@@ -192,24 +189,6 @@ impl System {
             params![email, password_hash],
         )?;
         Ok(changed == 1)
-    }
-
-    pub fn key_for_auth(&self, key_id: &str) -> StoreResult<Option<KeyRecord>> {
-        let mut stmt = self.db().prepare_cached(
-            "SELECT k.account_id, k.mac, k.revoked_at IS NOT NULL, a.tier, a.disabled
-             FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_id = ?1",
-        )?;
-        Ok(stmt
-            .query_row([key_id], |r| {
-                Ok(KeyRecord {
-                    account_id: r.get(0)?,
-                    mac: r.get(1)?,
-                    revoked: r.get(2)?,
-                    tier: r.get(3)?,
-                    account_disabled: r.get(4)?,
-                })
-            })
-            .optional()?)
     }
 
     /// Stores a new key unless the account already holds `limit` active keys; the count and the
@@ -253,22 +232,27 @@ impl System {
     /// Revokes a key of `account` (or of any account when None: the operator). False when there
     /// is no such active key, so another account's key id looks exactly like a missing one.
     /// Revokes the key and bumps `auth_generation` in one transaction, so every other process
-    /// on this database drops the key from its cache within about a second.
-    pub fn revoke_key(&self, account: Option<i64>, key_id: &str, now: i64) -> StoreResult<bool> {
+    /// on this database drops the key from its cache within about a second. Returns whether a
+    /// key was revoked, and the new `auth_generation` if so.
+    pub fn revoke_key(
+        &self,
+        account: Option<i64>,
+        key_id: &str,
+        now: i64,
+    ) -> StoreResult<Option<i64>> {
         let tx = self.db().unchecked_transaction()?;
         let changed = tx.execute(
             "UPDATE api_keys SET revoked_at = ?3
              WHERE key_id = ?1 AND (?2 IS NULL OR account_id = ?2) AND revoked_at IS NULL",
             params![key_id, account, now],
         )?;
-        if changed == 1 {
-            tx.execute(
-                "UPDATE store_meta SET value = value + 1 WHERE key = 'auth_generation'",
-                [],
-            )?;
-        }
+        let generation = if changed == 1 {
+            Some(bump_auth_generation(&tx)?)
+        } else {
+            None
+        };
         tx.commit()?;
-        Ok(changed == 1)
+        Ok(generation)
     }
 
     /// Keys of one account, or of all (operator), newest first.
@@ -302,15 +286,6 @@ impl System {
         Ok(())
     }
 
-    pub fn session_active(&self, sid: &str, account_id: i64, now: i64) -> StoreResult<bool> {
-        let mut stmt = self.db().prepare_cached(
-            "SELECT EXISTS (SELECT 1 FROM sessions s JOIN accounts a ON a.id = s.account_id
-                            WHERE s.id = ?1 AND s.account_id = ?2 AND s.revoked_at IS NULL
-                              AND s.expires_at > ?3 AND a.disabled = 0)",
-        )?;
-        Ok(stmt.query_row(params![sid, account_id, now], |r| r.get(0))?)
-    }
-
     pub fn revoke_session(&self, sid: &str, now: i64) -> StoreResult<()> {
         self.db().execute(
             "UPDATE sessions SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
@@ -321,10 +296,7 @@ impl System {
 
     /// Tells running servers to drop cached credentials (see `store_meta`).
     pub fn bump_auth_generation(&self) -> StoreResult<()> {
-        self.db().execute(
-            "UPDATE store_meta SET value = value + 1 WHERE key = 'auth_generation'",
-            [],
-        )?;
+        bump_auth_generation(self.db())?;
         Ok(())
     }
 
@@ -337,6 +309,47 @@ impl System {
     }
 }
 
+/// The reads authentication makes on the async threads.
+impl Lookup {
+    pub fn key_for_auth(&self, key_id: &str) -> StoreResult<Option<KeyRecord>> {
+        let mut stmt = self.db().prepare_cached(
+            "SELECT k.account_id, k.mac, k.revoked_at IS NOT NULL, a.tier, a.disabled
+             FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_id = ?1",
+        )?;
+        Ok(stmt
+            .query_row([key_id], |r| {
+                Ok(KeyRecord {
+                    account_id: r.get(0)?,
+                    mac: r.get(1)?,
+                    revoked: r.get(2)?,
+                    tier: r.get(3)?,
+                    account_disabled: r.get(4)?,
+                })
+            })
+            .optional()?)
+    }
+
+    pub fn session_active(&self, sid: &str, account_id: i64, now: i64) -> StoreResult<bool> {
+        let mut stmt = self.db().prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM sessions s JOIN accounts a ON a.id = s.account_id
+                            WHERE s.id = ?1 AND s.account_id = ?2 AND s.revoked_at IS NULL
+                              AND s.expires_at > ?3 AND a.disabled = 0)",
+        )?;
+        Ok(stmt.query_row(params![sid, account_id, now], |r| r.get(0))?)
+    }
+
+    pub fn account(&self, id: i64) -> StoreResult<Option<AccountRow>> {
+        account_by_id(self.db(), id)
+    }
+}
+
+fn account_by_id(db: &rusqlite::Connection, id: i64) -> StoreResult<Option<AccountRow>> {
+    let mut stmt = db.prepare_cached(&format!(
+        "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"
+    ))?;
+    Ok(stmt.query_row([id], account_from_row).optional()?)
+}
+
 impl Scoped {
     /// The caller's own keys, newest first.
     pub fn my_keys(&self) -> StoreResult<Vec<KeyRow>> {
@@ -346,4 +359,13 @@ impl Scoped {
         let rows = stmt.query_map([], key_from_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
+}
+
+/// Bumps `auth_generation` (see `schema.sql`); returns the new value.
+fn bump_auth_generation(db: &rusqlite::Connection) -> rusqlite::Result<i64> {
+    db.query_row(
+        "UPDATE store_meta SET value = value + 1 WHERE key = 'auth_generation' RETURNING value",
+        [],
+        |r| r.get(0),
+    )
 }

@@ -179,6 +179,10 @@ fn upsert_dataset(
     }
 }
 
+/// Private datasets one account may have: every one is in the account's dataset lists and
+/// profiles, which must stay quick to render.
+pub const MAX_PRIVATE_DATASETS: i64 = 100;
+
 /// Creates an account's private dataset (no data yet). Its code must be new for the account and
 /// not a public dataset's, so a code always means one dataset to its owner.
 pub fn create_private_dataset(
@@ -197,6 +201,16 @@ pub fn create_private_dataset(
         return Err(crate::store::StoreError::Conflict(format!(
             "a dataset with code {} exists; choose another code",
             meta.code
+        )));
+    }
+    let owned: i64 = tx.query_row(
+        "SELECT count(*) FROM datasets WHERE owner_account_id = ?1",
+        [owner],
+        |r| r.get(0),
+    )?;
+    if owned >= MAX_PRIVATE_DATASETS {
+        return Err(crate::store::StoreError::Conflict(format!(
+            "the account has its limit of {MAX_PRIVATE_DATASETS} private datasets"
         )));
     }
     upsert_dataset(tx, meta, dim_names, None, Some(owner))

@@ -83,12 +83,13 @@ const SYSTEM_POOL_SIZE: u32 = 4;
 
 impl Store {
     /// Opens (creating if new, readable by its owner only) and migrates the database in
-    /// `data_dir`. `pool_size` request connections and `lookups` lookup connections are opened
-    /// at once, so checking one out never waits for a connection to be made.
+    /// `data_dir`, with one lookup connection.
     pub fn open(data_dir: &Path, pool_size: u32) -> anyhow::Result<Store> {
         Self::open_with(data_dir, pool_size, 1)
     }
 
+    /// [`Store::open`] for the server: `pool_size` request connections and `lookups` lookup
+    /// connections, all opened at once, so checking one out never waits for one to be made.
     pub fn open_with(data_dir: &Path, pool_size: u32, lookups: u32) -> anyhow::Result<Store> {
         let path = data_dir.join(DB_FILE);
         create_private(&path)?;
@@ -132,9 +133,9 @@ impl Store {
 
     /// A read-only system connection for authentication on the async threads; never waits (Busy
     /// when every one is in use, which their number makes a transient state).
-    pub fn lookup(&self) -> StoreResult<System> {
+    pub fn lookup(&self) -> StoreResult<Lookup> {
         let conn = self.lookups.try_get().ok_or(StoreError::Busy)?;
-        Ok(System { conn })
+        Ok(Lookup { conn })
     }
 
     /// A system connection for the account API's writes and background work, waiting up to 5 s
@@ -198,6 +199,18 @@ impl Scoped {
         Ok(self
             .db()
             .query_row("PRAGMA user_version", [], |r| r.get(0))?)
+    }
+}
+
+/// A read-only system connection for authentication (see [`Store::lookup`]); its methods are in
+/// `accounts.rs`.
+pub struct Lookup {
+    conn: r2d2::PooledConnection<Manager>,
+}
+
+impl Lookup {
+    fn db(&self) -> &rusqlite::Connection {
+        &self.conn.conn
     }
 }
 

@@ -424,7 +424,7 @@ async fn operator_commands_manage_accounts_keys_and_private_imports() {
     assert!(revoked.contains("revoked"));
 }
 
-/// The binary under `sh -c 'umask 000; exec regintel ARGS'`.
+/// The binary under `sh -c 'umask 000 && exec regintel ARGS'`.
 fn with_open_umask(args: &[&str], data_dir: &std::path::Path) -> std::process::Command {
     let mut cmd = std::process::Command::new("sh");
     cmd.env_clear()

@@ -84,7 +84,7 @@ async fn connections_beyond_the_limit_wait_for_a_free_slot() {
     let s = TestServer::start_with(Options {
         configure: Some(|c| {
             c.max_connections = 1;
-            c.max_connections_per_address = 1;
+            c.max_connections_per_address = Some(1);
         }),
         ..Default::default()
     })

@@ -107,7 +107,7 @@ impl TestServer {
         config.limits.key_creations_per_hour = 1 << 40;
         // Tests open many connections from 127.0.0.1 at once; the share per address is tested
         // on its own.
-        config.max_connections_per_address = config.max_connections;
+        config.max_connections_per_address = Some(config.max_connections);
         if let Some(configure) = options.configure {
             configure(&mut config);
         }

@@ -54,11 +54,22 @@ pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
     ))
 }
 
+/// An export must average this many bytes a second once it has run for [`RATE_GRACE`]: a client
+/// that takes one chunk just before each send deadline would otherwise hold its slot, connection
+/// and read transaction (which keeps SQLite from checkpointing its WAL) for as long as it likes.
+const MIN_BYTES_PER_SEC: u64 = 32 * 1024;
+const RATE_GRACE: std::time::Duration = std::time::Duration::from_secs(30);
+
+fn fast_enough(sent: u64, elapsed: std::time::Duration) -> bool {
+    elapsed < RATE_GRACE || sent >= MIN_BYTES_PER_SEC * elapsed.as_secs()
+}
+
 /// Streams the dataset as CSV: the rows are read and written by a blocking task in chunks while
 /// the response is being sent, so memory stays at a few chunks whatever the dataset's size. Each
 /// export holds a slot (one per account, `--max-exports` in all; see [`super::slot_refused`]), a
 /// database connection and its read transaction; a chunk the client does not take within
-/// `--send-timeout` ends the export and frees all three.
+/// `--send-timeout`, or an average below [`MIN_BYTES_PER_SEC`], ends the export and frees all
+/// three.
 pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let code = req.param("dataset").to_owned();
@@ -82,8 +93,11 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
                 .block_on(tokio::time::timeout(deadline, tx.send(chunk)))
                 .is_ok_and(|sent| sent.is_ok())
         };
+        let started = std::time::Instant::now();
+        let mut sent = 0u64;
         let written = crate::domain::export::write_csv(&store, &dataset, |chunk| {
-            send(StreamChunk::Data(chunk.into()))
+            sent += chunk.len() as u64;
+            send(StreamChunk::Data(chunk.into())) && fast_enough(sent, started.elapsed())
         });
         // Free the connection and the slot before the client can see the end, so its next
         // export finds them free.
@@ -94,7 +108,7 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
             }
             Ok(false) => tracing::info!(
                 dataset = %dataset.code,
-                "export stopped: the client left or stopped reading"
+                "export stopped: the client left, stopped reading or read too slowly"
             ),
             // Ending without `End` aborts the response.
             Err(e) => {
@@ -106,4 +120,20 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
         content_type: "text/csv; charset=utf-8",
         chunks: Mutex::new(Some(rx)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn a_trickling_reader_is_too_slow_after_the_grace() {
+        let secs = Duration::from_secs;
+        assert!(fast_enough(0, secs(29)), "within the grace, anything goes");
+        assert!(fast_enough(40 * MIN_BYTES_PER_SEC, secs(40)));
+        // One 64 KiB chunk every 29 s: about 2 KiB/s.
+        assert!(!fast_enough(2 * 64 * 1024, secs(58)));
+    }
 }

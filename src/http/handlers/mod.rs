@@ -100,9 +100,9 @@ pub enum Handler {
     /// Runs on the blocking pool, a bounded number at a time: writes (which may wait for the
     /// database's one writer, e.g. during an import), password hashing, CSV imports.
     Blocking(HandlerFn),
-    /// A read whose answer the client can make large (a page of 1,000 regions, a text search):
-    /// milliseconds of work, so on the blocking pool, under permits of its own so it never
-    /// queues behind imports and password hashing.
+    /// A read whose answer the client can make large (a page of 1,000 regions, a text search, an
+    /// account's own datasets with all their series): milliseconds of work, so on the blocking
+    /// pool, under permits of its own so it never queues behind imports and password hashing.
     Heavy(HandlerFn),
 }
 

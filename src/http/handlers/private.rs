@@ -24,6 +24,9 @@ struct NewDataset {
     description: Option<String>,
 }
 
+/// Dimensions a private dataset may have: far more than any Eurostat dataset.
+const MAX_DIMENSIONS: usize = 32;
+
 fn is_code(text: &str, max: usize, upper: bool) -> bool {
     (1..=max).contains(&text.len())
         && text.bytes().all(|b| {
@@ -69,16 +72,27 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
             "unit must be 1 to 32 characters of A-Z, 0-9 and _ (e.g. NR, PC)",
         );
     }
+    if body.dimensions.len() > MAX_DIMENSIONS {
+        problem(
+            &mut errors,
+            "#/dimensions",
+            &format!("at most {MAX_DIMENSIONS} dimensions"),
+        );
+    }
     let mut seen = BTreeSet::new();
-    for (i, dim) in body.dimensions.iter().enumerate() {
+    for (i, dim) in body.dimensions.iter().enumerate().take(MAX_DIMENSIONS) {
         let pointer = format!("#/dimensions/{i}");
-        if !is_code(dim, 32, false)
-            || ["unit", "geo", "time", "nuts_code", "value", "flags"].contains(&dim.as_str())
-        {
+        // A CSV column of one of these names means something else, so the dataset could never
+        // be loaded.
+        let reserved = dim == "geo" || crate::ingest::tidy::KNOWN.contains(&dim.as_str());
+        if !is_code(dim, 32, false) || reserved {
             problem(
                 &mut errors,
                 &pointer,
-                "a dimension name is 1 to 32 characters of a-z, 0-9 and _, and not unit, geo, time, nuts_code, value or flags",
+                &format!(
+                    "a dimension name is 1 to 32 characters of a-z, 0-9 and _, and not geo or {}",
+                    crate::ingest::tidy::KNOWN.join(", ")
+                ),
             );
         } else if !seen.insert(dim) {
             problem(&mut errors, &pointer, "dimension listed twice");
@@ -124,13 +138,16 @@ pub fn put_data(req: &mut Req) -> Result<Reply, ApiError> {
         .dataset(&code)?
         .filter(|d| d.private)
         .ok_or_else(|| ApiError::UnknownDataset(code.clone()))?;
-    let outcome = crate::import::import_private_csv(
-        &req.state.store,
-        &req.state.catalogue,
-        &dataset,
-        &req.body,
-        owner,
-    )?;
+    let outcome = {
+        let _one_at_a_time = req.state.import.lock().unwrap_or_else(|e| e.into_inner());
+        crate::import::import_private_csv(
+            &req.state.store,
+            &req.state.catalogue,
+            &dataset,
+            &req.body,
+            owner,
+        )?
+    };
     req.state.refresh_generations();
     json(&outcome, &json!({}))
 }
