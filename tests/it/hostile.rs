@@ -530,3 +530,51 @@ async fn private_datasets_are_bounded_and_loadable() {
         .error(409, "conflict");
     assert!(e["message"].as_str().unwrap().contains("limit"), "{e}");
 }
+
+/// HTTP/2: a stream whose reader grants no flow-control window holds its answer; traffic on the
+/// connection's other streams must not hide it. Each answer is watched on its own, and the
+/// connection is cut once one has waited the send timeout to be sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_http2_stream_is_cut_even_while_others_move() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| c.send_timeout = Duration::from_secs(3)),
+        ..Default::default()
+    })
+    .await;
+    let tcp = s.client.tcp().await.unwrap();
+    let (mut sender, conn) =
+        hyper::client::conn::http2::Builder::new(hyper_util::rt::TokioExecutor::new())
+            .initial_stream_window_size(65_535)
+            .handshake(hyper_util::rt::TokioIo::new(tcp))
+            .await
+            .unwrap();
+    let conn = tokio::spawn(conn);
+    let get = |path: &str| {
+        http::Request::get(format!("http://localhost{path}"))
+            .body(http_body_util::Full::new(hyper::body::Bytes::new()))
+            .unwrap()
+    };
+    // About 200 KB, of which the window lets 64 KB through; its body is never read.
+    let stalled = sender
+        .send_request(get(&format!("{BASE}/regions?limit=1000")))
+        .await
+        .unwrap();
+    assert_eq!(stalled.status(), 200);
+    let started = Instant::now();
+    while !conn.is_finished() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the connection with a stalled stream is still open"
+        );
+        let beat =
+            tokio::time::timeout(Duration::from_secs(5), sender.send_request(get("/healthz")));
+        match beat.await {
+            Ok(Ok(r)) => {
+                let _ = http_body_util::BodyExt::collect(r.into_body()).await;
+            }
+            _ => break,
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    drop(stalled);
+}
