@@ -85,6 +85,11 @@ pub struct Auth {
     revocations: AtomicI64,
 }
 
+/// Whether a key last recorded as used at `touched` is due to be recorded again.
+fn touch_due(touched: Option<Instant>) -> bool {
+    touched.is_none_or(|t| t.elapsed() >= TOUCH_INTERVAL)
+}
+
 /// A successful login.
 #[derive(Debug, serde::Serialize)]
 pub struct Session {
@@ -157,14 +162,16 @@ impl Auth {
     /// never waits.
     fn verify_key(&self, store: &Store, presented: &str) -> Result<Caller, ApiError> {
         let key_id = api_key::parse(presented).ok_or(ApiError::InvalidCredential)?;
+        // With the record, whether a use is due to be recorded (checked again before recording,
+        // so a request for which it is not due takes the lock once).
         let cached = {
             let keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
             keys.get(key_id)
                 .filter(|entry| entry.fetched.elapsed() < KEY_CACHE_TTL)
-                .map(|entry| Arc::clone(&entry.record))
+                .map(|entry| (Arc::clone(&entry.record), touch_due(entry.touched)))
         };
-        let record = match cached {
-            Some(record) => record,
+        let (record, touch) = match cached {
+            Some(cached) => cached,
             None => {
                 let epoch = self.revocations.load(Ordering::Acquire);
                 let record = Arc::new(
@@ -190,14 +197,16 @@ impl Auth {
                         },
                     );
                 }
-                record
+                (record, true)
             }
         };
         if !self.pepper.verify(presented, &record.mac) || record.revoked || record.account_disabled
         {
             return Err(ApiError::InvalidCredential);
         }
-        self.note_use(store, key_id);
+        if touch {
+            self.note_use(store, key_id);
+        }
         Ok(Caller {
             account_id: record.account_id,
             tier: record.tier,
@@ -216,7 +225,7 @@ impl Auth {
             let Some(entry) = keys.get_mut(key_id) else {
                 return; // not cached (a revocation raced with it): recorded next time
             };
-            if entry.touched.is_some_and(|t| t.elapsed() < TOUCH_INTERVAL) {
+            if !touch_due(entry.touched) {
                 return;
             }
             entry.touched = Some(Instant::now());
