@@ -47,8 +47,8 @@ pub async fn start(
         .max(u32::try_from(needed).unwrap_or(u32::MAX));
     let lookups = u32::try_from(workers + 1).unwrap_or(u32::MAX);
     let store = Store::open_with(&config.data_dir, pool_size, lookups)?;
-    let base_path = format!("/api/v1/{}", config.service);
-    let openapi = crate::openapi::document(&base_path, &config.limits.route_weights);
+    let base_path = config.base_path();
+    let openapi = crate::openapi::document(&config.base_url(), &config.limits.route_weights);
     let openapi = Bytes::from(serde_json::to_vec(&openapi)?);
     let state = Arc::new(AppState::new(
         config,

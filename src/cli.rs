@@ -84,6 +84,10 @@ enum Command {
     Openapi {
         #[arg(long, env = "REGINTEL_SERVICE", default_value = "regional")]
         service: String,
+        /// The URL clients use to reach the server: the document's base URL is this with
+        /// `/api/v1/<service>` (without it, the base path alone).
+        #[arg(long, env = "REGINTEL_PUBLIC_URL")]
+        public_url: Option<String>,
     },
     /// Check the database (integrity, schema version, data) and the TLS files, then exit.
     Check {
@@ -264,7 +268,7 @@ struct ServeArgs {
     /// Largest JSON request body in bytes (CSV uploads: --max-upload).
     #[arg(long, env = "REGINTEL_MAX_BODY", default_value_t = 1024 * 1024)]
     max_body: u64,
-    /// Largest CSV upload (`PUT /datasets/{code}/data`) in bytes.
+    /// Largest CSV upload (`PUT /datasets/{dataset_code}/data`) in bytes.
     #[arg(long, env = "REGINTEL_MAX_UPLOAD", default_value_t = 32 * 1024 * 1024)]
     max_upload: u64,
     /// CSV uploads being read or imported at once (one per account; they are parsed and
@@ -361,8 +365,15 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
             crate::admin::account(&admin.data_dir, action, admin.json)
         }
         Command::Key { action, admin } => crate::admin::key(&admin.data_dir, action, admin.json),
-        Command::Openapi { service } => {
-            let doc = crate::openapi::document(&format!("/api/v1/{service}"), &[]);
+        Command::Openapi {
+            service,
+            public_url,
+        } => {
+            let mut config = ServerConfig::new(PathBuf::new());
+            config.service = service;
+            config.public_url = public_url;
+            config.validate()?;
+            let doc = crate::openapi::document(&config.base_url(), &[]);
             println!("{}", serde_json::to_string_pretty(&doc)?);
             Ok(())
         }

@@ -99,7 +99,7 @@ pub struct ServerConfig {
     pub tls_handshake_timeout: Duration,
     /// Largest JSON request body accepted.
     pub max_body_bytes: u64,
-    /// Largest CSV upload (`PUT /datasets/{code}/data`).
+    /// Largest CSV upload (`PUT /datasets/{dataset_code}/data`).
     pub max_upload_bytes: u64,
     /// Uploads being read or imported at once (one per account; parsed and written one at a time).
     pub max_uploads: usize,
@@ -117,6 +117,18 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
+    /// `/api/v1/<service>`: the base path of every API route.
+    pub fn base_path(&self) -> String {
+        format!("/api/v1/{}", self.service)
+    }
+
+    /// The API's base URL as the specification defines it (`https://<host>/api/v1/<service>`):
+    /// the public URL with the base path, or the base path alone when no public URL is set.
+    pub fn base_url(&self) -> String {
+        let origin = self.public_url.as_deref().unwrap_or("");
+        format!("{}{}", origin.trim_end_matches('/'), self.base_path())
+    }
+
     /// The `iss` of session tokens: the public URL, or "regintel" when none is configured.
     pub fn issuer(&self) -> &str {
         self.public_url.as_deref().unwrap_or("regintel")

@@ -141,7 +141,7 @@ pub fn create_private_dataset(
     Ok(())
 }
 
-/// Loads a tidy CSV body into an account's private dataset (`PUT /datasets/{code}/data`). The
+/// Loads a tidy CSV body into an account's private dataset (`PUT /datasets/{dataset_code}/data`). The
 /// whole body is checked first (format, dataset code, dimensions, unit); problems come back as
 /// 422 with their lines, and nothing is written.
 pub fn import_private_csv(

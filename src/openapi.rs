@@ -1,6 +1,11 @@
 //! The OpenAPI 3.1 document, built at start from the route table (paths, parameters, error codes)
 //! and the schemas below (one per answer type). `regintel openapi` prints it; `/openapi.json`
-//! serves it; the tests validate it and check it against the router.
+//! serves it; the tests validate it, check it against the router and generate a client from it.
+//!
+//! It speaks the specification's terms: `servers` is the base URL (`.../api/v1/<service>`) and
+//! every path is relative to it, so a client generated from the document and given that base URL
+//! works. The operational routes at the root of the host (`/healthz`, `/readyz`) are outside the
+//! base URL and so outside the document (the README describes them).
 
 use std::collections::BTreeMap;
 
@@ -9,17 +14,14 @@ use serde_json::{Value, json};
 use crate::error::ApiError;
 use crate::http::routes::{Access, BodyKind, COMMON_ERRORS, Location, ROUTES, Route};
 
-/// The document for a server at `base_path` whose operator changed route weights to `weights`
-/// (operation id → cost).
-pub fn document(base_path: &str, weights: &[(String, u64)]) -> Value {
+/// The document for the API at `base_url` (absolute, or a path when the public URL is not
+/// known) whose operator changed route weights to `weights` (operation id → cost).
+pub fn document(base_url: &str, weights: &[(String, u64)]) -> Value {
     let mut paths: BTreeMap<String, Value> = BTreeMap::new();
-    for route in ROUTES {
-        let path = if route.root {
-            route.path.to_owned()
-        } else {
-            format!("{base_path}{}", route.path)
-        };
-        let entry = paths.entry(path).or_insert_with(|| json!({}));
+    for route in ROUTES.iter().filter(|r| !r.root) {
+        let entry = paths
+            .entry(route.path.to_owned())
+            .or_insert_with(|| json!({}));
         let weight = weights
             .iter()
             .find(|(op, _)| op == route.doc.operation_id)
@@ -35,7 +37,7 @@ pub fn document(base_path: &str, weights: &[(String, u64)]) -> Value {
             "description": DESCRIPTION,
             "license": {"name": "Apache-2.0", "identifier": "Apache-2.0"},
         },
-        "servers": [{"url": "/", "description": "this server"}],
+        "servers": [{"url": base_url, "description": "the API's base URL"}],
         "tags": [
             {"name": "regions", "description": "Regions, profiles and comparisons"},
             {"name": "datasets", "description": "The datasets served and their snapshots"},
@@ -76,7 +78,7 @@ pub fn document(base_path: &str, weights: &[(String, u64)]) -> Value {
     })
 }
 
-const DESCRIPTION: &str = "Answers about European regions identified by NUTS codes (DE, DE2, DE21, DE212), from Eurostat data bundled with the server. Tiers: anonymous callers (no credential) read profiles, comparisons, regions, datasets and citations of public data; professional and institutional accounts (API key or session token) also see their own private datasets and may call the correlation matrix; bulk export and briefings need the institutional tier. A credential that is sent must be valid: a bad one answers 401 `invalid_credential`, never anonymous data. Rate limits: anonymous callers per client address (30/min, 300/h, 1,000/day by default), accounts per key (professional 60/min and 1,000/h, institutional 300/min and 10,000/h) and per account per UTC day (10,000 and 100,000, shared by the account's keys); every answer describes the binding bucket in `X-RateLimit-*` and all buckets in `RateLimit-Policy` / `RateLimit`; a refusal is 429 `rate_limit_exceeded` with `Retry-After`; each operation's cost is its `x-ratelimit-weight`. Every JSON answer is an envelope `{data, meta, error?}`; `meta.citations` maps each citation id used in `data` to its dataset, region, period and source, and `GET /citations/{id}` resolves it to the primary row. Errors carry `error.code` (stable, snake_case), `message`, `status`, `details` and `request_id`. GET answers carry a weak `ETag` and honour `If-None-Match` (304); large answers are gzip-compressed for clients that accept it. Data: Eurostat (source: Eurostat), reshaped extracts; see each dataset's source and licence.";
+const DESCRIPTION: &str = "Answers about European regions identified by NUTS codes (DE, DE2, DE21, DE212), from Eurostat data bundled with the server. Tiers: anonymous callers (no credential) read profiles, comparisons, regions, datasets and citations of public data; professional and institutional accounts (API key or session token) also see their own private datasets and may call the correlation matrix; bulk export and briefings need the institutional tier. A credential that is sent must be valid: a bad one answers 401 `invalid_credential`, never anonymous data. Rate limits: anonymous callers per client address (30/min, 300/h, 1,000/day by default), accounts per key (professional 60/min and 1,000/h, institutional 300/min and 10,000/h) and per account per UTC day (10,000 and 100,000, shared by the account's keys); every answer describes the binding bucket in `X-RateLimit-*` and all buckets in `RateLimit-Policy` / `RateLimit`; a refusal is 429 `rate_limit_exceeded` with `Retry-After`; each operation's cost is its `x-ratelimit-weight`. Every JSON answer is an envelope `{data, meta, error?}`; `meta.citations` maps each citation id used in `data` to its dataset, region, period and source, and `GET /citations/{citation_id}` resolves it to the primary row. Errors carry `error.code` (stable, snake_case), `message`, `status`, `details` and `request_id`. GET answers carry a weak `ETag` and honour `If-None-Match` (304); large answers are gzip-compressed for clients that accept it. Data: Eurostat (source: Eurostat), reshaped extracts; see each dataset's source and licence.";
 
 fn operation(route: &Route, weight: u64) -> Value {
     let doc = &route.doc;
@@ -151,11 +153,13 @@ fn operation(route: &Route, weight: u64) -> Value {
         }
         responses[status.to_string()] = response;
     }
+    // Public routes declare no security: anyone may call them, and generated clients must not
+    // demand a credential for them. A credential sent anyway adds the account's private data (the
+    // description says so).
     let security = match route.access {
-        // Anonymous, or either credential: `{}` marks the credential as optional.
-        Access::Public => json!([{}, {"ApiKey": []}, {"Bearer": []}]),
-        Access::Credential | Access::Institutional => json!([{"ApiKey": []}, {"Bearer": []}]),
-        Access::Session => json!([{"Bearer": []}]),
+        Access::Public => None,
+        Access::Credential | Access::Institutional => Some(json!([{"ApiKey": []}, {"Bearer": []}])),
+        Access::Session => Some(json!([{"Bearer": []}])),
     };
     let cost = match weight {
         0 => " Not counted against rate limits.".to_owned(),
@@ -171,18 +175,22 @@ fn operation(route: &Route, weight: u64) -> Value {
         "description": format!("{}{cost}", doc.description),
         "x-ratelimit-weight": weight,
         "parameters": params,
-        "security": security,
         "responses": responses,
     });
+    if let Some(security) = security {
+        op["security"] = security;
+    }
     if let Some(request) = doc.request {
-        let media = match route.body {
-            BodyKind::Csv => "text/csv",
-            BodyKind::Json | BodyKind::None => "application/json",
+        // A CSV body is text, also taken as `application/octet-stream` (a file's bytes as they
+        // are), which client generators that know no `text/csv` can send.
+        let content = match route.body {
+            BodyKind::Csv => json!({
+                "text/csv": {"schema": r(request)},
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
+            }),
+            BodyKind::Json | BodyKind::None => json!({"application/json": {"schema": r(request)}}),
         };
-        op["requestBody"] = json!({
-            "required": true,
-            "content": {media: {"schema": r(request)}},
-        });
+        op["requestBody"] = json!({ "required": true, "content": content });
     }
     op
 }
@@ -453,19 +461,19 @@ mod tests {
     #[test]
     fn every_route_is_documented_with_resolvable_refs() {
         let doc = document("/api/v1/regional", &[("exportDataset".into(), 7)]);
-        let export = &doc["paths"]["/api/v1/regional/export/bulk/{dataset}.csv"]["get"];
+        assert_eq!(doc["servers"][0]["url"], "/api/v1/regional");
+        let export = &doc["paths"]["/export/bulk/{dataset_code}.csv"]["get"];
         assert_eq!(
             export["x-ratelimit-weight"], 7,
             "operator weights are documented"
         );
         for route in ROUTES {
-            let path = if route.root {
-                route.path.to_owned()
+            let op = &doc["paths"][route.path][route.method.as_str().to_ascii_lowercase()];
+            if route.root {
+                assert!(op.is_null(), "{} is outside the base URL", route.path);
             } else {
-                format!("/api/v1/regional{}", route.path)
-            };
-            let op = &doc["paths"][&path][route.method.as_str().to_ascii_lowercase()];
-            assert_eq!(op["operationId"], route.doc.operation_id, "{path}");
+                assert_eq!(op["operationId"], route.doc.operation_id, "{}", route.path);
+            }
         }
         let text = doc.to_string();
         let schemas = doc["components"]["schemas"].as_object().unwrap();

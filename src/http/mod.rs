@@ -474,10 +474,20 @@ async fn read_body(
     parts: &Parts,
     body: Incoming,
 ) -> Result<Bytes, ApiError> {
-    let (expected, limit) = match route.body {
+    // A CSV body may also come as a file's bytes (`application/octet-stream`), as client
+    // generators that know no `text/csv` send it.
+    let (accepted, expected, limit): (&[&str], _, _) = match route.body {
         BodyKind::None => return Ok(Bytes::new()),
-        BodyKind::Json => ("application/json", state.config.max_body_bytes),
-        BodyKind::Csv => ("text/csv", state.config.max_upload_bytes),
+        BodyKind::Json => (
+            &["application/json"],
+            "application/json",
+            state.config.max_body_bytes,
+        ),
+        BodyKind::Csv => (
+            &["text/csv", "application/octet-stream"],
+            "text/csv (or application/octet-stream)",
+            state.config.max_upload_bytes,
+        ),
     };
     let content_type = parts
         .headers
@@ -485,7 +495,7 @@ async fn read_body(
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
     let essence = content_type.split(';').next().unwrap_or("").trim();
-    if !essence.eq_ignore_ascii_case(expected) {
+    if !accepted.iter().any(|a| essence.eq_ignore_ascii_case(a)) {
         return Err(ApiError::UnsupportedMediaType { expected });
     }
     if declared_length(parts).is_some_and(|n| n > limit) {

@@ -47,9 +47,9 @@ pub fn find(base: &str, method: &Method, path: &str) -> Match {
     }
 }
 
-/// Matches `/regions/{code}/profile` against `/regions/DE21/profile`; segments are
+/// Matches `/regions/{region_code}/profile` against `/regions/DE21/profile`; segments are
 /// percent-decoded; an empty parameter never matches. A parameter segment may end in a fixed
-/// suffix (`{dataset}.csv`), which must be present and is not part of the value.
+/// suffix (`{dataset_code}.csv`), which must be present and is not part of the value.
 fn match_path(template: &'static str, path: &str) -> Option<Vec<(&'static str, String)>> {
     let mut params = Vec::new();
     let mut given = path.split('/');
@@ -79,7 +79,7 @@ mod tests {
         match find(BASE, &Method::GET, "/api/v1/regional/regions/DE21/profile") {
             Match::Found { route, params } => {
                 assert_eq!(route.doc.operation_id, "getRegionProfile");
-                assert_eq!(params, vec![("code", "DE21".to_string())]);
+                assert_eq!(params, vec![("region_code", "DE21".to_string())]);
             }
             _ => panic!("profile route not found"),
         }

@@ -8,8 +8,8 @@ use super::handlers::{self, Handler};
 
 pub struct Route {
     pub method: Method,
-    /// Path template below the base path (`/regions/{code}`), or from the root when `root`.
-    /// A parameter may carry a fixed suffix in its segment (`{dataset}.csv`).
+    /// Path template below the base path (`/regions/{region_code}`), or from the root when `root`.
+    /// A parameter may carry a fixed suffix in its segment (`{dataset_code}.csv`).
     pub path: &'static str,
     pub root: bool,
     pub handler: Handler,
@@ -97,7 +97,7 @@ pub const COMMON_ERRORS: &[&str] = &[
 ];
 
 const REGION_CODE: Param = Param {
-    name: "code",
+    name: "region_code",
     location: Location::Path,
     required: true,
     schema: r#"{"type":"string","pattern":"^[A-Za-z0-9_]{1,16}$","examples":["DE21"]}"#,
@@ -113,7 +113,7 @@ const KEY_ID: Param = Param {
 };
 
 const DATASET_CODE: Param = Param {
-    name: "code",
+    name: "dataset_code",
     location: Location::Path,
     required: true,
     schema: r#"{"type":"string","examples":["tgs00010"]}"#,
@@ -182,7 +182,7 @@ pub static ROUTES: &[Route] = &[
     },
     Route {
         method: Method::GET,
-        path: "/regions/{code}",
+        path: "/regions/{region_code}",
         root: false,
         handler: Handler::Inline(handlers::regions::get),
         access: Access::Public,
@@ -205,7 +205,7 @@ pub static ROUTES: &[Route] = &[
     },
     Route {
         method: Method::GET,
-        path: "/regions/{code}/profile",
+        path: "/regions/{region_code}/profile",
         root: false,
         handler: Handler::Inline(handlers::regions::profile),
         access: Access::Public,
@@ -217,7 +217,7 @@ pub static ROUTES: &[Route] = &[
             operation_id: "getRegionProfile",
             tag: "regions",
             summary: "Region profile",
-            description: "The region and, for every dataset with data for it, the headline series (see `GET /datasets`) with its latest value and full history. Every value carries a citation that resolves through `GET /citations/{id}`; flags are explained; warnings say where the code or a dataset's NUTS edition calls for care.",
+            description: "The region and, for every dataset with data for it, the headline series (see `GET /datasets`) with its latest value and full history. Every value carries a citation that resolves through `GET /citations/{citation_id}`; flags are explained; warnings say where the code or a dataset's NUTS edition calls for care.",
             params: &[REGION_CODE],
             request: None,
             schema: "Profile",
@@ -268,7 +268,7 @@ pub static ROUTES: &[Route] = &[
                     location: Location::Query,
                     required: false,
                     schema: r#"{"type":"string","examples":["MIO_EUR"]}"#,
-                    description: "Unit instead of the headline unit. Other dimension filters (sex, age, ...) work the same way and are listed per dataset by `GET /datasets/{code}`.",
+                    description: "Unit instead of the headline unit. Other dimension filters (sex, age, ...) work the same way and are listed per dataset by `GET /datasets/{dataset_code}`.",
                 },
             ],
             request: None,
@@ -303,7 +303,7 @@ pub static ROUTES: &[Route] = &[
     },
     Route {
         method: Method::GET,
-        path: "/datasets/{code}",
+        path: "/datasets/{dataset_code}",
         root: false,
         handler: Handler::Heavy(handlers::datasets::get),
         access: Access::Public,
@@ -326,7 +326,7 @@ pub static ROUTES: &[Route] = &[
     },
     Route {
         method: Method::GET,
-        path: "/citations/{id}",
+        path: "/citations/{citation_id}",
         root: false,
         handler: Handler::Inline(handlers::citations::get),
         access: Access::Public,
@@ -340,7 +340,7 @@ pub static ROUTES: &[Route] = &[
             summary: "Resolve a citation",
             description: "The primary row behind a number: value as published, unit, dimensions, flags with their meanings, the snapshot it was imported in (time, file SHA-256), the source (publisher, title, landing page, licence, origin), the line and column of the original file, how to verify it by hand, and, if a later import revised the value, the citation that supersedes it. Citations resolve forever.",
             params: &[Param {
-                name: "id",
+                name: "citation_id",
                 location: Location::Path,
                 required: true,
                 schema: r#"{"type":"string","pattern":"^cit_[a-z2-7]{20}$"}"#,
@@ -492,7 +492,7 @@ pub static ROUTES: &[Route] = &[
             operation_id: "createDataset",
             tag: "datasets",
             summary: "Create a private dataset",
-            description: "A dataset only the calling account sees: code, title, unit and up to 32 dimension names (not the names the CSV format gives a meaning: geo, dataset_code, nuts_code, nuts_level, time, value, unit, flags, conf_status, src_line). Load its data with `PUT /datasets/{code}/data`. It then appears in this account's profiles, comparisons, dataset lists and citations, and nowhere else. An account has at most 100 private datasets (409 `conflict`).",
+            description: "A dataset only the calling account sees: code, title, unit and up to 32 dimension names (not the names the CSV format gives a meaning: geo, dataset_code, nuts_code, nuts_level, time, value, unit, flags, conf_status, src_line). Load its data with `PUT /datasets/{dataset_code}/data`. It then appears in this account's profiles, comparisons, dataset lists and citations, and nowhere else. An account has at most 100 private datasets (409 `conflict`).",
             params: &[],
             request: Some("CreateDataset"),
             schema: "DatasetDetail",
@@ -508,7 +508,7 @@ pub static ROUTES: &[Route] = &[
     },
     Route {
         method: Method::PUT,
-        path: "/datasets/{code}/data",
+        path: "/datasets/{dataset_code}/data",
         root: false,
         handler: Handler::Blocking(handlers::private::put_data),
         access: Access::Credential,
@@ -565,7 +565,7 @@ pub static ROUTES: &[Route] = &[
     },
     Route {
         method: Method::GET,
-        path: "/export/bulk/{dataset}.csv",
+        path: "/export/bulk/{dataset_code}.csv",
         root: false,
         handler: Handler::Inline(handlers::analytics::export),
         access: Access::Institutional,
@@ -579,7 +579,7 @@ pub static ROUTES: &[Route] = &[
             summary: "Bulk CSV export of a dataset",
             description: "Institutional tier. Every current observation of the dataset the account can see, one CSV row each with its `citation_id`, streamed as it is read (chunked; a failure mid-way aborts the connection rather than ending the body early). Text cells starting with = + - @ are prefixed with ' so spreadsheets do not run them. One export per account at a time (a second answers 429 `account-exports`) and at most 4 in all by default (more answer 503 with Retry-After). A client that takes no data for the send timeout (30 s by default), or averages under 32 KiB/s after the first 30 s, is cut off.",
             params: &[Param {
-                name: "dataset",
+                name: "dataset_code",
                 location: Location::Path,
                 required: true,
                 schema: r#"{"type":"string","examples":["tgs00010"]}"#,

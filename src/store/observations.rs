@@ -35,7 +35,7 @@ fn obs_at(r: &Row, at: usize) -> rusqlite::Result<ObsRow> {
     })
 }
 
-/// A citation with everything `GET /citations/{id}` shows.
+/// A citation with everything `GET /citations/{citation_id}` shows.
 #[derive(Debug, Clone)]
 pub struct CitationRow {
     pub obs: ObsRow,

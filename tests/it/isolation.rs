@@ -277,13 +277,13 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
     };
     let key_id = || vec![ident(&victim.account.key_id, Some(MISSING_KEY_ID))];
     match name {
-        "code" => {
+        "region_code" => {
             let mut v = codes();
             v.push(ident("DE21", None));
             v
         }
-        "dataset" => codes(),
-        "id" => object_ids(),
+        "dataset_code" => codes(),
+        "citation_id" => object_ids(),
         "key_id" => key_id(),
         "regions" => vec![ident("DE21,FR10", None)],
         "nuts_code" | "region" | "region_nuts_code" => vec![ident("DE21", None)],

@@ -483,7 +483,7 @@ async fn route_weights_can_be_changed_by_the_operator() {
         .await;
     assert_eq!(r.header("x-ratelimit-used"), Some("5"));
     let doc = s.get("/openapi.json").await.json();
-    let export = &doc["paths"][format!("{BASE}/export/bulk/{{dataset}}.csv")]["get"];
+    let export = &doc["paths"]["/export/bulk/{dataset_code}.csv"]["get"];
     assert_eq!(export["x-ratelimit-weight"], 5);
 }
 

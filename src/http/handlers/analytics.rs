@@ -72,7 +72,7 @@ fn fast_enough(sent: u64, elapsed: std::time::Duration) -> bool {
 /// three.
 pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
-    let code = req.param("dataset").to_owned();
+    let code = req.param("dataset_code").to_owned();
     let account = req.caller()?.account_id;
     let dataset = req
         .store()?

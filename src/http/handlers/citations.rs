@@ -1,4 +1,4 @@
-//! `GET /citations/{id}`.
+//! `GET /citations/{citation_id}`.
 
 use serde_json::json;
 
@@ -9,7 +9,7 @@ use crate::reply::Reply;
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
-    let id = req.param("id");
+    let id = req.param("citation_id");
     let citation = citations::detail(req.store()?, &req.state.catalogue, id)?;
     let snapshots = [citation.snapshot.id.clone()];
     json(&citation, &json!({ "snapshots": snapshots }))

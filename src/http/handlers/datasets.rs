@@ -1,4 +1,4 @@
-//! `GET /datasets`, `GET /datasets/{code}`.
+//! `GET /datasets`, `GET /datasets/{dataset_code}`.
 
 use serde_json::json;
 
@@ -15,6 +15,6 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
-    let dataset = catalog::detail(req.store()?, req.param("code"))?;
+    let dataset = catalog::detail(req.store()?, req.param("dataset_code"))?;
     json(&dataset, &json!({}))
 }

@@ -1,4 +1,4 @@
-//! Private datasets: `POST /datasets` and `PUT /datasets/{code}/data`.
+//! Private datasets: `POST /datasets` and `PUT /datasets/{dataset_code}/data`.
 
 use std::collections::BTreeSet;
 
@@ -131,7 +131,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
 /// Runs on the blocking pool: a large CSV takes a while to validate and write.
 pub fn put_data(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
-    let code = req.param("code").to_owned();
+    let code = req.param("dataset_code").to_owned();
     let owner = req.caller()?.account_id;
     let dataset = req
         .store()?

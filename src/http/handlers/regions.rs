@@ -1,4 +1,4 @@
-//! `GET /regions`, `/regions/{code}`, `/regions/{code}/profile`.
+//! `GET /regions`, `/regions/{region_code}`, `/regions/{region_code}/profile`.
 
 use serde_json::json;
 
@@ -52,13 +52,13 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
-    let region = regions::detail(req.store()?, req.param("code"))?;
+    let region = regions::detail(req.store()?, req.param("region_code"))?;
     json(&region, &json!({}))
 }
 
 pub fn profile(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let (profile, sources) =
-        profile::profile(req.store()?, &req.state.catalogue, req.param("code"))?;
+        profile::profile(req.store()?, &req.state.catalogue, req.param("region_code"))?;
     json(&profile, &sources)
 }
