@@ -4,6 +4,18 @@
 
 use serde_json::{Value, json};
 
+/// Input characters a message repeats at most: a 5,000-character code or cell does not come
+/// back whole in a 10 KB error.
+pub const SHOWN_CHARS: usize = 64;
+
+/// `text` as a message quotes it: at most [`SHOWN_CHARS`] characters, then `…`.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        None => text.into(),
+        Some((cut, _)) => format!("{}…", &text[..cut]).into(),
+    }
+}
+
 /// One problem in a request body (RFC 9457 `errors[]`): where, and what is wrong.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct FieldError {

@@ -58,7 +58,11 @@ pub fn import_bundled(store: &Store, catalogue: &Catalogue) -> anyhow::Result<Im
             report.datasets.push(unchanged(&entry.code, file.name));
             continue;
         }
-        let parsed = ingest::parse_file(file.name, file.bytes, Some(&entry.code))?;
+        let defaults = ingest::Defaults {
+            dataset: Some(&entry.code),
+            unit: None,
+        };
+        let parsed = ingest::parse_file(file.name, file.bytes, defaults)?;
         let source = catalogue::bundled_source(file.name)
             .with_context(|| format!("{} has no entry in sources.json", file.name))?;
         let source_id = write::upsert_source(&tx, &source)?;
@@ -86,13 +90,24 @@ pub fn import_files(
     dataset: Option<&str>,
     owner: Option<i64>,
 ) -> anyhow::Result<ImportReport> {
+    // Rows of a private dataset that exists already may leave out its unit.
+    let unit = match (owner, dataset) {
+        (Some(owner), Some(code)) => write::private_headline_json(&store.admin()?, code, owner)?
+            .map(|json| headline_unit(&json))
+            .transpose()?,
+        _ => None,
+    };
+    let defaults = ingest::Defaults {
+        dataset,
+        unit: unit.as_deref().filter(|u| !u.is_empty()),
+    };
     let mut parsed = Vec::with_capacity(paths.len());
     for path in paths {
         let bytes =
             std::fs::read(path).with_context(|| format!("while reading {}", path.display()))?;
         // Errors name the path the operator gave; what is stored (and shown in citations) is
         // the file's name, not where it happened to lie on the operator's machine.
-        let file = ingest::parse_file(&path.display().to_string(), &bytes, dataset)?;
+        let file = ingest::parse_file(&path.display().to_string(), &bytes, defaults)?;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -152,28 +167,22 @@ pub fn import_private_csv(
     owner: i64,
 ) -> Result<ImportOutcome, ApiError> {
     let invalid = |pointer: String, detail: String| FieldError { pointer, detail };
-    let parsed =
-        ingest::tidy::parse("request body", body).map_err(|e| ApiError::ValidationFailed {
+    let unit = headline_unit(&dataset.headline_json).map_err(ApiError::Internal)?;
+    let defaults = ingest::Defaults {
+        dataset: Some(&dataset.code),
+        unit: Some(&unit),
+    };
+    let parsed = ingest::tidy::parse("request body", body, defaults).map_err(|e| {
+        ApiError::ValidationFailed {
             errors: vec![invalid(format!("line {}", e.line), e.reason)],
-        })?;
+        }
+    })?;
     let declared_dims: BTreeSet<String> =
         serde_json::from_str::<Vec<String>>(&dataset.dim_names_json)
             .map_err(|e| ApiError::Internal(e.into()))?
             .into_iter()
             .collect();
-    let headline: BTreeMap<String, String> =
-        serde_json::from_str(&dataset.headline_json).map_err(|e| ApiError::Internal(e.into()))?;
-    let unit = headline.get("unit").cloned().unwrap_or_default();
     let mut errors = Vec::new();
-    if parsed.dataset != dataset.code {
-        errors.push(invalid(
-            "line 2".into(),
-            format!(
-                "dataset_code is {}, but the data is for {}",
-                parsed.dataset, dataset.code
-            ),
-        ));
-    }
     let given_dims: BTreeSet<String> = parsed.dim_names.iter().cloned().collect();
     if given_dims != declared_dims {
         errors.push(invalid(
@@ -189,7 +198,10 @@ pub fn import_private_csv(
         if row.unit != unit && errors.len() < 20 {
             errors.push(invalid(
                 format!("line {}", i + 2),
-                format!("unit is {}; the dataset's unit is {unit}", row.unit),
+                format!(
+                    "unit is {}; the dataset's unit is {unit}",
+                    crate::error::shown(&row.unit)
+                ),
             ));
         }
     }
@@ -221,6 +233,12 @@ pub fn import_private_csv(
 }
 
 /// Names aggregates, marks what changed (public data, or `owner`'s private data) and commits.
+/// The unit of a dataset's headline series (`headline_json`), empty if it names none.
+fn headline_unit(headline_json: &str) -> anyhow::Result<String> {
+    let headline: BTreeMap<String, String> = serde_json::from_str(headline_json)?;
+    Ok(headline.get("unit").cloned().unwrap_or_default())
+}
+
 fn finish(
     tx: rusqlite::Transaction,
     catalogue: &Catalogue,

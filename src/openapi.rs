@@ -422,7 +422,11 @@ fn schemas() -> Value {
             "topic": {"type": "string"},
             "description": {"type": "string"},
         }},
-        "TidyCsv": {"type": "string", "description": "dataset_code,nuts_code,nuts_level,time,value,unit,flags,<dimensions...>[,conf_status][,src_line]"},
+        "TidyCsv": {
+            "type": "string",
+            "description": "CSV with a header row. Columns, in any order: `nuts_code` (or `geo`), `period` (or `time`), `value`, and one column per dimension of the dataset; optional: `unit` (default: the dataset's unit), `flags` (Eurostat letters such as `p`, `e`), `dataset_code` and `nuts_level` (when present they must be this dataset and the code's level), `conf_status`, `src_line`.",
+            "examples": ["nuts_code,period,value,sex\nDE21,2022,12.5,T\nDE22,2022,11,T\n"],
+        },
         "ImportOutcome": object(&["dataset", "rows_in_file", "added", "revised", "unchanged"], json!({
             "dataset": {"type": "string"}, "file": {"type": "string"},
             "snapshot": {"type": ["string", "null"], "description": "Null when the data changed nothing."},

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, RandomState};
 
 use super::{FormatError, RawObservation};
+pub(crate) use crate::error::shown;
 
 /// The cells of one observation as they appear in the source, already trimmed.
 pub(crate) struct Cells<'a> {
@@ -41,7 +42,7 @@ pub(crate) fn observation(
     if !cells.conf_status.bytes().all(|b| b.is_ascii_alphabetic()) {
         return Err(format!(
             "conf_status \"{}\" is not a status code",
-            cells.conf_status
+            shown(cells.conf_status)
         ));
     }
     Ok(RawObservation {
@@ -74,7 +75,7 @@ fn parse_value(text: &str) -> Result<f64, String> {
     };
     match parsed {
         Some(v) if v.is_finite() => Ok(v),
-        _ => Err(format!("value \"{text}\" is not a number")),
+        _ => Err(format!("value \"{}\" is not a number", shown(text))),
     }
 }
 
@@ -83,7 +84,7 @@ fn parse_flags(text: &str) -> Result<String, String> {
     if text.bytes().all(|b| b.is_ascii_alphabetic()) {
         Ok(text.to_ascii_lowercase())
     } else {
-        Err(format!("flags \"{text}\" are not letters"))
+        Err(format!("flags \"{}\" are not letters", shown(text)))
     }
 }
 
@@ -100,7 +101,8 @@ pub(crate) fn check_code(what: &str, text: &str) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{what} \"{text}\" has characters other than letters, digits and _"
+            "{what} \"{}\" has characters other than letters, digits and _",
+            shown(text)
         ))
     }
 }
@@ -120,7 +122,7 @@ fn check_dim_value(value: &str) -> Result<(), String> {
     } else {
         Err(format!(
             "dimension value \"{}\" is not a code: 1 to {MAX_CODE_LEN} letters, digits, _, -, @ or $",
-            value.chars().take(MAX_CODE_LEN).collect::<String>()
+            shown(value)
         ))
     }
 }
@@ -215,7 +217,7 @@ impl Observations {
                 Entry::Occupied(seen) if key(&self.rows[seen.get().0]) == key(&row) => {
                     let mut what = vec![&row.region, &row.period, &row.unit];
                     what.extend(&row.dim_values);
-                    let what: Vec<&str> = what.into_iter().map(String::as_str).collect();
+                    let what: Vec<_> = what.into_iter().map(|w| shown(w)).collect();
                     let reason = format!(
                         "duplicate observation for {} (first seen on line {})",
                         what.join(" "),

@@ -8,6 +8,8 @@ pub mod sdmx;
 pub mod tidy;
 pub mod tsv;
 
+pub use tidy::Defaults;
+
 use std::fmt;
 use std::io::Read;
 
@@ -102,13 +104,14 @@ impl FormatError {
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Parses one file of any supported format: gunzips it when it is gzip (whatever its name), then
-/// recognises the format from the first line, so `import` needs no format flag. `dataset` names
-/// the dataset for formats whose rows may not say it (TSV, or overriding SDMX); a tidy file names
-/// its own dataset, so there `dataset` may only confirm it.
+/// recognises the format from the first line, so `import` needs no format flag. `defaults.dataset`
+/// names the dataset for formats whose rows may not say it (TSV, tidy CSV without `dataset_code`,
+/// or overriding SDMX); where a tidy file's rows name one, it must be that one.
+/// `defaults.unit` is the unit of tidy rows without one.
 pub fn parse_file(
     file: &str,
     bytes: &[u8],
-    dataset: Option<&str>,
+    defaults: Defaults<'_>,
 ) -> Result<ParsedFile, FormatError> {
     let inflated;
     let bytes = if bytes.starts_with(&GZIP_MAGIC) {
@@ -118,28 +121,13 @@ pub fn parse_file(
         bytes
     };
     match detect(bytes) {
-        Some(Format::Tidy) => {
-            let parsed = tidy::parse(file, bytes)?;
-            match dataset {
-                Some(wanted) if !wanted.eq_ignore_ascii_case(&parsed.dataset) => {
-                    Err(FormatError::new(
-                        file,
-                        0,
-                        format!(
-                            "file holds dataset \"{}\", not \"{wanted}\"",
-                            parsed.dataset
-                        ),
-                    ))
-                }
-                _ => Ok(parsed),
-            }
-        }
-        Some(Format::EurostatTsv) => tsv::parse(file, bytes, dataset),
-        Some(Format::SdmxCsv) => sdmx::parse(file, bytes, dataset),
+        Some(Format::Tidy) => tidy::parse(file, bytes, defaults),
+        Some(Format::EurostatTsv) => tsv::parse(file, bytes, defaults.dataset),
+        Some(Format::SdmxCsv) => sdmx::parse(file, bytes, defaults.dataset),
         None => Err(FormatError::new(
             file,
             1,
-            "unknown format: expected tidy CSV (header starting \"dataset_code,\"), Eurostat TSV \
+            "unknown format: expected tidy CSV (a header with nuts_code or geo, and value), Eurostat TSV \
              (header like \"unit,geo\\TIME_PERIOD<TAB>2022\") or SDMX-CSV (a header with OBS_VALUE)",
         )),
     }
@@ -164,10 +152,10 @@ fn detect(bytes: &[u8]) -> Option<Format> {
     let first = String::from_utf8_lossy(&bytes[..end]);
     if first.contains('\t') && (first.contains("\\TIME_PERIOD") || first.contains("\\time")) {
         Some(Format::EurostatTsv)
-    } else if first.starts_with("dataset_code,") {
-        Some(Format::Tidy)
     } else if first.contains("OBS_VALUE") {
         Some(Format::SdmxCsv)
+    } else if tidy::is_header(&first) {
+        Some(Format::Tidy)
     } else {
         None
     }
@@ -184,6 +172,13 @@ mod tests {
         encoder.finish().unwrap()
     }
 
+    fn named(dataset: Option<&str>) -> Defaults<'_> {
+        Defaults {
+            dataset,
+            unit: None,
+        }
+    }
+
     const TIDY: &str =
         "dataset_code,nuts_code,nuts_level,time,value,unit,flags\nx,AT,0,2020,1,NR,\n";
     const TSV: &str = "unit,geo\\time\t2020 \nNR,AT\t1 \n";
@@ -191,8 +186,11 @@ mod tests {
 
     #[test]
     fn detects_each_format() {
-        let format =
-            |text: &str, dataset| parse_file("f", text.as_bytes(), dataset).unwrap().format;
+        let format = |text: &str, dataset| {
+            parse_file("f", text.as_bytes(), named(dataset))
+                .unwrap()
+                .format
+        };
         assert_eq!(format(TIDY, None), Format::Tidy);
         assert_eq!(format(TSV, Some("x")), Format::EurostatTsv);
         assert_eq!(format(SDMX, None), Format::SdmxCsv);
@@ -203,17 +201,22 @@ mod tests {
 
     #[test]
     fn gzip_input_is_inflated_whatever_the_name() {
-        let p = parse_file("estat_demo_r_d3dens.tsv.gz", &gzip(TSV.as_bytes()), None).unwrap();
+        let p = parse_file(
+            "estat_demo_r_d3dens.tsv.gz",
+            &gzip(TSV.as_bytes()),
+            named(None),
+        )
+        .unwrap();
         assert_eq!(
             (p.format, p.dataset.as_str(), p.rows.len()),
             (Format::EurostatTsv, "demo_r_d3dens", 1)
         );
-        let p = parse_file("x.bin", &gzip(TIDY.as_bytes()), None).unwrap();
+        let p = parse_file("x.bin", &gzip(TIDY.as_bytes()), named(None)).unwrap();
         assert_eq!(p.format, Format::Tidy);
         let mut two_members = gzip(SDMX.as_bytes());
         two_members.extend(gzip(b"ESTAT:X(1.0),NR,AT,2021,2\n"));
         assert_eq!(
-            parse_file("x.csv.gz", &two_members, None)
+            parse_file("x.csv.gz", &two_members, named(None))
                 .unwrap()
                 .rows
                 .len(),
@@ -225,7 +228,7 @@ mod tests {
     fn corrupt_gzip() {
         let mut bytes = gzip(TIDY.as_bytes());
         bytes.truncate(bytes.len() / 2);
-        let e = parse_file("x.csv.gz", &bytes, None).unwrap_err();
+        let e = parse_file("x.csv.gz", &bytes, named(None)).unwrap_err();
         assert_eq!(e.line, 0);
         assert!(e.reason.starts_with("corrupt gzip data"), "{}", e.reason);
         assert_eq!(e.to_string(), format!("x.csv.gz: {}", e.reason));
@@ -234,7 +237,7 @@ mod tests {
     #[test]
     fn unknown_format() {
         for text in ["", "a,b,c\n1,2,3\n", "unit,geo\\time 2020\n"] {
-            let e = parse_file("x.txt", text.as_bytes(), None).unwrap_err();
+            let e = parse_file("x.txt", text.as_bytes(), named(None)).unwrap_err();
             assert_eq!(e.line, 1);
             assert!(
                 e.reason.contains("tidy CSV")
@@ -246,13 +249,12 @@ mod tests {
 
     #[test]
     fn tidy_dataset_must_match_the_argument() {
-        assert!(parse_file("f", TIDY.as_bytes(), Some("X")).is_ok());
-        let e = parse_file("f", TIDY.as_bytes(), Some("y")).unwrap_err();
+        assert!(parse_file("f", TIDY.as_bytes(), named(Some("X"))).is_ok());
+        let e = parse_file("f", TIDY.as_bytes(), named(Some("y"))).unwrap_err();
         assert_eq!(
             (e.line, e.reason.as_str()),
-            (0, "file holds dataset \"x\", not \"y\"")
+            (2, "dataset_code \"x\" is not this dataset's code \"y\"")
         );
-        assert_eq!(e.to_string(), "f: file holds dataset \"x\", not \"y\"");
     }
 
     /// Every observation file of `data/` parses, with the row counts of `data/sources.json`.
@@ -283,7 +285,7 @@ mod tests {
             .iter()
             .zip(&files)
             .map(|((name, _), bytes)| {
-                parse_file(name, bytes, None).unwrap_or_else(|e| panic!("{e}"))
+                parse_file(name, bytes, named(None)).unwrap_or_else(|e| panic!("{e}"))
             })
             .collect();
         eprintln!("parsed data/ in {:?}", start.elapsed());

@@ -1,19 +1,38 @@
-//! The tidy CSV of `data/`: one observation per row,
-//! `dataset_code,nuts_code,nuts_level,time,value,unit,flags,<dims...>[,conf_status][,src_line]`.
-//! Columns are found by name, so their order does not matter; every column not named here is a
-//! dimension. `nuts_level` is ignored: the level is derived from the code where it is needed.
+//! regintel's tidy CSV: one observation per row. The full form is the one of `data/`,
+//! `dataset_code,nuts_code,nuts_level,time,value,unit,flags,<dims...>[,conf_status][,src_line]`;
+//! the least a user writes is `nuts_code,period,value` (plus the dataset's dimension columns):
+//!
+//! - `nuts_code` or `geo`: the region code; `time` or `period`: the period; `value`;
+//! - `dataset_code`: optional when the caller names the dataset (an upload's URL, `--dataset`);
+//!   when present it must be that dataset on every row;
+//! - `unit`: optional when the dataset has a unit to default to;
+//! - `nuts_level`: optional; when present and not empty, it must be the code's level;
+//! - `flags`, `conf_status`, `src_line`: optional;
+//! - every other column is a dimension.
+//!
+//! Columns are found by name, so their order does not matter.
 
 use super::common::{self, Cells};
 use super::{Format, FormatError, ParsedFile};
 
+/// What a tidy file may leave out, and what stands in for it.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Defaults<'a> {
+    /// The dataset the caller names; rows that name one must name this one.
+    pub dataset: Option<&'a str>,
+    /// The unit of rows without a `unit` column.
+    pub unit: Option<&'a str>,
+}
+
 /// Where each known column is, and which columns are dimensions.
 struct Columns {
-    dataset: usize,
+    dataset: Option<usize>,
     region: usize,
+    nuts_level: Option<usize>,
     period: usize,
     value: usize,
-    unit: usize,
-    flags: usize,
+    unit: Option<usize>,
+    flags: Option<usize>,
     conf_status: Option<usize>,
     src_line: Option<usize>,
     dims: Vec<usize>,
@@ -21,31 +40,48 @@ struct Columns {
 }
 
 /// Parses a whole tidy CSV file (not gzipped; see [`super::parse_file`]).
-pub fn parse(file: &str, bytes: &[u8]) -> Result<ParsedFile, FormatError> {
+pub fn parse(file: &str, bytes: &[u8], defaults: Defaults<'_>) -> Result<ParsedFile, FormatError> {
     let mut csv = common::CsvRows::new(file, bytes);
     let Some((header_line, header)) = csv.next()? else {
         return Err(FormatError::new(file, 0, "file is empty"));
     };
-    let (cols, dim_names) =
-        columns(header).map_err(|reason| FormatError::new(file, header_line, reason))?;
+    let header_error = |reason: String| FormatError::new(file, header_line, reason);
+    let (cols, dim_names) = columns(header).map_err(header_error)?;
+    if cols.dataset.is_none() && defaults.dataset.is_none() {
+        return Err(header_error(
+            "missing column \"dataset_code\" (or name the dataset: --dataset)".into(),
+        ));
+    }
+    if cols.unit.is_none() && defaults.unit.is_none() {
+        return Err(header_error(
+            "missing column \"unit\" (the dataset has no unit to default to)".into(),
+        ));
+    }
 
-    // The first row's dataset_code and line: every row must name the same one.
-    let mut dataset: Option<(String, u64)> = None;
+    // The dataset every row must name: the caller's, or else the first row's (with its line).
+    let mut dataset: Option<(String, u64)> = defaults.dataset.map(|d| (d.to_owned(), 0));
     let mut rows = common::Observations::with_capacity(common::line_count(bytes));
     while let Some((line, record)) = csv.next()? {
         common::check_width(file, line, cols.width, record.len())?;
         let at_line = |reason: String| FormatError::new(file, line, reason);
         let field = |i: usize| record[i].trim();
 
-        let code = field(cols.dataset);
-        match &dataset {
-            None => dataset = Some((code.to_owned(), line)),
-            Some((first, _)) if !first.eq_ignore_ascii_case(code) => {
-                return Err(at_line(format!(
-                    "dataset_code \"{code}\" differs from \"{first}\" of the first row"
-                )));
+        if let Some(i) = cols.dataset {
+            let code = field(i);
+            match &dataset {
+                None => dataset = Some((code.to_owned(), line)),
+                Some((expected, _)) if !expected.eq_ignore_ascii_case(code) => {
+                    return Err(at_line(format!(
+                        "dataset_code \"{}\" is not {}",
+                        common::shown(code),
+                        match defaults.dataset {
+                            Some(_) => format!("this dataset's code \"{expected}\""),
+                            None => format!("\"{expected}\" of the first row"),
+                        }
+                    )));
+                }
+                Some(_) => {}
             }
-            Some(_) => {}
         }
         let src_line = match cols.src_line {
             None => line,
@@ -54,17 +90,21 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<ParsedFile, FormatError> {
                 _ => {
                     return Err(at_line(format!(
                         "src_line \"{}\" is not a line number",
-                        field(i)
+                        common::shown(field(i))
                     )));
                 }
             },
         };
+        let region = field(cols.region);
+        if let Some(level) = cols.nuts_level.map(field).filter(|l| !l.is_empty()) {
+            check_level(region, level).map_err(at_line)?;
+        }
         let cells = Cells {
-            region: field(cols.region),
+            region,
             period: field(cols.period),
-            unit: field(cols.unit),
+            unit: cols.unit.map_or(defaults.unit.unwrap_or(""), field),
             value: field(cols.value),
-            flags: field(cols.flags),
+            flags: cols.flags.map_or("", field),
             conf_status: cols.conf_status.map_or("", field),
         };
         if cells.value.is_empty() && cells.flags.is_empty() && cells.conf_status.is_empty() {
@@ -91,7 +131,10 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<ParsedFile, FormatError> {
         FormatError::new(
             file,
             line,
-            format!("dataset_code \"{code}\" is not a dataset code"),
+            format!(
+                "dataset_code \"{}\" is not a dataset code",
+                common::shown(&code)
+            ),
         )
     })?;
     Ok(ParsedFile {
@@ -103,18 +146,50 @@ pub fn parse(file: &str, bytes: &[u8]) -> Result<ParsedFile, FormatError> {
     })
 }
 
+/// A `nuts_level` must be the level the code has: its length less the two letters of the
+/// country for a NUTS code (`DE` 0, `DE2` 1, `DE21` 2, `DE212` 3).
+fn check_level(region: &str, level: &str) -> Result<(), String> {
+    let nuts_shaped = (2..=5).contains(&region.len())
+        && region.as_bytes()[..2].iter().all(u8::is_ascii_alphabetic)
+        && region.bytes().all(|b| b.is_ascii_alphanumeric());
+    let expected = nuts_shaped.then(|| (region.len() - 2).to_string());
+    match expected {
+        Some(expected) if expected == level => Ok(()),
+        Some(expected) => Err(format!(
+            "nuts_level {} does not match {region}, a level {expected} code",
+            common::shown(level)
+        )),
+        None => Err(format!(
+            "nuts_level {} given for {}, which is not a NUTS code",
+            common::shown(level),
+            common::shown(region)
+        )),
+    }
+}
+
 /// The columns with a meaning of their own; every other column is a dimension.
-pub const KNOWN: [&str; 9] = [
+pub const KNOWN: [&str; 11] = [
     "dataset_code",
     "nuts_code",
+    "geo",
     "nuts_level",
     "time",
+    "period",
     "value",
     "unit",
     "flags",
     "conf_status",
     "src_line",
 ];
+
+/// Whether a CSV header line looks like tidy CSV: a value column and a region column.
+pub(super) fn is_header(first_line: &str) -> bool {
+    let names: Vec<&str> = first_line
+        .split(',')
+        .map(|n| n.trim().trim_matches('"'))
+        .collect();
+    names.contains(&"value") && (names.contains(&"nuts_code") || names.contains(&"geo"))
+}
 
 /// Maps header names to positions; the error is the reason.
 fn columns(header: &csv::StringRecord) -> Result<(Columns, Vec<String>), String> {
@@ -126,26 +201,33 @@ fn columns(header: &csv::StringRecord) -> Result<(Columns, Vec<String>), String>
             return Err(format!("column {} has no name", i + 1));
         }
         if !seen.first_time(name) {
-            return Err(format!("duplicate column \"{name}\""));
+            return Err(format!("duplicate column \"{}\"", common::shown(name)));
         }
         if !KNOWN.contains(&name) {
             common::check_code("dimension name", name)?;
         }
     }
     let find = |wanted: &str| names.iter().position(|&n| n == wanted);
-    let required =
-        |wanted: &str| find(wanted).ok_or_else(|| format!("missing column \"{wanted}\""));
+    // One of two names for the same thing, but not both.
+    let either = |a: &str, b: &str| match (find(a), find(b)) {
+        (Some(_), Some(_)) => Err(format!(
+            "columns \"{a}\" and \"{b}\" say the same: keep one"
+        )),
+        (Some(i), None) | (None, Some(i)) => Ok(i),
+        (None, None) => Err(format!("missing column \"{a}\" (or \"{b}\")")),
+    };
     let dims: Vec<usize> = (0..names.len())
         .filter(|&i| !KNOWN.contains(&names[i]))
         .collect();
     let dim_names = dims.iter().map(|&i| names[i].to_owned()).collect();
     let cols = Columns {
-        dataset: required("dataset_code")?,
-        region: required("nuts_code")?,
-        period: required("time")?,
-        value: required("value")?,
-        unit: required("unit")?,
-        flags: required("flags")?,
+        dataset: find("dataset_code"),
+        region: either("nuts_code", "geo")?,
+        nuts_level: find("nuts_level"),
+        period: either("time", "period")?,
+        value: find("value").ok_or("missing column \"value\"")?,
+        unit: find("unit"),
+        flags: find("flags"),
         conf_status: find("conf_status"),
         src_line: find("src_line"),
         dims,
@@ -161,7 +243,7 @@ mod tests {
     const HEADER: &str = "dataset_code,nuts_code,nuts_level,time,value,unit,flags,freq,sex";
 
     fn err(text: &str) -> FormatError {
-        parse("t.csv", text.as_bytes()).unwrap_err()
+        parse("t.csv", text.as_bytes(), Defaults::default()).unwrap_err()
     }
 
     #[test]
@@ -170,7 +252,7 @@ mod tests {
                     TGS00010,AT11,2,2013,4.3,PC,,A,T,,2\n\
                     tgs00010,BE21,2,2018,,PC,,A,T,C,7\n\
                     tgs00010,EU27_2020,,2022,-1.50,PC,bP,A,T,,9\n";
-        let p = parse("t.csv", text.as_bytes()).unwrap();
+        let p = parse("t.csv", text.as_bytes(), Defaults::default()).unwrap();
         assert_eq!(p.format, Format::Tidy);
         assert_eq!(p.dataset, "tgs00010");
         assert_eq!(p.title, None);
@@ -201,7 +283,7 @@ mod tests {
     #[test]
     fn src_line_defaults_to_the_csv_line_and_crlf_is_fine() {
         let text = format!("{HEADER}\r\nx,AT,0,2020,1,NR,,A,T\r\nx,AT,0,2021,2,NR,e,A,T\r\n");
-        let p = parse("t.csv", text.as_bytes()).unwrap();
+        let p = parse("t.csv", text.as_bytes(), Defaults::default()).unwrap();
         assert_eq!(
             p.rows.iter().map(|r| r.src_line).collect::<Vec<_>>(),
             [2, 3]
@@ -230,7 +312,99 @@ mod tests {
     #[test]
     fn missing_column() {
         let e = err("dataset_code,nuts_code,nuts_level,time,value,flags\nx,AT,0,2020,1,\n");
-        assert_eq!((e.line, e.reason.as_str()), (1, "missing column \"unit\""));
+        assert_eq!(
+            (e.line, e.reason.as_str()),
+            (
+                1,
+                "missing column \"unit\" (the dataset has no unit to default to)"
+            )
+        );
+    }
+
+    fn for_dataset<'a>(dataset: &'a str, unit: &'a str) -> Defaults<'a> {
+        Defaults {
+            dataset: Some(dataset),
+            unit: Some(unit),
+        }
+    }
+
+    /// The least a user writes: region, period, value; the dataset and unit come from the caller.
+    #[test]
+    fn the_minimal_form_takes_the_dataset_and_unit_from_the_caller() {
+        let text = "nuts_code,period,value\nDE21,2022,1.5\nfr10,2023,2\n";
+        let p = parse("t.csv", text.as_bytes(), for_dataset("mine", "NR")).unwrap();
+        assert_eq!(p.dataset, "mine");
+        assert_eq!(p.dim_names, Vec::<String>::new());
+        let r = &p.rows[1];
+        assert_eq!(
+            (
+                r.region.as_str(),
+                r.period.as_str(),
+                r.unit.as_str(),
+                r.flags.as_str()
+            ),
+            ("fr10", "2023", "NR", "")
+        );
+        let aliases = "geo,time,value,sex\nDE21,2022,1,T\n";
+        let p = parse("t.csv", aliases.as_bytes(), for_dataset("mine", "NR")).unwrap();
+        assert_eq!(p.dim_names, ["sex"]);
+        let e = parse("t.csv", text.as_bytes(), Defaults::default()).unwrap_err();
+        assert!(e.reason.contains("--dataset"), "{}", e.reason);
+    }
+
+    #[test]
+    fn optional_columns_when_present_must_agree() {
+        let mine = for_dataset("mine", "NR");
+        let e = parse(
+            "t.csv",
+            b"dataset_code,nuts_code,period,value\nmine,DE21,2022,1\nother,DE21,2023,1\n",
+            mine,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.line, e.reason.as_str()),
+            (
+                3,
+                "dataset_code \"other\" is not this dataset's code \"mine\""
+            )
+        );
+        let e = parse(
+            "t.csv",
+            b"nuts_code,nuts_level,period,value\nDE21,2,2022,1\nDE21,3,2023,1\n",
+            mine,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.line, e.reason.as_str()),
+            (3, "nuts_level 3 does not match DE21, a level 2 code")
+        );
+        let e = parse(
+            "t.csv",
+            b"nuts_code,nuts_level,period,value\nEU27_2020,0,2022,1\n",
+            mine,
+        )
+        .unwrap_err();
+        assert!(e.reason.contains("not a NUTS code"), "{}", e.reason);
+        // An empty level says nothing, as for aggregates in data/.
+        parse(
+            "t.csv",
+            b"nuts_code,nuts_level,period,value\nEU27_2020,,2022,1\n",
+            mine,
+        )
+        .unwrap();
+        let e = parse("t.csv", b"nuts_code,geo,period,value\n", mine).unwrap_err();
+        assert_eq!(
+            e.reason,
+            "columns \"nuts_code\" and \"geo\" say the same: keep one"
+        );
+    }
+
+    #[test]
+    fn long_input_is_quoted_short() {
+        let long = "9x".repeat(2_500);
+        let e = err(&format!("{HEADER}\nx,AT,0,2020,{long},NR,,A,T\n"));
+        assert!(e.reason.len() < 120, "{}", e.reason);
+        assert!(e.reason.ends_with("…\" is not a number"), "{}", e.reason);
     }
 
     #[test]
@@ -271,7 +445,7 @@ mod tests {
     #[test]
     fn blank_lines_are_skipped_and_counted() {
         let text = format!("{HEADER}\n\nx,AT,0,2020,1,NR,,A,T\r\n\r\nx,AT,0,2021,1,NR,,A,T\n\n");
-        let p = parse("t.csv", text.as_bytes()).unwrap();
+        let p = parse("t.csv", text.as_bytes(), Defaults::default()).unwrap();
         assert_eq!(
             p.rows.iter().map(|r| r.src_line).collect::<Vec<_>>(),
             [3, 5]
@@ -373,7 +547,13 @@ mod tests {
         assert!(e.reason.contains("dimension name \"a=b\""), "{}", e.reason);
         // Eurostat's own codes pass.
         let ok = format!("{header}\nx,AT,0,2020,1,NR,,Y15-64,B-E\nx,AT,0,2021,1,NR,,Y_GE65,T\n");
-        assert_eq!(parse("t.csv", ok.as_bytes()).unwrap().rows.len(), 2);
+        assert_eq!(
+            parse("t.csv", ok.as_bytes(), Defaults::default())
+                .unwrap()
+                .rows
+                .len(),
+            2
+        );
     }
 
     #[test]
@@ -381,7 +561,7 @@ mod tests {
         let mut bytes =
             format!("{HEADER}\nx,AT,0,2020,1,NR,,A,T\nx,AT,0,2021,1,NR,,A,").into_bytes();
         bytes.extend_from_slice(b"\xff\n");
-        let e = parse("t.csv", &bytes).unwrap_err();
+        let e = parse("t.csv", &bytes, Defaults::default()).unwrap_err();
         assert_eq!((e.line, e.reason.as_str()), (3, "not valid UTF-8"));
     }
 }

@@ -217,6 +217,20 @@ pub fn create_private_dataset(
         .map_err(crate::store::StoreError::from_anyhow)
 }
 
+/// The `headline_json` of `owner`'s private dataset `code`, if it exists.
+pub fn private_headline_json(
+    conn: &rusqlite::Connection,
+    code: &str,
+    owner: i64,
+) -> rusqlite::Result<Option<String>> {
+    conn.query_row(
+        "SELECT headline_json FROM datasets WHERE owner_account_id = ?1 AND code = ?2",
+        params![owner, code],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
 /// SHA-256 of the file of the latest snapshot of `owner`'s dataset `code` (None: no snapshot).
 pub fn latest_snapshot_sha(
     conn: &rusqlite::Connection,

@@ -366,6 +366,45 @@ async fn operator_commands_manage_accounts_keys_and_private_imports() {
         None,
     );
 
+    // The minimal form, as for uploads: --dataset names it, the unit is the dataset's own.
+    let minimal = d.join("more.csv");
+    std::fs::write(&minimal, "geo,period,value\nDE21,2023,43\n").unwrap();
+    let added = run_ok(
+        &[
+            "import",
+            "--account",
+            "ana@example.org",
+            "--dataset",
+            "ana_data",
+            "--json",
+            minimal.to_str().unwrap(),
+        ],
+        d,
+        None,
+    );
+    let added: serde_json::Value = serde_json::from_str(&added).unwrap();
+    assert_eq!(added[0]["datasets"][0]["added"], 1, "{added}");
+    // Without a dataset to take the unit from, the column is needed.
+    let unitless = regintel()
+        .args([
+            "import",
+            "--account",
+            "ana@example.org",
+            "--dataset",
+            "new_one",
+        ])
+        .arg(&minimal)
+        .arg("--data-dir")
+        .arg(d)
+        .output()
+        .unwrap();
+    assert!(!unitless.status.success());
+    assert!(
+        String::from_utf8_lossy(&unitless.stderr).contains("missing column \"unit\""),
+        "{}",
+        String::from_utf8_lossy(&unitless.stderr)
+    );
+
     let s = crate::support::TestServer::start_in(dir, crate::support::Options::default()).await;
     let path = "/compare?regions=DE21,FR10&dataset=ana_data";
     let r = s

@@ -244,3 +244,56 @@ async fn bad_definitions_and_bad_csv_are_refused_whole() {
         .await;
     r.error(415, "unsupported_media_type");
 }
+
+/// The CSV a user writes: the URL names the dataset and the region code implies its level, so
+/// `nuts_code,period,value` (and the dataset's dimensions) is enough; the unit defaults to the
+/// dataset's. `dataset_code` and `nuts_level`, when given, must agree.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_minimal_csv_a_user_writes_is_accepted() {
+    let s = TestServer::start().await;
+    let a = s.account("a@example.org", Tier::Professional);
+    let r = create(
+        &s,
+        a.key_header(),
+        json!({"code": "survey", "title": "Survey", "unit": "PC", "dimensions": ["sex"]}),
+    )
+    .await;
+    assert_eq!(r.status, 201);
+    let minimal = "nuts_code,period,value,sex\nDE21,2022,12.5,T\nDE22,2022,11,T\n";
+    let r = put(&s, a.key_header(), "survey", minimal).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["data"]["added"], 2);
+    let profile = s
+        .client
+        .get_with("/api/v1/regional/regions/DE21/profile", &[a.key_header()])
+        .await
+        .json();
+    let mine = profile["data"]["indicators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["dataset"] == "survey")
+        .expect("the upload is in the profile");
+    assert_eq!(mine["unit"], "PC", "the dataset's unit");
+
+    let aliases = "geo,time,value,sex,flags\nDE23,2022,10,T,p\n";
+    assert_eq!(put(&s, a.key_header(), "survey", aliases).await.status, 200);
+
+    let other = "dataset_code,nuts_code,period,value,sex\nsomething_else,DE21,2023,1,T\n";
+    let e = put(&s, a.key_header(), "survey", other)
+        .await
+        .error(422, "validation_failed");
+    assert_eq!(e["details"]["errors"][0]["pointer"], "line 2");
+    assert_eq!(
+        e["details"]["errors"][0]["detail"],
+        "dataset_code \"something_else\" is not this dataset's code \"survey\""
+    );
+    let level = "nuts_code,nuts_level,period,value,sex\nDE21,3,2023,1,T\n";
+    let e = put(&s, a.key_header(), "survey", level)
+        .await
+        .error(422, "validation_failed");
+    assert_eq!(
+        e["details"]["errors"][0]["detail"],
+        "nuts_level 3 does not match DE21, a level 2 code"
+    );
+}
