@@ -16,6 +16,36 @@ pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// A message from a library (serde_json) that quotes input between backticks or double quotes,
+/// with every quoted part cut to [`SHOWN_CHARS`] characters.
+pub fn shorten_quotes(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(512));
+    let mut quoted: Option<(char, usize)> = None;
+    for c in message.chars() {
+        match quoted {
+            Some((close, _)) if c == close => {
+                quoted = None;
+                out.push(c);
+            }
+            Some((close, n)) => {
+                if n < SHOWN_CHARS {
+                    out.push(c);
+                } else if n == SHOWN_CHARS {
+                    out.push('…');
+                }
+                quoted = Some((close, n + 1));
+            }
+            None => {
+                if c == '`' || c == '"' {
+                    quoted = Some((c, 0));
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
 /// One problem in a request body (RFC 9457 `errors[]`): where, and what is wrong.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct FieldError {
@@ -64,14 +94,18 @@ pub enum ApiError {
     /// A query parameter is malformed or not allowed here (400, names the parameter).
     #[error("{message}")]
     InvalidParameter { parameter: String, message: String },
-    #[error("no region with code {0}")]
-    UnknownRegion(String),
-    #[error("no dataset with code {0}")]
+    /// With the closest known codes, when there are some.
+    #[error("no region with code {}", shown(.code))]
+    UnknownRegion {
+        code: String,
+        suggestions: Vec<String>,
+    },
+    #[error("no dataset with code {}", shown(.0))]
     UnknownDataset(String),
     /// Missing objects and routes; also someone else's object, so existence never leaks.
     #[error("{0}")]
     NotFound(String),
-    #[error("method {method} is not allowed here")]
+    #[error("method {} is not allowed here", shown(.method))]
     MethodNotAllowed { method: String, allow: String },
     #[error("request body larger than {limit} bytes")]
     PayloadTooLarge { limit: u64 },
@@ -90,10 +124,18 @@ pub enum ApiError {
 }
 
 impl ApiError {
+    /// A bad query parameter; `message` must quote input through [`shown`].
     pub fn invalid(parameter: &str, message: impl Into<String>) -> Self {
         ApiError::InvalidParameter {
-            parameter: parameter.to_owned(),
+            parameter: shown(parameter).into_owned(),
             message: message.into(),
+        }
+    }
+
+    pub fn unknown_region(code: &str) -> Self {
+        ApiError::UnknownRegion {
+            code: code.to_owned(),
+            suggestions: Vec::new(),
         }
     }
 
@@ -108,7 +150,9 @@ impl ApiError {
             ApiError::UnsupportedMediaType { .. } => 415,
             ApiError::ValidationFailed { .. } => 422,
             ApiError::RateLimited { .. } => 429,
-            ApiError::UnknownRegion(_) | ApiError::UnknownDataset(_) | ApiError::NotFound(_) => 404,
+            ApiError::UnknownRegion { .. }
+            | ApiError::UnknownDataset(_)
+            | ApiError::NotFound(_) => 404,
             ApiError::MethodNotAllowed { .. } => 405,
             ApiError::PayloadTooLarge { .. } => 413,
             ApiError::RequestTimeout { .. } => 408,
@@ -131,7 +175,7 @@ impl ApiError {
             ApiError::ValidationFailed { .. } => "validation_failed",
             ApiError::UnsupportedMediaType { .. } => "unsupported_media_type",
             ApiError::RateLimited { .. } => "rate_limit_exceeded",
-            ApiError::UnknownRegion(_) => "unknown_region",
+            ApiError::UnknownRegion { .. } => "unknown_region",
             ApiError::UnknownDataset(_) => "unknown_dataset",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed { .. } => "method_not_allowed",
@@ -147,8 +191,10 @@ impl ApiError {
     pub fn details(&self) -> Option<Value> {
         match self {
             ApiError::InvalidParameter { parameter, .. } => Some(json!({ "parameter": parameter })),
-            ApiError::UnknownRegion(code) => Some(json!({ "region": code })),
-            ApiError::UnknownDataset(code) => Some(json!({ "dataset": code })),
+            ApiError::UnknownRegion { code, suggestions } => {
+                Some(json!({ "region": shown(code), "suggestions": suggestions }))
+            }
+            ApiError::UnknownDataset(code) => Some(json!({ "dataset": shown(code) })),
             ApiError::MethodNotAllowed { allow, .. } => Some(json!({ "allow": allow })),
             ApiError::PayloadTooLarge { limit } => Some(json!({ "limit_bytes": limit })),
             ApiError::RequestTimeout { seconds } => Some(json!({ "limit_seconds": seconds })),
@@ -216,10 +262,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn input_is_quoted_short() {
+        assert_eq!(shown("DE21"), "DE21");
+        let long = "é".repeat(100);
+        assert_eq!(shown(&long).chars().count(), SHOWN_CHARS + 1);
+        let serde = format!(
+            "unknown field `{}`, expected `email` or \"x{}\"",
+            "a".repeat(500),
+            "b".repeat(70)
+        );
+        let short = shorten_quotes(&serde);
+        assert!(short.len() < 200, "{short}");
+        assert!(short.contains("expected `email` or"), "{short}");
+        assert!(short.ends_with("…\""), "{short}");
+    }
+
+    #[test]
     fn every_variant_maps_to_a_listed_code_and_status() {
         let samples = [
             ApiError::invalid("level", "bad"),
-            ApiError::UnknownRegion("XX".into()),
+            ApiError::unknown_region("XX"),
             ApiError::UnknownDataset("x".into()),
             ApiError::NotFound("x".into()),
             ApiError::MethodNotAllowed {

@@ -2,7 +2,7 @@
 //! and writes them with [`crate::store::import`]. Parsing finishes before the write transaction
 //! starts, so a malformed file is refused with its line and reason and nothing of it is written.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 use anyhow::Context;
@@ -112,6 +112,11 @@ pub fn import_files(
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .with_context(|| format!("{} is not a file", path.display()))?;
+        let mut file = file;
+        if owner.is_some() {
+            canonical_region_codes(&write::region_codes(&store.admin()?)?, &mut file)
+                .map_err(|(line, reason)| anyhow::anyhow!("{}:{line}: {reason}", path.display()))?;
+        }
         parsed.push((name, sha256_hex(&bytes), file));
     }
     let mut conn = store.admin()?;
@@ -172,11 +177,16 @@ pub fn import_private_csv(
         dataset: Some(&dataset.code),
         unit: Some(&unit),
     };
-    let parsed = ingest::tidy::parse("request body", body, defaults).map_err(|e| {
+    let mut parsed = ingest::tidy::parse("request body", body, defaults).map_err(|e| {
         ApiError::ValidationFailed {
             errors: vec![invalid(format!("line {}", e.line), e.reason)],
         }
     })?;
+    canonical_region_codes(&store.system()?.region_codes()?, &mut parsed).map_err(
+        |(line, reason)| ApiError::ValidationFailed {
+            errors: vec![invalid(format!("line {line}"), reason)],
+        },
+    )?;
     let declared_dims: BTreeSet<String> =
         serde_json::from_str::<Vec<String>>(&dataset.dim_names_json)
             .map_err(|e| ApiError::Internal(e.into()))?
@@ -233,6 +243,42 @@ pub fn import_private_csv(
 }
 
 /// Names aggregates, marks what changed (public data, or `owner`'s private data) and commits.
+/// A user's own data may write a known region code in another case (`de21`): it is stored as
+/// the code is published (`DE21`), so it joins that region's public figures. Codes of no known
+/// region stay as written. Two rows that become one (`de21` and `DE21` for the same period) are
+/// refused: the error names the source line of the second.
+fn canonical_region_codes(known: &[String], parsed: &mut ParsedFile) -> Result<(), (u64, String)> {
+    let exact: HashSet<&str> = known.iter().map(String::as_str).collect();
+    let by_lower: HashMap<String, &str> = known
+        .iter()
+        .map(|c| (c.to_ascii_lowercase(), c.as_str()))
+        .collect();
+    let mut changed = false;
+    for row in &mut parsed.rows {
+        if !exact.contains(row.region.as_str())
+            && let Some(code) = by_lower.get(&row.region.to_ascii_lowercase())
+        {
+            row.region = (*code).to_owned();
+            changed = true;
+        }
+    }
+    if changed {
+        let mut seen = HashSet::new();
+        for row in &parsed.rows {
+            if !seen.insert((&row.region, &row.unit, &row.dim_values, &row.period)) {
+                return Err((
+                    row.src_line,
+                    format!(
+                        "a second observation for {} {} (region codes are read in any case)",
+                        row.region, row.period
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The unit of a dataset's headline series (`headline_json`), empty if it names none.
 fn headline_unit(headline_json: &str) -> anyhow::Result<String> {
     let headline: BTreeMap<String, String> = serde_json::from_str(headline_json)?;

@@ -56,7 +56,8 @@ pub struct Location {
 }
 
 pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<CitationDetail, ApiError> {
-    let not_found = || ApiError::NotFound(format!("no citation with id {id}"));
+    let not_found =
+        || ApiError::NotFound(format!("no citation with id {}", crate::error::shown(id)));
     if !is_well_formed(id) {
         return Err(not_found());
     }

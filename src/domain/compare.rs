@@ -10,7 +10,7 @@ use super::regions::{self, RegionSummary};
 use super::{Cited, Citer, Derived, Sources, Warning, decimals, round_to};
 use crate::catalogue::Catalogue;
 use crate::citation::canonical_dims;
-use crate::error::ApiError;
+use crate::error::{ApiError, shown};
 use crate::store::Scoped;
 use crate::store::observations::ObsRow;
 
@@ -71,11 +71,17 @@ pub fn compare(
             ),
         ));
     }
+    // Codes as published, whatever case they were asked in.
+    let found = q
+        .regions
+        .iter()
+        .map(|code| regions::find(store, code))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut seen = BTreeSet::new();
-    if let Some(dup) = q.regions.iter().find(|r| !seen.insert(r.as_str())) {
+    if let Some(dup) = found.iter().find(|r| !seen.insert(r.code.as_str())) {
         return Err(ApiError::invalid(
             "regions",
-            format!("region {dup} is listed twice"),
+            format!("region {} is listed twice", dup.code),
         ));
     }
     let dataset = store
@@ -85,11 +91,11 @@ pub fn compare(
     let labels: BTreeMap<String, BTreeMap<String, String>> =
         serde_json::from_str(&dataset.labels_json).map_err(|e| ApiError::Internal(e.into()))?;
 
-    let mut summaries = Vec::with_capacity(q.regions.len());
-    let mut rows: Vec<Vec<ObsRow>> = Vec::with_capacity(q.regions.len());
-    for code in &q.regions {
-        summaries.push(regions::summary(&regions::find(store, code)?));
-        rows.push(store.series_rows(code, series_id)?);
+    let mut summaries = Vec::with_capacity(found.len());
+    let mut rows: Vec<Vec<ObsRow>> = Vec::with_capacity(found.len());
+    for region in &found {
+        summaries.push(regions::summary(region));
+        rows.push(store.series_rows(&region.code, series_id)?);
     }
 
     let with_value = |r: &Vec<ObsRow>| -> BTreeSet<String> {
@@ -212,7 +218,8 @@ fn select_series(
             return Err(ApiError::invalid(
                 name,
                 format!(
-                    "unknown parameter {name}; {} has the dimensions unit{}",
+                    "unknown parameter {}; {} has the dimensions unit{}",
+                    shown(name),
                     dataset.code,
                     dim_names
                         .iter()
@@ -242,8 +249,9 @@ fn select_series(
             Err(ApiError::invalid(
                 parameter,
                 format!(
-                    "{} has no series unit={unit};{dims}; available: {}",
+                    "{} has no series {}; available: {}",
                     dataset.code,
+                    shown(&format!("unit={unit};{dims}")),
                     offered.into_iter().collect::<Vec<_>>().join(" | ")
                 ),
             ))

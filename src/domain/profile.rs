@@ -42,6 +42,8 @@ pub fn profile(
     code: &str,
 ) -> Result<(Profile, Sources), ApiError> {
     let region = regions::detail(store, code)?;
+    // The code as published, whatever case it was asked in.
+    let code = region.summary.code.as_str();
     let datasets: HashMap<i64, DatasetRow> =
         store.datasets()?.into_iter().map(|d| (d.id, d)).collect();
     let mut citer = Citer::new(store, catalogue);

@@ -66,11 +66,58 @@ pub fn summary(row: &RegionRow) -> RegionSummary {
     }
 }
 
-/// The region with this code, or `unknown_region`. Codes are matched as published (upper case).
+/// The region with this code in any case (its row carries the code as published: `de21` finds
+/// `DE21`), or `unknown_region` with the closest known codes.
 pub fn find(store: &Scoped, code: &str) -> Result<RegionRow, ApiError> {
-    store
-        .region(code)?
-        .ok_or_else(|| ApiError::UnknownRegion(code.to_owned()))
+    if let Some(row) = store.region(code)? {
+        return Ok(row);
+    }
+    if let Some(row) = store.region_any_case(code)? {
+        return Ok(row);
+    }
+    Err(ApiError::UnknownRegion {
+        code: code.to_owned(),
+        suggestions: closest(code, store.region_codes()?),
+    })
+}
+
+/// Suggestions for an unknown code: known codes at most two edits away (ignoring case), closest
+/// first, at most five.
+const MAX_SUGGESTIONS: usize = 5;
+const MAX_EDITS: usize = 2;
+
+fn closest(code: &str, known: Vec<String>) -> Vec<String> {
+    let wanted: Vec<char> = code.to_uppercase().chars().collect();
+    // Longer input cannot be within two edits of any code; don't spend time on it.
+    if wanted.len() > 16 {
+        return Vec::new();
+    }
+    let mut near: Vec<(usize, String)> = known
+        .into_iter()
+        .filter_map(|k| {
+            let d = edit_distance(&wanted, &k.to_uppercase().chars().collect::<Vec<_>>());
+            (d <= MAX_EDITS).then_some((d, k))
+        })
+        .collect();
+    near.sort();
+    near.into_iter()
+        .take(MAX_SUGGESTIONS)
+        .map(|(_, k)| k)
+        .collect()
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions).
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
 }
 
 pub fn detail(store: &Scoped, code: &str) -> Result<RegionDetail, ApiError> {
@@ -87,7 +134,7 @@ pub fn detail(store: &Scoped, code: &str) -> Result<RegionDetail, ApiError> {
     Ok(RegionDetail {
         summary: summary(&row),
         parent,
-        children: store.children(code)?,
+        children: store.children(&row.code)?,
         change_2021_2024: row.change_2021_2024,
         recoded_from: row.recoded_from,
         recoded_to: row.recoded_to,
@@ -185,4 +232,20 @@ pub fn list(store: &Scoped, q: &RegionQuery<'_>) -> Result<RegionPage, ApiError>
         next_after,
         total,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_are_the_nearest_known_codes() {
+        let known: Vec<String> = ["DE21", "DE22", "DE2", "FR10", "EU27_2020"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(closest("de2x", known.clone()), ["DE2", "DE21", "DE22"]);
+        assert_eq!(closest("EU27_2002", known.clone()), ["EU27_2020"]);
+        assert!(closest("ZZZZZZZZ", known.clone()).is_empty());
+        assert!(closest(&"D".repeat(5000), known).is_empty());
+    }
 }

@@ -249,8 +249,9 @@ async fn answer(
         }
         Match::NotFound => {
             return Err(ApiError::NotFound(format!(
-                "no route for {} {path}",
-                parts.method
+                "no route for {} {}",
+                crate::error::shown(parts.method.as_str()),
+                crate::error::shown(path)
             )));
         }
     };

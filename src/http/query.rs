@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, shown};
 
 #[derive(Debug, Default)]
 pub struct Query {
@@ -22,7 +22,7 @@ impl Query {
             if params.insert(name.clone(), value).is_some() {
                 return Err(ApiError::invalid(
                     &name,
-                    format!("parameter {name} is given twice"),
+                    format!("parameter {} is given twice", shown(&name)),
                 ));
             }
         }
@@ -63,7 +63,10 @@ impl Query {
                 Ok(n) if (min..=max).contains(&n) => Ok(Some(n)),
                 _ => Err(ApiError::invalid(
                     name,
-                    format!("{name} must be a whole number from {min} to {max}, not {v:?}"),
+                    format!(
+                        "{name} must be a whole number from {min} to {max}, not \"{}\"",
+                        shown(&v)
+                    ),
                 )),
             },
         }
@@ -80,7 +83,7 @@ impl Query {
             None => Ok(()),
             Some(name) => Err(ApiError::invalid(
                 &name,
-                format!("unknown parameter {name}"),
+                format!("unknown parameter {}", shown(&name)),
             )),
         }
     }

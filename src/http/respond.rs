@@ -353,7 +353,7 @@ mod tests {
     #[test]
     fn errors_never_echo_an_api_key() {
         let key = "sk_service_Ab3dE5gHk7Q2mZp9LwX4vB8nR1tY6cJ3hF0sD5gA1GYRVj";
-        let err = ApiError::UnknownRegion(key.into());
+        let err = ApiError::unknown_region(key);
         let body = String::from_utf8(error_body(&E, &err)).unwrap();
         assert!(!body.contains("k7Q2mZp9"), "{body}");
         assert!(body.contains("sk_service_Ab3dE5gH"), "{body}");

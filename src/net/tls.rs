@@ -46,8 +46,8 @@ pub fn demo_certificate(dir: &Path) -> anyhow::Result<(PathBuf, PathBuf)> {
     ];
     let generated = rcgen::generate_simple_self_signed(names)
         .context("while generating the demo certificate")?;
-    std::fs::write(&cert, generated.cert.pem())
-        .with_context(|| format!("while writing {}", cert.display()))?;
+    // Public, but like every file in the data dir readable by its owner only.
+    write_private(&cert, generated.cert.pem().as_bytes())?;
     write_private(&key, generated.signing_key.serialize_pem().as_bytes())?;
     Ok((cert, key))
 }

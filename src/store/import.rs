@@ -217,6 +217,13 @@ pub fn create_private_dataset(
         .map_err(crate::store::StoreError::from_anyhow)
 }
 
+/// Every public region code (the classification and codes seen in public data).
+pub fn region_codes(conn: &rusqlite::Connection) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached("SELECT code FROM regions")?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
+    rows.collect()
+}
+
 /// The `headline_json` of `owner`'s private dataset `code`, if it exists.
 pub fn private_headline_json(
     conn: &rusqlite::Connection,

@@ -224,6 +224,11 @@ impl System {
         &self.conn.conn
     }
 
+    /// Every public region code.
+    pub fn region_codes(&self) -> StoreResult<Vec<String>> {
+        Ok(import::region_codes(self.db())?)
+    }
+
     fn db_mut(&mut self) -> &mut rusqlite::Connection {
         &mut self.conn.conn
     }

@@ -48,6 +48,22 @@ impl Scoped {
         Ok(stmt.query_row([code], from_row).optional()?)
     }
 
+    /// The region whose code is `code` in another case (`de21` for `DE21`); the first in code
+    /// order if several differ only in case.
+    pub fn region_any_case(&self, code: &str) -> StoreResult<Option<RegionRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM v_regions WHERE code = ?1 COLLATE NOCASE ORDER BY code LIMIT 1"
+        ))?;
+        Ok(stmt.query_row([code], from_row).optional()?)
+    }
+
+    /// Every code the caller can see.
+    pub fn region_codes(&self) -> StoreResult<Vec<String>> {
+        let mut stmt = self.db().prepare_cached("SELECT code FROM v_regions")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Codes of the regions whose parent is `code`, in code order.
     pub fn children(&self, code: &str) -> StoreResult<Vec<String>> {
         let mut stmt = self

@@ -421,3 +421,51 @@ fn warning_codes(answer: &Value) -> Vec<&str> {
         .map(|w| w["code"].as_str().unwrap())
         .collect()
 }
+
+/// Codes as a user types them: any case is the published code; an unknown one comes with the
+/// closest known codes; a long one is quoted short.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn region_codes_in_any_case_and_suggestions_for_unknown_ones() {
+    let s = TestServer::start().await;
+    let r = s.get("/regions/de21/profile").await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.json()["data"]["region"]["code"], "DE21");
+    assert!(
+        !r.json()["data"]["indicators"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "the figures of DE21"
+    );
+    assert_eq!(s.get("/regions/dE2").await.json()["data"]["code"], "DE2");
+    let cmp = s.get("/compare?regions=de21,fr10&dataset=tgs00010").await;
+    assert_eq!(cmp.status, 200);
+    let cmp = cmp.json();
+    let codes: Vec<&str> = cmp["data"]["regions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["region"]["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["DE21", "FR10"]);
+    s.get("/compare?regions=de21,DE21&dataset=tgs00010")
+        .await
+        .error(400, "invalid_parameter");
+
+    let e = s
+        .get("/regions/DE2X/profile")
+        .await
+        .error(404, "unknown_region");
+    let suggestions = e["details"]["suggestions"].as_array().unwrap();
+    assert!(suggestions.contains(&"DE21".into()), "{e}");
+    assert!(suggestions.len() <= 5);
+
+    let long = "X".repeat(5_000);
+    let r = s.get(&format!("/regions/{long}")).await;
+    assert_eq!(r.status, 404);
+    assert!(r.body.len() < 1_000, "{} bytes", r.body.len());
+    assert!(!String::from_utf8_lossy(&r.body).contains(&"X".repeat(65)));
+    let r = s.get(&format!("/regions?level={long}")).await;
+    assert_eq!(r.status, 400);
+    assert!(r.body.len() < 1_000, "{} bytes", r.body.len());
+}

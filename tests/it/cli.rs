@@ -75,6 +75,16 @@ async fn demo_serves_https_with_credentials_file_and_stops_on_sigterm() {
     let base_url = credentials["base_url"].as_str().unwrap();
     assert_eq!(base_url, format!("https://localhost:{}{BASE}", addr.port()));
 
+    // Every file the demo writes is readable by its owner only.
+    for file in ["demo-cert.pem", "demo-key.pem", "demo-credentials.json"] {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(dir.path().join(file))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "{file}");
+    }
+
     let client = Client::new(addr, Some(&dir.path().join("demo-cert.pem")));
     let r = client.get(&format!("{BASE}/regions/DE21/profile")).await;
     assert_eq!(r.status, 200);

@@ -278,6 +278,27 @@ async fn the_minimal_csv_a_user_writes_is_accepted() {
 
     let aliases = "geo,time,value,sex,flags\nDE23,2022,10,T,p\n";
     assert_eq!(put(&s, a.key_header(), "survey", aliases).await.status, 200);
+    // A known code in another case is that region's.
+    let lower = "nuts_code,period,value,sex\nde24,2022,9,T\n";
+    assert_eq!(put(&s, a.key_header(), "survey", lower).await.status, 200);
+    let de24 = s
+        .client
+        .get_with("/api/v1/regional/regions/DE24/profile", &[a.key_header()])
+        .await
+        .json();
+    assert!(
+        de24["data"]["indicators"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|i| i["dataset"] == "survey"),
+        "{de24}"
+    );
+    let twice = "nuts_code,period,value,sex\nde25,2022,9,T\nDE25,2022,8,T\n";
+    let e = put(&s, a.key_header(), "survey", twice)
+        .await
+        .error(422, "validation_failed");
+    assert_eq!(e["details"]["errors"][0]["pointer"], "line 3", "{e}");
 
     let other = "dataset_code,nuts_code,period,value,sex\nsomething_else,DE21,2023,1,T\n";
     let e = put(&s, a.key_header(), "survey", other)

@@ -132,7 +132,10 @@ pub fn revoke_key(req: &mut Req) -> Result<Reply, ApiError> {
     {
         Ok(Reply::NoContent)
     } else {
-        Err(ApiError::NotFound(format!("no active API key {key_id}")))
+        Err(ApiError::NotFound(format!(
+            "no active API key {}",
+            crate::error::shown(&key_id)
+        )))
     }
 }
 

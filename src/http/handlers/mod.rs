@@ -84,7 +84,7 @@ impl Req {
         serde_json::from_slice(&self.body).map_err(|e| ApiError::ValidationFailed {
             errors: vec![FieldError {
                 pointer: "#".into(),
-                detail: e.to_string(),
+                detail: crate::error::shorten_quotes(&e.to_string()),
             }],
         })
     }
