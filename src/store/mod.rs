@@ -278,7 +278,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path(), 1).unwrap();
         let scoped = store.scoped(Some(1)).unwrap();
-        for table in pool::PROTECTED_TABLES {
+        let protected = pool::protected_tables(store.system().unwrap().db()).unwrap();
+        for table in ["usage_daily", "api_keys", "store_meta", "account_generations"] {
+            assert!(protected.iter().any(|t| t == table), "{table} is protected");
+        }
+        for table in &protected {
             let direct = scoped.db().prepare(&format!("SELECT * FROM {table}"));
             assert!(direct.is_err(), "{table} readable directly");
         }

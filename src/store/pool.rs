@@ -2,6 +2,7 @@
 //! SQL function the `v_*` views filter on; the account it returns is the one bound by
 //! [`super::Scoped`] while a request holds the connection.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
@@ -33,8 +34,8 @@ impl PooledConn {
 /// What a connection is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
-    /// Serving reads for a caller: read-only, and tables holding private rows are readable only
-    /// through the `v_*` views (enforced by an authorizer when statements are prepared).
+    /// Serving reads for a caller: read-only, and every table but [`PUBLIC_TABLES`] is readable
+    /// only through the `v_*` views (enforced by an authorizer when statements are prepared).
     Request,
     /// Authentication lookups on the async threads: reads of any table, never a write, so a
     /// lookup never waits for the database's writer.
@@ -43,20 +44,30 @@ pub enum Role {
     System,
 }
 
-/// Tables with private rows (or secrets, or other accounts' activity): request connections must
-/// go through a view.
-pub const PROTECTED_TABLES: &[&str] = &[
-    "accounts",
-    "api_keys",
-    "sessions",
-    "datasets",
-    "series",
-    "snapshots",
-    "observations",
-    "private_regions",
-    "usage_daily",
-    "account_generations",
-];
+/// Tables a request connection may read directly: they hold nothing private (the NUTS
+/// classification, the sources of public data). Every other table, including any added later,
+/// is readable only through a `v_*` view.
+pub const PUBLIC_TABLES: &[&str] = &["regions", "sources"];
+
+/// The tables of the schema that request connections must not read directly: every table of
+/// `sqlite_master` not in [`PUBLIC_TABLES`].
+pub fn protected_tables(conn: &Connection) -> rusqlite::Result<Vec<String>> {
+    let mut tables: Vec<String> = schema_names(conn, "table")?
+        .into_iter()
+        .filter(|n| !PUBLIC_TABLES.contains(&n.as_str()))
+        .collect();
+    tables.sort();
+    Ok(tables)
+}
+
+/// Names of the schema's objects of one type (`table`, `view`), SQLite's own left out.
+fn schema_names(conn: &Connection, kind: &str) -> rusqlite::Result<HashSet<String>> {
+    let mut stmt = conn.prepare(
+        "SELECT name FROM sqlite_master WHERE type = ?1 AND name NOT LIKE 'sqlite_%'",
+    )?;
+    let names = stmt.query_map([kind], |r| r.get(0))?;
+    names.collect()
+}
 
 /// Pragmas a read-only connection may query (not set).
 fn readable_pragma(name: &str, value: Option<&str>) -> bool {
@@ -68,14 +79,16 @@ fn readable_pragma(name: &str, value: Option<&str>) -> bool {
 }
 
 /// The authorizer of request connections: reads only; protected tables only inside a view.
-fn authorize_request(ctx: AuthContext<'_>) -> Authorization {
+/// `views` are the schema's views: the way to the other tables.
+fn authorize_request(views: &HashSet<String>, ctx: AuthContext<'_>) -> Authorization {
     match ctx.action {
         AuthAction::Select | AuthAction::Function { .. } => Authorization::Allow,
         AuthAction::Read { table_name, .. } => {
-            if ctx.accessor.is_none() && PROTECTED_TABLES.contains(&table_name) {
-                Authorization::Deny
-            } else {
+            let direct = ctx.accessor.is_none();
+            if !direct || PUBLIC_TABLES.contains(&table_name) || views.contains(table_name) {
                 Authorization::Allow
+            } else {
+                Authorization::Deny
             }
         }
         AuthAction::Pragma {
@@ -129,7 +142,10 @@ pub fn open(path: &std::path::Path, role: Role) -> rusqlite::Result<PooledConn> 
         },
     )?;
     match role {
-        Role::Request => conn.authorizer(Some(authorize_request))?,
+        Role::Request => {
+            let views = schema_names(&conn, "view")?;
+            conn.authorizer(Some(move |ctx: AuthContext<'_>| authorize_request(&views, ctx)))?
+        }
         Role::Lookup => conn.authorizer(Some(authorize_lookup))?,
         Role::System => {}
     }
