@@ -276,7 +276,7 @@ impl Auth {
         if who.len() > MAX_EMAIL_BYTES {
             return Err(ApiError::LoginFailed);
         }
-        if let Some(wait) = self.logins.wait(&who, client) {
+        if let Some(wait) = self.logins.wait(&who, client, Instant::now()) {
             return Err(ApiError::RateLimited {
                 retry_after: wait,
                 violated: vec!["login-failures"],
@@ -296,7 +296,7 @@ impl Auth {
                 Ok(account)
             }
             _ => {
-                self.logins.failed(&who, client);
+                self.logins.failed(&who, client, Instant::now());
                 Err(ApiError::LoginFailed)
             }
         }
@@ -323,7 +323,7 @@ impl Auth {
 
     /// Forgets what no longer matters (failed logins past the longest wait).
     pub fn sweep(&self) {
-        self.logins.sweep();
+        self.logins.sweep(Instant::now());
     }
 
     pub fn logout(&self, store: &Store, sid: &str) -> Result<(), ApiError> {

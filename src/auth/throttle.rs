@@ -30,11 +30,11 @@ struct Failures {
 }
 
 impl Failures {
-    /// Seconds still to wait when `free` failures are allowed before waiting.
-    fn wait(&self, free: u32) -> Option<u64> {
+    /// Seconds still to wait at `now` when `free` failures are allowed before waiting.
+    fn wait(&self, free: u32, now: Instant) -> Option<u64> {
         let excess = self.count.checked_sub(free)?;
         let wait = 2u64.saturating_pow(excess).min(MAX_WAIT_SECS);
-        let waited = self.last.elapsed().as_secs();
+        let waited = now.saturating_duration_since(self.last).as_secs();
         (waited < wait).then(|| wait - waited)
     }
 }
@@ -59,31 +59,31 @@ impl LoginThrottle {
         self.failures.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Seconds `client` must wait before trying `email` again, if it must.
-    pub fn wait(&self, email: &str, client: u128) -> Option<u64> {
+    /// Seconds `client` must wait at `now` before trying `email` again, if it must.
+    pub fn wait(&self, email: &str, client: u128, now: Instant) -> Option<u64> {
         let [mine, everyone] = self.keys(email, client);
         let failures = self.lock();
         let mine = failures.get(&mine)?;
-        let own = mine.wait(FREE_PER_ADDRESS);
+        let own = mine.wait(FREE_PER_ADDRESS, now);
         let shared = failures
             .get(&everyone)
-            .and_then(|all| all.wait(FREE_PER_EMAIL));
+            .and_then(|all| all.wait(FREE_PER_EMAIL, now));
         own.max(shared)
     }
 
-    pub fn failed(&self, email: &str, client: u128) {
+    pub fn failed(&self, email: &str, client: u128, now: Instant) {
         let keys = self.keys(email, client);
         let mut failures = self.lock();
         if failures.len() + keys.len() > MAX_ENTRIES {
-            make_room(&mut failures);
+            make_room(&mut failures, now);
         }
         for key in keys {
             let entry = failures.entry(key).or_insert(Failures {
                 count: 0,
-                last: Instant::now(),
+                last: now,
             });
             entry.count += 1;
-            entry.last = Instant::now();
+            entry.last = now;
         }
     }
 
@@ -96,19 +96,19 @@ impl LoginThrottle {
     }
 
     /// Forgets failures older than the longest wait (the background task calls this).
-    pub fn sweep(&self) {
-        forget_old(&mut self.lock());
+    pub fn sweep(&self, now: Instant) {
+        forget_old(&mut self.lock(), now);
     }
 }
 
-fn forget_old(failures: &mut HashMap<Counted, Failures>) {
+fn forget_old(failures: &mut HashMap<Counted, Failures>, now: Instant) {
     let cutoff = Duration::from_secs(MAX_WAIT_SECS);
-    failures.retain(|_, f| f.last.elapsed() < cutoff);
+    failures.retain(|_, f| now.saturating_duration_since(f.last) < cutoff);
 }
 
 /// Under a flood of recent failures: keep the half with the most failures.
-fn make_room(failures: &mut HashMap<Counted, Failures>) {
-    forget_old(failures);
+fn make_room(failures: &mut HashMap<Counted, Failures>, now: Instant) {
+    forget_old(failures, now);
     if failures.len() + 2 > MAX_ENTRIES {
         let mut counts: Vec<u32> = failures.values().map(|f| f.count).collect();
         let (_, &mut threshold, _) =
@@ -121,45 +121,72 @@ fn make_room(failures: &mut HashMap<Counted, Failures>) {
 mod tests {
     use super::*;
 
+    fn secs(n: u64) -> Duration {
+        Duration::from_secs(n)
+    }
+
     #[test]
     fn an_address_waits_after_its_own_failures_and_others_do_not() {
         let t = LoginThrottle::default();
+        let t0 = Instant::now();
         for _ in 0..FREE_PER_ADDRESS {
-            assert_eq!(t.wait("a@x", 1), None);
-            t.failed("a@x", 1);
+            assert_eq!(t.wait("a@x", 1, t0), None);
+            t.failed("a@x", 1, t0);
         }
-        assert_eq!(
-            t.wait("a@x", 1),
-            Some(1),
-            "then 1 s, doubling with each failure"
-        );
-        t.failed("a@x", 1);
-        assert_eq!(t.wait("a@x", 1), Some(2));
-        assert_eq!(t.wait("a@x", 2), None, "another address");
-        assert_eq!(t.wait("b@x", 1), None, "another email");
+        assert_eq!(t.wait("a@x", 1, t0), Some(1));
+        assert_eq!(t.wait("a@x", 2, t0), None, "another address");
+        assert_eq!(t.wait("b@x", 1, t0), None, "another email");
+    }
+
+    /// 1, 2, 4 ... s after each further failure, never more than 15 minutes; the wait counts
+    /// from the last failure, and a success forgets them all.
+    #[test]
+    fn waits_double_up_to_a_cap_and_a_success_resets_them() {
+        let t = LoginThrottle::default();
+        let mut now = Instant::now();
+        for _ in 0..FREE_PER_ADDRESS {
+            t.failed("a@x", 1, now);
+        }
+        for expected in [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 900, 900] {
+            assert_eq!(t.wait("a@x", 1, now), Some(expected));
+            assert_eq!(t.wait("a@x", 1, now + secs(expected - 1)), Some(1));
+            now += secs(expected);
+            assert_eq!(t.wait("a@x", 1, now), None, "waited {expected} s");
+            t.failed("a@x", 1, now);
+        }
         t.succeeded("a@x", 1);
-        assert_eq!(t.wait("a@x", 1), None);
+        assert_eq!(t.wait("a@x", 1, now), None);
+        t.failed("a@x", 1, now);
+        assert_eq!(t.wait("a@x", 1, now), None, "counting starts again");
     }
 
     #[test]
     fn many_failures_from_everywhere_never_lock_out_an_address_that_did_not_fail() {
         let t = LoginThrottle::default();
+        let now = Instant::now();
         for client in 0..=u128::from(FREE_PER_EMAIL) {
-            t.failed("victim@x", 1000 + client);
+            t.failed("victim@x", 1000 + client, now);
         }
         assert!(
-            t.wait("victim@x", 1000).is_some(),
+            t.wait("victim@x", 1000, now).is_some(),
             "an attacker's address waits after one failure"
         );
-        assert_eq!(t.wait("victim@x", 7), None, "the victim's address does not");
+        assert_eq!(
+            t.wait("victim@x", 7, now),
+            None,
+            "the victim's address does not"
+        );
     }
 
     #[test]
-    fn memory_is_bounded() {
+    fn old_failures_are_forgotten_and_memory_is_bounded() {
         let t = LoginThrottle::default();
+        let now = Instant::now();
         for client in 0..(MAX_ENTRIES as u128) {
-            t.failed(&format!("{client}@x"), client);
+            t.failed(&format!("{client}@x"), client, now);
         }
         assert!(t.lock().len() <= MAX_ENTRIES);
+        t.sweep(now + secs(MAX_WAIT_SECS));
+        assert!(t.lock().is_empty());
     }
 }

@@ -279,7 +279,12 @@ mod tests {
         let store = Store::open(dir.path(), 1).unwrap();
         let scoped = store.scoped(Some(1)).unwrap();
         let protected = pool::protected_tables(store.system().unwrap().db()).unwrap();
-        for table in ["usage_daily", "api_keys", "store_meta", "account_generations"] {
+        for table in [
+            "usage_daily",
+            "api_keys",
+            "store_meta",
+            "account_generations",
+        ] {
             assert!(protected.iter().any(|t| t == table), "{table} is protected");
         }
         for table in &protected {

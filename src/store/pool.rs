@@ -62,9 +62,8 @@ pub fn protected_tables(conn: &Connection) -> rusqlite::Result<Vec<String>> {
 
 /// Names of the schema's objects of one type (`table`, `view`), SQLite's own left out.
 fn schema_names(conn: &Connection, kind: &str) -> rusqlite::Result<HashSet<String>> {
-    let mut stmt = conn.prepare(
-        "SELECT name FROM sqlite_master WHERE type = ?1 AND name NOT LIKE 'sqlite_%'",
-    )?;
+    let mut stmt = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = ?1 AND name NOT LIKE 'sqlite_%'")?;
     let names = stmt.query_map([kind], |r| r.get(0))?;
     names.collect()
 }
@@ -144,7 +143,9 @@ pub fn open(path: &std::path::Path, role: Role) -> rusqlite::Result<PooledConn> 
     match role {
         Role::Request => {
             let views = schema_names(&conn, "view")?;
-            conn.authorizer(Some(move |ctx: AuthContext<'_>| authorize_request(&views, ctx)))?
+            conn.authorizer(Some(move |ctx: AuthContext<'_>| {
+                authorize_request(&views, ctx)
+            }))?
         }
         Role::Lookup => conn.authorizer(Some(authorize_lookup))?,
         Role::System => {}

@@ -26,10 +26,11 @@ fn limits(
     c.limits.auth_fail_per_minute = 1000;
 }
 
+/// (The binding bucket is an hour's, 72 s a request: no slow run can see one come back.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn concurrent_clients_on_one_key_get_exactly_the_limit() {
     let s = TestServer::start_with(Options {
-        configure: Some(|c| limits(c, (1000, 1000, 1000), (50, 10_000, 10_000))),
+        configure: Some(|c| limits(c, (1000, 1000, 1000), (1_000_000, 50, 10_000))),
         ..Default::default()
     })
     .await;
@@ -100,10 +101,12 @@ async fn every_answer_describes_the_buckets_and_refusals_say_which_and_when() {
     assert_eq!(h.header("x-ratelimit-remaining"), Some("0"));
 }
 
+/// (The binding bucket is an hour's, 36 s a request: no slow run can see one come back and
+/// blur what was counted.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn what_counts_follows_the_conventions() {
     let s = TestServer::start_with(Options {
-        configure: Some(|c| limits(c, (1000, 1000, 1000), (100, 1000, 1000))),
+        configure: Some(|c| limits(c, (1000, 1000, 1000), (1_000_000, 100, 1000))),
         ..Default::default()
     })
     .await;
@@ -111,7 +114,7 @@ async fn what_counts_follows_the_conventions() {
     let key = a.key_header();
     let path = format!("{BASE}/regions/DE21");
     let first = s.client.get_with(&path, &[key]).await;
-    assert_eq!(first.header("x-ratelimit-resource"), Some("key-minute"));
+    assert_eq!(first.header("x-ratelimit-resource"), Some("key-hour"));
     assert_eq!(first.header("x-ratelimit-remaining"), Some("99"));
     let etag = first.header("etag").unwrap().to_owned();
     // An authenticated 304 is free.
@@ -434,7 +437,8 @@ async fn a_flood_of_clients_and_keys_keeps_memory_bounded() {
 async fn only_refused_credentials_count_as_failures_and_refusals_are_free() {
     let s = TestServer::start_with(Options {
         configure: Some(|c| {
-            limits(c, (100, 1000, 1000), (100, 1000, 1000));
+            // The address's binding bucket is an hour's: refunds, not time, must explain it.
+            limits(c, (1_000_000, 100, 1000), (100, 1000, 1000));
             c.limits.auth_fail_per_minute = 2;
         }),
         ..Default::default()
