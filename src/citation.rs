@@ -117,16 +117,61 @@ mod tests {
 
     #[test]
     fn ids_are_stable_and_sensitive_to_every_field() {
-        let a = citation_id(&row("4729243", "ab"));
+        let base = row("4729243", "ab");
+        let a = citation_id(&base);
         assert_eq!(a, citation_id(&row("4729243", "ab")));
         assert!(is_well_formed(&a), "{a}");
-        assert_ne!(a, citation_id(&row("4729244", "ab")));
-        assert_ne!(a, citation_id(&row("4729243", "ac")));
-        let private = CanonicalRow {
-            owner: Some(7),
+        // Each field changed on its own gives another id.
+        let variants = [
+            CanonicalRow {
+                dataset: "demo_r_d3dens",
+                ..row("4729243", "ab")
+            },
+            CanonicalRow {
+                region: "DE22",
+                ..row("4729243", "ab")
+            },
+            CanonicalRow {
+                period: "2021",
+                ..row("4729243", "ab")
+            },
+            CanonicalRow {
+                dims: "age=TOTAL;freq=A;sex=F",
+                ..row("4729243", "ab")
+            },
+            row("4729244", "ab"),
+            CanonicalRow {
+                flags: "p",
+                ..row("4729243", "ab")
+            },
+            CanonicalRow {
+                unit: "PC",
+                ..row("4729243", "ab")
+            },
+            row("4729243", "ac"),
+            CanonicalRow {
+                conf_status: "C",
+                ..row("4729243", "ab")
+            },
+            CanonicalRow {
+                owner: Some(7),
+                ..row("4729243", "ab")
+            },
+        ];
+        let mut seen = std::collections::BTreeSet::from([a.clone()]);
+        for (i, variant) in variants.iter().enumerate() {
+            assert!(
+                seen.insert(citation_id(variant)),
+                "field {i} left the id unchanged"
+            );
+        }
+        // Fields are separated: moving text from one field to the next changes the id.
+        let shifted = CanonicalRow {
+            region: "DE2",
+            period: "12022",
             ..row("4729243", "ab")
         };
-        assert_ne!(a, citation_id(&private));
+        assert_ne!(a, citation_id(&shifted));
     }
 
     #[test]

@@ -95,5 +95,11 @@ mod tests {
         std::fs::write(&not_pem, "hello").unwrap();
         let err = format!("{:#}", server_config(&not_pem, &not_pem).unwrap_err());
         assert!(err.contains("x.pem"), "{err}");
+        // Two good files that are not a pair: one certificate, another certificate's key.
+        let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (cert, _) = demo_certificate(one.path()).unwrap();
+        let (_, other_key) = demo_certificate(two.path()).unwrap();
+        let err = format!("{:#}", server_config(&cert, &other_key).unwrap_err());
+        assert!(err.contains("do not belong together"), "{err}");
     }
 }

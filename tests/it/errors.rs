@@ -137,6 +137,9 @@ async fn wrong_methods_are_405_with_allow_and_options_is_a_preflight() {
     assert!(r.header("etag").is_some());
 }
 
+/// A body over the limit is refused before anything is written, whether its length is declared
+/// or it arrives chunked: the dataset it would create does not exist, the data it would load is
+/// not there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oversized_bodies_are_413_and_change_nothing() {
     let s = TestServer::start_with(crate::support::Options {
@@ -147,20 +150,72 @@ async fn oversized_bodies_are_413_and_change_nothing() {
         ..Default::default()
     })
     .await;
-    let before = s.client.get("/readyz").await.json()["data"]["data_generation"].clone();
-    let r = s
-        .client
-        .send(Request {
-            method: "POST",
-            path: &format!("{BASE}/regions"),
-            headers: &[],
-            body: vec![b'x'; 5000],
-        })
-        .await;
-    let e = r.error(413, "payload_too_large");
+    let a = s.account("a@example.org", crate::support::Tier::Professional);
+    let definition = |code: &str| {
+        serde_json::json!({"code": code, "title": "t", "unit": "NR", "description": "x".repeat(5000)})
+            .to_string()
+    };
+    let json = [a.key_header(), ("content-type", "application/json")];
+    let e = s
+        .call(
+            "POST",
+            "/datasets",
+            &json,
+            definition("declared").as_bytes(),
+        )
+        .await
+        .error(413, "payload_too_large");
     assert_eq!(e["details"]["limit_bytes"], 1000);
-    assert_eq!(
-        s.client.get("/readyz").await.json()["data"]["data_generation"],
-        before
+
+    // The same without a declared length: the limit cuts the stream.
+    let body = definition("chunked");
+    let mut tcp = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    let head = format!(
+        "POST {BASE}/datasets HTTP/1.1\r\nhost: localhost\r\nx-api-key: {}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n{:x}\r\n{body}\r\n0\r\n\r\n",
+        a.api_key,
+        body.len()
     );
+    tokio::io::AsyncWriteExt::write_all(&mut tcp, head.as_bytes())
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        tokio::io::AsyncReadExt::read_to_end(&mut tcp, &mut answer),
+    )
+    .await
+    .expect("answered")
+    .ok();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+
+    for code in ["declared", "chunked"] {
+        s.client
+            .get_with(&format!("{BASE}/datasets/{code}"), &[a.key_header()])
+            .await
+            .error(404, "unknown_dataset");
+    }
+    let small = definition("loaded").replace(&"x".repeat(5000), "small");
+    assert_eq!(
+        s.call("POST", "/datasets", &json, small.as_bytes())
+            .await
+            .status,
+        201
+    );
+    let rows = "nuts_code,period,value\n".to_owned() + &"DE21,2022,1\n".repeat(100);
+    s.call(
+        "PUT",
+        "/datasets/loaded/data",
+        &[a.key_header(), ("content-type", "text/csv")],
+        rows.as_bytes(),
+    )
+    .await
+    .error(413, "payload_too_large");
+    let loaded = s
+        .client
+        .get_with(&format!("{BASE}/datasets/loaded"), &[a.key_header()])
+        .await
+        .json();
+    assert_eq!(loaded["data"]["observations"], 0, "{loaded}");
+    assert!(loaded["data"]["snapshots"].as_array().unwrap().is_empty());
 }

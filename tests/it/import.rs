@@ -203,13 +203,31 @@ dataflow,ESTAT:TEST_SDMX(1.0),Test indicator by NUTS 2 region,A,PC,DE22,2023,,,C
         v["data"]["regions"][0]["value"]["flags"][0]["meaning"],
         "provisional"
     );
-    // The TSV citation points at the line of the TSV file itself.
+    // An SDMX citation points at its line and OBS_VALUE.
     let cit = v["data"]["regions"][0]["value"]["citation"]
         .as_str()
         .unwrap();
     let c = s.get(&format!("/citations/{cit}")).await.json();
     assert_eq!(c["data"]["location"]["line"], 2);
     assert_eq!(c["data"]["location"]["column"], "OBS_VALUE (with OBS_FLAG)");
+    // A TSV citation points at the line of the TSV file itself and the period's column: DE22's
+    // 2022 value is on line 3, under the header 2022.
+    let v = s
+        .get("/compare?regions=DE21,DE22&dataset=test_tsv&period=2022")
+        .await
+        .json();
+    let value = &v["data"]["regions"][1]["value"];
+    assert_eq!(value["value"], 220.0);
+    let c = s
+        .get(&format!(
+            "/citations/{}",
+            value["citation"].as_str().unwrap()
+        ))
+        .await
+        .json();
+    assert_eq!(c["data"]["location"]["line"], 3, "{c}");
+    let column = c["data"]["location"]["column"].as_str().unwrap();
+    assert!(column.contains("2022"), "{column}");
 }
 
 #[test]

@@ -306,6 +306,21 @@ async fn forwarded_addresses_count_only_through_trusted_proxies() {
         .get_with(&path, &[("x-forwarded-for", "2001:db8::ffff")])
         .await;
     same_64.error(429, "rate_limit_exceeded");
+    // The client is the right-most hop the proxy did not trust: what the client wrote to its
+    // left (a spoofed address) changes nothing.
+    let xff = |value: &'static str| [("x-forwarded-for", value)];
+    s.client
+        .get_with(&path, &xff("203.0.113.77, 198.51.100.1"))
+        .await
+        .error(429, "rate_limit_exceeded");
+    assert_eq!(
+        s.client
+            .get_with(&path, &xff("198.51.100.1, 203.0.113.78"))
+            .await
+            .status,
+        200,
+        "the real client is the right-most"
+    );
     // The proxy passes a client's own `Forwarded` through untouched: it is not read, so it buys
     // no fresh bucket (the address is the one in X-Forwarded-For, already used up).
     for spoof in ["for=192.0.2.1", "for=192.0.2.2"] {
@@ -318,19 +333,27 @@ async fn forwarded_addresses_count_only_through_trusted_proxies() {
             .error(429, "rate_limit_exceeded");
     }
 
-    // A proxy that sets `Forwarded`: that header is read, and X-Forwarded-For is not.
+    // A proxy that sets `Forwarded`: that header is read (each client it names has its own
+    // bucket; were it ignored, all would share the proxy's), and X-Forwarded-For is not.
     let s = TestServer::start_with(Options {
         configure: Some(|c| behind_proxy(c, ProxyHeader::Forwarded)),
         ..Default::default()
     })
     .await;
+    let first = [("forwarded", "for=\"[2001:db8:0:1::5]:80\"")];
     for _ in 0..2 {
-        let forwarded = s
-            .client
-            .get_with(&path, &[("forwarded", "for=\"[2001:db8:0:1::5]:80\"")])
-            .await;
-        assert_eq!(forwarded.status, 200);
+        assert_eq!(s.client.get_with(&path, &first).await.status, 200);
     }
+    let second = [("forwarded", "for=192.0.2.44")];
+    assert_eq!(
+        s.client.get_with(&path, &second).await.status,
+        200,
+        "another client named by Forwarded has a bucket of its own"
+    );
+    s.client
+        .get_with(&path, &first)
+        .await
+        .error(429, "rate_limit_exceeded");
     s.client
         .get_with(
             &path,
