@@ -633,3 +633,78 @@ fn check(data_dir: &Path, cert: Option<&Path>, key: Option<&Path>) -> anyhow::Re
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The defaults the README documents, as the command line gives them and as a config built in
+    /// code has them: one source of truth checked against the other.
+    #[test]
+    fn default_quotas_are_the_documented_ones() {
+        use crate::config::{LimitConfig, Quotas};
+        let Cli {
+            command: Command::Serve(args),
+        } = Cli::try_parse_from(["regintel", "serve", "--plain-http"]).unwrap()
+        else {
+            panic!("serve parses");
+        };
+        let parsed = args.limits.config();
+        let defaults = LimitConfig::default();
+        let documented = [
+            (
+                parsed.anonymous,
+                Quotas {
+                    minute: 30,
+                    hour: 300,
+                    day: 1_000,
+                },
+            ),
+            (
+                parsed.professional,
+                Quotas {
+                    minute: 60,
+                    hour: 1_000,
+                    day: 10_000,
+                },
+            ),
+            (
+                parsed.institutional,
+                Quotas {
+                    minute: 300,
+                    hour: 10_000,
+                    day: 100_000,
+                },
+            ),
+        ];
+        for (given, expected) in documented {
+            assert_eq!(given, expected);
+        }
+        assert_eq!(
+            (
+                defaults.anonymous,
+                defaults.professional,
+                defaults.institutional
+            ),
+            (parsed.anonymous, parsed.professional, parsed.institutional)
+        );
+        assert_eq!(
+            (
+                parsed.auth_fail_per_minute,
+                parsed.logins_per_hour,
+                parsed.key_creations_per_hour
+            ),
+            (20, 30, 10)
+        );
+        assert_eq!(
+            (
+                defaults.auth_fail_per_minute,
+                defaults.logins_per_hour,
+                defaults.key_creations_per_hour
+            ),
+            (20, 30, 10)
+        );
+        assert!(parsed.enabled && parsed.trusted_proxies.is_empty());
+        assert_eq!(defaults.max_entries, 100_000);
+    }
+}

@@ -63,9 +63,11 @@ pub fn checksum(body: &str) -> String {
     digits.iter().map(|&d| char::from(d)).collect()
 }
 
-/// `text` with every `sk_service_[0-9A-Za-z]{46}` replaced by `sk_service_<key_id>…[redacted]`,
-/// matching like that regex would (leftmost, non-overlapping), so log lines can be scrubbed.
-/// Text without the prefix (nearly every log line and path) is returned as it is, unallocated.
+/// `text` with every `sk_service_` followed by more letters and digits than a key id replaced by
+/// `sk_service_<key_id>…[redacted]`: a whole key, a key cut short (without its checksum, or
+/// half of its secret) and one run on into other characters are all scrubbed, so no part of a
+/// secret reaches a log line or an error. Text without the prefix (nearly every log line and
+/// path) is returned as it is, unallocated.
 pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains(PREFIX) {
         return text.into();
@@ -74,17 +76,13 @@ pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
     let mut rest = text;
     while let Some(at) = rest.find(PREFIX) {
         let after = &rest[at + PREFIX.len()..];
-        let run = after
-            .bytes()
-            .take(TAIL_LEN)
-            .take_while(u8::is_ascii_alphanumeric)
-            .count();
-        if run == TAIL_LEN {
+        let run = after.bytes().take_while(u8::is_ascii_alphanumeric).count();
+        if run > ID_LEN {
             out.push_str(&rest[..at]);
             out.push_str(PREFIX);
             out.push_str(&after[..ID_LEN]);
             out.push_str("…[redacted]");
-            rest = &after[TAIL_LEN..];
+            rest = &after[run..];
         } else {
             out.push_str(&rest[..at + PREFIX.len()]);
             rest = after;
@@ -253,12 +251,21 @@ mod tests {
         // The pattern ignores the checksum, so mistyped keys are scrubbed too.
         let typo = VECTOR.replace("1GYRVj", "000000");
         assert_eq!(redact(&typo), "sk_service_Ab3dE5gH…[redacted]");
-        // Like the regex, a longer run loses its first 46 characters; a shorter one is no key.
+        // A longer run is scrubbed whole; so is a key cut short, down to a key id and one more
+        // character. A key id alone is public.
         assert_eq!(
             redact(&format!("{VECTOR}zz")),
-            "sk_service_Ab3dE5gH…[redacted]zz"
+            "sk_service_Ab3dE5gH…[redacted]"
         );
-        assert_eq!(redact(&VECTOR[..LEN - 1]), &VECTOR[..LEN - 1]);
+        for cut in [LEN - 1, LEN - CHECKSUM_LEN, PREFIX.len() + ID_LEN + 1] {
+            assert_eq!(
+                redact(&VECTOR[..cut]),
+                "sk_service_Ab3dE5gH…[redacted]",
+                "{cut}"
+            );
+        }
+        let key_id_only = &VECTOR[..PREFIX.len() + ID_LEN];
+        assert_eq!(redact(key_id_only), key_id_only);
         assert_eq!(
             redact(&format!("sk_service_{VECTOR}")),
             "sk_service_sk_service_Ab3dE5gH…[redacted]"

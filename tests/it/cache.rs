@@ -94,3 +94,53 @@ async fn a_private_import_renews_only_its_owners_answers() {
     assert_eq!(not_modified.status, 304);
     assert_eq!(generation().await, ready, "/readyz tells nobody");
 }
+
+/// An import by another process renews the answers it changes: the old ETag no longer matches
+/// (200 with a new one), where before it gave 304.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_import_changes_the_etag_of_what_it_changed() {
+    let s = TestServer::start().await;
+    let path = "/compare?regions=DE21,FR10&dataset=tgs00010";
+    let before = s.get(path).await;
+    let old = before.header("etag").unwrap().to_owned();
+    let again = s
+        .client
+        .get_with(&format!("{BASE}{path}"), &[("if-none-match", &old)])
+        .await;
+    assert_eq!(again.status, 304);
+
+    let revised = s.dir.path().join("tgs00010.csv");
+    std::fs::write(
+        &revised,
+        "dataset_code,nuts_code,nuts_level,time,value,unit,flags,freq,isced11,age,sex\n\
+         tgs00010,DE21,2,2099,7.7,PC,,A,TOTAL,Y15-74,T\n",
+    )
+    .unwrap();
+    let out = crate::support::regintel()
+        .arg("import")
+        .arg(&revised)
+        .arg("--data-dir")
+        .arg(s.dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let fresh = s
+        .eventually(
+            path,
+            &[("if-none-match", &old)],
+            200,
+            std::time::Duration::from_secs(10),
+        )
+        .await;
+    assert_eq!(fresh.status, 200, "the old ETag no longer matches");
+    assert_ne!(fresh.header("etag"), Some(old.as_str()));
+    assert!(
+        String::from_utf8_lossy(&fresh.body).contains("2099"),
+        "the answer has the new row"
+    );
+}

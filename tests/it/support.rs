@@ -153,6 +153,28 @@ impl TestServer {
         self.client.get(&format!("{BASE}{path}")).await
     }
 
+    /// Polls `GET path` (below the base path) with `headers` every 50 ms until it answers
+    /// `status` or `limit` has passed; the last answer.
+    pub async fn eventually(
+        &self,
+        path: &str,
+        headers: &[(&str, &str)],
+        status: u16,
+        limit: std::time::Duration,
+    ) -> Resp {
+        let deadline = std::time::Instant::now() + limit;
+        loop {
+            let r = self
+                .client
+                .get_with(&format!("{BASE}{path}"), headers)
+                .await;
+            if r.status == status || std::time::Instant::now() >= deadline {
+                return r;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+
     /// Stops the server gracefully and hands back its data dir, to start another on it.
     pub async fn stop_keeping_data(mut self) -> tempfile::TempDir {
         let _ = self.shutdown.take().unwrap().send(());
