@@ -116,18 +116,7 @@ async fn an_import_changes_the_etag_of_what_it_changed() {
          tgs00010,DE21,2,2099,7.7,PC,,A,TOTAL,Y15-74,T\n",
     )
     .unwrap();
-    let out = crate::support::regintel()
-        .arg("import")
-        .arg(&revised)
-        .arg("--data-dir")
-        .arg(s.dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::support::run_ok(&["import", revised.to_str().unwrap()], s.dir.path(), None);
 
     let fresh = s
         .eventually(

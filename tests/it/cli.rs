@@ -4,7 +4,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use crate::support::{BASE, Client, Running, bundled_db, regintel, serve_plain};
+use crate::support::{BASE, Client, Running, bundled_db, regintel, run_ok, serve_plain};
 
 /// Sends a signal (`-TERM`, `-INT`) to the child.
 fn signal(child: &Child, which: &str) {
@@ -240,32 +240,6 @@ fn import_reports_malformed_files_and_check_reports_the_database() {
     let datasets = reports[0]["datasets"].as_array().unwrap();
     assert_eq!(datasets.len(), 13);
     assert!(datasets.iter().all(|d| d["snapshot"].is_null()), "{again}");
-}
-
-fn run_ok(args: &[&str], data_dir: &std::path::Path, stdin: Option<&str>) -> String {
-    use std::io::Write;
-    let mut child = regintel()
-        .args(args)
-        .arg("--data-dir")
-        .arg(data_dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.unwrap_or("").as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

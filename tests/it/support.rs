@@ -514,6 +514,34 @@ pub fn regintel() -> std::process::Command {
     cmd
 }
 
+/// Runs `regintel ARGS --data-dir DIR` with `stdin` as its input; its stdout, after checking it
+/// succeeded.
+pub fn run_ok(args: &[&str], data_dir: &std::path::Path, stdin: Option<&str>) -> String {
+    use std::io::Write;
+    let mut child = regintel()
+        .args(args)
+        .arg("--data-dir")
+        .arg(data_dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.unwrap_or("").as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// `regintel serve` over plain HTTP on an ephemeral port of `data_dir`, stdout piped (it prints
 /// the address there); the caller chooses stderr and starts it.
 pub fn serve_plain(data_dir: &Path) -> std::process::Command {
