@@ -19,8 +19,10 @@ const REGIONS: &[(&str, u8)] = &[("DE21", 2), ("FR10", 2), ("DE2", 1), ("FR1", 1
 const PERIODS: &[&str] = &["2021", "2022"];
 /// The comparison each account reads of its own `shared_code`.
 const COMPARE: &str = "/compare?regions=DE21,FR10&dataset=shared_code";
-/// First value of the rows the attacker uploads (`PUT /datasets/{code}/data`), as for the parties.
+/// First value of the rows the attacker uploads (`PUT /datasets/{code}/data`), as for the parties,
+/// and the private region code of those rows (after every party's own and missing ones).
 const ATTACK_BASE: u32 = 555_551;
+const ATTACK_REGION: &str = "QX21";
 /// Identifiers of the shapes the victim's use, that exist nowhere.
 const MISSING_CODE: &str = "z_only";
 const MISSING_CITATION: &str = "cit_aaaaaaaaaaaaaaaaaaaa";
@@ -36,6 +38,10 @@ struct Party {
     session: String,
     /// Its private dataset whose code no other account uses.
     own_code: &'static str,
+    /// A region code found only in its private data, and a made-up one of the same shape with
+    /// no code of any account between the two (so region lists after either are the same).
+    own_region: &'static str,
+    missing_region: &'static str,
     title: &'static str,
     /// Value texts of its rows, all `<n>.5` with `n` from these bases up.
     shared_base: u32,
@@ -50,12 +56,15 @@ impl Party {
         self.account.key_header()
     }
 
+    /// Value texts of its rows, the revised one and the one it replaced included.
     fn values(&self) -> Vec<String> {
-        let n = (REGIONS.len() * PERIODS.len()) as u32;
-        (0..n)
+        let n = ((REGIONS.len() + 1) * PERIODS.len()) as u32;
+        let mut values: Vec<String> = (0..n)
             .flat_map(|i| [self.shared_base + i, self.own_base + i])
             .map(|v| format!("{v}.5"))
-            .collect()
+            .collect();
+        values.push(format!("{}.75", self.own_base));
+        values
     }
 
     /// Everything another caller must never read: titles, value texts, citation and snapshot
@@ -64,6 +73,7 @@ impl Party {
         let key = &self.account.api_key;
         let mut all = vec![
             self.title.to_owned(),
+            self.own_region.to_owned(),
             key.clone(),
             key["sk_service_".len() + 8..key.len() - 6].to_owned(),
             self.account.key_id.clone(),
@@ -105,6 +115,8 @@ async fn fixture() -> (TestServer, Party, Party) {
         session: s.login(&alpha).await,
         account: alpha,
         own_code: "a_only",
+        own_region: "QA21",
+        missing_region: "QA22",
         title: "Alpha secret title",
         shared_base: 111_111,
         own_base: 222_221,
@@ -116,6 +128,8 @@ async fn fixture() -> (TestServer, Party, Party) {
         session: s.login(&bravo).await,
         account: bravo,
         own_code: "b_only",
+        own_region: "QB21",
+        missing_region: "QB22",
         title: "Bravo secret title",
         shared_base: 333_331,
         own_base: 444_441,
@@ -145,43 +159,71 @@ async fn fixture() -> (TestServer, Party, Party) {
                     "PUT",
                     &format!("/datasets/{code}/data"),
                     &[p.key(), ("content-type", "text/csv")],
-                    tidy_csv(code, base).as_bytes(),
+                    tidy_csv(code, base, p.own_region).as_bytes(),
                 )
                 .await;
             assert_eq!(r.status, 200, "{}", text(&r.body));
         }
-        // The identifiers its own answers reveal.
-        for (path, view) in p.views(&s).await {
-            let body = match &view {
-                Value::String(raw) => raw.clone(),
-                v => v.to_string(),
-            };
-            p.citations.extend(ids_in(&body, "cit_"));
-            p.snapshots.extend(ids_in(&body, "snp_"));
-            if path.starts_with("/datasets/") {
-                for snapshot in view["data"]["snapshots"].as_array().unwrap() {
-                    let sha = snapshot["file_sha256"].as_str().unwrap();
-                    p.file_sha256.push(sha.to_owned());
-                }
-            }
-        }
-        for ids in [&mut p.citations, &mut p.snapshots, &mut p.file_sha256] {
-            ids.sort();
-            ids.dedup();
-        }
-        let rows = REGIONS.len() * PERIODS.len();
-        assert_eq!(p.citations.len(), 2 * rows, "{:?}", p.citations);
-        assert_eq!(p.snapshots.len(), 2, "{:?}", p.snapshots);
-        assert_eq!(p.file_sha256.len(), 2);
+        p.collect_ids(&s).await;
+        // A revision of one value: the old row is superseded, its citation still its own.
+        let revised = tidy_csv(p.own_code, p.own_base, p.own_region).replacen(
+            &format!(",{}.5,", p.own_base),
+            &format!(",{}.75,", p.own_base),
+            1,
+        );
+        let r = s
+            .call(
+                "PUT",
+                &format!("/datasets/{}/data", p.own_code),
+                &[p.key(), ("content-type", "text/csv")],
+                revised.as_bytes(),
+            )
+            .await;
+        assert_eq!(r.json()["data"]["revised"], 1, "{}", text(&r.body));
+        p.collect_ids(&s).await;
+        let rows = (REGIONS.len() + 1) * PERIODS.len();
+        assert_eq!(p.citations.len(), 2 * rows + 1, "{:?}", p.citations);
+        assert_eq!(p.snapshots.len(), 3, "{:?}", p.snapshots);
+        assert_eq!(p.file_sha256.len(), 3);
     }
     (s, a, b)
 }
 
-/// A tidy CSV with one row per region and period, values counting up from `base`.
-fn tidy_csv(code: &str, base: u32) -> String {
+impl Party {
+    /// Adds the identifiers its own answers reveal now.
+    async fn collect_ids(&mut self, s: &TestServer) {
+        for (path, view) in self.views(s).await {
+            let body = match &view {
+                Value::String(raw) => raw.clone(),
+                v => v.to_string(),
+            };
+            self.citations.extend(ids_in(&body, "cit_"));
+            self.snapshots.extend(ids_in(&body, "snp_"));
+            if path.starts_with("/datasets/") {
+                for snapshot in view["data"]["snapshots"].as_array().unwrap() {
+                    let sha = snapshot["file_sha256"].as_str().unwrap();
+                    self.file_sha256.push(sha.to_owned());
+                }
+            }
+        }
+        for ids in [
+            &mut self.citations,
+            &mut self.snapshots,
+            &mut self.file_sha256,
+        ] {
+            ids.sort();
+            ids.dedup();
+        }
+    }
+}
+
+/// A tidy CSV with one row per region (the public ones and `private_region`) and period, values
+/// counting up from `base`.
+fn tidy_csv(code: &str, base: u32, private_region: &str) -> String {
     let mut csv = String::from("dataset_code,nuts_code,nuts_level,time,value,unit,flags,sex\n");
     let mut value = base;
-    for (region, level) in REGIONS {
+    let regions = REGIONS.iter().copied().chain([(private_region, 2)]);
+    for (region, level) in regions {
         for period in PERIODS {
             writeln!(csv, "{code},{region},{level},{period},{value}.5,NR,,T").unwrap();
             value += 1;
@@ -237,18 +279,41 @@ fn normalised(body: &[u8], replace: &[(String, String)]) -> Value {
     }
 }
 
-/// A value for a path or query parameter; `twin` is set when the value names an object private
-/// to the victim, and is a made-up identifier of the same shape that exists nowhere.
+/// An answer with `error.details.suggestions` taken out: they are the known codes closest to the
+/// code asked for, so they differ between a code and its made-up twin by construction (they are
+/// checked on their own for the victim's codes).
+fn without_suggestions(mut answer: Value) -> Value {
+    if let Some(details) = answer
+        .get_mut("error")
+        .and_then(|e| e.get_mut("details"))
+        .and_then(Value::as_object_mut)
+    {
+        details.remove("suggestions");
+    }
+    answer
+}
+
+/// A value for a path or query parameter; `private` is set when the value names an object
+/// private to the victim: the part of it that does, and a made-up identifier of the same shape
+/// that exists nowhere.
 #[derive(Clone)]
 struct Ident {
     text: String,
-    twin: Option<String>,
+    private: Option<(String, String)>,
 }
 
 fn ident(text: &str, twin: Option<&str>) -> Ident {
     Ident {
         text: text.to_owned(),
-        twin: twin.map(str::to_owned),
+        private: twin.map(|t| (text.to_owned(), t.to_owned())),
+    }
+}
+
+/// A value of which `part` names the victim's object (`DE21,QA21`), with `twin` for it.
+fn ident_with(text: &str, part: &str, twin: &str) -> Ident {
+    Ident {
+        text: text.to_owned(),
+        private: Some((part.to_owned(), twin.to_owned())),
     }
 }
 
@@ -276,21 +341,43 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
         ids
     };
     let key_id = || vec![ident(&victim.account.key_id, Some(MISSING_KEY_ID))];
+    // The victim's private region code, and a public one.
+    let region = || {
+        vec![
+            ident(victim.own_region, Some(victim.missing_region)),
+            ident("DE21", None),
+        ]
+    };
     match name {
         "region_code" => {
             let mut v = codes();
-            v.push(ident("DE21", None));
+            v.extend(region());
             v
         }
         "dataset_code" => codes(),
         "citation_id" => object_ids(),
         "key_id" => key_id(),
-        "regions" => vec![ident("DE21,FR10", None)],
-        "nuts_code" | "region" | "region_nuts_code" => vec![ident("DE21", None)],
-        "q" => vec![ident("secret", None)],
+        "regions" => vec![
+            ident("DE21,FR10", None),
+            ident_with(
+                &format!("DE21,{}", victim.own_region),
+                victim.own_region,
+                victim.missing_region,
+            ),
+        ],
+        "nuts_code" | "region" | "region_nuts_code" | "after" => region(),
+        "q" => vec![
+            ident("secret", None),
+            ident(victim.own_region, Some(victim.missing_region)),
+        ],
+        "period" => vec![ident("2022", None)],
+        "unit" => vec![ident("NR", None)],
+        "country" => vec![ident("DE", None)],
+        "level" => vec![ident("2", None)],
+        "sex" => vec![ident("T", None)],
         _ => {
             let mut v = codes();
-            v.push(ident("DE21", None));
+            v.extend(region());
             v.extend(object_ids());
             v.extend(key_id());
             v
@@ -298,8 +385,10 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
     }
 }
 
-/// Query parameters this test fills even when optional.
-const OPTIONAL_QUERY: &[&str] = &["q"];
+/// Optional query parameters this test fills too, and dimension filters a route takes beyond
+/// its documented parameters (by operation id).
+const OPTIONAL_QUERY: &[&str] = &["q", "after", "period", "unit", "country", "level"];
+const DIMENSION_QUERY: &[(&str, &str)] = &[("compareRegions", "sex")];
 
 /// Victim-private identifiers in a request, each with its made-up twin.
 type Names = Vec<(String, String)>;
@@ -321,7 +410,7 @@ struct Body {
 
 /// JSON bodies for `route`: those of its request schema, or all when the schema is not one this
 /// test knows.
-fn json_bodies(route: &Route, victim: &Party) -> Vec<Body> {
+fn json_bodies(route: &Route, victim: &Party, attacker: &Party) -> Vec<Body> {
     let dataset =
         |code: &str| json!({"code": code, "title": "t", "unit": "NR", "dimensions": ["sex"]});
     let all = [
@@ -329,6 +418,12 @@ fn json_bodies(route: &Route, victim: &Party) -> Vec<Body> {
             schema: "LoginRequest",
             body: json!({"email": victim.account.email, "password": "not-the-password"}),
             names: vec![(victim.account.email.clone(), MISSING_EMAIL.to_owned())],
+        },
+        // The attacker's own login: the route is exercised past its checks.
+        BodyTemplate {
+            schema: "LoginRequest",
+            body: json!({"email": attacker.account.email, "password": attacker.account.password}),
+            names: Vec::new(),
         },
         BodyTemplate {
             schema: "CreateApiKey",
@@ -350,6 +445,14 @@ fn json_bodies(route: &Route, victim: &Party) -> Vec<Body> {
             body: json!({"region_nuts_code": "DE21", "briefing_type": "profile_summary"}),
             names: Vec::new(),
         },
+        BodyTemplate {
+            schema: "BriefingRequest",
+            body: json!({"region_nuts_code": victim.own_region, "briefing_type": "profile_summary"}),
+            names: vec![(
+                victim.own_region.to_owned(),
+                victim.missing_region.to_owned(),
+            )],
+        },
     ];
     let fits = |t: &&BodyTemplate| Some(t.schema) == route.doc.request;
     let chosen: Vec<&BodyTemplate> = if all.iter().any(|t| fits(&t)) {
@@ -370,6 +473,8 @@ fn json_bodies(route: &Route, victim: &Party) -> Vec<Body> {
 /// One concrete request of the attack.
 #[derive(Clone)]
 struct Probe {
+    /// The route's operation id.
+    operation: &'static str,
     method: String,
     /// From the root, base path included.
     path: String,
@@ -419,7 +524,7 @@ fn path_params(template: &str) -> Vec<&str> {
 
 /// Every request of the attack on `route`: each path parameter and each required (or known)
 /// query parameter set to each identifier an attacker could guess, with a body if it takes one.
-fn probes(route: &'static Route, victim: &Party) -> Vec<Probe> {
+fn probes(route: &'static Route, victim: &Party, attacker: &Party) -> Vec<Probe> {
     // (path, query, names, first path parameter)
     type Partial = (String, Vec<String>, Names, Option<String>);
     let prefix = if route.root { "" } else { BASE };
@@ -429,9 +534,7 @@ fn probes(route: &'static Route, victim: &Party) -> Vec<Probe> {
         for (path, q, names, first) in &partial {
             for id in idents_for(name, victim) {
                 let mut names = names.clone();
-                if let Some(twin) = &id.twin {
-                    names.push((id.text.clone(), twin.clone()));
-                }
+                names.extend(id.private.clone());
                 if query {
                     let mut q = q.clone();
                     q.push(format!("{name}={}", id.text));
@@ -453,6 +556,11 @@ fn probes(route: &'static Route, victim: &Party) -> Vec<Probe> {
             partial = expand(partial, p.name, true);
         }
     }
+    for (operation, dimension) in DIMENSION_QUERY {
+        if route.doc.operation_id == *operation {
+            partial = expand(partial, dimension, true);
+        }
+    }
     let mut out = Vec::new();
     for (path, query, names, first) in partial {
         let path = if query.is_empty() {
@@ -469,17 +577,18 @@ fn probes(route: &'static Route, victim: &Party) -> Vec<Probe> {
             BodyKind::Csv => {
                 let code = first.clone().unwrap_or_else(|| SHARED.to_owned());
                 vec![Body {
-                    bytes: tidy_csv(&code, ATTACK_BASE).into_bytes(),
+                    bytes: tidy_csv(&code, ATTACK_BASE, ATTACK_REGION).into_bytes(),
                     names: Vec::new(),
                     content_type: Some("text/csv"),
                 }]
             }
-            BodyKind::Json => json_bodies(route, victim),
+            BodyKind::Json => json_bodies(route, victim, attacker),
         };
         for body in bodies {
             let mut names = names.clone();
             names.extend(body.names);
             out.push(Probe {
+                operation: route.doc.operation_id,
                 method: route.method.to_string(),
                 path: path.clone(),
                 body: body.bytes,
@@ -495,18 +604,28 @@ fn probes(route: &'static Route, victim: &Party) -> Vec<Probe> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Caller {
     Anonymous,
+    /// The attacker's key in `X-API-Key`.
     Key,
+    /// The same key as `Authorization: Bearer`.
+    KeyAsBearer,
     Session,
 }
 
-const CALLERS: [Caller; 3] = [Caller::Anonymous, Caller::Key, Caller::Session];
+const CALLERS: [Caller; 4] = [
+    Caller::Anonymous,
+    Caller::Key,
+    Caller::KeyAsBearer,
+    Caller::Session,
+];
 
 async fn send(client: &Client, probe: &Probe, caller: Caller, key: &str, session: &str) -> Resp {
     let bearer = format!("Bearer {session}");
+    let key_as_bearer = format!("Bearer {key}");
     let mut headers: Vec<(&str, &str)> = Vec::new();
     match caller {
         Caller::Anonymous => {}
         Caller::Key => headers.push(("x-api-key", key)),
+        Caller::KeyAsBearer => headers.push(("authorization", &key_as_bearer)),
         Caller::Session => headers.push(("authorization", &bearer)),
     }
     if let Some(ct) = probe.content_type {
@@ -552,7 +671,7 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party) {
     let before = victim.views(s).await;
     let mut all: Vec<Probe> = Vec::new();
     for route in ROUTES {
-        let p = probes(route, victim);
+        let p = probes(route, victim, attacker);
         assert!(
             !p.is_empty(),
             "no request for {} {}",
@@ -638,7 +757,15 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party) {
             answers.push((twin, r));
         }
         for (probe, resp) in answers {
-            let body = text(&resp.body);
+            // The body and every header, as one text to search.
+            let mut body = text(&resp.body);
+            for (name, value) in &resp.headers {
+                let _ = write!(
+                    body,
+                    "\n{name}: {}",
+                    String::from_utf8_lossy(value.as_bytes())
+                );
+            }
             let request = format!("{} {}", probe.path, text(&probe.body));
             for secret in &secrets {
                 if body.contains(secret.as_str()) && !request.contains(secret.as_str()) {
@@ -649,6 +776,13 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party) {
                     ));
                 }
             }
+            // Suggestions for an unknown code come from what the caller may see: never the
+            // victim's codes, not even the one asked for.
+            let answer = normalised(&resp.body, &[]);
+            let suggested = answer["error"]["details"]["suggestions"].to_string();
+            if let Some(secret) = secrets.iter().find(|s| suggested.contains(s.as_str())) {
+                failures.push(format!("{who}: suggests the victim's {secret:?}"));
+            }
             if resp.status == 500 || resp.status == 429 {
                 failures.push(format!(
                     "{who}: answered {}: {}",
@@ -658,10 +792,11 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party) {
             }
         }
         if let Some((_, twin)) = &o.twin {
-            let ours = normalised(&o.resp.body, &o.probe.names);
-            let missing = normalised(&twin.body, &[]);
-            let same = o.resp.status == twin.status
-                && ((200..300).contains(&o.resp.status) || ours == missing);
+            // Naming the victim's object answers exactly like naming a made-up one: status and
+            // body, successful answers included.
+            let ours = without_suggestions(normalised(&o.resp.body, &o.probe.names));
+            let missing = without_suggestions(normalised(&twin.body, &[]));
+            let same = o.resp.status == twin.status && ours == missing;
             if !same {
                 failures.push(format!(
                     "{who}: answers {} {ours} but for a missing object {} {missing}",
@@ -677,6 +812,20 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party) {
             if o.resp.status != 404 || v["error"]["code"] != "unknown_dataset" {
                 failures.push(format!("{who}: expected 404 unknown_dataset, got {v}"));
             }
+        }
+    }
+    // Every route was really attacked: some request to it got past authentication, the tier
+    // and body checks (a route that refuses everything shows nothing about isolation).
+    for route in ROUTES {
+        let reached = outcomes.iter().any(|o| {
+            o.probe.operation == route.doc.operation_id
+                && !matches!(o.resp.status, 401 | 403 | 415 | 422)
+        });
+        if !reached {
+            failures.push(format!(
+                "{} {}: no probe got past authentication and validation",
+                route.method, route.path
+            ));
         }
     }
     assert!(
@@ -729,13 +878,14 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party) {
         "{export}"
     );
     eprintln!(
-        "isolation: {} → {}: {} routes, {} requests ({} probes × 3 callers, {} also sent with \
+        "isolation: {} → {}: {} routes, {} requests ({} probes × {} callers, {} also sent with \
          a missing twin)",
         attacker.account.email,
         victim.account.email,
         ROUTES.len(),
         requests,
-        outcomes.len() / 3,
+        outcomes.len() / CALLERS.len(),
+        CALLERS.len(),
         twins
     );
 }
