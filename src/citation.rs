@@ -1,4 +1,4 @@
-//! Citation ids (DESIGN §4): `cit_` + 20 lowercase base32 characters (100 bits) of SHA-256 over
+//! Citation ids: `cit_` + 20 lowercase base32 characters (100 bits) of SHA-256 over
 //! the canonical row. The same row from the same file always gets the same id, so re-imports are
 //! idempotent and a citation, once given, can be resolved forever.
 
@@ -17,8 +17,8 @@ pub struct CanonicalRow<'a> {
     pub unit: &'a str,
     /// SHA-256 (hex) of the file the row was first imported from.
     pub file_sha256: &'a str,
-    /// SDMX confidentiality status; part of the id only when present, so rows without one hash
-    /// exactly as DESIGN §4 lists.
+    /// SDMX confidentiality status; part of the id only when present, so a row without one hashes
+    /// the eight fields above and nothing else.
     pub conf_status: &'a str,
     /// Owner of a private row; part of the id only for private rows, so two accounts importing the
     /// same file never share (and so never learn of each other through) a citation.

@@ -100,7 +100,7 @@ enum Command {
     },
 }
 
-/// Rate limits; every one also from `REGINTEL_LIMIT_<TIER>_<WINDOW>` (conventions §2.3 defaults).
+/// Rate limits; every one also from `REGINTEL_LIMIT_<TIER>_<WINDOW>`.
 #[derive(Args)]
 struct LimitArgs {
     #[arg(long, env = "REGINTEL_LIMIT_ANONYMOUS_MINUTE", default_value_t = 30)]
@@ -314,7 +314,8 @@ fn init_logging() {
         .init();
 }
 
-/// Log output with every API key redacted (conventions §3.3): whatever a log line quotes, a key
+/// Log output with every API key redacted (OWASP Logging cheat
+/// sheet: no secrets in logs): whatever a log line quotes, a key
 /// never reaches the log. tracing-subscriber writes each event in one call.
 struct RedactingStderr;
 

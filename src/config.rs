@@ -14,7 +14,7 @@ pub struct Quotas {
     pub day: u64,
 }
 
-/// Rate limits (conventions §2.3 defaults).
+/// Rate limits, per tier and window; the daily caps are the tiers' promised quotas.
 #[derive(Debug, Clone)]
 pub struct LimitConfig {
     /// Off only for a deployment whose gateway limits requests itself.

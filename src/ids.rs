@@ -38,7 +38,7 @@ pub fn snapshot_id() -> String {
     format!("snp_{}", ulid().to_ascii_lowercase())
 }
 
-/// An inbound `X-Request-Id` is kept only if it is short and plain (conventions §7), so it can go
+/// An inbound `X-Request-Id` is kept only if it is short and plain, so it can go
 /// into logs and headers without escaping.
 pub fn accept_request_id(value: &str) -> bool {
     (1..=64).contains(&value.len())

@@ -1,4 +1,4 @@
-//! Rate limits (DESIGN §5, conventions §2): GCRA buckets for minutes and hours on a monotonic
+//! Rate limits: GCRA buckets (<https://brandur.org/rate-limiting>) for minutes and hours on a monotonic
 //! clock, UTC calendar-day counters, and the headers that describe them.
 //!
 //! A request names the buckets it touches ([`Policy`]); it is admitted only if every one has room
@@ -115,7 +115,7 @@ pub struct Decision {
 
 impl Decision {
     /// The bucket the `X-RateLimit-*` headers describe: the lowest remaining, ties broken by the
-    /// later reset (conventions §2.3).
+    /// later reset, so a client that waits for it waits long enough.
     pub fn binding(&self) -> Option<&Status> {
         self.statuses.iter().min_by(|a, b| {
             a.remaining

@@ -1,5 +1,5 @@
-//! Service API keys (conventions §3.2): `sk_service_` + 8-char key id + 32-char secret + 6-char
-//! checksum, all base62. The checksum lets us (and secret scanners) reject typos and random
+//! Service API keys: `sk_service_` + 8-char key id + 32-char secret + 6-char checksum, all base62,
+//! after GitHub's token format (<https://github.blog/2021-04-05-behind-githubs-new-authentication-token-formats/>). The checksum lets us (and secret scanners) reject typos and random
 //! strings offline, before any database work; the key id is the public lookup handle.
 
 use std::fmt;

@@ -1,4 +1,4 @@
-//! HS256 access tokens for browser sessions, hardened per RFC 8725 (conventions §4.1–4.3): one
+//! HS256 access tokens for browser sessions, hardened per RFC 8725 (JWT Best Current Practices): one
 //! allowed algorithm, keys only from our own key ring (looked up by `kid`, never taken from the
 //! token), explicit `typ`, and `exp`, `nbf`, `iss`, `aud` and `sub` all required and checked.
 

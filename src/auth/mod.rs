@@ -26,11 +26,13 @@ use crate::error::ApiError;
 use crate::store::accounts::{AccountRow, KeyRecord, KeyRow, NewKey, Tier};
 use crate::store::{Store, StoreError};
 
-/// How long a verified key is trusted without asking the database again (conventions §3.3).
+/// How long a verified key is trusted without asking the database again: a revocation
+/// elsewhere (another process, a restore) takes effect within this time.
 pub const KEY_CACHE_TTL: Duration = Duration::from_secs(30);
 /// `last_used_at` is written at most this often per key.
 const TOUCH_INTERVAL: Duration = Duration::from_secs(60);
-/// Lifetime of a session token (conventions §4.3).
+/// Lifetime of a session token: short, as OWASP's session guidance asks for tokens that cannot be
+/// revoked one by one; the account area logs in again after it.
 pub const SESSION_TTL_SECS: i64 = 15 * 60;
 /// Longest email address (RFC 5321 path limit): a longer one cannot be an account's.
 const MAX_EMAIL_BYTES: usize = 254;

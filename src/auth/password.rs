@@ -1,5 +1,5 @@
 //! Account passwords: Argon2id at OWASP's parameters (m=19456 KiB, t=2, p=1, which are the argon2
-//! crate's defaults) and the NIST SP 800-63B-4 length policy (conventions §4.3).
+//! crate's defaults) and the NIST SP 800-63B-4 length policy.
 
 use anyhow::anyhow;
 use argon2::password_hash::phc::PasswordHash;

@@ -1,5 +1,4 @@
-//! Secret files under `<data_dir>/secrets/` (conventions §4.2): the API key pepper and the JWT key
-//! ring. They live outside the SQLite file, so a stolen database or backup alone cannot confirm a
+//! Secret files under `<data_dir>/secrets/`: the API key pepper and the JWT key ring. They live outside the SQLite file, so a stolen database or backup alone cannot confirm a
 //! guessed API key or forge a session.
 
 use std::fmt;

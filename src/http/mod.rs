@@ -108,8 +108,8 @@ pub async fn handle(
         }
         Err(err) => error_response(&envelope, &err, gzip),
     };
-    // The account plane is for the same-origin account area: no cross-origin reads (conventions
-    // §7); the public data API is open to scripts from anywhere, without credentials.
+    // The account plane is for the same-origin account area: no cross-origin reads, so a
+    // page elsewhere cannot use a logged-in browser; the public data API is open to scripts from anywhere, without credentials.
     let cross_origin = !parts
         .uri
         .path()
@@ -154,7 +154,7 @@ pub async fn handle(
     response
 }
 
-/// After the answer is known: refunds what does not count (conventions §2.3: 401, 429, 5xx, and
+/// After the answer is known: refunds what does not count (401, 429, 5xx and, as GitHub does,
 /// an authenticated 304), charges a refused credential to the address's auth-fail bucket, and
 /// describes the buckets in the headers.
 fn settle(
@@ -383,7 +383,8 @@ fn authenticate_within_limits(
     let config = &state.config;
     let limits = &config.limits;
     let wall_secs = crate::clock::now_ms().div_euclid(1000);
-    // Guessing credentials is capped before they are checked (conventions §2.3): a
+    // Guessing credentials is capped before they are checked (OWASP API2, Broken
+    // Authentication): a
     // request that presents one (a key, a token, or a password to the login route) waits
     // while its address has used up its failures. With no failure anywhere in the last
     // minute no address can have, and the lookup is skipped.
@@ -439,7 +440,8 @@ fn authenticate_within_limits(
     Ok(())
 }
 
-/// The route's access rule against the authenticated caller (DESIGN §3, conventions §5.2).
+/// The route's access rule against the authenticated caller: 401 without a credential, 403 for a
+/// key on an account-plane route or a tier below the route's.
 fn authorize(route: &Route, principal: &Principal) -> Result<(), ApiError> {
     let caller = match (route.access, principal) {
         (Access::Public, _) => return Ok(()),
@@ -566,7 +568,8 @@ fn error_response(envelope: &Envelope<'_>, err: &ApiError, gzip: bool) -> Respon
     response
 }
 
-/// CORS preflight: which methods and request headers the API takes (conventions §7).
+/// CORS preflight: which methods and request headers the API takes, cached by the
+/// browser for two hours (Chromium's cap on `Access-Control-Max-Age`).
 fn preflight(allow: &str) -> Response<Body> {
     let mut response = Response::new(Body::default());
     *response.status_mut() = StatusCode::NO_CONTENT;
@@ -602,7 +605,7 @@ fn if_none_match(parts: &Parts, etag: &str) -> bool {
 }
 
 /// Public answers may be cached by anyone; keyed ones only by the client, and a response to an
-/// `X-API-Key` request is not protected by RFC 9111 §3.5, hence `private` (conventions §7).
+/// `X-API-Key` request is not protected by RFC 9111 §3.5, hence `private`.
 fn cache_headers(response: &mut Response<Body>, etag: &str, private: bool) {
     let headers = response.headers_mut();
     if let Ok(v) = HeaderValue::from_str(etag) {

@@ -1,5 +1,6 @@
 //! The rate-limit side of the pipeline: which buckets a caller touches, what a route costs, and
-//! the headers that describe the buckets (conventions §2.1, §2.3).
+//! the headers that describe the buckets: GitHub's `X-RateLimit-*` for the binding bucket and the
+//! IETF `RateLimit`/`RateLimit-Policy` pair (draft-ietf-httpapi-ratelimit-headers) for all of them.
 
 use std::fmt::Write;
 

@@ -1,5 +1,5 @@
-//! From a [`Reply`] or an [`ApiError`] to bytes and headers: the envelope of DESIGN §3, content
-//! coding, and the headers every answer carries.
+//! From a [`Reply`] or an [`ApiError`] to bytes and headers: the `{data, meta, error}` envelope,
+//! content coding, and the headers every answer carries.
 
 use std::io::Write;
 
@@ -107,7 +107,8 @@ pub const API_VERSION: &str = "v1";
 /// Bodies smaller than this are sent as they are: compressing them saves nothing.
 const COMPRESS_MIN_BYTES: usize = 1024;
 
-/// Headers a browser script may read (conventions §7, CORS).
+/// Headers a browser script may read: without `Access-Control-Expose-Headers` a cross-origin
+/// script sees none of the rate-limit headers (Fetch standard, CORS-safelisted response headers).
 const EXPOSE: &str = "X-Request-Id, ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, \
                       X-RateLimit-Reset, X-RateLimit-Used, X-RateLimit-Resource, RateLimit, RateLimit-Policy";
 
@@ -143,7 +144,8 @@ pub fn envelope(e: &Envelope<'_>, data: &Bytes, meta: &Bytes) -> Body {
     ])
 }
 
-/// The error envelope: `data` null and `error` with RFC 9457 members (DESIGN §3).
+/// The error envelope: `data` null and `error` with RFC 9457 members (`code`, `message`, `status`,
+/// `request_id` and, where there are any, `details`).
 pub fn error_body(e: &Envelope<'_>, err: &ApiError) -> Vec<u8> {
     let mut error = json!({
         "code": err.code(),
@@ -272,7 +274,8 @@ pub fn build(
     builder.body(body).expect("static headers are valid")
 }
 
-/// Headers on every answer: request id, security headers (conventions §7) and, where
+/// Headers on every answer: request id, security headers (OWASP HTTP Security Response
+/// Headers cheat sheet) and, where
 /// `cross_origin`, CORS for the public data API.
 pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool, cross_origin: bool) {
     if let Ok(v) = HeaderValue::from_str(request_id) {

@@ -30,7 +30,8 @@ pub struct Route {
     pub doc: Doc,
 }
 
-/// Who may call a route (DESIGN §5, conventions §5.2).
+/// Who may call a route. A caller without the right answers 401 (no or bad credential) or 403
+/// (a credential of the wrong kind or tier).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Access {
     /// Anyone; a credential, if sent, must be valid and adds the account's private data.

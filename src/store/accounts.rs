@@ -30,7 +30,7 @@ impl Tier {
         }
     }
 
-    /// Active API keys an account of this tier may hold (DESIGN §5).
+    /// Active API keys an account of this tier may hold, as the product's tiers promise.
     pub fn key_limit(self) -> usize {
         match self {
             Tier::Professional => 1,

@@ -1,7 +1,7 @@
 //! The write path of imports. Every function takes the caller's transaction, so one file (or the
 //! whole bundled extract) is written entirely or not at all.
 //!
-//! Snapshot rules (DESIGN §4): a row whose value, flags and status equal the current row for the
+//! Snapshot rules: a row whose value, flags and status equal the current row for the
 //! same region, series and period is unchanged and keeps its citation; a different one is added
 //! and the old row is marked superseded by it; a file identical to the dataset's latest snapshot
 //! changes nothing. Imports add and revise; they never delete.

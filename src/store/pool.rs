@@ -15,7 +15,8 @@ use rusqlite::{Connection, OpenFlags};
 /// No account bound: `current_account()` is NULL and the views show public rows only.
 const NO_ACCOUNT: i64 = i64::MIN;
 
-/// Busy timeout for writers waiting on each other (conventions §1.4).
+/// Busy timeout for writers waiting on each other: long enough for any one write transaction here,
+/// short enough that a stuck writer surfaces as an error instead of a hang.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A connection with the account slot its `current_account()` function reads.

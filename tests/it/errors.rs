@@ -1,4 +1,5 @@
-//! Every error code reachable so far, each in the envelope of DESIGN §3.
+//! Every error code reachable so far, each in the error envelope (`data` null, `error` with
+//! `code`, `message`, `status` and `request_id`).
 
 use crate::support::{BASE, Request, TestServer};
 

@@ -1,4 +1,4 @@
-//! Imports as snapshots (DESIGN §4): same file → nothing changes; one revised value → one new row,
+//! Imports as snapshots: same file → nothing changes; one revised value → one new row,
 //! the old one superseded and still resolving; Eurostat's own formats; malformed files refused
 //! whole with file, line and reason.
 

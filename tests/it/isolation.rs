@@ -1,4 +1,5 @@
-//! Per-account isolation, route by route (DESIGN §5, conventions §6 API1): two institutional
+//! Per-account isolation, route by route (OWASP API1, Broken Object Level
+//! Authorization): two institutional
 //! accounts hold private datasets under the same code and under their own codes, with values,
 //! titles and citations found nowhere else; each attacks the other over every route of the route
 //! table, with its key, its session token and anonymously; answers, caches and the database

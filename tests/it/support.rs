@@ -286,7 +286,8 @@ impl Resp {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }
 
-    /// Asserts the error envelope of DESIGN §3 and returns `error`.
+    /// Asserts the error envelope (`data` null, `error` with code, status and request id) and
+    /// returns `error`.
     pub fn error(&self, status: u16, code: &str) -> Value {
         let v = self.json();
         assert_eq!(self.status, status, "{v}");
