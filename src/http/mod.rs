@@ -1,6 +1,7 @@
 //! The request pipeline, in the order it runs (see [`handle`]). Everything HTTP-specific lives in
 //! this module; handlers see a [`handlers::Req`] and return a [`crate::reply::Reply`].
 
+pub mod caching;
 pub mod handlers;
 pub mod query;
 pub mod ratelimit;
@@ -21,12 +22,13 @@ use hyper::body::{Bytes, Incoming};
 use crate::auth::{Principal, Via};
 use crate::error::ApiError;
 use crate::ids;
-use crate::limits::{self, Decision, Kind, Policy, Scope};
 use crate::reply::Reply;
 use crate::state::AppState;
 use crate::store::accounts::Tier;
+use caching::{Cached, Hit};
 use handlers::{Handler, Req};
 use query::Query;
+use ratelimit::Charge;
 use respond::{Body, Envelope};
 use router::Match;
 use routes::{Access, BodyKind, Route};
@@ -43,199 +45,82 @@ enum Answer {
 }
 
 /// One request, top to bottom:
-/// 1. request id (inbound `X-Request-Id` if well-formed, else a new one);
-/// 2. declared body size (413 before anything is read);
-/// 3. route (404, 405 with `Allow`, CORS preflight for OPTIONS);
-/// 4. rate limits: the client's failed-authentication bucket, then credentials (400 for two at
-///    once, 401 for a bad one; never downgraded to anonymous), then every bucket the caller
-///    touches (429 if one has no room); then the route's access rule (401 missing, 403 tier or
-///    credential kind);
-/// 5. query and body (415 wrong media type, 413 over the limit);
-/// 6. conditional GET (`If-None-Match` → 304) and the answer cache;
-/// 7. the handler, inline or on the bounded blocking pool;
-/// 8. envelope, gzip, and the headers every answer carries (rate limits included; answers that
-///    do not count are refunded); one access-log line.
+/// 1. request id (inbound `X-Request-Id` if well-formed, else a new one) and client address;
+/// 2. the answer (see [`answer`]);
+/// 3. envelope and gzip ([`render`]);
+/// 4. the headers every answer carries: security, CORS, and the rate limits (answers that do
+///    not count are refunded, a refused credential charged to its address);
+/// 5. one access-log line.
 pub async fn handle(
     state: Arc<AppState>,
     req: Request<Incoming>,
     peer: SocketAddr,
 ) -> Response<Body> {
     let started = Instant::now();
-    let request_id = req
-        .headers()
-        .get("x-request-id")
-        .and_then(|v| v.to_str().ok())
-        .filter(|v| ids::accept_request_id(v))
-        .map(str::to_owned)
-        .unwrap_or_else(ids::request_id);
+    let request_id = request_id(req.headers());
     let (parts, body) = req.into_parts();
-    let mut principal = Principal::Anonymous;
-    let mut charge = None;
-    let result = answer(&state, &parts, body, peer, &mut principal, &mut charge).await;
-
-    let generated_at = crate::clock::rfc3339(crate::clock::now_ms());
-    let account = principal.account_id();
-    let envelope = Envelope {
-        request_id: &request_id,
-        generated_at: &generated_at,
-        access: if account.is_some() {
-            "account"
-        } else {
-            "public"
-        },
-    };
-    let gzip = respond::accepts_gzip(&parts.headers);
-    let bad_credential = matches!(
-        &result,
-        Err(ApiError::InvalidCredential | ApiError::LoginFailed)
-    );
-    let mut response = match result {
-        Ok(Answer::Ready(response)) => response,
-        Ok(Answer::Reply {
-            reply,
-            etag,
-            secret,
-        }) => {
-            let (status, body, content_type) = respond::render(&envelope, &reply);
-            let mut response =
-                respond::build_async(status, body, content_type, gzip && !secret, &state.reads)
-                    .await;
-            match etag {
-                Some(etag) => cache_headers(&mut response, &etag, account.is_some()),
-                None => no_store(&mut response),
-            }
-            response
-        }
-        Err(err) => error_response(&envelope, &err, gzip),
-    };
-    // The account plane is for the same-origin account area: no cross-origin reads, so a
-    // page elsewhere cannot use a logged-in browser; the public data API is open to scripts from anywhere, without credentials.
-    let cross_origin = !parts
-        .uri
-        .path()
-        .strip_prefix(state.base_path.as_str())
-        .is_some_and(|p| p.starts_with("/auth/") || p.starts_with("/account/"));
-    respond::common_headers(
-        response.headers_mut(),
-        &request_id,
-        state.config.tls,
-        cross_origin,
-    );
-    if let Some(charge) = charge {
-        settle(
-            &state,
-            &mut response,
-            charge,
-            account.is_some(),
-            bad_credential,
-        );
-    }
-    if parts.method == Method::HEAD {
-        *response.body_mut() = Body::default();
-    }
-    let key_id = match &principal {
-        Principal::Account(c) => match &c.via {
-            Via::ApiKey { key_id } => key_id.as_str(),
-            Via::Session { .. } => "session",
-        },
-        Principal::Anonymous => "-",
-    };
-    tracing::info!(
-        target: "regintel::access",
-        request_id = %request_id,
-        peer = %peer.ip(),
-        account = account.unwrap_or(0),
-        key_id,
-        method = %parts.method,
-        path = %crate::auth::api_key::redact(parts.uri.path()),
-        status = response.status().as_u16(),
-        micros = started.elapsed().as_micros() as u64,
-    );
-    response
-}
-
-/// After the answer is known: refunds what does not count (401, 429, 5xx and, as GitHub does,
-/// an authenticated 304), charges a refused credential to the address's auth-fail bucket, and
-/// describes the buckets in the headers.
-fn settle(
-    state: &AppState,
-    response: &mut Response<Body>,
-    mut charge: Charge,
-    authenticated: bool,
-    bad_credential: bool,
-) {
-    let status = response.status();
-    let free = status == StatusCode::UNAUTHORIZED
-        || status == StatusCode::TOO_MANY_REQUESTS
-        || status.is_server_error()
-        || (status == StatusCode::NOT_MODIFIED && authenticated);
-    if free {
-        state
-            .limiter
-            .refund(&charge.policies, charge.weight, charge.wall_secs);
-    }
-    if bad_credential {
-        // Only a credential that was sent and refused counts as a failure (not a missing one);
-        // the answer then describes the bucket it was charged to.
-        charge.decision = state.limiter.admit(
-            &[auth_fail_policy(state, charge.client)],
-            1,
-            Instant::now(),
-            charge.wall_secs,
-        );
-        state.limiter.note_auth_failure(Instant::now());
-    }
-    ratelimit::headers(response.headers_mut(), &charge.decision, charge.wall_secs);
-}
-
-/// What an admitted request was charged, to refund answers that do not count and to describe
-/// the buckets in headers.
-struct Charge {
-    policies: Vec<Policy>,
-    weight: u64,
-    wall_secs: i64,
-    client: u128,
-    decision: Decision,
-}
-
-fn auth_fail_policy(state: &AppState, client: u128) -> Policy {
-    Policy {
-        name: "auth-fail",
-        scope: Scope::AuthFail(client),
-        kind: Kind::Minute,
-        limit: state.config.limits.auth_fail_per_minute,
-    }
-}
-
-async fn answer(
-    state: &Arc<AppState>,
-    parts: &Parts,
-    body: Incoming,
-    peer: SocketAddr,
-    principal: &mut Principal,
-    charge: &mut Option<Charge>,
-) -> Result<Answer, ApiError> {
-    let config = &state.config;
-    let largest_body = config.max_body_bytes.max(config.max_upload_bytes);
-    if declared_length(parts).is_some_and(|n| n > largest_body) {
-        return Err(ApiError::PayloadTooLarge {
-            limit: largest_body,
-        });
-    }
-    let path = parts.uri.path();
-    let found = router::find(&state.base_path, &parts.method, path);
-    let limits = &config.limits;
-    let client = limits::client_key(limits::client_ip(
+    let limits = &state.config.limits;
+    let client = crate::limits::client_key(crate::limits::client_ip(
         peer.ip(),
         &parts.headers,
         &limits.trusted_proxies,
         limits.proxy_header,
     ));
-    if limits.enabled {
-        authenticate_within_limits(state, parts, client, &found, principal, charge)?;
-    } else {
-        *principal = state.auth.authenticate(&state.store, &parts.headers)?;
+    let mut charge = limits.enabled.then(|| Charge::new(client));
+    let mut principal = Principal::Anonymous;
+
+    let result = answer(
+        &state,
+        &parts,
+        body,
+        client,
+        &mut principal,
+        charge.as_mut(),
+    )
+    .await;
+    let bad_credential = matches!(
+        &result,
+        Err(ApiError::InvalidCredential | ApiError::LoginFailed)
+    );
+    let mut response = render(&state, &parts, &request_id, &principal, result).await;
+    respond::common_headers(
+        response.headers_mut(),
+        &request_id,
+        state.config.tls,
+        cross_origin(&state, &parts),
+    );
+    if let Some(charge) = charge {
+        let authenticated = principal.account_id().is_some();
+        charge.settle(&state, &mut response, authenticated, bad_credential);
     }
+    if parts.method == Method::HEAD {
+        *response.body_mut() = Body::default();
+    }
+    log_access(&parts, peer, &request_id, &principal, &response, started);
+    response
+}
+
+/// The answer, or the first refusal:
+/// 1. declared body size (413 before anything is read);
+/// 2. route lookup (404, 405 with `Allow` and CORS preflight for OPTIONS come after step 3, so
+///    they count too);
+/// 3. credentials within the rate limits ([`authenticate`]); then the route's access rule (401
+///    missing, 403 tier or credential kind);
+/// 4. query and body (415 wrong media type, 413 over the limit; an upload first takes its
+///    account's upload slot);
+/// 5. conditional GET (`If-None-Match` → 304) and the answer cache;
+/// 6. the handler, inline or on the bounded blocking pool ([`run_handler`]).
+async fn answer(
+    state: &Arc<AppState>,
+    parts: &Parts,
+    body: Incoming,
+    client: u128,
+    principal: &mut Principal,
+    charge: Option<&mut Charge>,
+) -> Result<Answer, ApiError> {
+    refuse_declared_size(state, parts)?;
+    let found = router::find(&state.base_path, &parts.method, parts.uri.path());
+    *principal = authenticate(state, parts, &found, charge)?;
     let (route, params) = match found {
         Match::Found { route, params } => (route, params),
         Match::MethodNotAllowed { allow } if parts.method == Method::OPTIONS => {
@@ -251,49 +136,35 @@ async fn answer(
             return Err(ApiError::NotFound(format!(
                 "no route for {} {}",
                 crate::error::shown(parts.method.as_str()),
-                crate::error::shown(path)
+                crate::error::shown(parts.uri.path())
             )));
         }
     };
     authorize(route, principal)?;
+
     let query = Query::parse(parts.uri.query())?;
-    // An upload holds one of its account's slots from before its body is read until it is
-    // written, so one account cannot make the server hold many bodies at once.
-    let upload = match (route.body, principal.account_id()) {
-        (BodyKind::Csv, Some(account)) => Some(
-            state
-                .uploads
-                .try_take(account)
-                .map_err(|refused| handlers::slot_refused(refused, "account-uploads"))?,
-        ),
-        _ => None,
-    };
+    let upload = upload_slot(state, route, principal)?;
     let body = read_body(state, route, parts, body).await?;
 
     let account = principal.account_id();
-    let cache = route.cacheable.then(|| {
-        let generations = state.generation_of(account);
-        let key = format!("{}|{path}?{}", account.unwrap_or(0), query.canonical());
-        let etag = etag(generations, &key);
-        (generations, key, etag)
-    });
-    if let Some((_, _, etag)) = &cache
-        && if_none_match(parts, etag)
+    let cached = route
+        .cacheable
+        .then(|| Cached::entry(state, account, parts.uri.path(), &query));
+    match cached
+        .as_ref()
+        .and_then(|c| c.lookup(state, parts, account.is_some()))
     {
-        let mut response = Response::new(Body::default());
-        *response.status_mut() = StatusCode::NOT_MODIFIED;
-        cache_headers(&mut response, etag, account.is_some());
-        return Ok(Answer::Ready(response));
+        Some(Hit::NotModified(response)) => return Ok(Answer::Ready(response)),
+        Some(Hit::Reply(reply)) => {
+            return Ok(Answer::Reply {
+                reply,
+                etag: cached.map(|c| c.etag),
+                secret: route.secret,
+            });
+        }
+        None => {}
     }
-    if let Some((generations, key, etag)) = &cache
-        && let Some(reply) = state.cache.get(key, *generations)
-    {
-        return Ok(Answer::Reply {
-            reply,
-            etag: Some(etag.clone()),
-            secret: route.secret,
-        });
-    }
+
     let req = Req {
         state: Arc::clone(state),
         params,
@@ -304,17 +175,160 @@ async fn answer(
         conn: std::cell::OnceCell::new(),
     };
     let reply = Arc::new(run_handler(state, route.handler, req, upload).await?);
-    // A streamed reply can be sent once only: it is never cached.
-    let cacheable = !matches!(*reply, Reply::Stream { .. });
-    let etag = cache.filter(|_| cacheable).map(|(generations, key, etag)| {
-        state.cache.put(key, generations, Arc::clone(&reply));
-        etag
-    });
     Ok(Answer::Reply {
+        etag: cached.and_then(|c| c.store(state, &reply)),
         reply,
-        etag,
         secret: route.secret,
     })
+}
+
+/// The inbound `X-Request-Id` if it is well-formed, else a new one.
+fn request_id(headers: &http::HeaderMap) -> String {
+    headers
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| ids::accept_request_id(v))
+        .map(str::to_owned)
+        .unwrap_or_else(ids::request_id)
+}
+
+/// A body declared larger than any route takes is refused before anything is read.
+fn refuse_declared_size(state: &AppState, parts: &Parts) -> Result<(), ApiError> {
+    let config = &state.config;
+    let largest_body = config.max_body_bytes.max(config.max_upload_bytes);
+    if declared_length(parts).is_some_and(|n| n > largest_body) {
+        return Err(ApiError::PayloadTooLarge {
+            limit: largest_body,
+        });
+    }
+    Ok(())
+}
+
+/// The caller: anonymous, or the account of a valid key or token (400 for two credentials at
+/// once, 401 for a bad one; never downgraded to anonymous). With rate limits on, a credential is
+/// checked only while its address has failures left, and the caller is then admitted against
+/// every bucket it touches (429 if one has no room).
+fn authenticate(
+    state: &AppState,
+    parts: &Parts,
+    found: &Match,
+    charge: Option<&mut Charge>,
+) -> Result<Principal, ApiError> {
+    let authenticate = || state.auth.authenticate(&state.store, &parts.headers);
+    let Some(charge) = charge else {
+        return authenticate();
+    };
+    let route = match found {
+        Match::Found { route, .. } => Some(*route),
+        _ => None,
+    };
+    let presents_credential = parts.headers.contains_key("x-api-key")
+        || parts.headers.contains_key(header::AUTHORIZATION)
+        || route.is_some_and(|r| r.presents_credential);
+    charge.refuse_guessing(state, presents_credential)?;
+    let principal = authenticate()?;
+    let weight = route.map_or(1, |r| ratelimit::weight(&state.config, r));
+    charge.admit(state, &principal, weight)?;
+    Ok(principal)
+}
+
+/// An upload holds one of its account's slots from before its body is read until it is
+/// written, so one account cannot make the server hold many bodies at once.
+fn upload_slot(
+    state: &AppState,
+    route: &Route,
+    principal: &Principal,
+) -> Result<Option<crate::slots::Slot<i64>>, ApiError> {
+    match (route.body, principal.account_id()) {
+        (BodyKind::Csv, Some(account)) => state
+            .uploads
+            .try_take(account)
+            .map(Some)
+            .map_err(|refused| handlers::slot_refused(refused, "account-uploads")),
+        _ => Ok(None),
+    }
+}
+
+/// The answer in its envelope (or an error in the error envelope), gzip-coded when the client
+/// takes it and the answer holds no secret.
+async fn render(
+    state: &AppState,
+    parts: &Parts,
+    request_id: &str,
+    principal: &Principal,
+    result: Result<Answer, ApiError>,
+) -> Response<Body> {
+    let generated_at = crate::clock::rfc3339(crate::clock::now_ms());
+    let account = principal.account_id();
+    let envelope = Envelope {
+        request_id,
+        generated_at: &generated_at,
+        access: if account.is_some() {
+            "account"
+        } else {
+            "public"
+        },
+    };
+    let gzip = respond::accepts_gzip(&parts.headers);
+    match result {
+        Ok(Answer::Ready(response)) => response,
+        Ok(Answer::Reply {
+            reply,
+            etag,
+            secret,
+        }) => {
+            let (status, body, content_type) = respond::render(&envelope, &reply);
+            let mut response =
+                respond::build_async(status, body, content_type, gzip && !secret, &state.reads)
+                    .await;
+            match etag {
+                Some(etag) => caching::cache_headers(&mut response, &etag, account.is_some()),
+                None => caching::no_store(&mut response),
+            }
+            response
+        }
+        Err(err) => error_response(&envelope, &err, gzip),
+    }
+}
+
+/// The account plane is for the same-origin account area: no cross-origin reads, so a page
+/// elsewhere cannot use a logged-in browser; the public data API is open to scripts from
+/// anywhere, without credentials.
+fn cross_origin(state: &AppState, parts: &Parts) -> bool {
+    !parts
+        .uri
+        .path()
+        .strip_prefix(state.base_path.as_str())
+        .is_some_and(|p| p.starts_with("/auth/") || p.starts_with("/account/"))
+}
+
+/// One line per request: who (address, account, key id, never the key), what, and how it ended.
+fn log_access(
+    parts: &Parts,
+    peer: SocketAddr,
+    request_id: &str,
+    principal: &Principal,
+    response: &Response<Body>,
+    started: Instant,
+) {
+    let key_id = match principal {
+        Principal::Account(c) => match &c.via {
+            Via::ApiKey { key_id } => key_id.as_str(),
+            Via::Session { .. } => "session",
+        },
+        Principal::Anonymous => "-",
+    };
+    tracing::info!(
+        target: "regintel::access",
+        request_id = %request_id,
+        peer = %peer.ip(),
+        account = principal.account_id().unwrap_or(0),
+        key_id,
+        method = %parts.method,
+        path = %crate::auth::api_key::redact(parts.uri.path()),
+        status = response.status().as_u16(),
+        micros = started.elapsed().as_micros() as u64,
+    );
 }
 
 /// Runs the handler: an inline one on this thread with a connection checked out without waiting;
@@ -355,89 +369,6 @@ async fn run_handler(
     })
     .await
     .map_err(|e| ApiError::Internal(anyhow::anyhow!("handler panicked: {e}")))?
-}
-
-/// A weak ETag for an answer that depends on `generations` and the request `key` (which holds
-/// the caller's account): it changes when the caller's data changes, and only then.
-fn etag(generations: crate::cache::AnswerGenerations, key: &str) -> String {
-    let (public, own) = generations;
-    let hash = fnv1a(key.as_bytes());
-    if own == 0 {
-        format!("W/\"g{public}-{hash:016x}\"")
-    } else {
-        format!("W/\"g{public}.{own}-{hash:016x}\"")
-    }
-}
-
-/// Authentication and admission with rate limits on: the address's auth-fail bucket, the
-/// credentials, then every bucket the caller touches. `charge` records what to describe in the
-/// headers and what to refund.
-fn authenticate_within_limits(
-    state: &AppState,
-    parts: &Parts,
-    client: u128,
-    found: &Match,
-    principal: &mut Principal,
-    charge: &mut Option<Charge>,
-) -> Result<(), ApiError> {
-    let config = &state.config;
-    let limits = &config.limits;
-    let wall_secs = crate::clock::now_ms().div_euclid(1000);
-    // Guessing credentials is capped before they are checked (OWASP API2, Broken
-    // Authentication): a
-    // request that presents one (a key, a token, or a password to the login route) waits
-    // while its address has used up its failures. With no failure anywhere in the last
-    // minute no address can have, and the lookup is skipped.
-    let presents_credential = parts.headers.contains_key("x-api-key")
-        || parts.headers.contains_key(header::AUTHORIZATION)
-        || matches!(&found, Match::Found { route, .. } if route.doc.operation_id == "login");
-    let guard = [auth_fail_policy(state, client)];
-    let fails = if presents_credential && state.limiter.auth_failed_within_a_minute(Instant::now())
-    {
-        state.limiter.admit(&guard, 0, Instant::now(), wall_secs)
-    } else {
-        Decision::default()
-    };
-    let exhausted = fails.statuses.first().is_some_and(|s| s.remaining == 0);
-    let retry_after = fails.statuses.first().map_or(1, |s| s.reset_secs.max(1));
-    // Until the caller is known, the answer describes (and a 401 charges) this bucket.
-    *charge = Some(Charge {
-        policies: Vec::new(),
-        weight: 0,
-        wall_secs,
-        client,
-        decision: fails,
-    });
-    if exhausted {
-        return Err(ApiError::RateLimited {
-            retry_after,
-            violated: vec!["auth-fail"],
-        });
-    }
-    *principal = state.auth.authenticate(&state.store, &parts.headers)?;
-    let weight = match &found {
-        Match::Found { route, .. } => ratelimit::weight(config, route),
-        _ => 1,
-    };
-    let policies = ratelimit::policies(limits, principal, client);
-    let decision = state
-        .limiter
-        .admit(&policies, weight, Instant::now(), wall_secs);
-    let refused = (!decision.allowed).then(|| ApiError::RateLimited {
-        retry_after: decision.retry_after,
-        violated: decision.violated.clone(),
-    });
-    *charge = Some(Charge {
-        policies,
-        weight: if refused.is_some() { 0 } else { weight },
-        wall_secs,
-        client,
-        decision,
-    });
-    if let Some(err) = refused {
-        return Err(err);
-    }
-    Ok(())
 }
 
 /// The route's access rule against the authenticated caller: 401 without a credential, 403 for a
@@ -564,7 +495,7 @@ fn error_response(envelope: &Envelope<'_>, err: &ApiError, gzip: bool) -> Respon
         }
         _ => {}
     }
-    no_store(&mut response);
+    caching::no_store(&mut response);
     response
 }
 
@@ -589,51 +520,6 @@ fn preflight(allow: &str) -> Response<Body> {
         HeaderValue::from_static("7200"),
     );
     response
-}
-
-/// Weak comparison (RFC 9110 §13.1.2): any listed tag equal to ours. (`*` is not honoured: it
-/// would have to mean "the resource exists", which is only known after the handler ran.)
-fn if_none_match(parts: &Parts, etag: &str) -> bool {
-    parts
-        .headers
-        .get_all(header::IF_NONE_MATCH)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(str::trim)
-        .any(|tag| tag.trim_start_matches("W/") == etag.trim_start_matches("W/"))
-}
-
-/// Public answers may be cached by anyone; keyed ones only by the client, and a response to an
-/// `X-API-Key` request is not protected by RFC 9111 §3.5, hence `private`.
-fn cache_headers(response: &mut Response<Body>, etag: &str, private: bool) {
-    let headers = response.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(etag) {
-        headers.insert(header::ETAG, v);
-    }
-    let control = if private {
-        "private, no-cache"
-    } else {
-        "public, max-age=300"
-    };
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(control));
-    headers.insert(
-        header::VARY,
-        HeaderValue::from_static("Authorization, X-API-Key, Accept-Encoding"),
-    );
-}
-
-fn no_store(response: &mut Response<Body>) {
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-}
-
-/// FNV-1a: a fast, stable hash for ETags (not a security boundary).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]

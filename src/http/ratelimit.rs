@@ -3,10 +3,12 @@
 //! IETF `RateLimit`/`RateLimit-Policy` pair (draft-ietf-httpapi-ratelimit-headers) for all of them.
 
 use std::fmt::Write;
+use std::time::Instant;
 
-use http::HeaderMap;
 use http::header::{HeaderName, HeaderValue};
+use http::{HeaderMap, Response, StatusCode};
 
+use super::respond::Body;
 use super::routes::Route;
 use crate::auth::{Principal, Via};
 use crate::config::{LimitConfig, ServerConfig};
@@ -14,6 +16,119 @@ use crate::error::ApiError;
 use crate::limits::{Decision, Kind, Policy, Scope};
 use crate::state::AppState;
 use crate::store::accounts::Tier;
+
+/// What a request was charged, from before its caller is known until its answer is: refunded
+/// when the answer does not count, described in the answer's headers.
+pub struct Charge {
+    policies: Vec<Policy>,
+    weight: u64,
+    wall_secs: i64,
+    client: u128,
+    decision: Decision,
+}
+
+impl Charge {
+    /// Nothing charged yet for a request from `client` (a [`crate::limits::client_key`]).
+    pub fn new(client: u128) -> Charge {
+        Charge {
+            policies: Vec::new(),
+            weight: 0,
+            wall_secs: crate::clock::now_ms().div_euclid(1000),
+            client,
+            decision: Decision::default(),
+        }
+    }
+
+    /// Guessing credentials is capped before they are checked (OWASP API2, Broken
+    /// Authentication): a request that presents one waits (429) while its address has used up
+    /// its failures. With no failure anywhere in the last minute no address can have, and the
+    /// lookup is skipped. Until the caller is known, the answer describes this bucket.
+    pub fn refuse_guessing(
+        &mut self,
+        state: &AppState,
+        presents_credential: bool,
+    ) -> Result<(), ApiError> {
+        if !presents_credential || !state.limiter.auth_failed_within_a_minute(Instant::now()) {
+            return Ok(());
+        }
+        let guard = [auth_fail_policy(state, self.client)];
+        self.decision = state
+            .limiter
+            .admit(&guard, 0, Instant::now(), self.wall_secs);
+        match self.decision.statuses.first() {
+            Some(status) if status.remaining == 0 => Err(ApiError::RateLimited {
+                retry_after: status.reset_secs.max(1),
+                violated: vec!["auth-fail"],
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Charges `weight` to every bucket the authenticated caller touches, or nothing (429) when
+    /// one of them has no room.
+    pub fn admit(
+        &mut self,
+        state: &AppState,
+        principal: &Principal,
+        weight: u64,
+    ) -> Result<(), ApiError> {
+        self.policies = policies(&state.config.limits, principal, self.client);
+        self.decision = state
+            .limiter
+            .admit(&self.policies, weight, Instant::now(), self.wall_secs);
+        if !self.decision.allowed {
+            return Err(ApiError::RateLimited {
+                retry_after: self.decision.retry_after,
+                violated: self.decision.violated.clone(),
+            });
+        }
+        self.weight = weight;
+        Ok(())
+    }
+
+    /// After the answer is known: refunds what does not count (401, 429, 5xx and, as GitHub
+    /// does, an authenticated 304), charges a refused credential to the address's auth-fail
+    /// bucket, and describes the buckets in the headers.
+    pub fn settle(
+        mut self,
+        state: &AppState,
+        response: &mut Response<Body>,
+        authenticated: bool,
+        bad_credential: bool,
+    ) {
+        let status = response.status();
+        let free = status == StatusCode::UNAUTHORIZED
+            || status == StatusCode::TOO_MANY_REQUESTS
+            || status.is_server_error()
+            || (status == StatusCode::NOT_MODIFIED && authenticated);
+        if free {
+            state
+                .limiter
+                .refund(&self.policies, self.weight, self.wall_secs);
+        }
+        if bad_credential {
+            // Only a credential that was sent and refused counts as a failure (not a missing
+            // one); the answer then describes the bucket it was charged to.
+            self.decision = state.limiter.admit(
+                &[auth_fail_policy(state, self.client)],
+                1,
+                Instant::now(),
+                self.wall_secs,
+            );
+            state.limiter.note_auth_failure(Instant::now());
+        }
+        headers(response.headers_mut(), &self.decision, self.wall_secs);
+    }
+}
+
+fn auth_fail_policy(state: &AppState, client: u128) -> Policy {
+    rolling(
+        "auth-fail",
+        Scope::AuthFail(client),
+        Kind::Minute,
+        state.config.limits.auth_fail_per_minute,
+    )
+}
 
 /// The buckets a request touches: per client address for anonymous callers; per key minute,
 /// hour and day (or the minute and hour of all the account's sessions together), and the
@@ -113,7 +228,7 @@ pub fn weight(config: &ServerConfig, route: &Route) -> u64 {
 }
 
 /// `X-RateLimit-*` for the binding bucket, and the IETF draft fields for every bucket.
-pub fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
+fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
     let Some(binding) = decision.binding() else {
         return;
     };

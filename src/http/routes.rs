@@ -27,6 +27,9 @@ pub struct Route {
     /// Answers depend only on the data, the path, the query and the caller's account: they are
     /// cached per data generation and carry an ETag.
     pub cacheable: bool,
+    /// The body presents a credential (the login's password): like a request with a key or a
+    /// token, it waits while its address has used up its failed authentications.
+    pub presents_credential: bool,
     pub doc: Doc,
 }
 
@@ -132,6 +135,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: true,
+        presents_credential: false,
         doc: Doc {
             operation_id: "listRegions",
             tag: "regions",
@@ -191,6 +195,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: true,
+        presents_credential: false,
         doc: Doc {
             operation_id: "getRegion",
             tag: "regions",
@@ -214,6 +219,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: true,
+        presents_credential: false,
         doc: Doc {
             operation_id: "getRegionProfile",
             tag: "regions",
@@ -237,6 +243,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: true,
+        presents_credential: false,
         doc: Doc {
             operation_id: "compareRegions",
             tag: "regions",
@@ -289,6 +296,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: true,
+        presents_credential: false,
         doc: Doc {
             operation_id: "listDatasets",
             tag: "datasets",
@@ -312,6 +320,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: true,
+        presents_credential: false,
         doc: Doc {
             operation_id: "getDataset",
             tag: "datasets",
@@ -335,6 +344,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: true,
+        presents_credential: false,
         doc: Doc {
             operation_id: "getCitation",
             tag: "citations",
@@ -364,6 +374,7 @@ pub static ROUTES: &[Route] = &[
         secret: true,
         weight: 1,
         cacheable: false,
+        presents_credential: true,
         doc: Doc {
             operation_id: "login",
             tag: "account",
@@ -392,6 +403,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "logout",
             tag: "account",
@@ -415,6 +427,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "listApiKeys",
             tag: "account",
@@ -438,6 +451,7 @@ pub static ROUTES: &[Route] = &[
         secret: true,
         weight: 1,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "createApiKey",
             tag: "account",
@@ -466,6 +480,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "revokeApiKey",
             tag: "account",
@@ -489,6 +504,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "createDataset",
             tag: "datasets",
@@ -517,6 +533,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "putDatasetData",
             tag: "datasets",
@@ -545,6 +562,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 10,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "createBriefing",
             tag: "analytics",
@@ -574,6 +592,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 20,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "exportDataset",
             tag: "analytics",
@@ -603,6 +622,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "correlationMatrix",
             tag: "analytics",
@@ -632,6 +652,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "getUsage",
             tag: "account",
@@ -655,6 +676,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 1,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "getOpenApi",
             tag: "operations",
@@ -678,6 +700,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 0,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "healthz",
             tag: "operations",
@@ -701,6 +724,7 @@ pub static ROUTES: &[Route] = &[
         secret: false,
         weight: 0,
         cacheable: false,
+        presents_credential: false,
         doc: Doc {
             operation_id: "readyz",
             tag: "operations",

@@ -1,0 +1,124 @@
+//! Conditional requests and the answer cache: a weak ETag per answer, `If-None-Match` → 304
+//! (RFC 9110 §13.1.2), cached replies per data generation, and the `Cache-Control` every answer
+//! carries.
+
+use std::sync::Arc;
+
+use http::header::{self, HeaderValue};
+use http::request::Parts;
+use http::{Response, StatusCode};
+
+use super::query::Query;
+use super::respond::Body;
+use crate::cache::AnswerGenerations;
+use crate::reply::Reply;
+use crate::state::AppState;
+
+/// Where a cacheable answer lives in the cache, and its ETag.
+pub struct Cached {
+    generations: AnswerGenerations,
+    key: String,
+    pub etag: String,
+}
+
+/// What the cache could answer before the handler runs.
+pub enum Hit {
+    /// The client's copy is current.
+    NotModified(Response<Body>),
+    Reply(Arc<Reply>),
+}
+
+impl Cached {
+    /// The cache entry of an answer for `account` that depends on the data, the path and the
+    /// (canonical) query only.
+    pub fn entry(state: &AppState, account: Option<i64>, path: &str, query: &Query) -> Cached {
+        let generations = state.generation_of(account);
+        let key = format!("{}|{path}?{}", account.unwrap_or(0), query.canonical());
+        let etag = etag(generations, &key);
+        Cached {
+            generations,
+            key,
+            etag,
+        }
+    }
+
+    /// A 304 when the client holds this answer, else the cached reply if there is one.
+    pub fn lookup(&self, state: &AppState, parts: &Parts, private: bool) -> Option<Hit> {
+        if if_none_match(parts, &self.etag) {
+            let mut response = Response::new(Body::default());
+            *response.status_mut() = StatusCode::NOT_MODIFIED;
+            cache_headers(&mut response, &self.etag, private);
+            return Some(Hit::NotModified(response));
+        }
+        state.cache.get(&self.key, self.generations).map(Hit::Reply)
+    }
+
+    /// Keeps `reply` for the next caller and returns its ETag; a streamed reply can be sent once
+    /// only and is neither kept nor tagged.
+    pub fn store(self, state: &AppState, reply: &Arc<Reply>) -> Option<String> {
+        if matches!(**reply, Reply::Stream { .. }) {
+            return None;
+        }
+        state
+            .cache
+            .put(self.key, self.generations, Arc::clone(reply));
+        Some(self.etag)
+    }
+}
+
+/// A weak ETag for an answer that depends on `generations` and the request `key` (which holds
+/// the caller's account): it changes when the caller's data changes, and only then.
+fn etag(generations: AnswerGenerations, key: &str) -> String {
+    let (public, own) = generations;
+    let hash = fnv1a(key.as_bytes());
+    if own == 0 {
+        format!("W/\"g{public}-{hash:016x}\"")
+    } else {
+        format!("W/\"g{public}.{own}-{hash:016x}\"")
+    }
+}
+
+/// Weak comparison (RFC 9110 §13.1.2): any listed tag equal to ours. (`*` is not honoured: it
+/// would have to mean "the resource exists", which is only known after the handler ran.)
+fn if_none_match(parts: &Parts, etag: &str) -> bool {
+    parts
+        .headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .any(|tag| tag.trim_start_matches("W/") == etag.trim_start_matches("W/"))
+}
+
+/// Public answers may be cached by anyone; keyed ones only by the client, and a response to an
+/// `X-API-Key` request is not protected by RFC 9111 §3.5, hence `private`.
+pub fn cache_headers(response: &mut Response<Body>, etag: &str, private: bool) {
+    let headers = response.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(etag) {
+        headers.insert(header::ETAG, v);
+    }
+    let control = if private {
+        "private, no-cache"
+    } else {
+        "public, max-age=300"
+    };
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(control));
+    headers.insert(
+        header::VARY,
+        HeaderValue::from_static("Authorization, X-API-Key, Accept-Encoding"),
+    );
+}
+
+pub fn no_store(response: &mut Response<Body>) {
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+}
+
+/// FNV-1a: a fast, stable hash for ETags (not a security boundary).
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
