@@ -33,7 +33,7 @@ pub async fn start(
         anyhow::ensure!(
             crate::http::routes::ROUTES
                 .iter()
-                .any(|r| r.doc.operation_id == op),
+                .any(|r| r.operation_id == op),
             "--route-weight names {op:?}, which is no route's operation id (see regintel openapi)"
         );
     }

@@ -227,7 +227,7 @@ fn authenticate(
         || route.is_some_and(|r| r.presents_credential);
     charge.refuse_guessing(state, presents_credential)?;
     let principal = authenticate()?;
-    let weight = route.map_or(1, |r| ratelimit::weight(&state.config, r));
+    let weight = route.map_or(1, |r| r.cost(&state.config.limits.route_weights));
     charge.admit(state, &principal, weight)?;
     Ok(principal)
 }

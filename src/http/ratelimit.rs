@@ -9,9 +9,8 @@ use http::header::{HeaderName, HeaderValue};
 use http::{HeaderMap, Response, StatusCode};
 
 use super::respond::Body;
-use super::routes::Route;
 use crate::auth::{Principal, Via};
-use crate::config::{LimitConfig, ServerConfig};
+use crate::config::LimitConfig;
 use crate::error::ApiError;
 use crate::limits::{Decision, Kind, Policy, Scope};
 use crate::state::AppState;
@@ -215,16 +214,6 @@ pub fn account_action<T>(
         });
     }
     action().inspect_err(|_| state.limiter.refund(&policy, 1, wall_secs))
-}
-
-/// A route's cost: the operator's `--route-weight` override, or the route table's weight.
-pub fn weight(config: &ServerConfig, route: &Route) -> u64 {
-    config
-        .limits
-        .route_weights
-        .iter()
-        .find(|(op, _)| *op == route.doc.operation_id)
-        .map_or(route.weight, |(_, w)| *w)
 }
 
 /// `X-RateLimit-*` for the binding bucket, and the IETF draft fields for every bucket.

@@ -78,7 +78,7 @@ mod tests {
     fn finds_routes_with_parameters() {
         match find(BASE, &Method::GET, "/api/v1/regional/regions/DE21/profile") {
             Match::Found { route, params } => {
-                assert_eq!(route.doc.operation_id, "getRegionProfile");
+                assert_eq!(route.operation_id, "getRegionProfile");
                 assert_eq!(params, vec![("region_code", "DE21".to_string())]);
             }
             _ => panic!("profile route not found"),
@@ -127,7 +127,7 @@ mod tests {
                     a.method,
                     a.path
                 );
-                assert_ne!(a.doc.operation_id, b.doc.operation_id);
+                assert_ne!(a.operation_id, b.operation_id);
             }
         }
     }

@@ -1,36 +1,43 @@
-//! The route table: the one list that drives routing (`router.rs`), the pipeline's per-route
-//! behaviour (`mod.rs`) and the OpenAPI document (`openapi.rs`). A route added here is routed,
-//! documented and covered by the route-enumerating tests at once.
+//! The route table: one line of runtime facts per route, the one list that drives routing
+//! (`router.rs`), the pipeline's per-route behaviour (`mod.rs`) and the OpenAPI document (whose
+//! prose for each operation lives in `openapi::operations`, under the route's operation id). A
+//! route added here is routed, documented and covered by the route-enumerating tests at once.
 
 use http::Method;
 
-use super::handlers::{self, Handler};
+use super::handlers::Handler::{Blocking, Heavy, Inline};
+use super::handlers::{
+    Handler, account, analytics, citations, compare, datasets, meta, private, regions,
+};
+use Access::{Credential, Institutional, Public, Session};
 
 pub struct Route {
     pub method: Method,
     /// Path template below the base path (`/regions/{region_code}`), or from the root when `root`.
     /// A parameter may carry a fixed suffix in its segment (`{dataset_code}.csv`).
     pub path: &'static str,
-    pub root: bool,
-    pub handler: Handler,
+    /// The operation's name in the OpenAPI document and in `--route-weight`.
+    pub operation_id: &'static str,
     /// Who may call it (checked before the handler runs).
     pub access: Access,
+    pub handler: Handler,
     /// The request body it takes.
     pub body: BodyKind,
-    /// The answer carries a secret (a key's plaintext, a session token): never compressed
-    /// (BREACH) and never stored.
-    pub secret: bool,
-    /// What a call costs against rate limits, in requests (configurable with `--route-weight`);
-    /// 0 for operational routes, which are not counted.
-    pub weight: u64,
-
     /// Answers depend only on the data, the path, the query and the caller's account: they are
     /// cached per data generation and carry an ETag.
     pub cacheable: bool,
+    /// The answer carries a secret (a key's plaintext, a session token): never compressed
+    /// (BREACH) and never stored.
+    pub secret: bool,
     /// The body presents a credential (the login's password): like a request with a key or a
     /// token, it waits while its address has used up its failed authentications.
     pub presents_credential: bool,
-    pub doc: Doc,
+    /// Served at the root of the host (`/healthz`), outside the base path and the OpenAPI
+    /// document.
+    pub root: bool,
+    /// What a call costs against rate limits, in requests; 0 for operational routes, which are
+    /// not counted. See [`Route::cost`].
+    pub weight: u64,
 }
 
 /// Who may call a route. A caller without the right answers 401 (no or bad credential) or 403
@@ -54,688 +61,101 @@ pub enum BodyKind {
     Csv,
 }
 
-pub struct Doc {
-    pub operation_id: &'static str,
-    pub tag: &'static str,
-    pub summary: &'static str,
-    pub description: &'static str,
-    pub params: &'static [Param],
-    /// Component schema of the request body, if it takes one.
-    pub request: Option<&'static str>,
-    /// Component schema of the envelope's `data` (or of the whole body for raw documents);
-    /// empty for 204 answers.
-    pub schema: &'static str,
-    /// Error codes (see `ApiError::CODES`) this route can answer beyond the ones every route can.
-    pub errors: &'static [&'static str],
-    /// Status of a successful answer (200, 201 created, 204 no content).
-    pub success: u16,
-    /// Media type when the body is a document itself (OpenAPI, CSV), not an envelope.
-    pub raw: Option<&'static str>,
-}
+const GET: Method = Method::GET;
+const POST: Method = Method::POST;
+const PUT: Method = Method::PUT;
+const DELETE: Method = Method::DELETE;
 
-pub struct Param {
-    pub name: &'static str,
-    pub location: Location,
-    pub required: bool,
-    /// JSON Schema of the value.
-    pub schema: &'static str,
-    pub description: &'static str,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Location {
-    Path,
-    Query,
-}
-
-/// Error codes any route can answer.
-pub const COMMON_ERRORS: &[&str] = &[
-    // Every handler refuses query parameters it does not know.
-    "invalid_parameter",
-    "invalid_request",
-    "invalid_credential",
-    "rate_limit_exceeded",
-    "payload_too_large",
-    "internal",
-    "unavailable",
-];
-
-const REGION_CODE: Param = Param {
-    name: "region_code",
-    location: Location::Path,
-    required: true,
-    schema: r#"{"type":"string","pattern":"^[A-Za-z0-9_]{1,16}$","examples":["DE21"]}"#,
-    description: "Region code as published by Eurostat: a NUTS code (DE, DE2, DE21, DE212), a code of an earlier NUTS edition, or an aggregate such as EU27_2020.",
-};
-
-const KEY_ID: Param = Param {
-    name: "key_id",
-    location: Location::Path,
-    required: true,
-    schema: r#"{"type":"string","pattern":"^[0-9A-Za-z]{8}$"}"#,
-    description: "The 8 characters after sk_service_ (shown in key lists).",
-};
-
-const DATASET_CODE: Param = Param {
-    name: "dataset_code",
-    location: Location::Path,
-    required: true,
-    schema: r#"{"type":"string","examples":["tgs00010"]}"#,
-    description: "Dataset code.",
-};
-
+#[rustfmt::skip]
 pub static ROUTES: &[Route] = &[
-    Route {
-        method: Method::GET,
-        path: "/regions",
-        root: false,
-        handler: Handler::Heavy(handlers::regions::list),
-        access: Access::Public,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: true,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "listRegions",
-            tag: "regions",
-            summary: "List and search regions",
-            description: "All regions of the NUTS 2021 and 2024 classifications, the statistical regions of EFTA and candidate countries, UK NUTS 2016 codes, and codes that appear only in data (earlier NUTS editions, marked `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`.",
-            params: &[
-                Param {
-                    name: "level",
-                    location: Location::Query,
-                    required: false,
-                    schema: r#"{"type":"integer","minimum":0,"maximum":3}"#,
-                    description: "NUTS level: 0 country, 1, 2 or 3.",
-                },
-                Param {
-                    name: "country",
-                    location: Location::Query,
-                    required: false,
-                    schema: r#"{"type":"string","pattern":"^[A-Za-z]{2}$","examples":["DE"]}"#,
-                    description: "Two-letter country code as used by Eurostat (EL for Greece).",
-                },
-                Param {
-                    name: "q",
-                    location: Location::Query,
-                    required: false,
-                    schema: r#"{"type":"string","minLength":1,"maxLength":100}"#,
-                    description: "Case-insensitive text found in the code, the Latin name or the national name.",
-                },
-                Param {
-                    name: "limit",
-                    location: Location::Query,
-                    required: false,
-                    schema: r#"{"type":"integer","minimum":1,"maximum":1000,"default":100}"#,
-                    description: "Regions per page.",
-                },
-                Param {
-                    name: "after",
-                    location: Location::Query,
-                    required: false,
-                    schema: r#"{"type":"string"}"#,
-                    description: "Cursor: `meta.next_after` of the previous page.",
-                },
-            ],
-            request: None,
-            schema: "RegionList",
-            errors: &["invalid_parameter"],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/regions/{region_code}",
-        root: false,
-        handler: Handler::Inline(handlers::regions::get),
-        access: Access::Public,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: true,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "getRegion",
-            tag: "regions",
-            summary: "One region",
-            description: "Code, names, level, country, parent, children and the NUTS editions that contain the code.",
-            params: &[REGION_CODE],
-            request: None,
-            schema: "RegionDetail",
-            errors: &["unknown_region"],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/regions/{region_code}/profile",
-        root: false,
-        handler: Handler::Inline(handlers::regions::profile),
-        access: Access::Public,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: true,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "getRegionProfile",
-            tag: "regions",
-            summary: "Region profile",
-            description: "The region and, for every dataset with data for it, the headline series (see `GET /datasets`) with its latest value and full history. Every value carries a citation that resolves through `GET /citations/{citation_id}`; flags are explained; warnings say where the code or a dataset's NUTS edition calls for care.",
-            params: &[REGION_CODE],
-            request: None,
-            schema: "Profile",
-            errors: &["unknown_region"],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/compare",
-        root: false,
-        handler: Handler::Inline(handlers::compare::compare),
-        access: Access::Public,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: true,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "compareRegions",
-            tag: "regions",
-            summary: "Compare regions",
-            description: "One series of one dataset for 2 to 50 regions: each region's series, its value at the latest period all regions have (or at `period`), its rank, and differences and ratios against the first region, each with the citations of its inputs. Warnings flag different NUTS levels or editions, missing values and flagged values (b, p, e, u, c, d, r). The series is the dataset's headline series; any further query parameter named after a dimension of the dataset (or `unit`) selects another value of it, e.g. `sex=F`.",
-            params: &[
-                Param {
-                    name: "regions",
-                    location: Location::Query,
-                    required: true,
-                    schema: r#"{"type":"string","pattern":"^[A-Za-z0-9_]+(,[A-Za-z0-9_]+){1,49}$","examples":["DE21,FR10,ITC4"]}"#,
-                    description: "2 to 50 comma-separated region codes; the first is the reference for differences and ratios.",
-                },
-                Param {
-                    name: "dataset",
-                    location: Location::Query,
-                    required: true,
-                    schema: r#"{"type":"string","examples":["demo_r_pjangrp3"]}"#,
-                    description: "Dataset code (see `GET /datasets`).",
-                },
-                Param {
-                    name: "period",
-                    location: Location::Query,
-                    required: false,
-                    schema: r#"{"type":"string","examples":["2021"]}"#,
-                    description: "Compare at this period instead of the latest common one.",
-                },
-                Param {
-                    name: "unit",
-                    location: Location::Query,
-                    required: false,
-                    schema: r#"{"type":"string","examples":["MIO_EUR"]}"#,
-                    description: "Unit instead of the headline unit. Other dimension filters (sex, age, ...) work the same way and are listed per dataset by `GET /datasets/{dataset_code}`.",
-                },
-            ],
-            request: None,
-            schema: "Comparison",
-            errors: &["invalid_parameter", "unknown_region", "unknown_dataset"],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/datasets",
-        root: false,
-        handler: Handler::Heavy(handlers::datasets::list),
-        access: Access::Public,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: true,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "listDatasets",
-            tag: "datasets",
-            summary: "List datasets",
-            description: "Every dataset the caller can see: title, topic, units, dimensions, the headline series profiles show, periods covered, number of current observations and the latest snapshot.",
-            params: &[],
-            request: None,
-            schema: "DatasetList",
-            errors: &["invalid_parameter"],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/datasets/{dataset_code}",
-        root: false,
-        handler: Handler::Heavy(handlers::datasets::get),
-        access: Access::Public,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: true,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "getDataset",
-            tag: "datasets",
-            summary: "One dataset",
-            description: "As in the list, plus every series (unit and dimension values) with its coverage, every snapshot (import) newest first, and the source with its licence.",
-            params: &[DATASET_CODE],
-            request: None,
-            schema: "DatasetDetail",
-            errors: &["unknown_dataset"],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/citations/{citation_id}",
-        root: false,
-        handler: Handler::Inline(handlers::citations::get),
-        access: Access::Public,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: true,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "getCitation",
-            tag: "citations",
-            summary: "Resolve a citation",
-            description: "The primary row behind a number: value as published, unit, dimensions, flags with their meanings, the snapshot it was imported in (time, file SHA-256), the source (publisher, title, landing page, licence, origin), the line and column of the original file, how to verify it by hand, and, if a later import revised the value, the citation that supersedes it. Citations resolve forever.",
-            params: &[Param {
-                name: "citation_id",
-                location: Location::Path,
-                required: true,
-                schema: r#"{"type":"string","pattern":"^cit_[a-z2-7]{20}$"}"#,
-                description: "Citation id.",
-            }],
-            request: None,
-            schema: "CitationDetail",
-            errors: &["not_found"],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::POST,
-        path: "/auth/login",
-        root: false,
-        handler: Handler::Blocking(handlers::account::login),
-        access: Access::Public,
-        body: BodyKind::Json,
-        secret: true,
-        weight: 1,
-        cacheable: false,
-        presents_credential: true,
-        doc: Doc {
-            operation_id: "login",
-            tag: "account",
-            summary: "Sign in",
-            description: "Email and password (argon2id) give a session token (HS256 JWT, 15 minutes) for `Authorization: Bearer`, used by the account area and the account API. A wrong email and a wrong password answer alike. After 5 failures for an email from one client address, further attempts from there answer 429 for a doubling wait (up to 15 minutes); after 100 failures for an email from anywhere, every attempt does. Successful logins are limited per account (30 an hour by default, `account-logins`).",
-            params: &[],
-            request: Some("LoginRequest"),
-            schema: "Session",
-            errors: &[
-                "validation_failed",
-                "unsupported_media_type",
-                "request_timeout",
-                "rate_limit_exceeded",
-            ],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::POST,
-        path: "/auth/logout",
-        root: false,
-        handler: Handler::Blocking(handlers::account::logout),
-        access: Access::Session,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "logout",
-            tag: "account",
-            summary: "Sign out",
-            description: "Ends the session at once: its token is refused from the next request on.",
-            params: &[],
-            request: None,
-            schema: "",
-            errors: &[],
-            success: 204,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/account/api-keys",
-        root: false,
-        handler: Handler::Inline(handlers::account::list_keys),
-        access: Access::Session,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "listApiKeys",
-            tag: "account",
-            summary: "The account's API keys",
-            description: "Key id, name, creation and last use (recorded at most once a minute), and status (active or revoked); never the key itself, which is shown once at creation.",
-            params: &[],
-            request: None,
-            schema: "ApiKeyList",
-            errors: &[],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::POST,
-        path: "/account/api-keys",
-        root: false,
-        handler: Handler::Blocking(handlers::account::create_key),
-        access: Access::Session,
-        body: BodyKind::Json,
-        secret: true,
-        weight: 1,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "createApiKey",
-            tag: "account",
-            summary: "Create an API key",
-            description: "Returns the key (`sk_service_` + key id + secret + checksum) once, uncompressed and with `Cache-Control: no-store`; only its HMAC is stored. Professional accounts hold 1 active key, institutional 10; one more answers 409 `key_limit_reached`. An account creates at most 10 keys an hour by default (429, `account-key-creations`).",
-            params: &[],
-            request: Some("CreateApiKey"),
-            schema: "CreatedApiKey",
-            errors: &[
-                "validation_failed",
-                "unsupported_media_type",
-                "request_timeout",
-                "key_limit_reached",
-            ],
-            success: 201,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::DELETE,
-        path: "/account/api-keys/{key_id}",
-        root: false,
-        handler: Handler::Blocking(handlers::account::revoke_key),
-        access: Access::Session,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "revokeApiKey",
-            tag: "account",
-            summary: "Revoke an API key",
-            description: "Takes effect on the next request. Another account's key id answers 404, like a missing one.",
-            params: &[KEY_ID],
-            request: None,
-            schema: "",
-            errors: &["not_found"],
-            success: 204,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::POST,
-        path: "/datasets",
-        root: false,
-        handler: Handler::Blocking(handlers::private::create),
-        access: Access::Credential,
-        body: BodyKind::Json,
-        secret: false,
-        weight: 1,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "createDataset",
-            tag: "datasets",
-            summary: "Create a private dataset",
-            description: "A dataset only the calling account sees: code, title, unit and up to 32 dimension names (not the names the CSV format gives a meaning: geo, dataset_code, nuts_code, nuts_level, time, value, unit, flags, conf_status, src_line). Load its data with `PUT /datasets/{dataset_code}/data`. It then appears in this account's profiles, comparisons, dataset lists and citations, and nowhere else. An account has at most 100 private datasets (409 `conflict`).",
-            params: &[],
-            request: Some("CreateDataset"),
-            schema: "DatasetDetail",
-            errors: &[
-                "validation_failed",
-                "unsupported_media_type",
-                "request_timeout",
-                "conflict",
-            ],
-            success: 201,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::PUT,
-        path: "/datasets/{dataset_code}/data",
-        root: false,
-        handler: Handler::Blocking(handlers::private::put_data),
-        access: Access::Credential,
-        body: BodyKind::Csv,
-        secret: false,
-        weight: 1,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "putDatasetData",
-            tag: "datasets",
-            summary: "Load a private dataset's data",
-            description: "A CSV body (`text/csv`, or the file's bytes as `application/octet-stream`): at least `nuts_code,period,value` and a column per dimension of the dataset, for example `nuts_code,period,value,sex` then `DE21,2022,12.5,T`; `geo` and `time` are taken for `nuts_code` and `period`; `unit` defaults to the dataset's unit; `flags`, `conf_status` and `src_line` are optional; `dataset_code` and `nuts_level` are optional and, when present, must be this dataset and the code's level. The full form of regintel's data/ directory is accepted as it is. The whole body is validated before anything is written; problems are listed with line and reason (422). The load is a snapshot: unchanged rows keep their citations, revised ones are superseded. An account uploads one body at a time (a second concurrent upload answers 429 `account-uploads`; all upload slots busy answers 503), and the body must arrive within the body timeout (408).",
-            params: &[DATASET_CODE],
-            request: Some("TidyCsv"),
-            schema: "ImportOutcome",
-            errors: &[
-                "unknown_dataset",
-                "validation_failed",
-                "unsupported_media_type",
-                "request_timeout",
-            ],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::POST,
-        path: "/briefings",
-        root: false,
-        handler: Handler::Inline(handlers::analytics::briefing),
-        access: Access::Institutional,
-        body: BodyKind::Json,
-        secret: false,
-        weight: 10,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "createBriefing",
-            tag: "analytics",
-            summary: "AI briefing for a region",
-            description: "Institutional tier. Validates `region_nuts_code` and `briefing_type`; generating briefings arrives with the analytics release and answers 501 `not_implemented` until then.",
-            params: &[],
-            request: Some("BriefingRequest"),
-            schema: "Briefing",
-            errors: &[
-                "validation_failed",
-                "unsupported_media_type",
-                "request_timeout",
-                "unknown_region",
-                "not_implemented",
-            ],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/export/bulk/{dataset_code}.csv",
-        root: false,
-        handler: Handler::Inline(handlers::analytics::export),
-        access: Access::Institutional,
-        body: BodyKind::None,
-        secret: false,
-        weight: 20,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "exportDataset",
-            tag: "analytics",
-            summary: "Bulk CSV export of a dataset",
-            description: "Institutional tier. Every current observation of the dataset the account can see, one CSV row each with its `citation_id`, streamed as it is read (chunked; a failure mid-way aborts the connection rather than ending the body early). Text cells starting with = + - @ are prefixed with ' so spreadsheets do not run them. One export per account at a time (a second answers 429 `account-exports`) and at most 4 in all by default (more answer 503 with Retry-After). A client that takes no data for the send timeout (30 s by default), or averages under 32 KiB/s after the first 30 s, is cut off.",
-            params: &[Param {
-                name: "dataset_code",
-                location: Location::Path,
-                required: true,
-                schema: r#"{"type":"string","examples":["tgs00010"]}"#,
-                description: "Dataset code (the path ends in .csv).",
-            }],
-            request: None,
-            schema: "CsvExport",
-            errors: &["unknown_dataset"],
-            success: 200,
-            raw: Some("text/csv"),
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/intelligence/correlations/matrix",
-        root: false,
-        handler: Handler::Inline(handlers::analytics::correlations),
-        access: Access::Credential,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "correlationMatrix",
-            tag: "analytics",
-            summary: "Correlation matrix for a region",
-            description: "Any API key or session. Validates `nuts_code`; the matrix arrives with the analytics release and answers 501 `not_implemented` until then.",
-            params: &[Param {
-                name: "nuts_code",
-                location: Location::Query,
-                required: true,
-                schema: r#"{"type":"string","examples":["DE2"]}"#,
-                description: "The region whose subregions (or years) are correlated.",
-            }],
-            request: None,
-            schema: "CorrelationMatrix",
-            errors: &["invalid_parameter", "unknown_region", "not_implemented"],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/account/usage",
-        root: false,
-        handler: Handler::Inline(handlers::account::usage),
-        access: Access::Credential,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "getUsage",
-            tag: "account",
-            summary: "The account's rate limits and daily usage",
-            description: "API key or session token. Where the caller's buckets stand now (per key, or for all the account's sessions together: minute and hour; per account: the tier's daily cap, shared by its keys), and the account's calls per UTC day for the last 90 days against the cap.",
-            params: &[],
-            request: None,
-            schema: "Usage",
-            errors: &[],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/openapi.json",
-        root: false,
-        handler: Handler::Inline(handlers::meta::openapi),
-        access: Access::Public,
-        body: BodyKind::None,
-        secret: false,
-        weight: 1,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "getOpenApi",
-            tag: "operations",
-            summary: "This OpenAPI document",
-            description: "The OpenAPI 3.1 description of every route, built from the same route table as the router.",
-            params: &[],
-            request: None,
-            schema: "OpenApiDocument",
-            errors: &[],
-            success: 200,
-            raw: Some("application/json"),
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/healthz",
-        root: true,
-        handler: Handler::Inline(handlers::meta::healthz),
-        access: Access::Public,
-        body: BodyKind::None,
-        secret: false,
-        weight: 0,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "healthz",
-            tag: "operations",
-            summary: "Liveness",
-            description: "200 while the process serves requests.",
-            params: &[],
-            request: None,
-            schema: "Health",
-            errors: &[],
-            success: 200,
-            raw: None,
-        },
-    },
-    Route {
-        method: Method::GET,
-        path: "/readyz",
-        root: true,
-        handler: Handler::Inline(handlers::meta::readyz),
-        access: Access::Public,
-        body: BodyKind::None,
-        secret: false,
-        weight: 0,
-        cacheable: false,
-        presents_credential: false,
-        doc: Doc {
-            operation_id: "readyz",
-            tag: "operations",
-            summary: "Readiness",
-            description: "200 when the database answers at the schema version this binary expects and data is loaded; 503 otherwise.",
-            params: &[],
-            request: None,
-            schema: "Readiness",
-            errors: &[],
-            success: 200,
-            raw: None,
-        },
-    },
+    Route::new(GET,    "/regions",                           "listRegions",        Public,        Heavy(regions::list)).cached(),
+    Route::new(GET,    "/regions/{region_code}",             "getRegion",          Public,        Inline(regions::get)).cached(),
+    Route::new(GET,    "/regions/{region_code}/profile",     "getRegionProfile",   Public,        Inline(regions::profile)).cached(),
+    Route::new(GET,    "/compare",                           "compareRegions",     Public,        Inline(compare::compare)).cached(),
+    Route::new(GET,    "/datasets",                          "listDatasets",       Public,        Heavy(datasets::list)).cached(),
+    Route::new(GET,    "/datasets/{dataset_code}",           "getDataset",         Public,        Heavy(datasets::get)).cached(),
+    Route::new(GET,    "/citations/{citation_id}",           "getCitation",        Public,        Inline(citations::get)).cached(),
+    Route::new(POST,   "/auth/login",                        "login",              Public,        Blocking(account::login)).json().secret().presents_credential(),
+    Route::new(POST,   "/auth/logout",                       "logout",             Session,       Blocking(account::logout)),
+    Route::new(GET,    "/account/api-keys",                  "listApiKeys",        Session,       Inline(account::list_keys)),
+    Route::new(POST,   "/account/api-keys",                  "createApiKey",       Session,       Blocking(account::create_key)).json().secret(),
+    Route::new(DELETE, "/account/api-keys/{key_id}",         "revokeApiKey",       Session,       Blocking(account::revoke_key)),
+    Route::new(POST,   "/datasets",                          "createDataset",      Credential,    Blocking(private::create)).json(),
+    Route::new(PUT,    "/datasets/{dataset_code}/data",      "putDatasetData",     Credential,    Blocking(private::put_data)).csv(),
+    Route::new(POST,   "/briefings",                         "createBriefing",     Institutional, Inline(analytics::briefing)).json().weight(10),
+    Route::new(GET,    "/export/bulk/{dataset_code}.csv",    "exportDataset",      Institutional, Inline(analytics::export)).weight(20),
+    Route::new(GET,    "/intelligence/correlations/matrix",  "correlationMatrix",  Credential,    Inline(analytics::correlations)),
+    Route::new(GET,    "/account/usage",                     "getUsage",           Credential,    Inline(account::usage)),
+    Route::new(GET,    "/openapi.json",                      "getOpenApi",         Public,        Inline(meta::openapi)),
+    Route::new(GET,    "/healthz",                           "healthz",            Public,        Inline(meta::healthz)).root().weight(0),
+    Route::new(GET,    "/readyz",                            "readyz",             Public,        Inline(meta::readyz)).root().weight(0),
 ];
+
+impl Route {
+    /// A route below the base path that takes no body, costs 1 and is not cached.
+    const fn new(
+        method: Method,
+        path: &'static str,
+        operation_id: &'static str,
+        access: Access,
+        handler: Handler,
+    ) -> Route {
+        Route {
+            method,
+            path,
+            operation_id,
+            access,
+            handler,
+            body: BodyKind::None,
+            cacheable: false,
+            secret: false,
+            presents_credential: false,
+            root: false,
+            weight: 1,
+        }
+    }
+
+    const fn cached(mut self) -> Route {
+        self.cacheable = true;
+        self
+    }
+
+    const fn json(mut self) -> Route {
+        self.body = BodyKind::Json;
+        self
+    }
+
+    const fn csv(mut self) -> Route {
+        self.body = BodyKind::Csv;
+        self
+    }
+
+    const fn secret(mut self) -> Route {
+        self.secret = true;
+        self
+    }
+
+    const fn presents_credential(mut self) -> Route {
+        self.presents_credential = true;
+        self
+    }
+
+    const fn root(mut self) -> Route {
+        self.root = true;
+        self
+    }
+
+    const fn weight(mut self, weight: u64) -> Route {
+        self.weight = weight;
+        self
+    }
+
+    /// What a call costs: the operator's override for this operation (`--route-weight
+    /// <operation id>=<cost>`), else the table's weight.
+    pub fn cost(&self, overrides: &[(String, u64)]) -> u64 {
+        overrides
+            .iter()
+            .find(|(operation, _)| operation == self.operation_id)
+            .map_or(self.weight, |(_, weight)| *weight)
+    }
+}

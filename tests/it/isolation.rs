@@ -8,7 +8,8 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use regintel::http::routes::{BodyKind, Location, ROUTES, Route};
+use regintel::http::routes::{BodyKind, ROUTES, Route};
+use regintel::openapi::operations::{self, Location};
 use serde_json::{Value, json};
 
 use crate::support::{BASE, Client, Request, Resp, TestAccount, TestServer, Tier};
@@ -455,7 +456,8 @@ fn json_bodies(route: &Route, victim: &Party, attacker: &Party) -> Vec<Body> {
             )],
         },
     ];
-    let fits = |t: &&BodyTemplate| Some(t.schema) == route.doc.request;
+    let fits =
+        |t: &&BodyTemplate| Some(t.schema) == operations::of(route).and_then(|op| op.request);
     let chosen: Vec<&BodyTemplate> = if all.iter().any(|t| fits(&t)) {
         all.iter().filter(fits).collect()
     } else {
@@ -552,13 +554,13 @@ fn probes(route: &'static Route, victim: &Party, attacker: &Party) -> Vec<Probe>
     for name in path_params(route.path) {
         partial = expand(partial, name, false);
     }
-    for p in route.doc.params {
+    for p in operations::of(route).map_or(&[][..], |op| op.params) {
         if p.location == Location::Query && (p.required || OPTIONAL_QUERY.contains(&p.name)) {
             partial = expand(partial, p.name, true);
         }
     }
     for (operation, dimension) in DIMENSION_QUERY {
-        if route.doc.operation_id == *operation {
+        if route.operation_id == *operation {
             partial = expand(partial, dimension, true);
         }
     }
@@ -589,7 +591,7 @@ fn probes(route: &'static Route, victim: &Party, attacker: &Party) -> Vec<Probe>
             let mut names = names.clone();
             names.extend(body.names);
             out.push(Probe {
-                operation: route.doc.operation_id,
+                operation: route.operation_id,
                 method: route.method.to_string(),
                 path: path.clone(),
                 body: body.bytes,
@@ -819,7 +821,7 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party) {
     // and body checks (a route that refuses everything shows nothing about isolation).
     for route in ROUTES {
         let reached = outcomes.iter().any(|o| {
-            o.probe.operation == route.doc.operation_id
+            o.probe.operation == route.operation_id
                 && !matches!(o.resp.status, 401 | 403 | 415 | 422)
         });
         if !reached {
