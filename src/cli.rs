@@ -149,11 +149,11 @@ struct LimitArgs {
     /// Proxies (address or CIDR) whose forwarding header names the client (see
     /// --trusted-proxy-header); exempt from the per-address connection share.
     #[arg(long, env = "REGINTEL_TRUSTED_PROXIES", value_delimiter = ',')]
-    trusted_proxy: Vec<crate::limits::Cidr>,
+    trusted_proxy: Vec<crate::client_addr::Cidr>,
     /// The header the trusted proxies set: forwarded (RFC 7239) or x-forwarded-for. Only that
     /// one is read; required with --trusted-proxy.
     #[arg(long, env = "REGINTEL_TRUSTED_PROXY_HEADER")]
-    trusted_proxy_header: Option<crate::limits::ProxyHeader>,
+    trusted_proxy_header: Option<crate::client_addr::ProxyHeader>,
     /// Successful logins (new sessions) per account per hour.
     #[arg(long, env = "REGINTEL_LIMIT_LOGINS_HOUR", default_value_t = 30)]
     limit_logins_hour: u64,

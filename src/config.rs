@@ -25,10 +25,10 @@ pub struct LimitConfig {
     /// Failed authentications per client address per minute.
     pub auth_fail_per_minute: u64,
     /// Peers whose forwarding header names the client.
-    pub trusted_proxies: Vec<crate::limits::Cidr>,
+    pub trusted_proxies: Vec<crate::client_addr::Cidr>,
     /// Which forwarding header those proxies set; required when there are trusted proxies, since
     /// trusting whichever is present would let a client supply the other one itself.
-    pub proxy_header: Option<crate::limits::ProxyHeader>,
+    pub proxy_header: Option<crate::client_addr::ProxyHeader>,
     /// Successful logins (new sessions) per account per rolling hour.
     pub logins_per_hour: u64,
     /// API keys an account may create per rolling hour: a new key has fresh buckets, so without

@@ -41,6 +41,7 @@ pub mod cache;
 pub mod catalogue;
 pub mod citation;
 pub mod cli;
+pub mod client_addr;
 pub mod clock;
 pub mod config;
 pub mod domain;

@@ -88,15 +88,9 @@ impl AppState {
         // Today's counters, so a restart does not reset a daily cap.
         let today = crate::clock::now_ms().div_euclid(1000).div_euclid(86_400);
         for (scope, used) in store.system()?.usage_of_day(today)? {
-            let scope = match scope.split_once(':') {
-                Some(("key", key_id)) => Scope::Key(key_id.into()),
-                Some(("acct", id)) => match id.parse() {
-                    Ok(id) => Scope::Account(id),
-                    Err(_) => continue,
-                },
-                _ => continue,
-            };
-            limiter.load_day(scope, today, used);
+            if let Some(scope) = Scope::from_persisted_name(&scope) {
+                limiter.load_day(scope, today, used);
+            }
         }
         Ok(AppState {
             base_path,

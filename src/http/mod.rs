@@ -60,7 +60,7 @@ pub async fn handle(
     let request_id = request_id(req.headers());
     let (parts, body) = req.into_parts();
     let limits = &state.config.limits;
-    let client = crate::limits::client_key(crate::limits::client_ip(
+    let client = crate::client_addr::client_key(crate::client_addr::client_ip(
         peer.ip(),
         &parts.headers,
         &limits.trusted_proxies,

@@ -27,7 +27,7 @@ pub struct Charge {
 }
 
 impl Charge {
-    /// Nothing charged yet for a request from `client` (a [`crate::limits::client_key`]).
+    /// Nothing charged yet for a request from `client` (a [`crate::client_addr::client_key`]).
     pub fn new(client: u128) -> Charge {
         Charge {
             policies: Vec::new(),

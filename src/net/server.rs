@@ -15,8 +15,8 @@ use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinSet;
 use tokio_rustls::TlsAcceptor;
 
+use crate::client_addr;
 use crate::config::ServerConfig;
-use crate::limits;
 use crate::slots::Slots;
 use crate::state::AppState;
 
@@ -59,10 +59,10 @@ pub async fn serve(
             () = &mut shutdown => break,
         };
         // Proxies carry many clients' connections: they are exempt from the per-address share.
-        let address_slot = if limits::is_trusted(peer.ip(), &config.limits.trusted_proxies) {
+        let address_slot = if client_addr::is_trusted(peer.ip(), &config.limits.trusted_proxies) {
             None
         } else {
-            match per_address.try_take(limits::client_key(peer.ip())) {
+            match per_address.try_take(client_addr::client_key(peer.ip())) {
                 Ok(slot) => Some(slot),
                 Err(_) => {
                     tracing::debug!(%peer, "connection closed: its address holds its share");

@@ -1,7 +1,8 @@
 //! Rate limits: exact admission under concurrency, daily caps across restarts, honest headers,
 //! what counts, client addresses behind proxies, bounded memory, the usage route.
 
-use regintel::limits::ProxyHeader;
+use regintel::client_addr::ProxyHeader;
+use regintel::limits::Scope;
 
 use crate::support::{BASE, Options, TestServer, Tier};
 
@@ -531,7 +532,11 @@ async fn sessions_are_limited_and_usage_reads_earlier_days() {
     store
         .system()
         .unwrap()
-        .write_usage(&[(format!("acct:{}", a.id), today - 3, 42)])
+        .write_usage(&[(
+            Scope::Account(a.id).persisted_name().unwrap(),
+            today - 3,
+            42,
+        )])
         .unwrap();
     let r = s
         .client

@@ -25,7 +25,7 @@ use crate::store::Scoped;
 use super::query::Query;
 
 /// What a handler gets: the state, path parameters, the query to take from, the caller, the
-/// client's address key (see `limits::client_key`) and the body (empty for routes without one).
+/// client's address key (see `client_addr::client_key`) and the body (empty for routes without one).
 /// Owned, so blocking handlers can move it to a thread.
 pub struct Req {
     pub state: Arc<AppState>,
