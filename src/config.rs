@@ -1,8 +1,53 @@
-//! Settings of a running server. The command line (`cli.rs`) fills these from flags and
-//! `REGINTEL_*` environment variables; tests build them directly.
+//! Settings of a running server. The command line (`cli`) fills these from flags and
+//! `REGINTEL_*` environment variables; tests build them directly. Both start from [`defaults`].
 
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// The default of every setting a flag can change: [`ServerConfig::new`] and the command line's
+/// flags both take them from here.
+pub mod defaults {
+    use super::Quotas;
+
+    pub const DATA_DIR: &str = "./regintel-data";
+    pub const SERVICE: &str = "regional";
+    /// Where `serve` (and the demo over HTTPS) listens.
+    pub const LISTEN: &str = "127.0.0.1:8443";
+    /// Where the demo listens with `--plain-http`.
+    pub const LISTEN_PLAIN_HTTP: &str = "127.0.0.1:8080";
+    pub const MAX_CONNECTIONS: usize = 1024;
+    pub const HEADER_TIMEOUT_SECS: u64 = 10;
+    pub const IDLE_TIMEOUT_SECS: u64 = 60;
+    pub const SEND_TIMEOUT_SECS: u64 = 30;
+    pub const BODY_TIMEOUT_SECS: u64 = 120;
+    pub const MAX_BODY_BYTES: u64 = 1024 * 1024;
+    pub const MAX_UPLOAD_BYTES: u64 = 32 * 1024 * 1024;
+    pub const MAX_UPLOADS: usize = 4;
+    pub const MAX_EXPORTS: usize = 4;
+    pub const DRAIN_TIMEOUT_SECS: u64 = 10;
+    pub const CACHE_MB: usize = 32;
+
+    pub const ANONYMOUS: Quotas = Quotas {
+        minute: 30,
+        hour: 300,
+        day: 1_000,
+    };
+    /// The day is the tier's promised daily cap.
+    pub const PROFESSIONAL: Quotas = Quotas {
+        minute: 60,
+        hour: 1_000,
+        day: 10_000,
+    };
+    /// The day is the tier's promised daily cap.
+    pub const INSTITUTIONAL: Quotas = Quotas {
+        minute: 300,
+        hour: 10_000,
+        day: 100_000,
+    };
+    pub const AUTH_FAIL_PER_MINUTE: u64 = 20;
+    pub const LOGINS_PER_HOUR: u64 = 30;
+    pub const KEY_CREATIONS_PER_HOUR: u64 = 10;
+}
 
 /// Requests per minute, hour and UTC day for one kind of caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,26 +89,14 @@ impl Default for LimitConfig {
     fn default() -> Self {
         LimitConfig {
             enabled: true,
-            anonymous: Quotas {
-                minute: 30,
-                hour: 300,
-                day: 1_000,
-            },
-            professional: Quotas {
-                minute: 60,
-                hour: 1_000,
-                day: 10_000,
-            },
-            institutional: Quotas {
-                minute: 300,
-                hour: 10_000,
-                day: 100_000,
-            },
-            auth_fail_per_minute: 20,
+            anonymous: defaults::ANONYMOUS,
+            professional: defaults::PROFESSIONAL,
+            institutional: defaults::INSTITUTIONAL,
+            auth_fail_per_minute: defaults::AUTH_FAIL_PER_MINUTE,
             trusted_proxies: Vec::new(),
             proxy_header: None,
-            logins_per_hour: 30,
-            key_creations_per_hour: 10,
+            logins_per_hour: defaults::LOGINS_PER_HOUR,
+            key_creations_per_hour: defaults::KEY_CREATIONS_PER_HOUR,
             max_entries: 100_000,
             route_weights: Vec::new(),
         }
@@ -137,22 +170,22 @@ impl ServerConfig {
     pub fn new(data_dir: PathBuf) -> ServerConfig {
         ServerConfig {
             data_dir,
-            service: "regional".into(),
+            service: defaults::SERVICE.into(),
             tls: false,
-            max_connections: 1024,
+            max_connections: defaults::MAX_CONNECTIONS,
             max_connections_per_address: None,
-            header_read_timeout: Duration::from_secs(10),
-            idle_timeout: Duration::from_secs(60),
-            send_timeout: Duration::from_secs(30),
-            body_timeout: Duration::from_secs(120),
+            header_read_timeout: Duration::from_secs(defaults::HEADER_TIMEOUT_SECS),
+            idle_timeout: Duration::from_secs(defaults::IDLE_TIMEOUT_SECS),
+            send_timeout: Duration::from_secs(defaults::SEND_TIMEOUT_SECS),
+            body_timeout: Duration::from_secs(defaults::BODY_TIMEOUT_SECS),
             tls_handshake_timeout: Duration::from_secs(10),
-            max_body_bytes: 1024 * 1024,
-            max_upload_bytes: 32 * 1024 * 1024,
-            max_uploads: 4,
-            max_exports: 4,
+            max_body_bytes: defaults::MAX_BODY_BYTES,
+            max_upload_bytes: defaults::MAX_UPLOAD_BYTES,
+            max_uploads: defaults::MAX_UPLOADS,
+            max_exports: defaults::MAX_EXPORTS,
             public_url: None,
-            drain_timeout: Duration::from_secs(10),
-            cache_bytes: 32 * 1024 * 1024,
+            drain_timeout: Duration::from_secs(defaults::DRAIN_TIMEOUT_SECS),
+            cache_bytes: defaults::CACHE_MB * 1024 * 1024,
             pool_size: 8,
             limits: LimitConfig::default(),
         }

@@ -34,7 +34,6 @@
 // The OpenAPI schemas are one large `json!` literal.
 #![recursion_limit = "256"]
 
-pub mod admin;
 pub mod app;
 pub mod auth;
 pub mod cache;

@@ -1,15 +1,16 @@
-//! Operator administration (`regintel account ...`, `regintel key ...`) and the demo accounts.
+//! The operator commands: `regintel import`, `regintel account ...` and `regintel key ...`.
 //! Every change that affects credentials bumps `auth_generation`, so a running server drops its
 //! cached keys within about a second.
 
 use std::io::BufRead;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use clap::Subcommand;
 use serde_json::json;
 
 use crate::auth::{Auth, password};
+use crate::catalogue::Catalogue;
 use crate::store::Store;
 use crate::store::accounts::Tier;
 
@@ -234,52 +235,53 @@ pub fn key(data_dir: &Path, action: KeyAction, json_output: bool) -> anyhow::Res
     Ok(())
 }
 
-/// One account of `demo-credentials.json`.
-#[derive(Debug, serde::Serialize)]
-pub struct DemoAccount {
-    pub email: String,
-    pub password: String,
-    pub tier: Tier,
-    pub api_key: String,
-}
-
-/// The demo's professional and institutional accounts, each with a fresh password and a fresh
-/// key (earlier demo keys are revoked), so every run prints working credentials.
-pub fn demo_accounts(store: &Store, auth: &Auth) -> anyhow::Result<Vec<DemoAccount>> {
-    let mut out = Vec::new();
-    for (email, tier) in [
-        ("professional@demo.regintel.local", Tier::Professional),
-        ("institutional@demo.regintel.local", Tier::Institutional),
-    ] {
-        let password = password::generate();
-        let hash = password::hash(&password)?;
-        let system = store.system()?;
-        let account = match system.account_by_email(email)? {
-            Some((account, _)) => {
-                system.set_password(email, &hash)?;
-                account
-            }
-            None => system.create_account(
-                email,
-                &format!("Demo ({})", tier.as_str()),
-                tier,
-                &hash,
-                crate::clock::now_ms(),
-            )?,
-        };
-        for old in system.keys(Some(account.id))? {
-            auth.revoke_key(store, Some(account.id), &old.key_id)?;
-        }
-        let (_, api_key) = auth
-            .create_key(store, account.id, tier, "demo")
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        out.push(DemoAccount {
-            email: email.to_owned(),
-            password,
-            tier,
-            api_key,
-        });
+/// Imports the bundled extract and/or files, public or as `account`'s private data, and prints
+/// what each snapshot changed.
+pub fn import(
+    data_dir: &Path,
+    files: &[PathBuf],
+    bundled: bool,
+    dataset: Option<&str>,
+    account: Option<&str>,
+    json: bool,
+) -> anyhow::Result<()> {
+    if !bundled && files.is_empty() {
+        bail!("name files to import, or --bundled for the extract compiled into regintel");
     }
-    store.system()?.bump_auth_generation()?;
-    Ok(out)
+    if bundled && account.is_some() {
+        bail!("--bundled imports public data; --account goes with files");
+    }
+    crate::store::create_data_dir(data_dir)?;
+    let store = Store::open(data_dir, 1)?;
+    let catalogue = Catalogue::bundled();
+    let started = std::time::Instant::now();
+    let owner = match account {
+        Some(email) => Some(account_id(&store, email)?),
+        None => None,
+    };
+    let mut reports = Vec::new();
+    if bundled {
+        reports.push(crate::import::import_bundled(&store, &catalogue)?);
+    }
+    if !files.is_empty() {
+        let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+        reports.push(crate::import::import_files(
+            &store, &catalogue, &paths, dataset, owner,
+        )?);
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&reports)?);
+    } else {
+        for d in reports.iter().flat_map(|r| &r.datasets) {
+            match &d.snapshot {
+                Some(s) => println!(
+                    "{}: snapshot {s} from {}: {} rows, {} added, {} revised, {} unchanged",
+                    d.dataset, d.file, d.rows_in_file, d.added, d.revised, d.unchanged
+                ),
+                None => println!("{}: {} unchanged, nothing written", d.dataset, d.file),
+            }
+        }
+        println!("done in {:.1} s", started.elapsed().as_secs_f64());
+    }
+    Ok(())
 }

@@ -1,0 +1,63 @@
+//! Running the server from the command line: the async runtime, the listening socket, the line
+//! scripts read to learn the address, and shutdown on SIGTERM or Ctrl-C.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+
+use crate::config::ServerConfig;
+
+/// Serves `config` on `listen` until a signal. `on_bound` runs once the address is known (port
+/// 0 picks one), before the first connection is accepted.
+pub fn serve(
+    config: ServerConfig,
+    listen: SocketAddr,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    on_bound: impl FnOnce(SocketAddr) -> anyhow::Result<()> + Send + 'static,
+) -> anyhow::Result<()> {
+    runtime()?.block_on(async move {
+        let shutdown = shutdown_signal()?;
+        let listener = TcpListener::bind(listen).await.with_context(|| {
+            format!("cannot listen on {listen} (in use? choose another with --listen)")
+        })?;
+        let addr = announce(&listener, tls.is_some())?;
+        on_bound(addr)?;
+        crate::start(config, listener, tls, shutdown).await
+    })
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("while starting the async runtime")
+}
+
+/// Prints the bound address on stdout (scripts and the benchmark read it) and logs the mode.
+fn announce(listener: &TcpListener, tls: bool) -> anyhow::Result<SocketAddr> {
+    let addr = listener.local_addr()?;
+    let scheme = if tls { "https" } else { "http" };
+    if !tls {
+        tracing::warn!(
+            "serving plain HTTP (--plain-http): use only on loopback or behind a TLS-terminating proxy"
+        );
+    }
+    println!("regintel listening on {scheme}://{addr}");
+    Ok(addr)
+}
+
+/// Resolves on SIGTERM or SIGINT (Ctrl-C). The handlers are installed when this is called, not
+/// when first polled, so a signal arriving during start-up is not lost to the default action.
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).context("while installing a SIGTERM handler")?;
+    let mut int = signal(SignalKind::interrupt()).context("while installing a SIGINT handler")?;
+    Ok(async move {
+        tokio::select! {
+            _ = term.recv() => tracing::info!("SIGTERM received"),
+            _ = int.recv() => tracing::info!("Ctrl-C received"),
+        }
+    })
+}

@@ -1,0 +1,463 @@
+//! The command line: `demo`, `serve`, `import`, `account`, `key`, `openapi`, `check`. Settings
+//! come from flags or `REGINTEL_*` environment variables, with the defaults of
+//! [`crate::config::defaults`]; bad settings stop the program with a message saying what to fix.
+//! Each command is carried out by its module.
+
+mod admin;
+mod check;
+mod demo;
+mod launch;
+mod logging;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::bail;
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::{LimitConfig, Quotas, ServerConfig, defaults};
+use crate::net::tls;
+
+#[derive(Parser)]
+#[command(
+    name = "regintel",
+    version,
+    about = "Regional Intelligence Service: cited Eurostat regional statistics over HTTPS"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The local demo in one command: imports the bundled data, makes a self-signed certificate
+    /// for localhost, writes demo-credentials.json, prints curl commands, serves until Ctrl-C.
+    Demo {
+        /// Directory for the demo's database, certificate and credentials.
+        #[arg(long, default_value = "./regintel-demo")]
+        dir: PathBuf,
+        /// Address to listen on (default 127.0.0.1:8443, or 127.0.0.1:8080 with --plain-http).
+        #[arg(long)]
+        listen: Option<SocketAddr>,
+        /// Serve plain HTTP instead of HTTPS.
+        #[arg(long)]
+        plain_http: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// The production server.
+    Serve(Box<ServeArgs>),
+    /// Load data: the bundled extract (--bundled), Eurostat bulk TSV (.tsv, .tsv.gz), SDMX-CSV,
+    /// or regintel's tidy CSV. Each file becomes a snapshot of its dataset.
+    Import {
+        /// Files to import.
+        files: Vec<PathBuf>,
+        /// Import the Eurostat extract compiled into this binary.
+        #[arg(long)]
+        bundled: bool,
+        /// Dataset code for files that do not name it (TSV named otherwise than the dataset).
+        #[arg(long)]
+        dataset: Option<String>,
+        /// Import as this account's private data.
+        #[arg(long)]
+        account: Option<String>,
+        #[command(flatten)]
+        data: DataDir,
+        /// Print the outcome as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Operator administration of accounts.
+    Account {
+        #[command(subcommand)]
+        action: admin::AccountAction,
+        #[command(flatten)]
+        admin: AdminArgs,
+    },
+    /// Operator administration of API keys.
+    Key {
+        #[command(subcommand)]
+        action: admin::KeyAction,
+        #[command(flatten)]
+        admin: AdminArgs,
+    },
+    /// Print the OpenAPI 3.1 document.
+    Openapi {
+        #[command(flatten)]
+        address: PublicAddress,
+    },
+    /// Check the database (integrity, schema version, data) and the TLS files, then exit.
+    Check {
+        #[command(flatten)]
+        data: DataDir,
+        #[command(flatten)]
+        tls: TlsFiles,
+    },
+}
+
+#[derive(Args)]
+struct DataDir {
+    /// Directory holding the database.
+    #[arg(long, env = "REGINTEL_DATA_DIR", default_value = defaults::DATA_DIR)]
+    data_dir: PathBuf,
+}
+
+#[derive(Args)]
+struct TlsFiles {
+    /// PEM certificate chain for HTTPS.
+    #[arg(long, env = "REGINTEL_TLS_CERT")]
+    tls_cert: Option<PathBuf>,
+    /// PEM private key for HTTPS.
+    #[arg(long, env = "REGINTEL_TLS_KEY")]
+    tls_key: Option<PathBuf>,
+}
+
+/// Where clients reach the API.
+#[derive(Args)]
+struct PublicAddress {
+    /// The <service> of the base path /api/v1/<service>.
+    #[arg(long, env = "REGINTEL_SERVICE", default_value = defaults::SERVICE)]
+    service: String,
+    /// The URL clients use to reach the server, e.g. https://stats.example.org: the API's base
+    /// URL is this with /api/v1/<service> (without it, the base path alone), and session tokens
+    /// name it as their issuer.
+    #[arg(long, env = "REGINTEL_PUBLIC_URL")]
+    public_url: Option<String>,
+}
+
+/// Rate limits; every one also from `REGINTEL_LIMIT_<TIER>_<WINDOW>`.
+#[derive(Args)]
+struct LimitArgs {
+    #[arg(long, env = "REGINTEL_LIMIT_ANONYMOUS_MINUTE", default_value_t = defaults::ANONYMOUS.minute)]
+    limit_anonymous_minute: u64,
+    #[arg(long, env = "REGINTEL_LIMIT_ANONYMOUS_HOUR", default_value_t = defaults::ANONYMOUS.hour)]
+    limit_anonymous_hour: u64,
+    #[arg(long, env = "REGINTEL_LIMIT_ANONYMOUS_DAY", default_value_t = defaults::ANONYMOUS.day)]
+    limit_anonymous_day: u64,
+    #[arg(long, env = "REGINTEL_LIMIT_PROFESSIONAL_MINUTE", default_value_t = defaults::PROFESSIONAL.minute)]
+    limit_professional_minute: u64,
+    #[arg(long, env = "REGINTEL_LIMIT_PROFESSIONAL_HOUR", default_value_t = defaults::PROFESSIONAL.hour)]
+    limit_professional_hour: u64,
+    /// The professional daily cap, per account (shared by its keys).
+    #[arg(long, env = "REGINTEL_LIMIT_PROFESSIONAL_DAY", default_value_t = defaults::PROFESSIONAL.day)]
+    limit_professional_day: u64,
+    #[arg(long, env = "REGINTEL_LIMIT_INSTITUTIONAL_MINUTE", default_value_t = defaults::INSTITUTIONAL.minute)]
+    limit_institutional_minute: u64,
+    #[arg(long, env = "REGINTEL_LIMIT_INSTITUTIONAL_HOUR", default_value_t = defaults::INSTITUTIONAL.hour)]
+    limit_institutional_hour: u64,
+    /// The institutional daily cap, per account (shared by its keys).
+    #[arg(long, env = "REGINTEL_LIMIT_INSTITUTIONAL_DAY", default_value_t = defaults::INSTITUTIONAL.day)]
+    limit_institutional_day: u64,
+    /// Failed authentications per client address per minute.
+    #[arg(long, env = "REGINTEL_LIMIT_AUTH_FAIL_MINUTE", default_value_t = defaults::AUTH_FAIL_PER_MINUTE)]
+    limit_auth_fail_minute: u64,
+    /// Proxies (address or CIDR) whose forwarding header names the client (see
+    /// --trusted-proxy-header); exempt from the per-address connection share.
+    #[arg(long, env = "REGINTEL_TRUSTED_PROXIES", value_delimiter = ',')]
+    trusted_proxy: Vec<crate::client_addr::Cidr>,
+    /// The header the trusted proxies set: forwarded (RFC 7239) or x-forwarded-for. Only that
+    /// one is read; required with --trusted-proxy.
+    #[arg(long, env = "REGINTEL_TRUSTED_PROXY_HEADER")]
+    trusted_proxy_header: Option<crate::client_addr::ProxyHeader>,
+    /// Successful logins (new sessions) per account per hour.
+    #[arg(long, env = "REGINTEL_LIMIT_LOGINS_HOUR", default_value_t = defaults::LOGINS_PER_HOUR)]
+    limit_logins_hour: u64,
+    /// API keys an account may create per hour.
+    #[arg(long, env = "REGINTEL_LIMIT_KEY_CREATIONS_HOUR", default_value_t = defaults::KEY_CREATIONS_PER_HOUR)]
+    limit_key_creations_hour: u64,
+    /// Cost of a route in requests, by operation id: `exportDataset=20` (repeatable).
+    #[arg(long, env = "REGINTEL_ROUTE_WEIGHTS", value_delimiter = ',', value_parser = parse_weight)]
+    route_weight: Vec<(String, u64)>,
+    /// Serve without rate limits (for a gateway that limits requests itself).
+    #[arg(long, env = "REGINTEL_NO_RATE_LIMITS")]
+    no_rate_limits: bool,
+}
+
+fn parse_weight(text: &str) -> Result<(String, u64), String> {
+    let (op, weight) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?}: write operationId=weight, e.g. exportDataset=20"))?;
+    let weight = weight
+        .parse()
+        .map_err(|_| format!("{text:?}: the weight must be a whole number"))?;
+    Ok((op.trim().to_owned(), weight))
+}
+
+impl LimitArgs {
+    fn config(&self) -> LimitConfig {
+        LimitConfig {
+            enabled: !self.no_rate_limits,
+            anonymous: Quotas {
+                minute: self.limit_anonymous_minute,
+                hour: self.limit_anonymous_hour,
+                day: self.limit_anonymous_day,
+            },
+            professional: Quotas {
+                minute: self.limit_professional_minute,
+                hour: self.limit_professional_hour,
+                day: self.limit_professional_day,
+            },
+            institutional: Quotas {
+                minute: self.limit_institutional_minute,
+                hour: self.limit_institutional_hour,
+                day: self.limit_institutional_day,
+            },
+            auth_fail_per_minute: self.limit_auth_fail_minute,
+            trusted_proxies: self.trusted_proxy.clone(),
+            proxy_header: self.trusted_proxy_header,
+            logins_per_hour: self.limit_logins_hour,
+            key_creations_per_hour: self.limit_key_creations_hour,
+            route_weights: self.route_weight.clone(),
+            ..Default::default()
+        }
+    }
+}
+
+/// Where operator commands act, and how they print.
+#[derive(Args)]
+struct AdminArgs {
+    #[arg(long, env = "REGINTEL_DATA_DIR", default_value = defaults::DATA_DIR, global = true)]
+    data_dir: PathBuf,
+    /// Print results as JSON, for scripts.
+    #[arg(long, global = true)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    #[command(flatten)]
+    data: DataDir,
+    /// Address to listen on; port 0 picks a free one (printed at start).
+    #[arg(long, env = "REGINTEL_LISTEN", default_value = defaults::LISTEN)]
+    listen: SocketAddr,
+    #[command(flatten)]
+    tls: TlsFiles,
+    /// Serve plain HTTP (behind a TLS-terminating proxy, or for local tests).
+    #[arg(long, env = "REGINTEL_PLAIN_HTTP")]
+    plain_http: bool,
+    #[command(flatten)]
+    address: PublicAddress,
+    /// Connections served at once.
+    #[arg(long, env = "REGINTEL_MAX_CONNECTIONS", default_value_t = defaults::MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// Connections one client address (IPv6: one /64) may hold at once [default: 1/16 of
+    /// --max-connections].
+    #[arg(long, env = "REGINTEL_MAX_CONNECTIONS_PER_ADDRESS")]
+    max_connections_per_address: Option<usize>,
+    /// Seconds a client has to send a request's headers, from when the connection opened or its
+    /// previous answer was sent (the first request's and HTTP/1.1 keep-alive's deadline).
+    #[arg(long, env = "REGINTEL_HEADER_TIMEOUT", default_value_t = defaults::HEADER_TIMEOUT_SECS)]
+    header_timeout: u64,
+    /// Seconds an HTTP/2 connection with no request in flight is kept open.
+    #[arg(long, env = "REGINTEL_IDLE_TIMEOUT", default_value_t = defaults::IDLE_TIMEOUT_SECS)]
+    idle_timeout: u64,
+    /// Seconds an answer with a piece ready may wait to be taken for sending (the client not
+    /// reading) before its connection is cut.
+    #[arg(long, env = "REGINTEL_SEND_TIMEOUT", default_value_t = defaults::SEND_TIMEOUT_SECS)]
+    send_timeout: u64,
+    /// Seconds a client has to send a whole request body.
+    #[arg(long, env = "REGINTEL_BODY_TIMEOUT", default_value_t = defaults::BODY_TIMEOUT_SECS)]
+    body_timeout: u64,
+    /// Largest JSON request body in bytes (CSV uploads: --max-upload).
+    #[arg(long, env = "REGINTEL_MAX_BODY", default_value_t = defaults::MAX_BODY_BYTES)]
+    max_body: u64,
+    /// Largest CSV upload (`PUT /datasets/{dataset_code}/data`) in bytes.
+    #[arg(long, env = "REGINTEL_MAX_UPLOAD", default_value_t = defaults::MAX_UPLOAD_BYTES)]
+    max_upload: u64,
+    /// CSV uploads being read or imported at once (one per account; they are parsed and
+    /// written one at a time).
+    #[arg(long, env = "REGINTEL_MAX_UPLOADS", default_value_t = defaults::MAX_UPLOADS)]
+    max_uploads: usize,
+    /// Bulk exports streamed at once (one per account).
+    #[arg(long, env = "REGINTEL_MAX_EXPORTS", default_value_t = defaults::MAX_EXPORTS)]
+    max_exports: usize,
+    /// Seconds shutdown waits for in-flight requests.
+    #[arg(long, env = "REGINTEL_DRAIN_TIMEOUT", default_value_t = defaults::DRAIN_TIMEOUT_SECS)]
+    drain_timeout: u64,
+    /// Megabytes of memory for cached answers.
+    #[arg(long, env = "REGINTEL_CACHE_MB", default_value_t = defaults::CACHE_MB)]
+    cache_mb: usize,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+impl ServeArgs {
+    fn config(self) -> anyhow::Result<ServerConfig> {
+        let mut config = ServerConfig::new(self.data.data_dir);
+        config.service = self.address.service;
+        config.public_url = self.address.public_url;
+        config.tls = !self.plain_http;
+        config.max_connections = self.max_connections;
+        config.max_connections_per_address = self.max_connections_per_address;
+        config.header_read_timeout = Duration::from_secs(self.header_timeout);
+        config.idle_timeout = Duration::from_secs(self.idle_timeout);
+        config.send_timeout = Duration::from_secs(self.send_timeout);
+        config.body_timeout = Duration::from_secs(self.body_timeout);
+        config.max_body_bytes = self.max_body;
+        config.max_upload_bytes = self.max_upload;
+        config.max_uploads = self.max_uploads;
+        config.max_exports = self.max_exports;
+        config.drain_timeout = Duration::from_secs(self.drain_timeout);
+        config.cache_bytes = self.cache_mb * 1024 * 1024;
+        config.limits = self.limits.config();
+        config.validate()?;
+        Ok(config)
+    }
+}
+
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    logging::init();
+    match dispatch(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("regintel: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Demo {
+            dir,
+            listen,
+            plain_http,
+            limits,
+        } => demo::run(&dir, listen, plain_http, limits.config()),
+        Command::Serve(args) => serve(*args),
+        Command::Import {
+            files,
+            bundled,
+            dataset,
+            account,
+            data,
+            json,
+        } => admin::import(
+            &data.data_dir,
+            &files,
+            bundled,
+            dataset.as_deref(),
+            account.as_deref(),
+            json,
+        ),
+        Command::Account { action, admin } => admin::account(&admin.data_dir, action, admin.json),
+        Command::Key { action, admin } => admin::key(&admin.data_dir, action, admin.json),
+        Command::Openapi { address } => {
+            let mut config = ServerConfig::new(PathBuf::new());
+            config.service = address.service;
+            config.public_url = address.public_url;
+            config.validate()?;
+            let doc = crate::openapi::document(&config.base_url(), &[]);
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+            Ok(())
+        }
+        Command::Check { data, tls } => check::run(
+            &data.data_dir,
+            tls.tls_cert.as_deref(),
+            tls.tls_key.as_deref(),
+        ),
+    }
+}
+
+fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let tls = match (&args.tls.tls_cert, &args.tls.tls_key, args.plain_http) {
+        (Some(cert), Some(key), false) => Some(tls::server_config(cert, key)?),
+        (None, None, true) => None,
+        (Some(_), Some(_), true) => {
+            bail!("--plain-http and --tls-cert/--tls-key exclude each other: choose one")
+        }
+        (None, None, false) => bail!(
+            "regintel serves HTTPS: give --tls-cert and --tls-key (PEM files), or --plain-http to serve plain HTTP behind a TLS-terminating proxy"
+        ),
+        _ => bail!("--tls-cert and --tls-key go together: give both"),
+    };
+    let listen = args.listen;
+    let config = args.config()?;
+    if !config.data_dir.join(crate::store::DB_FILE).exists() {
+        bail!(
+            "no database in {}: run `regintel import --bundled --data-dir {}` first",
+            config.data_dir.display(),
+            config.data_dir.display()
+        );
+    }
+    launch::serve(config, listen, tls, |_| Ok(()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The defaults the README documents, as the command line gives them and as a config built in
+    /// code has them: one source of truth checked against the other.
+    #[test]
+    fn default_quotas_are_the_documented_ones() {
+        use crate::config::{LimitConfig, Quotas};
+        let Cli {
+            command: Command::Serve(args),
+        } = Cli::try_parse_from(["regintel", "serve", "--plain-http"]).unwrap()
+        else {
+            panic!("serve parses");
+        };
+        let parsed = args.limits.config();
+        let defaults = LimitConfig::default();
+        let documented = [
+            (
+                parsed.anonymous,
+                Quotas {
+                    minute: 30,
+                    hour: 300,
+                    day: 1_000,
+                },
+            ),
+            (
+                parsed.professional,
+                Quotas {
+                    minute: 60,
+                    hour: 1_000,
+                    day: 10_000,
+                },
+            ),
+            (
+                parsed.institutional,
+                Quotas {
+                    minute: 300,
+                    hour: 10_000,
+                    day: 100_000,
+                },
+            ),
+        ];
+        for (given, expected) in documented {
+            assert_eq!(given, expected);
+        }
+        assert_eq!(
+            (
+                defaults.anonymous,
+                defaults.professional,
+                defaults.institutional
+            ),
+            (parsed.anonymous, parsed.professional, parsed.institutional)
+        );
+        assert_eq!(
+            (
+                parsed.auth_fail_per_minute,
+                parsed.logins_per_hour,
+                parsed.key_creations_per_hour
+            ),
+            (20, 30, 10)
+        );
+        assert_eq!(
+            (
+                defaults.auth_fail_per_minute,
+                defaults.logins_per_hour,
+                defaults.key_creations_per_hour
+            ),
+            (20, 30, 10)
+        );
+        assert!(parsed.enabled && parsed.trusted_proxies.is_empty());
+        assert_eq!(defaults.max_entries, 100_000);
+    }
+}
