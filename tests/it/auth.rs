@@ -785,9 +785,17 @@ async fn key_list_shows_metadata_and_never_secrets() {
     assert_no_secrets(&r, &a.api_key);
 
     assert_eq!(get_with(&s, PROFILE, &[a.key_header()]).await.status, 200);
-    let r = get_with(&s, KEYS, &[("authorization", &auth)]).await;
-    let list = r.json();
-    let entry = list_entry(&list, &a.key_id);
+    // The use is recorded off the request path, so it may land after the next request: wait
+    // for it (however slow the machine) instead of racing it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let (r, entry) = loop {
+        let r = get_with(&s, KEYS, &[("authorization", &auth)]).await;
+        let entry = list_entry(&r.json(), &a.key_id).clone();
+        if !entry["last_used_at"].is_null() || std::time::Instant::now() >= deadline {
+            break (r, entry);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
     assert!(
         entry["last_used_at"]
             .as_str()
