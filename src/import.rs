@@ -9,7 +9,8 @@ use anyhow::Context;
 use sha2::{Digest, Sha256};
 
 use crate::catalogue::{self, Catalogue, SourceRecord};
-use crate::error::{ApiError, FieldError};
+use crate::domain::{Error, Rejection};
+use crate::error::FieldError;
 use crate::ingest::{self, ParsedFile};
 use crate::store::datasets::DatasetRow;
 use crate::store::generations;
@@ -152,7 +153,7 @@ pub fn create_private_dataset(
     owner: i64,
     meta: &DatasetMeta,
     dim_names: &[String],
-) -> Result<(), ApiError> {
+) -> Result<(), Error> {
     let mut system = store.system()?;
     let tx = system.transaction().map_err(StoreError::from)?;
     write::create_private_dataset(&tx, meta, dim_names, owner)?;
@@ -170,26 +171,20 @@ pub fn import_private_csv(
     dataset: &DatasetRow,
     body: &[u8],
     owner: i64,
-) -> Result<ImportOutcome, ApiError> {
+) -> Result<ImportOutcome, Error> {
     let invalid = |pointer: String, detail: String| FieldError { pointer, detail };
-    let unit = headline_unit(&dataset.headline_json).map_err(ApiError::Internal)?;
+    let unit = headline_unit(&dataset.headline_json).map_err(Error::Internal)?;
     let defaults = ingest::Defaults {
         dataset: Some(&dataset.code),
         unit: Some(&unit),
     };
-    let mut parsed = ingest::tidy::parse("request body", body, defaults).map_err(|e| {
-        ApiError::ValidationFailed {
-            errors: vec![invalid(format!("line {}", e.line), e.reason)],
-        }
-    })?;
-    canonical_region_codes(&store.system()?.region_codes()?, &mut parsed).map_err(
-        |(line, reason)| ApiError::ValidationFailed {
-            errors: vec![invalid(format!("line {line}"), reason)],
-        },
-    )?;
+    let mut parsed = ingest::tidy::parse("request body", body, defaults)
+        .map_err(|e| Rejection::invalid_at(format!("line {}", e.line), e.reason))?;
+    canonical_region_codes(&store.system()?.region_codes()?, &mut parsed)
+        .map_err(|(line, reason)| Rejection::invalid_at(format!("line {line}"), reason))?;
     let declared_dims: BTreeSet<String> =
         serde_json::from_str::<Vec<String>>(&dataset.dim_names_json)
-            .map_err(|e| ApiError::Internal(e.into()))?
+            .map_err(Error::internal)?
             .into_iter()
             .collect();
     let mut errors = Vec::new();
@@ -216,7 +211,7 @@ pub fn import_private_csv(
         }
     }
     if !errors.is_empty() {
-        return Err(ApiError::ValidationFailed { errors });
+        return Err(Rejection::Invalid { errors }.into());
     }
     let mut meta = dataset_meta(catalogue, &parsed);
     meta.title.clone_from(&dataset.title);

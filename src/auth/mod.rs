@@ -8,6 +8,7 @@
 //! by the operator commands within about a second (`auth_generation`).
 
 pub mod api_key;
+mod error;
 pub mod jwt;
 pub mod password;
 pub mod secrets;
@@ -22,9 +23,9 @@ use std::time::{Duration, Instant};
 use http::HeaderMap;
 use http::header::AUTHORIZATION;
 
-use crate::error::ApiError;
 use crate::store::accounts::{AccountRow, KeyRecord, KeyRow, NewKey, Tier};
 use crate::store::{Store, StoreError};
+pub use error::{AuthError, Refusal};
 
 /// How long a verified key is trusted without asking the database again: a revocation
 /// elsewhere (another process, a restore) takes effect within this time.
@@ -128,30 +129,29 @@ impl Auth {
         }
     }
 
-    pub fn authenticate(&self, store: &Store, headers: &HeaderMap) -> Result<Principal, ApiError> {
+    pub fn authenticate(&self, store: &Store, headers: &HeaderMap) -> Result<Principal, AuthError> {
         let api_key = headers.get("x-api-key");
         let authorization = headers.get(AUTHORIZATION);
         let token = match (api_key, authorization) {
             (None, None) => return Ok(Principal::Anonymous),
             (Some(_), Some(_)) => {
-                return Err(ApiError::InvalidRequest(
-                    "send one credential: X-API-Key or Authorization, not both".into(),
-                ));
+                return Err(Refusal::Ambiguous(
+                    "send one credential: X-API-Key or Authorization, not both",
+                )
+                .into());
             }
             (Some(key), None) => {
-                let key = key.to_str().map_err(|_| ApiError::InvalidCredential)?;
+                let key = key.to_str().map_err(|_| Refusal::InvalidCredential)?;
                 return self.verify_key(store, key.trim()).map(Principal::Account);
             }
-            (None, Some(value)) => value.to_str().map_err(|_| ApiError::InvalidCredential)?,
+            (None, Some(value)) => value.to_str().map_err(|_| Refusal::InvalidCredential)?,
         };
         let Some(bearer) = token
             .split_once(' ')
             .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
             .map(|(_, t)| t.trim())
         else {
-            return Err(ApiError::InvalidRequest(
-                "Authorization must use the Bearer scheme".into(),
-            ));
+            return Err(Refusal::Ambiguous("Authorization must use the Bearer scheme").into());
         };
         if bearer.starts_with(api_key::PREFIX) {
             self.verify_key(store, bearer).map(Principal::Account)
@@ -162,8 +162,8 @@ impl Auth {
 
     /// Runs on the async threads: the lookup of an uncached key uses a lookup connection, which
     /// never waits.
-    fn verify_key(&self, store: &Store, presented: &str) -> Result<Caller, ApiError> {
-        let key_id = api_key::parse(presented).ok_or(ApiError::InvalidCredential)?;
+    fn verify_key(&self, store: &Store, presented: &str) -> Result<Caller, AuthError> {
+        let key_id = api_key::parse(presented).ok_or(Refusal::InvalidCredential)?;
         // With the record, whether a use is due to be recorded (checked again before recording,
         // so a request for which it is not due takes the lock once).
         let cached = {
@@ -180,7 +180,7 @@ impl Auth {
                     store
                         .lookup()?
                         .key_for_auth(key_id)?
-                        .ok_or(ApiError::InvalidCredential)?,
+                        .ok_or(Refusal::InvalidCredential)?,
                 );
                 let mut keys = self.keys.lock().unwrap_or_else(|e| e.into_inner());
                 // A revocation that ran meanwhile may have been of this key: use the record
@@ -204,7 +204,7 @@ impl Auth {
         };
         if !self.pepper.verify(presented, &record.mac) || record.revoked || record.account_disabled
         {
-            return Err(ApiError::InvalidCredential);
+            return Err(Refusal::InvalidCredential.into());
         }
         if touch {
             self.note_use(store, key_id);
@@ -241,22 +241,19 @@ impl Auth {
         });
     }
 
-    fn verify_session(&self, store: &Store, token: &str) -> Result<Caller, ApiError> {
+    fn verify_session(&self, store: &Store, token: &str) -> Result<Caller, AuthError> {
         let claims = self
             .keyring
             .verify(token)
-            .map_err(|_| ApiError::InvalidCredential)?;
-        let account_id: i64 = claims
-            .sub
-            .parse()
-            .map_err(|_| ApiError::InvalidCredential)?;
+            .map_err(|_| Refusal::InvalidCredential)?;
+        let account_id: i64 = claims.sub.parse().map_err(|_| Refusal::InvalidCredential)?;
         let system = store.lookup()?;
         if !system.session_active(&claims.sid, account_id, now_ms())? {
-            return Err(ApiError::InvalidCredential);
+            return Err(Refusal::InvalidCredential.into());
         }
         let account = system
             .account(account_id)?
-            .ok_or(ApiError::InvalidCredential)?;
+            .ok_or(Refusal::InvalidCredential)?;
         Ok(Caller {
             account_id,
             tier: account.tier,
@@ -273,16 +270,13 @@ impl Auth {
         email: &str,
         password: &str,
         client: u128,
-    ) -> Result<AccountRow, ApiError> {
+    ) -> Result<AccountRow, AuthError> {
         let who = email.trim().to_lowercase();
         if who.len() > MAX_EMAIL_BYTES {
-            return Err(ApiError::LoginFailed);
+            return Err(Refusal::LoginFailed.into());
         }
         if let Some(wait) = self.logins.wait(&who, client, Instant::now()) {
-            return Err(ApiError::RateLimited {
-                retry_after: wait,
-                violated: vec!["login-failures"],
-            });
+            return Err(AuthError::Throttled { retry_after: wait });
         }
         let found = store.system()?.account_by_email(&who)?;
         let verified = match &found {
@@ -299,13 +293,13 @@ impl Auth {
             }
             _ => {
                 self.logins.failed(&who, client, Instant::now());
-                Err(ApiError::LoginFailed)
+                Err(Refusal::LoginFailed.into())
             }
         }
     }
 
     /// Opens a session for an account whose login verified.
-    pub fn open_session(&self, store: &Store, account: AccountRow) -> Result<Session, ApiError> {
+    pub fn open_session(&self, store: &Store, account: AccountRow) -> Result<Session, AuthError> {
         let sid = api_key::random_base62(32);
         let now = now_ms();
         store
@@ -314,7 +308,7 @@ impl Auth {
         let token = self
             .keyring
             .issue(account.id, &sid, now / 1000, SESSION_TTL_SECS)
-            .map_err(ApiError::Internal)?;
+            .map_err(AuthError::Internal)?;
         Ok(Session {
             access_token: token,
             token_type: "Bearer",
@@ -328,8 +322,8 @@ impl Auth {
         self.logins.sweep(Instant::now());
     }
 
-    pub fn logout(&self, store: &Store, sid: &str) -> Result<(), ApiError> {
-        Ok(store.system()?.revoke_session(sid, now_ms())?)
+    pub fn logout(&self, store: &Store, sid: &str) -> Result<(), StoreError> {
+        store.system()?.revoke_session(sid, now_ms())
     }
 
     /// Creates a key for the account: the plaintext is returned here and nowhere else.
@@ -339,7 +333,7 @@ impl Auth {
         account_id: i64,
         tier: Tier,
         name: &str,
-    ) -> Result<(KeyRow, String), ApiError> {
+    ) -> Result<(KeyRow, String), StoreError> {
         let key = api_key::generate();
         let mac = self.pepper.mac(&key.plaintext);
         let row = store.system()?.insert_key(

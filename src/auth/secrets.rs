@@ -1,5 +1,6 @@
-//! Secret files under `<data_dir>/secrets/`: the API key pepper and the JWT key ring. They live outside the SQLite file, so a stolen database or backup alone cannot confirm a
-//! guessed API key or forge a session.
+//! Secret files under `<data_dir>/secrets/`: the API key pepper and the JWT key ring. They live
+//! outside the SQLite file, so a stolen database or backup alone cannot confirm a guessed API key
+//! or forge a session.
 
 use std::fmt;
 use std::io::ErrorKind;
@@ -11,7 +12,6 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
 use crate::ids::fill_random;
-use crate::net::tls::write_private;
 
 const PEPPER_FILE: &str = "api_key_pepper";
 const PEPPER_LEN: usize = 32;
@@ -49,7 +49,7 @@ pub(crate) fn read_or_create(
             // A name no other writer (process or thread) uses.
             let tmp =
                 path.with_extension(format!("tmp-{}", crate::auth::api_key::random_base62(16)));
-            write_private(&tmp, &bytes)?;
+            crate::private_files::write(&tmp, &bytes)?;
             let linked = std::fs::hard_link(&tmp, path);
             let _ = std::fs::remove_file(&tmp);
             match linked {

@@ -64,7 +64,7 @@ pub enum KeyAction {
 
 fn open(data_dir: &Path) -> anyhow::Result<Store> {
     if !data_dir.join(crate::store::DB_FILE).exists() {
-        crate::store::create_data_dir(data_dir)?;
+        crate::private_files::create_dir(data_dir)?;
     }
     Store::open(data_dir, 1)
 }
@@ -251,7 +251,7 @@ pub fn import(
     if bundled && account.is_some() {
         bail!("--bundled imports public data; --account goes with files");
     }
-    crate::store::create_data_dir(data_dir)?;
+    crate::private_files::create_dir(data_dir)?;
     let store = Store::open(data_dir, 1)?;
     let catalogue = Catalogue::bundled();
     let started = std::time::Instant::now();

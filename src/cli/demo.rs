@@ -19,7 +19,7 @@ pub fn run(
     plain_http: bool,
     limits: LimitConfig,
 ) -> anyhow::Result<()> {
-    crate::store::create_data_dir(dir)?;
+    crate::private_files::create_dir(dir)?;
     let store = Store::open(dir, 1)?;
     let report = crate::import::import_bundled(&store, &Catalogue::bundled())?;
     if report.changed() {
@@ -64,7 +64,7 @@ pub fn run(
         );
         let credentials = serde_json::json!({ "base_url": base_url, "accounts": accounts });
         let path = dir.join("demo-credentials.json");
-        tls::write_private(
+        crate::private_files::write(
             &path,
             serde_json::to_string_pretty(&credentials)?.as_bytes(),
         )?;

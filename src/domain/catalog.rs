@@ -4,10 +4,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use super::error::{Error, Rejection};
 use crate::catalogue::SourceRecord;
 use crate::citation::parse_dims;
 use crate::clock::rfc3339;
-use crate::error::ApiError;
 use crate::store::Scoped;
 use crate::store::datasets::{DatasetRow, SeriesRow, SnapshotRow};
 
@@ -114,15 +114,15 @@ pub fn source_info(s: SourceRecord) -> SourceInfo {
     }
 }
 
-fn json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ApiError> {
-    serde_json::from_str(text).map_err(|e| ApiError::Internal(e.into()))
+fn json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Error> {
+    serde_json::from_str(text).map_err(Error::internal)
 }
 
 fn summarize(
     d: &DatasetRow,
     series: &[SeriesRow],
     latest: Option<&SnapshotRow>,
-) -> Result<DatasetSummary, ApiError> {
+) -> Result<DatasetSummary, Error> {
     let labels: BTreeMap<String, BTreeMap<String, String>> = json(&d.labels_json)?;
     let dim_names: Vec<String> = json(&d.dim_names_json)?;
     let label = |dim: &str, code: &str| labels.get(dim).and_then(|m| m.get(code)).cloned();
@@ -172,7 +172,7 @@ fn summarize(
     })
 }
 
-pub fn list(store: &Scoped) -> Result<Vec<DatasetSummary>, ApiError> {
+pub fn list(store: &Scoped) -> Result<Vec<DatasetSummary>, Error> {
     store
         .datasets()?
         .iter()
@@ -184,10 +184,10 @@ pub fn list(store: &Scoped) -> Result<Vec<DatasetSummary>, ApiError> {
         .collect()
 }
 
-pub fn detail(store: &Scoped, code: &str) -> Result<DatasetDetail, ApiError> {
+pub fn detail(store: &Scoped, code: &str) -> Result<DatasetDetail, Error> {
     let d = store
         .dataset(code)?
-        .ok_or_else(|| ApiError::UnknownDataset(code.to_owned()))?;
+        .ok_or_else(|| Rejection::UnknownDataset(code.to_owned()))?;
     let series = store.series_of(d.id)?;
     let snapshots = store.snapshots_of(d.id)?;
     let source = match d.source_id {

@@ -5,10 +5,10 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::catalog::{SnapshotInfo, SourceInfo, snapshot_info, source_info};
+use super::error::{Error, Rejection};
 use super::{Flag, explain_flags};
 use crate::catalogue::Catalogue;
 use crate::citation::{is_well_formed, parse_dims};
-use crate::error::ApiError;
 use crate::store::Scoped;
 
 #[derive(Debug, Serialize)]
@@ -55,11 +55,11 @@ pub struct Location {
     pub column: String,
 }
 
-pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<CitationDetail, ApiError> {
+pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<CitationDetail, Error> {
     let not_found =
-        || ApiError::NotFound(format!("no citation with id {}", crate::error::shown(id)));
+        || Rejection::NotFound(format!("no citation with id {}", crate::error::shown(id)));
     if !is_well_formed(id) {
-        return Err(not_found());
+        return Err(not_found().into());
     }
     let row = store.citation(id)?.ok_or_else(not_found)?;
     let dataset = store

@@ -6,11 +6,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use super::error::{Error, Rejection};
 use super::regions::{self, RegionSummary};
 use super::{Cited, Citer, Derived, Sources, Warning, decimals, round_to};
 use crate::catalogue::Catalogue;
 use crate::citation::canonical_dims;
-use crate::error::{ApiError, shown};
+use crate::error::shown;
 use crate::store::Scoped;
 use crate::store::observations::ObsRow;
 
@@ -61,15 +62,16 @@ pub fn compare(
     store: &Scoped,
     catalogue: &Catalogue,
     q: &CompareQuery,
-) -> Result<(Comparison, Sources), ApiError> {
+) -> Result<(Comparison, Sources), Error> {
     if !(MIN_REGIONS..=MAX_REGIONS).contains(&q.regions.len()) {
-        return Err(ApiError::invalid(
+        return Err(Rejection::invalid(
             "regions",
             format!(
                 "give between {MIN_REGIONS} and {MAX_REGIONS} comma-separated region codes, not {}",
                 q.regions.len()
             ),
-        ));
+        )
+        .into());
     }
     // Codes as published, whatever case they were asked in.
     let found = q
@@ -79,17 +81,16 @@ pub fn compare(
         .collect::<Result<Vec<_>, _>>()?;
     let mut seen = BTreeSet::new();
     if let Some(dup) = found.iter().find(|r| !seen.insert(r.code.as_str())) {
-        return Err(ApiError::invalid(
-            "regions",
-            format!("region {} is listed twice", dup.code),
-        ));
+        return Err(
+            Rejection::invalid("regions", format!("region {} is listed twice", dup.code)).into(),
+        );
     }
     let dataset = store
         .dataset(&q.dataset)?
-        .ok_or_else(|| ApiError::UnknownDataset(q.dataset.clone()))?;
+        .ok_or_else(|| Rejection::UnknownDataset(q.dataset.clone()))?;
     let (unit, series, series_id) = select_series(store, &dataset, &q.filters)?;
     let labels: BTreeMap<String, BTreeMap<String, String>> =
-        serde_json::from_str(&dataset.labels_json).map_err(|e| ApiError::Internal(e.into()))?;
+        serde_json::from_str(&dataset.labels_json).map_err(Error::internal)?;
 
     let mut summaries = Vec::with_capacity(found.len());
     let mut rows: Vec<Vec<ObsRow>> = Vec::with_capacity(found.len());
@@ -207,15 +208,15 @@ fn select_series(
     store: &Scoped,
     dataset: &crate::store::datasets::DatasetRow,
     filters: &BTreeMap<String, String>,
-) -> Result<(String, BTreeMap<String, String>, i64), ApiError> {
+) -> Result<(String, BTreeMap<String, String>, i64), Error> {
     let mut wanted: BTreeMap<String, String> =
-        serde_json::from_str(&dataset.headline_json).map_err(|e| ApiError::Internal(e.into()))?;
+        serde_json::from_str(&dataset.headline_json).map_err(Error::internal)?;
     let dim_names: Vec<String> =
-        serde_json::from_str(&dataset.dim_names_json).map_err(|e| ApiError::Internal(e.into()))?;
+        serde_json::from_str(&dataset.dim_names_json).map_err(Error::internal)?;
     let all_series = store.series_of(dataset.id)?;
     for (name, value) in filters {
         if name != "unit" && !dim_names.contains(name) {
-            return Err(ApiError::invalid(
+            return Err(Rejection::invalid(
                 name,
                 format!(
                     "unknown parameter {}; {} has the dimensions unit{}",
@@ -226,7 +227,8 @@ fn select_series(
                         .map(|d| format!(", {d}"))
                         .collect::<String>()
                 ),
-            ));
+            )
+            .into());
         }
         wanted.insert(name.clone(), value.clone());
     }
@@ -246,7 +248,7 @@ fn select_series(
                 .next()
                 .map(String::as_str)
                 .unwrap_or("dataset");
-            Err(ApiError::invalid(
+            Err(Rejection::invalid(
                 parameter,
                 format!(
                     "{} has no series {}; available: {}",
@@ -254,7 +256,8 @@ fn select_series(
                     shown(&format!("unit={unit};{dims}")),
                     offered.into_iter().collect::<Vec<_>>().join(" | ")
                 ),
-            ))
+            )
+            .into())
         }
     }
 }

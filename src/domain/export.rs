@@ -1,7 +1,7 @@
 //! Bulk export: a dataset's current observations as CSV, one row each with its citation.
 
+use super::error::Error;
 use crate::citation::parse_dims;
-use crate::error::ApiError;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;
 
@@ -24,14 +24,14 @@ pub fn write_csv(
     store: &Scoped,
     dataset: &DatasetRow,
     mut sink: impl FnMut(Vec<u8>) -> bool,
-) -> Result<bool, ApiError> {
+) -> Result<bool, Error> {
     let dim_names: Vec<String> =
-        serde_json::from_str(&dataset.dim_names_json).map_err(|e| ApiError::Internal(e.into()))?;
+        serde_json::from_str(&dataset.dim_names_json).map_err(Error::internal)?;
     let mut out = csv::Writer::from_writer(Vec::with_capacity(CHUNK_BYTES * 2));
     let mut header = vec!["dataset_code", "nuts_code", "time", "unit"];
     header.extend(dim_names.iter().map(String::as_str));
     header.extend(["value", "flags", "conf_status", "citation_id"]);
-    let internal = |e: csv::Error| ApiError::Internal(e.into());
+    let internal = |e: csv::Error| Error::internal(e);
     out.write_record(&header).map_err(internal)?;
     let mut failure = None;
     let mut open = true;
@@ -63,7 +63,7 @@ pub fn write_csv(
             match std::mem::replace(&mut out, fresh).into_inner() {
                 Ok(full) => open = sink(full),
                 Err(e) => {
-                    failure.get_or_insert(ApiError::Internal(anyhow::anyhow!("{e}")));
+                    failure.get_or_insert(Error::internal(anyhow::anyhow!("{e}")));
                     return false;
                 }
             }
@@ -75,7 +75,7 @@ pub fn write_csv(
     }
     let rest = out
         .into_inner()
-        .map_err(|e| ApiError::Internal(anyhow::anyhow!("{e}")))?;
+        .map_err(|e| Error::internal(anyhow::anyhow!("{e}")))?;
     if open && !rest.is_empty() {
         open = sink(rest);
     }

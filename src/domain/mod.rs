@@ -2,9 +2,11 @@
 //! put into an answer comes from a cited row ([`Cited`]) or is derived in code from cited rows
 //! ([`Derived`]), and the citations used are collected for `meta.citations`.
 
+pub mod briefings;
 pub mod catalog;
 pub mod citations;
 pub mod compare;
+mod error;
 pub mod export;
 pub mod profile;
 pub mod regions;
@@ -14,10 +16,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use serde::Serialize;
 
 use crate::catalogue::Catalogue;
-use crate::error::ApiError;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;
 use crate::store::observations::ObsRow;
+pub use error::{Error, Rejection};
 
 /// An Eurostat flag with its meaning.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -112,7 +114,7 @@ impl<'a> Citer<'a> {
         dataset: &DatasetRow,
         region: &str,
         row: &ObsRow,
-    ) -> Result<Cited, ApiError> {
+    ) -> Result<Cited, Error> {
         let url = match self.urls.get(&dataset.id) {
             Some(url) => url.clone(),
             None => {

@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
+use super::error::Error;
 use super::regions::{self, RegionDetail};
 use super::{Cited, Citer, Sources, Warning};
 use crate::catalogue::Catalogue;
-use crate::error::ApiError;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;
 
@@ -40,7 +40,7 @@ pub fn profile(
     store: &Scoped,
     catalogue: &Catalogue,
     code: &str,
-) -> Result<(Profile, Sources), ApiError> {
+) -> Result<(Profile, Sources), Error> {
     let region = regions::detail(store, code)?;
     // The code as published, whatever case it was asked in.
     let code = region.summary.code.as_str();
@@ -86,12 +86,12 @@ pub fn profile(
     ))
 }
 
-fn new_indicator(dataset: &DatasetRow, region: &str) -> Result<Indicator, ApiError> {
+fn new_indicator(dataset: &DatasetRow, region: &str) -> Result<Indicator, Error> {
     let mut series: BTreeMap<String, String> =
-        serde_json::from_str(&dataset.headline_json).map_err(|e| ApiError::Internal(e.into()))?;
+        serde_json::from_str(&dataset.headline_json).map_err(Error::internal)?;
     let unit = series.remove("unit").unwrap_or_default();
     let labels: BTreeMap<String, BTreeMap<String, String>> =
-        serde_json::from_str(&dataset.labels_json).map_err(|e| ApiError::Internal(e.into()))?;
+        serde_json::from_str(&dataset.labels_json).map_err(Error::internal)?;
     let mut notes = Vec::new();
     if let Some(edition) = dataset.nuts_edition.as_deref() {
         let note = match edition {

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::error::ApiError;
+use super::error::{Error, Rejection};
 use crate::store::Scoped;
 use crate::store::regions::RegionRow;
 
@@ -68,17 +68,18 @@ pub fn summary(row: &RegionRow) -> RegionSummary {
 
 /// The region with this code in any case (its row carries the code as published: `de21` finds
 /// `DE21`), or `unknown_region` with the closest known codes.
-pub fn find(store: &Scoped, code: &str) -> Result<RegionRow, ApiError> {
+pub fn find(store: &Scoped, code: &str) -> Result<RegionRow, Error> {
     if let Some(row) = store.region(code)? {
         return Ok(row);
     }
     if let Some(row) = store.region_any_case(code)? {
         return Ok(row);
     }
-    Err(ApiError::UnknownRegion {
+    Err(Rejection::UnknownRegion {
         code: code.to_owned(),
         suggestions: closest(code, store.region_codes()?),
-    })
+    }
+    .into())
 }
 
 /// Suggestions for an unknown code: known codes at most two edits away (ignoring case), closest
@@ -120,7 +121,7 @@ fn edit_distance(a: &[char], b: &[char]) -> usize {
     previous[b.len()]
 }
 
-pub fn detail(store: &Scoped, code: &str) -> Result<RegionDetail, ApiError> {
+pub fn detail(store: &Scoped, code: &str) -> Result<RegionDetail, Error> {
     let row = find(store, code)?;
     let parent = match &row.parent_code {
         Some(p) => Some(ParentRef {
@@ -197,7 +198,7 @@ pub struct RegionPage {
     pub total: usize,
 }
 
-pub fn list(store: &Scoped, q: &RegionQuery<'_>) -> Result<RegionPage, ApiError> {
+pub fn list(store: &Scoped, q: &RegionQuery<'_>) -> Result<RegionPage, Error> {
     let needle = q.search.map(str::to_lowercase);
     let matching: Vec<RegionRow> = store
         .regions(q.level, q.country)?

@@ -2,6 +2,7 @@
 //! this module; handlers see a [`handlers::Req`] and return a [`crate::reply::Reply`].
 
 pub mod caching;
+pub mod error;
 pub mod handlers;
 pub mod query;
 pub mod ratelimit;
@@ -19,13 +20,14 @@ use http::{Method, Request, Response, StatusCode};
 use http_body_util::{BodyExt, Limited};
 use hyper::body::{Bytes, Incoming};
 
-use crate::auth::{Principal, Via};
-use crate::error::ApiError;
+use crate::auth::{Principal, Refusal, Via};
+use crate::domain::Rejection;
 use crate::ids;
 use crate::reply::Reply;
 use crate::state::AppState;
 use crate::store::accounts::Tier;
 use caching::{Cached, Hit};
+use error::ApiError;
 use handlers::{Handler, Req};
 use query::Query;
 use ratelimit::Charge;
@@ -80,7 +82,9 @@ pub async fn handle(
     .await;
     let bad_credential = matches!(
         &result,
-        Err(ApiError::InvalidCredential | ApiError::LoginFailed)
+        Err(ApiError::Refused(
+            Refusal::InvalidCredential | Refusal::LoginFailed
+        ))
     );
     let mut response = render(&state, &parts, &request_id, &principal, result).await;
     respond::common_headers(
@@ -133,11 +137,12 @@ async fn answer(
             });
         }
         Match::NotFound => {
-            return Err(ApiError::NotFound(format!(
+            return Err(Rejection::NotFound(format!(
                 "no route for {} {}",
                 crate::error::shown(parts.method.as_str()),
                 crate::error::shown(parts.uri.path())
-            )));
+            ))
+            .into());
         }
     };
     authorize(route, principal)?;
@@ -214,7 +219,7 @@ fn authenticate(
     found: &Match,
     charge: Option<&mut Charge>,
 ) -> Result<Principal, ApiError> {
-    let authenticate = || state.auth.authenticate(&state.store, &parts.headers);
+    let authenticate = || Ok(state.auth.authenticate(&state.store, &parts.headers)?);
     let Some(charge) = charge else {
         return authenticate();
     };
@@ -487,7 +492,7 @@ fn error_response(envelope: &Envelope<'_>, err: &ApiError, gzip: bool) -> Respon
                 HeaderValue::from_static("Bearer realm=\"regintel\""),
             );
         }
-        ApiError::InvalidCredential | ApiError::LoginFailed => {
+        ApiError::Refused(Refusal::InvalidCredential | Refusal::LoginFailed) => {
             headers.insert(
                 header::WWW_AUTHENTICATE,
                 HeaderValue::from_static("Bearer realm=\"regintel\", error=\"invalid_token\""),

@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::{ApiError, shown};
+use crate::error::shown;
+use crate::http::error::ApiError;
 
 #[derive(Debug, Default)]
 pub struct Query {

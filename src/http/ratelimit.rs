@@ -11,7 +11,7 @@ use http::{HeaderMap, Response, StatusCode};
 use super::respond::Body;
 use crate::auth::{Principal, Via};
 use crate::config::LimitConfig;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::limits::{Decision, Kind, Policy, Scope};
 use crate::state::AppState;
 use crate::store::accounts::Tier;

@@ -13,7 +13,7 @@ use http_body::{Frame, SizeHint};
 use hyper::body::Bytes;
 use serde_json::json;
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::reply::{Reply, StreamChunk};
 
 /// A response body of a few buffers sent one after another: the per-request envelope parts
@@ -356,7 +356,10 @@ mod tests {
     #[test]
     fn errors_never_echo_an_api_key() {
         let key = "sk_service_Ab3dE5gHk7Q2mZp9LwX4vB8nR1tY6cJ3hF0sD5gA1GYRVj";
-        let err = ApiError::unknown_region(key);
+        let err = ApiError::from(crate::domain::Rejection::UnknownRegion {
+            code: key.into(),
+            suggestions: Vec::new(),
+        });
         let body = String::from_utf8(error_body(&E, &err)).unwrap();
         assert!(!body.contains("k7Q2mZp9"), "{body}");
         assert!(body.contains("sk_service_Ab3dE5gH"), "{body}");

@@ -47,24 +47,9 @@ pub fn demo_certificate(dir: &Path) -> anyhow::Result<(PathBuf, PathBuf)> {
     let generated = rcgen::generate_simple_self_signed(names)
         .context("while generating the demo certificate")?;
     // Public, but like every file in the data dir readable by its owner only.
-    write_private(&cert, generated.cert.pem().as_bytes())?;
-    write_private(&key, generated.signing_key.serialize_pem().as_bytes())?;
+    crate::private_files::write(&cert, generated.cert.pem().as_bytes())?;
+    crate::private_files::write(&key, generated.signing_key.serialize_pem().as_bytes())?;
     Ok((cert, key))
-}
-
-/// Writes a file only its owner can read.
-pub fn write_private(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(path)
-        .with_context(|| format!("while creating {}", path.display()))?;
-    file.write_all(bytes)
-        .with_context(|| format!("while writing {}", path.display()))
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::http::routes::{Access, BodyKind, ROUTES, Route};
 use operations::{COMMON_ERRORS, Location};
 use schemas::r;

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 
 pub fn r(name: &str) -> Value {
     json!({ "$ref": format!("#/components/schemas/{name}") })
@@ -223,7 +223,7 @@ pub fn all() -> Value {
         })),
         "BriefingRequest": {"type": "object", "additionalProperties": false, "required": ["region_nuts_code", "briefing_type"], "properties": {
             "region_nuts_code": {"type": "string"},
-            "briefing_type": {"type": "string", "enum": crate::http::handlers::analytics::BRIEFING_TYPES},
+            "briefing_type": {"type": "string", "enum": crate::domain::briefings::TYPES},
         }},
         "Briefing": {"type": "object", "description": "A stored briefing; defined with the analytics release."},
         "CorrelationMatrix": {"type": "object", "description": "Defined with the analytics release."},

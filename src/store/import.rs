@@ -13,7 +13,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::catalogue::SourceRecord;
 use crate::citation::{CanonicalRow, canonical_dims, citation_id};
-use crate::ingest::ParsedFile;
+use crate::dataset_file::ParsedFile;
 use crate::store::regions::RegionRow;
 
 /// Descriptive fields of a dataset.

@@ -152,17 +152,6 @@ impl Store {
     }
 }
 
-/// Creates the data dir (and missing parents) accessible to its owner only, whatever the umask;
-/// an existing one is left as it is.
-pub fn create_data_dir(dir: &Path) -> anyhow::Result<()> {
-    use std::os::unix::fs::DirBuilderExt;
-    std::fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)
-        .with_context(|| format!("cannot create the directory {}", dir.display()))
-}
-
 /// Creates the database file readable and writable by its owner only, whatever the umask, if it
 /// does not exist yet. SQLite gives its `-wal` and `-shm` files the database file's mode.
 fn create_private(path: &Path) -> anyhow::Result<()> {

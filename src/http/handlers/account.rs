@@ -5,7 +5,8 @@ use serde_json::json;
 
 use super::{Req, json};
 use crate::auth::Via;
-use crate::error::{ApiError, FieldError};
+use crate::domain::Rejection;
+use crate::http::error::ApiError;
 use crate::http::ratelimit;
 use crate::limits::Scope;
 use crate::reply::Reply;
@@ -32,7 +33,7 @@ pub fn login(req: &mut Req) -> Result<Reply, ApiError> {
         "account-logins",
         Scope::Logins(account.id),
         state.config.limits.logins_per_hour,
-        || state.auth.open_session(&state.store, account),
+        || Ok(state.auth.open_session(&state.store, account)?),
     )?;
     json(&session, &json!({}))
 }
@@ -92,12 +93,11 @@ pub fn create_key(req: &mut Req) -> Result<Reply, ApiError> {
     let body: CreateKey = req.json_body()?;
     let name = body.name.trim();
     if name.is_empty() || name.chars().count() > 100 || name.chars().any(char::is_control) {
-        return Err(ApiError::ValidationFailed {
-            errors: vec![FieldError {
-                pointer: "#/name".into(),
-                detail: "name must have 1 to 100 printable characters".into(),
-            }],
-        });
+        return Err(Rejection::invalid_at(
+            "#/name",
+            "name must have 1 to 100 printable characters",
+        )
+        .into());
     }
     let caller = req.caller()?.clone();
     let state = &req.state;
@@ -109,9 +109,9 @@ pub fn create_key(req: &mut Req) -> Result<Reply, ApiError> {
         Scope::KeyCreations(caller.account_id),
         state.config.limits.key_creations_per_hour,
         || {
-            state
+            Ok(state
                 .auth
-                .create_key(&state.store, caller.account_id, caller.tier, name)
+                .create_key(&state.store, caller.account_id, caller.tier, name)?)
         },
     )?;
     let mut data = serde_json::to_value(view(&row)).map_err(|e| ApiError::Internal(e.into()))?;
@@ -132,10 +132,11 @@ pub fn revoke_key(req: &mut Req) -> Result<Reply, ApiError> {
     {
         Ok(Reply::NoContent)
     } else {
-        Err(ApiError::NotFound(format!(
+        Err(Rejection::NotFound(format!(
             "no active API key {}",
             crate::error::shown(&key_id)
-        )))
+        ))
+        .into())
     }
 }
 

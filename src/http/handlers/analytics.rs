@@ -8,18 +8,9 @@ use serde::Deserialize;
 use tokio::sync::mpsc;
 
 use super::Req;
-use crate::domain::regions;
-use crate::error::{ApiError, FieldError};
+use crate::domain::{Rejection, briefings, regions};
+use crate::http::error::ApiError;
 use crate::reply::{Reply, StreamChunk};
-
-pub const BRIEFING_TYPES: &[&str] = &[
-    "profile_summary",
-    "economy",
-    "labour_market",
-    "demography",
-    "health",
-    "peer_comparison",
-];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -31,15 +22,7 @@ struct BriefingRequest {
 pub fn briefing(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let body: BriefingRequest = req.json_body()?;
-    if !BRIEFING_TYPES.contains(&body.briefing_type.as_str()) {
-        return Err(ApiError::ValidationFailed {
-            errors: vec![FieldError {
-                pointer: "#/briefing_type".into(),
-                detail: format!("briefing_type must be one of {}", BRIEFING_TYPES.join(", ")),
-            }],
-        });
-    }
-    regions::find(req.store()?, &body.region_nuts_code)?;
+    briefings::subject(req.store()?, &body.region_nuts_code, &body.briefing_type)?;
     Err(ApiError::NotImplemented(
         "briefings arrive with the analytics release; the request was valid".into(),
     ))
@@ -77,7 +60,7 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
     let dataset = req
         .store()?
         .dataset(&code)?
-        .ok_or_else(|| ApiError::UnknownDataset(code.clone()))?;
+        .ok_or_else(|| Rejection::UnknownDataset(code.clone()))?;
     let slot = req
         .state
         .exports

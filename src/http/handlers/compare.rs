@@ -2,7 +2,7 @@
 
 use super::{Req, json};
 use crate::domain::compare::{self, CompareQuery};
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::reply::Reply;
 
 pub fn compare(req: &mut Req) -> Result<Reply, ApiError> {

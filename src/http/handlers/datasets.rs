@@ -4,7 +4,7 @@ use serde_json::json;
 
 use super::{Req, json};
 use crate::domain::catalog;
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::reply::Reply;
 
 pub fn list(req: &mut Req) -> Result<Reply, ApiError> {

@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::{Req, json};
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::reply::Reply;
 
 pub fn healthz(req: &mut Req) -> Result<Reply, ApiError> {

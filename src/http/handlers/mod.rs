@@ -16,7 +16,8 @@ use std::sync::Arc;
 use hyper::body::Bytes;
 
 use crate::auth::{Caller, Principal};
-use crate::error::{ApiError, FieldError};
+use crate::domain::Rejection;
+use crate::http::error::ApiError;
 use crate::reply::Reply;
 use crate::slots::Refused;
 use crate::state::AppState;
@@ -81,11 +82,8 @@ impl Req {
 
     /// The JSON body as `T`; unknown fields are refused (`deny_unknown_fields` on `T`).
     pub fn json_body<T: serde::de::DeserializeOwned>(&self) -> Result<T, ApiError> {
-        serde_json::from_slice(&self.body).map_err(|e| ApiError::ValidationFailed {
-            errors: vec![FieldError {
-                pointer: "#".into(),
-                detail: crate::error::shorten_quotes(&e.to_string()),
-            }],
+        serde_json::from_slice(&self.body).map_err(|e| {
+            Rejection::invalid_at("#", crate::error::shorten_quotes(&e.to_string())).into()
         })
     }
 }

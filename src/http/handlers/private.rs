@@ -6,8 +6,10 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{Req, json};
+use crate::domain::Rejection;
 use crate::domain::catalog;
-use crate::error::{ApiError, FieldError};
+use crate::error::FieldError;
+use crate::http::error::ApiError;
 use crate::reply::Reply;
 
 #[derive(Deserialize)]
@@ -106,7 +108,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         problem(&mut errors, "#/topic", "topic must have 1 to 50 characters");
     }
     if !errors.is_empty() {
-        return Err(ApiError::ValidationFailed { errors });
+        return Err(Rejection::Invalid { errors }.into());
     }
     let owner = req.caller()?.account_id;
     crate::import::create_private_dataset(
@@ -137,7 +139,7 @@ pub fn put_data(req: &mut Req) -> Result<Reply, ApiError> {
         .store()?
         .dataset(&code)?
         .filter(|d| d.private)
-        .ok_or_else(|| ApiError::UnknownDataset(code.clone()))?;
+        .ok_or_else(|| Rejection::UnknownDataset(code.clone()))?;
     let outcome = {
         let _one_at_a_time = req.state.import.lock().unwrap_or_else(|e| e.into_inner());
         crate::import::import_private_csv(

@@ -4,7 +4,7 @@ use serde_json::json;
 
 use super::{Req, json};
 use crate::domain::{profile, regions};
-use crate::error::ApiError;
+use crate::http::error::ApiError;
 use crate::reply::Reply;
 
 const DEFAULT_LIMIT: i64 = 100;
