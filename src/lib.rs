@@ -4,22 +4,36 @@
 //!
 //! # Code map
 //!
-//! Layers, each using only those below it (no cycles):
+//! Layers, top to bottom; each uses only layers below it, never one above or beside it (the
+//! `layering` test checks every `crate::` path against this list):
 //!
-//! - `main.rs` / [`cli`]: the command line (`demo`, `serve`, `import`, `account`, `key`, `openapi`,
-//!   `check`); [`admin`] carries out the operator commands.
-//! - [`app`]: [`start`] takes a bound listener and a shutdown signal; builds [`state::AppState`].
-//! - [`net`]: accept loop, TLS (rustls), connection limits, graceful shutdown with a drain deadline.
-//! - [`http`]: the request pipeline (`http::handle`), the route table (`http::routes`), which drives
-//!   the router and [`openapi`], envelopes and headers (`http::respond`), thin handlers.
-//! - [`domain`]: what the endpoints compute (profile, compare, catalogue, citations, export),
-//!   HTTP-free.
-//! - [`auth`]: who is calling (API keys, session JWTs, passwords); accounts' key and session
-//!   records live in `store::accounts`.
-//! - [`import`] and [`ingest`]: reading Eurostat TSV, SDMX-CSV and tidy CSV; writing snapshots.
-//! - [`store`]: SQLite (pool, migrations from `schema.sql`, scoped reads through `v_*` views).
-//! - Small shared pieces: [`error`], [`reply`], [`cache`], [`citation`], [`catalogue`], [`ids`],
-//!   [`clock`], [`config`], [`state`].
+//! - `main.rs` / [`cli`]: the command line; flags in `cli`, and one module per command (`demo`,
+//!   `check`, `admin` for `import`, `account` and `key`), starting the server (`launch`) and
+//!   logging with keys redacted (`logging`).
+//! - [`app`]: [`start`] takes a bound listener and a shutdown signal; builds [`state::AppState`]
+//!   and the OpenAPI document; runs the background workers.
+//! - [`net`] and [`openapi`]: the accept loop, TLS (rustls), per-address connection shares,
+//!   per-connection deadlines and graceful shutdown; the OpenAPI document, built from the route
+//!   table and the text of each operation (`openapi::operations`).
+//! - [`http`]: the request pipeline (`http::handle`), the route table (`http::routes`) that drives
+//!   the router, the pipeline and the OpenAPI document; rate-limit admission (`http::ratelimit`),
+//!   conditional requests and the answer cache (`http::caching`), the error envelope and its
+//!   statuses (`http::error`, `http::respond`), thin handlers.
+//! - [`state`]: everything a request needs, built once and shared.
+//! - [`import`]: imports as the operator and the upload route run them: parse, then write in one
+//!   transaction.
+//! - [`domain`] and [`auth`]: what the endpoints compute (profile, compare, catalogue, citations,
+//!   export, briefings), HTTP-free; who is calling (API keys, session JWTs, passwords, the login
+//!   throttle).
+//! - [`store`] and [`ingest`]: SQLite (pool, migrations from `schema.sql`, scoped reads through
+//!   `v_*` views, the import write path); the file parsers (Eurostat TSV, SDMX-CSV, tidy CSV).
+//! - [`config`], [`cache`] and [`citation`]: settings and their defaults; the bounded answer
+//!   cache; citation ids.
+//! - [`error`], [`clock`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`slots`],
+//!   [`private_files`], [`dataset_file`] and [`catalogue`]: small pieces that use no other module
+//!   of the crate (error-message quoting, time formatting, identifiers, client addresses, rendered
+//!   answers, the GCRA limiter, bounded work slots, owner-only files, the parsed-file types, the
+//!   bundled extract).
 //!
 //! # Invariants
 //!
@@ -50,6 +64,8 @@ pub mod http;
 pub mod ids;
 pub mod import;
 pub mod ingest;
+#[cfg(test)]
+mod layering;
 pub mod limits;
 pub mod net;
 pub mod openapi;

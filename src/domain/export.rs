@@ -17,7 +17,7 @@ fn neutralise(cell: &str) -> std::borrow::Cow<'_, str> {
 /// Chunks of about this size are handed to the sink.
 const CHUNK_BYTES: usize = 64 * 1024;
 
-/// Writes the dataset as CSV in chunks of about [`CHUNK_BYTES`] to `sink`, which returns false
+/// Writes the dataset as CSV in chunks of about `CHUNK_BYTES` to `sink`, which returns false
 /// to stop (the client went away). Memory stays at one chunk whatever the dataset's size.
 /// Returns whether the sink took everything.
 pub fn write_csv(

@@ -48,8 +48,8 @@ enum Answer {
 
 /// One request, top to bottom:
 /// 1. request id (inbound `X-Request-Id` if well-formed, else a new one) and client address;
-/// 2. the answer (see [`answer`]);
-/// 3. envelope and gzip ([`render`]);
+/// 2. the answer (see `answer`);
+/// 3. envelope and gzip (`render`);
 /// 4. the headers every answer carries: security, CORS, and the rate limits (answers that do
 ///    not count are refunded, a refused credential charged to its address);
 /// 5. one access-log line.

@@ -244,7 +244,7 @@ impl Limiter {
         self.lock().rolled.extend(rows);
     }
 
-    /// Drops scopes that carry no information any more (see [`Entry::idle`]).
+    /// Drops scopes that carry no information any more (see `Entry::idle`).
     pub fn sweep(&self, now: Instant, wall_secs: i64) {
         let now = self.nanos(now);
         let mut state = self.lock();

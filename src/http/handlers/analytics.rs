@@ -51,7 +51,7 @@ fn fast_enough(sent: u64, elapsed: std::time::Duration) -> bool {
 /// the response is being sent, so memory stays at a few chunks whatever the dataset's size. Each
 /// export holds a slot (one per account, `--max-exports` in all; see [`super::slot_refused`]), a
 /// database connection and its read transaction; a chunk the client does not take within
-/// `--send-timeout`, or an average below [`MIN_BYTES_PER_SEC`], ends the export and frees all
+/// `--send-timeout`, or an average below `MIN_BYTES_PER_SEC`, ends the export and frees all
 /// three.
 pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;

@@ -1,0 +1,120 @@
+//! The code map of `lib.rs` is true: it names every module once, and every `crate::` path in a
+//! module's code (comments and test modules aside) leads to a layer below the module's own.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+const LIB: &str = include_str!("lib.rs");
+
+/// Each layer of the code map, top first: the modules its bullet names before the colon.
+fn layers() -> Vec<Vec<String>> {
+    let map = LIB
+        .split("//! # Code map")
+        .nth(1)
+        .and_then(|rest| rest.split("//! # Invariants").next())
+        .expect("lib.rs has a code map");
+    // Bullets, their continuation lines joined.
+    let mut bullets: Vec<String> = Vec::new();
+    for line in map.lines() {
+        if let Some(start) = line.strip_prefix("//! - ") {
+            bullets.push(start.to_owned());
+        } else if let (Some(more), Some(last)) = (line.strip_prefix("//!   "), bullets.last_mut()) {
+            last.push(' ');
+            last.push_str(more);
+        }
+    }
+    let mut layers = Vec::new();
+    for bullet in bullets {
+        let head = bullet.split(':').next().unwrap_or("");
+        let names: Vec<String> = head
+            .split("[`")
+            .skip(1)
+            .filter_map(|part| part.split("`]").next())
+            .map(str::to_owned)
+            .collect();
+        layers.push(names);
+    }
+    layers
+}
+
+/// `crate::<module>` paths in `source`, outside comments and the trailing test module.
+fn uses(source: &str) -> Vec<String> {
+    let code = source.split("#[cfg(test)]").next().unwrap_or(source);
+    let mut out = Vec::new();
+    for line in code.lines() {
+        let line = line.split("//").next().unwrap_or("");
+        for part in line.split("crate::").skip(1) {
+            let name: String = part
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            sources(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn the_code_map_names_every_module_once() {
+    let declared: Vec<&str> = LIB
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod "))
+        .map(|l| l.trim_end_matches(';'))
+        .collect();
+    let mapped: Vec<String> = layers().into_iter().flatten().collect();
+    for module in &declared {
+        let times = mapped.iter().filter(|m| m == module).count();
+        assert_eq!(times, 1, "{module} is named {times} times in the code map");
+    }
+    assert_eq!(mapped.len(), declared.len(), "{mapped:?}");
+}
+
+#[test]
+fn every_module_uses_only_layers_below_its_own() {
+    let mut layer_of: BTreeMap<String, usize> = BTreeMap::new();
+    for (depth, names) in layers().into_iter().enumerate() {
+        for name in names {
+            layer_of.insert(name, depth);
+        }
+    }
+    // The crate root re-exports `app::start`.
+    layer_of.insert("start".into(), layer_of["app"]);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut wrong = Vec::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).unwrap();
+        let module = relative
+            .iter()
+            .next()
+            .unwrap()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_owned();
+        let Some(&own) = layer_of.get(&module) else {
+            continue; // lib.rs, main.rs, this test
+        };
+        let source = std::fs::read_to_string(&file).unwrap();
+        for used in uses(&source) {
+            match layer_of.get(&used) {
+                Some(&layer) if used == module || layer > own => {}
+                _ => wrong.push(format!("{} uses crate::{used}", relative.display())),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
