@@ -143,8 +143,8 @@ CREATE VIEW v_sources AS SELECT * FROM sources;
 
 ALTER TABLE accounts ADD COLUMN password_hash TEXT NOT NULL DEFAULT '';
 
--- API keys are stored only as HMAC-SHA256 under a pepper kept outside the database
--- (conventions §3.3); the plaintext is shown once, at creation.
+-- API keys are stored only as HMAC-SHA256 under a pepper kept outside the database, so a stolen
+-- database or backup alone cannot confirm a guessed key; the plaintext is shown once, at creation.
 CREATE TABLE api_keys (
     id             INTEGER PRIMARY KEY,
     key_id         TEXT NOT NULL UNIQUE,                -- the 8 characters after sk_service_
@@ -235,3 +235,9 @@ CREATE TABLE account_generations (
 -- The caller's own calls per day, for GET /account/usage on a request connection.
 CREATE VIEW v_usage_daily AS
     SELECT day, used FROM usage_daily WHERE scope = 'acct:' || current_account();
+
+-- migration 6: region codes found in any case
+
+-- A region code may be asked for in any case (`de21`); without this, each such lookup scans
+-- every region. (An account's own codes are found through its key prefix: at most 10,000.)
+CREATE INDEX regions_code_nocase ON regions (code COLLATE NOCASE);

@@ -48,7 +48,7 @@ pub async fn start(
     let lookups = u32::try_from(workers + 1).unwrap_or(u32::MAX);
     let store = Store::open_with(&config.data_dir, pool_size, lookups)?;
     let base_path = config.base_path();
-    let openapi = crate::openapi::document(&config.base_url(), &config.limits.route_weights);
+    let openapi = crate::openapi::document(&config.base_url(), &config.limits);
     let openapi = Bytes::from(serde_json::to_vec(&openapi)?);
     let state = Arc::new(AppState::new(
         config,

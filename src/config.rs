@@ -81,7 +81,7 @@ pub struct LimitConfig {
     pub key_creations_per_hour: u64,
     /// Bucket entries kept in memory at most.
     pub max_entries: usize,
-    /// Overrides of route weights by operation id (`exportDataset=20`).
+    /// Overrides of route weights by operation id (`exportDataset=5`).
     pub route_weights: Vec<(String, u64)>,
 }
 
@@ -155,7 +155,7 @@ impl ServerConfig {
         format!("/api/v1/{}", self.service)
     }
 
-    /// The API's base URL as the specification defines it (`https://<host>/api/v1/<service>`):
+    /// The API's base URL (`https://<host>/api/v1/<service>`):
     /// the public URL with the base path, or the base path alone when no public URL is set.
     pub fn base_url(&self) -> String {
         let origin = self.public_url.as_deref().unwrap_or("");

@@ -7,14 +7,22 @@ pub const SHOWN_CHARS: usize = 64;
 
 /// `text` as a message quotes it: at most [`SHOWN_CHARS`] characters, then `…`.
 pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(SHOWN_CHARS) {
+    shown_up_to(text, SHOWN_CHARS)
+}
+
+fn shown_up_to(text: &str, chars: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(chars) {
         None => text.into(),
         Some((cut, _)) => format!("{}…", &text[..cut]).into(),
     }
 }
 
+/// Longest message [`shorten_quotes`] gives back: input can hold the quote characters itself
+/// (a key named ``x`AAAA…``), so the quoted parts are not the only ones that can be long.
+const LIBRARY_MESSAGE_CHARS: usize = 4 * SHOWN_CHARS;
+
 /// A message from a library (serde_json) that quotes input between backticks or double quotes,
-/// with every quoted part cut to [`SHOWN_CHARS`] characters.
+/// with every quoted part cut to [`SHOWN_CHARS`] characters and the whole to four times that.
 pub fn shorten_quotes(message: &str) -> String {
     let mut out = String::with_capacity(message.len().min(512));
     let mut quoted: Option<(char, usize)> = None;
@@ -40,7 +48,7 @@ pub fn shorten_quotes(message: &str) -> String {
             }
         }
     }
-    out
+    shown_up_to(&out, LIBRARY_MESSAGE_CHARS).into_owned()
 }
 
 /// One problem in a request body (RFC 9457 `errors[]`): where, and what is wrong.
@@ -69,5 +77,15 @@ mod tests {
         assert!(short.len() < 200, "{short}");
         assert!(short.contains("expected `email` or"), "{short}");
         assert!(short.ends_with("…\""), "{short}");
+        // Input holding a quote character ends the quote early; the whole is bounded anyway.
+        let key_with_backtick = format!(
+            "unknown field `x`{}`, expected `email`",
+            "A".repeat(100_000)
+        );
+        let short = shorten_quotes(&key_with_backtick);
+        assert!(
+            short.chars().count() <= LIBRARY_MESSAGE_CHARS + 1,
+            "{short}"
+        );
     }
 }

@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 
 use crate::catalogue::{self, Catalogue, SourceRecord};
 use crate::domain::{Error, Rejection};
-use crate::error::FieldError;
+use crate::error::{FieldError, shown};
 use crate::ingest::{self, ParsedFile};
 use crate::store::datasets::DatasetRow;
 use crate::store::generations;
@@ -194,7 +194,7 @@ pub fn import_private_csv(
             "line 1".into(),
             format!(
                 "dimension columns are [{}]; the dataset declares [{}]",
-                given_dims.into_iter().collect::<Vec<_>>().join(", "),
+                shown(&given_dims.into_iter().collect::<Vec<_>>().join(", ")),
                 declared_dims.into_iter().collect::<Vec<_>>().join(", ")
             ),
         ));
@@ -203,10 +203,7 @@ pub fn import_private_csv(
         if row.unit != unit && errors.len() < 20 {
             errors.push(invalid(
                 format!("line {}", i + 2),
-                format!(
-                    "unit is {}; the dataset's unit is {unit}",
-                    crate::error::shown(&row.unit)
-                ),
+                format!("unit is {}; the dataset's unit is {unit}", shown(&row.unit)),
             ));
         }
     }

@@ -1,5 +1,5 @@
 //! The code map of `lib.rs` is true: it names every module once, and every `crate::` path in a
-//! module's code (comments and test modules aside) leads to a layer below the module's own.
+//! module (comments aside) leads to a layer below the module's own.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -37,23 +37,53 @@ fn layers() -> Vec<Vec<String>> {
     layers
 }
 
-/// `crate::<module>` paths in `source`, outside comments and the trailing test module.
+/// The modules `source` names through `crate::` paths, comments aside, test modules included
+/// (a test may not reach up either), grouped imports (`use crate::{a, b::c}`) too.
 fn uses(source: &str) -> Vec<String> {
-    let code = source.split("#[cfg(test)]").next().unwrap_or(source);
+    let code: String = source
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let first_segment = |text: &str| -> String {
+        text.trim()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
     let mut out = Vec::new();
-    for line in code.lines() {
-        let line = line.split("//").next().unwrap_or("");
-        for part in line.split("crate::").skip(1) {
-            let name: String = part
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            if !name.is_empty() {
-                out.push(name);
+    for part in code.split("crate::").skip(1) {
+        match part.strip_prefix('{') {
+            // Items at the group's top level: split at commas outside nested braces.
+            Some(group) => {
+                let (mut depth, mut start) = (0usize, 0usize);
+                for (i, c) in group.char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => {
+                            out.push(first_segment(&group[start..i]));
+                            break;
+                        }
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => {
+                            out.push(first_segment(&group[start..i]));
+                            start = i + 1;
+                        }
+                        _ => {}
+                    }
+                }
             }
+            None => out.push(first_segment(part)),
         }
     }
+    out.retain(|name| !name.is_empty());
     out
+}
+
+#[test]
+fn grouped_and_plain_paths_are_both_seen() {
+    let source = "use crate::{auth::Via, store::{Store, Scoped},\n    http};\n// crate::cli\nfn f() { crate::domain::x(); }";
+    assert_eq!(uses(source), ["auth", "store", "http", "domain"]);
 }
 
 fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -24,11 +24,13 @@ pub struct AppState {
     pub config: ServerConfig,
     pub store: Store,
     pub auth: Auth,
-    /// Bounds the work run on the blocking pool at once (argon2id, CSV imports, writes): each
-    /// argon2id verification takes ~19 MiB, so this also bounds memory under a burst of logins.
-    /// A permit moves into the blocking task, so it is held for as long as the work runs.
+    /// Bounds the writes and password hashing run on the blocking pool at once: each argon2id
+    /// verification takes ~19 MiB, so this also bounds memory under a burst of logins. (CSV
+    /// uploads are bounded by their upload slots instead.) A permit moves into the blocking
+    /// task, so it is held for as long as the work runs.
     pub blocking: Arc<Semaphore>,
-    /// Bounds the long reads run on the blocking pool at once (see `Handler::Heavy`).
+    /// Bounds the reads run on the blocking pool at once: long reads (`Handler::Heavy`), short
+    /// ones that found no request connection free, and the compression of large answers.
     pub reads: Arc<Semaphore>,
     pub catalogue: Catalogue,
     /// `/api/v1/<service>`: the base path of every API route.
@@ -86,7 +88,9 @@ impl AppState {
         auth.refresh(&store);
         let limiter = Limiter::new(config.limits.max_entries);
         // Today's counters, so a restart does not reset a daily cap.
-        let today = crate::clock::now_ms().div_euclid(1000).div_euclid(86_400);
+        let today = crate::clock::now_ms()
+            .div_euclid(1000)
+            .div_euclid(crate::limits::DAY_SECS);
         for (scope, used) in store.system()?.usage_of_day(today)? {
             if let Some(scope) = Scope::from_persisted_name(&scope) {
                 limiter.load_day(scope, today, used);

@@ -134,7 +134,7 @@ mod tests {
     const VECTOR: &str = "sk_service_Ab3dE5gHk7Q2mZp9LwX4vB8nR1tY6cJ3hF0sD5gA1GYRVj";
 
     #[test]
-    fn conventions_test_vector() {
+    fn the_documented_checksum_test_vector() {
         let body = "sk_service_Ab3dE5gHk7Q2mZp9LwX4vB8nR1tY6cJ3hF0sD5gA";
         assert_eq!(crc32(body.as_bytes()), 0x452f_d6eb);
         assert_eq!(checksum(body), "1GYRVj");

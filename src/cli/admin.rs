@@ -80,7 +80,7 @@ fn print(json_output: bool, value: serde_json::Value, text: String) {
     }
 }
 
-pub fn account_id(store: &Store, email: &str) -> anyhow::Result<i64> {
+fn account_id(store: &Store, email: &str) -> anyhow::Result<i64> {
     match store.system()?.account_by_email(&email.to_lowercase())? {
         Some((account, _)) => Ok(account.id),
         None => bail!("no account with email {email}"),

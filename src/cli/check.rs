@@ -8,11 +8,8 @@ use anyhow::bail;
 use crate::net::tls;
 use crate::store::Store;
 
-pub fn run(data_dir: &Path, cert: Option<&Path>, key: Option<&Path>) -> anyhow::Result<()> {
-    let path = data_dir.join(crate::store::DB_FILE);
-    if !path.exists() {
-        bail!("no database at {}", path.display());
-    }
+pub fn run(data_dir: &Path, tls: Option<(&Path, &Path)>) -> anyhow::Result<()> {
+    let path = super::launch::database(data_dir)?;
     let store = Store::open(data_dir, 1)?;
     let conn = store.admin()?;
     let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
@@ -36,17 +33,13 @@ pub fn run(data_dir: &Path, cert: Option<&Path>, key: Option<&Path>) -> anyhow::
         path.display(),
         crate::store::migrate::latest_version()
     );
-    match (cert, key) {
-        (Some(cert), Some(key)) => {
-            tls::server_config(cert, key)?;
-            println!(
-                "TLS certificate {} and key {}: ok",
-                cert.display(),
-                key.display()
-            );
-        }
-        (None, None) => {}
-        _ => bail!("--tls-cert and --tls-key go together: give both"),
+    if let Some((cert, key)) = tls {
+        tls::server_config(cert, key)?;
+        println!(
+            "TLS certificate {} and key {}: ok",
+            cert.display(),
+            key.display()
+        );
     }
     Ok(())
 }

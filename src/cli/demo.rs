@@ -19,6 +19,10 @@ pub fn run(
     plain_http: bool,
     limits: LimitConfig,
 ) -> anyhow::Result<()> {
+    let mut config = ServerConfig::new(dir.to_path_buf());
+    config.tls = !plain_http;
+    config.limits = limits;
+    config.validate()?;
     crate::private_files::create_dir(dir)?;
     let store = Store::open(dir, 1)?;
     let report = crate::import::import_bundled(&store, &Catalogue::bundled())?;
@@ -30,7 +34,7 @@ pub fn run(
     } else {
         eprintln!("regintel: reusing the data in {}", dir.display());
     }
-    let auth = Auth::open(dir, "regintel")?;
+    let auth = Auth::open(dir, config.issuer())?;
     let accounts = demo_accounts(&store, &auth)?;
     drop((store, auth));
     let tls = if plain_http {
@@ -44,10 +48,6 @@ pub fn run(
         None if plain_http => defaults::LISTEN_PLAIN_HTTP.parse()?,
         None => defaults::LISTEN.parse()?,
     };
-    let mut config = ServerConfig::new(dir.to_path_buf());
-    config.tls = tls.is_some();
-    config.limits = limits;
-    config.validate()?;
     let service = config.service.clone();
     let dir = dir.to_path_buf();
     let cert = tls.as_ref().map(|(_, cert)| cert.clone());

@@ -1,13 +1,51 @@
-//! Running the server from the command line: the async runtime, the listening socket, the line
-//! scripts read to learn the address, and shutdown on SIGTERM or Ctrl-C.
+//! Running the server from the command line (`regintel serve`, and the demo): HTTPS or plain
+//! HTTP, the async runtime, the listening socket, the line scripts read to learn the address,
+//! and shutdown on SIGTERM or Ctrl-C.
 
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use tokio::net::TcpListener;
 
 use crate::config::ServerConfig;
+use crate::net::tls;
+
+/// `regintel serve`: HTTPS with the certificate and key `tls`, or plain HTTP when
+/// `plain_http` (behind a TLS-terminating proxy); the database must exist.
+pub fn production(
+    config: ServerConfig,
+    listen: SocketAddr,
+    tls: Option<(&Path, &Path)>,
+    plain_http: bool,
+) -> anyhow::Result<()> {
+    let tls = match (tls, plain_http) {
+        (Some((cert, key)), false) => Some(tls::server_config(cert, key)?),
+        (None, true) => None,
+        (Some(_), true) => {
+            bail!("--plain-http and --tls-cert/--tls-key exclude each other: choose one")
+        }
+        (None, false) => bail!(
+            "regintel serves HTTPS: give --tls-cert and --tls-key (PEM files), or --plain-http to serve plain HTTP behind a TLS-terminating proxy"
+        ),
+    };
+    database(&config.data_dir)?;
+    serve(config, listen, tls, |_| Ok(()))
+}
+
+/// The database file in `data_dir`, which must exist.
+pub fn database(data_dir: &Path) -> anyhow::Result<PathBuf> {
+    let path = data_dir.join(crate::store::DB_FILE);
+    if !path.exists() {
+        bail!(
+            "no database in {}: run `regintel import --bundled --data-dir {}` first",
+            data_dir.display(),
+            data_dir.display()
+        );
+    }
+    Ok(path)
+}
 
 /// Serves `config` on `listen` until a signal. `on_bound` runs once the address is known (port
 /// 0 picks one), before the first connection is accepted.

@@ -1,7 +1,9 @@
 //! The command line: `demo`, `serve`, `import`, `account`, `key`, `openapi`, `check`. Settings
 //! come from flags or `REGINTEL_*` environment variables, with the defaults of
 //! [`crate::config::defaults`]; bad settings stop the program with a message saying what to fix.
-//! Each command is carried out by its module.
+//! This module holds the flags and turns them into settings; the commands are carried out by
+//! `demo`, `launch` (`serve`), `admin` (`import`, `account`, `key`), `check` and
+//! [`crate::openapi`] (`openapi`).
 
 mod admin;
 mod check;
@@ -10,7 +12,7 @@ mod launch;
 mod logging;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -18,7 +20,6 @@ use anyhow::bail;
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::{LimitConfig, Quotas, ServerConfig, defaults};
-use crate::net::tls;
 
 #[derive(Parser)]
 #[command(
@@ -115,6 +116,17 @@ struct TlsFiles {
     tls_key: Option<PathBuf>,
 }
 
+impl TlsFiles {
+    /// The certificate and the key, or neither.
+    fn pair(&self) -> anyhow::Result<Option<(&Path, &Path)>> {
+        match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Ok(Some((cert, key))),
+            (None, None) => Ok(None),
+            _ => bail!("--tls-cert and --tls-key go together: give both"),
+        }
+    }
+}
+
 /// Where clients reach the API.
 #[derive(Args)]
 struct PublicAddress {
@@ -128,7 +140,8 @@ struct PublicAddress {
     public_url: Option<String>,
 }
 
-/// Rate limits; every one also from `REGINTEL_LIMIT_<TIER>_<WINDOW>`.
+/// Rate limits; each also from its `REGINTEL_*` variable (the quotas from
+/// `REGINTEL_LIMIT_<TIER>_<WINDOW>`).
 #[derive(Args)]
 struct LimitArgs {
     #[arg(long, env = "REGINTEL_LIMIT_ANONYMOUS_MINUTE", default_value_t = defaults::ANONYMOUS.minute)]
@@ -168,7 +181,7 @@ struct LimitArgs {
     /// API keys an account may create per hour.
     #[arg(long, env = "REGINTEL_LIMIT_KEY_CREATIONS_HOUR", default_value_t = defaults::KEY_CREATIONS_PER_HOUR)]
     limit_key_creations_hour: u64,
-    /// Cost of a route in requests, by operation id: `exportDataset=20` (repeatable).
+    /// Cost of a route in requests, by operation id: `exportDataset=5` (repeatable).
     #[arg(long, env = "REGINTEL_ROUTE_WEIGHTS", value_delimiter = ',', value_parser = parse_weight)]
     route_weight: Vec<(String, u64)>,
     /// Serve without rate limits (for a gateway that limits requests itself).
@@ -179,7 +192,7 @@ struct LimitArgs {
 fn parse_weight(text: &str) -> Result<(String, u64), String> {
     let (op, weight) = text
         .split_once('=')
-        .ok_or_else(|| format!("{text:?}: write operationId=weight, e.g. exportDataset=20"))?;
+        .ok_or_else(|| format!("{text:?}: write operationId=weight, e.g. exportDataset=5"))?;
     let weight = weight
         .parse()
         .map_err(|_| format!("{text:?}: the weight must be a whole number"))?;
@@ -285,10 +298,10 @@ struct ServeArgs {
 }
 
 impl ServeArgs {
-    fn config(self) -> anyhow::Result<ServerConfig> {
-        let mut config = ServerConfig::new(self.data.data_dir);
-        config.service = self.address.service;
-        config.public_url = self.address.public_url;
+    fn config(&self) -> anyhow::Result<ServerConfig> {
+        let mut config = ServerConfig::new(self.data.data_dir.clone());
+        config.service.clone_from(&self.address.service);
+        config.public_url.clone_from(&self.address.public_url);
         config.tls = !self.plain_http;
         config.max_connections = self.max_connections;
         config.max_connections_per_address = self.max_connections_per_address;
@@ -328,7 +341,12 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
             plain_http,
             limits,
         } => demo::run(&dir, listen, plain_http, limits.config()),
-        Command::Serve(args) => serve(*args),
+        Command::Serve(args) => launch::production(
+            args.config()?,
+            args.listen,
+            args.tls.pair()?,
+            args.plain_http,
+        ),
         Command::Import {
             files,
             bundled,
@@ -351,40 +369,12 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
             config.service = address.service;
             config.public_url = address.public_url;
             config.validate()?;
-            let doc = crate::openapi::document(&config.base_url(), &[]);
+            let doc = crate::openapi::document(&config.base_url(), &config.limits);
             println!("{}", serde_json::to_string_pretty(&doc)?);
             Ok(())
         }
-        Command::Check { data, tls } => check::run(
-            &data.data_dir,
-            tls.tls_cert.as_deref(),
-            tls.tls_key.as_deref(),
-        ),
+        Command::Check { data, tls } => check::run(&data.data_dir, tls.pair()?),
     }
-}
-
-fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let tls = match (&args.tls.tls_cert, &args.tls.tls_key, args.plain_http) {
-        (Some(cert), Some(key), false) => Some(tls::server_config(cert, key)?),
-        (None, None, true) => None,
-        (Some(_), Some(_), true) => {
-            bail!("--plain-http and --tls-cert/--tls-key exclude each other: choose one")
-        }
-        (None, None, false) => bail!(
-            "regintel serves HTTPS: give --tls-cert and --tls-key (PEM files), or --plain-http to serve plain HTTP behind a TLS-terminating proxy"
-        ),
-        _ => bail!("--tls-cert and --tls-key go together: give both"),
-    };
-    let listen = args.listen;
-    let config = args.config()?;
-    if !config.data_dir.join(crate::store::DB_FILE).exists() {
-        bail!(
-            "no database in {}: run `regintel import --bundled --data-dir {}` first",
-            config.data_dir.display(),
-            config.data_dir.display()
-        );
-    }
-    launch::serve(config, listen, tls, |_| Ok(()))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::regions;
 use crate::store::Scoped;
 use crate::store::regions::RegionRow;
 
-/// The `briefing_type` values of the specification.
+/// The `briefing_type` values a briefing request may name.
 pub const TYPES: &[&str] = &[
     "profile_summary",
     "economy",

@@ -87,16 +87,21 @@ pub fn find(store: &Scoped, code: &str) -> Result<RegionRow, Error> {
 const MAX_SUGGESTIONS: usize = 5;
 const MAX_EDITS: usize = 2;
 
+/// Codes are ASCII (`[A-Za-z0-9_]`), so they are compared byte by byte. A known code whose length
+/// differs by more than two cannot be two edits away and costs only the length check; the rest
+/// are at most 16 + 2 bytes long, so each comparison is a few hundred steps.
 fn closest(code: &str, known: Vec<String>) -> Vec<String> {
-    let wanted: Vec<char> = code.to_uppercase().chars().collect();
+    let wanted = code.to_ascii_uppercase().into_bytes();
     // Longer input cannot be within two edits of any code; don't spend time on it.
-    if wanted.len() > 16 {
+    if wanted.len() > crate::ingest::MAX_REGION_CODE_LEN + MAX_EDITS {
         return Vec::new();
     }
+    let mut rows = (Vec::new(), Vec::new());
     let mut near: Vec<(usize, String)> = known
         .into_iter()
+        .filter(|k| k.len().abs_diff(wanted.len()) <= MAX_EDITS)
         .filter_map(|k| {
-            let d = edit_distance(&wanted, &k.to_uppercase().chars().collect::<Vec<_>>());
+            let d = edit_distance(&wanted, &k.to_ascii_uppercase().into_bytes(), &mut rows);
             (d <= MAX_EDITS).then_some((d, k))
         })
         .collect();
@@ -107,16 +112,20 @@ fn closest(code: &str, known: Vec<String>) -> Vec<String> {
         .collect()
 }
 
-/// Levenshtein distance (insertions, deletions, substitutions).
-fn edit_distance(a: &[char], b: &[char]) -> usize {
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
+/// Levenshtein distance (insertions, deletions, substitutions), in the two rows of `rows`,
+/// reused from one comparison to the next.
+fn edit_distance(a: &[u8], b: &[u8], rows: &mut (Vec<usize>, Vec<usize>)) -> usize {
+    let (previous, current) = rows;
+    previous.clear();
+    previous.extend(0..=b.len());
     for (i, ca) in a.iter().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
+        current.clear();
+        current.push(i + 1);
         for (j, cb) in b.iter().enumerate() {
             let substitution = previous[j] + usize::from(ca != cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
         }
-        previous = current;
+        std::mem::swap(previous, current);
     }
     previous[b.len()]
 }

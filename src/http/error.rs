@@ -1,6 +1,7 @@
-//! Everything a request can fail with, and its one mapping to an HTTP status and a stable code.
-//! `status()` and `code()` are exhaustive matches: a new variant does not compile until it has
-//! both. Messages are written for the API user; internal causes are logged, never sent.
+//! Everything a request can fail with, and its one mapping to an HTTP status and a stable code
+//! (the headers an error calls for are added by `respond::error_response`). `status()` and
+//! `code()` are exhaustive matches: a new variant does not compile until it has both. Messages
+//! are written for the API user; internal causes are logged, never sent.
 
 use serde_json::{Value, json};
 
@@ -65,6 +66,15 @@ impl ApiError {
     /// A bad query parameter; `message` must quote input through [`shown`].
     pub fn invalid(parameter: &str, message: impl Into<String>) -> Self {
         ApiError::Rejected(Rejection::invalid(parameter, message))
+    }
+
+    /// A credential or password that was sent and refused: charged to the address's failed
+    /// authentications, and challenged with `error="invalid_token"`.
+    pub fn is_refused_credential(&self) -> bool {
+        matches!(
+            self,
+            ApiError::Refused(Refusal::InvalidCredential | Refusal::LoginFailed)
+        )
     }
 
     pub fn status(&self) -> u16 {

@@ -14,13 +14,13 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Instant;
 
-use http::header::{self, HeaderValue};
+use http::header;
 use http::request::Parts;
-use http::{Method, Request, Response, StatusCode};
+use http::{Method, Request, Response};
 use http_body_util::{BodyExt, Limited};
 use hyper::body::{Bytes, Incoming};
 
-use crate::auth::{Principal, Refusal, Via};
+use crate::auth::{Principal, Via};
 use crate::domain::Rejection;
 use crate::ids;
 use crate::reply::Reply;
@@ -80,12 +80,7 @@ pub async fn handle(
         charge.as_mut(),
     )
     .await;
-    let bad_credential = matches!(
-        &result,
-        Err(ApiError::Refused(
-            Refusal::InvalidCredential | Refusal::LoginFailed
-        ))
-    );
+    let bad_credential = result.as_ref().is_err_and(ApiError::is_refused_credential);
     let mut response = render(&state, &parts, &request_id, &principal, result).await;
     respond::common_headers(
         response.headers_mut(),
@@ -128,7 +123,7 @@ async fn answer(
     let (route, params) = match found {
         Match::Found { route, params } => (route, params),
         Match::MethodNotAllowed { allow } if parts.method == Method::OPTIONS => {
-            return Ok(Answer::Ready(preflight(&allow)));
+            return Ok(Answer::Ready(respond::preflight(&allow)));
         }
         Match::MethodNotAllowed { allow } => {
             return Err(ApiError::MethodNotAllowed {
@@ -292,7 +287,7 @@ async fn render(
             }
             response
         }
-        Err(err) => error_response(&envelope, &err, gzip),
+        Err(err) => respond::error_response(&envelope, &err, gzip),
     }
 }
 
@@ -455,76 +450,6 @@ async fn read_body(
             "the request body could not be read".into(),
         )),
     }
-}
-
-fn error_response(envelope: &Envelope<'_>, err: &ApiError, gzip: bool) -> Response<Body> {
-    if let ApiError::Internal(cause) = err {
-        tracing::error!(
-            request_id = envelope.request_id,
-            error = format!("{cause:#}"),
-            "internal error"
-        );
-    }
-    let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let mut response = respond::build(
-        status,
-        respond::Body::from_chunks([Bytes::from(respond::error_body(envelope, err))]),
-        "application/json",
-        gzip,
-    );
-    let headers = response.headers_mut();
-    match err {
-        ApiError::MethodNotAllowed { allow, .. } => {
-            if let Ok(v) = HeaderValue::from_str(allow) {
-                headers.insert(header::ALLOW, v);
-            }
-        }
-        ApiError::Unavailable => {
-            headers.insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
-        }
-        ApiError::RateLimited { retry_after, .. } => {
-            headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
-        }
-        // RFC 6750 §3: no error attribute when no credential was sent.
-        ApiError::MissingCredential => {
-            headers.insert(
-                header::WWW_AUTHENTICATE,
-                HeaderValue::from_static("Bearer realm=\"regintel\""),
-            );
-        }
-        ApiError::Refused(Refusal::InvalidCredential | Refusal::LoginFailed) => {
-            headers.insert(
-                header::WWW_AUTHENTICATE,
-                HeaderValue::from_static("Bearer realm=\"regintel\", error=\"invalid_token\""),
-            );
-        }
-        _ => {}
-    }
-    caching::no_store(&mut response);
-    response
-}
-
-/// CORS preflight: which methods and request headers the API takes, cached by the
-/// browser for two hours (Chromium's cap on `Access-Control-Max-Age`).
-fn preflight(allow: &str) -> Response<Body> {
-    let mut response = Response::new(Body::default());
-    *response.status_mut() = StatusCode::NO_CONTENT;
-    let headers = response.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(allow) {
-        headers.insert(header::ALLOW, v.clone());
-        headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, v);
-    }
-    headers.insert(
-        header::ACCESS_CONTROL_ALLOW_HEADERS,
-        HeaderValue::from_static(
-            "Authorization, Content-Type, X-API-Key, X-Request-Id, If-None-Match",
-        ),
-    );
-    headers.insert(
-        header::ACCESS_CONTROL_MAX_AGE,
-        HeaderValue::from_static("7200"),
-    );
-    response
 }
 
 #[cfg(test)]

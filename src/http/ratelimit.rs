@@ -1,6 +1,10 @@
-//! The rate-limit side of the pipeline: which buckets a caller touches, what a route costs, and
-//! the headers that describe the buckets: GitHub's `X-RateLimit-*` for the binding bucket and the
-//! IETF `RateLimit`/`RateLimit-Policy` pair (draft-ietf-httpapi-ratelimit-headers) for all of them.
+//! The rate-limit side of the pipeline: a request's [`Charge`] (the address's failed
+//! authentications before credentials are checked, then every bucket the caller touches, and
+//! after the answer the refund of what does not count), the per-account limits of single actions
+//! ([`account_action`]), and the headers that describe the buckets: GitHub's `X-RateLimit-*` for
+//! the binding bucket and the IETF `RateLimit`/`RateLimit-Policy` pair
+//! (draft-ietf-httpapi-ratelimit-headers) for all of them. What a route costs is
+//! `routes::Route::cost`.
 
 use std::fmt::Write;
 use std::time::Instant;
@@ -129,6 +133,17 @@ fn auth_fail_policy(state: &AppState, client: u128) -> Policy {
     )
 }
 
+/// The bucket of an account's requests per UTC day, shared by its keys and sessions.
+pub const ACCOUNT_DAY: &str = "account-day";
+
+/// The quotas of an account of `tier`.
+pub fn quotas(limits: &LimitConfig, tier: Tier) -> crate::config::Quotas {
+    match tier {
+        Tier::Professional => limits.professional,
+        Tier::Institutional => limits.institutional,
+    }
+}
+
 /// The buckets a request touches: per client address for anonymous callers; per key minute,
 /// hour and day (or the minute and hour of all the account's sessions together), and the
 /// account's daily cap, for accounts.
@@ -144,10 +159,7 @@ pub fn policies(limits: &LimitConfig, principal: &Principal, client: u128) -> Ve
             ]
         }
         Principal::Account(caller) => {
-            let q = match caller.tier {
-                Tier::Professional => limits.professional,
-                Tier::Institutional => limits.institutional,
-            };
+            let q = quotas(limits, caller.tier);
             let mut out = match &caller.via {
                 Via::ApiKey { key_id } => {
                     let scope = Scope::Key(key_id.as_str().into());
@@ -165,7 +177,7 @@ pub fn policies(limits: &LimitConfig, principal: &Principal, client: u128) -> Ve
                     ]
                 }
             };
-            out.push(day("account-day", Scope::Account(caller.account_id), q.day));
+            out.push(day(ACCOUNT_DAY, Scope::Account(caller.account_id), q.day));
             out
         }
     }

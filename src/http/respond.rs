@@ -1,5 +1,6 @@
 //! From a [`Reply`] or an [`ApiError`] to bytes and headers: the `{data, meta, error}` envelope,
-//! content coding, and the headers every answer carries.
+//! content coding, the headers every answer carries and those an error calls for, and the answer
+//! to a CORS preflight.
 
 use std::io::Write;
 
@@ -309,6 +310,78 @@ pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool, cros
             HeaderValue::from_static("max-age=31536000"),
         );
     }
+}
+
+/// An error in the error envelope, with the headers its status calls for (`Allow`,
+/// `Retry-After`, `WWW-Authenticate`).
+pub fn error_response(envelope: &Envelope<'_>, err: &ApiError, gzip: bool) -> Response<Body> {
+    if let ApiError::Internal(cause) = err {
+        tracing::error!(
+            request_id = envelope.request_id,
+            error = format!("{cause:#}"),
+            "internal error"
+        );
+    }
+    let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut response = build(
+        status,
+        Body::from_chunks([Bytes::from(error_body(envelope, err))]),
+        "application/json",
+        gzip,
+    );
+    let headers = response.headers_mut();
+    match err {
+        ApiError::MethodNotAllowed { allow, .. } => {
+            if let Ok(v) = HeaderValue::from_str(allow) {
+                headers.insert(header::ALLOW, v);
+            }
+        }
+        ApiError::Unavailable => {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from_static("5"));
+        }
+        ApiError::RateLimited { retry_after, .. } => {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+        }
+        // RFC 6750 §3: no error attribute when no credential was sent.
+        ApiError::MissingCredential => {
+            headers.insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"regintel\""),
+            );
+        }
+        err if err.is_refused_credential() => {
+            headers.insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"regintel\", error=\"invalid_token\""),
+            );
+        }
+        _ => {}
+    }
+    super::caching::no_store(&mut response);
+    response
+}
+
+/// CORS preflight: which methods and request headers the API takes, cached by the
+/// browser for two hours (Chromium's cap on `Access-Control-Max-Age`).
+pub fn preflight(allow: &str) -> Response<Body> {
+    let mut response = Response::new(Body::default());
+    *response.status_mut() = StatusCode::NO_CONTENT;
+    let headers = response.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(allow) {
+        headers.insert(header::ALLOW, v.clone());
+        headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, v);
+    }
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static(
+            "Authorization, Content-Type, X-API-Key, X-Request-Id, If-None-Match",
+        ),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("7200"),
+    );
+    response
 }
 
 #[cfg(test)]

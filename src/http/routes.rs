@@ -1,7 +1,8 @@
 //! The route table: one line of runtime facts per route, the one list that drives routing
 //! (`router.rs`), the pipeline's per-route behaviour (`mod.rs`) and the OpenAPI document (whose
 //! prose for each operation lives in `openapi::operations`, under the route's operation id). A
-//! route added here is routed, documented and covered by the route-enumerating tests at once.
+//! route added here (with its entry in `openapi::operations`, which a unit test demands) is
+//! routed, documented and covered by the route-enumerating tests at once.
 
 use http::Method;
 

@@ -24,9 +24,15 @@ pub(crate) fn observation(
     dim_values: Vec<String>,
     src_line: u64,
 ) -> Result<RawObservation, String> {
-    check_code("region code", cells.region)?;
+    check_region_code(cells.region)?;
     if cells.period.is_empty() {
         return Err("empty period".into());
+    }
+    if cells.period.len() > MAX_PERIOD_LEN {
+        return Err(format!(
+            "period \"{}\" is longer than {MAX_PERIOD_LEN} characters",
+            shown(cells.period)
+        ));
     }
     if cells.unit.is_empty() {
         return Err("empty unit".into());
@@ -93,19 +99,43 @@ pub(crate) fn is_code(text: &str) -> bool {
     !text.is_empty() && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
-/// [`is_code`] with a reason; `what` names the thing in the message.
-pub(crate) fn check_code(what: &str, text: &str) -> Result<(), String> {
+/// [`is_code`] of at most `max_len` characters, with a reason; `what` names the thing in the
+/// message.
+fn check_code(what: &str, text: &str, max_len: usize) -> Result<(), String> {
     if text.is_empty() {
         Err(format!("empty {what}"))
-    } else if is_code(text) {
-        Ok(())
-    } else {
+    } else if !is_code(text) {
         Err(format!(
             "{what} \"{}\" has characters other than letters, digits and _",
             shown(text)
         ))
+    } else if text.len() > max_len {
+        Err(format!(
+            "{what} \"{}\" is longer than {max_len} characters",
+            shown(text)
+        ))
+    } else {
+        Ok(())
     }
 }
+
+/// A region code as Eurostat writes them (`DE212`, `EU27_2020`): at most
+/// [`MAX_REGION_CODE_LEN`] characters, which also keeps the search for codes close to an unknown
+/// one cheap.
+pub(crate) fn check_region_code(text: &str) -> Result<(), String> {
+    check_code("region code", text, MAX_REGION_CODE_LEN)
+}
+
+/// A dimension's column name (`sex`, `na_item`).
+pub(crate) fn check_dimension_name(text: &str) -> Result<(), String> {
+    check_code("dimension name", text, MAX_CODE_LEN)
+}
+
+/// Longest region code accepted; Eurostat's longest are 9 (`EU27_2020`).
+pub const MAX_REGION_CODE_LEN: usize = 16;
+
+/// Longest period label accepted (`2022`, `2022-Q1`, `2022M01`, `2022-01-15`).
+const MAX_PERIOD_LEN: usize = 32;
 
 /// Dimension values are codes too (`T`, `Y15-64`, `B-E`): letters, digits and `_ - @ $` (SDMX's
 /// identifier characters), at most [`MAX_CODE_LEN`]. Anything else is refused: a series is stored
@@ -371,12 +401,13 @@ mod tests {
 
     #[test]
     fn codes() {
-        assert!(check_code("region code", "EU27_2020").is_ok());
-        assert_eq!(
-            check_code("region code", ""),
-            Err("empty region code".into())
-        );
-        assert!(check_code("region code", "DE 1").is_err());
+        assert!(check_region_code("EU27_2020").is_ok());
+        assert_eq!(check_region_code(""), Err("empty region code".into()));
+        assert!(check_region_code("DE 1").is_err());
+        assert!(check_region_code(&"A".repeat(16)).is_ok());
+        assert!(check_region_code(&"A".repeat(17)).is_err());
+        assert!(check_dimension_name(&"a".repeat(64)).is_ok());
+        assert!(check_dimension_name(&"a".repeat(65)).is_err());
         assert_eq!(dataset_code(" TGS00010 ").as_deref(), Some("tgs00010"));
         assert_eq!(dataset_code("eurostat demo d3dens"), None);
         assert_eq!(dataset_code(""), None);

@@ -9,6 +9,7 @@ pub mod tidy;
 pub mod tsv;
 
 pub use crate::dataset_file::{Format, ParsedFile, RawObservation};
+pub use common::MAX_REGION_CODE_LEN;
 pub use tidy::Defaults;
 
 use std::fmt;

@@ -249,7 +249,7 @@ fn columns(header: &csv::StringRecord) -> Result<(Columns, Vec<String>), String>
         let duplicate = match known {
             Some(k) => cols.known[k as usize].replace(i).is_some(),
             None => {
-                common::check_code("dimension name", name)?;
+                common::check_dimension_name(name)?;
                 cols.dims.push(i);
                 dim_names.push(name.to_owned());
                 !seen_dims.first_time(name)

@@ -204,7 +204,7 @@ fn columns(header: &csv::StringRecord) -> Result<(Columns, Vec<String>), String>
             return Err(format!("duplicate column \"{}\"", common::shown(name)));
         }
         if !KNOWN.contains(&name) {
-            common::check_code("dimension name", name)?;
+            common::check_dimension_name(name)?;
         }
     }
     let find = |wanted: &str| names.iter().position(|&n| n == wanted);

@@ -127,7 +127,7 @@ impl<'a> Layout<'a> {
         common::check_column_count(names.len())?;
         let mut seen = common::SeenNames::default();
         for &name in &names {
-            common::check_code("dimension name", name)?;
+            common::check_dimension_name(name)?;
             if !seen.first_time(name) {
                 return Err(format!("duplicate dimension \"{name}\""));
             }

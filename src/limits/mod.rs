@@ -15,7 +15,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-const DAY_SECS: i64 = 86_400;
+/// Seconds of a UTC day: day counters roll over at multiples of it.
+pub const DAY_SECS: i64 = 86_400;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -193,7 +194,8 @@ impl Limiter {
         evaluate(&mut state, policies, 0, now, wall_secs).0.statuses
     }
 
-    /// Gives back what an admitted request consumed (answers that do not count: 304, 401, 5xx).
+    /// Gives back what an admitted request consumed (answers that do not count: an authenticated
+    /// 304, 401, 429, 5xx).
     pub fn refund(&self, policies: &[Policy], weight: u64, wall_secs: i64) {
         let mut state = self.lock();
         let day = wall_secs.div_euclid(DAY_SECS);
@@ -258,7 +260,7 @@ impl Limiter {
         let today = wall_secs.div_euclid(DAY_SECS);
         state
             .entries
-            .retain(|scope, e| !e.idle(now, today, scope.persisted_name().is_some()));
+            .retain(|scope, e| !e.idle(now, today, scope.is_persisted()));
         let target = self.max_entries * 3 / 4;
         let excess = state.entries.len().saturating_sub(target);
         if excess == 0 {
@@ -271,16 +273,9 @@ impl Limiter {
             .entries
             .iter()
             .filter(|(scope, e)| {
-                scope.persisted_name().is_none()
-                    || ((e.day != today || e.used == 0) && e.used == e.flushed)
+                !scope.is_persisted() || ((e.day != today || e.used == 0) && e.used == e.flushed)
             })
-            .map(|(scope, e)| {
-                (
-                    scope.persisted_name().is_some(),
-                    e.minute.max(e.hour),
-                    scope.clone(),
-                )
-            })
+            .map(|(scope, e)| (scope.is_persisted(), e.minute.max(e.hour), scope.clone()))
             .collect();
         order.sort_unstable_by_key(|(persisted, tat, _)| (*persisted, *tat));
         for (_, _, scope) in order.into_iter().take(excess) {

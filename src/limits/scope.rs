@@ -31,6 +31,11 @@ impl Scope {
         }
     }
 
+    /// Whether the day counter of this scope is kept in `usage_daily`.
+    pub fn is_persisted(&self) -> bool {
+        matches!(self, Scope::Key(_) | Scope::Account(_))
+    }
+
     /// The scope of a `usage_daily.scope` name; None for a name this version does not write.
     pub fn from_persisted_name(name: &str) -> Option<Scope> {
         if let Some(key_id) = name.strip_prefix(KEY) {
@@ -55,6 +60,14 @@ mod tests {
         }
         assert_eq!(Scope::Account(42).persisted_name().unwrap(), "acct:42");
         assert_eq!(Scope::Sessions(42).persisted_name(), None);
+        for scope in [
+            Scope::Key("k".into()),
+            Scope::Account(1),
+            Scope::Sessions(1),
+            Scope::Ip(1),
+        ] {
+            assert_eq!(scope.is_persisted(), scope.persisted_name().is_some());
+        }
         for unknown in ["acct:x", "ip:1", "acct", ""] {
             assert_eq!(Scope::from_persisted_name(unknown), None, "{unknown}");
         }

@@ -1,10 +1,10 @@
-//! The OpenAPI 3.1 document, built at start from the route table (paths, parameters, error codes)
-//! and the schemas below (one per answer type). `regintel openapi` prints it; `/openapi.json`
-//! serves it; the tests validate it, check it against the router and generate a client from it.
+//! The OpenAPI 3.1 document, built at start from the route table (methods, paths, access, body
+//! kinds, weights), the text of each operation (`operations`: parameters, error codes, prose) and
+//! the component schemas (`schemas`). `regintel openapi` prints it; `/openapi.json` serves it; the
+//! tests validate it, check it against the router and generate a client from it.
 //!
-//! It speaks the specification's terms: `servers` is the base URL (`.../api/v1/<service>`) and
-//! every path is relative to it, so a client generated from the document and given that base URL
-//! works. The operational routes at the root of the host (`/healthz`, `/readyz`) are outside the
+//! `servers` is the API's base URL (`.../api/v1/<service>`) and every path is relative to it, so
+//! a client generated from the document and given that base URL works. The operational routes at the root of the host (`/healthz`, `/readyz`) are outside the
 //! base URL and so outside the document (the README describes them).
 
 pub mod operations;
@@ -14,20 +14,22 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use crate::config::LimitConfig;
 use crate::http::error::ApiError;
 use crate::http::routes::{Access, BodyKind, ROUTES, Route};
 use operations::{COMMON_ERRORS, Location};
 use schemas::r;
 
 /// The document for the API at `base_url` (absolute, or a path when the public URL is not
-/// known) whose operator changed route weights to `weights` (operation id → cost).
-pub fn document(base_url: &str, weights: &[(String, u64)]) -> Value {
+/// known) under the rate limits `limits` (quotas and the operator's route weights).
+pub fn document(base_url: &str, limits: &LimitConfig) -> Value {
     let mut paths: BTreeMap<String, Value> = BTreeMap::new();
     for route in ROUTES.iter().filter(|r| !r.root) {
         let entry = paths
             .entry(route.path.to_owned())
             .or_insert_with(|| json!({}));
-        entry[route.method.as_str().to_ascii_lowercase()] = operation(route, route.cost(weights));
+        entry[route.method.as_str().to_ascii_lowercase()] =
+            operation(route, route.cost(&limits.route_weights));
     }
     json!({
         "openapi": "3.1.0",
@@ -35,7 +37,7 @@ pub fn document(base_url: &str, weights: &[(String, u64)]) -> Value {
             "title": "regintel: Regional Intelligence Service",
             "version": env!("CARGO_PKG_VERSION"),
             "summary": "European regional statistics by NUTS code, every number with a citation to its primary row.",
-            "description": DESCRIPTION,
+            "description": description(limits),
             "license": {"name": "Apache-2.0", "identifier": "Apache-2.0"},
         },
         "servers": [{"url": base_url, "description": "the API's base URL"}],
@@ -43,9 +45,9 @@ pub fn document(base_url: &str, weights: &[(String, u64)]) -> Value {
             {"name": "regions", "description": "Regions, profiles and comparisons"},
             {"name": "datasets", "description": "The datasets served and their snapshots"},
             {"name": "citations", "description": "The primary rows behind the numbers"},
-            {"name": "analytics", "description": "Briefings, bulk export and correlations (specification endpoints 3-5)"},
+            {"name": "analytics", "description": "Briefings, bulk export and correlations"},
             {"name": "account", "description": "Sign-in and the account's API keys"},
-            {"name": "operations", "description": "Health, readiness and this document"},
+            {"name": "operations", "description": "This document"},
         ],
         "paths": paths,
         "components": {
@@ -79,7 +81,43 @@ pub fn document(base_url: &str, weights: &[(String, u64)]) -> Value {
     })
 }
 
-const DESCRIPTION: &str = "Answers about European regions identified by NUTS codes (DE, DE2, DE21, DE212), from Eurostat data bundled with the server. Tiers: anonymous callers (no credential) read profiles, comparisons, regions, datasets and citations of public data; professional and institutional accounts (API key or session token) also see their own private datasets and may call the correlation matrix; bulk export and briefings need the institutional tier. A credential that is sent must be valid: a bad one answers 401 `invalid_credential`, never anonymous data. Rate limits: anonymous callers per client address (30/min, 300/h, 1,000/day by default), accounts per key (professional 60/min and 1,000/h, institutional 300/min and 10,000/h) and per account per UTC day (10,000 and 100,000, shared by the account's keys); every answer describes the binding bucket in `X-RateLimit-*` and all buckets in `RateLimit-Policy` / `RateLimit`; a refusal is 429 `rate_limit_exceeded` with `Retry-After`; each operation's cost is its `x-ratelimit-weight`. Every JSON answer is an envelope `{data, meta, error?}`; `meta.citations` maps each citation id used in `data` to its dataset, region, period and source, and `GET /citations/{citation_id}` resolves it to the primary row. Errors carry `error.code` (stable, snake_case), `message`, `status`, `details` and `request_id`. GET answers carry a weak `ETag` and honour `If-None-Match` (304); large answers are gzip-compressed for clients that accept it. Data: Eurostat (source: Eurostat), reshaped extracts; see each dataset's source and licence.";
+/// What every client should know first; the rate limits as this server applies them.
+fn description(limits: &LimitConfig) -> String {
+    let n = |v: u64| group_thousands(v);
+    let (a, p, i) = (limits.anonymous, limits.professional, limits.institutional);
+    let rate_limits = if limits.enabled {
+        format!(
+            "Rate limits: anonymous callers per client address ({}/min, {}/h, {}/day), accounts per key (professional {}/min and {}/h, institutional {}/min and {}/h) and per account per UTC day ({} and {}, shared by the account's keys); every answer describes the binding bucket in `X-RateLimit-*` and all buckets in `RateLimit-Policy` / `RateLimit`; a refusal is 429 `rate_limit_exceeded` with `Retry-After`; each operation's cost is its `x-ratelimit-weight`.",
+            n(a.minute),
+            n(a.hour),
+            n(a.day),
+            n(p.minute),
+            n(p.hour),
+            n(i.minute),
+            n(i.hour),
+            n(p.day),
+            n(i.day)
+        )
+    } else {
+        "Rate limits: none at this server (its gateway may apply its own).".to_owned()
+    };
+    format!(
+        "Answers about European regions identified by NUTS codes (DE, DE2, DE21, DE212), from Eurostat data bundled with the server. Tiers: anonymous callers (no credential) read profiles, comparisons, regions, datasets and citations of public data; professional and institutional accounts (API key or session token) also see their own private datasets and may call the correlation matrix; bulk export and briefings need the institutional tier. A credential that is sent must be valid: a bad one answers 401 `invalid_credential`, never anonymous data. {rate_limits} Every JSON answer is an envelope `{{data, meta, error?}}`; `meta.citations` maps each citation id used in `data` to its dataset, region, period and source, and `GET /citations/{{citation_id}}` resolves it to the primary row. Errors carry `error.code` (stable, snake_case), `message`, `status`, `details` and `request_id`. GET answers carry a weak `ETag` and honour `If-None-Match` (304); large answers are gzip-compressed for clients that accept it. Data: Eurostat (source: Eurostat), reshaped extracts; see each dataset's source and licence."
+    )
+}
+
+/// `10000` as `10,000`.
+fn group_thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 fn operation(route: &Route, weight: u64) -> Value {
     let doc =
@@ -226,7 +264,11 @@ mod tests {
 
     #[test]
     fn every_route_is_documented_with_resolvable_refs() {
-        let doc = document("/api/v1/regional", &[("exportDataset".into(), 7)]);
+        let limits = LimitConfig {
+            route_weights: vec![("exportDataset".into(), 7)],
+            ..LimitConfig::default()
+        };
+        let doc = document("/api/v1/regional", &limits);
         assert_eq!(doc["servers"][0]["url"], "/api/v1/regional");
         let export = &doc["paths"]["/export/bulk/{dataset_code}.csv"]["get"];
         assert_eq!(
@@ -246,6 +288,29 @@ mod tests {
         for part in text.split("#/components/schemas/").skip(1) {
             let name: String = part.chars().take_while(|c| c.is_alphanumeric()).collect();
             assert!(schemas.contains_key(&name), "dangling $ref {name:?}");
+        }
+    }
+
+    #[test]
+    fn the_description_states_this_servers_limits() {
+        let mut limits = LimitConfig::default();
+        limits.anonymous.minute = 12_345;
+        let text = |limits: &LimitConfig| {
+            document("/x", limits)["info"]["description"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        assert!(text(&limits).contains("(12,345/min, 300/h, 1,000/day)"));
+        limits.enabled = false;
+        assert!(text(&limits).contains("none at this server"));
+        for (n, shown) in [
+            (0, "0"),
+            (999, "999"),
+            (1_000, "1,000"),
+            (100_000, "100,000"),
+        ] {
+            assert_eq!(group_thousands(n), shown);
         }
     }
 }

@@ -183,6 +183,14 @@ fn upsert_dataset(
 /// profiles, which must stay quick to render.
 pub const MAX_PRIVATE_DATASETS: i64 = 100;
 
+/// Dimensions a private dataset may have: far more than any Eurostat dataset.
+pub const MAX_DIMENSIONS: usize = 32;
+
+/// Region codes one account may have of its own (codes in its data that neither the
+/// classification nor public data has): an unknown code is compared with every code its caller
+/// can see, so they must stay few.
+pub const MAX_PRIVATE_REGIONS: i64 = 10_000;
+
 /// Creates an account's private dataset (no data yet). Its code must be new for the account and
 /// not a public dataset's, so a code always means one dataset to its owner.
 pub fn create_private_dataset(
@@ -466,7 +474,7 @@ fn add_unclassified_regions<'a>(
     tx: &Transaction,
     codes: impl Iterator<Item = &'a str>,
     owner: Option<i64>,
-) -> rusqlite::Result<()> {
+) -> anyhow::Result<()> {
     let mut public = tx.prepare_cached(
         "INSERT INTO regions (code, level, parent_code, country_code, classification)
          VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (code) DO NOTHING",
@@ -495,6 +503,19 @@ fn add_unclassified_regions<'a>(
                 private.execute(params![code, level, parent, country, class, account])?
             }
         };
+    }
+    if let Some(account) = owner {
+        let own: i64 = tx.query_row(
+            "SELECT count(*) FROM private_regions WHERE account_id = ?1",
+            [account],
+            |r| r.get(0),
+        )?;
+        if own > MAX_PRIVATE_REGIONS {
+            return Err(crate::store::StoreError::Conflict(format!(
+                "the account would have {own} region codes of its own; the limit is {MAX_PRIVATE_REGIONS}"
+            ))
+            .into());
+        }
     }
     Ok(())
 }

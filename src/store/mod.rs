@@ -52,9 +52,13 @@ impl From<rusqlite::Error> for StoreError {
 }
 
 impl StoreError {
-    /// An error of a write path written with anyhow: a busy database stays busy (the client may
-    /// retry), anything else is unexpected.
+    /// An error of a write path written with anyhow: a store error stays what it is, a busy
+    /// database stays busy (the client may retry), anything else is unexpected.
     pub fn from_anyhow(err: anyhow::Error) -> StoreError {
+        let err = match err.downcast::<StoreError>() {
+            Ok(e) => return e,
+            Err(e) => e,
+        };
         match err.downcast::<rusqlite::Error>() {
             Ok(e) => e.into(),
             Err(e) => StoreError::Other(e),

@@ -468,4 +468,17 @@ async fn region_codes_in_any_case_and_suggestions_for_unknown_ones() {
     let r = s.get(&format!("/regions?level={long}")).await;
     assert_eq!(r.status, 400);
     assert!(r.body.len() < 1_000, "{} bytes", r.body.len());
+    // A JSON key holding the quote character of the parser's message ends the quote early; the
+    // message is bounded all the same.
+    let body = format!(r#"{{"email":"a","password":"b","x`{long}":1}}"#);
+    let r = s
+        .call(
+            "POST",
+            "/auth/login",
+            &[("content-type", "application/json")],
+            body.as_bytes(),
+        )
+        .await;
+    r.error(422, "validation_failed");
+    assert!(r.body.len() < 2_000, "{} bytes", r.body.len());
 }

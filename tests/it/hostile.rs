@@ -531,6 +531,64 @@ async fn private_datasets_are_bounded_and_loadable() {
     assert!(e["message"].as_str().unwrap().contains("limit"), "{e}");
 }
 
+/// Every region code an account's data brings in is compared with an unknown code the account
+/// asks for: codes are at most 16 characters, periods at most 32, and an account has at most
+/// `MAX_PRIVATE_REGIONS` codes of its own. A file over a limit is refused whole; the suggestions
+/// for an unknown code still come.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn region_codes_of_private_data_are_bounded() {
+    let s = TestServer::start().await;
+    let a = s.account("a@example.org", Tier::Professional);
+    create_dataset(&s, &a.api_key, "mine", &[]).await;
+    let long_code = format!("nuts_code,period,value\n{},2022,1\n", "Q".repeat(17));
+    let e = put_csv(&s, &a.api_key, "mine", long_code.as_bytes())
+        .await
+        .error(422, "validation_failed");
+    assert!(
+        e["message"].as_str().unwrap().contains("longer than 16"),
+        "{e}"
+    );
+    let long_period = format!("nuts_code,period,value\nDE21,{},1\n", "2".repeat(33));
+    put_csv(&s, &a.api_key, "mine", long_period.as_bytes())
+        .await
+        .error(422, "validation_failed");
+
+    let limit = regintel::store::import::MAX_PRIVATE_REGIONS;
+    let csv = |codes: std::ops::Range<i64>| {
+        let mut csv = String::from("nuts_code,period,value\n");
+        for i in codes {
+            csv.push_str(&format!("QQ{i:06},2022,1\n"));
+        }
+        csv
+    };
+    let r = put_csv(&s, &a.api_key, "mine", csv(0..limit).as_bytes()).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    create_dataset(&s, &a.api_key, "more", &[]).await;
+    let e = put_csv(&s, &a.api_key, "more", csv(limit..limit + 1).as_bytes())
+        .await
+        .error(409, "conflict");
+    assert!(
+        e["message"].as_str().unwrap().contains("region codes"),
+        "{e}"
+    );
+    let key = [a.key_header()];
+    let more = s
+        .client
+        .get_with(&format!("{BASE}/datasets/more"), &key)
+        .await
+        .json();
+    assert_eq!(
+        more["data"]["observations"], 0,
+        "nothing of the refused file"
+    );
+    let e = s
+        .client
+        .get_with(&format!("{BASE}/regions/QQ00001X"), &key)
+        .await
+        .error(404, "unknown_region");
+    assert_eq!(e["details"]["suggestions"][0], "QQ000010", "{e}");
+}
+
 /// HTTP/2: a stream whose reader grants no flow-control window holds its answer; traffic on the
 /// connection's other streams must not hide it. Each answer is watched on its own, and the
 /// connection is cut once one has waited the send timeout to be sent.

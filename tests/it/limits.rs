@@ -105,7 +105,7 @@ async fn every_answer_describes_the_buckets_and_refusals_say_which_and_when() {
 /// (The binding bucket is an hour's, 36 s a request: no slow run can see one come back and
 /// blur what was counted.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn what_counts_follows_the_conventions() {
+async fn what_counts_against_the_limits() {
     let s = TestServer::start_with(Options {
         configure: Some(|c| limits(c, (1000, 1000, 1000), (1_000_000, 100, 1000))),
         ..Default::default()

@@ -33,8 +33,8 @@ async fn served_document_passes_openapi_spec_validator() {
         String::from_utf8_lossy(&out.stderr)
     );
 
-    // The document speaks the specification's terms: the base URL in `servers`, paths relative
-    // to it, the operational routes at the root outside it.
+    // The base URL in `servers`, paths relative to it, the operational routes at the root
+    // outside it.
     assert_eq!(doc["servers"][0]["url"], BASE);
     assert!(doc["paths"].get("/regions/{region_code}/profile").is_some());
     assert!(doc["paths"].get("/healthz").is_none());
@@ -83,11 +83,14 @@ fn openapi_command_prints_the_same_document() {
         .unwrap();
     assert!(out.status.success());
     let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(printed, regintel::openapi::document(BASE, &[]));
+    assert_eq!(
+        printed,
+        regintel::openapi::document(BASE, &Default::default())
+    );
 }
 
 /// A new user's path: generate a Python client from the served document with
-/// openapi-python-client, give it the specification's base URL, and call profile, region,
+/// openapi-python-client, give it the API's base URL, and call profile, region,
 /// compare, regions, citations, export, dataset creation and the CSV upload through it; every
 /// answer must parse into its typed model (tests/it/generated_client/check.py).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

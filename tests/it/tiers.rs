@@ -1,4 +1,5 @@
-//! The tier matrix of the five specification endpoints.
+//! The tier matrix of the five endpoints of the service (profile, compare, briefings, bulk
+//! export, correlation matrix).
 
 use serde_json::{Value, json};
 

@@ -1,4 +1,5 @@
-//! The account plane: sign in and out, and the account's API keys (session token only).
+//! The account plane: sign in and out and the account's API keys (session token only), and the
+//! account's usage (any credential).
 
 use serde::Deserialize;
 use serde_json::json;
@@ -147,22 +148,19 @@ pub fn usage(req: &mut Req) -> Result<Reply, ApiError> {
     let caller = req.caller()?.clone();
     let limits = &state.config.limits;
     let wall_secs = crate::clock::now_ms().div_euclid(1000);
-    let today = wall_secs.div_euclid(86_400);
+    let today = wall_secs.div_euclid(crate::limits::DAY_SECS);
     let buckets = if limits.enabled {
-        let policies = crate::http::ratelimit::policies(limits, &req.principal, 0);
+        let policies = ratelimit::policies(limits, &req.principal, 0);
         state
             .limiter
             .peek(&policies, std::time::Instant::now(), wall_secs)
     } else {
         Vec::new()
     };
-    let cap = match caller.tier {
-        crate::store::accounts::Tier::Professional => limits.professional.day,
-        crate::store::accounts::Tier::Institutional => limits.institutional.day,
-    };
+    let cap = ratelimit::quotas(limits, caller.tier).day;
     let today_used = buckets
         .iter()
-        .find(|b| b.policy == "account-day")
+        .find(|b| b.policy == ratelimit::ACCOUNT_DAY)
         .map_or(0, |b| b.used);
     let stored: std::collections::HashMap<String, u64> =
         req.store()?.my_usage(today - 89)?.into_iter().collect();

@@ -1,4 +1,4 @@
-//! The analytics endpoints of the specification (briefings, bulk export, correlation matrix).
+//! The analytics endpoints: briefings, bulk export and the correlation matrix.
 //! Gating is done by the route table; bulk export answers in full; briefings and correlations
 //! validate their input and answer 501 until the analytics release computes them.
 

@@ -96,7 +96,8 @@ pub enum Handler {
     /// (WAL readers never wait for the writer). If none is free, it runs as a blocking one.
     Inline(HandlerFn),
     /// Runs on the blocking pool, a bounded number at a time: writes (which may wait for the
-    /// database's one writer, e.g. during an import), password hashing, CSV imports.
+    /// database's one writer, e.g. during an import), password hashing, and CSV uploads (those
+    /// under their upload slot).
     Blocking(HandlerFn),
     /// A read whose answer the client can make large (a page of 1,000 regions, a text search, an
     /// account's own datasets with all their series): milliseconds of work, so on the blocking

@@ -11,6 +11,7 @@ use crate::domain::catalog;
 use crate::error::FieldError;
 use crate::http::error::ApiError;
 use crate::reply::Reply;
+use crate::store::import::MAX_DIMENSIONS;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -25,9 +26,6 @@ struct NewDataset {
     #[serde(default)]
     description: Option<String>,
 }
-
-/// Dimensions a private dataset may have: far more than any Eurostat dataset.
-const MAX_DIMENSIONS: usize = 32;
 
 fn is_code(text: &str, max: usize, upper: bool) -> bool {
     (1..=max).contains(&text.len())
@@ -86,7 +84,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         let pointer = format!("#/dimensions/{i}");
         // A CSV column of one of these names means something else, so the dataset could never
         // be loaded.
-        let reserved = dim == "geo" || crate::ingest::tidy::KNOWN.contains(&dim.as_str());
+        let reserved = crate::ingest::tidy::KNOWN.contains(&dim.as_str());
         if !is_code(dim, 32, false) || reserved {
             problem(
                 &mut errors,

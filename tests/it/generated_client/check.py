@@ -1,5 +1,5 @@
 """Calls a running regintel through a client that openapi-python-client generated from the
-served OpenAPI document, given the specification's base URL (BASE_URL, `.../api/v1/regional`),
+served OpenAPI document, given the API's base URL (BASE_URL, `.../api/v1/regional`),
 and checks that every answer parses into the typed model the document promises. Run by
 tests/it/openapi.rs with the generated package `regintel_client` on PYTHONPATH; it prints `ok`.
 """
