@@ -23,8 +23,8 @@
 //! - [`import`]: imports as the operator and the upload route run them: parse, then write in one
 //!   transaction.
 //! - [`domain`] and [`auth`]: what the endpoints compute (profile, compare, catalogue, citations,
-//!   export, briefings), HTTP-free; who is calling (API keys, session JWTs, passwords, the login
-//!   throttle).
+//!   export, briefings, the correlation matrix and its statistics), HTTP-free; who is calling
+//!   (API keys, session JWTs, passwords, the login throttle).
 //! - [`store`] and [`ingest`]: SQLite (pool, migrations from `schema.sql`, scoped reads through
 //!   `v_*` views, the import write path); the file parsers (Eurostat TSV, SDMX-CSV, tidy CSV).
 //! - [`config`], [`cache`] and [`citation`]: settings and their defaults; the bounded answer

@@ -6,10 +6,12 @@ pub mod briefings;
 pub mod catalog;
 pub mod citations;
 pub mod compare;
+pub mod correlations;
 mod error;
 pub mod export;
 pub mod profile;
 pub mod regions;
+pub mod stats;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

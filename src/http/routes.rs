@@ -85,7 +85,7 @@ pub static ROUTES: &[Route] = &[
     Route::new(PUT,    "/datasets/{dataset_code}/data",      "putDatasetData",     Credential,    Blocking(private::put_data)).csv(),
     Route::new(POST,   "/briefings",                         "createBriefing",     Institutional, Inline(analytics::briefing)).json().weight(10),
     Route::new(GET,    "/export/bulk/{dataset_code}.csv",    "exportDataset",      Institutional, Inline(analytics::export)).weight(20),
-    Route::new(GET,    "/intelligence/correlations/matrix",  "correlationMatrix",  Credential,    Inline(analytics::correlations)),
+    Route::new(GET,    "/intelligence/correlations/matrix",  "correlationMatrix",  Credential,    Heavy(analytics::correlations)).cached().weight(5),
     Route::new(GET,    "/account/usage",                     "getUsage",           Credential,    Inline(account::usage)),
     Route::new(GET,    "/openapi.json",                      "getOpenApi",         Public,        Inline(meta::openapi)),
     Route::new(GET,    "/healthz",                           "healthz",            Public,        Inline(meta::healthz)).root().weight(0),

@@ -73,6 +73,15 @@ impl Scoped {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// The regions whose parent is `code`, in code order.
+    pub fn subregions(&self, code: &str) -> StoreResult<Vec<RegionRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM v_regions WHERE parent_code = ?1 ORDER BY code"
+        ))?;
+        let rows = stmt.query_map([code], from_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Regions filtered by level and country, in code order. Name search and paging are done by
     /// the caller: the table is small and names need Unicode-aware matching SQLite lacks.
     pub fn regions(

@@ -357,6 +357,15 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
             v
         }
         "dataset_code" => codes(),
+        "datasets" => {
+            let mut v = codes();
+            v.push(ident_with(
+                &format!("tgs00010,{}", victim.own_code),
+                victim.own_code,
+                MISSING_CODE,
+            ));
+            v
+        }
         "citation_id" => object_ids(),
         "key_id" => key_id(),
         "regions" => vec![
@@ -389,7 +398,9 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
 
 /// Optional query parameters this test fills too, and dimension filters a route takes beyond
 /// its documented parameters (by operation id).
-const OPTIONAL_QUERY: &[&str] = &["q", "after", "period", "unit", "country", "level"];
+const OPTIONAL_QUERY: &[&str] = &[
+    "q", "after", "period", "unit", "country", "level", "datasets",
+];
 const DIMENSION_QUERY: &[(&str, &str)] = &[("compareRegions", "sex")];
 
 /// Victim-private identifiers in a request, each with its made-up twin.

@@ -5,6 +5,7 @@ mod api;
 mod auth;
 mod cache;
 mod cli;
+mod correlations;
 mod errors;
 mod hostile;
 mod import;

@@ -1,14 +1,15 @@
 //! The analytics endpoints: briefings, bulk export and the correlation matrix.
-//! Gating is done by the route table; bulk export answers in full; briefings and correlations
-//! validate their input and answer 501 until the analytics release computes them.
+//! Gating is done by the route table.
 
 use std::sync::Mutex;
 
 use serde::Deserialize;
 use tokio::sync::mpsc;
 
-use super::Req;
-use crate::domain::{Rejection, briefings, regions};
+use super::{Req, json};
+use crate::domain::correlations::{self, MatrixQuery};
+use crate::domain::stats::Method;
+use crate::domain::{Rejection, briefings};
 use crate::http::error::ApiError;
 use crate::reply::{Reply, StreamChunk};
 
@@ -28,13 +29,49 @@ pub fn briefing(req: &mut Req) -> Result<Reply, ApiError> {
     ))
 }
 
+/// `GET /intelligence/correlations/matrix?nuts_code=X[&level=L][&method=M][&datasets=A,B][&min_n=N]`.
 pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
-    let code = req.query.require("nuts_code")?;
+    let region = req.query.require("nuts_code")?;
+    let level = req.query.take_int("level", 1, 3)?;
+    let method = match req.query.take("method") {
+        None => Method::Pearson,
+        Some(name) => Method::parse(&name).ok_or_else(|| {
+            ApiError::invalid(
+                "method",
+                format!("method must be one of {}", Method::NAMES.join(", ")),
+            )
+        })?,
+    };
+    let datasets = match req.query.take("datasets") {
+        None => None,
+        Some(list) => {
+            let codes: Vec<String> = list.split(',').map(|c| c.trim().to_owned()).collect();
+            if codes.iter().any(String::is_empty) {
+                return Err(ApiError::invalid(
+                    "datasets",
+                    "empty dataset code in the list",
+                ));
+            }
+            Some(codes)
+        }
+    };
+    let min_n = req
+        .query
+        .take_int("min_n", correlations::SMALLEST_MIN_N as i64, 10_000)?
+        .map_or(correlations::DEFAULT_MIN_N, |n| n as usize);
     req.no_more_params()?;
-    regions::find(req.store()?, &code)?;
-    Err(ApiError::NotImplemented(
-        "correlation matrices arrive with the analytics release; the request was valid".into(),
-    ))
+    let (matrix, sources) = correlations::matrix(
+        req.store()?,
+        &req.state.catalogue,
+        &MatrixQuery {
+            region,
+            level,
+            method,
+            datasets,
+            min_n,
+        },
+    )?;
+    json(&matrix, &sources)
 }
 
 /// An export must average this many bytes a second once it has run for [`RATE_GRACE`]: a client

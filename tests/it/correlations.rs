@@ -1,0 +1,316 @@
+//! The correlation matrix: cross-sections over subregions, time series for a region without
+//! any, every cell recomputable from the cited inputs listed beside it.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Value, json};
+
+use crate::support::{Resp, TestAccount, TestServer, Tier};
+
+const MATRIX: &str = "/api/v1/regional/intelligence/correlations/matrix";
+
+async fn matrix(s: &TestServer, who: &TestAccount, query: &str) -> Resp {
+    s.client
+        .get_with(&format!("{MATRIX}?{query}"), &[who.key_header()])
+        .await
+}
+
+/// Pearson's r written out plainly, to check the server's cells against.
+fn pearson(x: &[f64], y: &[f64]) -> f64 {
+    let n = x.len() as f64;
+    let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
+    let sxy: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
+    let sxx: f64 = x.iter().map(|a| (a - mx).powi(2)).sum();
+    let syy: f64 = y.iter().map(|b| (b - my).powi(2)).sum();
+    sxy / (sxx * syy).sqrt()
+}
+
+/// Ranks with ties averaged, for Spearman's ρ.
+fn ranks(v: &[f64]) -> Vec<f64> {
+    v.iter()
+        .map(|a| {
+            let below = v.iter().filter(|b| *b < a).count() as f64;
+            let equal = v.iter().filter(|b| *b == a).count() as f64;
+            below + (equal + 1.0) / 2.0
+        })
+        .collect()
+}
+
+/// Every `ok` cell is r over the pairs of its variables' inputs that share a key (the region for
+/// a cross-section, the period for a time series), with n pairs; every input's citation is in
+/// `meta.citations`. Returns the number of cells checked.
+fn check_cells(v: &Value, key: &str, spearman: bool) -> usize {
+    let data = &v["data"];
+    let citations = v["meta"]["citations"].as_object().unwrap();
+    let mut by_variable: BTreeMap<&str, BTreeMap<&str, f64>> = BTreeMap::new();
+    for (id, inputs) in data["inputs"].as_object().unwrap() {
+        let mut values = BTreeMap::new();
+        for input in inputs.as_array().unwrap() {
+            let citation = input["citation"].as_str().unwrap();
+            assert!(citations.contains_key(citation), "{citation} not in meta");
+            assert_eq!(citations[citation]["region"], input["region"]);
+            assert_eq!(citations[citation]["period"], input["period"]);
+            let previous = values.insert(
+                input[key].as_str().unwrap(),
+                input["value"].as_f64().unwrap(),
+            );
+            assert!(previous.is_none(), "{id}: one input per {key}");
+        }
+        by_variable.insert(id, values);
+    }
+    let mut checked = 0;
+    for cell in data["cells"].as_array().unwrap() {
+        let (x, y) = (
+            &by_variable[cell["x"].as_str().unwrap()],
+            &by_variable[cell["y"].as_str().unwrap()],
+        );
+        let (xs, ys): (Vec<f64>, Vec<f64>) = x
+            .iter()
+            .filter_map(|(k, a)| y.get(k).map(|b| (*a, *b)))
+            .unzip();
+        assert_eq!(cell["n"], xs.len(), "{cell}");
+        if cell["status"] != "ok" {
+            assert!(cell.get("r").is_none(), "{cell}");
+            continue;
+        }
+        let r = if spearman {
+            pearson(&ranks(&xs), &ranks(&ys))
+        } else {
+            pearson(&xs, &ys)
+        };
+        let got = cell["r"].as_f64().unwrap();
+        assert!((got - r).abs() < 1e-9, "{cell}: r should be {r}");
+        let p = cell["p_value"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p), "{cell}");
+        let ci = cell["ci95"].as_array().unwrap();
+        let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+        assert!(lo <= got && got <= hi, "{cell}");
+        checked += 1;
+    }
+    checked
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cross_section_over_subregions_recomputes_from_its_cited_inputs() {
+    let s = TestServer::start().await;
+    let a = s.account("analyst@example.org", Tier::Professional);
+    for (query, spearman) in [
+        ("nuts_code=DE&level=2", false),
+        ("nuts_code=de&level=2&method=spearman", true),
+    ] {
+        let r = matrix(&s, &a, query).await;
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        let v = r.json();
+        let data = &v["data"];
+        assert_eq!(data["basis"], "cross_section");
+        assert_eq!(data["level"], 2);
+        assert_eq!(data["region"]["code"], "DE");
+        assert_eq!(
+            data["method"],
+            if spearman { "spearman" } else { "pearson" }
+        );
+        assert!(
+            check_cells(&v, "region", spearman) >= 20,
+            "{}",
+            data["cells"]
+        );
+        // Each variable is taken at one period, the one it names.
+        for variable in data["variables"].as_array().unwrap() {
+            let period = variable["period"].as_str().unwrap();
+            let inputs = data["inputs"][variable["id"].as_str().unwrap()]
+                .as_array()
+                .unwrap();
+            assert!(inputs.iter().all(|i| i["period"] == period), "{variable}");
+            assert_eq!(variable["coverage"], inputs.len());
+        }
+        let used: Vec<&str> = data["regions_used"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        assert!(used.len() >= 30, "{used:?}");
+        assert!(
+            used.iter().all(|c| c.len() == 4 && c.starts_with("DE")),
+            "{used:?}"
+        );
+        assert!(
+            !used.contains(&"DEZZ"),
+            "extra-regio is no region to correlate"
+        );
+        let caveats: BTreeSet<&str> = data["caveats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["code"].as_str().unwrap())
+            .collect();
+        for code in [
+            "ecological_inference",
+            "multiple_comparisons",
+            "mixed_nuts_editions",
+            "size_effects",
+        ] {
+            assert!(caveats.contains(code), "{caveats:?}");
+        }
+    }
+
+    // An input's citation resolves to the row it quotes.
+    let v = matrix(
+        &s,
+        &a,
+        "nuts_code=DE&level=2&datasets=nama_10r_2gdp,tgs00010",
+    )
+    .await
+    .json();
+    let input = &v["data"]["inputs"]["nama_10r_2gdp"][0];
+    let cited = s
+        .get(&format!(
+            "/citations/{}",
+            input["citation"].as_str().unwrap()
+        ))
+        .await
+        .json();
+    assert_eq!(cited["data"]["value"], input["value"]);
+    assert_eq!(cited["data"]["region"]["code"], input["region"]);
+    assert_eq!(v["data"]["variables"].as_array().unwrap().len(), 2);
+    assert_eq!(v["data"]["cells"].as_array().unwrap().len(), 1);
+    s.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_region_without_subregions_is_correlated_over_time() {
+    let s = TestServer::start().await;
+    let a = s.account("analyst@example.org", Tier::Professional);
+    let r = matrix(&s, &a, "nuts_code=DE212").await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let v = r.json();
+    let data = &v["data"];
+    assert_eq!(data["basis"], "time_series");
+    assert_eq!(data["level"], 3);
+    assert_eq!(data["regions_used"], json!(["DE212"]));
+    assert!(check_cells(&v, "period", false) >= 3, "{}", data["cells"]);
+    for inputs in data["inputs"].as_object().unwrap().values() {
+        assert!(
+            inputs
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|i| i["region"] == "DE212")
+        );
+    }
+    let caveats = data["caveats"].to_string();
+    assert!(caveats.contains("trending_series"), "{caveats}");
+
+    // Below min_n a cell says so, with its n and without r.
+    let v = matrix(
+        &s,
+        &a,
+        "nuts_code=DE212&datasets=demo_r_pjangrp3,nama_10r_3gdp&min_n=500",
+    )
+    .await
+    .json();
+    let cell = &v["data"]["cells"][0];
+    assert_eq!(cell["status"], "insufficient_data", "{cell}");
+    assert!(cell["n"].as_u64().unwrap() >= 3, "{cell}");
+    assert!(
+        cell.get("r").is_none() && cell.get("p_value").is_none(),
+        "{cell}"
+    );
+    s.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_parameters_are_refused_naming_the_parameter() {
+    let s = TestServer::start().await;
+    let a = s.account("analyst@example.org", Tier::Professional);
+    for (query, parameter) in [
+        ("nuts_code=DE&method=kendall", "method"),
+        ("nuts_code=DE&level=0", "level"),
+        ("nuts_code=DE&level=four", "level"),
+        ("nuts_code=DE21&level=2", "level"),
+        ("nuts_code=DE212&level=3", "level"),
+        ("nuts_code=DE&min_n=2", "min_n"),
+        ("nuts_code=DE&datasets=no_such_dataset", "datasets"),
+        ("nuts_code=DE&datasets=tgs00010,tgs00010", "datasets"),
+        ("nuts_code=DE&datasets=tgs00010,", "datasets"),
+        ("nuts_code=DE&colour=red", "colour"),
+        ("level=2", "nuts_code"),
+    ] {
+        let r = matrix(&s, &a, query).await;
+        let error = r.error(400, "invalid_parameter");
+        assert_eq!(error["details"]["parameter"], parameter, "{query}: {error}");
+    }
+    let too_many = vec!["tgs00010"; 21].join(",");
+    let r = matrix(&s, &a, &format!("nuts_code=DE&datasets={too_many}")).await;
+    r.error(400, "invalid_parameter");
+    matrix(&s, &a, "nuts_code=XX99")
+        .await
+        .error(404, "unknown_region");
+    // Anonymous callers need a key or a session.
+    s.get("/intelligence/correlations/matrix?nuts_code=DE")
+        .await
+        .error(401, "missing_credential");
+    s.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_callers_private_data_takes_part_and_nobody_elses() {
+    let s = TestServer::start().await;
+    let owner = s.account("owner@example.org", Tier::Professional);
+    let other = s.account("other@example.org", Tier::Professional);
+    let created = s
+        .call(
+            "POST",
+            "/datasets",
+            &[owner.key_header(), ("content-type", "application/json")],
+            json!({"code": "my_scores", "title": "Our regional scores", "unit": "PC"})
+                .to_string()
+                .as_bytes(),
+        )
+        .await;
+    assert_eq!(
+        created.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&created.body)
+    );
+    // A score for every German NUTS 1 region.
+    let regions = [
+        "DE1", "DE2", "DE3", "DE4", "DE5", "DE6", "DE7", "DE8", "DE9", "DEA", "DEB", "DEC", "DED",
+        "DEE", "DEF", "DEG",
+    ];
+    let mut csv = String::from("nuts_code,period,value\n");
+    for (i, code) in regions.iter().enumerate() {
+        csv.push_str(&format!("{code},2022,{}.5\n", 40 + (i * 7) % 23));
+    }
+    let put = s
+        .call(
+            "PUT",
+            "/datasets/my_scores/data",
+            &[owner.key_header(), ("content-type", "text/csv")],
+            csv.as_bytes(),
+        )
+        .await;
+    assert_eq!(put.status, 200, "{}", String::from_utf8_lossy(&put.body));
+
+    let v = matrix(&s, &owner, "nuts_code=DE&level=1").await.json();
+    let ids: Vec<&str> = v["data"]["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"my_scores"), "{ids:?}");
+    assert_eq!(
+        v["data"]["inputs"]["my_scores"].as_array().unwrap().len(),
+        regions.len()
+    );
+    assert_eq!(v["meta"]["access"], "account");
+    check_cells(&v, "region", false);
+
+    let theirs = matrix(&s, &other, "nuts_code=DE&level=1").await;
+    assert!(!String::from_utf8_lossy(&theirs.body).contains("my_scores"));
+    let named = matrix(&s, &other, "nuts_code=DE&level=1&datasets=my_scores").await;
+    named.error(400, "invalid_parameter");
+    s.stop().await.unwrap();
+}
