@@ -241,3 +241,22 @@ CREATE VIEW v_usage_daily AS
 -- A region code may be asked for in any case (`de21`); without this, each such lookup scans
 -- every region. (An account's own codes are found through its key prefix: at most 10,000.)
 CREATE INDEX regions_code_nocase ON regions (code COLLATE NOCASE);
+
+-- migration 7: briefings
+
+-- AI briefings as generated and verified, kept per account: the answer exactly as it was first
+-- given (sections, claims with their citations, verification, generator), so it can be shown
+-- again and checked against later revisions of the rows it cites.
+CREATE TABLE briefings (
+    id            INTEGER PRIMARY KEY,
+    public_id     TEXT NOT NULL UNIQUE,                 -- brf_...
+    account_id    INTEGER NOT NULL REFERENCES accounts (id),
+    region_code   TEXT NOT NULL,
+    briefing_type TEXT NOT NULL,
+    created_at    INTEGER NOT NULL,                     -- unix ms
+    body_json     TEXT NOT NULL
+);
+CREATE INDEX briefings_account ON briefings (account_id, id);
+
+CREATE VIEW v_briefings AS
+    SELECT * FROM briefings WHERE account_id = current_account();

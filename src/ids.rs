@@ -34,6 +34,10 @@ pub fn request_id() -> String {
     format!("req_{}", ulid())
 }
 
+pub fn briefing_id() -> String {
+    format!("brf_{}", ulid().to_ascii_lowercase())
+}
+
 pub fn snapshot_id() -> String {
     format!("snp_{}", ulid().to_ascii_lowercase())
 }

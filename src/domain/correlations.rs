@@ -326,21 +326,7 @@ fn descendants(store: &Scoped, region: &RegionRow, level: i64) -> Result<Vec<Reg
 /// same code (as everywhere else).
 fn candidates(store: &Scoped, named: Option<&[String]>) -> Result<Vec<DatasetRow>, Error> {
     let Some(named) = named else {
-        let mut by_code: BTreeMap<String, DatasetRow> = BTreeMap::new();
-        let mut order = Vec::new();
-        for d in store.datasets()? {
-            if d.headline_series_id.is_none() {
-                continue;
-            }
-            if !by_code.contains_key(&d.code) {
-                order.push(d.code.clone());
-            }
-            by_code.insert(d.code.clone(), d);
-        }
-        return Ok(order
-            .into_iter()
-            .filter_map(|code| by_code.remove(&code))
-            .collect());
+        return super::headline_datasets(store);
     };
     if named.len() > MAX_VARIABLES {
         return Err(Rejection::invalid(
@@ -541,11 +527,6 @@ fn each_variable<'c>(
     each.join(", ")
 }
 
-/// A unit that counts or sums (persons, million euro) rather than relating to population or area.
-fn is_absolute(unit: &str) -> bool {
-    unit == "NR" || unit.starts_with("MIO_") || unit.starts_with("THS_")
-}
-
 /// What a reader must keep in mind about this matrix.
 fn method_caveats(basis: Basis, collected: &[Collected], cells: usize) -> Vec<Warning> {
     let mut caveats = Vec::new();
@@ -581,7 +562,7 @@ fn method_caveats(basis: Basis, collected: &[Collected], cells: usize) -> Vec<Wa
     }
     let totals: Vec<&str> = collected
         .iter()
-        .filter(|c| basis == Basis::CrossSection && is_absolute(&c.variable.unit))
+        .filter(|c| basis == Basis::CrossSection && super::is_total(&c.variable.unit))
         .map(|c| c.variable.id.as_str())
         .collect();
     if !totals.is_empty() {

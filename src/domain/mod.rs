@@ -147,6 +147,32 @@ impl<'a> Citer<'a> {
     }
 }
 
+/// A unit that adds up over regions (persons, million euro) rather than relating to population
+/// or area: such figures mostly measure a region's size.
+pub fn is_total(unit: &str) -> bool {
+    unit == "NR" || unit.starts_with("MIO_") || unit.starts_with("THS_")
+}
+
+/// Every visible dataset with a headline series, public first, a private one replacing a public
+/// one of the same code (as [`Scoped::dataset`] resolves codes).
+pub fn headline_datasets(store: &Scoped) -> Result<Vec<DatasetRow>, Error> {
+    let mut by_code: BTreeMap<String, DatasetRow> = BTreeMap::new();
+    let mut order = Vec::new();
+    for d in store.datasets()? {
+        if d.headline_series_id.is_none() {
+            continue;
+        }
+        if !by_code.contains_key(&d.code) {
+            order.push(d.code.clone());
+        }
+        by_code.insert(d.code.clone(), d);
+    }
+    Ok(order
+        .into_iter()
+        .filter_map(|code| by_code.remove(&code))
+        .collect())
+}
+
 /// Whole numbers are written without a fraction (`4729243`, not `4729243.0`), as sources print
 /// them; the exact source text is in the citation.
 pub fn number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {

@@ -54,9 +54,6 @@ pub enum ApiError {
     /// The database is busy or the server is shutting down; the client may retry.
     #[error("service temporarily unavailable")]
     Unavailable,
-    /// A route whose computation arrives in a later release (the analytics endpoints).
-    #[error("{0}")]
-    NotImplemented(String),
     /// Anything unexpected. The cause goes to the log with the request id, not to the client.
     #[error("internal error")]
     Internal(#[source] anyhow::Error),
@@ -101,7 +98,6 @@ impl ApiError {
             ApiError::RequestTimeout { .. } => 408,
             ApiError::Unavailable => 503,
             ApiError::Internal(_) => 500,
-            ApiError::NotImplemented(_) => 501,
         }
     }
 
@@ -131,7 +127,6 @@ impl ApiError {
             ApiError::RequestTimeout { .. } => "request_timeout",
             ApiError::Unavailable => "unavailable",
             ApiError::Internal(_) => "internal",
-            ApiError::NotImplemented(_) => "not_implemented",
         }
     }
 
@@ -167,8 +162,7 @@ impl ApiError {
             | ApiError::MissingCredential
             | ApiError::Refused(_)
             | ApiError::Forbidden(_)
-            | ApiError::Conflict(_)
-            | ApiError::NotImplemented(_) => None,
+            | ApiError::Conflict(_) => None,
         }
     }
 
@@ -192,7 +186,6 @@ impl ApiError {
         ("payload_too_large", 413),
         ("request_timeout", 408),
         ("internal", 500),
-        ("not_implemented", 501),
         ("unavailable", 503),
     ];
 }
@@ -289,7 +282,6 @@ mod tests {
                 retry_after: 1,
                 violated: vec!["key-minute"],
             },
-            ApiError::NotImplemented("x".into()),
         ];
         let given: BTreeSet<(&str, u16)> = samples.iter().map(|e| (e.code(), e.status())).collect();
         let listed: BTreeSet<(&str, u16)> = ApiError::CODES.iter().copied().collect();

@@ -8,7 +8,7 @@ use http::Method;
 
 use super::handlers::Handler::{Blocking, Heavy, Inline};
 use super::handlers::{
-    Handler, account, analytics, citations, compare, datasets, meta, private, regions,
+    Handler, account, analytics, briefings, citations, compare, datasets, meta, private, regions,
 };
 use Access::{Credential, Institutional, Public, Session};
 
@@ -83,7 +83,9 @@ pub static ROUTES: &[Route] = &[
     Route::new(DELETE, "/account/api-keys/{key_id}",         "revokeApiKey",       Session,       Blocking(account::revoke_key)),
     Route::new(POST,   "/datasets",                          "createDataset",      Credential,    Blocking(private::create)).json(),
     Route::new(PUT,    "/datasets/{dataset_code}/data",      "putDatasetData",     Credential,    Blocking(private::put_data)).csv(),
-    Route::new(POST,   "/briefings",                         "createBriefing",     Institutional, Inline(analytics::briefing)).json().weight(10),
+    Route::new(POST,   "/briefings",                         "createBriefing",     Institutional, Blocking(briefings::create)).json().weight(10),
+    Route::new(GET,    "/briefings",                         "listBriefings",      Institutional, Inline(briefings::list)),
+    Route::new(GET,    "/briefings/{briefing_id}",           "getBriefing",        Institutional, Heavy(briefings::get)),
     Route::new(GET,    "/export/bulk/{dataset_code}.csv",    "exportDataset",      Institutional, Inline(analytics::export)).weight(20),
     Route::new(GET,    "/intelligence/correlations/matrix",  "correlationMatrix",  Credential,    Heavy(analytics::correlations)).cached().weight(5),
     Route::new(GET,    "/account/usage",                     "getUsage",           Credential,    Inline(account::usage)),

@@ -28,6 +28,7 @@ const ATTACK_REGION: &str = "QX21";
 /// Identifiers of the shapes the victim's use, that exist nowhere.
 const MISSING_CODE: &str = "z_only";
 const MISSING_CITATION: &str = "cit_aaaaaaaaaaaaaaaaaaaa";
+const MISSING_BRIEFING: &str = "brf_00000000000000000000000000";
 const MISSING_SNAPSHOT: &str = "snp_00000000000000000000000000";
 const MISSING_KEY_ID: &str = "Zz9Zz9Zz";
 const MISSING_EMAIL: &str = "nobody@example.org";
@@ -51,6 +52,8 @@ struct Party {
     citations: Vec<String>,
     snapshots: Vec<String>,
     file_sha256: Vec<String>,
+    /// Its briefing, which quotes its private values.
+    briefings: Vec<String>,
 }
 
 impl Party {
@@ -85,6 +88,7 @@ impl Party {
         all.extend(self.citations.iter().cloned());
         all.extend(self.snapshots.iter().cloned());
         all.extend(self.file_sha256.iter().cloned());
+        all.extend(self.briefings.iter().cloned());
         all
     }
 
@@ -124,6 +128,7 @@ async fn fixture() -> (TestServer, Party, Party) {
         own_base: 222_221,
         citations: Vec::new(),
         snapshots: Vec::new(),
+        briefings: Vec::new(),
         file_sha256: Vec::new(),
     };
     let mut b = Party {
@@ -137,6 +142,7 @@ async fn fixture() -> (TestServer, Party, Party) {
         own_base: 444_441,
         citations: Vec::new(),
         snapshots: Vec::new(),
+        briefings: Vec::new(),
         file_sha256: Vec::new(),
     };
     for p in [&mut a, &mut b] {
@@ -187,6 +193,23 @@ async fn fixture() -> (TestServer, Party, Party) {
         assert_eq!(p.citations.len(), 2 * rows + 1, "{:?}", p.citations);
         assert_eq!(p.snapshots.len(), 3, "{:?}", p.snapshots);
         assert_eq!(p.file_sha256.len(), 3);
+        let body = json!({"region_nuts_code": "DE21", "briefing_type": "profile_summary"});
+        let r = s
+            .call(
+                "POST",
+                "/briefings",
+                &[p.key(), ("content-type", "application/json")],
+                body.to_string().as_bytes(),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", text(&r.body));
+        let briefing = r.json();
+        assert!(
+            briefing["data"].to_string().contains(p.title),
+            "cites the private data"
+        );
+        p.briefings
+            .push(briefing["data"]["id"].as_str().unwrap().to_owned());
     }
     (s, a, b)
 }
@@ -367,6 +390,11 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
             v
         }
         "citation_id" => object_ids(),
+        "briefing_id" => victim
+            .briefings
+            .iter()
+            .map(|b| ident(b, Some(MISSING_BRIEFING)))
+            .collect(),
         "key_id" => key_id(),
         "regions" => vec![
             ident("DE21,FR10", None),

@@ -3,6 +3,7 @@
 
 mod api;
 mod auth;
+mod briefings;
 mod cache;
 mod cli;
 mod correlations;

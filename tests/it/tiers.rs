@@ -115,7 +115,7 @@ fn endpoints() -> Vec<Endpoint> {
             method: "POST",
             path: "/briefings",
             body: Some(json!({"region_nuts_code": "DE21", "briefing_type": "profile_summary"})),
-            want: |c| institutional(c, Want::Error(501, "not_implemented")),
+            want: |c| institutional(c, Want::Ok(201)),
         },
         Endpoint {
             name: "export",
@@ -208,7 +208,6 @@ fn known_code(code: &str) -> &'static str {
         "missing_credential",
         "invalid_credential",
         "insufficient_tier",
-        "not_implemented",
         "unknown_region",
         "validation_failed",
     ]

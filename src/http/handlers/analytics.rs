@@ -1,33 +1,16 @@
-//! The analytics endpoints: briefings, bulk export and the correlation matrix.
+//! The analytics endpoints besides briefings: bulk export and the correlation matrix.
 //! Gating is done by the route table.
 
 use std::sync::Mutex;
 
-use serde::Deserialize;
 use tokio::sync::mpsc;
 
 use super::{Req, json};
+use crate::domain::Rejection;
 use crate::domain::correlations::{self, MatrixQuery};
 use crate::domain::stats::Method;
-use crate::domain::{Rejection, briefings};
 use crate::http::error::ApiError;
 use crate::reply::{Reply, StreamChunk};
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct BriefingRequest {
-    region_nuts_code: String,
-    briefing_type: String,
-}
-
-pub fn briefing(req: &mut Req) -> Result<Reply, ApiError> {
-    req.no_more_params()?;
-    let body: BriefingRequest = req.json_body()?;
-    briefings::subject(req.store()?, &body.region_nuts_code, &body.briefing_type)?;
-    Err(ApiError::NotImplemented(
-        "briefings arrive with the analytics release; the request was valid".into(),
-    ))
-}
 
 /// `GET /intelligence/correlations/matrix?nuts_code=X[&level=L][&method=M][&datasets=A,B][&min_n=N]`.
 pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {

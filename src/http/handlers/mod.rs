@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod analytics;
+pub mod briefings;
 pub mod citations;
 pub mod compare;
 pub mod datasets;

@@ -1,0 +1,347 @@
+//! The deterministic writer: picks the facts a briefing of one type needs (the region's latest
+//! values, their change over time, its rank among the regions of its parent, the gap to its
+//! country, the EU figure), and writes them as short paragraphs in which every number is a claim.
+
+use std::collections::BTreeMap;
+
+use super::claims::{ClaimBook, Operation};
+use super::{Draft, Section};
+use crate::catalogue::Catalogue;
+use crate::domain::Error;
+use crate::store::Scoped;
+use crate::store::datasets::DatasetRow;
+use crate::store::observations::ObsRow;
+use crate::store::regions::RegionRow;
+
+/// The EU aggregate a region is set against where the data has it.
+const EU: &str = "EU27_2020";
+/// How far back the change over time looks, in periods (years for annual data).
+const LOOK_BACK: usize = 5;
+
+/// The headline series' topics a briefing type covers (None: all), its title, and whether it
+/// sets the region against its peers.
+fn plan(briefing_type: &str) -> (Option<&'static str>, &'static str, bool) {
+    match briefing_type {
+        "economy" => (Some("economy"), "Economy", true),
+        "labour_market" => (Some("labour market"), "Labour market", true),
+        "demography" => (Some("demography"), "Demography", true),
+        "health" => (Some("health"), "Health", true),
+        "peer_comparison" => (None, "Peer comparison", true),
+        _ => (None, "Profile summary", false),
+    }
+}
+
+/// A value fit to state: published, not confidential.
+fn stated(row: &ObsRow) -> bool {
+    row.value.is_some() && !row.conf_status.eq_ignore_ascii_case("c") && !row.flags.contains('c')
+}
+
+/// Units whose change reads best as a difference in the unit (percentage points, years) rather
+/// than a percentage of a percentage.
+fn additive(unit: &str) -> Option<&'static str> {
+    if unit == "PC" || unit.starts_with("PC_") {
+        Some("percentage points")
+    } else if unit == "YR" {
+        Some("years")
+    } else {
+        None
+    }
+}
+
+struct Writer<'a> {
+    store: &'a Scoped,
+    catalogue: &'a Catalogue,
+    book: ClaimBook,
+    /// Names and titles written in the text (they may hold digits that are no claims).
+    labels: Vec<String>,
+}
+
+pub fn write(
+    store: &Scoped,
+    catalogue: &Catalogue,
+    region: &RegionRow,
+    briefing_type: &str,
+    datasets: &[DatasetRow],
+) -> Result<Draft, Error> {
+    let (topic, type_title, peers) = plan(briefing_type);
+    let mut w = Writer {
+        store,
+        catalogue,
+        book: ClaimBook::default(),
+        labels: Vec::new(),
+    };
+    let name = w.name_of(region);
+    let parent = match &region.parent_code {
+        Some(code) => store.region(code)?,
+        None => None,
+    };
+    let country = match &region.country_code {
+        Some(code) if *code != region.code => store.region(code)?,
+        _ => None,
+    };
+    let eu = store.region(EU)?;
+
+    let mut sections = Vec::new();
+    let mut missing = Vec::new();
+    for dataset in datasets
+        .iter()
+        .filter(|d| topic.is_none_or(|t| d.topic == t))
+    {
+        let short = w.label(dataset.description.clone().unwrap_or(dataset.title.clone()));
+        let series_id = dataset.headline_series_id.expect("headline datasets only");
+        let rows: Vec<ObsRow> = store
+            .series_rows(&region.code, series_id)?
+            .into_iter()
+            .filter(stated)
+            .collect();
+        let Some(latest) = rows.last() else {
+            missing.push(short);
+            continue;
+        };
+        let unit = unit_of(dataset);
+        let unit_label = w.unit_label(dataset, &unit);
+        let value = w.book.direct(latest).expect("stated rows have values");
+        // A count needs no unit ("4,729,243", not "4,729,243 (number)").
+        let unit_note = if unit == "NR" {
+            String::new()
+        } else {
+            format!(" ({unit_label})")
+        };
+        let mut text = format!(
+            "{short} in {name}: {value}{unit_note} in {}.",
+            latest.period
+        );
+        w.change(&mut text, &rows, &unit);
+        if peers {
+            if let Some(parent) = &parent {
+                w.rank(&mut text, &name, &region.code, parent, latest, series_id)?;
+            }
+            if let Some(country) = &country {
+                w.gap(&mut text, &name, country, latest, series_id, &unit)?;
+            }
+            if let Some(eu) = &eu {
+                w.eu(&mut text, eu, latest, series_id)?;
+            }
+        }
+        sections.push(Section {
+            heading: short,
+            text,
+        });
+    }
+    if !peers && !sections.is_empty() {
+        let text = sections
+            .drain(..)
+            .map(|s| s.text)
+            .collect::<Vec<_>>()
+            .join(" ");
+        sections.push(Section {
+            heading: "Overview".into(),
+            text,
+        });
+    }
+    if sections.is_empty() {
+        let what = topic.map_or(String::new(), |t| format!("{t} "));
+        sections.push(Section {
+            heading: "No data".into(),
+            text: format!("regintel holds no {what}figures for {name}."),
+        });
+    }
+    if !missing.is_empty() {
+        sections.push(Section {
+            heading: "Not covered".into(),
+            text: format!(
+                "regintel holds no figures for {name} on: {}.",
+                missing.join("; ")
+            ),
+        });
+    }
+    let title = format!("{type_title}: {name} ({})", region.code);
+    w.labels.push(title.clone());
+    Ok(Draft {
+        title,
+        sections,
+        claims: w.book.claims,
+        labels: w.labels,
+        not_covered: missing,
+    })
+}
+
+fn unit_of(dataset: &DatasetRow) -> String {
+    serde_json::from_str::<BTreeMap<String, String>>(&dataset.headline_json)
+        .ok()
+        .and_then(|h| h.get("unit").cloned())
+        .unwrap_or_default()
+}
+
+impl Writer<'_> {
+    fn label(&mut self, text: String) -> String {
+        self.labels.push(text.clone());
+        text
+    }
+
+    fn name_of(&mut self, region: &RegionRow) -> String {
+        let name = region
+            .name_latin
+            .clone()
+            .or_else(|| region.name_national.clone())
+            .unwrap_or_else(|| region.code.clone());
+        self.label(name)
+    }
+
+    fn unit_label(&mut self, dataset: &DatasetRow, unit: &str) -> String {
+        let labels: BTreeMap<String, BTreeMap<String, String>> =
+            serde_json::from_str(&dataset.labels_json).unwrap_or_default();
+        let label = labels
+            .get("unit")
+            .and_then(|u| u.get(unit))
+            .cloned()
+            .or_else(|| self.catalogue.units.get(unit).cloned())
+            .unwrap_or_else(|| unit.to_owned())
+            .to_lowercase();
+        self.label(label)
+    }
+
+    /// "That is 3.2 % more than in 2017 (4,582,000)."
+    fn change(&mut self, text: &mut String, rows: &[ObsRow], unit: &str) {
+        let latest = rows.last().expect("called with rows");
+        let back = rows.len().saturating_sub(1 + LOOK_BACK);
+        let earlier = &rows[back];
+        if earlier.period == latest.period {
+            return;
+        }
+        let before = self.book.direct(earlier).expect("stated rows have values");
+        let (a, b) = (earlier.value.unwrap_or(0.0), latest.value.unwrap_or(0.0));
+        if a == b {
+            text.push_str(&format!(
+                " It was the same in {} ({before}).",
+                earlier.period
+            ));
+            return;
+        }
+        let direction = if b > a { "more" } else { "less" };
+        let (operation, unit_words) = match additive(unit) {
+            Some(words) => (Operation::Difference, words),
+            None => (Operation::PercentChange, "%"),
+        };
+        if let Some(change) = self.book.derived(operation, &[earlier, latest]) {
+            text.push_str(&format!(
+                " That is {change} {unit_words} {direction} than in {} ({before}).",
+                earlier.period
+            ));
+        }
+    }
+
+    /// "Among the 7 regions of Bayern with a 2022 figure, Oberbayern ranks 1 from the top."
+    fn rank(
+        &mut self,
+        text: &mut String,
+        name: &str,
+        code: &str,
+        parent: &RegionRow,
+        latest: &ObsRow,
+        series_id: i64,
+    ) -> Result<(), Error> {
+        let mut others = Vec::new();
+        for sibling in self.store.subregions(&parent.code)? {
+            if sibling.code == code {
+                continue;
+            }
+            others.extend(
+                self.store
+                    .series_rows(&sibling.code, series_id)?
+                    .into_iter()
+                    .filter(|r| r.period == latest.period && stated(r)),
+            );
+        }
+        if others.is_empty() {
+            return Ok(());
+        }
+        let mut all: Vec<&ObsRow> = vec![latest];
+        all.extend(others.iter());
+        let count = self.book.derived(Operation::Count, &all);
+        let rank = self.book.derived(Operation::Rank, &all);
+        if let (Some(count), Some(rank)) = (count, rank) {
+            let parent_name = self.name_of(parent);
+            text.push_str(&format!(
+                " Among the {count} regions of {parent_name} with a {} figure, {name} ranks {rank} from the top.",
+                latest.period
+            ));
+        }
+        Ok(())
+    }
+
+    /// "The figure for Deutschland is 46,300; Oberbayern is 45.1 % above it." or, for totals,
+    /// "The total for Deutschland is 83,237,124; Oberbayern accounts for 5.7 % of it."
+    fn gap(
+        &mut self,
+        text: &mut String,
+        name: &str,
+        country: &RegionRow,
+        latest: &ObsRow,
+        series_id: i64,
+        unit: &str,
+    ) -> Result<(), Error> {
+        let Some(national) = self.at_period(country, latest, series_id)? else {
+            return Ok(());
+        };
+        let country_name = self.name_of(country);
+        let figure = self
+            .book
+            .direct(&national)
+            .expect("stated rows have values");
+        let (a, b) = (national.value.unwrap_or(0.0), latest.value.unwrap_or(0.0));
+        if a == b {
+            text.push_str(&format!(
+                " The figure for {country_name} is the same, {figure}."
+            ));
+            return Ok(());
+        }
+        if crate::domain::is_total(unit) {
+            if let Some(share) = self.book.derived(Operation::Share, &[&national, latest]) {
+                text.push_str(&format!(
+                    " The total for {country_name} is {figure}; {name} accounts for {share} % of it."
+                ));
+            }
+            return Ok(());
+        }
+        let direction = if b > a { "above" } else { "below" };
+        let (operation, unit_words) = match additive(unit) {
+            Some(words) => (Operation::Difference, words),
+            None => (Operation::PercentChange, "%"),
+        };
+        if let Some(gap) = self.book.derived(operation, &[&national, latest]) {
+            text.push_str(&format!(
+                " The figure for {country_name} is {figure}; {name} is {gap} {unit_words} {direction} it."
+            ));
+        }
+        Ok(())
+    }
+
+    /// "The EU figure is 37,600."
+    fn eu(
+        &mut self,
+        text: &mut String,
+        eu: &RegionRow,
+        latest: &ObsRow,
+        series_id: i64,
+    ) -> Result<(), Error> {
+        if let Some(row) = self.at_period(eu, latest, series_id)? {
+            let figure = self.book.direct(&row).expect("stated rows have values");
+            text.push_str(&format!(" The EU figure is {figure}."));
+        }
+        Ok(())
+    }
+
+    fn at_period(
+        &self,
+        region: &RegionRow,
+        latest: &ObsRow,
+        series_id: i64,
+    ) -> Result<Option<ObsRow>, Error> {
+        Ok(self
+            .store
+            .series_rows(&region.code, series_id)?
+            .into_iter()
+            .find(|r| r.period == latest.period && stated(r)))
+    }
+}

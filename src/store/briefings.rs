@@ -1,0 +1,82 @@
+//! Stored briefings: written through the system connection, read by their owner through
+//! `v_briefings`.
+
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::{Scoped, StoreError, StoreResult, System};
+
+/// Briefings an account keeps at most; beyond it, creating one is refused (409).
+pub const MAX_PER_ACCOUNT: i64 = 10_000;
+
+#[derive(Debug, Clone)]
+pub struct BriefingRow {
+    pub public_id: String,
+    pub region_code: String,
+    pub briefing_type: String,
+    pub created_at: i64,
+    pub body_json: String,
+}
+
+const COLUMNS: &str = "public_id, region_code, briefing_type, created_at, body_json";
+
+fn from_row(r: &Row) -> rusqlite::Result<BriefingRow> {
+    Ok(BriefingRow {
+        public_id: r.get(0)?,
+        region_code: r.get(1)?,
+        briefing_type: r.get(2)?,
+        created_at: r.get(3)?,
+        body_json: r.get(4)?,
+    })
+}
+
+impl System {
+    /// Stores a briefing for `account`, unless it already keeps [`MAX_PER_ACCOUNT`].
+    pub fn insert_briefing(&self, account: i64, row: &BriefingRow) -> StoreResult<()> {
+        let tx = self.db().unchecked_transaction()?;
+        let kept: i64 = tx.query_row(
+            "SELECT count(*) FROM briefings WHERE account_id = ?1",
+            [account],
+            |r| r.get(0),
+        )?;
+        if kept >= MAX_PER_ACCOUNT {
+            return Err(StoreError::Conflict(format!(
+                "the account keeps {MAX_PER_ACCOUNT} briefings, the most it may"
+            )));
+        }
+        tx.execute(
+            "INSERT INTO briefings (public_id, account_id, region_code, briefing_type, created_at, body_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                row.public_id,
+                account,
+                row.region_code,
+                row.briefing_type,
+                row.created_at,
+                row.body_json
+            ],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+impl Scoped {
+    /// The caller's briefing with this id; someone else's is None, like a missing one.
+    pub fn briefing(&self, public_id: &str) -> StoreResult<Option<BriefingRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM v_briefings WHERE public_id = ?1"
+        ))?;
+        Ok(stmt.query_row([public_id], from_row).optional()?)
+    }
+
+    /// The caller's briefings, newest first, older than `before` (a public id) when given.
+    pub fn briefings(&self, before: Option<&str>, limit: usize) -> StoreResult<Vec<BriefingRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM v_briefings
+             WHERE ?1 IS NULL OR id < (SELECT id FROM v_briefings WHERE public_id = ?1)
+             ORDER BY id DESC LIMIT ?2"
+        ))?;
+        let rows = stmt.query_map(params![before, limit as i64], from_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
