@@ -47,6 +47,45 @@ pub mod defaults {
     pub const AUTH_FAIL_PER_MINUTE: u64 = 20;
     pub const LOGINS_PER_HOUR: u64 = 30;
     pub const KEY_CREATIONS_PER_HOUR: u64 = 10;
+    pub const LLM_TIMEOUT_SECS: u64 = 30;
+}
+
+/// The optional model server that writes briefings' prose (see `llm`).
+#[derive(Clone)]
+pub struct LlmConfig {
+    /// The chat-completions URL, e.g. `http://127.0.0.1:8000/v1/chat/completions`.
+    pub url: http::Uri,
+    pub model: String,
+    pub timeout: Duration,
+    /// Sent as `Authorization: Bearer`; read from a file, never from the command line.
+    pub api_key: Option<String>,
+}
+
+impl std::fmt::Debug for LlmConfig {
+    // The key stays out of logs and panics.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmConfig")
+            .field("url", &self.url)
+            .field("model", &self.model)
+            .field("timeout", &self.timeout)
+            .field("api_key", &self.api_key.as_ref().map(|_| "[set]"))
+            .finish()
+    }
+}
+
+impl LlmConfig {
+    /// Checks the URL: `http://host[:port]/path`.
+    pub fn parse_url(url: &str) -> Result<http::Uri, String> {
+        let uri: http::Uri = url
+            .parse()
+            .map_err(|_| format!("--llm-url {url:?} is not a URL"))?;
+        if uri.scheme_str() != Some("http") || uri.host().is_none() {
+            return Err(format!(
+                "--llm-url must be an http:// URL of a chat-completions endpoint (such as http://127.0.0.1:8000/v1/chat/completions), not {url:?}"
+            ));
+        }
+        Ok(uri)
+    }
 }
 
 /// Requests per minute, hour and UTC day for one kind of caller.
@@ -147,6 +186,8 @@ pub struct ServerConfig {
     /// SQLite connections in the pool.
     pub pool_size: u32,
     pub limits: LimitConfig,
+    /// The model server that writes briefings' prose; None: regintel's own writer only.
+    pub llm: Option<LlmConfig>,
 }
 
 impl ServerConfig {
@@ -188,6 +229,7 @@ impl ServerConfig {
             cache_bytes: defaults::CACHE_MB * 1024 * 1024,
             pool_size: 8,
             limits: LimitConfig::default(),
+            llm: None,
         }
     }
 
@@ -269,5 +311,28 @@ impl ServerConfig {
             );
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod llm_tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_http_model_urls_are_taken() {
+        assert!(LlmConfig::parse_url("http://127.0.0.1:8000/v1/chat/completions").is_ok());
+        assert!(LlmConfig::parse_url("https://models.example/v1/chat/completions").is_err());
+        assert!(LlmConfig::parse_url("not a url").is_err());
+    }
+
+    #[test]
+    fn the_model_key_stays_out_of_debug_output() {
+        let config = LlmConfig {
+            url: LlmConfig::parse_url("http://127.0.0.1:1/v1/chat/completions").unwrap(),
+            model: "m".into(),
+            timeout: Duration::from_secs(1),
+            api_key: Some("sk-very-secret".into()),
+        };
+        assert!(!format!("{config:?}").contains("very-secret"));
     }
 }

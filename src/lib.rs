@@ -19,6 +19,8 @@
 //!   the router, the pipeline and the OpenAPI document; rate-limit admission (`http::ratelimit`),
 //!   conditional requests and the answer cache (`http::caching`), the error envelope and its
 //!   statuses (`http::error`, `http::respond`), thin handlers.
+//! - [`llm`]: the optional model server (OpenAI-compatible chat completions) that writes a
+//!   briefing's prose from the writer's facts.
 //! - [`state`]: everything a request needs, built once and shared.
 //! - [`import`]: imports as the operator and the upload route run them: parse, then write in one
 //!   transaction.
@@ -67,6 +69,7 @@ pub mod ingest;
 #[cfg(test)]
 mod layering;
 pub mod limits;
+pub mod llm;
 pub mod net;
 pub mod openapi;
 pub mod private_files;

@@ -17,7 +17,7 @@ use crate::slots::Slots;
 use crate::store::Store;
 use crate::store::generations::Generations;
 
-/// Uploads and exports one account may run at once.
+/// Uploads, exports and model calls one account may run at once.
 const SLOTS_PER_ACCOUNT: usize = 1;
 
 pub struct AppState {
@@ -41,6 +41,11 @@ pub struct AppState {
     pub exports: Arc<Slots<i64>>,
     /// CSV uploads being read or imported (each holds up to `--max-upload` bytes).
     pub uploads: Arc<Slots<i64>>,
+    /// Briefings waiting for the model server (each holds a blocking permit for up to
+    /// `--llm-timeout`): one per account, and half the blocking permits in all, so slow model
+    /// answers never hold every permit. A briefing that finds none free is written without the
+    /// model.
+    pub model_calls: Arc<Slots<i64>>,
     /// Uploads are parsed and written one at a time: each writes one transaction under the
     /// database's one writer, and a second would only wait on its lock (and give up after 5 s),
     /// while holding a whole file's parsed rows in memory.
@@ -103,6 +108,7 @@ impl AppState {
             reads: Arc::new(Semaphore::new(blocking_permits())),
             exports: Slots::new(config.max_exports, SLOTS_PER_ACCOUNT),
             uploads: Slots::new(config.max_uploads, SLOTS_PER_ACCOUNT),
+            model_calls: Slots::new((blocking_permits() / 2).max(1), SLOTS_PER_ACCOUNT),
             import: std::sync::Mutex::new(()),
             limiter,
             cache: ResponseCache::new(config.cache_bytes),

@@ -16,10 +16,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 
-use crate::config::{LimitConfig, Quotas, ServerConfig, defaults};
+use crate::config::{LimitConfig, LlmConfig, Quotas, ServerConfig, defaults};
 
 #[derive(Parser)]
 #[command(
@@ -295,6 +295,53 @@ struct ServeArgs {
     cache_mb: usize,
     #[command(flatten)]
     limits: LimitArgs,
+    #[command(flatten)]
+    llm: LlmArgs,
+}
+
+/// The optional model server that writes briefings' prose.
+#[derive(clap::Args, Debug, Clone)]
+struct LlmArgs {
+    /// An OpenAI-compatible chat-completions URL (plain http://, e.g.
+    /// http://127.0.0.1:8000/v1/chat/completions) whose model rewrites briefings' prose from
+    /// regintel's facts; its text must pass the same number check as regintel's own. Off when
+    /// unset.
+    #[arg(long, env = "REGINTEL_LLM_URL", requires = "llm_model")]
+    llm_url: Option<String>,
+    /// The model name sent to the model server.
+    #[arg(long, env = "REGINTEL_LLM_MODEL", requires = "llm_url")]
+    llm_model: Option<String>,
+    /// Seconds a briefing waits for the model before regintel's own text stands.
+    #[arg(long, env = "REGINTEL_LLM_TIMEOUT", default_value_t = defaults::LLM_TIMEOUT_SECS)]
+    llm_timeout: u64,
+    /// A file holding the model server's API key (sent as a Bearer token), if it wants one.
+    #[arg(long, env = "REGINTEL_LLM_KEY_FILE", requires = "llm_url")]
+    llm_key_file: Option<PathBuf>,
+}
+
+impl LlmArgs {
+    fn config(&self) -> anyhow::Result<Option<LlmConfig>> {
+        let (Some(url), Some(model)) = (&self.llm_url, &self.llm_model) else {
+            return Ok(None);
+        };
+        let api_key = match &self.llm_key_file {
+            Some(path) => {
+                let key = std::fs::read_to_string(path)
+                    .with_context(|| format!("while reading --llm-key-file {}", path.display()))?;
+                Some(key.trim().to_owned())
+            }
+            None => None,
+        };
+        if self.llm_timeout == 0 {
+            anyhow::bail!("--llm-timeout must be at least 1 second");
+        }
+        Ok(Some(LlmConfig {
+            url: LlmConfig::parse_url(url).map_err(anyhow::Error::msg)?,
+            model: model.clone(),
+            timeout: Duration::from_secs(self.llm_timeout),
+            api_key,
+        }))
+    }
 }
 
 impl ServeArgs {
@@ -316,6 +363,7 @@ impl ServeArgs {
         config.drain_timeout = Duration::from_secs(self.drain_timeout);
         config.cache_bytes = self.cache_mb * 1024 * 1024;
         config.limits = self.limits.config();
+        config.llm = self.llm.config()?;
         config.validate()?;
         Ok(config)
     }

@@ -248,7 +248,12 @@ pub fn all() -> Value {
                 "status": {"type": "string", "enum": ["verified"]},
                 "numbers_checked": {"type": "integer"}, "claims_checked": {"type": "integer"},
             })),
-            "generator": object(&["name", "version"], json!({"name": {"type": "string", "enum": ["deterministic"]}, "version": {"type": "integer"}})),
+            "generator": object(&["name", "version"], json!({
+                "name": {"type": "string", "enum": ["deterministic", "model"], "description": "Who wrote the text: regintel's own writer, or the configured model server."},
+                "version": {"type": "integer", "description": "Version of regintel's writer, whose facts and claims the text states."},
+                "model": {"type": "string", "description": "The model that wrote the text, or whose text was refused."},
+                "fallback_reason": {"type": "string", "description": "Why the model's text was not used; the deterministic text stands."},
+            })),
             "revisions": object(&["any_superseded", "superseded"], json!({
                 "any_superseded": {"type": "boolean"},
                 "superseded": {"type": "array", "items": object(&["citation", "current_citation"], json!({"citation": {"type": "string"}, "current_citation": {"type": "string"}}))},

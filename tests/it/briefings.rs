@@ -317,3 +317,143 @@ async fn an_account_keeps_a_bounded_number_of_briefings() {
     assert_eq!(count, kept);
     s.stop().await.unwrap();
 }
+
+/// A stand-in for a model server speaking OpenAI's chat completions. By model name: `faithful`
+/// rewrites the fact sheet's sections without adding a number, `inventive` adds one, `broken`
+/// answers 500, `silent` never answers.
+async fn fake_model_server() -> std::net::SocketAddr {
+    use http_body_util::{BodyExt, Full};
+    use hyper::body::Bytes;
+    use hyper_util::rt::TokioIo;
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                return;
+            };
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(
+                    |req: hyper::Request<hyper::body::Incoming>| async move {
+                        let body = req.into_body().collect().await.unwrap().to_bytes();
+                        let chat: Value = serde_json::from_slice(&body).unwrap();
+                        let facts: Value =
+                            serde_json::from_str(chat["messages"][1]["content"].as_str().unwrap())
+                                .unwrap();
+                        let mut sections = facts["fact_sheet"].as_array().unwrap().clone();
+                        for s in &mut sections {
+                            s["text"] = json!(format!("In brief: {}", s["text"].as_str().unwrap()));
+                        }
+                        let status = match chat["model"].as_str().unwrap() {
+                            "inventive" => {
+                                let text = sections[0]["text"].as_str().unwrap().to_owned();
+                                sections[0]["text"] =
+                                    json!(format!("{text} It has 12 universities."));
+                                200
+                            }
+                            "broken" => 500,
+                            "silent" => {
+                                tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+                                200
+                            }
+                            _ => 200,
+                        };
+                        let content = json!({"sections": sections}).to_string();
+                        let answer = json!({"choices": [{"message": {"role": "assistant", "content": content}}]});
+                        Ok::<_, std::convert::Infallible>(
+                            hyper::Response::builder()
+                                .status(status)
+                                .header("content-type", "application/json")
+                                .body(Full::new(Bytes::from(answer.to_string())))
+                                .unwrap(),
+                        )
+                    },
+                );
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    addr
+}
+
+async fn with_model(model_addr: std::net::SocketAddr, model: &str) -> TestServer {
+    TestServer::start_with(crate::support::Options {
+        llm: Some(regintel::config::LlmConfig {
+            url: format!("http://{model_addr}/v1/chat/completions")
+                .parse()
+                .unwrap(),
+            model: model.into(),
+            // Long enough for any answer that comes however loaded the machine; `silent` sends
+            // none, so its outcome does not depend on timing either.
+            timeout: std::time::Duration::from_secs(if model == "silent" { 2 } else { 60 }),
+            api_key: None,
+        }),
+        ..Default::default()
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_models_text_is_used_only_when_every_number_in_it_is_a_claim() {
+    let model_addr = fake_model_server().await;
+
+    let s = with_model(model_addr, "faithful").await;
+    let a = s.account("inst@example.org", Tier::Institutional);
+    let r = create(&s, &a, "DE21", "economy").await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let b = r.json()["data"].clone();
+    assert_eq!(b["generator"]["name"], "model", "{}", b["generator"]);
+    assert_eq!(b["generator"]["model"], "faithful");
+    assert!(b["generator"].get("fallback_reason").is_none());
+    assert!(
+        b["sections"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("In brief: ")
+    );
+    assert_eq!(b["verification"]["status"], "verified");
+    check_claims(&s, &a, &b).await;
+    // Stored as shown.
+    let id = b["id"].as_str().unwrap();
+    let got = s
+        .client
+        .get_with(
+            &format!("/api/v1/regional/briefings/{id}"),
+            &[a.key_header()],
+        )
+        .await
+        .json();
+    assert_eq!(got["data"]["sections"], b["sections"]);
+    s.stop().await.unwrap();
+
+    for (model, reason) in [
+        ("inventive", "the number 12 in the text is not a claim"),
+        ("broken", "500"),
+        ("silent", "no answer within 2 s"),
+    ] {
+        let s = with_model(model_addr, model).await;
+        let a = s.account("inst@example.org", Tier::Institutional);
+        let r = create(&s, &a, "DE21", "economy").await;
+        assert_eq!(
+            r.status,
+            201,
+            "{model}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
+        let b = r.json()["data"].clone();
+        assert_eq!(b["generator"]["name"], "deterministic", "{model}");
+        assert_eq!(b["generator"]["model"], model);
+        let why = b["generator"]["fallback_reason"].as_str().unwrap();
+        assert!(why.contains(reason), "{model}: {why}");
+        let text = b["sections"].to_string();
+        assert!(
+            !text.contains("In brief") && !text.contains("12 universities"),
+            "{text}"
+        );
+        check_claims(&s, &a, &b).await;
+        s.stop().await.unwrap();
+    }
+}

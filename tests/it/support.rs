@@ -73,6 +73,8 @@ pub struct Options {
     /// Start from an empty database instead of the bundled one.
     pub empty: bool,
     pub configure: Option<fn(&mut ServerConfig)>,
+    /// The model server that writes briefings' prose.
+    pub llm: Option<regintel::config::LlmConfig>,
 }
 
 impl TestServer {
@@ -111,6 +113,7 @@ impl TestServer {
         if let Some(configure) = options.configure {
             configure(&mut config);
         }
+        config.llm = options.llm;
         let (tls, roots) = if options.tls {
             let (cert, key) = regintel::net::tls::demo_certificate(dir.path()).unwrap();
             (

@@ -3,6 +3,7 @@
 //! the verifier (`verify`) re-reads it before it is stored or shown.
 
 mod claims;
+mod model;
 mod numbers;
 mod verify;
 mod writer;
@@ -65,9 +66,24 @@ pub struct Section {
 /// Who wrote the text.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Generator {
-    /// `deterministic`: regintel's own writer.
+    /// `deterministic` (regintel's own writer) or `model` (the configured model server).
     pub name: String,
+    /// Version of regintel's writer, whose facts and claims the text states either way.
     pub version: u32,
+    /// The model that wrote the text, or whose text was refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Why the model's text was not used (it stated a number that is no claim, it failed or
+    /// timed out): the deterministic text stands instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback_reason: Option<String>,
+}
+
+/// A writer of prose from a fact sheet: the configured model server. `write` gets the system and
+/// the user message of a chat and returns the model's text, or why there is none.
+pub trait ProseModel {
+    fn name(&self) -> &str;
+    fn write(&self, system: &str, user: &str) -> Result<String, String>;
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -116,19 +132,22 @@ pub fn subject(store: &Scoped, region_code: &str, briefing_type: &str) -> Result
     regions::find(store, region_code)
 }
 
-/// Writes and verifies a briefing. A deterministic text that fails its verification is a bug in
-/// the writer: an internal error, never an answer.
+/// Writes and verifies a briefing. With a `model`, the model rewrites the prose from the same
+/// facts; its text must pass the same verifier, or the deterministic one stands and the answer
+/// says why. A deterministic text that fails its verification is a bug in the writer: an
+/// internal error, never an answer.
 pub fn generate(
     store: &Scoped,
     catalogue: &Catalogue,
     region_code: &str,
     briefing_type: &str,
+    model: Option<&dyn ProseModel>,
     id: String,
     created_at: String,
 ) -> Result<(Briefing, Sources), Error> {
     let region = subject(store, region_code, briefing_type)?;
     let datasets = super::headline_datasets(store)?;
-    let draft = writer::write(store, catalogue, &region, briefing_type, &datasets)?;
+    let mut draft = writer::write(store, catalogue, &region, briefing_type, &datasets)?;
     let mut rows = |citation: &str| -> Result<Option<verify::CitedRow>, Error> {
         Ok(store.citation(citation)?.map(|row| verify::CitedRow {
             period: row.obs.period,
@@ -136,12 +155,47 @@ pub fn generate(
             value_text: row.obs.value_text,
         }))
     };
-    let verification = verify::verify(&mut rows, &draft.sections, &draft.claims, &draft.labels)?
-        .map_err(|why| {
-            Error::internal(anyhow::anyhow!(
-                "the deterministic briefing failed its verification: {why}"
-            ))
-        })?;
+    let own = verify::verify(
+        &mut rows,
+        &draft.sections,
+        &draft.claims,
+        &draft.labels,
+        true,
+    )?;
+    let mut verification = own.map(|checked| checked.verification).map_err(|why| {
+        Error::internal(anyhow::anyhow!(
+            "the deterministic briefing failed its verification: {why}"
+        ))
+    })?;
+    let mut generator = Generator {
+        name: "deterministic".into(),
+        version: WRITER_VERSION,
+        model: None,
+        fallback_reason: None,
+    };
+    if let Some(model) = model {
+        generator.model = Some(model.name().to_owned());
+        let written = model::rewrite(model, &draft).and_then(|sections| {
+            match verify::verify(&mut rows, &sections, &draft.claims, &draft.labels, false) {
+                Ok(Ok(checked)) => Ok((sections, checked)),
+                Ok(Err(why)) => Err(format!("the model's text failed verification: {why}")),
+                Err(e) => Err(format!("the model's text could not be checked: {e}")),
+            }
+        });
+        match written {
+            Ok((sections, checked)) => {
+                // Only the claims the model's text states.
+                draft.claims.retain(|c| checked.used.contains(&c.id));
+                draft.sections = sections;
+                verification = checked.verification;
+                generator.name = "model".into();
+            }
+            Err(why) => {
+                tracing::info!(model = model.name(), reason = %why, "briefing: the model's text was refused; the deterministic one stands");
+                generator.fallback_reason = Some(why);
+            }
+        }
+    }
     let briefing = Briefing {
         id,
         region: BriefingRegion {
@@ -156,10 +210,7 @@ pub fn generate(
         claims: draft.claims,
         not_covered: draft.not_covered,
         verification,
-        generator: Generator {
-            name: "deterministic".into(),
-            version: WRITER_VERSION,
-        },
+        generator,
         revisions: None,
     };
     let sources = sources(store, &briefing)?;

@@ -3,8 +3,10 @@
 use serde::Deserialize;
 
 use super::{Req, json};
+use crate::domain::briefings::ProseModel;
 use crate::domain::{Rejection, briefings};
 use crate::http::error::ApiError;
+use crate::llm::{Busy, ChatModel};
 use crate::reply::Reply;
 use crate::store::briefings::BriefingRow;
 
@@ -15,18 +17,32 @@ struct BriefingRequest {
     briefing_type: String,
 }
 
-/// Writes, verifies and stores a briefing; on the blocking pool, as it reads many rows and
-/// writes one.
+/// Writes, verifies and stores a briefing; on the blocking pool, as it reads many rows, may wait
+/// for the model server (up to `--llm-timeout`) and writes one row.
 pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let body: BriefingRequest = req.json_body()?;
     let account = req.caller()?.account_id;
     let now = crate::clock::now_ms();
+    // The model server, when one is configured, is asked from this blocking thread, under a
+    // model slot; without a free slot the writer's own text stands.
+    let slot = req.state.model_calls.try_take(account);
+    let model: Option<Box<dyn ProseModel>> = match (req.state.config.llm.clone(), &slot) {
+        (None, _) => None,
+        (Some(config), Ok(_)) => Some(Box::new(ChatModel::new(
+            config,
+            tokio::runtime::Handle::current(),
+        ))),
+        (Some(config), Err(_)) => Some(Box::new(Busy {
+            model: config.model,
+        })),
+    };
     let (briefing, sources) = briefings::generate(
         req.store()?,
         &req.state.catalogue,
         &body.region_nuts_code,
         &body.briefing_type,
+        model.as_deref(),
         crate::ids::briefing_id(),
         crate::clock::rfc3339(now),
     )?;
@@ -37,6 +53,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         created_at: now,
         body_json: serde_json::to_string(&briefing).map_err(|e| ApiError::Internal(e.into()))?,
     };
+    drop(slot);
     req.state.store.system()?.insert_briefing(account, &row)?;
     Ok(json(&briefing, &sources)?.with_status(201))
 }

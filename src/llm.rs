@@ -1,0 +1,115 @@
+//! The optional model that writes a briefing's prose: an OpenAI-compatible chat-completions
+//! endpoint (`POST .../v1/chat/completions`), which the usual on-premises model servers (vLLM,
+//! llama.cpp's server, Ollama, LocalAI) speak. Plain HTTP only: such servers run on the host or
+//! the local network; put a TLS proxy in front of a remote one. Each call is bounded by
+//! `--llm-timeout` and its answer by [`MAX_ANSWER_BYTES`].
+
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use serde_json::{Value, json};
+
+use crate::config::LlmConfig;
+use crate::domain::briefings::ProseModel;
+
+/// Largest answer read from the model server.
+pub const MAX_ANSWER_BYTES: usize = 256 * 1024;
+
+/// A [`ProseModel`] that asks the configured server, from a blocking thread of the runtime.
+pub struct ChatModel {
+    config: LlmConfig,
+    runtime: tokio::runtime::Handle,
+}
+
+impl ChatModel {
+    pub fn new(config: LlmConfig, runtime: tokio::runtime::Handle) -> Self {
+        ChatModel { config, runtime }
+    }
+}
+
+impl ProseModel for ChatModel {
+    fn name(&self) -> &str {
+        &self.config.model
+    }
+
+    fn write(&self, system: &str, user: &str) -> Result<String, String> {
+        let call = complete(&self.config, system, user);
+        match self
+            .runtime
+            .block_on(tokio::time::timeout(self.config.timeout, call))
+        {
+            Ok(answer) => answer,
+            Err(_) => Err(format!(
+                "the model gave no answer within {} s",
+                self.config.timeout.as_secs_f64()
+            )),
+        }
+    }
+}
+
+/// Stands in for the model while the model slots are taken: the briefing is written without it,
+/// and says why.
+pub struct Busy {
+    pub model: String,
+}
+
+impl ProseModel for Busy {
+    fn name(&self) -> &str {
+        &self.model
+    }
+
+    fn write(&self, _system: &str, _user: &str) -> Result<String, String> {
+        Err("the model server is busy with other briefings".into())
+    }
+}
+
+/// One chat completion: the text of the first choice.
+async fn complete(config: &LlmConfig, system: &str, user: &str) -> Result<String, String> {
+    let host = config.url.host().unwrap_or_default();
+    let port = config.url.port_u16().unwrap_or(80);
+    let stream = tokio::net::TcpStream::connect((host, port))
+        .await
+        .map_err(|e| format!("cannot reach the model server: {e}"))?;
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(|e| format!("cannot speak HTTP to the model server: {e}"))?;
+    let connection = tokio::spawn(connection);
+    let body = json!({
+        "model": config.model,
+        "temperature": 0,
+        "messages": [
+            {"role": "system", "content": system},
+            {"role": "user", "content": user},
+        ],
+    });
+    let authority = config.url.authority().map_or(host, |a| a.as_str());
+    let mut request = http::Request::post(config.url.path_and_query().map_or("/", |p| p.as_str()))
+        .header(http::header::HOST, authority)
+        .header(http::header::CONTENT_TYPE, "application/json");
+    if let Some(key) = &config.api_key {
+        request = request.header(http::header::AUTHORIZATION, format!("Bearer {key}"));
+    }
+    let request = request
+        .body(Full::new(Bytes::from(body.to_string())))
+        .map_err(|e| format!("cannot build the request: {e}"))?;
+    let response = sender
+        .send_request(request)
+        .await
+        .map_err(|e| format!("the model server did not answer: {e}"))?;
+    let status = response.status();
+    let bytes = Limited::new(response.into_body(), MAX_ANSWER_BYTES)
+        .collect()
+        .await
+        .map_err(|e| format!("cannot read the model's answer: {e}"))?
+        .to_bytes();
+    connection.abort();
+    if !status.is_success() {
+        return Err(format!("the model server answered {status}"));
+    }
+    let answer: Value =
+        serde_json::from_slice(&bytes).map_err(|_| "the model's answer is not JSON".to_owned())?;
+    answer["choices"][0]["message"]["content"]
+        .as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| "the model's answer has no choices[0].message.content".to_owned())
+}
