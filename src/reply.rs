@@ -25,6 +25,10 @@ pub enum Reply {
     /// Taken once, when the response is built; stream replies are never cached.
     Stream {
         content_type: &'static str,
+        /// The chunks are gzip-coded (`Content-Encoding: gzip`).
+        gzip: bool,
+        /// Offered to save as (`Content-Disposition: attachment`).
+        file_name: Option<String>,
         chunks: Mutex<Option<mpsc::Receiver<StreamChunk>>>,
     },
 }

@@ -1,9 +1,190 @@
-//! Bulk export: a dataset's current observations as CSV, one row each with its citation.
+//! Bulk export: a dataset's current observations as CSV, one row each with its region's name
+//! and level and its citation, optionally limited to a country, a level and a range of periods.
+
+use std::collections::HashMap;
 
 use super::error::Error;
 use crate::citation::parse_dims;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;
+use crate::store::observations::PeriodRange;
+
+/// Which rows an export holds.
+#[derive(Debug, Default, Clone)]
+pub struct ExportFilter {
+    /// Two-letter country code (as Eurostat writes it: EL for Greece).
+    pub country: Option<String>,
+    pub level: Option<i64>,
+    pub periods: PeriodRange,
+}
+
+/// The columns of an export before the dataset's dimensions, and after them.
+pub const LEADING_COLUMNS: &[&str] = &[
+    "dataset_code",
+    "nuts_code",
+    "region_name",
+    "nuts_level",
+    "time",
+    "unit",
+];
+pub const TRAILING_COLUMNS: &[&str] = &["value", "flags", "conf_status", "citation_id"];
+
+/// The header of `dataset`'s export.
+pub fn columns(dataset: &DatasetRow) -> Result<Vec<String>, Error> {
+    let dim_names: Vec<String> =
+        serde_json::from_str(&dataset.dim_names_json).map_err(Error::internal)?;
+    Ok(LEADING_COLUMNS
+        .iter()
+        .map(|c| (*c).to_owned())
+        .chain(dim_names)
+        .chain(TRAILING_COLUMNS.iter().map(|c| (*c).to_owned()))
+        .collect())
+}
+
+/// What each fixed column holds, for the CSVW description: name, title, datatype, description.
+const FIXED_COLUMNS: &[(&str, &str, &str, &str)] = &[
+    (
+        "dataset_code",
+        "Dataset code",
+        "string",
+        "The dataset this row belongs to.",
+    ),
+    (
+        "nuts_code",
+        "Region code",
+        "string",
+        "NUTS code as published (or an aggregate such as EU27_2020).",
+    ),
+    (
+        "region_name",
+        "Region name",
+        "string",
+        "The region's name in Latin script; empty for codes found only in data.",
+    ),
+    (
+        "nuts_level",
+        "NUTS level",
+        "integer",
+        "0 country, 1, 2 or 3; empty for aggregates.",
+    ),
+    (
+        "time",
+        "Period",
+        "string",
+        "The period of the observation (a year, 2021Q3, 2021-07).",
+    ),
+    ("unit", "Unit", "string", "Unit code; see the units note."),
+    (
+        "value",
+        "Value",
+        "decimal",
+        "The value exactly as published; empty where the source has only a flag.",
+    ),
+    (
+        "flags",
+        "Flags",
+        "string",
+        "Eurostat flags, one letter each; see the flags note.",
+    ),
+    (
+        "conf_status",
+        "Confidentiality status",
+        "string",
+        "SDMX confidentiality status (C: confidential).",
+    ),
+    (
+        "citation_id",
+        "Citation",
+        "string",
+        "Resolves to the primary row at GET {base_url}/citations/{citation_id}.",
+    ),
+];
+
+/// The CSV on the Web metadata (<https://www.w3.org/TR/tabular-metadata/>) of a dataset's
+/// export at `url`: its columns with titles and datatypes, units, flags, the latest snapshot,
+/// source and licence, and the number of rows of the whole export.
+pub fn metadata(
+    store: &Scoped,
+    catalogue: &crate::catalogue::Catalogue,
+    code: &str,
+    url: &str,
+) -> Result<serde_json::Value, Error> {
+    use serde_json::json;
+    let dataset = store
+        .dataset(code)?
+        .ok_or_else(|| super::Rejection::UnknownDataset(code.to_owned()))?;
+    let labels: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> =
+        serde_json::from_str(&dataset.labels_json).map_err(Error::internal)?;
+    let series = store.series_of(dataset.id)?;
+    let rows: i64 = series.iter().map(|s| s.obs_count).sum();
+    let described = |name: &str, title: &str, datatype: &str, description: String| {
+        let mut column = json!({"name": name, "titles": title, "datatype": datatype, "dc:description": description});
+        if matches!(datatype, "decimal" | "integer") {
+            column["null"] = json!("");
+        }
+        column
+    };
+    let header = columns(&dataset)?;
+    let mut out = Vec::with_capacity(header.len());
+    for name in &header {
+        let column = match FIXED_COLUMNS.iter().find(|(n, ..)| n == name) {
+            Some((name, title, datatype, description)) => {
+                described(name, title, datatype, (*description).to_owned())
+            }
+            None => {
+                let codes = labels.get(name).map_or(String::new(), |codes| {
+                    let listed: Vec<String> =
+                        codes.iter().map(|(c, l)| format!("{c} = {l}")).collect();
+                    format!(": {}", listed.join("; "))
+                });
+                described(name, name, "string", format!("Dimension {name}{codes}"))
+            }
+        };
+        out.push(column);
+    }
+    let units: std::collections::BTreeSet<&str> = series.iter().map(|s| s.unit.as_str()).collect();
+    let units: Vec<_> = units
+        .into_iter()
+        .map(|u| {
+            let label = labels
+                .get("unit")
+                .and_then(|l| l.get(u))
+                .or_else(|| catalogue.units.get(u));
+            json!({"code": u, "label": label})
+        })
+        .collect();
+    let snapshot = store.snapshots_of(dataset.id)?.into_iter().next();
+    let source = match dataset.source_id {
+        Some(id) => store.source(id)?,
+        None => None,
+    };
+    Ok(json!({
+        "@context": "http://www.w3.org/ns/csvw",
+        "url": url,
+        "dc:identifier": dataset.code,
+        "dc:title": dataset.title,
+        "dc:description": dataset.description,
+        "dc:publisher": source.as_ref().map(|s| s.publisher.clone()),
+        "dc:source": source.as_ref().and_then(|s| s.landing_url.clone()),
+        "dc:license": source.as_ref().map(|s| s.license.clone()),
+        "dc:modified": snapshot.as_ref().map(|s| crate::clock::rfc3339(s.imported_at)),
+        "dialect": {"header": true, "encoding": "utf-8"},
+        "tableSchema": {"columns": out, "primaryKey": "citation_id"},
+        "notes": [{
+            "rows": rows,
+            "private": dataset.private,
+            "units": units,
+            "flags": catalogue.flags,
+            "snapshot": snapshot.map(|s| json!({
+                "id": s.public_id,
+                "imported_at": crate::clock::rfc3339(s.imported_at),
+                "file_name": s.file_name,
+                "file_sha256": s.file_sha256,
+            })),
+            "filters": "rows is the count of the whole export; country, level, from and to select fewer",
+        }],
+    }))
+}
 
 /// Spreadsheets run cells that start with these; such text cells get a leading `'`.
 fn neutralise(cell: &str) -> std::borrow::Cow<'_, str> {
@@ -17,33 +198,68 @@ fn neutralise(cell: &str) -> std::borrow::Cow<'_, str> {
 /// Chunks of about this size are handed to the sink.
 const CHUNK_BYTES: usize = 64 * 1024;
 
-/// Writes the dataset as CSV in chunks of about `CHUNK_BYTES` to `sink`, which returns false
-/// to stop (the client went away). Memory stays at one chunk whatever the dataset's size.
-/// Returns whether the sink took everything.
+/// A region as an export row shows it.
+struct RegionInfo {
+    name: String,
+    level: String,
+    country: Option<String>,
+}
+
+/// Writes the dataset's rows that pass `filter` as CSV in chunks of about `CHUNK_BYTES` to
+/// `sink`, which returns false to stop (the client went away). Memory stays at one chunk (and
+/// the region names) whatever the dataset's size. Returns whether the sink took everything.
 pub fn write_csv(
     store: &Scoped,
     dataset: &DatasetRow,
+    filter: &ExportFilter,
     mut sink: impl FnMut(Vec<u8>) -> bool,
 ) -> Result<bool, Error> {
-    let dim_names: Vec<String> =
-        serde_json::from_str(&dataset.dim_names_json).map_err(Error::internal)?;
+    let header = columns(dataset)?;
+    let dim_names = &header[LEADING_COLUMNS.len()..header.len() - TRAILING_COLUMNS.len()];
+    // Names and levels once, rather than a join per row: a few thousand regions.
+    let regions: HashMap<String, RegionInfo> = store
+        .regions(None, None)?
+        .into_iter()
+        .map(|r| {
+            let info = RegionInfo {
+                name: r.name_latin.or(r.name_national).unwrap_or_default(),
+                level: r.level.map_or(String::new(), |l| l.to_string()),
+                country: r.country_code,
+            };
+            (r.code, info)
+        })
+        .collect();
+    let unknown = RegionInfo {
+        name: String::new(),
+        level: String::new(),
+        country: None,
+    };
+    let wanted_level = filter.level.map(|l| l.to_string());
     let mut out = csv::Writer::from_writer(Vec::with_capacity(CHUNK_BYTES * 2));
-    let mut header = vec!["dataset_code", "nuts_code", "time", "unit"];
-    header.extend(dim_names.iter().map(String::as_str));
-    header.extend(["value", "flags", "conf_status", "citation_id"]);
     let internal = |e: csv::Error| Error::internal(e);
     out.write_record(&header).map_err(internal)?;
     let mut failure = None;
     let mut open = true;
-    store.for_each_export_row(dataset.id, |row| {
+    store.for_each_export_row(dataset.id, &filter.periods, |row| {
+        let region = regions.get(&row.region).unwrap_or(&unknown);
+        let other_country = filter
+            .country
+            .as_ref()
+            .is_some_and(|c| region.country.as_ref() != Some(c));
+        let other_level = wanted_level.as_ref().is_some_and(|l| *l != region.level);
+        if other_country || other_level {
+            return true;
+        }
         let dims = parse_dims(&row.dims);
         let mut record: Vec<std::borrow::Cow<'_, str>> = vec![
             dataset.code.as_str().into(),
             neutralise(&row.region),
+            neutralise(&region.name),
+            region.level.as_str().into(),
             neutralise(&row.period),
             neutralise(&row.unit),
         ];
-        for name in &dim_names {
+        for name in dim_names {
             let value = dims.iter().find(|(n, _)| n == name).map_or("", |(_, v)| v);
             record.push(neutralise(value));
         }

@@ -171,6 +171,7 @@ async fn answer(
         query,
         principal: principal.clone(),
         client,
+        accepts_gzip: respond::accepts_gzip(&parts.headers),
         body,
         conn: std::cell::OnceCell::new(),
     };
@@ -281,6 +282,7 @@ async fn render(
             let mut response =
                 respond::build_async(status, body, content_type, gzip && !secret, &state.reads)
                     .await;
+            respond::stream_headers(&mut response, &reply);
             match etag {
                 Some(etag) => caching::cache_headers(&mut response, &etag, account.is_some()),
                 None => caching::no_store(&mut response),
@@ -502,6 +504,7 @@ mod tests {
                 query: Query::default(),
                 principal: Principal::Anonymous,
                 client: 0,
+                accepts_gzip: false,
                 body: Bytes::new(),
                 conn: std::cell::OnceCell::new(),
             };

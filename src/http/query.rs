@@ -73,6 +73,21 @@ impl Query {
         }
     }
 
+    /// A period label (`2021`, `2021Q3`, `2021-07`): 1 to 16 letters, digits and `-`.
+    pub fn take_period(&mut self, name: &str) -> Result<Option<String>, ApiError> {
+        let period = self.take(name);
+        let plain = |p: &str| {
+            (1..=16).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        };
+        if period.as_deref().is_some_and(|p| !plain(p)) {
+            return Err(ApiError::invalid(
+                name,
+                format!("{name} is a period label such as 2021, 2021Q3 or 2021-07"),
+            ));
+        }
+        Ok(period)
+    }
+
     /// Everything not taken yet; for endpoints whose parameters depend on the data (dimensions).
     pub fn take_rest(&mut self) -> BTreeMap<String, String> {
         std::mem::take(&mut self.params)

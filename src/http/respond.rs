@@ -190,6 +190,7 @@ pub fn render(e: &Envelope<'_>, reply: &Reply) -> (StatusCode, Body, &'static st
         Reply::Stream {
             content_type,
             chunks,
+            ..
         } => {
             let taken = chunks.lock().unwrap_or_else(|e| e.into_inner()).take();
             (
@@ -198,6 +199,28 @@ pub fn render(e: &Envelope<'_>, reply: &Reply) -> (StatusCode, Body, &'static st
                 content_type,
             )
         }
+    }
+}
+
+/// The headers a streamed answer carries about itself: its coding and the file name to save it
+/// as. (Its chunks are coded by their producer, not here.)
+pub fn stream_headers(response: &mut Response<Body>, reply: &Reply) {
+    let Reply::Stream {
+        gzip, file_name, ..
+    } = reply
+    else {
+        return;
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if *gzip {
+        headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
+    let disposition = file_name
+        .as_deref()
+        .and_then(|name| HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")).ok());
+    if let Some(value) = disposition {
+        headers.insert(header::CONTENT_DISPOSITION, value);
     }
 }
 

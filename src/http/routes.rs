@@ -87,6 +87,7 @@ pub static ROUTES: &[Route] = &[
     Route::new(GET,    "/briefings",                         "listBriefings",      Institutional, Inline(briefings::list)),
     Route::new(GET,    "/briefings/{briefing_id}",           "getBriefing",        Institutional, Heavy(briefings::get)),
     Route::new(GET,    "/export/bulk/{dataset_code}.csv",    "exportDataset",      Institutional, Inline(analytics::export)).weight(20),
+    Route::new(GET,    "/export/bulk/{dataset_code}.csv-metadata.json", "exportMetadata", Institutional, Inline(analytics::export_metadata)).cached(),
     Route::new(GET,    "/intelligence/correlations/matrix",  "correlationMatrix",  Credential,    Heavy(analytics::correlations)).cached().weight(5),
     Route::new(GET,    "/account/usage",                     "getUsage",           Credential,    Inline(account::usage)),
     Route::new(GET,    "/openapi.json",                      "getOpenApi",         Public,        Inline(meta::openapi)),

@@ -312,6 +312,19 @@ pub fn all() -> Value {
                 "day": {"type": "string", "format": "date"}, "used": {"type": "integer"}, "cap": {"type": "integer"},
             }))},
         })),
-        "CsvExport": {"type": "string", "description": "CSV: dataset_code,nuts_code,time,unit,<dimensions...>,value,flags,conf_status,citation_id"},
+        "CsvExport": {"type": "string", "description": "CSV: dataset_code,nuts_code,region_name,nuts_level,time,unit,<dimensions...>,value,flags,conf_status,citation_id"},
+        "CsvwMetadata": object(&["@context", "url", "tableSchema"], json!({
+            "@context": {"const": "http://www.w3.org/ns/csvw"},
+            "url": {"type": "string", "description": "The export, relative to this document."},
+            "dc:title": {"type": "string"}, "dc:license": nullable("string"), "dc:source": nullable("string"),
+            "tableSchema": object(&["columns"], json!({
+                "columns": {"type": "array", "items": object(&["name", "titles", "datatype"], json!({
+                    "name": {"type": "string"}, "titles": {"type": "string"}, "datatype": {"type": "string"},
+                    "dc:description": {"type": "string"},
+                }))},
+                "primaryKey": {"type": "string"},
+            })),
+            "notes": {"type": "array", "items": {"type": "object"}, "description": "Row count, units, flags, the latest snapshot."},
+        })),
     })
 }

@@ -149,12 +149,21 @@ pub struct ExportRow {
     pub citation_id: String,
 }
 
+/// Periods an export is limited to (`from` and `to` included; periods compare as text, which
+/// orders years, quarters `2021Q3` and months `2021-07` of one format correctly).
+#[derive(Debug, Default, Clone)]
+pub struct PeriodRange {
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
 impl Scoped {
-    /// Calls `f` for every current observation of a dataset, by series, region and period,
-    /// without holding them all in memory.
+    /// Calls `f` for every current observation of a dataset within `periods`, by series, region
+    /// and period, without holding them all in memory.
     pub fn for_each_export_row(
         &self,
         dataset_id: i64,
+        periods: &PeriodRange,
         mut f: impl FnMut(ExportRow) -> bool,
     ) -> StoreResult<()> {
         let mut stmt = self.db().prepare_cached(
@@ -162,9 +171,10 @@ impl Scoped {
                     o.citation_id
              FROM v_series s JOIN v_observations o ON o.series_id = s.id
              WHERE s.dataset_id = ?1 AND o.superseded_by IS NULL
+               AND (?2 IS NULL OR o.period >= ?2) AND (?3 IS NULL OR o.period <= ?3)
              ORDER BY s.id, o.region_code, o.period",
         )?;
-        let mut rows = stmt.query([dataset_id])?;
+        let mut rows = stmt.query(params![dataset_id, periods.from, periods.to])?;
         while let Some(r) = rows.next()? {
             let more = f(ExportRow {
                 region: r.get(0)?,

@@ -1110,7 +1110,7 @@ async fn the_store_enforces_isolation_below_http() {
         assert!(bravo.snapshots_of(dataset.id).unwrap().is_empty());
         let mut rows = 0;
         bravo
-            .for_each_export_row(dataset.id, |_| {
+            .for_each_export_row(dataset.id, &Default::default(), |_| {
                 rows += 1;
                 true
             })

@@ -8,6 +8,7 @@ mod cache;
 mod cli;
 mod correlations;
 mod errors;
+mod export;
 mod hostile;
 mod import;
 mod isolation;

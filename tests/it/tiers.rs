@@ -281,23 +281,35 @@ async fn institutional_export_is_the_whole_cited_dataset() {
         .await;
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     assert!(r.header("content-type").unwrap().starts_with("text/csv"));
-    let text = String::from_utf8(r.body.clone()).unwrap();
-    let mut lines = text.lines();
-    let header = lines.next().unwrap();
-    assert!(
-        header.starts_with("dataset_code,nuts_code,time,unit"),
-        "{header}"
+    let mut reader = csv::Reader::from_reader(r.body.as_slice());
+    let header: Vec<String> = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(
+        header[..6],
+        [
+            "dataset_code",
+            "nuts_code",
+            "region_name",
+            "nuts_level",
+            "time",
+            "unit"
+        ],
+        "{header:?}"
     );
-    assert!(header.ends_with(",citation_id"), "{header}");
-    let rows: Vec<&str> = lines.filter(|l| !l.is_empty()).collect();
+    assert_eq!(header.last().unwrap(), "citation_id", "{header:?}");
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
 
     let info = s.get(&format!("/datasets/{dataset}")).await.json();
     let observations = info["data"]["observations"].as_u64().unwrap();
     assert_eq!(rows.len() as u64, observations);
 
-    let citation = |row: &str| row.rsplit(',').next().unwrap().to_owned();
+    let citation = |row: &csv::StringRecord| row[row.len() - 1].to_owned();
     for row in &rows {
-        assert!(row.starts_with(&format!("{dataset},")), "{row}");
+        assert_eq!(&row[0], dataset, "{row:?}");
         let id = citation(row);
         assert!(
             id.len() == 24
@@ -305,19 +317,27 @@ async fn institutional_export_is_the_whole_cited_dataset() {
                 && id[4..]
                     .bytes()
                     .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()),
-            "{row}"
+            "{row:?}"
         );
     }
-    // A sample spread over the file resolves, to the row it came from.
+    // A sample spread over the file resolves, to the row it came from, region name and level
+    // included.
     let step = (rows.len() / 10).max(1);
     for row in rows.iter().step_by(step) {
         let id = citation(row);
         let r = s.get(&format!("/citations/{id}")).await;
         assert_eq!(r.status, 200, "{id}: {}", String::from_utf8_lossy(&r.body));
-        let fields: Vec<&str> = row.split(',').collect();
-        let v = r.json().to_string();
-        assert!(v.contains(&format!("\"{}\"", fields[1])), "{row}: {v}");
-        assert!(v.contains(dataset), "{row}: {v}");
+        let v = r.json();
+        assert_eq!(v["data"]["region"]["code"], &row[1], "{row:?}: {v}");
+        // Empty cells where the region has no name or level (a code of an earlier edition).
+        let cell = |field: &serde_json::Value| match field {
+            serde_json::Value::Null => String::new(),
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        assert_eq!(cell(&v["data"]["region"]["name"]), &row[2], "{row:?}: {v}");
+        assert_eq!(cell(&v["data"]["region"]["level"]), &row[3], "{row:?}: {v}");
+        assert_eq!(v["data"]["dataset"]["code"], dataset, "{row:?}: {v}");
     }
 
     let by_session = s

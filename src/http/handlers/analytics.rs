@@ -1,16 +1,21 @@
 //! The analytics endpoints besides briefings: bulk export and the correlation matrix.
 //! Gating is done by the route table.
 
+use std::io::Write;
 use std::sync::Mutex;
 
+use flate2::Compression;
+use flate2::write::GzEncoder;
 use tokio::sync::mpsc;
 
 use super::{Req, json};
 use crate::domain::Rejection;
 use crate::domain::correlations::{self, MatrixQuery};
+use crate::domain::export::{self, ExportFilter};
 use crate::domain::stats::Method;
 use crate::http::error::ApiError;
 use crate::reply::{Reply, StreamChunk};
+use crate::store::observations::PeriodRange;
 
 /// `GET /intelligence/correlations/matrix?nuts_code=X[&level=L][&method=M][&datasets=A,B][&min_n=N]`.
 pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
@@ -67,13 +72,54 @@ fn fast_enough(sent: u64, elapsed: std::time::Duration) -> bool {
     elapsed < RATE_GRACE || sent >= MIN_BYTES_PER_SEC * elapsed.as_secs()
 }
 
-/// Streams the dataset as CSV: the rows are read and written by a blocking task in chunks while
-/// the response is being sent, so memory stays at a few chunks whatever the dataset's size. Each
-/// export holds a slot (one per account, `--max-exports` in all; see [`super::slot_refused`]), a
-/// database connection and its read transaction; a chunk the client does not take within
-/// `--send-timeout`, or an average below `MIN_BYTES_PER_SEC`, ends the export and frees all
-/// three.
+/// `country`, `level`, `from` and `to` of an export request.
+fn export_filter(req: &mut Req) -> Result<ExportFilter, ApiError> {
+    let country = match req.query.take("country") {
+        Some(c) if c.len() == 2 && c.bytes().all(|b| b.is_ascii_alphabetic()) => {
+            Some(c.to_ascii_uppercase())
+        }
+        Some(_) => {
+            return Err(ApiError::invalid(
+                "country",
+                "country is a two-letter code such as DE or EL",
+            ));
+        }
+        None => None,
+    };
+    Ok(ExportFilter {
+        country,
+        level: req.query.take_int("level", 0, 3)?,
+        periods: PeriodRange {
+            from: req.query.take_period("from")?,
+            to: req.query.take_period("to")?,
+        },
+    })
+}
+
+/// The file name an export is offered as: the dataset code, with anything but letters, digits,
+/// `_`, `-` and `.` replaced, so the header needs no quoting rules.
+fn file_name(code: &str, extension: &str) -> String {
+    let safe: String = code
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{safe}{extension}")
+}
+
+/// Streams the dataset as CSV (gzip-coded when the client takes it): the rows are read and
+/// written by a blocking task in chunks while the response is being sent, so memory stays at a
+/// few chunks whatever the dataset's size. Each export holds a slot (one per account,
+/// `--max-exports` in all; see [`super::slot_refused`]), a database connection and its read
+/// transaction; a chunk the client does not take within `--send-timeout`, or an average below
+/// `MIN_BYTES_PER_SEC` of CSV, ends the export and frees all three.
 pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
+    let filter = export_filter(req)?;
     req.no_more_params()?;
     let code = req.param("dataset_code").to_owned();
     let account = req.caller()?.account_id;
@@ -88,6 +134,7 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
         .map_err(|refused| super::slot_refused(refused, "account-exports"))?;
     let store = req.take_store()?;
     let deadline = req.state.config.send_timeout;
+    let gzip = req.accepts_gzip;
     let runtime = tokio::runtime::Handle::current();
     let (tx, rx) = mpsc::channel(8);
     tokio::task::spawn_blocking(move || {
@@ -96,18 +143,36 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
                 .block_on(tokio::time::timeout(deadline, tx.send(chunk)))
                 .is_ok_and(|sent| sent.is_ok())
         };
+        // Fast compression: the export is bound by how fast rows are read and written, and
+        // CSV of repeated codes compresses well at any level.
+        let mut encoder = gzip.then(|| GzEncoder::new(Vec::new(), Compression::fast()));
         let started = std::time::Instant::now();
-        let mut sent = 0u64;
-        let written = crate::domain::export::write_csv(&store, &dataset, |chunk| {
-            sent += chunk.len() as u64;
-            send(StreamChunk::Data(chunk.into())) && fast_enough(sent, started.elapsed())
+        let mut produced = 0u64;
+        let written = export::write_csv(&store, &dataset, &filter, |chunk: Vec<u8>| {
+            produced += chunk.len() as u64;
+            let bytes = match &mut encoder {
+                Some(encoder) => {
+                    encoder
+                        .write_all(&chunk)
+                        .expect("writing to a Vec cannot fail");
+                    std::mem::take(encoder.get_mut())
+                }
+                None => chunk,
+            };
+            // The compressor may still be holding everything it was given.
+            let sent = bytes.is_empty() || send(StreamChunk::Data(bytes.into()));
+            sent && fast_enough(produced, started.elapsed())
         });
         // Free the connection and the slot before the client can see the end, so its next
         // export finds them free.
         drop((store, slot));
         match written {
             Ok(true) => {
-                send(StreamChunk::End);
+                let tail = encoder.map(|e| e.finish().expect("writing to a Vec cannot fail"));
+                let tail_sent = tail.is_none_or(|t| send(StreamChunk::Data(t.into())));
+                if tail_sent {
+                    send(StreamChunk::End);
+                }
             }
             Ok(false) => tracing::info!(
                 dataset = %dataset.code,
@@ -121,7 +186,23 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
     });
     Ok(Reply::Stream {
         content_type: "text/csv; charset=utf-8",
+        gzip,
+        file_name: Some(file_name(&code, ".csv")),
         chunks: Mutex::new(Some(rx)),
+    })
+}
+
+/// `GET /export/bulk/{dataset_code}.csv-metadata.json`: the export described in CSV on the Web
+/// terms (<https://www.w3.org/TR/tabular-metadata/>).
+pub fn export_metadata(req: &mut Req) -> Result<Reply, ApiError> {
+    req.no_more_params()?;
+    let code = req.param("dataset_code").to_owned();
+    let url = file_name(&code, ".csv");
+    let document = export::metadata(req.store()?, &req.state.catalogue, &code, &url)?;
+    let body = serde_json::to_vec_pretty(&document).map_err(|e| ApiError::Internal(e.into()))?;
+    Ok(Reply::Raw {
+        content_type: "application/csvm+json",
+        body: body.into(),
     })
 }
 

@@ -19,16 +19,7 @@ pub fn compare(req: &mut Req) -> Result<Reply, ApiError> {
         ));
     }
     let dataset = req.query.require("dataset")?;
-    let period = req.query.take("period");
-    let plain = |p: &str| {
-        (1..=16).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-    };
-    if period.as_deref().is_some_and(|p| !plain(p)) {
-        return Err(ApiError::invalid(
-            "period",
-            "period is a period label such as 2021, 2021Q3 or 2021-07",
-        ));
-    }
+    let period = req.query.take_period("period")?;
     let filters = req.query.take_rest();
     let (comparison, sources) = compare::compare(
         req.store()?,

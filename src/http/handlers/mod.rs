@@ -35,6 +35,8 @@ pub struct Req {
     pub query: Query,
     pub principal: Principal,
     pub client: u128,
+    /// The client takes gzip: a handler that streams may code its chunks.
+    pub accepts_gzip: bool,
     pub body: Bytes,
     /// The caller's database connection: checked out by the pipeline without waiting for an
     /// inline handler, on first use for a blocking one.
