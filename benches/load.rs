@@ -23,6 +23,9 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde::Serialize;
 
+#[path = "load/analytics.rs"]
+mod analytics;
+
 /// Argument that makes the bench binary act as the minimal server (it re-executes itself).
 const MINIMAL_SERVER_ARG: &str = "--minimal-server";
 const WRK_THREADS: u32 = 1;
@@ -206,8 +209,12 @@ fn bench() -> Result<()> {
     let datasette = Scenario::new(DATASETTE, Target::Datasette(datasette_db), &row_paths, &[]);
     results.push(run_scenario(&ctx, &datasette)?);
 
-    let checks = checks(&results, &import);
+    let analytics = analytics::run(&ctx, &api_key)?;
+
+    let mut checks = checks(&results, &import);
+    checks.extend(analytics::checks(&analytics));
     print_report(&results, &import, &checks);
+    analytics::print(&analytics);
     let report = Report {
         bench_seconds: ctx.measure_secs,
         wrk_threads: WRK_THREADS,
@@ -217,6 +224,7 @@ fn bench() -> Result<()> {
         mean_profile_bytes,
         import,
         scenarios: results,
+        analytics,
         checks,
     };
     let json_path = target_dir.join("bench-results.json");
@@ -292,6 +300,11 @@ fn env_secs(name: &str, default: u64) -> Result<u64> {
 
 /// NUTS-2 codes of the 2024 classification, without the extra-regio `..ZZ` codes.
 fn nuts2_regions() -> Result<Vec<String>> {
+    nuts_regions(2)
+}
+
+/// Codes of one NUTS level of the 2024 classification, without the extra-regio `..Z` codes.
+fn nuts_regions(wanted: u8) -> Result<Vec<String>> {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/nuts_regions.csv");
     let mut reader = csv::Reader::from_path(path).with_context(|| format!("reading {path}"))?;
     let headers = reader.headers()?.clone();
@@ -311,7 +324,7 @@ fn nuts2_regions() -> Result<Vec<String>> {
     for record in reader.records() {
         let record = record?;
         let code = &record[code];
-        if &record[level] == "2"
+        if record[level] == wanted.to_string()
             && &record[class] == "NUTS"
             && &record[in_2024] == "true"
             && !code.ends_with('Z')
@@ -319,7 +332,7 @@ fn nuts2_regions() -> Result<Vec<String>> {
             codes.push(code.to_owned());
         }
     }
-    ensure!(!codes.is_empty(), "{path}: no NUTS-2 regions");
+    ensure!(!codes.is_empty(), "{path}: no NUTS-{wanted} regions");
     Ok(codes)
 }
 
@@ -1416,6 +1429,7 @@ struct Report {
     mean_profile_bytes: usize,
     import: ImportResult,
     scenarios: Vec<ScenarioResult>,
+    analytics: analytics::AnalyticsResult,
     checks: Vec<Check>,
 }
 

@@ -21,6 +21,58 @@ fn object(required: &[&str], properties: Value) -> Value {
     json!({ "type": "object", "required": required, "properties": properties })
 }
 
+/// `schema` with `example` (abridged from a real answer) as its JSON Schema `examples`.
+fn with_example(mut schema: Value, example: Value) -> Value {
+    schema["examples"] = json!([example]);
+    schema
+}
+
+/// Abridged from `?nuts_code=DE&level=1&datasets=nama_10r_2gdp,demo_r_mlifexp` on the bundled
+/// data.
+fn matrix_example() -> Value {
+    json!({
+        "method": "pearson", "basis": "cross_section", "level": 1, "min_n": 8,
+        "region": {"code": "DE", "name": "Deutschland", "level": 0, "country": "DE", "parent_code": null,
+                   "classification": "NUTS", "nuts_editions": ["2021", "2024"], "in_classification": true, "name_national": "Deutschland"},
+        "variables": [
+            {"id": "nama_10r_2gdp", "dataset": "nama_10r_2gdp", "title": "Gross domestic product (GDP) at current market prices by NUTS 2 region",
+             "series": {"freq": "A"}, "unit": "MIO_EUR", "period": "2023", "coverage": 16},
+            {"id": "demo_r_mlifexp", "dataset": "demo_r_mlifexp", "title": "Life expectancy by age, sex and NUTS 2 region",
+             "series": {"age": "Y_LT1", "sex": "T"}, "unit": "YR", "period": "2021", "coverage": 16},
+        ],
+        "cells": [{"x": "nama_10r_2gdp", "y": "demo_r_mlifexp", "n": 16, "status": "ok", "r": 0.5830486462548672,
+                   "p_value": 0.017763394160041284, "ci95": [0.12284924460144496, 0.8368789522474919]}],
+        "inputs": {
+            "demo_r_mlifexp": [{"region": "DE1", "period": "2021", "value": 82.1, "citation": "cit_rofkkisgwoiazxattls7"}],
+            "nama_10r_2gdp": [{"region": "DE1", "period": "2023", "value": 622068.89, "citation": "cit_w65hvhoaechehjnu4w6m"}],
+        },
+        "regions_used": ["DE1", "DE2", "DE3"],
+        "regions_dropped": [],
+        "caveats": [{"code": "ecological_inference", "message": "these correlations describe regions, not the people or firms in them: a relation between regional figures need not hold for individuals (ecological inference), and neither shows cause"}],
+    })
+}
+
+/// Abridged from `{"region_nuts_code": "DE21", "briefing_type": "labour_market"}` on the
+/// bundled data.
+fn briefing_example() -> Value {
+    json!({
+        "id": "brf_01m84p3v6w2k9d1q7c5x8z0b4t", "briefing_type": "labour_market",
+        "region": {"code": "DE21", "name": "Oberbayern", "level": 2},
+        "title": "Labour market: Oberbayern (DE21)", "created_at": "2026-11-23T17:00:00Z",
+        "sections": [{"heading": "Unemployment rate",
+                      "text": "Unemployment rate in Oberbayern: 2.7 (percentage) in 2024. That is 0.8 percentage points more than in 2019 (1.9). Among the 7 regions of Bayern with a 2024 figure, Oberbayern ranks 2 from the top."}],
+        "claims": [
+            {"id": "c6", "display": "2.7", "value": 2.7, "kind": "direct", "citations": ["cit_..."]},
+            {"id": "c8", "display": "0.8", "value": 0.8, "kind": "derived", "operation": "difference",
+             "inputs": [{"citation": "cit_...", "value": 1.9}, {"citation": "cit_...", "value": 2.7}],
+             "derivation": "|b − a|, to the decimals of the inputs (a, b: the inputs in order)"},
+        ],
+        "not_covered": [],
+        "verification": {"status": "verified", "numbers_checked": 10, "claims_checked": 10},
+        "generator": {"name": "deterministic", "version": 1},
+    })
+}
+
 /// Every component schema: one per answer and request type, and the envelope's parts.
 pub fn all() -> Value {
     let codes: Vec<&str> = ApiError::CODES.iter().map(|(c, _)| *c).collect();
@@ -235,7 +287,7 @@ pub fn all() -> Value {
             "operation": {"type": "string", "enum": ["percent_change", "difference", "rank", "count"]},
             "derivation": {"type": "string", "description": "The operation's formula in words."},
         })),
-        "Briefing": object(&["id", "region", "briefing_type", "title", "created_at", "sections", "claims", "not_covered", "verification", "generator"], json!({
+        "Briefing": with_example(object(&["id", "region", "briefing_type", "title", "created_at", "sections", "claims", "not_covered", "verification", "generator"], json!({
             "id": {"type": "string"},
             "region": object(&["code"], json!({"code": {"type": "string"}, "name": nullable("string"), "level": {"type": ["integer", "null"]}})),
             "briefing_type": {"type": "string", "enum": crate::domain::briefings::TYPES},
@@ -258,13 +310,13 @@ pub fn all() -> Value {
                 "any_superseded": {"type": "boolean"},
                 "superseded": {"type": "array", "items": object(&["citation", "current_citation"], json!({"citation": {"type": "string"}, "current_citation": {"type": "string"}}))},
             })),
-        })),
+        })), briefing_example()),
         "BriefingList": {"type": "array", "items": object(&["id", "region_code", "briefing_type", "title", "created_at"], json!({
             "id": {"type": "string"}, "region_code": {"type": "string"},
             "briefing_type": {"type": "string", "enum": crate::domain::briefings::TYPES},
             "title": {"type": "string"}, "created_at": {"type": "string", "format": "date-time"},
         }))},
-        "CorrelationMatrix": object(&["method", "basis", "level", "region", "min_n", "variables", "cells", "inputs", "regions_used", "regions_dropped", "caveats"], json!({
+        "CorrelationMatrix": with_example(object(&["method", "basis", "level", "region", "min_n", "variables", "cells", "inputs", "regions_used", "regions_dropped", "caveats"], json!({
             "method": {"type": "string", "enum": ["pearson", "spearman"]},
             "basis": {"type": "string", "enum": ["cross_section", "time_series"]},
             "level": {"type": ["integer", "null"], "description": "Level of the regions correlated (over time: the region's own)."},
@@ -296,7 +348,7 @@ pub fn all() -> Value {
                 "reason": {"type": "string", "enum": ["missing", "confidential", "flagged"]},
             }))},
             "caveats": array_of("Warning"),
-        })),
+        })), matrix_example()),
         "Usage": object(&["account_id", "tier", "limits_enabled", "daily_cap", "today", "buckets", "days"], json!({
             "account_id": {"type": "integer"},
             "tier": {"type": "string", "enum": ["professional", "institutional"]},

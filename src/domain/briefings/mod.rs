@@ -8,6 +8,8 @@ mod numbers;
 mod verify;
 mod writer;
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::error::{Error, Rejection};
@@ -15,6 +17,7 @@ use super::{CitationRef, Sources, regions};
 use crate::catalogue::Catalogue;
 use crate::store::Scoped;
 use crate::store::briefings::BriefingRow;
+use crate::store::observations::CitationRow;
 use crate::store::regions::RegionRow;
 pub use claims::{Claim, ClaimInput};
 pub use verify::Verification;
@@ -148,11 +151,16 @@ pub fn generate(
     let region = subject(store, region_code, briefing_type)?;
     let datasets = super::headline_datasets(store)?;
     let mut draft = writer::write(store, catalogue, &region, briefing_type, &datasets)?;
+    // Each cited row is read once: by the verifier, then for `meta.citations`.
+    let mut read: HashMap<String, Option<CitationRow>> = HashMap::new();
     let mut rows = |citation: &str| -> Result<Option<verify::CitedRow>, Error> {
-        Ok(store.citation(citation)?.map(|row| verify::CitedRow {
-            period: row.obs.period,
+        if !read.contains_key(citation) {
+            read.insert(citation.to_owned(), store.citation(citation)?);
+        }
+        Ok(read[citation].as_ref().map(|row| verify::CitedRow {
+            period: row.obs.period.clone(),
             value: row.obs.value,
-            value_text: row.obs.value_text,
+            value_text: row.obs.value_text.clone(),
         }))
     };
     let own = verify::verify(
@@ -213,7 +221,7 @@ pub fn generate(
         generator,
         revisions: None,
     };
-    let sources = sources(store, &briefing)?;
+    let sources = sources(store, &briefing, &read)?;
     Ok((briefing, sources))
 }
 
@@ -234,7 +242,7 @@ pub fn stored(store: &Scoped, row: &BriefingRow) -> Result<(Briefing, Sources), 
         any_superseded: !superseded.is_empty(),
         superseded,
     });
-    let sources = sources(store, &briefing)?;
+    let sources = sources(store, &briefing, &HashMap::new())?;
     Ok((briefing, sources))
 }
 
@@ -265,12 +273,21 @@ fn cited(briefing: &Briefing) -> Vec<&str> {
         .collect()
 }
 
-/// `meta.citations` and snapshots for the rows a briefing cites.
-fn sources(store: &Scoped, briefing: &Briefing) -> Result<Sources, Error> {
+/// `meta.citations` and snapshots for the rows a briefing cites; rows in `known` are not read
+/// again.
+fn sources(
+    store: &Scoped,
+    briefing: &Briefing,
+    known: &HashMap<String, Option<CitationRow>>,
+) -> Result<Sources, Error> {
     let mut sources = Sources::default();
-    let mut urls = std::collections::HashMap::new();
+    let mut urls = HashMap::new();
     for citation in cited(briefing) {
-        let Some(row) = store.citation(citation)? else {
+        let row = match known.get(citation) {
+            Some(row) => row.clone(),
+            None => store.citation(citation)?,
+        };
+        let Some(row) = row else {
             continue;
         };
         let url = match row.source_id {

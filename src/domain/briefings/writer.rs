@@ -1,6 +1,7 @@
 //! The deterministic writer: picks the facts a briefing of one type needs (the region's latest
 //! values, their change over time, its rank among the regions of its parent, the gap to its
-//! country, the EU figure), and writes them as short paragraphs in which every number is a claim.
+//! parent and its country, the EU figure), and writes them as short paragraphs in which every
+//! number is a claim.
 
 use std::collections::BTreeMap;
 
@@ -115,6 +116,10 @@ pub fn write(
         if peers {
             if let Some(parent) = &parent {
                 w.rank(&mut text, &name, &region.code, parent, latest, series_id)?;
+                // A NUTS 1 region's parent is its country, stated next.
+                if country.as_ref().is_none_or(|c| c.code != parent.code) {
+                    w.gap(&mut text, &name, parent, latest, series_id, &unit)?;
+                }
             }
             if let Some(country) = &country {
                 w.gap(&mut text, &name, country, latest, series_id, &unit)?;
@@ -270,36 +275,34 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// "The figure for Deutschland is 46,300; Oberbayern is 45.1 % above it." or, for totals,
-    /// "The total for Deutschland is 83,237,124; Oberbayern accounts for 5.7 % of it."
+    /// The gap to a larger region (the parent, the country): "The figure for Deutschland is
+    /// 46,300; Oberbayern is 45.1 % above it." or, for totals, "The total for Deutschland is
+    /// 83,237,124; Oberbayern accounts for 5.7 % of it."
     fn gap(
         &mut self,
         text: &mut String,
         name: &str,
-        country: &RegionRow,
+        comparator: &RegionRow,
         latest: &ObsRow,
         series_id: i64,
         unit: &str,
     ) -> Result<(), Error> {
-        let Some(national) = self.at_period(country, latest, series_id)? else {
+        let Some(larger) = self.at_period(comparator, latest, series_id)? else {
             return Ok(());
         };
-        let country_name = self.name_of(country);
-        let figure = self
-            .book
-            .direct(&national)
-            .expect("stated rows have values");
-        let (a, b) = (national.value.unwrap_or(0.0), latest.value.unwrap_or(0.0));
+        let comparator_name = self.name_of(comparator);
+        let figure = self.book.direct(&larger).expect("stated rows have values");
+        let (a, b) = (larger.value.unwrap_or(0.0), latest.value.unwrap_or(0.0));
         if a == b {
             text.push_str(&format!(
-                " The figure for {country_name} is the same, {figure}."
+                " The figure for {comparator_name} is the same, {figure}."
             ));
             return Ok(());
         }
         if crate::domain::is_total(unit) {
-            if let Some(share) = self.book.derived(Operation::Share, &[&national, latest]) {
+            if let Some(share) = self.book.derived(Operation::Share, &[&larger, latest]) {
                 text.push_str(&format!(
-                    " The total for {country_name} is {figure}; {name} accounts for {share} % of it."
+                    " The total for {comparator_name} is {figure}; {name} accounts for {share} % of it."
                 ));
             }
             return Ok(());
@@ -309,9 +312,9 @@ impl Writer<'_> {
             Some(words) => (Operation::Difference, words),
             None => (Operation::PercentChange, "%"),
         };
-        if let Some(gap) = self.book.derived(operation, &[&national, latest]) {
+        if let Some(gap) = self.book.derived(operation, &[&larger, latest]) {
             text.push_str(&format!(
-                " The figure for {country_name} is {figure}; {name} is {gap} {unit_words} {direction} it."
+                " The figure for {comparator_name} is {figure}; {name} is {gap} {unit_words} {direction} it."
             ));
         }
         Ok(())
