@@ -253,6 +253,7 @@ CREATE TABLE briefings (
     account_id    INTEGER NOT NULL REFERENCES accounts (id),
     region_code   TEXT NOT NULL,
     briefing_type TEXT NOT NULL,
+    title         TEXT NOT NULL,
     created_at    INTEGER NOT NULL,                     -- unix ms
     body_json     TEXT NOT NULL
 );

@@ -63,17 +63,32 @@ impl ProseModel for Busy {
     }
 }
 
-/// One chat completion: the text of the first choice.
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// One chat completion: the text of the first choice. Errors say what failed in words a client
+/// may read (the cause goes to the log).
 async fn complete(config: &LlmConfig, system: &str, user: &str) -> Result<String, String> {
     let host = config.url.host().unwrap_or_default();
     let port = config.url.port_u16().unwrap_or(80);
+    let failed = |what: &str, e: &dyn std::fmt::Display| {
+        tracing::warn!(error = %e, "{what}");
+        what.to_owned()
+    };
     let stream = tokio::net::TcpStream::connect((host, port))
         .await
-        .map_err(|e| format!("cannot reach the model server: {e}"))?;
+        .map_err(|e| failed("cannot reach the model server", &e))?;
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
         .await
-        .map_err(|e| format!("cannot speak HTTP to the model server: {e}"))?;
-    let connection = tokio::spawn(connection);
+        .map_err(|e| failed("cannot speak HTTP to the model server", &e))?;
+    // Aborted however this ends (an answer, an error, or the caller's timeout dropping us), so
+    // no socket outlives the call.
+    let connection = AbortOnDrop(tokio::spawn(connection));
     let body = json!({
         "model": config.model,
         "temperature": 0,
@@ -91,18 +106,18 @@ async fn complete(config: &LlmConfig, system: &str, user: &str) -> Result<String
     }
     let request = request
         .body(Full::new(Bytes::from(body.to_string())))
-        .map_err(|e| format!("cannot build the request: {e}"))?;
+        .map_err(|e| failed("cannot build the request to the model server", &e))?;
     let response = sender
         .send_request(request)
         .await
-        .map_err(|e| format!("the model server did not answer: {e}"))?;
+        .map_err(|e| failed("the model server did not answer", &e))?;
     let status = response.status();
     let bytes = Limited::new(response.into_body(), MAX_ANSWER_BYTES)
         .collect()
         .await
-        .map_err(|e| format!("cannot read the model's answer: {e}"))?
+        .map_err(|e| failed("cannot read the model's answer (too large or cut off)", &e))?
         .to_bytes();
-    connection.abort();
+    drop(connection);
     if !status.is_success() {
         return Err(format!("the model server answered {status}"));
     }

@@ -71,6 +71,7 @@ pub fn run(ctx: &Ctx, api_key: &str) -> Result<AnalyticsResult> {
     let db = ctx.data_dir.join("regintel.sqlite");
     let server = ctx.start("analytics", &Target::Regintel(HIGH_LIMITS))?;
     let key = ("X-API-Key".to_owned(), api_key.to_owned());
+    let mut client = ctx.rt.block_on(Client::connect(server.addr))?;
     let mut timed = Vec::new();
 
     // Each request names another min_n (all far below the region count), so none is answered
@@ -83,9 +84,7 @@ pub fn run(ctx: &Ctx, api_key: &str) -> Result<AnalyticsResult> {
             8 + i
         );
         let started = Instant::now();
-        let (status, body) = ctx
-            .rt
-            .block_on(call(server.addr, "GET", &path, &key, None))?;
+        let (status, body) = ctx.rt.block_on(client.send("GET", &path, &key, None))?;
         latencies.push(started.elapsed());
         ensure!(
             status == 200,
@@ -109,8 +108,7 @@ pub fn run(ctx: &Ctx, api_key: &str) -> Result<AnalyticsResult> {
         let mut answer = Bytes::new();
         for _ in 0..RUNS {
             let started = Instant::now();
-            let (status, got) = ctx.rt.block_on(call(
-                server.addr,
+            let (status, got) = ctx.rt.block_on(client.send(
                 "POST",
                 "/api/v1/regional/briefings",
                 &key,
@@ -130,7 +128,7 @@ pub fn run(ctx: &Ctx, api_key: &str) -> Result<AnalyticsResult> {
         let name = format!("briefing {BRIEFING_REGION} {kind}");
         timed.push(timed_result(&name, &latencies, bare, answer.len()));
     }
-    drop(server);
+    drop((client, server));
 
     let export = export_timing(ctx, api_key)?;
     Ok(AnalyticsResult { timed, export })
@@ -213,31 +211,45 @@ fn median_of(runs: usize, mut f: impl FnMut() -> Result<()>) -> Result<Duration>
     Ok(median(times))
 }
 
-/// One request on a fresh connection: the status and the body.
-async fn call(
+/// One client on one kept-alive connection, as an analyst's script would hold it: the requests
+/// are timed, not the connection's set-up.
+struct Client {
     addr: SocketAddr,
-    method: &str,
-    path: &str,
-    header: &(String, String),
-    body: Option<String>,
-) -> Result<(u16, Bytes)> {
-    let stream = tokio::net::TcpStream::connect(addr).await?;
-    stream.set_nodelay(true)?;
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
-    tokio::spawn(async move { conn.await.ok() });
-    let mut request = Request::builder()
-        .method(method)
-        .uri(path)
-        .header(HOST, addr.to_string())
-        .header(&header.0, &header.1);
-    if body.is_some() {
-        request = request.header(CONTENT_TYPE, "application/json");
+    sender: hyper::client::conn::http1::SendRequest<Full<Bytes>>,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr) -> Result<Client> {
+        let stream = tokio::net::TcpStream::connect(addr).await?;
+        stream.set_nodelay(true)?;
+        let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+        tokio::spawn(async move { conn.await.ok() });
+        Ok(Client { addr, sender })
     }
-    let request = request.body(Full::new(Bytes::from(body.unwrap_or_default())))?;
-    let response = sender.send_request(request).await?;
-    let status = response.status().as_u16();
-    let body = response.into_body().collect().await?.to_bytes();
-    Ok((status, body))
+
+    /// One request: the status and the body.
+    async fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        header: &(String, String),
+        body: Option<String>,
+    ) -> Result<(u16, Bytes)> {
+        let mut request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header(HOST, self.addr.to_string())
+            .header(&header.0, &header.1);
+        if body.is_some() {
+            request = request.header(CONTENT_TYPE, "application/json");
+        }
+        let request = request.body(Full::new(Bytes::from(body.unwrap_or_default())))?;
+        self.sender.ready().await?;
+        let response = self.sender.send_request(request).await?;
+        let status = response.status().as_u16();
+        let body = response.into_body().collect().await?.to_bytes();
+        Ok((status, body))
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

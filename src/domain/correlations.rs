@@ -20,6 +20,14 @@ use crate::store::regions::RegionRow;
 
 /// Variables a matrix holds at most: 20 make 190 cells.
 pub const MAX_VARIABLES: usize = 20;
+/// Datasets a matrix examines at most (each costs a read per region), kept or not.
+pub const MAX_EXAMINED: usize = 40;
+/// Regions a cross-section spans at most (NUTS 3 of the largest country: about 400; an account's
+/// own codes could add up to 10,000).
+pub const MAX_UNITS: usize = 2_000;
+/// Below this many pairs, the t and Fisher z approximations behind p-values and intervals are
+/// rough.
+const FEW_PAIRS: usize = 10;
 pub const DEFAULT_MIN_N: usize = 8;
 /// Below three pairs r says nothing and has no p-value.
 pub const SMALLEST_MIN_N: usize = 3;
@@ -135,11 +143,12 @@ struct Collected<'d> {
 }
 
 /// A value used, the key it pairs on (the region across regions, the period over time) and its
-/// flags.
+/// row (cited once the variable is kept).
 struct Point {
-    input: Input,
+    region: String,
+    value: f64,
     key: String,
-    flags: String,
+    row: ObsRow,
 }
 
 pub fn matrix(
@@ -159,17 +168,16 @@ pub fn matrix(
     let candidates = candidates(store, q.datasets.as_deref())?;
     let explicit = q.datasets.is_some();
 
-    let mut citer = Citer::new(store, catalogue);
     let mut collected: Vec<Collected> = Vec::new();
     let mut caveats = Vec::new();
     let mut too_little = Vec::new();
     let mut unexamined = 0;
-    for dataset in &candidates {
-        if collected.len() == MAX_VARIABLES {
+    for (examined, dataset) in candidates.iter().enumerate() {
+        if collected.len() == MAX_VARIABLES || examined == MAX_EXAMINED {
             unexamined += 1;
             continue;
         }
-        let c = collect(store, &mut citer, dataset, basis, &units, q.min_n)?;
+        let c = collect(store, dataset, basis, &units, q.min_n)?;
         if !explicit && c.points.len() < q.min_n {
             too_little.push(dataset.code.clone());
             continue;
@@ -188,25 +196,33 @@ pub fn matrix(
     }
     if unexamined > 0 {
         caveats.push(Warning {
-            code: "variables_left_out",
+            code: "datasets_not_examined",
             message: format!(
-                "a matrix holds at most {MAX_VARIABLES} variables; {unexamined} more datasets were not examined (name them in `datasets`)"
+                "a matrix holds at most {MAX_VARIABLES} variables and examines at most {MAX_EXAMINED} datasets; {unexamined} more were not examined (name them in `datasets`)"
             ),
         });
     }
 
     let cells = cells(&collected, q.method, q.min_n);
-    caveats.extend(method_caveats(basis, &collected, cells.len()));
+    caveats.extend(caveats_of(basis, &collected, &cells));
+    // Only the variables kept are cited.
+    let mut citer = Citer::new(store, catalogue);
     let mut regions_used = BTreeSet::new();
     let mut inputs = BTreeMap::new();
     let mut regions_dropped = Vec::new();
     let mut variables = Vec::new();
     for c in collected {
-        regions_used.extend(c.points.iter().map(|p| p.input.region.clone()));
-        inputs.insert(
-            c.variable.id.clone(),
-            c.points.into_iter().map(|p| p.input).collect::<Vec<_>>(),
-        );
+        let mut cited = Vec::with_capacity(c.points.len());
+        for p in &c.points {
+            regions_used.insert(p.region.clone());
+            cited.push(Input {
+                citation: citer.cite(c.dataset, &p.region, &p.row)?.citation,
+                region: p.region.clone(),
+                period: p.row.period.clone(),
+                value: p.value,
+            });
+        }
+        inputs.insert(c.variable.id.clone(), cited);
         regions_dropped.extend(c.dropped);
         variables.push(c.variable);
     }
@@ -237,12 +253,6 @@ struct Unit {
     classified: bool,
 }
 
-/// Extra-regio territory (`DEZZZ`: continental shelf, embassies), which no cross-section of
-/// regions should include.
-fn is_extra_regio(code: &str) -> bool {
-    code.len() > 2 && code.bytes().skip(2).all(|b| b == b'Z')
-}
-
 /// What is correlated across: the subregions at `level` (default the next level down) when there
 /// are some, else the region itself over time. An explicit level must lie below the region and
 /// hold subregions.
@@ -255,7 +265,7 @@ fn units(
     let below = |level| -> Result<Vec<Unit>, Error> {
         Ok(descendants(store, region, level)?
             .iter()
-            .filter(|r| !is_extra_regio(&r.code))
+            .filter(|r| !regions::is_extra_regio(&r.code))
             .map(|r| Unit {
                 code: r.code.clone(),
                 classified: regions::summary(r).in_classification,
@@ -277,6 +287,7 @@ fn units(
                 if below.is_empty() {
                     time_series()
                 } else {
+                    too_many(&below, next)?;
                     (Basis::CrossSection, Some(next), below)
                 }
             }
@@ -302,7 +313,24 @@ fn units(
         )
         .into());
     }
+    too_many(&below, level)?;
     Ok((Basis::CrossSection, Some(level), below))
+}
+
+/// A cross-section over more than [`MAX_UNITS`] regions is refused: each costs a read per
+/// variable.
+fn too_many(units: &[Unit], level: i64) -> Result<(), Error> {
+    if units.len() > MAX_UNITS {
+        return Err(Rejection::invalid(
+            "level",
+            format!(
+                "{} regions at level {level}: a cross-section spans at most {MAX_UNITS}; choose a smaller region or a higher level",
+                units.len()
+            ),
+        )
+        .into());
+    }
+    Ok(())
 }
 
 /// The regions below `region` at `level`, one level of parent links at a time (at most three
@@ -368,7 +396,6 @@ fn candidates(store: &Scoped, named: Option<&[String]>) -> Result<Vec<DatasetRow
 /// where most do; for a time series, every period of the region.
 fn collect<'d>(
     store: &Scoped,
-    citer: &mut Citer,
     dataset: &'d DatasetRow,
     basis: Basis,
     units: &[Unit],
@@ -401,14 +428,9 @@ fn collect<'d>(
                 .rev()
                 .find(|(_, n)| **n >= enough)
                 .map(|(p, _)| *p);
-            // Failing that, the latest of the best-covered periods.
-            let best = || {
-                usable_at
-                    .iter()
-                    .rev()
-                    .max_by_key(|(_, n)| **n)
-                    .map(|(p, _)| *p)
-            };
+            // Failing that, the latest of the best-covered periods (`max_by_key` keeps the last
+            // of equals, and periods ascend).
+            let best = || usable_at.iter().max_by_key(|(_, n)| **n).map(|(p, _)| *p);
             latest_enough.or_else(best).map(str::to_owned)
         }
     };
@@ -432,20 +454,15 @@ fn collect<'d>(
         for row in chosen {
             match usable(row) {
                 Ok(value) => {
-                    let cited = citer.cite(dataset, unit_code, row)?;
                     let key = match basis {
                         Basis::CrossSection => unit_code.clone(),
                         Basis::TimeSeries => row.period.clone(),
                     };
                     points.push(Point {
-                        input: Input {
-                            region: unit_code.clone(),
-                            period: row.period.clone(),
-                            value,
-                            citation: cited.citation,
-                        },
+                        region: unit_code.clone(),
+                        value,
                         key,
-                        flags: row.flags.clone(),
+                        row: row.clone(),
                     });
                 }
                 Err(reason) => dropped.push(Dropped {
@@ -478,15 +495,12 @@ fn cells(collected: &[Collected], method: Method, min_n: usize) -> Vec<Cell> {
     let mut cells = Vec::new();
     for (i, a) in collected.iter().enumerate() {
         for b in &collected[i + 1..] {
-            let by_key: HashMap<&str, f64> = b
-                .points
-                .iter()
-                .map(|p| (p.key.as_str(), p.input.value))
-                .collect();
+            let by_key: HashMap<&str, f64> =
+                b.points.iter().map(|p| (p.key.as_str(), p.value)).collect();
             let (x, y): (Vec<f64>, Vec<f64>) = a
                 .points
                 .iter()
-                .filter_map(|p| by_key.get(p.key.as_str()).map(|v| (p.input.value, *v)))
+                .filter_map(|p| by_key.get(p.key.as_str()).map(|v| (p.value, *v)))
                 .unzip();
             let mut cell = Cell {
                 x: a.variable.id.clone(),
@@ -528,7 +542,7 @@ fn each_variable<'c>(
 }
 
 /// What a reader must keep in mind about this matrix.
-fn method_caveats(basis: Basis, collected: &[Collected], cells: usize) -> Vec<Warning> {
+fn caveats_of(basis: Basis, collected: &[Collected], computed: &[Cell]) -> Vec<Warning> {
     let mut caveats = Vec::new();
     let mut say = |code, message: String| caveats.push(Warning { code, message });
     match basis {
@@ -541,6 +555,15 @@ fn method_caveats(basis: Basis, collected: &[Collected], cells: usize) -> Vec<Wa
             "series that both trend over time correlate whether or not they are related, and successive years are not independent observations, so p-values over time overstate certainty".into(),
         ),
     }
+    if computed.iter().any(|c| c.status == "ok" && c.n < FEW_PAIRS) {
+        say(
+            "few_pairs",
+            format!(
+                "some cells rest on fewer than {FEW_PAIRS} pairs: their p-values and intervals come from approximations (Student's t, Fisher's z) that are rough that small, and a perfect rank order there gives p = 0"
+            ),
+        );
+    }
+    let cells = computed.len();
     if cells > 1 {
         say(
             "multiple_comparisons",
@@ -577,7 +600,7 @@ fn method_caveats(basis: Basis, collected: &[Collected], cells: usize) -> Vec<Wa
     let flagged = |flag: char| -> Vec<&str> {
         collected
             .iter()
-            .filter(|c| c.points.iter().any(|p| p.flags.contains(flag)))
+            .filter(|c| c.points.iter().any(|p| p.row.flags.contains(flag)))
             .map(|c| c.variable.id.as_str())
             .collect()
     };

@@ -42,6 +42,12 @@ pub struct RegionDetail {
     pub recoded_to: Option<String>,
 }
 
+/// Extra-regio territory (`DEZZZ`: continental shelf, embassies): no region to set others
+/// against or to correlate across.
+pub fn is_extra_regio(code: &str) -> bool {
+    code.len() > 2 && code.bytes().skip(2).all(|b| b == b'Z')
+}
+
 pub fn summary(row: &RegionRow) -> RegionSummary {
     let mut editions = Vec::new();
     if row.classification == "NUTS2016_UK" {

@@ -13,19 +13,31 @@ pub struct BriefingRow {
     pub public_id: String,
     pub region_code: String,
     pub briefing_type: String,
+    pub title: String,
     pub created_at: i64,
     pub body_json: String,
 }
 
-const COLUMNS: &str = "public_id, region_code, briefing_type, created_at, body_json";
+/// A briefing in a list: without its body, which can be large.
+#[derive(Debug, Clone)]
+pub struct BriefingListRow {
+    pub public_id: String,
+    pub region_code: String,
+    pub briefing_type: String,
+    pub title: String,
+    pub created_at: i64,
+}
+
+const COLUMNS: &str = "public_id, region_code, briefing_type, title, created_at, body_json";
 
 fn from_row(r: &Row) -> rusqlite::Result<BriefingRow> {
     Ok(BriefingRow {
         public_id: r.get(0)?,
         region_code: r.get(1)?,
         briefing_type: r.get(2)?,
-        created_at: r.get(3)?,
-        body_json: r.get(4)?,
+        title: r.get(3)?,
+        created_at: r.get(4)?,
+        body_json: r.get(5)?,
     })
 }
 
@@ -39,18 +51,17 @@ impl System {
             |r| r.get(0),
         )?;
         if kept >= MAX_PER_ACCOUNT {
-            return Err(StoreError::Conflict(format!(
-                "the account keeps {MAX_PER_ACCOUNT} briefings, the most it may"
-            )));
+            return Err(full());
         }
         tx.execute(
-            "INSERT INTO briefings (public_id, account_id, region_code, briefing_type, created_at, body_json)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT INTO briefings (public_id, account_id, region_code, briefing_type, title, created_at, body_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
                 row.public_id,
                 account,
                 row.region_code,
                 row.briefing_type,
+                row.title,
                 row.created_at,
                 row.body_json
             ],
@@ -60,7 +71,26 @@ impl System {
     }
 }
 
+/// The refusal when an account keeps the most briefings it may.
+fn full() -> StoreError {
+    StoreError::Conflict(format!(
+        "the account keeps {MAX_PER_ACCOUNT} briefings, the most it may"
+    ))
+}
+
 impl Scoped {
+    /// Refuses (409) when the caller keeps the most briefings it may: checked before one is
+    /// written, so a full account costs nothing more (the insert checks again).
+    pub fn check_briefing_room(&self) -> StoreResult<()> {
+        let kept: i64 = self
+            .db()
+            .query_row("SELECT count(*) FROM v_briefings", [], |r| r.get(0))?;
+        if kept >= MAX_PER_ACCOUNT {
+            return Err(full());
+        }
+        Ok(())
+    }
+
     /// The caller's briefing with this id; someone else's is None, like a missing one.
     pub fn briefing(&self, public_id: &str) -> StoreResult<Option<BriefingRow>> {
         let mut stmt = self.db().prepare_cached(&format!(
@@ -70,13 +100,25 @@ impl Scoped {
     }
 
     /// The caller's briefings, newest first, older than `before` (a public id) when given.
-    pub fn briefings(&self, before: Option<&str>, limit: usize) -> StoreResult<Vec<BriefingRow>> {
-        let mut stmt = self.db().prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM v_briefings
+    pub fn briefings(
+        &self,
+        before: Option<&str>,
+        limit: usize,
+    ) -> StoreResult<Vec<BriefingListRow>> {
+        let mut stmt = self.db().prepare_cached(
+            "SELECT public_id, region_code, briefing_type, title, created_at FROM v_briefings
              WHERE ?1 IS NULL OR id < (SELECT id FROM v_briefings WHERE public_id = ?1)
-             ORDER BY id DESC LIMIT ?2"
-        ))?;
-        let rows = stmt.query_map(params![before, limit as i64], from_row)?;
+             ORDER BY id DESC LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![before, limit as i64], |r| {
+            Ok(BriefingListRow {
+                public_id: r.get(0)?,
+                region_code: r.get(1)?,
+                briefing_type: r.get(2)?,
+                title: r.get(3)?,
+                created_at: r.get(4)?,
+            })
+        })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }

@@ -128,7 +128,7 @@ async fn every_number_in_a_briefing_is_a_claim_that_holds() {
     for d in s.get("/datasets").await.json()["data"].as_array().unwrap() {
         names.extend(d["label"].as_str().map(str::to_owned));
         for unit in d["units"].as_array().unwrap() {
-            names.extend(unit["label"].as_str().map(str::to_lowercase));
+            names.extend(unit["label"].as_str().map(str::to_owned));
         }
     }
     names.sort_by_key(|n| std::cmp::Reverse(n.len()));
@@ -207,22 +207,10 @@ async fn briefings_are_stored_per_account_and_report_later_revisions() {
     let other = s.account("other@example.org", Tier::Institutional);
     let pro = s.account("pro@example.org", Tier::Professional);
     // The owner's private series for Oberbayern and its siblings, which the briefing cites.
-    let created = s
-        .call(
-            "POST",
-            "/datasets",
-            &[owner.key_header(), ("content-type", "application/json")],
-            json!({"code": "my_index", "title": "Our index", "unit": "PC"})
-                .to_string()
-                .as_bytes(),
-        )
-        .await;
-    assert_eq!(created.status, 201);
-    let headers = [owner.key_header(), ("content-type", "text/csv")];
-    let upload =
-        |csv: &'static str| s.call("PUT", "/datasets/my_index/data", &headers, csv.as_bytes());
     let first = "nuts_code,period,value\nDE21,2021,50.5\nDE21,2022,52.5\nDE22,2022,40.1\n";
-    assert_eq!(upload(first).await.status, 200);
+    let definition = json!({"code": "my_index", "title": "Our index", "unit": "PC"});
+    s.private_dataset(&owner, definition, first).await;
+    let headers = [owner.key_header(), ("content-type", "text/csv")];
     let posted = create(&s, &owner, "DE21", "peer_comparison").await;
     assert_eq!(posted.status, 201);
     let posted = posted.json();
@@ -268,7 +256,13 @@ async fn briefings_are_stored_per_account_and_report_later_revisions() {
 
     // A revision of a cited row shows, with the row that stands now.
     let revised = "nuts_code,period,value\nDE21,2021,50.5\nDE21,2022,53.0\nDE22,2022,40.1\n";
-    assert_eq!(upload(revised).await.status, 200);
+    let put = s.call(
+        "PUT",
+        "/datasets/my_index/data",
+        &headers,
+        revised.as_bytes(),
+    );
+    assert_eq!(put.await.status, 200);
     let got = s.client.get_with(&path, &[owner.key_header()]).await.json();
     let revisions = &got["data"]["revisions"];
     assert_eq!(revisions["any_superseded"], true, "{revisions}");
@@ -300,8 +294,8 @@ async fn an_account_keeps_a_bounded_number_of_briefings() {
     admin
         .execute(
             "WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
-             INSERT INTO briefings (public_id, account_id, region_code, briefing_type, created_at, body_json)
-             SELECT 'brf_filler' || i, ?1, 'DE21', 'economy', 0, '{}' FROM n",
+             INSERT INTO briefings (public_id, account_id, region_code, briefing_type, title, created_at, body_json)
+             SELECT 'brf_filler' || i, ?1, 'DE21', 'economy', 'filler', 0, '{}' FROM n",
             [a.id, kept],
         )
         .unwrap();
@@ -456,4 +450,69 @@ async fn a_models_text_is_used_only_when_every_number_in_it_is_a_claim() {
         check_claims(&s, &a, &b).await;
         s.stop().await.unwrap();
     }
+}
+
+/// Periods other than years (quarters here) are written and verified like years, and the list
+/// pages with `limit` and `before`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quarterly_data_is_briefed_and_the_list_pages() {
+    let s = TestServer::start().await;
+    let a = s.account("inst@example.org", Tier::Institutional);
+    let csv =
+        "nuts_code,period,value,flags\nDE21,2023-Q4,-1.5,\nDE21,2024-Q1,2.5,p\nDE22,2024-Q1,0.5,\n";
+    let definition = json!({"code": "my_quarters", "title": "Orders received", "unit": "PCH_PRE"});
+    s.private_dataset(&a, definition, csv).await;
+    let mut ids = Vec::new();
+    for kind in ["profile_summary", "peer_comparison", "economy"] {
+        let r = create(&s, &a, "DE21", kind).await;
+        assert_eq!(
+            r.status,
+            201,
+            "{kind}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
+        let b = r.json()["data"].clone();
+        ids.push(b["id"].as_str().unwrap().to_owned());
+        if kind == "economy" {
+            continue;
+        }
+        let text = b["sections"].to_string();
+        // A growth rate changes by percentage points, and a flagged value says so.
+        assert!(
+            text.contains("2.5 (") && text.contains("in 2024-Q1, provisional"),
+            "{text}"
+        );
+        assert!(
+            text.contains("4.0 percentage points more than in 2023-Q4"),
+            "{text}"
+        );
+        check_claims(&s, &a, &b).await;
+    }
+    let page = |query: String| {
+        let s = &s;
+        let a = &a;
+        async move {
+            s.client
+                .get_with(
+                    &format!("/api/v1/regional/briefings{query}"),
+                    &[a.key_header()],
+                )
+                .await
+                .json()["data"]
+                .clone()
+        }
+    };
+    let first = page("?limit=2".into()).await;
+    let listed: Vec<&str> = first
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, [ids[2].as_str(), ids[1].as_str()], "newest first");
+    let rest = page(format!("?limit=2&before={}", ids[1])).await;
+    assert_eq!(rest.as_array().unwrap().len(), 1);
+    assert_eq!(rest[0]["id"], ids[0].as_str());
+    assert_eq!(rest[0]["title"], "Profile summary: Oberbayern (DE21)");
+    s.stop().await.unwrap();
 }

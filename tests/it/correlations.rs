@@ -9,6 +9,12 @@ use crate::support::{Resp, TestAccount, TestServer, Tier};
 
 const MATRIX: &str = "/api/v1/regional/intelligence/correlations/matrix";
 
+/// Germany's NUTS 1 regions.
+const NUTS1_DE: [&str; 16] = [
+    "DE1", "DE2", "DE3", "DE4", "DE5", "DE6", "DE7", "DE8", "DE9", "DEA", "DEB", "DEC", "DED",
+    "DEE", "DEF", "DEG",
+];
+
 async fn matrix(s: &TestServer, who: &TestAccount, query: &str) -> Resp {
     s.client
         .get_with(&format!("{MATRIX}?{query}"), &[who.key_header()])
@@ -258,40 +264,13 @@ async fn the_callers_private_data_takes_part_and_nobody_elses() {
     let s = TestServer::start().await;
     let owner = s.account("owner@example.org", Tier::Professional);
     let other = s.account("other@example.org", Tier::Professional);
-    let created = s
-        .call(
-            "POST",
-            "/datasets",
-            &[owner.key_header(), ("content-type", "application/json")],
-            json!({"code": "my_scores", "title": "Our regional scores", "unit": "PC"})
-                .to_string()
-                .as_bytes(),
-        )
-        .await;
-    assert_eq!(
-        created.status,
-        201,
-        "{}",
-        String::from_utf8_lossy(&created.body)
-    );
     // A score for every German NUTS 1 region.
-    let regions = [
-        "DE1", "DE2", "DE3", "DE4", "DE5", "DE6", "DE7", "DE8", "DE9", "DEA", "DEB", "DEC", "DED",
-        "DEE", "DEF", "DEG",
-    ];
     let mut csv = String::from("nuts_code,period,value\n");
-    for (i, code) in regions.iter().enumerate() {
+    for (i, code) in NUTS1_DE.iter().enumerate() {
         csv.push_str(&format!("{code},2022,{}.5\n", 40 + (i * 7) % 23));
     }
-    let put = s
-        .call(
-            "PUT",
-            "/datasets/my_scores/data",
-            &[owner.key_header(), ("content-type", "text/csv")],
-            csv.as_bytes(),
-        )
-        .await;
-    assert_eq!(put.status, 200, "{}", String::from_utf8_lossy(&put.body));
+    let definition = json!({"code": "my_scores", "title": "Our regional scores", "unit": "PC"});
+    s.private_dataset(&owner, definition, &csv).await;
 
     let v = matrix(&s, &owner, "nuts_code=DE&level=1").await.json();
     let ids: Vec<&str> = v["data"]["variables"]
@@ -303,7 +282,7 @@ async fn the_callers_private_data_takes_part_and_nobody_elses() {
     assert!(ids.contains(&"my_scores"), "{ids:?}");
     assert_eq!(
         v["data"]["inputs"]["my_scores"].as_array().unwrap().len(),
-        regions.len()
+        NUTS1_DE.len()
     );
     assert_eq!(v["meta"]["access"], "account");
     check_cells(&v, "region", false);
@@ -312,5 +291,74 @@ async fn the_callers_private_data_takes_part_and_nobody_elses() {
     assert!(!String::from_utf8_lossy(&theirs.body).contains("my_scores"));
     let named = matrix(&s, &other, "nuts_code=DE&level=1&datasets=my_scores").await;
     named.error(400, "invalid_parameter");
+    s.stop().await.unwrap();
+}
+
+/// Left-out regions say why, a variable without variation gives no r, and the datasets named
+/// are the variables, in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropped_regions_and_constant_variables_are_explained() {
+    let s = TestServer::start().await;
+    let owner = s.account("owner@example.org", Tier::Professional);
+    for (code, value) in [("my_flags", None), ("my_constant", Some("7.5"))] {
+        let mut csv = String::from("nuts_code,period,value,flags,conf_status\n");
+        for (i, region) in NUTS1_DE.iter().enumerate() {
+            let (v, flags, conf) = match (value, *region) {
+                (Some(v), _) => (v.to_owned(), "", ""),
+                (None, "DE1") => (format!("{i}.5"), "u", ""),
+                (None, "DE2") => (String::new(), "c", "C"),
+                (None, _) => (format!("{}.5", i * 3 % 11), "", ""),
+            };
+            csv.push_str(&format!("{region},2022,{v},{flags},{conf}\n"));
+        }
+        let definition = json!({"code": code, "title": code, "unit": "PC"});
+        s.private_dataset(&owner, definition, &csv).await;
+    }
+    let v = matrix(
+        &s,
+        &owner,
+        "nuts_code=DE&level=1&datasets=my_flags,my_constant,demo_r_mlifexp",
+    )
+    .await
+    .json();
+    let data = &v["data"];
+    let ids: Vec<&str> = data["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["my_flags", "my_constant", "demo_r_mlifexp"]);
+    let dropped = data["regions_dropped"].as_array().unwrap();
+    let reason = |code: &str| {
+        dropped
+            .iter()
+            .find(|d| d["code"] == code && d["variable"] == "my_flags")
+            .map(|d| d["reason"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(reason("DE1").as_deref(), Some("flagged"), "{dropped:?}");
+    assert_eq!(
+        reason("DE2").as_deref(),
+        Some("confidential"),
+        "{dropped:?}"
+    );
+    assert_eq!(
+        data["inputs"]["my_flags"].as_array().unwrap().len(),
+        NUTS1_DE.len() - 2
+    );
+    let cell = |x: &str, y: &str| {
+        data["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["x"] == x && c["y"] == y)
+            .unwrap()
+            .clone()
+    };
+    let constant = cell("my_flags", "my_constant");
+    assert_eq!(constant["status"], "constant_input", "{constant}");
+    assert!(constant.get("r").is_none());
+    assert_eq!(cell("my_flags", "demo_r_mlifexp")["status"], "ok");
+    check_cells(&v, "region", false);
     s.stop().await.unwrap();
 }

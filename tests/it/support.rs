@@ -227,6 +227,31 @@ impl TestServer {
             .to_owned()
     }
 
+    /// Creates a private dataset for `who` (`definition` is the `POST /datasets` body) and loads
+    /// `csv` into it.
+    pub async fn private_dataset(&self, who: &TestAccount, definition: Value, csv: &str) {
+        let json = [who.key_header(), ("content-type", "application/json")];
+        let created = self
+            .call(
+                "POST",
+                "/datasets",
+                &json,
+                definition.to_string().as_bytes(),
+            )
+            .await;
+        assert_eq!(
+            created.status,
+            201,
+            "{}",
+            String::from_utf8_lossy(&created.body)
+        );
+        let code = definition["code"].as_str().unwrap();
+        let path = format!("/datasets/{code}/data");
+        let csv_headers = [who.key_header(), ("content-type", "text/csv")];
+        let put = self.call("PUT", &path, &csv_headers, csv.as_bytes()).await;
+        assert_eq!(put.status, 200, "{}", String::from_utf8_lossy(&put.body));
+    }
+
     /// A request to `BASE + path` with the given method, headers and body.
     pub async fn call(
         &self,

@@ -25,6 +25,10 @@ pub struct Claim {
     /// Derived: the formula, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub derivation: Option<String>,
+    /// How the text must state it, when more than the display: "2.1 % more", "3 from the top".
+    /// A direction word at its end (more, above; less, below) is checked against the inputs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reads: Option<String>,
     /// Derived: the operation's name (`percent_change`, `difference`, `share`, `rank`, `count`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
@@ -35,6 +39,9 @@ pub struct ClaimInput {
     pub citation: String,
     pub value: f64,
 }
+
+/// The operations' names, as `Claim::operation` and the OpenAPI document give them.
+pub const OPERATIONS: &[&str] = &["percent_change", "difference", "share", "rank", "count"];
 
 /// How a derived claim is computed from its inputs `[a, b, ...]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -143,8 +150,30 @@ impl ClaimBook {
             inputs: Vec::new(),
             derivation: None,
             operation: None,
+            reads: None,
         });
         Some(display)
+    }
+
+    /// A value computed by `operation` from the rows' values, to be stated as its display then
+    /// `words` ("%", "from the top"): the reading to write, which the verifier holds the text
+    /// to. None where it is undefined.
+    pub fn derived_reading(
+        &mut self,
+        operation: Operation,
+        rows: &[&ObsRow],
+        words: &str,
+    ) -> Option<String> {
+        self.derived(operation, rows)?;
+        let claim = self.claims.last_mut().expect("pushed by derived");
+        let reads = format!("{} {words}", claim.display);
+        claim.reads = Some(reads.clone());
+        Some(reads)
+    }
+
+    /// The last claim made, taken back (a change that rounds to nothing is not worth stating).
+    pub fn take_back(&mut self) {
+        self.claims.pop();
     }
 
     /// A value computed by `operation` from the rows' values; None where it is undefined.
@@ -173,6 +202,7 @@ impl ClaimBook {
                 .collect(),
             derivation: Some(operation.formula().into()),
             operation: Some(operation.name().into()),
+            reads: None,
         });
         Some(display)
     }
@@ -205,7 +235,7 @@ mod tests {
             Operation::Share.compute(&[83_237_124.0, 4_729_243.0], 0),
             Some((5.7, 1))
         );
-        for op in ["percent_change", "difference", "share", "rank", "count"] {
+        for &op in OPERATIONS {
             assert_eq!(Operation::parse(op).map(Operation::name), Some(op));
         }
     }

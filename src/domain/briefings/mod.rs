@@ -16,10 +16,11 @@ use super::error::{Error, Rejection};
 use super::{CitationRef, Sources, regions};
 use crate::catalogue::Catalogue;
 use crate::store::Scoped;
-use crate::store::briefings::BriefingRow;
+use crate::store::briefings::{BriefingListRow, BriefingRow};
 use crate::store::observations::CitationRow;
 use crate::store::regions::RegionRow;
-pub use claims::{Claim, ClaimInput};
+pub use claims::{Claim, ClaimInput, OPERATIONS};
+use verify::Author;
 pub use verify::Verification;
 
 /// The `briefing_type` values a briefing request may name.
@@ -159,6 +160,7 @@ pub fn generate(
         }
         Ok(read[citation].as_ref().map(|row| verify::CitedRow {
             period: row.obs.period.clone(),
+            region: row.region_code.clone(),
             value: row.obs.value,
             value_text: row.obs.value_text.clone(),
         }))
@@ -168,7 +170,7 @@ pub fn generate(
         &draft.sections,
         &draft.claims,
         &draft.labels,
-        true,
+        Author::Writer,
     )?;
     let mut verification = own.map(|checked| checked.verification).map_err(|why| {
         Error::internal(anyhow::anyhow!(
@@ -184,7 +186,13 @@ pub fn generate(
     if let Some(model) = model {
         generator.model = Some(model.name().to_owned());
         let written = model::rewrite(model, &draft).and_then(|sections| {
-            match verify::verify(&mut rows, &sections, &draft.claims, &draft.labels, false) {
+            match verify::verify(
+                &mut rows,
+                &sections,
+                &draft.claims,
+                &draft.labels,
+                Author::Model,
+            ) {
                 Ok(Ok(checked)) => Ok((sections, checked)),
                 Ok(Err(why)) => Err(format!("the model's text failed verification: {why}")),
                 Err(e) => Err(format!("the model's text could not be checked: {e}")),
@@ -246,15 +254,14 @@ pub fn stored(store: &Scoped, row: &BriefingRow) -> Result<(Briefing, Sources), 
     Ok((briefing, sources))
 }
 
-pub fn summary(row: &BriefingRow) -> Result<BriefingSummary, Error> {
-    let briefing: Briefing = serde_json::from_str(&row.body_json).map_err(Error::internal)?;
-    Ok(BriefingSummary {
+pub fn summary(row: &BriefingListRow) -> BriefingSummary {
+    BriefingSummary {
         id: row.public_id.clone(),
         region_code: row.region_code.clone(),
         briefing_type: row.briefing_type.clone(),
-        title: briefing.title,
-        created_at: briefing.created_at,
-    })
+        title: row.title.clone(),
+        created_at: crate::clock::rfc3339(row.created_at),
+    }
 }
 
 /// Every citation the claims rest on, each once, in order.

@@ -8,9 +8,10 @@ use serde_json::json;
 use super::{Draft, ProseModel, Section};
 
 const SYSTEM: &str = "You rewrite short briefings about European regions for policy analysts, in clear, plain English. \
-Use only the facts in the fact sheet. Every number you write must be copied character for character from the `display` of one of the claims \
-(keep its thousands separators and decimals); do not round, convert, add up, compare or invent any other number, and write no ordinals (1st, 2nd). \
-You may write the years of the periods given. You may leave claims out. \
+Use only the facts in the fact sheet. Every number you write must be one of the claims, written character for character as its `reads` text \
+(or its `display` when it has no `reads`), keeping thousands separators, decimals and the words that follow; \
+do not round, convert, add up, compare or invent any other number, and write no number words (twelve, twice, doubled) and no ordinals (1st, 2nd). \
+Write a period only as the fact sheet does, after \"in\", \"since\", \"from\", \"to\", \"until\", \"between\", \"and\" or \"a\". Names and titles may be quoted as given. You may leave claims out. \
 Answer with JSON only: {\"sections\": [{\"heading\": \"...\", \"text\": \"...\"}]}.";
 
 /// Most sections a model's answer may have, and most characters in all of them.
@@ -27,7 +28,7 @@ pub fn rewrite(model: &dyn ProseModel, draft: &Draft) -> Result<Vec<Section>, St
     let claims: Vec<_> = draft
         .claims
         .iter()
-        .map(|c| json!({"id": c.id, "display": c.display}))
+        .map(|c| json!({"id": c.id, "display": c.display, "reads": c.reads}))
         .collect();
     let user = json!({
         "title": draft.title,

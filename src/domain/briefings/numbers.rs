@@ -22,10 +22,10 @@ pub fn display(value: f64, decimals: usize) -> String {
     }
 }
 
-/// Every number written in `text`, as written: digits with optional thousands separators, a
-/// decimal part and a leading minus. Digits inside a word (`DE21`, `tgs00010`, `nama_10r_2gdp`)
-/// are part of that word, not numbers.
-pub fn find(text: &str) -> Vec<&str> {
+/// Every number written in `text`, as written, with its byte offset: digits with optional
+/// thousands separators, a decimal part and a leading minus. Digits inside a word (`DE21`,
+/// `tgs00010`, `nama_10r_2gdp`) are part of that word, not numbers.
+pub fn find(text: &str) -> Vec<(usize, &str)> {
     let bytes = text.as_bytes();
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
     let mut out = Vec::new();
@@ -65,7 +65,7 @@ pub fn find(text: &str) -> Vec<&str> {
         while end < bytes.len() && word(bytes[end]) {
             end += 1;
         }
-        out.push(&text[start..end]);
+        out.push((start, &text[start..end]));
         i = end;
     }
     out
@@ -88,8 +88,10 @@ mod tests {
     fn numbers_are_found_as_written_and_codes_are_words() {
         let text =
             "DE21 had 4,729,243 people in 2022, up 1.5 % (tgs00010, nama_10r_2gdp); -3 and 3rd.";
-        assert_eq!(find(text), vec!["4,729,243", "2022", "1.5", "-3", "3rd"]);
-        assert_eq!(find("1,2 and 7."), vec!["1,2", "7"]);
-        assert_eq!(find("Y15-74 aged"), vec!["74"]);
+        let found = |text| find(text).into_iter().map(|(_, n)| n).collect::<Vec<_>>();
+        assert_eq!(found(text), vec!["4,729,243", "2022", "1.5", "-3", "3rd"]);
+        assert_eq!(found("1,2 and 7."), vec!["1,2", "7"]);
+        assert_eq!(found("Y15-74 aged"), vec!["74"]);
+        assert_eq!(find("up 1.5 %"), vec![(3, "1.5")]);
     }
 }

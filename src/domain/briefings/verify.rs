@@ -26,36 +26,90 @@ pub struct Checked {
     pub used: BTreeSet<String>,
 }
 
+/// Who wrote the text under check.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Author {
+    /// regintel's writer: it states every claim it made.
+    Writer,
+    /// A model: it may leave claims out, and it is held to the letter: no digit outside a claim,
+    /// a period or a quoted name, no number words, no look-alike digits or invisible characters.
+    Model,
+}
+
 /// A cited row as the verifier reads it.
 pub struct CitedRow {
     pub period: String,
+    pub region: String,
     pub value: Option<f64>,
     /// The value as published (its decimals are the rounding a claim must show).
     pub value_text: String,
 }
 
+/// Words that state a number without digits; a model's text may not use them.
+const NUMBER_WORDS: &[&str] = &[
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "hundred",
+    "hundreds",
+    "thousand",
+    "thousands",
+    "million",
+    "millions",
+    "billion",
+    "billions",
+    "twice",
+    "double",
+    "doubled",
+    "triple",
+    "tripled",
+    "halved",
+    "dozen",
+    "dozens",
+    "percent",
+];
+
+/// Words before a period that make a four-digit number a year ("in 2022", "a 2022 figure").
+const BEFORE_PERIOD: &[&str] = &["in", "since", "from", "to", "until", "between", "and", "a"];
+
 /// Checks `sections` against `claims`, reading each cited row through `rows` (None: no such
-/// row). Numbers inside `labels` (names and titles the text quotes, such as "Physicians per
-/// 100 000 inhabitants") are not claims; a four-digit number equal to a cited period is a year.
-/// With `every_claim`, each claim must also appear in the text (the writer's own text states all
-/// of its claims; a model's may leave some out). The inner error says what failed.
+/// row). Names and titles in `labels` (such as "Physicians per 100 000 inhabitants") and cited
+/// periods after one of [`BEFORE_PERIOD`] are not numbers; every other number must be written
+/// exactly as a claim's `display`, followed by its `reads` where it has one, whose direction
+/// word must agree with its inputs. The inner error says what failed.
 pub fn verify(
     rows: &mut dyn FnMut(&str) -> Result<Option<CitedRow>, Error>,
     sections: &[Section],
     claims: &[Claim],
     labels: &[String],
-    every_claim: bool,
+    author: Author,
 ) -> Result<Result<Checked, String>, Error> {
-    let mut periods = BTreeSet::new();
+    let mut cited = Cited::default();
     for claim in claims {
-        if let Err(why) = check_claim(rows, claim, &mut periods)? {
+        if let Err(why) = check_claim(rows, claim, &mut cited)? {
             return Ok(Err(format!(
                 "claim {} ({}): {why}",
                 claim.id, claim.display
             )));
         }
     }
-    let mut labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+    let mut labels: Vec<&str> = labels
+        .iter()
+        .map(String::as_str)
+        .filter(|l| !l.is_empty())
+        .collect();
     // Longest first, so a name inside a longer title does not break the title apart.
     labels.sort_by_key(|l| std::cmp::Reverse(l.len()));
     let mut used = BTreeSet::new();
@@ -66,30 +120,40 @@ pub fn verify(
             for label in &labels {
                 text = text.replace(label, " ");
             }
-            for number in numbers::find(&text) {
+            let text = without_periods(&text, &cited.periods);
+            if author == Author::Model
+                && let Err(why) = held_to_the_letter(&text, &cited.regions)
+            {
+                return Ok(Err(why));
+            }
+            for (at, number) in numbers::find(&text) {
                 numbers_checked += 1;
                 // Two claims may read the same ("7 regions", "ranks 7"): each occurrence takes
                 // one not matched yet.
                 let unmatched = claims
                     .iter()
                     .find(|c| c.display == number && !used.contains(c.id.as_str()));
-                match unmatched.or_else(|| claims.iter().find(|c| c.display == number)) {
-                    Some(claim) => {
-                        used.insert(claim.id.as_str());
-                    }
-                    None if is_year(number, &periods) => numbers_checked -= 1,
-                    None => {
-                        return Ok(Err(format!(
-                            "the number {} in the text is not a claim",
-                            crate::error::shown(number)
-                        )));
-                    }
+                let Some(claim) = unmatched.or_else(|| claims.iter().find(|c| c.display == number))
+                else {
+                    return Ok(Err(format!(
+                        "the number {} in the text is not a claim",
+                        crate::error::shown(number)
+                    )));
+                };
+                if let Some(reads) = &claim.reads
+                    && !text[at..].starts_with(reads.as_str())
+                {
+                    return Ok(Err(format!(
+                        "claim {} must read \"{reads}\" where the text states it",
+                        claim.id
+                    )));
                 }
+                used.insert(claim.id.as_str());
             }
         }
     }
     let unused = claims.iter().find(|c| !used.contains(c.id.as_str()));
-    if let (true, Some(unused)) = (every_claim, unused) {
+    if let (Author::Writer, Some(unused)) = (author, unused) {
         return Ok(Err(format!(
             "claim {} ({}) does not appear in the text",
             unused.id, unused.display
@@ -105,22 +169,84 @@ pub fn verify(
     }))
 }
 
-fn is_year(number: &str, periods: &BTreeSet<String>) -> bool {
-    number.len() == 4 && number.bytes().all(|b| b.is_ascii_digit()) && periods.contains(number)
+/// What the cited rows say about the text: their periods and regions.
+#[derive(Default)]
+struct Cited {
+    periods: BTreeSet<String>,
+    regions: BTreeSet<String>,
+}
+
+/// `text` with each cited period blanked where it stands as a period: a whole word after one of
+/// [`BEFORE_PERIOD`].
+fn without_periods(text: &str, periods: &BTreeSet<String>) -> String {
+    let mut out = text.to_owned();
+    for period in periods {
+        let mut from = 0;
+        while let Some(found) = out[from..].find(period.as_str()) {
+            let at = from + found;
+            let end = at + period.len();
+            let before = out[..at].trim_end_matches(['(', ' ']);
+            let word_before = before
+                .rsplit(|c: char| !c.is_alphanumeric())
+                .next()
+                .unwrap_or("");
+            let whole = out[..at].ends_with([' ', '('])
+                && !out[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                && !(out[end..].starts_with(['.', ','])
+                    && out[end + 1..].starts_with(|c: char| c.is_ascii_digit()));
+            if whole && BEFORE_PERIOD.contains(&word_before) {
+                out.replace_range(at..end, &" ".repeat(period.len()));
+            }
+            from = end;
+        }
+    }
+    out
+}
+
+/// A model's text may write digits only as numbers (a claim, a period, a region code), never
+/// inside other words, nor as look-alike digits, number words or behind invisible characters.
+fn held_to_the_letter(text: &str, regions: &BTreeSet<String>) -> Result<(), String> {
+    if let Some(c) = text.chars().find(|c| {
+        (c.is_numeric() && !c.is_ascii_digit())
+            || matches!(c, '\u{2212}' | '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+    }) {
+        return Err(format!("the text writes U+{:04X}, which may hide a number", c as u32));
+    }
+    for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+        let lower = word.to_lowercase();
+        if NUMBER_WORDS.contains(&lower.as_str()) {
+            return Err(format!(
+                "the text writes the number word \"{}\"",
+                crate::error::shown(word)
+            ));
+        }
+        let digits_in_word =
+            word.chars().any(|c| c.is_ascii_digit()) && !word.chars().all(|c| c.is_ascii_digit());
+        if digits_in_word && !regions.contains(word) {
+            return Err(format!(
+                "the text writes \"{}\", a number inside a word",
+                crate::error::shown(word)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// One claim against its rows: a direct one is the row's value shown with the row's decimals; a
-/// derived one is its operation on the rows' values. The rows' periods are collected as years.
+/// derived one is its operation on the rows' values, and the direction word it reads (more,
+/// above; less, below) must be the way its second input lies from its first. The rows' periods
+/// and regions are collected.
 fn check_claim(
     rows: &mut dyn FnMut(&str) -> Result<Option<CitedRow>, Error>,
     claim: &Claim,
-    periods: &mut BTreeSet<String>,
+    cited: &mut Cited,
 ) -> Result<Result<(), String>, Error> {
     let mut row = |citation: &str| -> Result<Option<(f64, String)>, Error> {
         let Some(row) = rows(citation)? else {
             return Ok(None);
         };
-        periods.insert(row.period);
+        cited.periods.insert(row.period);
+        cited.regions.insert(row.region);
         Ok(row.value.map(|v| (v, row.value_text)))
     };
     let (value, shown) = match claim.kind.as_str() {
@@ -166,6 +292,22 @@ fn check_claim(
     if display != claim.display {
         return Ok(Err(format!("the rows give {display} as shown")));
     }
+    if let Some(reads) = &claim.reads {
+        if !reads.starts_with(&claim.display) {
+            return Ok(Err("it must read as its display first".into()));
+        }
+        let direction = reads.rsplit(' ').next().unwrap_or("");
+        let up = match direction {
+            "more" | "above" => Some(true),
+            "less" | "below" => Some(false),
+            _ => None,
+        };
+        if let (Some(up), [a, b]) = (up, claim.inputs.as_slice())
+            && up != (b.value > a.value)
+        {
+            return Ok(Err(format!("its inputs do not go \"{direction}\"")));
+        }
+    }
     Ok(Ok(()))
 }
 
@@ -190,39 +332,44 @@ mod tests {
         }
     }
 
-    /// Population 2017 and 2022, the claims a writer makes of them, and the text it writes.
-    fn written() -> (Vec<ObsRow>, Vec<Claim>, String) {
+    /// Population at two periods, the claims a writer makes of them, and the text it writes.
+    fn written_at(then_period: &str, now_period: &str) -> (Vec<ObsRow>, Vec<Claim>, String) {
         let rows = vec![
-            row("cit_a", "2017", 4_633_323.0, "4633323"),
-            row("cit_b", "2022", 4_729_243.0, "4729243"),
+            row("cit_a", then_period, 4_633_323.0, "4633323"),
+            row("cit_b", now_period, 4_729_243.0, "4729243"),
         ];
         let mut book = ClaimBook::default();
         let now = book.direct(&rows[1]).unwrap();
         let then = book.direct(&rows[0]).unwrap();
         let change = book
-            .derived(Operation::PercentChange, &[&rows[0], &rows[1]])
+            .derived_reading(Operation::PercentChange, &[&rows[0], &rows[1]], "% more")
             .unwrap();
         let text = format!(
-            "Population in Oberbayern: {now} in 2022. That is {change} % more than in 2017 ({then})."
+            "Population in DE21 Oberbayern: {now} in {now_period}. That is {change} than in {then_period} ({then})."
         );
         (rows, book.claims, text)
     }
 
-    fn check(rows: &[ObsRow], claims: &[Claim], text: &str) -> Result<Verification, String> {
-        check_with(rows, claims, text, true)
+    fn written() -> (Vec<ObsRow>, Vec<Claim>, String) {
+        written_at("2017", "2022")
     }
 
-    fn check_with(
+    fn check(rows: &[ObsRow], claims: &[Claim], text: &str) -> Result<Verification, String> {
+        check_by(rows, claims, text, Author::Writer)
+    }
+
+    fn check_by(
         rows: &[ObsRow],
         claims: &[Claim],
         text: &str,
-        every_claim: bool,
+        author: Author,
     ) -> Result<Verification, String> {
         let by_id: HashMap<&str, &ObsRow> =
             rows.iter().map(|r| (r.citation_id.as_str(), r)).collect();
         let mut lookup = |id: &str| {
             Ok(by_id.get(id).map(|r| CitedRow {
                 period: r.period.clone(),
+                region: "DE21".into(),
                 value: r.value,
                 value_text: r.value_text.clone(),
             }))
@@ -231,8 +378,11 @@ mod tests {
             heading: "Physicians per 100 000 inhabitants".into(),
             text: text.into(),
         }];
-        let labels = ["Physicians per 100 000 inhabitants".to_owned()];
-        verify(&mut lookup, &sections, claims, &labels, every_claim)
+        let labels = [
+            "Physicians per 100 000 inhabitants".to_owned(),
+            String::new(),
+        ];
+        verify(&mut lookup, &sections, claims, &labels, author)
             .unwrap()
             .map(|c| c.verification)
     }
@@ -241,17 +391,34 @@ mod tests {
     fn a_faithful_text_is_verified() {
         let (rows, claims, text) = written();
         assert!(
-            text.contains("4,729,243") && text.contains("2.1 %"),
+            text.contains("4,729,243") && text.contains("2.1 % more"),
             "{text}"
         );
         let v = check(&rows, &claims, &text).unwrap();
         assert_eq!((v.numbers_checked, v.claims_checked), (3, 3));
+        assert!(check_by(&rows, &claims, &text, Author::Model).is_ok());
+    }
+
+    #[test]
+    fn periods_of_any_format_are_years_after_in_or_since() {
+        for (then, now) in [
+            ("2017Q1", "2022Q1"),
+            ("2017-07", "2022-07"),
+            ("2017M07", "2022M07"),
+        ] {
+            let (rows, claims, text) = written_at(then, now);
+            assert!(check(&rows, &claims, &text).is_ok(), "{text}");
+        }
+        // A cited period used as a count is a number like any other.
+        let (rows, claims, text) = written();
+        let count = format!("{text} It lost 2017 jobs.");
+        assert!(check(&rows, &claims, &count).is_err());
     }
 
     #[test]
     fn an_invented_or_altered_number_is_refused() {
         let (rows, claims, text) = written();
-        let invented = text.replace("more than", "more than the 12 cities and more than");
+        let invented = text.replace("than in", "than the 12 cities and than in");
         let why = check(&rows, &claims, &invented).unwrap_err();
         assert!(why.contains("12"), "{why}");
         // A rounded or re-formatted value is not the claim either.
@@ -262,6 +429,33 @@ mod tests {
         // A year that is no cited period is a number like any other.
         let year = format!("{text} Since 1990.");
         assert!(check(&rows, &claims, &year).is_err());
+    }
+
+    #[test]
+    fn a_model_is_held_to_the_letter() {
+        let (rows, claims, text) = written();
+        for trick in [
+            "It has EUR45,000 more.",
+            "It grew by \u{2212}3.5.",
+            "It has \u{200B}12 towns.",
+            "It has \u{0661}\u{0662} towns.",
+            "Twelve towns grew.",
+            "Its output doubled.",
+        ] {
+            let tricked = format!("{text} {trick}");
+            assert!(
+                check_by(&rows, &claims, &tricked, Author::Model).is_err(),
+                "{trick}"
+            );
+        }
+        // Flipping the direction of a change is refused, writer or model.
+        let flipped = text.replace("% more", "% less");
+        assert!(check_by(&rows, &claims, &flipped, Author::Model).is_err());
+        // A model may leave claims out; those it states must still hold.
+        let shorter = text.replace("4,729,243 in 2022", "a new high");
+        assert!(check(&rows, &claims, &shorter).is_err());
+        let v = check_by(&rows, &claims, &shorter, Author::Model).unwrap();
+        assert_eq!(v.claims_checked, 2);
     }
 
     #[test]
@@ -278,15 +472,10 @@ mod tests {
             check(&[], &claims, &text).is_err(),
             "rows that do not exist"
         );
+        // A reading whose direction word contradicts the inputs.
         let (rows, mut claims, text) = written();
-        claims.push(Claim {
-            id: "c4".into(),
-            ..claims[0].clone()
-        });
-        let unused = text.replace("4,729,243 in", "in");
-        assert!(check(&rows, &claims, &unused).is_err());
-        // A model's text may leave claims out; those it states must still hold.
-        let v = check_with(&rows, &claims, &unused, false).unwrap();
-        assert_eq!(v.claims_checked, 2);
+        claims[2].reads = Some("2.1 % less".into());
+        let text = text.replace("% more", "% less");
+        assert!(check(&rows, &claims, &text).unwrap_err().contains("less"));
     }
 }

@@ -38,9 +38,9 @@ fn stated(row: &ObsRow) -> bool {
 }
 
 /// Units whose change reads best as a difference in the unit (percentage points, years) rather
-/// than a percentage of a percentage.
+/// than a percentage of a percentage: shares (`PC`, `PC_GDP`), growth rates (`PCH_PRE`), years.
 fn additive(unit: &str) -> Option<&'static str> {
-    if unit == "PC" || unit.starts_with("PC_") {
+    if unit.starts_with("PC") {
         Some("percentage points")
     } else if unit == "YR" {
         Some("years")
@@ -103,13 +103,23 @@ pub fn write(
         let unit_label = w.unit_label(dataset, &unit);
         let value = w.book.direct(latest).expect("stated rows have values");
         // A count needs no unit ("4,729,243", not "4,729,243 (number)").
-        let unit_note = if unit == "NR" {
+        let unit_note = if unit == "NR" || unit_label.is_empty() {
             String::new()
         } else {
             format!(" ({unit_label})")
         };
+        let flags: Vec<String> =
+            crate::domain::explain_flags(catalogue, &latest.flags, &latest.conf_status)
+                .into_iter()
+                .map(|f| f.meaning)
+                .collect();
+        let flag_note = if flags.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", flags.join(", "))
+        };
         let mut text = format!(
-            "{short} in {name}: {value}{unit_note} in {}.",
+            "{short} in {name}: {value}{unit_note} in {}{flag_note}.",
             latest.period
         );
         w.change(&mut text, &rows, &unit);
@@ -201,8 +211,7 @@ impl Writer<'_> {
             .and_then(|u| u.get(unit))
             .cloned()
             .or_else(|| self.catalogue.units.get(unit).cloned())
-            .unwrap_or_else(|| unit.to_owned())
-            .to_lowercase();
+            .unwrap_or_else(|| unit.to_owned());
         self.label(label)
     }
 
@@ -215,25 +224,41 @@ impl Writer<'_> {
             return;
         }
         let before = self.book.direct(earlier).expect("stated rows have values");
-        let (a, b) = (earlier.value.unwrap_or(0.0), latest.value.unwrap_or(0.0));
-        if a == b {
-            text.push_str(&format!(
-                " It was the same in {} ({before}).",
-                earlier.period
-            ));
-            return;
+        let period = &earlier.period;
+        match self.relative(earlier, latest, unit, "more", "less") {
+            Some(reads) => {
+                text.push_str(&format!(" That is {reads} than in {period} ({before})."));
+            }
+            None => text.push_str(&format!(" It was about the same in {period} ({before}).")),
         }
-        let direction = if b > a { "more" } else { "less" };
-        let (operation, unit_words) = match additive(unit) {
-            Some(words) => (Operation::Difference, words),
-            None => (Operation::PercentChange, "%"),
+    }
+
+    /// How `later` stands against `base`, as a claim the text must read so: "2.1 % more",
+    /// "0.8 percentage points less", or a plain difference ("3.5 more") where a percentage of
+    /// the base would mislead (a base at or below zero). None where it rounds to nothing.
+    fn relative(
+        &mut self,
+        base: &ObsRow,
+        later: &ObsRow,
+        unit: &str,
+        up: &str,
+        down: &str,
+    ) -> Option<String> {
+        let (a, b) = (base.value?, later.value?);
+        let direction = if b > a { up } else { down };
+        let (operation, words) = match additive(unit) {
+            Some(words) => (Operation::Difference, format!("{words} {direction}")),
+            None if a <= 0.0 || b < 0.0 => (Operation::Difference, direction.to_owned()),
+            None => (Operation::PercentChange, format!("% {direction}")),
         };
-        if let Some(change) = self.book.derived(operation, &[earlier, latest]) {
-            text.push_str(&format!(
-                " That is {change} {unit_words} {direction} than in {} ({before}).",
-                earlier.period
-            ));
+        let reads = self
+            .book
+            .derived_reading(operation, &[base, later], &words)?;
+        if self.book.claims.last().is_some_and(|c| c.value == 0.0) {
+            self.book.take_back();
+            return None;
         }
+        Some(reads)
     }
 
     /// "Among the 7 regions of Bayern with a 2022 figure, Oberbayern ranks 1 from the top."
@@ -248,7 +273,7 @@ impl Writer<'_> {
     ) -> Result<(), Error> {
         let mut others = Vec::new();
         for sibling in self.store.subregions(&parent.code)? {
-            if sibling.code == code {
+            if sibling.code == code || crate::domain::regions::is_extra_regio(&sibling.code) {
                 continue;
             }
             others.extend(
@@ -264,11 +289,13 @@ impl Writer<'_> {
         let mut all: Vec<&ObsRow> = vec![latest];
         all.extend(others.iter());
         let count = self.book.derived(Operation::Count, &all);
-        let rank = self.book.derived(Operation::Rank, &all);
+        let rank = self
+            .book
+            .derived_reading(Operation::Rank, &all, "from the top");
         if let (Some(count), Some(rank)) = (count, rank) {
             let parent_name = self.name_of(parent);
             text.push_str(&format!(
-                " Among the {count} regions of {parent_name} with a {} figure, {name} ranks {rank} from the top.",
+                " Among the {count} regions of {parent_name} with a {} figure, {name} ranks {rank}.",
                 latest.period
             ));
         }
@@ -292,13 +319,6 @@ impl Writer<'_> {
         };
         let comparator_name = self.name_of(comparator);
         let figure = self.book.direct(&larger).expect("stated rows have values");
-        let (a, b) = (larger.value.unwrap_or(0.0), latest.value.unwrap_or(0.0));
-        if a == b {
-            text.push_str(&format!(
-                " The figure for {comparator_name} is the same, {figure}."
-            ));
-            return Ok(());
-        }
         if crate::domain::is_total(unit) {
             if let Some(share) = self.book.derived(Operation::Share, &[&larger, latest]) {
                 text.push_str(&format!(
@@ -307,15 +327,13 @@ impl Writer<'_> {
             }
             return Ok(());
         }
-        let direction = if b > a { "above" } else { "below" };
-        let (operation, unit_words) = match additive(unit) {
-            Some(words) => (Operation::Difference, words),
-            None => (Operation::PercentChange, "%"),
-        };
-        if let Some(gap) = self.book.derived(operation, &[&larger, latest]) {
-            text.push_str(&format!(
-                " The figure for {comparator_name} is {figure}; {name} is {gap} {unit_words} {direction} it."
-            ));
+        match self.relative(&larger, latest, unit, "above", "below") {
+            Some(reads) => text.push_str(&format!(
+                " The figure for {comparator_name} is {figure}; {name} is {reads} it."
+            )),
+            None => text.push_str(&format!(
+                " The figure for {comparator_name} is about the same, {figure}."
+            )),
         }
         Ok(())
     }

@@ -23,6 +23,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let body: BriefingRequest = req.json_body()?;
     let account = req.caller()?.account_id;
+    req.store()?.check_briefing_room()?;
     let now = crate::clock::now_ms();
     // The model server, when one is configured, is asked from this blocking thread, under a
     // model slot; without a free slot the writer's own text stands.
@@ -50,6 +51,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         public_id: briefing.id.clone(),
         region_code: briefing.region.code.clone(),
         briefing_type: briefing.briefing_type.clone(),
+        title: briefing.title.clone(),
         created_at: now,
         body_json: serde_json::to_string(&briefing).map_err(|e| ApiError::Internal(e.into()))?,
     };
@@ -77,9 +79,6 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
     let before = req.query.take("before");
     req.no_more_params()?;
     let rows = req.store()?.briefings(before.as_deref(), limit as usize)?;
-    let list = rows
-        .iter()
-        .map(briefings::summary)
-        .collect::<Result<Vec<_>, _>>()?;
+    let list: Vec<_> = rows.iter().map(briefings::summary).collect();
     json(&list, &serde_json::json!({}))
 }
