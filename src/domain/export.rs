@@ -186,11 +186,13 @@ pub fn metadata(
     }))
 }
 
-/// Spreadsheets run cells that start with these; such text cells get a leading `'`.
+/// Spreadsheets run cells that start with these; such text cells get a leading `'`. (The first
+/// character is looked at before parsing: this runs for every cell of every row.)
 fn neutralise(cell: &str) -> std::borrow::Cow<'_, str> {
-    let numeric = cell.parse::<f64>().is_ok();
-    match cell.chars().next() {
-        Some('=' | '+' | '-' | '@') if !numeric => format!("'{cell}").into(),
+    match cell.as_bytes().first() {
+        Some(b'=' | b'+' | b'-' | b'@') if cell.parse::<f64>().is_err() => {
+            format!("'{cell}").into()
+        }
         _ => cell.into(),
     }
 }
@@ -240,8 +242,18 @@ pub fn write_csv(
     out.write_record(&header).map_err(internal)?;
     let mut failure = None;
     let mut open = true;
+    // Rows come by series, region and period: consecutive rows share their region and their
+    // dimension values, which are looked up again only when they change.
+    let mut region_code = String::new();
+    let mut region = &unknown;
+    let mut dims = String::new();
+    let mut dim_values: Vec<String> = Vec::new();
     store.for_each_export_row(dataset.id, &filter.periods, |row| {
-        let region = regions.get(&row.region).unwrap_or(&unknown);
+        if row.region != region_code {
+            region_code.clear();
+            region_code.push_str(row.region);
+            region = regions.get(row.region).unwrap_or(&unknown);
+        }
         let other_country = filter
             .country
             .as_ref()
@@ -250,26 +262,41 @@ pub fn write_csv(
         if other_country || other_level {
             return true;
         }
-        let dims = parse_dims(&row.dims);
-        let mut record: Vec<std::borrow::Cow<'_, str>> = vec![
+        if row.dims != dims {
+            dims.clear();
+            dims.push_str(row.dims);
+            let parsed = parse_dims(row.dims);
+            dim_values = dim_names
+                .iter()
+                .map(|name| {
+                    let value = parsed
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .map_or("", |(_, v)| v);
+                    neutralise(value).into_owned()
+                })
+                .collect();
+        }
+        let fields = [
             dataset.code.as_str().into(),
-            neutralise(&row.region),
+            neutralise(row.region),
             neutralise(&region.name),
             region.level.as_str().into(),
-            neutralise(&row.period),
-            neutralise(&row.unit),
+            neutralise(row.period),
+            neutralise(row.unit),
         ];
-        for name in dim_names {
-            let value = dims.iter().find(|(n, _)| n == name).map_or("", |(_, v)| v);
-            record.push(neutralise(value));
-        }
-        record.extend([
-            neutralise(&row.value_text),
-            neutralise(&row.flags),
-            neutralise(&row.conf_status),
-            row.citation_id.as_str().into(),
-        ]);
-        if let Err(e) = out.write_record(record.iter().map(|c| c.as_ref())) {
+        let trailing = [
+            neutralise(row.value_text),
+            neutralise(row.flags),
+            neutralise(row.conf_status),
+            row.citation_id.into(),
+        ];
+        let record = fields
+            .iter()
+            .map(|c: &std::borrow::Cow<'_, str>| c.as_ref())
+            .chain(dim_values.iter().map(String::as_str))
+            .chain(trailing.iter().map(|c| c.as_ref()));
+        if let Err(e) = out.write_record(record) {
             failure.get_or_insert(internal(e));
             return false;
         }

@@ -137,16 +137,16 @@ impl Scoped {
     }
 }
 
-/// One row of a bulk export.
-pub struct ExportRow {
-    pub region: String,
-    pub period: String,
-    pub unit: String,
-    pub dims: String,
-    pub value_text: String,
-    pub flags: String,
-    pub conf_status: String,
-    pub citation_id: String,
+/// One row of a bulk export, borrowed from the statement (no allocation per row).
+pub struct ExportRow<'r> {
+    pub region: &'r str,
+    pub period: &'r str,
+    pub unit: &'r str,
+    pub dims: &'r str,
+    pub value_text: &'r str,
+    pub flags: &'r str,
+    pub conf_status: &'r str,
+    pub citation_id: &'r str,
 }
 
 /// Periods an export is limited to (`from` and `to` included; periods compare as text, which
@@ -164,7 +164,7 @@ impl Scoped {
         &self,
         dataset_id: i64,
         periods: &PeriodRange,
-        mut f: impl FnMut(ExportRow) -> bool,
+        mut f: impl FnMut(ExportRow<'_>) -> bool,
     ) -> StoreResult<()> {
         let mut stmt = self.db().prepare_cached(
             "SELECT o.region_code, o.period, s.unit, s.dims, o.value_text, o.flags, o.conf_status,
@@ -176,15 +176,24 @@ impl Scoped {
         )?;
         let mut rows = stmt.query(params![dataset_id, periods.from, periods.to])?;
         while let Some(r) = rows.next()? {
+            let text = |i: usize| -> rusqlite::Result<&str> {
+                r.get_ref(i)?.as_str().map_err(|e| {
+                    rusqlite::Error::FromSqlConversionFailure(
+                        i,
+                        rusqlite::types::Type::Text,
+                        Box::new(e),
+                    )
+                })
+            };
             let more = f(ExportRow {
-                region: r.get(0)?,
-                period: r.get(1)?,
-                unit: r.get(2)?,
-                dims: r.get(3)?,
-                value_text: r.get(4)?,
-                flags: r.get(5)?,
-                conf_status: r.get(6)?,
-                citation_id: r.get(7)?,
+                region: text(0)?,
+                period: text(1)?,
+                unit: text(2)?,
+                dims: text(3)?,
+                value_text: text(4)?,
+                flags: text(5)?,
+                conf_status: text(6)?,
+                citation_id: text(7)?,
             });
             if !more {
                 break;

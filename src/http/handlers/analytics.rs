@@ -62,14 +62,16 @@ pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
     json(&matrix, &sources)
 }
 
-/// An export must average this many bytes a second once it has run for [`RATE_GRACE`]: a client
-/// that takes one chunk just before each send deadline would otherwise hold its slot, connection
-/// and read transaction (which keeps SQLite from checkpointing its WAL) for as long as it likes.
+/// An export must take this many bytes of CSV a second of the time it kept the producer waiting,
+/// once that time passes [`RATE_GRACE`]: a client that takes one chunk just before each send
+/// deadline would otherwise hold its slot, connection and read transaction (which keeps SQLite
+/// from checkpointing its WAL) for as long as it likes. Only time spent waiting for the client
+/// counts, so a filter that passes few rows of a large dataset is not taken for a slow reader.
 const MIN_BYTES_PER_SEC: u64 = 32 * 1024;
 const RATE_GRACE: std::time::Duration = std::time::Duration::from_secs(30);
 
-fn fast_enough(sent: u64, elapsed: std::time::Duration) -> bool {
-    elapsed < RATE_GRACE || sent >= MIN_BYTES_PER_SEC * elapsed.as_secs()
+fn fast_enough(produced: u64, waited: std::time::Duration) -> bool {
+    waited < RATE_GRACE || produced >= MIN_BYTES_PER_SEC * waited.as_secs()
 }
 
 /// `country`, `level`, `from` and `to` of an export request.
@@ -116,8 +118,8 @@ fn file_name(code: &str, extension: &str) -> String {
 /// written by a blocking task in chunks while the response is being sent, so memory stays at a
 /// few chunks whatever the dataset's size. Each export holds a slot (one per account,
 /// `--max-exports` in all; see [`super::slot_refused`]), a database connection and its read
-/// transaction; a chunk the client does not take within `--send-timeout`, or an average below
-/// `MIN_BYTES_PER_SEC` of CSV, ends the export and frees all three.
+/// transaction; a chunk the client does not take within `--send-timeout`, or a reader slower
+/// than `MIN_BYTES_PER_SEC` of CSV, ends the export and frees all three.
 pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
     let filter = export_filter(req)?;
     req.no_more_params()?;
@@ -138,15 +140,19 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
     let runtime = tokio::runtime::Handle::current();
     let (tx, rx) = mpsc::channel(8);
     tokio::task::spawn_blocking(move || {
+        // Time spent waiting for the client to take chunks.
+        let waited = std::cell::Cell::new(std::time::Duration::ZERO);
         let send = |chunk| {
-            runtime
+            let started = std::time::Instant::now();
+            let sent = runtime
                 .block_on(tokio::time::timeout(deadline, tx.send(chunk)))
-                .is_ok_and(|sent| sent.is_ok())
+                .is_ok_and(|sent| sent.is_ok());
+            waited.set(waited.get() + started.elapsed());
+            sent
         };
         // Fast compression: the export is bound by how fast rows are read and written, and
         // CSV of repeated codes compresses well at any level.
         let mut encoder = gzip.then(|| GzEncoder::new(Vec::new(), Compression::fast()));
-        let started = std::time::Instant::now();
         let mut produced = 0u64;
         let written = export::write_csv(&store, &dataset, &filter, |chunk: Vec<u8>| {
             produced += chunk.len() as u64;
@@ -161,7 +167,7 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
             };
             // The compressor may still be holding everything it was given.
             let sent = bytes.is_empty() || send(StreamChunk::Data(bytes.into()));
-            sent && fast_enough(produced, started.elapsed())
+            sent && fast_enough(produced, waited.get())
         });
         // Free the connection and the slot before the client can see the end, so its next
         // export finds them free.
