@@ -78,6 +78,9 @@ fn readable_pragma(name: &str, value: Option<&str>) -> bool {
         )
 }
 
+/// Prepared statements a connection keeps.
+const STATEMENT_CACHE: usize = 128;
+
 /// The authorizer of request connections: reads only; protected tables only inside a view.
 /// `views` are the schema's views: the way to the other tables.
 fn authorize_request(views: &HashSet<String>, ctx: AuthContext<'_>) -> Authorization {
@@ -123,6 +126,9 @@ pub fn open(path: &std::path::Path, role: Role) -> rusqlite::Result<PooledConn> 
             | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
+    // Every statement of src/store/ stays prepared: rusqlite's default of 16 is fewer than one
+    // connection runs across routes, and re-preparing also re-runs the authorizer.
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     // WAL lets readers run beside the one writer; NORMAL is durable across application crashes
     // and loses at most the last transactions on power loss, the usual WAL trade-off.
     conn.execute_batch(

@@ -204,11 +204,17 @@ impl Writer<'_> {
     }
 
     fn unit_label(&mut self, dataset: &DatasetRow, unit: &str) -> String {
-        let labels: BTreeMap<String, BTreeMap<String, String>> =
-            serde_json::from_str(&dataset.labels_json).unwrap_or_default();
+        /// The unit labels alone: the dimensions' labels (hundreds of codes for some datasets)
+        /// are skipped unparsed.
+        #[derive(serde::Deserialize, Default)]
+        struct UnitLabels {
+            #[serde(default)]
+            unit: BTreeMap<String, String>,
+        }
+        let labels: UnitLabels = serde_json::from_str(&dataset.labels_json).unwrap_or_default();
         let label = labels
-            .get("unit")
-            .and_then(|u| u.get(unit))
+            .unit
+            .get(unit)
             .cloned()
             .or_else(|| self.catalogue.units.get(unit).cloned())
             .unwrap_or_else(|| unit.to_owned());
