@@ -118,7 +118,10 @@ pub fn verify(
         for part in [&section.heading, &section.text] {
             let mut text = part.clone();
             for label in &labels {
-                text = text.replace(label, " ");
+                // `replace` copies the whole text even when the label is not in it.
+                if text.contains(label) {
+                    text = text.replace(label, " ");
+                }
             }
             let text = without_periods(&text, &cited.periods);
             if author == Author::Model

@@ -57,7 +57,13 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     };
     drop(slot);
     req.state.store.system()?.insert_briefing(account, &row)?;
-    Ok(json(&briefing, &sources)?.with_status(201))
+    // The answer's `data` is the stored text, serialised once.
+    let meta = serde_json::to_vec(&sources).map_err(|e| ApiError::Internal(e.into()))?;
+    Ok(Reply::Json {
+        status: 201,
+        data: row.body_json.into(),
+        meta: meta.into(),
+    })
 }
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
