@@ -94,13 +94,18 @@ pub fn import_files(
     // Rows of a private dataset that exists already may leave out its unit.
     let unit = match (owner, dataset) {
         (Some(owner), Some(code)) => write::private_headline_json(&store.admin()?, code, owner)?
-            .map(|json| headline_unit(&json))
+            .map(|json| crate::store::datasets::headline_of(&json).map(|(unit, _)| unit))
             .transpose()?,
         _ => None,
     };
     let defaults = ingest::Defaults {
         dataset,
         unit: unit.as_deref().filter(|u| !u.is_empty()),
+    };
+    // An account's region codes are matched to the known ones (in any case); read once.
+    let known_codes = match owner {
+        Some(_) => write::region_codes(&store.admin()?)?,
+        None => Vec::new(),
     };
     let mut parsed = Vec::with_capacity(paths.len());
     for path in paths {
@@ -115,7 +120,7 @@ pub fn import_files(
             .with_context(|| format!("{} is not a file", path.display()))?;
         let mut file = file;
         if owner.is_some() {
-            canonical_region_codes(&write::region_codes(&store.admin()?)?, &mut file)
+            canonical_region_codes(&known_codes, &mut file)
                 .map_err(|(line, reason)| anyhow::anyhow!("{}:{line}: {reason}", path.display()))?;
         }
         parsed.push((name, sha256_hex(&bytes), file));
@@ -173,7 +178,7 @@ pub fn import_private_csv(
     owner: i64,
 ) -> Result<ImportOutcome, Error> {
     let invalid = |pointer: String, detail: String| FieldError { pointer, detail };
-    let unit = headline_unit(&dataset.headline_json).map_err(Error::Internal)?;
+    let (unit, _) = dataset.headline().map_err(Error::internal)?;
     let defaults = ingest::Defaults {
         dataset: Some(&dataset.code),
         unit: Some(&unit),
@@ -234,7 +239,6 @@ pub fn import_private_csv(
     Ok(outcome)
 }
 
-/// Names aggregates, marks what changed (public data, or `owner`'s private data) and commits.
 /// A user's own data may write a known region code in another case (`de21`): it is stored as
 /// the code is published (`DE21`), so it joins that region's public figures. Codes of no known
 /// region stay as written. Two rows that become one (`de21` and `DE21` for the same period) are
@@ -271,12 +275,7 @@ fn canonical_region_codes(known: &[String], parsed: &mut ParsedFile) -> Result<(
     Ok(())
 }
 
-/// The unit of a dataset's headline series (`headline_json`), empty if it names none.
-fn headline_unit(headline_json: &str) -> anyhow::Result<String> {
-    let headline: BTreeMap<String, String> = serde_json::from_str(headline_json)?;
-    Ok(headline.get("unit").cloned().unwrap_or_default())
-}
-
+/// Names aggregates, marks what changed (public data, or `owner`'s private data) and commits.
 fn finish(
     tx: rusqlite::Transaction,
     catalogue: &Catalogue,

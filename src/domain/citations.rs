@@ -114,9 +114,7 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
         },
         region: RegionBrief {
             code: row.region_code.clone(),
-            name: region
-                .as_ref()
-                .and_then(|r| r.name_latin.clone().or(r.name_national.clone())),
+            name: region.as_ref().and_then(|r| r.name().map(str::to_owned)),
             level: region.and_then(|r| r.level),
         },
         period: row.obs.period.clone(),

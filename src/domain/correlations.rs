@@ -124,7 +124,7 @@ pub struct Dropped {
 
 /// A value fit to correlate, or why it is not.
 fn usable(row: &ObsRow) -> Result<f64, &'static str> {
-    if row.conf_status.eq_ignore_ascii_case("c") || row.flags.contains('c') {
+    if row.is_confidential() {
         return Err("confidential");
     }
     let value = row.value.ok_or("missing")?;
@@ -404,9 +404,7 @@ fn collect<'d>(
     let series_id = dataset
         .headline_series_id
         .expect("candidates have a headline series");
-    let mut headline: BTreeMap<String, String> =
-        serde_json::from_str(&dataset.headline_json).map_err(Error::internal)?;
-    let unit = headline.remove("unit").unwrap_or_default();
+    let (unit, headline) = dataset.headline().map_err(Error::internal)?;
     let rows: Vec<(&Unit, Vec<ObsRow>)> = units
         .iter()
         .map(|u| Ok((u, store.series_rows(&u.code, series_id)?)))

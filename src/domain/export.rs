@@ -224,7 +224,7 @@ pub fn write_csv(
         .into_iter()
         .map(|r| {
             let info = RegionInfo {
-                name: r.name_latin.or(r.name_national).unwrap_or_default(),
+                name: r.name().unwrap_or_default().to_owned(),
                 level: r.level.map_or(String::new(), |l| l.to_string()),
                 country: r.country_code,
             };

@@ -87,9 +87,7 @@ pub fn profile(
 }
 
 fn new_indicator(dataset: &DatasetRow, region: &str) -> Result<Indicator, Error> {
-    let mut series: BTreeMap<String, String> =
-        serde_json::from_str(&dataset.headline_json).map_err(Error::internal)?;
-    let unit = series.remove("unit").unwrap_or_default();
+    let (unit, series) = dataset.headline().map_err(Error::internal)?;
     let labels: BTreeMap<String, BTreeMap<String, String>> =
         serde_json::from_str(&dataset.labels_json).map_err(Error::internal)?;
     let mut notes = Vec::new();

@@ -61,7 +61,7 @@ pub fn summary(row: &RegionRow) -> RegionSummary {
     }
     RegionSummary {
         code: row.code.clone(),
-        name: row.name_latin.clone().or_else(|| row.name_national.clone()),
+        name: row.name().map(str::to_owned),
         name_national: row.name_national.clone(),
         level: row.level,
         country: row.country_code.clone(),
@@ -141,9 +141,7 @@ pub fn detail(store: &Scoped, code: &str) -> Result<RegionDetail, Error> {
     let parent = match &row.parent_code {
         Some(p) => Some(ParentRef {
             code: p.clone(),
-            name: store
-                .region(p)?
-                .and_then(|r| r.name_latin.or(r.name_national)),
+            name: store.region(p)?.and_then(|r| r.name().map(str::to_owned)),
         }),
         None => None,
     };

@@ -21,6 +21,26 @@ pub struct DatasetRow {
     pub private: bool,
 }
 
+/// A headline series as `headline_json` stores it: its unit (empty if it names none) and its
+/// other dimension values.
+pub fn headline_of(
+    headline_json: &str,
+) -> serde_json::Result<(String, std::collections::BTreeMap<String, String>)> {
+    let mut series: std::collections::BTreeMap<String, String> =
+        serde_json::from_str(headline_json)?;
+    let unit = series.remove("unit").unwrap_or_default();
+    Ok((unit, series))
+}
+
+impl DatasetRow {
+    /// The headline series: see [`headline_of`].
+    pub fn headline(
+        &self,
+    ) -> serde_json::Result<(String, std::collections::BTreeMap<String, String>)> {
+        headline_of(&self.headline_json)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct SeriesRow {
     pub id: i64,

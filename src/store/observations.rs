@@ -18,6 +18,13 @@ pub struct ObsRow {
     pub snapshot: String,
 }
 
+impl ObsRow {
+    /// Confidential: SDMX status `C` or Eurostat flag `c` (then without a usable value).
+    pub fn is_confidential(&self) -> bool {
+        self.conf_status.eq_ignore_ascii_case("c") || self.flags.contains('c')
+    }
+}
+
 const OBS_COLUMNS: &str = "o.citation_id, o.series_id, o.period, o.value, o.value_text, o.flags,
     o.conf_status, s.public_id";
 

@@ -20,6 +20,13 @@ pub struct RegionRow {
     pub recoded_to: Option<String>,
 }
 
+impl RegionRow {
+    /// The name in Latin script where Eurostat gives one, else the national one.
+    pub fn name(&self) -> Option<&str> {
+        self.name_latin.as_deref().or(self.name_national.as_deref())
+    }
+}
+
 const COLUMNS: &str = "code, name_latin, name_national, level, parent_code, country_code,
     classification, in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to";
 

@@ -71,16 +71,16 @@ impl Operation {
         }
     }
 
+    const ALL: [Operation; 5] = [
+        Operation::PercentChange,
+        Operation::Difference,
+        Operation::Share,
+        Operation::Rank,
+        Operation::Count,
+    ];
+
     pub fn parse(name: &str) -> Option<Operation> {
-        [
-            Operation::PercentChange,
-            Operation::Difference,
-            Operation::Share,
-            Operation::Rank,
-            Operation::Count,
-        ]
-        .into_iter()
-        .find(|op| op.name() == name)
+        Operation::ALL.into_iter().find(|op| op.name() == name)
     }
 
     pub fn formula(self) -> &'static str {
@@ -234,6 +234,11 @@ mod tests {
         assert_eq!(
             Operation::Share.compute(&[83_237_124.0, 4_729_243.0], 0),
             Some((5.7, 1))
+        );
+        let names: Vec<&str> = Operation::ALL.iter().map(|op| op.name()).collect();
+        assert_eq!(
+            names, OPERATIONS,
+            "the documented names are every operation's"
         );
         for &op in OPERATIONS {
             assert_eq!(Operation::parse(op).map(Operation::name), Some(op));

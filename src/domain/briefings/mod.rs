@@ -216,7 +216,7 @@ pub fn generate(
         id,
         region: BriefingRegion {
             code: region.code.clone(),
-            name: region.name_latin.clone().or(region.name_national.clone()),
+            name: region.name().map(str::to_owned),
             level: region.level,
         },
         briefing_type: briefing_type.to_owned(),

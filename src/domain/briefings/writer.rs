@@ -34,7 +34,7 @@ fn plan(briefing_type: &str) -> (Option<&'static str>, &'static str, bool) {
 
 /// A value fit to state: published, not confidential.
 fn stated(row: &ObsRow) -> bool {
-    row.value.is_some() && !row.conf_status.eq_ignore_ascii_case("c") && !row.flags.contains('c')
+    row.value.is_some() && !row.is_confidential()
 }
 
 /// Units whose change reads best as a difference in the unit (percentage points, years) rather
@@ -99,7 +99,7 @@ pub fn write(
             missing.push(short);
             continue;
         };
-        let unit = unit_of(dataset);
+        let (unit, _) = dataset.headline().map_err(Error::internal)?;
         let unit_label = w.unit_label(dataset, &unit);
         let value = w.book.direct(latest).expect("stated rows have values");
         // A count needs no unit ("4,729,243", not "4,729,243 (number)").
@@ -181,13 +181,6 @@ pub fn write(
     })
 }
 
-fn unit_of(dataset: &DatasetRow) -> String {
-    serde_json::from_str::<BTreeMap<String, String>>(&dataset.headline_json)
-        .ok()
-        .and_then(|h| h.get("unit").cloned())
-        .unwrap_or_default()
-}
-
 impl Writer<'_> {
     fn label(&mut self, text: String) -> String {
         self.labels.push(text.clone());
@@ -195,12 +188,7 @@ impl Writer<'_> {
     }
 
     fn name_of(&mut self, region: &RegionRow) -> String {
-        let name = region
-            .name_latin
-            .clone()
-            .or_else(|| region.name_national.clone())
-            .unwrap_or_else(|| region.code.clone());
-        self.label(name)
+        self.label(region.name().unwrap_or(&region.code).to_owned())
     }
 
     fn unit_label(&mut self, dataset: &DatasetRow, unit: &str) -> String {
