@@ -4,6 +4,8 @@
 //! the local network; put a TLS proxy in front of a remote one. Each call is bounded by
 //! `--llm-timeout` and its answer by [`MAX_ANSWER_BYTES`].
 
+use std::sync::Arc;
+
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
@@ -11,19 +13,34 @@ use serde_json::{Value, json};
 
 use crate::config::LlmConfig;
 use crate::domain::briefings::ProseModel;
+use crate::slots::Slots;
 
 /// Largest answer read from the model server.
 pub const MAX_ANSWER_BYTES: usize = 256 * 1024;
 
 /// A [`ProseModel`] that asks the configured server, from a blocking thread of the runtime.
+/// Each call takes a model slot for `account` (one per account, a few in all), held only while
+/// the model writes; without a free one the call fails as busy.
 pub struct ChatModel {
     config: LlmConfig,
     runtime: tokio::runtime::Handle,
+    slots: Arc<Slots<i64>>,
+    account: i64,
 }
 
 impl ChatModel {
-    pub fn new(config: LlmConfig, runtime: tokio::runtime::Handle) -> Self {
-        ChatModel { config, runtime }
+    pub fn new(
+        config: LlmConfig,
+        runtime: tokio::runtime::Handle,
+        slots: Arc<Slots<i64>>,
+        account: i64,
+    ) -> Self {
+        ChatModel {
+            config,
+            runtime,
+            slots,
+            account,
+        }
     }
 }
 
@@ -33,6 +50,9 @@ impl ProseModel for ChatModel {
     }
 
     fn write(&self, system: &str, user: &str) -> Result<String, String> {
+        let Ok(_slot) = self.slots.try_take(self.account) else {
+            return Err("the model server is busy with other briefings".into());
+        };
         let call = complete(&self.config, system, user);
         match self
             .runtime
@@ -44,22 +64,6 @@ impl ProseModel for ChatModel {
                 self.config.timeout.as_secs_f64()
             )),
         }
-    }
-}
-
-/// Stands in for the model while the model slots are taken: the briefing is written without it,
-/// and says why.
-pub struct Busy {
-    pub model: String,
-}
-
-impl ProseModel for Busy {
-    fn name(&self) -> &str {
-        &self.model
-    }
-
-    fn write(&self, _system: &str, _user: &str) -> Result<String, String> {
-        Err("the model server is busy with other briefings".into())
     }
 }
 

@@ -268,6 +268,11 @@ const SERIES_ROWS: &str = "SELECT o.citation_id, o.series_id, o.period, o.value,
     o.flags, o.conf_status, s.public_id
     FROM v_observations o JOIN v_snapshots s ON s.id = o.snapshot_id
     WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.superseded_by IS NULL ORDER BY o.period";
+const VALUE_AT: &str = "SELECT o.citation_id, o.series_id, o.period, o.value, o.value_text,
+    o.flags, o.conf_status, s.public_id
+    FROM v_observations o JOIN v_snapshots s ON s.id = o.snapshot_id
+    WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.period = ?3
+      AND o.superseded_by IS NULL";
 const CITATION: &str = "SELECT o.citation_id, o.series_id, o.period, o.value, o.value_text,
     o.flags, o.conf_status, s.public_id, o.region_code, o.src_line, o.superseded_by, d.code, d.id,
     se.unit, se.dims, s.imported_at, s.file_name, s.file_sha256, s.format, s.rows_in_file,
@@ -371,15 +376,24 @@ fn briefing_reads(db: &Path, peers: bool, citations: &[String]) -> Result<()> {
             Vec::new()
         };
         for series in headline_series(conn)? {
-            read_all(conn, SERIES_ROWS, params![BRIEFING_REGION, series])?;
-            if !peers {
-                continue;
+            // Every column of the region's series, as read_all does, keeping the last period.
+            let mut stmt = conn.prepare_cached(SERIES_ROWS)?;
+            let mut rows = stmt.query(params![BRIEFING_REGION, series])?;
+            let mut latest: Option<String> = None;
+            while let Some(row) = rows.next()? {
+                for i in 0..8 {
+                    let _: rusqlite::types::Value = row.get(i)?;
+                }
+                latest = Some(row.get(2)?);
             }
+            let (Some(period), true) = (latest, peers) else {
+                continue;
+            };
             for code in ["DE", "EU27_2020"] {
-                read_all(conn, SERIES_ROWS, params![code, series])?;
+                read_all(conn, VALUE_AT, params![code, series, period])?;
             }
             for (code, _) in &siblings {
-                read_all(conn, SERIES_ROWS, params![code, series])?;
+                read_all(conn, VALUE_AT, params![code, series, period])?;
             }
         }
         for citation in citations {

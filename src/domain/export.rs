@@ -7,16 +7,7 @@ use super::error::Error;
 use crate::citation::parse_dims;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;
-use crate::store::observations::PeriodRange;
-
-/// Which rows an export holds.
-#[derive(Debug, Default, Clone)]
-pub struct ExportFilter {
-    /// Two-letter country code (as Eurostat writes it: EL for Greece).
-    pub country: Option<String>,
-    pub level: Option<i64>,
-    pub periods: PeriodRange,
-}
+pub use crate::store::observations::ExportFilter;
 
 /// The columns of an export before the dataset's dimensions, and after them.
 pub const LEADING_COLUMNS: &[&str] = &[
@@ -204,7 +195,6 @@ const CHUNK_BYTES: usize = 64 * 1024;
 struct RegionInfo {
     name: String,
     level: String,
-    country: Option<String>,
 }
 
 /// Writes the dataset's rows that pass `filter` as CSV in chunks of about `CHUNK_BYTES` to
@@ -220,13 +210,12 @@ pub fn write_csv(
     let dim_names = &header[LEADING_COLUMNS.len()..header.len() - TRAILING_COLUMNS.len()];
     // Names and levels once, rather than a join per row: a few thousand regions.
     let regions: HashMap<String, RegionInfo> = store
-        .regions(None, None)?
+        .regions(filter.level, filter.country.as_deref())?
         .into_iter()
         .map(|r| {
             let info = RegionInfo {
                 name: r.name().unwrap_or_default().to_owned(),
                 level: r.level.map_or(String::new(), |l| l.to_string()),
-                country: r.country_code,
             };
             (r.code, info)
         })
@@ -234,9 +223,7 @@ pub fn write_csv(
     let unknown = RegionInfo {
         name: String::new(),
         level: String::new(),
-        country: None,
     };
-    let wanted_level = filter.level.map(|l| l.to_string());
     let mut out = csv::Writer::from_writer(Vec::with_capacity(CHUNK_BYTES * 2));
     let internal = |e: csv::Error| Error::internal(e);
     out.write_record(&header).map_err(internal)?;
@@ -248,19 +235,11 @@ pub fn write_csv(
     let mut region = &unknown;
     let mut dims = String::new();
     let mut dim_values: Vec<String> = Vec::new();
-    store.for_each_export_row(dataset.id, &filter.periods, |row| {
+    store.for_each_export_row(dataset.id, filter, |row| {
         if row.region != region_code {
             region_code.clear();
             region_code.push_str(row.region);
             region = regions.get(row.region).unwrap_or(&unknown);
-        }
-        let other_country = filter
-            .country
-            .as_ref()
-            .is_some_and(|c| region.country.as_ref() != Some(c));
-        let other_level = wanted_level.as_ref().is_some_and(|l| *l != region.level);
-        if other_country || other_level {
-            return true;
         }
         if row.dims != dims {
             dims.clear();

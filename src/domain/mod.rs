@@ -20,7 +20,7 @@ use serde::Serialize;
 use crate::catalogue::Catalogue;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;
-use crate::store::observations::ObsRow;
+use crate::store::observations::{CitationRow, ObsRow};
 pub use error::{Error, Rejection};
 
 /// An Eurostat flag with its meaning.
@@ -117,14 +117,44 @@ impl<'a> Citer<'a> {
         region: &str,
         row: &ObsRow,
     ) -> Result<Cited, Error> {
-        let url = match self.urls.get(&dataset.id) {
+        self.record(dataset.id, &dataset.code, dataset.source_id, region, row)?;
+        Ok(Cited {
+            period: row.period.clone(),
+            value: row.value,
+            flags: explain_flags(self.catalogue, &row.flags, &row.conf_status),
+            citation: row.citation_id.clone(),
+        })
+    }
+
+    /// Records a row read by its citation id (`Scoped::citation`).
+    pub fn cite_row(&mut self, row: &CitationRow) -> Result<(), Error> {
+        self.record(
+            row.dataset_id,
+            &row.dataset_code,
+            row.source_id,
+            &row.region_code,
+            &row.obs,
+        )
+    }
+
+    /// Adds the row to `meta.citations` (with its dataset's source URL, looked up once per
+    /// dataset) and its snapshot to `meta.snapshots`.
+    fn record(
+        &mut self,
+        dataset_id: i64,
+        dataset_code: &str,
+        source_id: Option<i64>,
+        region: &str,
+        row: &ObsRow,
+    ) -> Result<(), Error> {
+        let url = match self.urls.get(&dataset_id) {
             Some(url) => url.clone(),
             None => {
-                let url = match dataset.source_id {
+                let url = match source_id {
                     Some(id) => self.store.source(id)?.and_then(|s| s.landing_url),
                     None => None,
                 };
-                self.urls.insert(dataset.id, url.clone());
+                self.urls.insert(dataset_id, url.clone());
                 url
             }
         };
@@ -132,18 +162,13 @@ impl<'a> Citer<'a> {
         self.sources.citations.insert(
             row.citation_id.clone(),
             CitationRef {
-                dataset: dataset.code.clone(),
+                dataset: dataset_code.to_owned(),
                 region: region.to_owned(),
                 period: row.period.clone(),
                 source_url: url,
             },
         );
-        Ok(Cited {
-            period: row.period.clone(),
-            value: row.value,
-            flags: explain_flags(self.catalogue, &row.flags, &row.conf_status),
-            citation: row.citation_id.clone(),
-        })
+        Ok(())
     }
 }
 

@@ -73,6 +73,20 @@ impl Query {
         }
     }
 
+    /// A two-letter country code as Eurostat writes it (EL for Greece), in upper case.
+    pub fn take_country(&mut self, name: &str) -> Result<Option<String>, ApiError> {
+        match self.take(name) {
+            Some(c) if c.len() == 2 && c.bytes().all(|b| b.is_ascii_alphabetic()) => {
+                Ok(Some(c.to_ascii_uppercase()))
+            }
+            Some(_) => Err(ApiError::invalid(
+                name,
+                format!("{name} must be a two-letter code such as DE or EL"),
+            )),
+            None => Ok(None),
+        }
+    }
+
     /// A period label (`2021`, `2021Q3`, `2021-07`): 1 to 16 letters, digits and `-`.
     pub fn take_period(&mut self, name: &str) -> Result<Option<String>, ApiError> {
         let period = self.take(name);

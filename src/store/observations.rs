@@ -85,6 +85,24 @@ impl Scoped {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    /// The current value of one series for one region at one period, if there is one.
+    pub fn value_at(
+        &self,
+        region: &str,
+        series_id: i64,
+        period: &str,
+    ) -> StoreResult<Option<ObsRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {OBS_COLUMNS}
+             FROM v_observations o JOIN v_snapshots s ON s.id = o.snapshot_id
+             WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.period = ?3
+               AND o.superseded_by IS NULL"
+        ))?;
+        Ok(stmt
+            .query_row(params![region, series_id, period], |r| obs_at(r, 0))
+            .optional()?)
+    }
+
     pub fn citation(&self, id: &str) -> StoreResult<Option<CitationRow>> {
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {OBS_COLUMNS}, o.region_code, o.src_line, o.superseded_by, d.code, d.id,
@@ -156,21 +174,25 @@ pub struct ExportRow<'r> {
     pub citation_id: &'r str,
 }
 
-/// Periods an export is limited to (`from` and `to` included; periods compare as text, which
-/// orders years, quarters `2021Q3` and months `2021-07` of one format correctly).
+/// Which rows an export holds: regions of one country (two letters as Eurostat writes them: EL
+/// for Greece) and of one NUTS level, periods from `from` to `to` (included; periods compare as
+/// text, which orders years, quarters `2021Q3` and months `2021-07` of one format correctly).
 #[derive(Debug, Default, Clone)]
-pub struct PeriodRange {
+pub struct ExportFilter {
+    pub country: Option<String>,
+    pub level: Option<i64>,
     pub from: Option<String>,
     pub to: Option<String>,
 }
 
 impl Scoped {
-    /// Calls `f` for every current observation of a dataset within `periods`, by series, region
-    /// and period, without holding them all in memory.
+    /// Calls `f` for every current observation of a dataset that passes `filter`, by series,
+    /// region and period, without holding them all in memory. The filter is applied by SQLite,
+    /// so a narrow one does not read the rest of the dataset into the process.
     pub fn for_each_export_row(
         &self,
         dataset_id: i64,
-        periods: &PeriodRange,
+        filter: &ExportFilter,
         mut f: impl FnMut(ExportRow<'_>) -> bool,
     ) -> StoreResult<()> {
         let mut stmt = self.db().prepare_cached(
@@ -179,9 +201,18 @@ impl Scoped {
              FROM v_series s JOIN v_observations o ON o.series_id = s.id
              WHERE s.dataset_id = ?1 AND o.superseded_by IS NULL
                AND (?2 IS NULL OR o.period >= ?2) AND (?3 IS NULL OR o.period <= ?3)
+               AND ((?4 IS NULL AND ?5 IS NULL) OR o.region_code IN (
+                   SELECT code FROM v_regions
+                   WHERE (?4 IS NULL OR country_code = ?4) AND (?5 IS NULL OR level = ?5)))
              ORDER BY s.id, o.region_code, o.period",
         )?;
-        let mut rows = stmt.query(params![dataset_id, periods.from, periods.to])?;
+        let mut rows = stmt.query(params![
+            dataset_id,
+            filter.from,
+            filter.to,
+            filter.country,
+            filter.level
+        ])?;
         while let Some(r) = rows.next()? {
             let text = |i: usize| -> rusqlite::Result<&str> {
                 r.get_ref(i)?.as_str().map_err(|e| {

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::error::{Error, Rejection};
-use super::{CitationRef, Sources, regions};
+use super::{Citer, Sources, regions};
 use crate::catalogue::Catalogue;
 use crate::store::Scoped;
 use crate::store::briefings::{BriefingListRow, BriefingRow};
@@ -229,28 +229,35 @@ pub fn generate(
         generator,
         revisions: None,
     };
-    let sources = sources(store, &briefing, &read)?;
+    let sources = sources(store, catalogue, &briefing, &read)?;
     Ok((briefing, sources))
 }
 
-/// A stored briefing as written, with the cited rows revised since.
-pub fn stored(store: &Scoped, row: &BriefingRow) -> Result<(Briefing, Sources), Error> {
+/// A stored briefing as written, with the cited rows revised since. Each cited row is read
+/// once; the revision chain is followed only from rows that were superseded.
+pub fn stored(
+    store: &Scoped,
+    catalogue: &Catalogue,
+    row: &BriefingRow,
+) -> Result<(Briefing, Sources), Error> {
     let mut briefing: Briefing = serde_json::from_str(&row.body_json).map_err(Error::internal)?;
+    let mut read = HashMap::new();
     let mut superseded = Vec::new();
     for citation in cited(&briefing) {
-        let current = store.current_citation(citation)?;
-        if current != citation {
+        let row = store.citation(citation)?;
+        if row.as_ref().is_some_and(|r| r.superseded_by.is_some()) {
             superseded.push(Superseded {
                 citation: citation.to_owned(),
-                current_citation: current,
+                current_citation: store.current_citation(citation)?,
             });
         }
+        read.insert(citation.to_owned(), row);
     }
     briefing.revisions = Some(Revisions {
         any_superseded: !superseded.is_empty(),
         superseded,
     });
-    let sources = sources(store, &briefing, &HashMap::new())?;
+    let sources = sources(store, catalogue, &briefing, &read)?;
     Ok((briefing, sources))
 }
 
@@ -284,40 +291,24 @@ fn cited(briefing: &Briefing) -> Vec<&str> {
 /// again.
 fn sources(
     store: &Scoped,
+    catalogue: &Catalogue,
     briefing: &Briefing,
     known: &HashMap<String, Option<CitationRow>>,
 ) -> Result<Sources, Error> {
-    let mut sources = Sources::default();
-    let mut urls = HashMap::new();
+    let mut citer = Citer::new(store, catalogue);
     for citation in cited(briefing) {
         let row = match known.get(citation) {
-            Some(row) => row.clone(),
-            None => store.citation(citation)?,
-        };
-        let Some(row) = row else {
-            continue;
-        };
-        let url = match row.source_id {
-            Some(id) => match urls.get(&id) {
-                Some(url) => Option::clone(url),
-                None => {
-                    let url = store.source(id)?.and_then(|s| s.landing_url);
-                    urls.insert(id, url.clone());
-                    url
-                }
-            },
+            Some(row) => row.as_ref(),
             None => None,
         };
-        sources.snapshots.insert(row.obs.snapshot.clone());
-        sources.citations.insert(
-            citation.to_owned(),
-            CitationRef {
-                dataset: row.dataset_code,
-                region: row.region_code,
-                period: row.obs.period,
-                source_url: url,
-            },
-        );
+        match row {
+            Some(row) => citer.cite_row(row)?,
+            None => {
+                if let Some(row) = store.citation(citation)? {
+                    citer.cite_row(&row)?;
+                }
+            }
+        }
     }
-    Ok(sources)
+    Ok(citer.sources)
 }

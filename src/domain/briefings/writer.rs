@@ -81,6 +81,22 @@ pub fn write(
         _ => None,
     };
     let eu = store.region(EU)?;
+    // The comparators, named and listed once for all datasets.
+    let mut siblings = Vec::new();
+    let mut parent_named = None;
+    if let (Some(parent), true) = (&parent, peers) {
+        siblings = store
+            .subregions(&parent.code)?
+            .into_iter()
+            .map(|r| r.code)
+            .filter(|c| *c != region.code && !crate::domain::regions::is_extra_regio(c))
+            .collect();
+        parent_named = Some((parent, w.name_of(parent)));
+    }
+    let country_named = match (&country, peers) {
+        (Some(country), true) => Some((country, w.name_of(country))),
+        _ => None,
+    };
 
     let mut sections = Vec::new();
     let mut missing = Vec::new();
@@ -124,15 +140,29 @@ pub fn write(
         );
         w.change(&mut text, &rows, &unit);
         if peers {
-            if let Some(parent) = &parent {
-                w.rank(&mut text, &name, &region.code, parent, latest, series_id)?;
+            if let Some((parent, parent_name)) = &parent_named {
+                w.rank(&mut text, &name, parent_name, &siblings, latest, series_id)?;
                 // A NUTS 1 region's parent is its country, stated next.
                 if country.as_ref().is_none_or(|c| c.code != parent.code) {
-                    w.gap(&mut text, &name, parent, latest, series_id, &unit)?;
+                    w.gap(
+                        &mut text,
+                        &name,
+                        (parent, parent_name),
+                        latest,
+                        series_id,
+                        &unit,
+                    )?;
                 }
             }
-            if let Some(country) = &country {
-                w.gap(&mut text, &name, country, latest, series_id, &unit)?;
+            if let Some((country, country_name)) = &country_named {
+                w.gap(
+                    &mut text,
+                    &name,
+                    (country, country_name),
+                    latest,
+                    series_id,
+                    &unit,
+                )?;
             }
             if let Some(eu) = &eu {
                 w.eu(&mut text, eu, latest, series_id)?;
@@ -260,21 +290,17 @@ impl Writer<'_> {
         &mut self,
         text: &mut String,
         name: &str,
-        code: &str,
-        parent: &RegionRow,
+        parent_name: &str,
+        siblings: &[String],
         latest: &ObsRow,
         series_id: i64,
     ) -> Result<(), Error> {
         let mut others = Vec::new();
-        for sibling in self.store.subregions(&parent.code)? {
-            if sibling.code == code || crate::domain::regions::is_extra_regio(&sibling.code) {
-                continue;
-            }
+        for sibling in siblings {
             others.extend(
                 self.store
-                    .series_rows(&sibling.code, series_id)?
-                    .into_iter()
-                    .filter(|r| r.period == latest.period && stated(r)),
+                    .value_at(sibling, series_id, &latest.period)?
+                    .filter(stated),
             );
         }
         if others.is_empty() {
@@ -287,7 +313,6 @@ impl Writer<'_> {
             .book
             .derived_reading(Operation::Rank, &all, "from the top");
         if let (Some(count), Some(rank)) = (count, rank) {
-            let parent_name = self.name_of(parent);
             text.push_str(&format!(
                 " Among the {count} regions of {parent_name} with a {} figure, {name} ranks {rank}.",
                 latest.period
@@ -303,7 +328,7 @@ impl Writer<'_> {
         &mut self,
         text: &mut String,
         name: &str,
-        comparator: &RegionRow,
+        (comparator, comparator_name): (&RegionRow, &str),
         latest: &ObsRow,
         series_id: i64,
         unit: &str,
@@ -311,7 +336,6 @@ impl Writer<'_> {
         let Some(larger) = self.at_period(comparator, latest, series_id)? else {
             return Ok(());
         };
-        let comparator_name = self.name_of(comparator);
         let figure = self.book.direct(&larger).expect("stated rows have values");
         if crate::domain::is_total(unit) {
             if let Some(share) = self.book.derived(Operation::Share, &[&larger, latest]) {
@@ -355,8 +379,7 @@ impl Writer<'_> {
     ) -> Result<Option<ObsRow>, Error> {
         Ok(self
             .store
-            .series_rows(&region.code, series_id)?
-            .into_iter()
-            .find(|r| r.period == latest.period && stated(r)))
+            .value_at(&region.code, series_id, &latest.period)?
+            .filter(stated))
     }
 }

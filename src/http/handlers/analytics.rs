@@ -15,7 +15,6 @@ use crate::domain::export::{self, ExportFilter};
 use crate::domain::stats::Method;
 use crate::http::error::ApiError;
 use crate::reply::{Reply, StreamChunk};
-use crate::store::observations::PeriodRange;
 
 /// `GET /intelligence/correlations/matrix?nuts_code=X[&level=L][&method=M][&datasets=A,B][&min_n=N]`.
 pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
@@ -76,25 +75,11 @@ fn fast_enough(produced: u64, waited: std::time::Duration) -> bool {
 
 /// `country`, `level`, `from` and `to` of an export request.
 fn export_filter(req: &mut Req) -> Result<ExportFilter, ApiError> {
-    let country = match req.query.take("country") {
-        Some(c) if c.len() == 2 && c.bytes().all(|b| b.is_ascii_alphabetic()) => {
-            Some(c.to_ascii_uppercase())
-        }
-        Some(_) => {
-            return Err(ApiError::invalid(
-                "country",
-                "country is a two-letter code such as DE or EL",
-            ));
-        }
-        None => None,
-    };
     Ok(ExportFilter {
-        country,
+        country: req.query.take_country("country")?,
         level: req.query.take_int("level", 0, 3)?,
-        periods: PeriodRange {
-            from: req.query.take_period("from")?,
-            to: req.query.take_period("to")?,
-        },
+        from: req.query.take_period("from")?,
+        to: req.query.take_period("to")?,
     })
 }
 

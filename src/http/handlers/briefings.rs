@@ -6,7 +6,7 @@ use super::{Req, json};
 use crate::domain::briefings::ProseModel;
 use crate::domain::{Rejection, briefings};
 use crate::http::error::ApiError;
-use crate::llm::{Busy, ChatModel};
+use crate::llm::ChatModel;
 use crate::reply::Reply;
 use crate::store::briefings::BriefingRow;
 
@@ -27,23 +27,16 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     let now = crate::clock::now_ms();
     // The model server, when one is configured, is asked from this blocking thread, under a
     // model slot; without a free slot the writer's own text stands.
-    let slot = req.state.model_calls.try_take(account);
-    let model: Option<Box<dyn ProseModel>> = match (req.state.config.llm.clone(), &slot) {
-        (None, _) => None,
-        (Some(config), Ok(_)) => Some(Box::new(ChatModel::new(
-            config,
-            tokio::runtime::Handle::current(),
-        ))),
-        (Some(config), Err(_)) => Some(Box::new(Busy {
-            model: config.model,
-        })),
-    };
+    let model = req.state.config.llm.clone().map(|config| {
+        let runtime = tokio::runtime::Handle::current();
+        ChatModel::new(config, runtime, req.state.model_calls.clone(), account)
+    });
     let (briefing, sources) = briefings::generate(
         req.store()?,
         &req.state.catalogue,
         &body.region_nuts_code,
         &body.briefing_type,
-        model.as_deref(),
+        model.as_ref().map(|m| m as &dyn ProseModel),
         crate::ids::briefing_id(),
         crate::clock::rfc3339(now),
     )?;
@@ -55,7 +48,6 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         created_at: now,
         body_json: serde_json::to_string(&briefing).map_err(|e| ApiError::Internal(e.into()))?,
     };
-    drop(slot);
     req.state.store.system()?.insert_briefing(account, &row)?;
     // The answer's `data` is the stored text, serialised once.
     let meta = serde_json::to_vec(&sources).map_err(|e| ApiError::Internal(e.into()))?;
@@ -73,7 +65,7 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     let row = store
         .briefing(&id)?
         .ok_or_else(|| Rejection::NotFound(format!("no briefing {}", crate::error::shown(&id))))?;
-    let (briefing, sources) = briefings::stored(store, &row)?;
+    let (briefing, sources) = briefings::stored(store, &req.state.catalogue, &row)?;
     json(&briefing, &sources)
 }
 

@@ -12,15 +12,7 @@ const MAX_LIMIT: i64 = 1000;
 
 pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
     let level = req.query.take_int("level", 0, 3)?;
-    let country = req.query.take("country").map(|c| c.to_ascii_uppercase());
-    if let Some(c) = &country
-        && (c.len() != 2 || !c.bytes().all(|b| b.is_ascii_alphabetic()))
-    {
-        return Err(ApiError::invalid(
-            "country",
-            "country must be a two-letter code such as DE",
-        ));
-    }
+    let country = req.query.take_country("country")?;
     let search = req.query.take("q");
     if search
         .as_deref()
