@@ -101,14 +101,15 @@ impl AppState {
                 limiter.load_day(scope, today, used);
             }
         }
+        let permits = blocking_permits();
         Ok(AppState {
             base_path,
             auth,
-            blocking: Arc::new(Semaphore::new(blocking_permits())),
-            reads: Arc::new(Semaphore::new(blocking_permits())),
+            blocking: Arc::new(Semaphore::new(permits)),
+            reads: Arc::new(Semaphore::new(permits)),
             exports: Slots::new(config.max_exports, SLOTS_PER_ACCOUNT),
             uploads: Slots::new(config.max_uploads, SLOTS_PER_ACCOUNT),
-            model_calls: Slots::new((blocking_permits() / 2).max(1), SLOTS_PER_ACCOUNT),
+            model_calls: Slots::new((permits / 2).max(1), SLOTS_PER_ACCOUNT),
             import: std::sync::Mutex::new(()),
             limiter,
             cache: ResponseCache::new(config.cache_bytes),

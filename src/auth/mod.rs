@@ -36,7 +36,7 @@ const TOUCH_INTERVAL: Duration = Duration::from_secs(60);
 /// revoked one by one; the account area logs in again after it.
 pub const SESSION_TTL_SECS: i64 = 15 * 60;
 /// Longest email address (RFC 5321 path limit): a longer one cannot be an account's.
-const MAX_EMAIL_BYTES: usize = 254;
+pub const MAX_EMAIL_BYTES: usize = 254;
 /// Entries kept in the in-memory maps before the oldest half is dropped.
 const MAP_BOUND: usize = 10_000;
 

@@ -92,7 +92,7 @@ fn valid_email(email: &str) -> bool {
     parts.len() == 2
         && !parts[0].is_empty()
         && parts[1].contains('.')
-        && email.len() <= 254
+        && email.len() <= crate::auth::MAX_EMAIL_BYTES
         && !email.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 

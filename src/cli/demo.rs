@@ -48,7 +48,7 @@ pub fn run(
         None if plain_http => defaults::LISTEN_PLAIN_HTTP.parse()?,
         None => defaults::LISTEN.parse()?,
     };
-    let service = config.service.clone();
+    let base_path = config.base_path();
     let dir = dir.to_path_buf();
     let cert = tls.as_ref().map(|(_, cert)| cert.clone());
     super::launch::serve(config, listen, tls.map(|(t, _)| t), move |addr| {
@@ -58,7 +58,7 @@ pub fn run(
             addr.ip().to_string()
         };
         let base_url = format!(
-            "{}://{host}:{}/api/v1/{service}",
+            "{}://{host}:{}{base_path}",
             if cert.is_some() { "https" } else { "http" },
             addr.port(),
         );

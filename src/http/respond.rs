@@ -247,7 +247,8 @@ pub fn accepts_gzip(headers: &HeaderMap) -> bool {
 const COMPRESS_OFF_THREAD_BYTES: u64 = 16 * 1024;
 
 /// [`build`], compressing a large body on the blocking pool under one of `permits`, so that
-/// compression too is bounded.
+/// compression too is bounded. Without a free permit the answer goes out uncompressed rather
+/// than waiting: a cached answer never queues behind slow reads.
 pub async fn build_async(
     status: StatusCode,
     body: Body,
@@ -256,18 +257,18 @@ pub async fn build_async(
     permits: &std::sync::Arc<tokio::sync::Semaphore>,
 ) -> Response<Body> {
     let large = body.stream.is_none() && body.remaining >= COMPRESS_OFF_THREAD_BYTES;
-    if gzip
-        && large
-        && let Ok(permit) = std::sync::Arc::clone(permits).acquire_owned().await
-    {
-        let compressed = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
-            build(status, body, content_type, true)
-        })
-        .await;
-        return compressed.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()));
+    if !(gzip && large) {
+        return build(status, body, content_type, gzip);
     }
-    build(status, body, content_type, gzip)
+    let Ok(permit) = std::sync::Arc::clone(permits).try_acquire_owned() else {
+        return build(status, body, content_type, false);
+    };
+    let compressed = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        build(status, body, content_type, true)
+    })
+    .await;
+    compressed.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
 }
 
 /// Builds the response, gzipping large bodies for clients that accept it.
