@@ -236,6 +236,16 @@ mod tests {
                 got.p_value,
                 f.p_value
             );
+            // scipy gives Pearson intervals from 4 points on; so must we.
+            assert_eq!(
+                f.ci95.is_some(),
+                f.method == "pearson" && f.x.len() > 3,
+                "{}",
+                f.name
+            );
+            if f.method == "pearson" {
+                assert_eq!(got.ci95.is_some(), f.ci95.is_some(), "{}: interval", f.name);
+            }
             if let (Some(want), Some(got)) = (f.ci95, got.ci95) {
                 for (w, g) in want.iter().zip(got) {
                     assert!((w - g).abs() <= 1e-9, "{}: ci {g} vs {w}", f.name);

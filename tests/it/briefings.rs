@@ -175,13 +175,21 @@ async fn every_number_in_a_briefing_is_a_claim_that_holds() {
         for display in &displays {
             assert!(text.contains(display), "{kind}: {display} not in {text}");
         }
-        // Every cited row is in meta.citations.
+        // Every cited row, of direct and derived claims alike, is in meta.citations.
         let citations = v["meta"]["citations"].as_object().unwrap();
+        let mut cited = 0;
         for claim in claims {
-            for c in claim["citations"].as_array().into_iter().flatten() {
-                assert!(citations.contains_key(c.as_str().unwrap()));
+            let direct = claim["citations"].as_array().into_iter().flatten();
+            let inputs = claim["inputs"].as_array().into_iter().flatten();
+            for c in direct.chain(inputs.map(|i| &i["citation"])) {
+                assert!(citations.contains_key(c.as_str().unwrap()), "{c}");
+                cited += 1;
             }
         }
+        assert!(
+            cited > claims.len(),
+            "derived claims' inputs are counted too"
+        );
         check_claims(&s, &a, b).await;
     }
     s.stop().await.unwrap();
@@ -315,7 +323,15 @@ async fn an_account_keeps_a_bounded_number_of_briefings() {
 /// A stand-in for a model server speaking OpenAI's chat completions. By model name: `faithful`
 /// rewrites the fact sheet's sections without adding a number, `inventive` adds one, `broken`
 /// answers 500, `silent` never answers.
-async fn fake_model_server() -> std::net::SocketAddr {
+/// Holds the `gated` model's answer: `arrived` is signalled when its request comes, and it
+/// answers faithfully once `release` is.
+#[derive(Default)]
+struct Gate {
+    arrived: tokio::sync::Notify,
+    release: tokio::sync::Notify,
+}
+
+async fn fake_model_server(gate: std::sync::Arc<Gate>) -> std::net::SocketAddr {
     use http_body_util::{BodyExt, Full};
     use hyper::body::Bytes;
     use hyper_util::rt::TokioIo;
@@ -327,41 +343,52 @@ async fn fake_model_server() -> std::net::SocketAddr {
             let Ok((stream, _)) = listener.accept().await else {
                 return;
             };
+            let gate = gate.clone();
             tokio::spawn(async move {
                 let service = hyper::service::service_fn(
-                    |req: hyper::Request<hyper::body::Incoming>| async move {
-                        let body = req.into_body().collect().await.unwrap().to_bytes();
-                        let chat: Value = serde_json::from_slice(&body).unwrap();
-                        let facts: Value =
-                            serde_json::from_str(chat["messages"][1]["content"].as_str().unwrap())
-                                .unwrap();
-                        let mut sections = facts["fact_sheet"].as_array().unwrap().clone();
-                        for s in &mut sections {
-                            s["text"] = json!(format!("In brief: {}", s["text"].as_str().unwrap()));
+                    move |req: hyper::Request<hyper::body::Incoming>| {
+                        let gate = gate.clone();
+                        async move {
+                            let body = req.into_body().collect().await.unwrap().to_bytes();
+                            let chat: Value = serde_json::from_slice(&body).unwrap();
+                            let facts: Value = serde_json::from_str(
+                                chat["messages"][1]["content"].as_str().unwrap(),
+                            )
+                            .unwrap();
+                            let mut sections = facts["fact_sheet"].as_array().unwrap().clone();
+                            for s in &mut sections {
+                                s["text"] =
+                                    json!(format!("In brief: {}", s["text"].as_str().unwrap()));
+                            }
+                            let status = match chat["model"].as_str().unwrap() {
+                                "inventive" => {
+                                    let text = sections[0]["text"].as_str().unwrap().to_owned();
+                                    sections[0]["text"] =
+                                        json!(format!("{text} It has 12 universities."));
+                                    200
+                                }
+                                "broken" => 500,
+                                "silent" => {
+                                    tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
+                                    200
+                                }
+                                "gated" => {
+                                    gate.arrived.notify_one();
+                                    gate.release.notified().await;
+                                    200
+                                }
+                                _ => 200,
+                            };
+                            let content = json!({"sections": sections}).to_string();
+                            let answer = json!({"choices": [{"message": {"role": "assistant", "content": content}}]});
+                            Ok::<_, std::convert::Infallible>(
+                                hyper::Response::builder()
+                                    .status(status)
+                                    .header("content-type", "application/json")
+                                    .body(Full::new(Bytes::from(answer.to_string())))
+                                    .unwrap(),
+                            )
                         }
-                        let status = match chat["model"].as_str().unwrap() {
-                            "inventive" => {
-                                let text = sections[0]["text"].as_str().unwrap().to_owned();
-                                sections[0]["text"] =
-                                    json!(format!("{text} It has 12 universities."));
-                                200
-                            }
-                            "broken" => 500,
-                            "silent" => {
-                                tokio::time::sleep(std::time::Duration::from_secs(3600)).await;
-                                200
-                            }
-                            _ => 200,
-                        };
-                        let content = json!({"sections": sections}).to_string();
-                        let answer = json!({"choices": [{"message": {"role": "assistant", "content": content}}]});
-                        Ok::<_, std::convert::Infallible>(
-                            hyper::Response::builder()
-                                .status(status)
-                                .header("content-type", "application/json")
-                                .body(Full::new(Bytes::from(answer.to_string())))
-                                .unwrap(),
-                        )
                     },
                 );
                 let _ = hyper::server::conn::http1::Builder::new()
@@ -392,7 +419,7 @@ async fn with_model(model_addr: std::net::SocketAddr, model: &str) -> TestServer
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_models_text_is_used_only_when_every_number_in_it_is_a_claim() {
-    let model_addr = fake_model_server().await;
+    let model_addr = fake_model_server(Default::default()).await;
 
     let s = with_model(model_addr, "faithful").await;
     let a = s.account("inst@example.org", Tier::Institutional);
@@ -515,4 +542,44 @@ async fn quarterly_data_is_briefed_and_the_list_pages() {
     assert_eq!(rest[0]["id"], ids[0].as_str());
     assert_eq!(rest[0]["title"], "Profile summary: Oberbayern (DE21)");
     s.stop().await.unwrap();
+}
+
+/// While one briefing of an account waits for the model, the account's next one is written
+/// without it and says the model was busy; the first still gets the model's text.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_briefing_while_the_model_writes_is_written_without_it() {
+    assert!(
+        regintel::state::blocking_permits() >= 2,
+        "two briefings at once need two blocking permits (cores)"
+    );
+    let gate = std::sync::Arc::new(Gate::default());
+    let model_addr = fake_model_server(gate.clone()).await;
+    let s = std::sync::Arc::new(with_model(model_addr, "gated").await);
+    let a = std::sync::Arc::new(s.account("inst@example.org", Tier::Institutional));
+    let first = {
+        let (s, a) = (s.clone(), a.clone());
+        tokio::spawn(async move { create(&s, &a, "DE21", "economy").await })
+    };
+    // The first holds the account's model slot while the model writes.
+    gate.arrived.notified().await;
+    let second = create(&s, &a, "DE21", "economy").await;
+    assert_eq!(
+        second.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&second.body)
+    );
+    let generator = second.json()["data"]["generator"].clone();
+    assert_eq!(generator["name"], "deterministic", "{generator}");
+    assert!(
+        generator["fallback_reason"]
+            .as_str()
+            .unwrap()
+            .contains("busy"),
+        "{generator}"
+    );
+    gate.release.notify_one();
+    let first = first.await.unwrap();
+    assert_eq!(first.status, 201);
+    assert_eq!(first.json()["data"]["generator"]["name"], "model");
 }

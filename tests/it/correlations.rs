@@ -155,6 +155,8 @@ async fn a_cross_section_over_subregions_recomputes_from_its_cited_inputs() {
             "multiple_comparisons",
             "mixed_nuts_editions",
             "size_effects",
+            "different_periods",
+            "variables_left_out",
         ] {
             assert!(caveats.contains(code), "{caveats:?}");
         }
@@ -288,6 +290,10 @@ async fn the_callers_private_data_takes_part_and_nobody_elses() {
     check_cells(&v, "region", false);
 
     let theirs = matrix(&s, &other, "nuts_code=DE&level=1").await;
+    assert_eq!(
+        theirs.status, 200,
+        "a matrix computed, without the owner's data"
+    );
     assert!(!String::from_utf8_lossy(&theirs.body).contains("my_scores"));
     let named = matrix(&s, &other, "nuts_code=DE&level=1&datasets=my_scores").await;
     named.error(400, "invalid_parameter");
@@ -360,5 +366,82 @@ async fn dropped_regions_and_constant_variables_are_explained() {
     assert!(constant.get("r").is_none());
     assert_eq!(cell("my_flags", "demo_r_mlifexp")["status"], "ok");
     check_cells(&v, "region", false);
+    s.stop().await.unwrap();
+}
+
+/// Over time, periods are what is left out, each with its reason; a series break and a cell of
+/// few pairs are named among the caveats.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_time_series_drops_periods_and_names_its_caveats() {
+    let s = TestServer::start().await;
+    let owner = s.account("owner@example.org", Tier::Professional);
+    let mut csv = String::from("nuts_code,period,value,flags,conf_status\n");
+    for year in 2010..=2021 {
+        let (value, flags, conf) = match year {
+            2015 => ("", "c", "C"),
+            2016 => ("30.5", "u", ""),
+            2017 => ("31.5", "b", ""),
+            _ => ("", "", ""),
+        };
+        let value = if value.is_empty() && conf.is_empty() {
+            format!("{}.5", 20 + (year * 7) % 9)
+        } else {
+            value.to_owned()
+        };
+        csv.push_str(&format!("DE212,{year},{value},{flags},{conf}\n"));
+    }
+    let definition = json!({"code": "my_series", "title": "my_series", "unit": "PC"});
+    s.private_dataset(&owner, definition, &csv).await;
+    let r = matrix(
+        &s,
+        &owner,
+        "nuts_code=DE212&datasets=my_series,demo_r_pjangrp3&min_n=3",
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let v = r.json();
+    let data = &v["data"];
+    assert_eq!(data["basis"], "time_series");
+    let dropped: Vec<(String, String)> = data["regions_dropped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["variable"] == "my_series")
+        .map(|d| {
+            assert_eq!(d["code"], "DE212", "{d}");
+            (
+                d["period"].as_str().unwrap().to_owned(),
+                d["reason"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        dropped,
+        [
+            ("2015".to_owned(), "confidential".to_owned()),
+            ("2016".to_owned(), "flagged".to_owned())
+        ]
+    );
+    // Population is published from 2014: 2014 and 2017 to 2021 pair with the series.
+    let cell = &data["cells"][0];
+    assert_eq!(
+        (cell["status"].as_str(), cell["n"].as_u64()),
+        (Some("ok"), Some(6)),
+        "{cell}"
+    );
+    check_cells(&v, "period", false);
+    let caveats: Vec<&str> = data["caveats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["code"].as_str().unwrap())
+        .collect();
+    for code in ["trending_series", "few_pairs", "break_in_series"] {
+        assert!(caveats.contains(&code), "{code}: {caveats:?}");
+    }
+    assert!(
+        !caveats.contains(&"multiple_comparisons"),
+        "one cell: {caveats:?}"
+    );
     s.stop().await.unwrap();
 }

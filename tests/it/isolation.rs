@@ -404,7 +404,14 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
                 victim.missing_region,
             ),
         ],
-        "nuts_code" | "region" | "region_nuts_code" | "after" => region(),
+        // A whole country too, so the correlation matrix is computed (over DE's NUTS 2 regions,
+        // the victim's private codes among them), not refused for its level.
+        "nuts_code" => {
+            let mut v = region();
+            v.push(ident("DE", None));
+            v
+        }
+        "region" | "region_nuts_code" | "after" => region(),
         "q" => vec![
             ident("secret", None),
             ident(victim.own_region, Some(victim.missing_region)),
