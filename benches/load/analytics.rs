@@ -484,11 +484,13 @@ fn export_timing(ctx: &Ctx, api_key: &str) -> Result<ExportResult> {
     writeln!(script, ".mode csv")?;
     writeln!(script, ".headers on")?;
     writeln!(script, ".output /dev/null")?;
+    // Ordered by the observation's own series id, the shell walks `observations_current` in
+    // order and sorts nothing: its best plan for these rows, not a strawman.
     writeln!(
         script,
         "SELECT d.code, o.region_code, o.period, s.unit, s.dims, o.value_text, o.flags, o.conf_status, o.citation_id
          FROM series s JOIN observations o ON o.series_id = s.id JOIN datasets d ON d.id = s.dataset_id
-         WHERE d.code = '{BIG_DATASET}' AND o.superseded_by IS NULL ORDER BY s.id, o.region_code, o.period;"
+         WHERE d.code = '{BIG_DATASET}' AND o.superseded_by IS NULL ORDER BY o.series_id, o.region_code, o.period;"
     )?;
     let script_path = ctx.tmp.join("export.sql");
     fs::write(&script_path, script)?;

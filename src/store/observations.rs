@@ -188,53 +188,62 @@ pub struct ExportFilter {
 impl Scoped {
     /// Calls `f` for every current observation of a dataset that passes `filter`, by series,
     /// region and period, without holding them all in memory. The filter is applied by SQLite,
-    /// so a narrow one does not read the rest of the dataset into the process.
+    /// so a narrow one does not read the rest of the dataset into the process. Each series is
+    /// one pass over `observations_current` in its own order: nothing is sorted.
     pub fn for_each_export_row(
         &self,
         dataset_id: i64,
         filter: &ExportFilter,
         mut f: impl FnMut(ExportRow<'_>) -> bool,
     ) -> StoreResult<()> {
+        let series: Vec<(i64, String, String)> = self
+            .db()
+            .prepare_cached(
+                "SELECT id, unit, dims FROM v_series WHERE dataset_id = ?1 ORDER BY id",
+            )?
+            .query_map([dataset_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<Result<_, _>>()?;
         let mut stmt = self.db().prepare_cached(
-            "SELECT o.region_code, o.period, s.unit, s.dims, o.value_text, o.flags, o.conf_status,
-                    o.citation_id
-             FROM v_series s JOIN v_observations o ON o.series_id = s.id
-             WHERE s.dataset_id = ?1 AND o.superseded_by IS NULL
+            "SELECT o.region_code, o.period, o.value_text, o.flags, o.conf_status, o.citation_id
+             FROM v_observations o
+             WHERE o.series_id = ?1 AND o.superseded_by IS NULL
                AND (?2 IS NULL OR o.period >= ?2) AND (?3 IS NULL OR o.period <= ?3)
                AND ((?4 IS NULL AND ?5 IS NULL) OR o.region_code IN (
                    SELECT code FROM v_regions
                    WHERE (?4 IS NULL OR country_code = ?4) AND (?5 IS NULL OR level = ?5)))
-             ORDER BY s.id, o.region_code, o.period",
+             ORDER BY o.region_code, o.period",
         )?;
-        let mut rows = stmt.query(params![
-            dataset_id,
-            filter.from,
-            filter.to,
-            filter.country,
-            filter.level
-        ])?;
-        while let Some(r) = rows.next()? {
-            let text = |i: usize| -> rusqlite::Result<&str> {
-                r.get_ref(i)?.as_str().map_err(|e| {
-                    rusqlite::Error::FromSqlConversionFailure(
-                        i,
-                        rusqlite::types::Type::Text,
-                        Box::new(e),
-                    )
-                })
-            };
-            let more = f(ExportRow {
-                region: text(0)?,
-                period: text(1)?,
-                unit: text(2)?,
-                dims: text(3)?,
-                value_text: text(4)?,
-                flags: text(5)?,
-                conf_status: text(6)?,
-                citation_id: text(7)?,
-            });
-            if !more {
-                break;
+        for (series_id, unit, dims) in &series {
+            let mut rows = stmt.query(params![
+                series_id,
+                filter.from,
+                filter.to,
+                filter.country,
+                filter.level
+            ])?;
+            while let Some(r) = rows.next()? {
+                let text = |i: usize| -> rusqlite::Result<&str> {
+                    r.get_ref(i)?.as_str().map_err(|e| {
+                        rusqlite::Error::FromSqlConversionFailure(
+                            i,
+                            rusqlite::types::Type::Text,
+                            Box::new(e),
+                        )
+                    })
+                };
+                let more = f(ExportRow {
+                    region: text(0)?,
+                    period: text(1)?,
+                    unit,
+                    dims,
+                    value_text: text(2)?,
+                    flags: text(3)?,
+                    conf_status: text(4)?,
+                    citation_id: text(5)?,
+                });
+                if !more {
+                    return Ok(());
+                }
             }
         }
         Ok(())
