@@ -45,18 +45,17 @@ impl System {
     /// Stores a briefing for `account`, unless it already keeps [`MAX_PER_ACCOUNT`].
     pub fn insert_briefing(&self, account: i64, row: &BriefingRow) -> StoreResult<()> {
         let tx = self.db().unchecked_transaction()?;
-        let kept: i64 = tx.query_row(
-            "SELECT count(*) FROM briefings WHERE account_id = ?1",
-            [account],
-            |r| r.get(0),
-        )?;
+        let kept: i64 = tx
+            .prepare_cached("SELECT count(*) FROM briefings WHERE account_id = ?1")?
+            .query_row([account], |r| r.get(0))?;
         if kept >= MAX_PER_ACCOUNT {
             return Err(full());
         }
-        tx.execute(
+        tx.prepare_cached(
             "INSERT INTO briefings (public_id, account_id, region_code, briefing_type, title, created_at, body_json)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
+        )?
+        .execute(params![
                 row.public_id,
                 account,
                 row.region_code,
@@ -84,7 +83,8 @@ impl Scoped {
     pub fn check_briefing_room(&self) -> StoreResult<()> {
         let kept: i64 = self
             .db()
-            .query_row("SELECT count(*) FROM v_briefings", [], |r| r.get(0))?;
+            .prepare_cached("SELECT count(*) FROM v_briefings")?
+            .query_row([], |r| r.get(0))?;
         if kept >= MAX_PER_ACCOUNT {
             return Err(full());
         }

@@ -189,11 +189,26 @@ impl Scoped {
         &self.conn.conn
     }
 
+    /// Begins a read transaction: until the returned guard is dropped, every read of this
+    /// connection sees the database as it was at its first read, whatever commits meanwhile,
+    /// and takes the WAL's read lock once rather than once per statement.
+    pub fn snapshot(&self) -> StoreResult<ReadSnapshot<'_>> {
+        Ok(ReadSnapshot {
+            _tx: self.db().unchecked_transaction()?,
+        })
+    }
+
     pub fn ping(&self) -> StoreResult<i64> {
         Ok(self
             .db()
             .query_row("PRAGMA user_version", [], |r| r.get(0))?)
     }
+}
+
+/// A read transaction of a [`Scoped`] connection; dropping it ends the transaction (there is
+/// nothing to commit: request connections cannot write).
+pub struct ReadSnapshot<'c> {
+    _tx: rusqlite::Transaction<'c>,
 }
 
 /// A read-only system connection for authentication (see [`Store::lookup`]); its methods are in
@@ -309,6 +324,48 @@ mod tests {
         // The system connection is not restricted.
         let system = store.system().unwrap();
         system.db().prepare("SELECT * FROM api_keys").unwrap();
+    }
+
+    #[test]
+    fn a_read_snapshot_sees_one_state_and_is_always_ended() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), 1).unwrap();
+        let regions = |s: &Scoped| -> i64 {
+            s.db()
+                .query_row("SELECT count(*) FROM v_regions", [], |r| r.get(0))
+                .unwrap()
+        };
+        let add_region = |code: &str| {
+            store
+                .system()
+                .unwrap()
+                .db()
+                .execute(
+                    "INSERT INTO regions (code, level, country_code, classification)
+                     VALUES (?1, 0, 'XX', 'NUTS')",
+                    [code],
+                )
+                .unwrap();
+        };
+        let scoped = store.scoped(None).unwrap();
+        let snapshot = scoped.snapshot().unwrap();
+        let before = regions(&scoped);
+        add_region("XA");
+        assert_eq!(regions(&scoped), before, "a commit is not seen inside");
+        // Still a request connection: a transaction does not make it writable.
+        assert!(scoped.db().prepare("DELETE FROM regions").is_err());
+        drop(snapshot);
+        assert_eq!(regions(&scoped), before + 1);
+        assert!(scoped.db().is_autocommit());
+
+        // A connection given back inside a transaction is not handed out again.
+        scoped.db().execute_batch("BEGIN").unwrap();
+        regions(&scoped);
+        drop(scoped);
+        add_region("XB");
+        let next = store.scoped(None).unwrap();
+        assert!(next.db().is_autocommit());
+        assert_eq!(regions(&next), before + 2);
     }
 
     #[test]

@@ -189,13 +189,16 @@ impl Scoped {
     /// Calls `f` for every current observation of a dataset that passes `filter`, by series,
     /// region and period, without holding them all in memory. The filter is applied by SQLite,
     /// so a narrow one does not read the rest of the dataset into the process. Each series is
-    /// one pass over `observations_current` in its own order: nothing is sorted.
+    /// one pass over `observations_current` in its own order: nothing is sorted. All of it is
+    /// read in one transaction, so the export is one state of the dataset.
     pub fn for_each_export_row(
         &self,
         dataset_id: i64,
         filter: &ExportFilter,
         mut f: impl FnMut(ExportRow<'_>) -> bool,
     ) -> StoreResult<()> {
+        // One snapshot for the whole export: an import committing meanwhile changes none of it.
+        let _snapshot = self.snapshot()?;
         let series: Vec<(i64, String, String)> = self
             .db()
             .prepare_cached(

@@ -98,6 +98,8 @@ fn authorize_request(views: &HashSet<String>, ctx: AuthContext<'_>) -> Authoriza
             pragma_name,
             pragma_value,
         } if readable_pragma(pragma_name, pragma_value) => Authorization::Allow,
+        // Read transactions (`Scoped::snapshot`): with every write denied, they can only read.
+        AuthAction::Transaction { .. } => Authorization::Allow,
         _ => Authorization::Deny,
     }
 }
@@ -177,7 +179,9 @@ impl r2d2::ManageConnection for Manager {
         conn.conn.execute_batch("")
     }
 
-    fn has_broken(&self, _conn: &mut PooledConn) -> bool {
-        false
+    /// A connection given back inside a transaction (which every guard in `store` ends on
+    /// drop, so this is a defect) would serve its next caller an old snapshot: it is closed.
+    fn has_broken(&self, conn: &mut PooledConn) -> bool {
+        !conn.conn.is_autocommit()
     }
 }

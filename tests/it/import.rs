@@ -230,6 +230,67 @@ dataflow,ESTAT:TEST_SDMX(1.0),Test indicator by NUTS 2 region,A,PC,DE22,2023,,,C
     assert!(column.contains("2022"), "{column}");
 }
 
+/// An export reads its dataset series by series; an import committing while it runs must change
+/// none of what it writes (one read transaction), here revising and adding rows of the series
+/// it has not reached yet.
+#[test]
+fn an_export_reads_one_state_while_an_import_commits() {
+    let data = bundled_data_dir();
+    let files = tempfile::tempdir().unwrap();
+    let v1 = write(
+        files.path(),
+        "v1.csv",
+        b"dataset_code,nuts_code,time,value,unit,sex
+test_pop,DE21,2021,1,NR,F
+test_pop,DE21,2021,100,NR,T
+test_pop,DE22,2022,50,NR,T
+",
+    );
+    let v2 = write(
+        files.path(),
+        "v2.csv",
+        b"dataset_code,nuts_code,time,value,unit,sex
+test_pop,DE21,2021,1,NR,F
+test_pop,DE21,2021,100,NR,T
+test_pop,DE22,2022,60,NR,T
+test_pop,DE23,2022,70,NR,T
+",
+    );
+    let store = Store::open(data.path(), 1).unwrap();
+    let catalogue = Catalogue::bundled();
+    import_files(&store, &catalogue, &[&v1], None, None).unwrap();
+    let reader = store.scoped(None).unwrap();
+    let dataset = reader.dataset("test_pop").unwrap().unwrap();
+    let mut seen = Vec::new();
+    reader
+        .for_each_export_row(dataset.id, &Default::default(), |row| {
+            if seen.is_empty() {
+                let report = import_files(&store, &catalogue, &[&v2], None, None).unwrap();
+                let outcome = &report.datasets[0];
+                assert_eq!(
+                    (outcome.added, outcome.revised),
+                    (1, 1),
+                    "committed mid-export"
+                );
+            }
+            seen.push(format!("{} {} {}", row.region, row.dims, row.value_text));
+            true
+        })
+        .unwrap();
+    assert_eq!(seen, ["DE21 sex=F 1", "DE21 sex=T 100", "DE22 sex=T 50"]);
+    // The next reader sees the import.
+    drop(reader);
+    let mut after = 0;
+    let reader = store.scoped(None).unwrap();
+    reader
+        .for_each_export_row(dataset.id, &Default::default(), |_| {
+            after += 1;
+            true
+        })
+        .unwrap();
+    assert_eq!(after, 4);
+}
+
 #[test]
 fn malformed_files_are_refused_whole_with_line_and_reason() {
     let data = bundled_data_dir();

@@ -23,7 +23,11 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let body: BriefingRequest = req.json_body()?;
     let account = req.caller()?.account_id;
-    req.store()?.check_briefing_room()?;
+    let store = req.store()?;
+    // The writer and the verifier read one state of the data: an import committing between
+    // them cannot make a faithful text fail its check.
+    let snapshot = store.snapshot()?;
+    store.check_briefing_room()?;
     let now = crate::clock::now_ms();
     // The model server, when one is configured, is asked from this blocking thread, under a
     // model slot; without a free slot the writer's own text stands.
@@ -32,7 +36,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         ChatModel::new(config, runtime, req.state.model_calls.clone(), account)
     });
     let (briefing, sources) = briefings::generate(
-        req.store()?,
+        store,
         &req.state.catalogue,
         &body.region_nuts_code,
         &body.briefing_type,
@@ -40,6 +44,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         crate::ids::briefing_id(),
         crate::clock::rfc3339(now),
     )?;
+    drop(snapshot);
     let row = BriefingRow {
         public_id: briefing.id.clone(),
         region_code: briefing.region.code.clone(),
