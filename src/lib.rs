@@ -31,6 +31,8 @@
 //!   `v_*` views, the import write path); the file parsers (Eurostat TSV, SDMX-CSV, tidy CSV).
 //! - [`config`], [`cache`] and [`citation`]: settings and their defaults; the bounded answer
 //!   cache; citation ids.
+//! - [`webhooks`]: Standard Webhooks signatures and secrets; the egress policy that decides which
+//!   addresses a webhook may reach.
 //! - [`error`], [`clock`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`slots`],
 //!   [`private_files`], [`dataset_file`] and [`catalogue`]: small pieces that use no other module
 //!   of the crate (error-message quoting, time formatting, identifiers, client addresses, rendered
@@ -77,5 +79,6 @@ pub mod reply;
 pub mod slots;
 pub mod state;
 pub mod store;
+pub mod webhooks;
 
 pub use app::start;
