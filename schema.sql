@@ -270,3 +270,94 @@ CREATE VIEW v_briefings AS
 DROP INDEX observations_current;
 CREATE UNIQUE INDEX observations_current ON observations (series_id, region_code, period)
     WHERE superseded_by IS NULL;
+
+-- migration 9: webhooks
+
+-- An account's webhook endpoints. The signing secret is kept sealed (AES-256-GCM under
+-- secrets/webhook_secrets_key, bound to public_id): regintel must sign with it, and a copy of
+-- this file alone must not give it away. During a rotation the previous secret keeps signing
+-- beside the new one until previous_secret_until. The breaker columns mirror the delivery
+-- worker's circuit breaker, so its state survives a restart and shows in the API.
+CREATE TABLE webhook_endpoints (
+    id                    INTEGER PRIMARY KEY,
+    public_id             TEXT NOT NULL UNIQUE,                 -- whk_...
+    account_id            INTEGER NOT NULL REFERENCES accounts (id),
+    url                   TEXT NOT NULL,
+    description           TEXT NOT NULL DEFAULT '',
+    event_types           TEXT NOT NULL,                        -- JSON array of type names
+    enabled               INTEGER NOT NULL DEFAULT 1,
+    disabled_reason       TEXT,
+    secret_sealed         TEXT NOT NULL,
+    previous_secret_sealed TEXT,
+    previous_secret_until INTEGER,                              -- unix ms
+    breaker_state         TEXT NOT NULL DEFAULT 'closed'
+                          CHECK (breaker_state IN ('closed', 'open', 'half_open')),
+    consecutive_failures  INTEGER NOT NULL DEFAULT 0,
+    breaker_open_until    INTEGER,
+    breaker_trips         INTEGER NOT NULL DEFAULT 0,
+    failing_since         INTEGER,
+    created_at            INTEGER NOT NULL
+);
+CREATE INDEX webhook_endpoints_account ON webhook_endpoints (account_id, id);
+
+-- The outbox: one row per event, written in the transaction of the change that caused it, with
+-- the exact bytes every attempt sends; one delivery per subscribed endpoint beside it.
+CREATE TABLE webhook_events (
+    id          INTEGER PRIMARY KEY,
+    public_id   TEXT NOT NULL UNIQUE,                           -- msg_...: the webhook-id header
+    type        TEXT NOT NULL,
+    occurred_at INTEGER NOT NULL,                               -- unix ms
+    payload     BLOB NOT NULL
+);
+
+CREATE TABLE webhook_deliveries (
+    id              INTEGER PRIMARY KEY,
+    public_id       TEXT NOT NULL UNIQUE,                       -- dlv_...
+    event_id        INTEGER NOT NULL REFERENCES webhook_events (id),
+    endpoint_id     INTEGER NOT NULL REFERENCES webhook_endpoints (id),
+    status          TEXT NOT NULL
+                    CHECK (status IN ('pending', 'delivered', 'failed', 'cancelled')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,                           -- unix ms
+    lease_until     INTEGER,                                    -- a worker holds it until then
+    last_status     INTEGER,
+    last_error      TEXT,
+    delivered_at    INTEGER,
+    UNIQUE (event_id, endpoint_id)
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, id);
+
+-- Every attempt of a delivery: when, the answer's status (NULL: none), how long, what failed.
+CREATE TABLE webhook_attempts (
+    id           INTEGER PRIMARY KEY,
+    delivery_id  INTEGER NOT NULL REFERENCES webhook_deliveries (id),
+    attempted_at INTEGER NOT NULL,
+    status_code  INTEGER,
+    latency_ms   INTEGER NOT NULL,
+    error        TEXT
+);
+CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id, id);
+
+-- The caller's endpoints (never their secrets), deliveries and attempts.
+CREATE VIEW v_webhook_endpoints AS
+    SELECT id, public_id, url, description, event_types, enabled, disabled_reason,
+           previous_secret_until, breaker_state, consecutive_failures, breaker_open_until,
+           breaker_trips, failing_since, created_at
+    FROM webhook_endpoints WHERE account_id = current_account();
+
+CREATE VIEW v_webhook_deliveries AS
+    SELECT d.id, d.public_id, d.endpoint_id, p.public_id AS endpoint_public_id,
+           e.public_id AS event_public_id, e.type, e.occurred_at, d.status, d.attempts,
+           d.next_attempt_at, d.last_status, d.last_error, d.delivered_at
+    FROM webhook_deliveries d
+    JOIN webhook_endpoints p ON p.id = d.endpoint_id
+    JOIN webhook_events e ON e.id = d.event_id
+    WHERE p.account_id = current_account();
+
+CREATE VIEW v_webhook_attempts AS
+    SELECT a.id, a.delivery_id, a.attempted_at, a.status_code, a.latency_ms, a.error
+    FROM webhook_attempts a
+    JOIN webhook_deliveries d ON d.id = a.delivery_id
+    JOIN webhook_endpoints p ON p.id = d.endpoint_id
+    WHERE p.account_id = current_account();

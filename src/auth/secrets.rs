@@ -8,6 +8,9 @@ use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use aws_lc_rs::aead::{AES_256_GCM, Aad, LessSafeKey, NONCE_LEN, Nonce, UnboundKey};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
@@ -113,6 +116,87 @@ impl Pepper {
     }
 }
 
+const SEALING_KEY_FILE: &str = "webhook_secrets_key";
+
+/// The key that seals webhook signing secrets in the database (AES-256-GCM). regintel must keep
+/// those secrets in a form it can sign with; sealed, a stolen database or backup alone does not
+/// give them away. Each sealed secret is bound to its endpoint's id, so one cannot be moved to
+/// another endpoint's row.
+pub struct SealingKey {
+    key: LessSafeKey,
+}
+
+/// The version prefix of a sealed value.
+const SEALED_V1: &str = "v1:";
+
+impl SealingKey {
+    /// Loads `webhook_secrets_key` from `secrets_dir`, creating it with 32 random bytes on first
+    /// use.
+    pub fn load_or_create(secrets_dir: &Path) -> anyhow::Result<SealingKey> {
+        let path = secrets_dir.join(SEALING_KEY_FILE);
+        let bytes = read_or_create(&path, || {
+            let mut key = vec![0u8; 32];
+            fill_random(&mut key);
+            Ok(key)
+        })?;
+        let key = UnboundKey::new(&AES_256_GCM, &bytes).map_err(|_| {
+            anyhow::anyhow!(
+                "{} must hold exactly 32 bytes but holds {}; restore it from a backup (without it \
+                 no webhook can be signed)",
+                path.display(),
+                bytes.len()
+            )
+        })?;
+        Ok(SealingKey {
+            key: LessSafeKey::new(key),
+        })
+    }
+
+    /// `plaintext` sealed for `context` (the endpoint's public id): `v1:` + base64 of a fresh
+    /// random nonce, the ciphertext and its tag.
+    pub fn seal(&self, plaintext: &str, context: &str) -> String {
+        let mut nonce = [0u8; NONCE_LEN];
+        fill_random(&mut nonce);
+        let mut sealed = plaintext.as_bytes().to_vec();
+        self.key
+            .seal_in_place_append_tag(
+                Nonce::assume_unique_for_key(nonce),
+                Aad::from(context.as_bytes()),
+                &mut sealed,
+            )
+            .expect("AES-GCM seals any message below 64 GiB");
+        let mut out = nonce.to_vec();
+        out.extend_from_slice(&sealed);
+        format!("{SEALED_V1}{}", STANDARD.encode(out))
+    }
+
+    /// The plaintext of `sealed`, if it was sealed under this key for `context` and not altered.
+    pub fn open(&self, sealed: &str, context: &str) -> Option<String> {
+        let bytes = STANDARD.decode(sealed.strip_prefix(SEALED_V1)?).ok()?;
+        if bytes.len() < NONCE_LEN {
+            return None;
+        }
+        let (nonce, rest) = bytes.split_at(NONCE_LEN);
+        let mut rest = rest.to_vec();
+        let plain = self
+            .key
+            .open_in_place(
+                Nonce::try_assume_unique_for_key(nonce).ok()?,
+                Aad::from(context.as_bytes()),
+                &mut rest,
+            )
+            .ok()?;
+        String::from_utf8(plain.to_vec()).ok()
+    }
+}
+
+/// Never prints the key.
+impl fmt::Debug for SealingKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SealingKey(..)")
+    }
+}
+
 /// Never prints the key.
 impl fmt::Debug for Pepper {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -125,6 +209,34 @@ impl fmt::Debug for Pepper {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sealed_secrets_open_only_under_their_key_and_context() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = SealingKey::load_or_create(dir.path()).unwrap();
+        let sealed = key.seal("whsec_abc", "whk_1");
+        assert!(sealed.starts_with("v1:") && !sealed.contains("whsec_abc"));
+        assert_ne!(
+            key.seal("whsec_abc", "whk_1"),
+            sealed,
+            "a fresh nonce each time"
+        );
+        assert_eq!(key.open(&sealed, "whk_1").as_deref(), Some("whsec_abc"));
+        // The same file gives the same key.
+        let again = SealingKey::load_or_create(dir.path()).unwrap();
+        assert_eq!(again.open(&sealed, "whk_1").as_deref(), Some("whsec_abc"));
+        assert_eq!(key.open(&sealed, "whk_2"), None, "bound to its endpoint");
+        let mut tampered = STANDARD.decode(&sealed[3..]).unwrap();
+        *tampered.last_mut().unwrap() ^= 1;
+        let tampered = format!("v1:{}", STANDARD.encode(tampered));
+        assert_eq!(key.open(&tampered, "whk_1"), None);
+        let other = SealingKey::load_or_create(tempfile::tempdir().unwrap().path()).unwrap();
+        assert_eq!(other.open(&sealed, "whk_1"), None);
+        for bad in ["", "v1:", "v1:!!", "v2:AAAA", "whsec_abc"] {
+            assert_eq!(key.open(bad, "whk_1"), None, "{bad}");
+        }
+        assert_eq!(format!("{key:?}"), "SealingKey(..)");
+    }
 
     #[test]
     fn concurrent_first_starts_agree_on_one_secret() {

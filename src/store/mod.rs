@@ -18,6 +18,7 @@ pub mod observations;
 pub mod pool;
 pub mod regions;
 pub mod usage;
+pub mod webhooks;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -1,0 +1,521 @@
+//! Webhook endpoints and the durable outbox. Writes run on a [`System`] connection for the
+//! account the caller names; an account reads its own endpoints, deliveries and attempts through
+//! the `v_webhook_*` views. Events are enqueued with [`enqueue`] inside the transaction of the
+//! change that caused them, so an event exists exactly when its change does.
+
+use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+
+use super::{Scoped, StoreResult, System};
+
+/// Endpoints an account may register.
+pub const MAX_ENDPOINTS_PER_ACCOUNT: i64 = 20;
+
+/// An endpoint as its owner sees it: never its secret.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndpointRow {
+    pub id: i64,
+    pub public_id: String,
+    pub url: String,
+    pub description: String,
+    /// JSON array of event type names.
+    pub event_types: String,
+    pub enabled: bool,
+    pub disabled_reason: Option<String>,
+    pub previous_secret_until: Option<i64>,
+    pub breaker_state: String,
+    pub consecutive_failures: i64,
+    pub breaker_open_until: Option<i64>,
+    pub breaker_trips: i64,
+    pub failing_since: Option<i64>,
+    pub created_at: i64,
+}
+
+const ENDPOINT_COLUMNS: &str = "id, public_id, url, description, event_types, enabled,
+    disabled_reason, previous_secret_until, breaker_state, consecutive_failures,
+    breaker_open_until, breaker_trips, failing_since, created_at";
+
+fn endpoint_from_row(r: &Row) -> rusqlite::Result<EndpointRow> {
+    Ok(EndpointRow {
+        id: r.get(0)?,
+        public_id: r.get(1)?,
+        url: r.get(2)?,
+        description: r.get(3)?,
+        event_types: r.get(4)?,
+        enabled: r.get(5)?,
+        disabled_reason: r.get(6)?,
+        previous_secret_until: r.get(7)?,
+        breaker_state: r.get(8)?,
+        consecutive_failures: r.get(9)?,
+        breaker_open_until: r.get(10)?,
+        breaker_trips: r.get(11)?,
+        failing_since: r.get(12)?,
+        created_at: r.get(13)?,
+    })
+}
+
+/// A new endpoint; its secret sealed for `public_id` by the caller.
+pub struct NewEndpoint<'a> {
+    pub public_id: &'a str,
+    pub url: &'a str,
+    pub description: &'a str,
+    pub event_types: &'a str,
+    pub secret_sealed: &'a str,
+    pub now: i64,
+}
+
+/// Who receives an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    /// The endpoints of one account.
+    Account(i64),
+    /// Every account's endpoints (a change of public data).
+    Everyone,
+}
+
+/// An event for the outbox: its id (the `webhook-id` header), type and exact body.
+pub struct NewEvent<'a> {
+    pub public_id: &'a str,
+    pub event_type: &'a str,
+    pub occurred_at: i64,
+    pub payload: &'a [u8],
+}
+
+/// Writes `event` and one pending delivery, due now, for each enabled endpoint of `audience`
+/// subscribed to its type, on `conn` (inside the caller's transaction). Returns the deliveries.
+pub fn enqueue(
+    conn: &Connection,
+    event: &NewEvent<'_>,
+    audience: Audience,
+) -> rusqlite::Result<usize> {
+    conn.prepare_cached(
+        "INSERT INTO webhook_events (public_id, type, occurred_at, payload) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![
+        event.public_id,
+        event.event_type,
+        event.occurred_at,
+        event.payload
+    ])?;
+    let event_id = conn.last_insert_rowid();
+    let account = match audience {
+        Audience::Account(id) => Some(id),
+        Audience::Everyone => None,
+    };
+    // Delivery ids: the event's rowid and the endpoint's, which are unique together.
+    conn.prepare_cached(
+        "INSERT INTO webhook_deliveries (public_id, event_id, endpoint_id, status, next_attempt_at)
+         SELECT 'dlv_' || ?1 || '_' || p.id, ?1, p.id, 'pending', ?2
+         FROM webhook_endpoints p
+         WHERE p.enabled AND (?3 IS NULL OR p.account_id = ?3)
+           AND EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = ?4)",
+    )?
+    .execute(params![
+        event_id,
+        event.occurred_at,
+        account,
+        event.event_type
+    ])
+}
+
+/// A delivery a worker has claimed: everything one attempt needs.
+#[derive(Debug, Clone)]
+pub struct Claimed {
+    pub delivery_id: i64,
+    pub attempts: i64,
+    pub event_public_id: String,
+    pub occurred_at: i64,
+    pub payload: Vec<u8>,
+    pub endpoint_id: i64,
+    pub endpoint_public_id: String,
+    pub url: String,
+    pub secret_sealed: String,
+    pub previous_secret_sealed: Option<String>,
+    pub previous_secret_until: Option<i64>,
+}
+
+/// How an attempt went, as recorded.
+pub struct AttemptRecord<'a> {
+    pub delivery_id: i64,
+    pub at: i64,
+    pub status_code: Option<u16>,
+    pub latency_ms: i64,
+    pub error: Option<&'a str>,
+    /// What becomes of the delivery.
+    pub next: NextStep,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NextStep {
+    Delivered,
+    /// Tried again at this time.
+    RetryAt(i64),
+    /// The schedule is spent, or the endpoint is gone.
+    Failed,
+    /// Not attempted (the breaker is open): due again at this time, no attempt spent.
+    DeferTo(i64),
+}
+
+impl System {
+    /// Registers an endpoint for `account`, unless it has [`MAX_ENDPOINTS_PER_ACCOUNT`].
+    pub fn insert_endpoint(
+        &mut self,
+        account: i64,
+        new: &NewEndpoint<'_>,
+    ) -> StoreResult<EndpointRow> {
+        let tx = self
+            .conn
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let count: i64 = tx
+            .prepare_cached("SELECT count(*) FROM webhook_endpoints WHERE account_id = ?1")?
+            .query_row([account], |r| r.get(0))?;
+        if count >= MAX_ENDPOINTS_PER_ACCOUNT {
+            return Err(super::StoreError::LimitReached(
+                MAX_ENDPOINTS_PER_ACCOUNT as usize,
+            ));
+        }
+        tx.prepare_cached(
+            "INSERT INTO webhook_endpoints (public_id, account_id, url, description, event_types,
+                                            secret_sealed, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?
+        .execute(params![
+            new.public_id,
+            account,
+            new.url,
+            new.description,
+            new.event_types,
+            new.secret_sealed,
+            new.now
+        ])?;
+        let row = tx
+            .prepare_cached(&format!(
+                "SELECT {ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE public_id = ?1"
+            ))?
+            .query_row([new.public_id], endpoint_from_row)?;
+        tx.commit()?;
+        Ok(row)
+    }
+
+    /// Removes an endpoint of `account` with its deliveries and their attempts. False when the
+    /// account has no such endpoint.
+    pub fn delete_endpoint(&mut self, account: i64, public_id: &str) -> StoreResult<bool> {
+        let tx = self
+            .conn
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let Some(id) = endpoint_id(&tx, account, public_id)? else {
+            return Ok(false);
+        };
+        tx.execute(
+            "DELETE FROM webhook_attempts WHERE delivery_id IN
+                 (SELECT id FROM webhook_deliveries WHERE endpoint_id = ?1)",
+            [id],
+        )?;
+        tx.execute(
+            "DELETE FROM webhook_deliveries WHERE endpoint_id = ?1",
+            [id],
+        )?;
+        tx.execute("DELETE FROM webhook_endpoints WHERE id = ?1", [id])?;
+        tx.commit()?;
+        Ok(true)
+    }
+
+    /// Takes up to `limit` due deliveries of enabled endpoints and holds them until
+    /// `now + lease_ms`: another worker (or this one after a crash) takes them again only when
+    /// the lease has run out. Oldest due first.
+    pub fn claim_due(
+        &mut self,
+        now: i64,
+        lease_ms: i64,
+        limit: usize,
+    ) -> StoreResult<Vec<Claimed>> {
+        let tx = self
+            .conn
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let claimed: Vec<Claimed> = tx
+            .prepare_cached(
+                "SELECT d.id, d.attempts, e.public_id, e.occurred_at, e.payload, p.id, p.public_id,
+                        p.url, p.secret_sealed, p.previous_secret_sealed, p.previous_secret_until
+                 FROM webhook_deliveries d
+                 JOIN webhook_events e ON e.id = d.event_id
+                 JOIN webhook_endpoints p ON p.id = d.endpoint_id
+                 WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
+                   AND (d.lease_until IS NULL OR d.lease_until <= ?1) AND p.enabled
+                 ORDER BY d.next_attempt_at, d.id LIMIT ?2",
+            )?
+            .query_map(params![now, limit as i64], |r| {
+                Ok(Claimed {
+                    delivery_id: r.get(0)?,
+                    attempts: r.get(1)?,
+                    event_public_id: r.get(2)?,
+                    occurred_at: r.get(3)?,
+                    payload: r.get(4)?,
+                    endpoint_id: r.get(5)?,
+                    endpoint_public_id: r.get(6)?,
+                    url: r.get(7)?,
+                    secret_sealed: r.get(8)?,
+                    previous_secret_sealed: r.get(9)?,
+                    previous_secret_until: r.get(10)?,
+                })
+            })?
+            .collect::<Result<_, _>>()?;
+        {
+            let mut lease =
+                tx.prepare_cached("UPDATE webhook_deliveries SET lease_until = ?2 WHERE id = ?1")?;
+            for c in &claimed {
+                lease.execute(params![c.delivery_id, now + lease_ms])?;
+            }
+        }
+        tx.commit()?;
+        Ok(claimed)
+    }
+
+    /// Records an attempt (or a deferral) and releases the delivery's lease.
+    pub fn record_attempt(&mut self, record: &AttemptRecord<'_>) -> StoreResult<()> {
+        let tx = self
+            .conn
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        if !matches!(record.next, NextStep::DeferTo(_)) {
+            tx.prepare_cached(
+                "INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, latency_ms,
+                                               error)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                record.delivery_id,
+                record.at,
+                record.status_code,
+                record.latency_ms,
+                record.error
+            ])?;
+        }
+        let (status, next_at, delivered_at, spent) = match record.next {
+            NextStep::Delivered => ("delivered", None, Some(record.at), 1),
+            NextStep::RetryAt(at) => ("pending", Some(at), None, 1),
+            NextStep::Failed => ("failed", None, None, 1),
+            NextStep::DeferTo(at) => ("pending", Some(at), None, 0),
+        };
+        tx.prepare_cached(
+            "UPDATE webhook_deliveries
+             SET status = ?2, next_attempt_at = coalesce(?3, next_attempt_at),
+                 delivered_at = ?4, attempts = attempts + ?5, lease_until = NULL,
+                 last_status = CASE WHEN ?5 = 1 THEN ?6 ELSE last_status END,
+                 last_error = CASE WHEN ?5 = 1 THEN ?7 ELSE last_error END
+             WHERE id = ?1",
+        )?
+        .execute(params![
+            record.delivery_id,
+            status,
+            next_at,
+            delivered_at,
+            spent,
+            record.status_code,
+            record.error
+        ])?;
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+/// The row id of `account`'s endpoint `public_id`.
+fn endpoint_id(conn: &Connection, account: i64, public_id: &str) -> rusqlite::Result<Option<i64>> {
+    conn.prepare_cached(
+        "SELECT id FROM webhook_endpoints WHERE public_id = ?1 AND account_id = ?2",
+    )?
+    .query_row(params![public_id, account], |r| r.get(0))
+    .optional()
+}
+
+impl Scoped {
+    /// The caller's endpoints, oldest first.
+    pub fn my_endpoints(&self) -> StoreResult<Vec<EndpointRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {ENDPOINT_COLUMNS} FROM v_webhook_endpoints ORDER BY id"
+        ))?;
+        let rows = stmt.query_map([], endpoint_from_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The caller's endpoint with this id; someone else's is None, like a missing one.
+    pub fn my_endpoint(&self, public_id: &str) -> StoreResult<Option<EndpointRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {ENDPOINT_COLUMNS} FROM v_webhook_endpoints WHERE public_id = ?1"
+        ))?;
+        Ok(stmt.query_row([public_id], endpoint_from_row).optional()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    fn store_with_accounts() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), 1).unwrap();
+        let system = store.system().unwrap();
+        for (id, email) in [(1, "a@example.org"), (2, "b@example.org")] {
+            system
+                .db()
+                .execute(
+                    "INSERT INTO accounts (id, email, display_name, password_hash, tier, created_at)
+                     VALUES (?1, ?2, ?2, 'x', 'institutional', 0)",
+                    params![id, email],
+                )
+                .unwrap();
+        }
+        drop(system);
+        (dir, store)
+    }
+
+    fn register(store: &Store, account: i64, public_id: &str, types: &str) -> EndpointRow {
+        store
+            .system()
+            .unwrap()
+            .insert_endpoint(
+                account,
+                &NewEndpoint {
+                    public_id,
+                    url: "https://hooks.example.org/in",
+                    description: "",
+                    event_types: types,
+                    secret_sealed: "v1:sealed",
+                    now: 1_000,
+                },
+            )
+            .unwrap()
+    }
+
+    fn emit(store: &Store, id: &str, event_type: &str, audience: Audience) -> usize {
+        let system = store.system().unwrap();
+        enqueue(
+            system.db(),
+            &NewEvent {
+                public_id: id,
+                event_type,
+                occurred_at: 2_000,
+                payload: b"{}",
+            },
+            audience,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn events_reach_the_subscribed_endpoints_of_their_audience_only() {
+        let (_dir, store) = store_with_accounts();
+        register(
+            &store,
+            1,
+            "whk_a1",
+            r#"["api_key.created","dataset.updated"]"#,
+        );
+        register(&store, 1, "whk_a2", r#"["webhook.test"]"#);
+        register(
+            &store,
+            2,
+            "whk_b1",
+            r#"["api_key.created","dataset.updated"]"#,
+        );
+        assert_eq!(
+            emit(&store, "msg_1", "api_key.created", Audience::Account(1)),
+            1
+        );
+        assert_eq!(
+            emit(&store, "msg_2", "dataset.updated", Audience::Everyone),
+            2
+        );
+        assert_eq!(
+            emit(&store, "msg_3", "briefing.created", Audience::Everyone),
+            0
+        );
+
+        let a = store.scoped(Some(1)).unwrap();
+        let mine: Vec<String> = a
+            .my_endpoints()
+            .unwrap()
+            .into_iter()
+            .map(|e| e.public_id)
+            .collect();
+        assert_eq!(mine, ["whk_a1", "whk_a2"]);
+        assert_eq!(a.my_endpoint("whk_b1").unwrap(), None, "another account's");
+        drop(a);
+        assert!(
+            !store
+                .system()
+                .unwrap()
+                .delete_endpoint(1, "whk_b1")
+                .unwrap()
+        );
+    }
+
+    #[test]
+    fn claims_lease_deliveries_and_attempts_are_recorded() {
+        let (_dir, store) = store_with_accounts();
+        register(&store, 1, "whk_a1", r#"["webhook.test"]"#);
+        emit(&store, "msg_1", "webhook.test", Audience::Account(1));
+        let mut system = store.system().unwrap();
+        assert!(
+            system.claim_due(1_999, 60_000, 10).unwrap().is_empty(),
+            "not due yet"
+        );
+        let claimed = system.claim_due(2_000, 60_000, 10).unwrap();
+        assert_eq!(claimed.len(), 1);
+        assert_eq!(claimed[0].event_public_id, "msg_1");
+        assert_eq!(claimed[0].payload, b"{}");
+        assert!(
+            system.claim_due(2_001, 60_000, 10).unwrap().is_empty(),
+            "leased"
+        );
+        // A lease that ran out (the worker died) is claimable again.
+        assert_eq!(system.claim_due(62_000, 60_000, 10).unwrap().len(), 1);
+
+        let id = claimed[0].delivery_id;
+        let record = |next, status| AttemptRecord {
+            delivery_id: id,
+            at: 63_000,
+            status_code: status,
+            latency_ms: 12,
+            error: None,
+            next,
+        };
+        system
+            .record_attempt(&record(NextStep::DeferTo(70_000), None))
+            .unwrap();
+        system
+            .record_attempt(&record(NextStep::RetryAt(80_000), Some(500)))
+            .unwrap();
+        assert!(system.claim_due(79_999, 60_000, 10).unwrap().is_empty());
+        assert_eq!(
+            system.claim_due(80_000, 60_000, 10).unwrap()[0].attempts,
+            1,
+            "deferral is free"
+        );
+        system
+            .record_attempt(&record(NextStep::Delivered, Some(204)))
+            .unwrap();
+        assert!(system.claim_due(i64::MAX, 60_000, 10).unwrap().is_empty());
+        let (attempts, status): (i64, String) = system
+            .db()
+            .query_row(
+                "SELECT (SELECT count(*) FROM webhook_attempts), status FROM webhook_deliveries",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((attempts, status.as_str()), (2, "delivered"));
+
+        assert!(system.delete_endpoint(1, "whk_a1").unwrap());
+        assert!(
+            store
+                .scoped(Some(1))
+                .unwrap()
+                .my_endpoints()
+                .unwrap()
+                .is_empty()
+        );
+    }
+}
