@@ -1,0 +1,358 @@
+//! One attempt to deliver a webhook: resolve the host, check every address against the egress
+//! policy, connect to a checked address (so a second DNS answer cannot redirect the request),
+//! speak TLS to the host's name when the URL is `https`, POST the signed body, and read at most
+//! [`MAX_ANSWER_BYTES`] of the answer. Redirects are answers like any other: never followed.
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use super::egress::{EgressPolicy, WebhookUrl};
+use super::schedule::parse_retry_after;
+
+/// Time to resolve the host and open the connection.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// Time for the whole attempt, from resolving to the answer's last byte read.
+pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(15);
+/// Bytes of a receiver's answer read at most; the rest is dropped with the connection.
+pub const MAX_ANSWER_BYTES: usize = 64 * 1024;
+
+/// What one attempt gives: the status (None: no answer), the receiver's `Retry-After`, and what
+/// went wrong, in words for the delivery log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attempt {
+    pub status: Option<u16>,
+    pub retry_after: Option<Duration>,
+    pub error: Option<String>,
+    pub latency: Duration,
+}
+
+/// The signed request to send.
+pub struct Signed<'a> {
+    pub message_id: &'a str,
+    pub timestamp: i64,
+    pub signature: &'a str,
+    pub body: Bytes,
+}
+
+/// Sends `request` to `url`. `tls` verifies `https` receivers.
+pub async fn send(
+    url: &WebhookUrl,
+    policy: &EgressPolicy,
+    tls: &Arc<rustls::ClientConfig>,
+    request: Signed<'_>,
+) -> Attempt {
+    let started = Instant::now();
+    let outcome = tokio::time::timeout(ATTEMPT_TIMEOUT, attempt(url, policy, tls, request)).await;
+    let (status, retry_after, error) = match outcome {
+        Ok(Ok((status, retry_after))) => (Some(status), retry_after, None),
+        Ok(Err(error)) => (None, None, Some(error)),
+        Err(_) => (
+            None,
+            None,
+            Some(format!("no answer within {} s", ATTEMPT_TIMEOUT.as_secs())),
+        ),
+    };
+    Attempt {
+        status,
+        retry_after,
+        error,
+        latency: started.elapsed(),
+    }
+}
+
+async fn attempt(
+    url: &WebhookUrl,
+    policy: &EgressPolicy,
+    tls: &Arc<rustls::ClientConfig>,
+    request: Signed<'_>,
+) -> Result<(u16, Option<Duration>), String> {
+    let addrs = tokio::time::timeout(CONNECT_TIMEOUT, resolve(url))
+        .await
+        .map_err(|_| "the host did not resolve in time".to_owned())??;
+    let ips: Vec<IpAddr> = addrs.iter().map(SocketAddr::ip).collect();
+    policy
+        .check(url, &ips)
+        .map_err(|why| format!("egress_denied: {why}"))?;
+    let stream = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(&addrs[..]))
+        .await
+        .map_err(|_| "the connection was not accepted in time".to_owned())?
+        .map_err(|e| format!("cannot connect: {e}"))?;
+    stream.set_nodelay(true).ok();
+    if url.https {
+        let name = rustls::pki_types::ServerName::try_from(url.host.clone())
+            .map_err(|_| "the host is not a valid TLS name".to_owned())?;
+        let stream = tokio_rustls::TlsConnector::from(Arc::clone(tls))
+            .connect(name, stream)
+            .await
+            .map_err(|e| format!("TLS failed: {e}"))?;
+        exchange(url, stream, request).await
+    } else {
+        exchange(url, stream, request).await
+    }
+}
+
+/// The host's addresses, or the literal address the URL names.
+async fn resolve(url: &WebhookUrl) -> Result<Vec<SocketAddr>, String> {
+    if let Some(ip) = url.literal() {
+        return Ok(vec![SocketAddr::new(ip, url.port)]);
+    }
+    let addrs: Vec<SocketAddr> = tokio::net::lookup_host((url.host.as_str(), url.port))
+        .await
+        .map_err(|e| format!("cannot resolve {}: {e}", url.host))?
+        .collect();
+    if addrs.is_empty() {
+        return Err(format!("{} has no address", url.host));
+    }
+    Ok(addrs)
+}
+
+async fn exchange<S>(
+    url: &WebhookUrl,
+    stream: S,
+    request: Signed<'_>,
+) -> Result<(u16, Option<Duration>), String>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(|e| format!("cannot speak HTTP: {e}"))?;
+    let connection = tokio::spawn(connection);
+    let default_port = if url.https { 443 } else { 80 };
+    let host = match (url.literal(), url.port == default_port) {
+        (Some(IpAddr::V6(v6)), true) => format!("[{v6}]"),
+        (Some(IpAddr::V6(v6)), false) => format!("[{v6}]:{}", url.port),
+        (_, true) => url.host.clone(),
+        (_, false) => format!("{}:{}", url.host, url.port),
+    };
+    let built = http::Request::post(url.path.as_str())
+        .header(http::header::HOST, host)
+        .header(http::header::CONTENT_TYPE, "application/json")
+        .header(
+            http::header::USER_AGENT,
+            concat!("regintel-Webhooks/", env!("CARGO_PKG_VERSION")),
+        )
+        .header("webhook-id", request.message_id)
+        .header("webhook-timestamp", request.timestamp.to_string())
+        .header("webhook-signature", request.signature)
+        .body(Full::new(request.body))
+        .map_err(|e| format!("cannot build the request: {e}"))?;
+    let result = async {
+        let response = sender
+            .send_request(built)
+            .await
+            .map_err(|e| format!("no answer: {e}"))?;
+        let status = response.status().as_u16();
+        let retry_after = response
+            .headers()
+            .get(http::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| parse_retry_after(v, crate::clock::now_ms().div_euclid(1000)));
+        // The answer is read (at most this much) so the receiver is not cut off mid-write, and
+        // dropped: only its status counts.
+        let _ = Limited::new(response.into_body(), MAX_ANSWER_BYTES)
+            .collect()
+            .await;
+        Ok((status, retry_after))
+    }
+    .await;
+    connection.abort();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// A receiver on loopback (speaking TLS with `tls`) that answers every request with
+    /// `answer` after reading its headers and body; it sends each request on the channel.
+    async fn receiver_with(
+        answer: &'static str,
+        tls: Option<tokio_rustls::TlsAcceptor>,
+    ) -> (u16, tokio::sync::mpsc::UnboundedReceiver<String>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Ok((socket, _)) = listener.accept().await {
+                let (tx, tls) = (tx.clone(), tls.clone());
+                tokio::spawn(async move {
+                    match tls {
+                        Some(tls) => {
+                            if let Ok(stream) = tls.accept(socket).await {
+                                answer_one(stream, answer, tx).await;
+                            }
+                        }
+                        None => answer_one(socket, answer, tx).await,
+                    }
+                });
+            }
+        });
+        (port, rx)
+    }
+
+    async fn answer_one<S: AsyncRead + AsyncWrite + Unpin>(
+        mut socket: S,
+        answer: &str,
+        tx: tokio::sync::mpsc::UnboundedSender<String>,
+    ) {
+        let mut seen = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            let n = socket.read(&mut buf).await.unwrap_or(0);
+            seen.extend_from_slice(&buf[..n]);
+            let text = String::from_utf8_lossy(&seen);
+            if n == 0 || text.contains("\r\n\r\n{") && text.ends_with('}') {
+                break;
+            }
+        }
+        tx.send(String::from_utf8_lossy(&seen).into_owned()).ok();
+        socket.write_all(answer.as_bytes()).await.ok();
+        socket.flush().await.ok();
+    }
+
+    async fn receiver(answer: &'static str) -> (u16, tokio::sync::mpsc::UnboundedReceiver<String>) {
+        receiver_with(answer, None).await
+    }
+
+    fn signed(body: &'static str) -> Signed<'static> {
+        Signed {
+            message_id: "msg_1",
+            timestamp: 1_700_000_000,
+            signature: "v1,abc",
+            body: Bytes::from_static(body.as_bytes()),
+        }
+    }
+
+    fn loopback() -> EgressPolicy {
+        EgressPolicy {
+            allow_loopback: true,
+            ..EgressPolicy::default()
+        }
+    }
+
+    fn client_trusting(roots: rustls::RootCertStore) -> Arc<rustls::ClientConfig> {
+        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+        Arc::new(
+            rustls::ClientConfig::builder_with_provider(provider)
+                .with_safe_default_protocol_versions()
+                .unwrap()
+                .with_root_certificates(roots)
+                .with_no_client_auth(),
+        )
+    }
+
+    fn tls() -> Arc<rustls::ClientConfig> {
+        client_trusting(rustls::RootCertStore::empty())
+    }
+
+    #[tokio::test]
+    async fn posts_the_signed_body_with_standard_webhooks_headers() {
+        let (port, mut seen) =
+            receiver("HTTP/1.1 204 No Content\r\ncontent-length: 0\r\n\r\n").await;
+        let url = WebhookUrl::parse(&format!("http://127.0.0.1:{port}/hook?x=1")).unwrap();
+        let attempt = send(
+            &url,
+            &loopback(),
+            &tls(),
+            signed(r#"{"type":"webhook.test"}"#),
+        )
+        .await;
+        assert_eq!((attempt.status, attempt.error), (Some(204), None));
+        let request = seen.recv().await.unwrap().to_ascii_lowercase();
+        assert!(
+            request.starts_with("post /hook?x=1 http/1.1\r\n"),
+            "{request}"
+        );
+        for header in [
+            format!("host: 127.0.0.1:{port}"),
+            "content-type: application/json".into(),
+            "webhook-id: msg_1".into(),
+            "webhook-timestamp: 1700000000".into(),
+            "webhook-signature: v1,abc".into(),
+            "user-agent: regintel-webhooks/".into(),
+        ] {
+            assert!(request.contains(&header), "{header} missing from {request}");
+        }
+        assert!(request.ends_with(r#"{"type":"webhook.test"}"#));
+    }
+
+    #[tokio::test]
+    async fn redirects_are_not_followed_and_retry_after_is_read() {
+        let (port, mut seen) = receiver(
+            "HTTP/1.1 307 Temporary Redirect\r\nlocation: http://169.254.169.254/\r\ncontent-length: 0\r\n\r\n",
+        )
+        .await;
+        let url = WebhookUrl::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+        let attempt = send(&url, &loopback(), &tls(), signed("{}")).await;
+        assert_eq!(attempt.status, Some(307));
+        seen.recv().await.unwrap();
+        assert!(seen.try_recv().is_err(), "one request only");
+
+        let (port, _seen) = receiver(
+            "HTTP/1.1 429 Too Many Requests\r\nretry-after: 120\r\ncontent-length: 0\r\n\r\n",
+        )
+        .await;
+        let url = WebhookUrl::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+        let attempt = send(&url, &loopback(), &tls(), signed("{}")).await;
+        assert_eq!(attempt.status, Some(429));
+        assert_eq!(attempt.retry_after, Some(Duration::from_secs(120)));
+    }
+
+    #[tokio::test]
+    async fn the_policy_is_checked_before_connecting() {
+        let (port, mut seen) = receiver("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").await;
+        let url = WebhookUrl::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+        let attempt = send(&url, &EgressPolicy::default(), &tls(), signed("{}")).await;
+        assert_eq!(attempt.status, None);
+        assert!(attempt.error.unwrap().starts_with("egress_denied"));
+        // A name resolving to loopback is refused as well.
+        let named = WebhookUrl::parse(&format!("http://localhost:{port}/")).unwrap();
+        let attempt = send(&named, &EgressPolicy::default(), &tls(), signed("{}")).await;
+        assert!(attempt.error.unwrap().starts_with("egress_denied"));
+        assert!(seen.try_recv().is_err(), "nothing was sent");
+    }
+
+    #[tokio::test]
+    async fn https_receivers_are_verified_against_the_trusted_roots() {
+        let generated = rcgen::generate_simple_self_signed(vec![
+            "localhost".to_owned(),
+            "127.0.0.1".to_owned(),
+        ])
+        .unwrap();
+        let cert = generated.cert.der().clone();
+        let key = rustls::pki_types::PrivateKeyDer::try_from(generated.signing_key.serialize_der())
+            .unwrap();
+        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+        let server = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .unwrap()
+            .with_no_client_auth()
+            .with_single_cert(vec![cert.clone()], key)
+            .unwrap();
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(server));
+        let (port, mut seen) = receiver_with(
+            "HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n",
+            Some(acceptor),
+        )
+        .await;
+        let url = WebhookUrl::parse(&format!("https://127.0.0.1:{port}/")).unwrap();
+
+        let untrusted = send(&url, &loopback(), &tls(), signed("{}")).await;
+        assert_eq!(untrusted.status, None);
+        assert!(untrusted.error.unwrap().starts_with("TLS failed"));
+
+        let mut roots = rustls::RootCertStore::empty();
+        roots.add(cert).unwrap();
+        let trusted = send(&url, &loopback(), &client_trusting(roots), signed("{}")).await;
+        assert_eq!((trusted.status, trusted.error), (Some(200), None));
+        assert!(seen.recv().await.unwrap().ends_with("{}"));
+    }
+}
