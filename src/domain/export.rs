@@ -206,9 +206,12 @@ pub fn write_csv(
     filter: &ExportFilter,
     mut sink: impl FnMut(Vec<u8>) -> bool,
 ) -> Result<bool, Error> {
+    // The header, the region names and the rows: one state of the data.
+    let _snapshot = store.snapshot()?;
     let header = columns(dataset)?;
     let dim_names = &header[LEADING_COLUMNS.len()..header.len() - TRAILING_COLUMNS.len()];
-    // Names and levels once, rather than a join per row: a few thousand regions.
+    // Names and levels once, rather than a join per row: a few thousand regions. With a
+    // country or level, these are also the regions whose rows the export keeps.
     let regions: HashMap<String, RegionInfo> = store
         .regions(filter.level, filter.country.as_deref())?
         .into_iter()
@@ -231,16 +234,24 @@ pub fn write_csv(
     let mut open = true;
     // Rows come by series, region and period: consecutive rows share their region and their
     // dimension values, which are looked up again only when they change.
+    let filtered = filter.country.is_some() || filter.level.is_some();
     let mut region_code = String::new();
-    let mut region = &unknown;
+    let mut region = Some(&unknown);
     let mut dims = String::new();
     let mut dim_values: Vec<String> = Vec::new();
     store.for_each_export_row(dataset.id, filter, |row| {
         if row.region != region_code {
             region_code.clear();
             region_code.push_str(row.region);
-            region = regions.get(row.region).unwrap_or(&unknown);
+            region = match regions.get(row.region) {
+                Some(info) => Some(info),
+                None if filtered => None,
+                None => Some(&unknown),
+            };
         }
+        let Some(region) = region else {
+            return open;
+        };
         if row.dims != dims {
             dims.clear();
             dims.push_str(row.dims);

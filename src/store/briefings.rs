@@ -1,7 +1,7 @@
 //! Stored briefings: written through the system connection, read by their owner through
 //! `v_briefings`.
 
-use rusqlite::{OptionalExtension, Row, params};
+use rusqlite::{OptionalExtension, Row, TransactionBehavior, params};
 
 use super::{Scoped, StoreError, StoreResult, System};
 
@@ -44,7 +44,9 @@ fn from_row(r: &Row) -> rusqlite::Result<BriefingRow> {
 impl System {
     /// Stores a briefing for `account`, unless it already keeps [`MAX_PER_ACCOUNT`].
     pub fn insert_briefing(&self, account: i64, row: &BriefingRow) -> StoreResult<()> {
-        let tx = self.db().unchecked_transaction()?;
+        // Immediate: a read-then-write transaction that another writer overtakes fails at once,
+        // where this one waits for the lock (the busy timeout) before it reads.
+        let tx = rusqlite::Transaction::new_unchecked(self.db(), TransactionBehavior::Immediate)?;
         let kept: i64 = tx
             .prepare_cached("SELECT count(*) FROM briefings WHERE account_id = ?1")?
             .query_row([account], |r| r.get(0))?;

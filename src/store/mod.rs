@@ -193,10 +193,14 @@ impl Scoped {
     /// Begins a read transaction: until the returned guard is dropped, every read of this
     /// connection sees the database as it was at its first read, whatever commits meanwhile,
     /// and takes the WAL's read lock once rather than once per statement.
+    /// Inside a snapshot already, the guard changes nothing: the outer one ends it.
     pub fn snapshot(&self) -> StoreResult<ReadSnapshot<'_>> {
-        Ok(ReadSnapshot {
-            _tx: self.db().unchecked_transaction()?,
-        })
+        let tx = if self.db().is_autocommit() {
+            Some(self.db().unchecked_transaction()?)
+        } else {
+            None
+        };
+        Ok(ReadSnapshot { _tx: tx })
     }
 
     pub fn ping(&self) -> StoreResult<i64> {
@@ -209,7 +213,7 @@ impl Scoped {
 /// A read transaction of a [`Scoped`] connection; dropping it ends the transaction (there is
 /// nothing to commit: request connections cannot write).
 pub struct ReadSnapshot<'c> {
-    _tx: rusqlite::Transaction<'c>,
+    _tx: Option<rusqlite::Transaction<'c>>,
 }
 
 /// A read-only system connection for authentication (see [`Store::lookup`]); its methods are in
@@ -355,7 +359,21 @@ mod tests {
         assert_eq!(regions(&scoped), before, "a commit is not seen inside");
         // Still a request connection: a transaction does not make it writable.
         assert!(scoped.db().prepare("DELETE FROM regions").is_err());
+        // Nested, a snapshot changes nothing.
+        drop(scoped.snapshot().unwrap());
+        assert!(!scoped.db().is_autocommit());
         drop(snapshot);
+        // Nor can it take the write lock.
+        assert!(scoped.db().execute_batch("BEGIN IMMEDIATE").is_err());
+        assert!(scoped.db().is_autocommit());
+        assert!(
+            store
+                .lookup()
+                .unwrap()
+                .db()
+                .execute_batch("BEGIN EXCLUSIVE")
+                .is_err()
+        );
         assert_eq!(regions(&scoped), before + 1);
         assert!(scoped.db().is_autocommit());
 

@@ -177,6 +177,8 @@ pub struct ExportRow<'r> {
 /// Which rows an export holds: regions of one country (two letters as Eurostat writes them: EL
 /// for Greece) and of one NUTS level, periods from `from` to `to` (included; periods compare as
 /// text, which orders years, quarters `2021Q3` and months `2021-07` of one format correctly).
+/// SQLite applies the periods; the export applies country and level through the regions it
+/// reads once ([`Scoped::regions`]), so a filter costs no lookup per series.
 #[derive(Debug, Default, Clone)]
 pub struct ExportFilter {
     pub country: Option<String>,
@@ -186,63 +188,42 @@ pub struct ExportFilter {
 }
 
 impl Scoped {
-    /// Calls `f` for every current observation of a dataset that passes `filter`, by series,
-    /// region and period, without holding them all in memory. The filter is applied by SQLite,
-    /// so a narrow one does not read the rest of the dataset into the process. Each series is
-    /// one pass over `observations_current` in its own order: nothing is sorted. All of it is
-    /// read in one transaction, so the export is one state of the dataset.
+    /// Calls `f` for every current observation of a dataset in `from..=to` (periods; the
+    /// filter's country and level are the caller's to apply, see [`ExportFilter`]), by series,
+    /// region and period, without holding the dataset in memory: series are read one at a time,
+    /// each in one pass over `observations_current` in its own order, so nothing is sorted.
+    /// All of it is read in one snapshot (see [`Scoped::snapshot`]).
     pub fn for_each_export_row(
         &self,
         dataset_id: i64,
         filter: &ExportFilter,
         mut f: impl FnMut(ExportRow<'_>) -> bool,
     ) -> StoreResult<()> {
-        // One snapshot for the whole export: an import committing meanwhile changes none of it.
         let _snapshot = self.snapshot()?;
-        let series: Vec<(i64, String, String)> = self
-            .db()
-            .prepare_cached(
-                "SELECT id, unit, dims FROM v_series WHERE dataset_id = ?1 ORDER BY id",
-            )?
-            .query_map([dataset_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
-            .collect::<Result<_, _>>()?;
-        let mut stmt = self.db().prepare_cached(
+        let mut series = self.db().prepare_cached(
+            "SELECT id, unit, dims FROM v_series WHERE dataset_id = ?1 ORDER BY id",
+        )?;
+        let mut rows_of = self.db().prepare_cached(
             "SELECT o.region_code, o.period, o.value_text, o.flags, o.conf_status, o.citation_id
              FROM v_observations o
              WHERE o.series_id = ?1 AND o.superseded_by IS NULL
                AND (?2 IS NULL OR o.period >= ?2) AND (?3 IS NULL OR o.period <= ?3)
-               AND ((?4 IS NULL AND ?5 IS NULL) OR o.region_code IN (
-                   SELECT code FROM v_regions
-                   WHERE (?4 IS NULL OR country_code = ?4) AND (?5 IS NULL OR level = ?5)))
              ORDER BY o.region_code, o.period",
         )?;
-        for (series_id, unit, dims) in &series {
-            let mut rows = stmt.query(params![
-                series_id,
-                filter.from,
-                filter.to,
-                filter.country,
-                filter.level
-            ])?;
+        let mut each_series = series.query([dataset_id])?;
+        while let Some(s) = each_series.next()? {
+            let (unit, dims) = (text(s, 1)?, text(s, 2)?);
+            let mut rows = rows_of.query(params![s.get::<_, i64>(0)?, filter.from, filter.to])?;
             while let Some(r) = rows.next()? {
-                let text = |i: usize| -> rusqlite::Result<&str> {
-                    r.get_ref(i)?.as_str().map_err(|e| {
-                        rusqlite::Error::FromSqlConversionFailure(
-                            i,
-                            rusqlite::types::Type::Text,
-                            Box::new(e),
-                        )
-                    })
-                };
                 let more = f(ExportRow {
-                    region: text(0)?,
-                    period: text(1)?,
+                    region: text(r, 0)?,
+                    period: text(r, 1)?,
                     unit,
                     dims,
-                    value_text: text(2)?,
-                    flags: text(3)?,
-                    conf_status: text(4)?,
-                    citation_id: text(5)?,
+                    value_text: text(r, 2)?,
+                    flags: text(r, 3)?,
+                    conf_status: text(r, 4)?,
+                    citation_id: text(r, 5)?,
                 });
                 if !more {
                     return Ok(());
@@ -251,4 +232,11 @@ impl Scoped {
         }
         Ok(())
     }
+}
+
+/// A text column of `row`, borrowed.
+fn text<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r str> {
+    row.get_ref(i)?.as_str().map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+    })
 }

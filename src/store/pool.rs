@@ -98,7 +98,8 @@ fn authorize_request(views: &HashSet<String>, ctx: AuthContext<'_>) -> Authoriza
             pragma_name,
             pragma_value,
         } if readable_pragma(pragma_name, pragma_value) => Authorization::Allow,
-        // Read transactions (`Scoped::snapshot`): with every write denied, they can only read.
+        // Read transactions (`Scoped::snapshot`); `query_only` keeps them from taking the
+        // write lock.
         AuthAction::Transaction { .. } => Authorization::Allow,
         _ => Authorization::Deny,
     }
@@ -149,6 +150,11 @@ pub fn open(path: &std::path::Path, role: Role) -> rusqlite::Result<PooledConn> 
             Ok((id != NO_ACCOUNT).then_some(id))
         },
     )?;
+    if role != Role::System {
+        // Not even a lock: the authorizer refuses every write, but a `BEGIN IMMEDIATE` would
+        // still take the database's write lock and hold back every writer.
+        conn.execute_batch("PRAGMA query_only = ON")?;
+    }
     match role {
         Role::Request => {
             let views = schema_names(&conn, "view")?;

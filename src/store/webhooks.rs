@@ -6,6 +6,7 @@
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
 use super::{Scoped, StoreResult, System};
+use crate::webhooks::breaker::{self, Breaker};
 
 /// Endpoints an account may register.
 pub const MAX_ENDPOINTS_PER_ACCOUNT: i64 = 20;
@@ -320,6 +321,62 @@ impl System {
     }
 }
 
+impl System {
+    /// An endpoint's breaker as last saved.
+    pub fn breaker(&self, endpoint_id: i64) -> StoreResult<Breaker> {
+        let mut stmt = self.db().prepare_cached(
+            "SELECT breaker_state, consecutive_failures, breaker_open_until, breaker_trips,
+                    failing_since
+             FROM webhook_endpoints WHERE id = ?1",
+        )?;
+        let found = stmt
+            .query_row([endpoint_id], |r| {
+                Ok(Breaker {
+                    state: breaker::State::parse(&r.get::<_, String>(0)?)
+                        .unwrap_or(breaker::State::Closed),
+                    consecutive_failures: r.get(1)?,
+                    open_until: r.get(2)?,
+                    trips: r.get(3)?,
+                    failing_since: r.get(4)?,
+                    probing: false,
+                })
+            })
+            .optional()?;
+        Ok(found.unwrap_or_default())
+    }
+
+    /// Saves an endpoint's breaker, so its state shows in the API and survives a restart.
+    pub fn save_breaker(&self, endpoint_id: i64, b: &Breaker) -> StoreResult<()> {
+        self.db()
+            .prepare_cached(
+                "UPDATE webhook_endpoints
+                 SET breaker_state = ?2, consecutive_failures = ?3, breaker_open_until = ?4,
+                     breaker_trips = ?5, failing_since = ?6
+                 WHERE id = ?1",
+            )?
+            .execute(params![
+                endpoint_id,
+                b.state.as_str(),
+                b.consecutive_failures,
+                b.open_until,
+                b.trips,
+                b.failing_since
+            ])?;
+        Ok(())
+    }
+
+    /// Disables an endpoint (410 Gone, or failing for days), saying why; its pending
+    /// deliveries wait until it is enabled again.
+    pub fn disable_endpoint(&self, endpoint_id: i64, reason: &str) -> StoreResult<()> {
+        self.db()
+            .prepare_cached(
+                "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?2 WHERE id = ?1",
+            )?
+            .execute(params![endpoint_id, reason])?;
+        Ok(())
+    }
+}
+
 /// The row id of `account`'s endpoint `public_id`.
 fn endpoint_id(conn: &Connection, account: i64, public_id: &str) -> rusqlite::Result<Option<i64>> {
     conn.prepare_cached(
@@ -348,12 +405,14 @@ impl Scoped {
     }
 }
 
+/// Accounts and endpoints for tests of the outbox.
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixtures {
     use super::*;
     use crate::store::Store;
 
-    fn store_with_accounts() -> (tempfile::TempDir, Store) {
+    /// A fresh store with institutional accounts 1 and 2.
+    pub fn store_with_accounts() -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path(), 1).unwrap();
         let system = store.system().unwrap();
@@ -371,7 +430,14 @@ mod tests {
         (dir, store)
     }
 
-    fn register(store: &Store, account: i64, public_id: &str, types: &str) -> EndpointRow {
+    pub fn register(
+        store: &Store,
+        account: i64,
+        public_id: &str,
+        types: &str,
+        url: &str,
+        secret_sealed: &str,
+    ) -> EndpointRow {
         store
             .system()
             .unwrap()
@@ -379,15 +445,24 @@ mod tests {
                 account,
                 &NewEndpoint {
                     public_id,
-                    url: "https://hooks.example.org/in",
+                    url,
                     description: "",
                     event_types: types,
-                    secret_sealed: "v1:sealed",
+                    secret_sealed,
                     now: 1_000,
                 },
             )
             .unwrap()
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{register, store_with_accounts};
+    use super::*;
+    use crate::store::Store;
+
+    const HOOK: &str = "https://hooks.example.org/in";
 
     fn emit(store: &Store, id: &str, event_type: &str, audience: Audience) -> usize {
         let system = store.system().unwrap();
@@ -412,13 +487,24 @@ mod tests {
             1,
             "whk_a1",
             r#"["api_key.created","dataset.updated"]"#,
+            HOOK,
+            "v1:sealed",
         );
-        register(&store, 1, "whk_a2", r#"["webhook.test"]"#);
+        register(
+            &store,
+            1,
+            "whk_a2",
+            r#"["webhook.test"]"#,
+            HOOK,
+            "v1:sealed",
+        );
         register(
             &store,
             2,
             "whk_b1",
             r#"["api_key.created","dataset.updated"]"#,
+            HOOK,
+            "v1:sealed",
         );
         assert_eq!(
             emit(&store, "msg_1", "api_key.created", Audience::Account(1)),
@@ -455,7 +541,14 @@ mod tests {
     #[test]
     fn claims_lease_deliveries_and_attempts_are_recorded() {
         let (_dir, store) = store_with_accounts();
-        register(&store, 1, "whk_a1", r#"["webhook.test"]"#);
+        register(
+            &store,
+            1,
+            "whk_a1",
+            r#"["webhook.test"]"#,
+            HOOK,
+            "v1:sealed",
+        );
         emit(&store, "msg_1", "webhook.test", Audience::Account(1));
         let mut system = store.system().unwrap();
         assert!(
@@ -507,6 +600,26 @@ mod tests {
             )
             .unwrap();
         assert_eq!((attempts, status.as_str()), (2, "delivered"));
+
+        // Breakers are kept and disabling stops claims.
+        let endpoint = claimed[0].endpoint_id;
+        assert_eq!(system.breaker(endpoint).unwrap(), Breaker::default());
+        let mut tripped = Breaker::default();
+        for _ in 0..breaker::TRIP_AFTER {
+            tripped.record(false, 90_000);
+        }
+        system.save_breaker(endpoint, &tripped).unwrap();
+        assert_eq!(system.breaker(endpoint).unwrap(), tripped);
+        let listed = store.scoped(Some(1)).unwrap().my_endpoints().unwrap();
+        assert_eq!(listed[0].breaker_state, "open");
+        emit(&store, "msg_2", "webhook.test", Audience::Account(1));
+        system.disable_endpoint(endpoint, "410 Gone").unwrap();
+        assert!(system.claim_due(i64::MAX, 60_000, 10).unwrap().is_empty());
+        let listed = store.scoped(Some(1)).unwrap().my_endpoints().unwrap();
+        assert_eq!(
+            (listed[0].enabled, listed[0].disabled_reason.as_deref()),
+            (false, Some("410 Gone"))
+        );
 
         assert!(system.delete_endpoint(1, "whk_a1").unwrap());
         assert!(
