@@ -19,8 +19,9 @@
 //!   the router, the pipeline and the OpenAPI document; rate-limit admission (`http::ratelimit`),
 //!   conditional requests and the answer cache (`http::caching`), the error envelope and its
 //!   statuses (`http::error`, `http::respond`), thin handlers.
-//! - [`llm`]: the optional model server (OpenAI-compatible chat completions) that writes a
-//!   briefing's prose from the writer's facts.
+//! - [`llm`] and [`outbox`]: the optional model server (OpenAI-compatible chat completions) that
+//!   writes a briefing's prose from the writer's facts; the webhook delivery worker, which sends
+//!   the outbox's due deliveries and keeps each endpoint's circuit breaker.
 //! - [`state`]: everything a request needs, built once and shared.
 //! - [`import`]: imports as the operator and the upload route run them: parse, then write in one
 //!   transaction.
@@ -74,6 +75,7 @@ pub mod limits;
 pub mod llm;
 pub mod net;
 pub mod openapi;
+pub mod outbox;
 pub mod private_files;
 pub mod reply;
 pub mod slots;

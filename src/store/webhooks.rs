@@ -430,6 +430,57 @@ pub(crate) mod fixtures {
         (dir, store)
     }
 
+    /// Enqueues an event of `event_type` with a `{"type":...}` body for `audience`; the
+    /// deliveries it made.
+    pub fn emit(store: &Store, id: &str, event_type: &str, audience: Audience, at: i64) -> usize {
+        let system = store.system().unwrap();
+        let payload = format!(r#"{{"type":"{event_type}"}}"#);
+        let event = NewEvent {
+            public_id: id,
+            event_type,
+            occurred_at: at,
+            payload: payload.as_bytes(),
+        };
+        enqueue(system.db(), &event, audience).unwrap()
+    }
+
+    /// The only delivery's status, attempts and next attempt time, and its attempts' statuses.
+    pub fn only_delivery(store: &Store) -> (String, i64, i64, Vec<Option<u16>>) {
+        let system = store.system().unwrap();
+        let (status, attempts, next) = system
+            .db()
+            .query_row(
+                "SELECT status, attempts, next_attempt_at FROM webhook_deliveries",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        let codes = system
+            .db()
+            .prepare("SELECT status_code FROM webhook_attempts ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        (status, attempts, next, codes)
+    }
+
+    /// The status, attempts and next attempt time of the delivery of event `id`.
+    pub fn delivery_of(store: &Store, id: &str) -> (String, i64, i64) {
+        store
+            .system()
+            .unwrap()
+            .db()
+            .query_row(
+                "SELECT d.status, d.attempts, d.next_attempt_at FROM webhook_deliveries d
+                 JOIN webhook_events e ON e.id = d.event_id WHERE e.public_id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap()
+    }
+
     pub fn register(
         store: &Store,
         account: i64,
@@ -458,26 +509,10 @@ pub(crate) mod fixtures {
 
 #[cfg(test)]
 mod tests {
-    use super::fixtures::{register, store_with_accounts};
+    use super::fixtures::{emit, register, store_with_accounts};
     use super::*;
-    use crate::store::Store;
 
     const HOOK: &str = "https://hooks.example.org/in";
-
-    fn emit(store: &Store, id: &str, event_type: &str, audience: Audience) -> usize {
-        let system = store.system().unwrap();
-        enqueue(
-            system.db(),
-            &NewEvent {
-                public_id: id,
-                event_type,
-                occurred_at: 2_000,
-                payload: b"{}",
-            },
-            audience,
-        )
-        .unwrap()
-    }
 
     #[test]
     fn events_reach_the_subscribed_endpoints_of_their_audience_only() {
@@ -507,15 +542,33 @@ mod tests {
             "v1:sealed",
         );
         assert_eq!(
-            emit(&store, "msg_1", "api_key.created", Audience::Account(1)),
+            emit(
+                &store,
+                "msg_1",
+                "api_key.created",
+                Audience::Account(1),
+                2_000
+            ),
             1
         );
         assert_eq!(
-            emit(&store, "msg_2", "dataset.updated", Audience::Everyone),
+            emit(
+                &store,
+                "msg_2",
+                "dataset.updated",
+                Audience::Everyone,
+                2_000
+            ),
             2
         );
         assert_eq!(
-            emit(&store, "msg_3", "briefing.created", Audience::Everyone),
+            emit(
+                &store,
+                "msg_3",
+                "briefing.created",
+                Audience::Everyone,
+                2_000
+            ),
             0
         );
 
@@ -549,7 +602,7 @@ mod tests {
             HOOK,
             "v1:sealed",
         );
-        emit(&store, "msg_1", "webhook.test", Audience::Account(1));
+        emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
         let mut system = store.system().unwrap();
         assert!(
             system.claim_due(1_999, 60_000, 10).unwrap().is_empty(),
@@ -558,7 +611,7 @@ mod tests {
         let claimed = system.claim_due(2_000, 60_000, 10).unwrap();
         assert_eq!(claimed.len(), 1);
         assert_eq!(claimed[0].event_public_id, "msg_1");
-        assert_eq!(claimed[0].payload, b"{}");
+        assert_eq!(claimed[0].payload, br#"{"type":"webhook.test"}"#);
         assert!(
             system.claim_due(2_001, 60_000, 10).unwrap().is_empty(),
             "leased"
@@ -612,7 +665,7 @@ mod tests {
         assert_eq!(system.breaker(endpoint).unwrap(), tripped);
         let listed = store.scoped(Some(1)).unwrap().my_endpoints().unwrap();
         assert_eq!(listed[0].breaker_state, "open");
-        emit(&store, "msg_2", "webhook.test", Audience::Account(1));
+        emit(&store, "msg_2", "webhook.test", Audience::Account(1), 2_000);
         system.disable_endpoint(endpoint, "410 Gone").unwrap();
         assert!(system.claim_due(i64::MAX, 60_000, 10).unwrap().is_empty());
         let listed = store.scoped(Some(1)).unwrap().my_endpoints().unwrap();

@@ -7,3 +7,5 @@ pub mod egress;
 pub mod schedule;
 pub mod send;
 pub mod signing;
+#[cfg(test)]
+pub mod test_receiver;

@@ -1,0 +1,461 @@
+//! The webhook delivery worker: it claims due deliveries from the outbox under a lease, sends
+//! each without holding a transaction, records every attempt, and keeps each endpoint's circuit
+//! breaker. A delivery is marked done only after a 2xx, so a crash between sending and recording
+//! sends it again: delivery is at least once, and receivers deduplicate on `webhook-id`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{Notify, Semaphore};
+
+use crate::auth::secrets::SealingKey;
+use crate::store::Store;
+use crate::store::webhooks::{AttemptRecord, Claimed, NextStep};
+use crate::webhooks::breaker::{Admission, Breaker};
+use crate::webhooks::egress::{EgressPolicy, WebhookUrl};
+use crate::webhooks::schedule::{Verdict, next_delay, verdict};
+use crate::webhooks::send::{ATTEMPT_TIMEOUT, Signed, send};
+use crate::webhooks::signing::{Secret, signature_header};
+
+/// Deliveries claimed at once.
+const BATCH: usize = 64;
+/// Attempts in flight at once, in all and to one endpoint.
+const IN_FLIGHT: usize = 16;
+const PER_ENDPOINT: usize = 4;
+/// How long a claim holds its deliveries: the worker finishes a batch before it claims again,
+/// so this only matters after a crash, when another start takes them over once it runs out.
+/// Long enough for a batch sent to one endpoint at its concurrency, every attempt timing out.
+const LEASE_MS: i64 = ATTEMPT_TIMEOUT.as_millis() as i64 * (BATCH / PER_ENDPOINT) as i64 + 60_000;
+/// A delivery whose secret cannot be opened (the sealing key file was replaced) waits this long
+/// without spending an attempt.
+const SECRET_RETRY_MS: i64 = 5 * 60 * 1000;
+/// Polling when nothing wakes the worker (an event enqueued by another process).
+const POLL: Duration = Duration::from_secs(1);
+
+pub struct Outbox {
+    store: Store,
+    sealing: Arc<SealingKey>,
+    policy: EgressPolicy,
+    tls: Arc<rustls::ClientConfig>,
+    wake: Notify,
+    breakers: Mutex<HashMap<i64, Breaker>>,
+}
+
+impl Outbox {
+    pub fn new(
+        store: Store,
+        sealing: Arc<SealingKey>,
+        policy: EgressPolicy,
+        tls: Arc<rustls::ClientConfig>,
+    ) -> Outbox {
+        Outbox {
+            store,
+            sealing,
+            policy,
+            tls,
+            wake: Notify::new(),
+            breakers: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Tells the worker that deliveries were committed.
+    pub fn wake(&self) {
+        self.wake.notify_one();
+    }
+
+    /// Delivers until `stop` resolves; a batch under way is finished first.
+    pub async fn run(self: Arc<Self>, stop: impl std::future::Future<Output = ()>) {
+        tokio::pin!(stop);
+        loop {
+            let claimed = match self.deliver_due().await {
+                Ok(n) => n,
+                Err(e) => {
+                    tracing::error!(error = %e, "webhook delivery");
+                    0
+                }
+            };
+            if claimed > 0 {
+                continue;
+            }
+            tokio::select! {
+                () = &mut stop => return,
+                () = self.wake.notified() => {}
+                () = tokio::time::sleep(POLL) => {}
+            }
+        }
+    }
+
+    /// Claims what is due now and sends it, at most [`IN_FLIGHT`] at once and
+    /// [`PER_ENDPOINT`] to one endpoint. Returns how many deliveries it claimed.
+    pub async fn deliver_due(self: &Arc<Self>) -> anyhow::Result<usize> {
+        let store = self.store.clone();
+        let now = crate::clock::now_ms();
+        let claimed =
+            tokio::task::spawn_blocking(move || store.system()?.claim_due(now, LEASE_MS, BATCH))
+                .await??;
+        let count = claimed.len();
+        let all = Arc::new(Semaphore::new(IN_FLIGHT));
+        let mut endpoints: HashMap<i64, Arc<Semaphore>> = HashMap::new();
+        let mut tasks = tokio::task::JoinSet::new();
+        for delivery in claimed {
+            let endpoint = Arc::clone(
+                endpoints
+                    .entry(delivery.endpoint_id)
+                    .or_insert_with(|| Arc::new(Semaphore::new(PER_ENDPOINT))),
+            );
+            let (all, this) = (Arc::clone(&all), Arc::clone(self));
+            tasks.spawn(async move {
+                let _endpoint = endpoint.acquire_owned().await;
+                let _slot = all.acquire_owned().await;
+                this.deliver(delivery).await
+            });
+        }
+        while let Some(done) = tasks.join_next().await {
+            if let Ok(Err(e)) = done {
+                tracing::error!(error = %e, "recording a webhook attempt");
+            }
+        }
+        Ok(count)
+    }
+
+    /// One claimed delivery: admitted by its endpoint's breaker, signed, sent, recorded.
+    async fn deliver(&self, c: Claimed) -> anyhow::Result<()> {
+        let now = crate::clock::now_ms();
+        let admission = self.admit(c.endpoint_id, now).await?;
+        if let Admission::WaitUntil(at) = admission {
+            return self
+                .record(&c, now, None, None, NextStep::DeferTo(at))
+                .await;
+        }
+        let Some(secrets) = self.secrets(&c, now) else {
+            tracing::error!(endpoint = %c.endpoint_public_id, "cannot open the webhook signing secret; is secrets/webhook_secrets_key the one it was sealed with?");
+            self.release_probe(c.endpoint_id);
+            let at = now + SECRET_RETRY_MS;
+            return self
+                .record(&c, now, None, None, NextStep::DeferTo(at))
+                .await;
+        };
+        let timestamp = now.div_euclid(1000);
+        let refs: Vec<&Secret> = secrets.iter().collect();
+        let signature = signature_header(&refs, &c.event_public_id, timestamp, &c.payload);
+        let attempt = match WebhookUrl::parse(&c.url) {
+            Ok(url) => {
+                let signed = Signed {
+                    message_id: &c.event_public_id,
+                    timestamp,
+                    signature: &signature,
+                    body: c.payload.clone().into(),
+                };
+                send(&url, &self.policy, &self.tls, signed).await
+            }
+            Err(why) => crate::webhooks::send::Attempt {
+                status: None,
+                retry_after: None,
+                error: Some(why),
+                latency: Duration::ZERO,
+            },
+        };
+        let done = crate::clock::now_ms();
+        let judged = verdict(attempt.status);
+        let next = match judged {
+            Verdict::Delivered => NextStep::Delivered,
+            Verdict::Gone => NextStep::Failed,
+            Verdict::Failed => {
+                let attempts = u32::try_from(c.attempts + 1).unwrap_or(u32::MAX);
+                match next_delay(attempts, jitter(), attempt.retry_after) {
+                    Some(delay) => NextStep::RetryAt(done + delay.as_millis() as i64),
+                    None => NextStep::Failed,
+                }
+            }
+        };
+        self.settle_breaker(&c, judged, done).await?;
+        let latency = attempt.latency.as_millis() as i64;
+        let error = attempt.error.as_deref();
+        self.record(&c, done, attempt.status, Some((latency, error)), next)
+            .await
+    }
+
+    /// The endpoint's breaker decides; loaded from the database the first time.
+    async fn admit(&self, endpoint: i64, now: i64) -> anyhow::Result<Admission> {
+        if !self
+            .breakers
+            .lock()
+            .expect("breakers")
+            .contains_key(&endpoint)
+        {
+            let store = self.store.clone();
+            let saved =
+                tokio::task::spawn_blocking(move || store.system()?.breaker(endpoint)).await??;
+            self.breakers
+                .lock()
+                .expect("breakers")
+                .entry(endpoint)
+                .or_insert(saved);
+        }
+        let mut breakers = self.breakers.lock().expect("breakers");
+        let breaker = breakers.entry(endpoint).or_default();
+        let (admission, moved) = breaker.admit(now);
+        if let Some(moved) = moved {
+            tracing::info!(
+                endpoint,
+                from = moved.from.as_str(),
+                to = moved.to.as_str(),
+                "webhook breaker"
+            );
+        }
+        Ok(admission)
+    }
+
+    /// A probe that was never sent frees the half-open breaker for the next one.
+    fn release_probe(&self, endpoint: i64) {
+        if let Some(b) = self.breakers.lock().expect("breakers").get_mut(&endpoint) {
+            b.probing = false;
+        }
+    }
+
+    /// The breaker learns the outcome; state changes are logged and saved, and an endpoint
+    /// that answered 410 or has failed for days is disabled.
+    async fn settle_breaker(&self, c: &Claimed, judged: Verdict, now: i64) -> anyhow::Result<()> {
+        let (saved, disable) = {
+            let mut breakers = self.breakers.lock().expect("breakers");
+            let breaker = breakers.entry(c.endpoint_id).or_default();
+            let moved = breaker.record(judged == Verdict::Delivered, now);
+            if let Some(moved) = moved {
+                tracing::info!(endpoint = %c.endpoint_public_id, from = moved.from.as_str(), to = moved.to.as_str(), "webhook breaker");
+            }
+            let disable = match judged {
+                Verdict::Gone => Some("the receiver answered 410 Gone"),
+                _ if breaker.should_disable(now) => Some("every attempt failed for 5 days"),
+                _ => None,
+            };
+            (breaker.clone(), disable)
+        };
+        if let Some(reason) = disable {
+            tracing::warn!(endpoint = %c.endpoint_public_id, reason, "webhook endpoint disabled");
+        }
+        let store = self.store.clone();
+        let endpoint = c.endpoint_id;
+        tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
+            let system = store.system()?;
+            system.save_breaker(endpoint, &saved)?;
+            if let Some(reason) = disable {
+                system.disable_endpoint(endpoint, reason)?;
+            }
+            Ok(())
+        })
+        .await??;
+        Ok(())
+    }
+
+    /// The secrets to sign with: the current one, and the previous one while its grace period
+    /// lasts. None when the current one cannot be opened.
+    fn secrets(&self, c: &Claimed, now: i64) -> Option<Vec<Secret>> {
+        let open = |sealed: &str| {
+            self.sealing
+                .open(sealed, &c.endpoint_public_id)
+                .and_then(|shown| Secret::parse(&shown))
+        };
+        let mut secrets = vec![open(&c.secret_sealed)?];
+        if let (Some(previous), Some(until)) = (&c.previous_secret_sealed, c.previous_secret_until)
+            && until > now
+        {
+            secrets.extend(open(previous));
+        }
+        Some(secrets)
+    }
+
+    async fn record(
+        &self,
+        c: &Claimed,
+        at: i64,
+        status_code: Option<u16>,
+        attempt: Option<(i64, Option<&str>)>,
+        next: NextStep,
+    ) -> anyhow::Result<()> {
+        let store = self.store.clone();
+        let (latency_ms, error) = attempt.unwrap_or((0, None));
+        let error = error.map(|e| e.chars().take(500).collect::<String>());
+        let delivery_id = c.delivery_id;
+        tokio::task::spawn_blocking(move || {
+            store.system()?.record_attempt(&AttemptRecord {
+                delivery_id,
+                at,
+                status_code,
+                latency_ms,
+                error: error.as_deref(),
+                next,
+            })
+        })
+        .await??;
+        Ok(())
+    }
+}
+
+/// A uniform number in [0, 1) for the retry schedule's jitter.
+fn jitter() -> f64 {
+    let mut bytes = [0u8; 4];
+    crate::ids::fill_random(&mut bytes);
+    f64::from(u32::from_le_bytes(bytes)) / (f64::from(u32::MAX) + 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::webhooks::Audience;
+    use crate::store::webhooks::fixtures::{
+        delivery_of, emit, only_delivery, register, store_with_accounts,
+    };
+    use crate::webhooks::test_receiver::receiver;
+
+    struct Setup {
+        _dir: tempfile::TempDir,
+        store: Store,
+        outbox: Arc<Outbox>,
+        secret: Secret,
+    }
+
+    /// An outbox allowed to reach loopback, and one endpoint of account 1 at `port`, subscribed
+    /// to `webhook.test`.
+    fn setup(port: u16) -> Setup {
+        let (dir, store) = store_with_accounts();
+        let sealing = Arc::new(SealingKey::load_or_create(dir.path()).unwrap());
+        let secret = Secret::generate();
+        let sealed = sealing.seal(&secret.shown(), "whk_1");
+        let url = format!("http://127.0.0.1:{port}/hook");
+        register(&store, 1, "whk_1", r#"["webhook.test"]"#, &url, &sealed);
+        let policy = EgressPolicy {
+            allow_loopback: true,
+            ..EgressPolicy::default()
+        };
+        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+        let tls = Arc::new(
+            rustls::ClientConfig::builder_with_provider(provider)
+                .with_safe_default_protocol_versions()
+                .unwrap()
+                .with_root_certificates(rustls::RootCertStore::empty())
+                .with_no_client_auth(),
+        );
+        let outbox = Arc::new(Outbox::new(store.clone(), sealing, policy, tls));
+        Setup {
+            _dir: dir,
+            store,
+            outbox,
+            secret,
+        }
+    }
+
+    fn emit_test(store: &Store) {
+        let deliveries = emit(
+            store,
+            "msg_1",
+            "webhook.test",
+            Audience::Account(1),
+            crate::clock::now_ms(),
+        );
+        assert_eq!(deliveries, 1);
+    }
+
+    #[tokio::test]
+    async fn a_due_delivery_is_signed_sent_and_recorded() {
+        let (port, mut seen) = receiver("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").await;
+        let s = setup(port);
+        emit_test(&s.store);
+        assert_eq!(s.outbox.deliver_due().await.unwrap(), 1);
+        let request = seen.recv().await.unwrap();
+        let header = |name: &str| {
+            request
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+                .unwrap()
+                .to_owned()
+        };
+        let timestamp: i64 = header("webhook-timestamp").parse().unwrap();
+        assert_eq!(header("webhook-id"), "msg_1");
+        assert_eq!(
+            header("webhook-signature"),
+            s.secret
+                .sign("msg_1", timestamp, br#"{"type":"webhook.test"}"#)
+        );
+        let (status, attempts, _, codes) = only_delivery(&s.store);
+        assert_eq!(
+            (status.as_str(), attempts, codes),
+            ("delivered", 1, vec![Some(200)])
+        );
+        assert_eq!(s.outbox.deliver_due().await.unwrap(), 0, "nothing left");
+    }
+
+    #[tokio::test]
+    async fn a_failed_attempt_is_retried_on_the_schedule() {
+        let (port, _seen) =
+            receiver("HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n").await;
+        let s = setup(port);
+        emit_test(&s.store);
+        let before = crate::clock::now_ms();
+        s.outbox.deliver_due().await.unwrap();
+        let (status, attempts, next, codes) = only_delivery(&s.store);
+        assert_eq!(
+            (status.as_str(), attempts, codes),
+            ("pending", 1, vec![Some(503)])
+        );
+        // 5 s ± 10 %, from the attempt's end.
+        assert!(
+            next >= before + 4_500 && next <= crate::clock::now_ms() + 5_500,
+            "{next}"
+        );
+        assert_eq!(s.outbox.deliver_due().await.unwrap(), 0, "not due yet");
+    }
+
+    #[tokio::test]
+    async fn gone_disables_the_endpoint() {
+        let (port, _seen) = receiver("HTTP/1.1 410 Gone\r\ncontent-length: 0\r\n\r\n").await;
+        let s = setup(port);
+        emit_test(&s.store);
+        s.outbox.deliver_due().await.unwrap();
+        let (status, _, _, codes) = only_delivery(&s.store);
+        assert_eq!((status.as_str(), codes), ("failed", vec![Some(410)]));
+        let endpoint = &s.store.scoped(Some(1)).unwrap().my_endpoints().unwrap()[0];
+        assert!(!endpoint.enabled);
+        assert_eq!(
+            endpoint.disabled_reason.as_deref(),
+            Some("the receiver answered 410 Gone")
+        );
+    }
+
+    #[tokio::test]
+    async fn ten_failures_open_the_breaker_and_deliveries_wait_without_spending_attempts() {
+        let (port, _seen) =
+            receiver("HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\n\r\n").await;
+        let s = setup(port);
+        let now = crate::clock::now_ms();
+        for i in 0..crate::webhooks::breaker::TRIP_AFTER {
+            emit(
+                &s.store,
+                &format!("msg_{i}"),
+                "webhook.test",
+                Audience::Account(1),
+                now,
+            );
+        }
+        s.outbox.deliver_due().await.unwrap();
+        let endpoint = &s.store.scoped(Some(1)).unwrap().my_endpoints().unwrap()[0];
+        assert_eq!(endpoint.breaker_state, "open");
+        assert_eq!(endpoint.consecutive_failures, 10);
+        let open_until = endpoint.breaker_open_until.unwrap();
+        assert!(open_until >= now + 5 * 60 * 1000);
+
+        emit(
+            &s.store,
+            "msg_late",
+            "webhook.test",
+            Audience::Account(1),
+            now,
+        );
+        assert_eq!(s.outbox.deliver_due().await.unwrap(), 1);
+        assert_eq!(
+            delivery_of(&s.store, "msg_late"),
+            ("pending".to_owned(), 0, open_until),
+            "deferred to the probe, no attempt spent"
+        );
+    }
+}
