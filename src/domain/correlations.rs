@@ -627,3 +627,28 @@ fn caveats_of(basis: Basis, collected: &[Collected], computed: &[Cell]) -> Vec<W
     }
     caveats
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cross_section_over_more_than_2000_regions_is_refused_naming_level() {
+        let units = |n: usize| -> Vec<Unit> {
+            (0..n)
+                .map(|i| Unit {
+                    code: format!("R{i}"),
+                    classified: true,
+                })
+                .collect()
+        };
+        assert!(too_many(&units(MAX_UNITS), 3).is_ok());
+        match too_many(&units(MAX_UNITS + 1), 3) {
+            Err(Error::Rejected(Rejection::InvalidParameter { parameter, message })) => {
+                assert_eq!(parameter, "level");
+                assert!(message.starts_with("2001 regions at level 3"), "{message}");
+            }
+            other => panic!("not refused: {other:?}"),
+        }
+    }
+}
