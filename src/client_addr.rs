@@ -52,6 +52,11 @@ impl std::str::FromStr for Cidr {
 }
 
 impl Cidr {
+    /// The range of `prefix` leading bits of `net` (at most 32 for IPv4, 128 for IPv6).
+    pub const fn new(net: IpAddr, prefix: u8) -> Cidr {
+        Cidr { net, prefix }
+    }
+
     pub fn contains(&self, ip: IpAddr) -> bool {
         let (net, width) = bits(self.net);
         let (addr, addr_width) = bits(ip);
