@@ -37,7 +37,7 @@ impl std::str::FromStr for Cidr {
         let net: IpAddr = addr
             .parse()
             .map_err(|_| format!("{s:?} is not an IP address or CIDR range"))?;
-        let max = if net.is_ipv4() { 32 } else { 128 };
+        let max: u8 = if net.is_ipv4() { 32 } else { 128 };
         let prefix = if prefix.is_empty() {
             max
         } else {
@@ -47,7 +47,20 @@ impl std::str::FromStr for Cidr {
                 .filter(|p| *p <= max)
                 .ok_or_else(|| format!("{s:?}: the prefix length must be 0 to {max}"))?
         };
-        Ok(Cidr { net, prefix })
+        // An IPv4-mapped range is the IPv4 range it maps, as addresses are compared (`bits`).
+        match net {
+            IpAddr::V6(v6) if v6.to_ipv4_mapped().is_some() => {
+                let v4 = v6.to_ipv4_mapped().expect("checked");
+                let prefix = prefix.checked_sub(96).ok_or_else(|| {
+                    format!("{s:?}: an IPv4-mapped range needs a prefix of at least 96")
+                })?;
+                Ok(Cidr {
+                    net: IpAddr::V4(v4),
+                    prefix,
+                })
+            }
+            _ => Ok(Cidr { net, prefix }),
+        }
     }
 }
 
@@ -63,7 +76,9 @@ impl Cidr {
         if width != addr_width {
             return false;
         }
-        let shift = width - u32::from(self.prefix);
+        let Some(shift) = width.checked_sub(u32::from(self.prefix)) else {
+            return false;
+        };
         shift == width || (net >> shift) == (addr >> shift)
     }
 }
@@ -186,6 +201,13 @@ mod tests {
         );
         assert!("10.0.0.0/33".parse::<Cidr>().is_err());
         assert!("nonsense".parse::<Cidr>().is_err());
+        // An IPv4-mapped range is its IPv4 range, not every IPv4 address.
+        let mapped: Cidr = "::ffff:10.20.0.0/112".parse().unwrap();
+        assert_eq!(mapped, "10.20.0.0/16".parse().unwrap());
+        assert!(mapped.contains("10.20.1.1".parse().unwrap()));
+        assert!(!mapped.contains("10.21.0.1".parse().unwrap()));
+        assert!(!mapped.contains("8.8.8.8".parse().unwrap()));
+        assert!("::ffff:10.0.0.0/95".parse::<Cidr>().is_err());
     }
 
     #[test]
