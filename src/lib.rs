@@ -34,11 +34,11 @@
 //!   cache; citation ids.
 //! - [`webhooks`]: Standard Webhooks signatures and secrets; the egress policy that decides which
 //!   addresses a webhook may reach.
-//! - [`error`], [`clock`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`slots`],
+//! - [`error`], [`clock`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`slots`], [`task`],
 //!   [`private_files`], [`dataset_file`] and [`catalogue`]: small pieces that use no other module
 //!   of the crate (error-message quoting, time formatting, identifiers, client addresses, rendered
-//!   answers, the GCRA limiter, bounded work slots, owner-only files, the parsed-file types, the
-//!   bundled extract).
+//!   answers, the GCRA limiter, bounded work slots, tasks that end with their owner, owner-only
+//!   files, the parsed-file types, the bundled extract).
 //!
 //! # Invariants
 //!
@@ -81,6 +81,7 @@ pub mod reply;
 pub mod slots;
 pub mod state;
 pub mod store;
+pub mod task;
 pub mod webhooks;
 
 pub use app::start;

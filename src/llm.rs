@@ -67,14 +67,6 @@ impl ProseModel for ChatModel {
     }
 }
 
-struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
-
-impl<T> Drop for AbortOnDrop<T> {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
-
 /// One chat completion: the text of the first choice. Errors say what failed in words a client
 /// may read (the cause goes to the log).
 async fn complete(config: &LlmConfig, system: &str, user: &str) -> Result<String, String> {
@@ -92,7 +84,7 @@ async fn complete(config: &LlmConfig, system: &str, user: &str) -> Result<String
         .map_err(|e| failed("cannot speak HTTP to the model server", &e))?;
     // Aborted however this ends (an answer, an error, or the caller's timeout dropping us), so
     // no socket outlives the call.
-    let connection = AbortOnDrop(tokio::spawn(connection));
+    let connection = crate::task::AbortOnDrop(tokio::spawn(connection));
     let body = json!({
         "model": config.model,
         "temperature": 0,

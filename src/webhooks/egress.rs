@@ -47,6 +47,42 @@ const SPECIAL: &[Cidr] = &[
     v6([0xff00, 0, 0, 0, 0, 0, 0, 0], 8),
 ];
 
+/// Never reached, whatever the operator allows: "this host" (0.0.0.0 and :: connect to the
+/// local machine on Linux), link-local (cloud metadata at 169.254.169.254) and multicast.
+const NEVER: &[Cidr] = &[
+    v4(0, 0, 0, 0, 8),
+    v4(169, 254, 0, 0, 16),
+    v4(224, 0, 0, 0, 4),
+    v6([0, 0, 0, 0, 0, 0, 0, 0], 128),
+    v6([0xfe80, 0, 0, 0, 0, 0, 0, 0], 10),
+    v6([0xff00, 0, 0, 0, 0, 0, 0, 0], 8),
+];
+
+/// Global unicast IPv6 (RFC 4291): everything outside it is special-purpose.
+const GLOBAL_V6: Cidr = v6([0x2000, 0, 0, 0, 0, 0, 0, 0], 3);
+
+/// Special-purpose ranges inside global unicast IPv6: IETF protocol assignments (Teredo among
+/// them), 6to4 (which embeds an IPv4 address) and the documentation prefixes.
+const SPECIAL_GLOBAL_V6: &[Cidr] = &[
+    v6([0x2001, 0, 0, 0, 0, 0, 0, 0], 23),
+    v6([0x2002, 0, 0, 0, 0, 0, 0, 0], 16),
+    v6([0x3fff, 0, 0, 0, 0, 0, 0, 0], 20),
+];
+
+/// Whether `ip` (canonical) is outside the public internet.
+fn special(ip: IpAddr) -> bool {
+    match ip {
+        IpAddr::V4(_) => SPECIAL.iter().any(|c| c.contains(ip)),
+        IpAddr::V6(_) => {
+            !GLOBAL_V6.contains(ip)
+                || SPECIAL
+                    .iter()
+                    .chain(SPECIAL_GLOBAL_V6)
+                    .any(|c| c.contains(ip))
+        }
+    }
+}
+
 /// NAT64's well-known prefix (RFC 6052): the address inside is the one reached.
 const NAT64: Cidr = v6([0x64, 0xff9b, 0, 0, 0, 0, 0, 0], 96);
 
@@ -136,13 +172,32 @@ impl WebhookUrl {
                 host
             }
         };
+        // The text after the host's last `:` (past an IPv6 literal's `]`): `Authority::port`
+        // reads an unparsable port as none, which would send to the default port.
+        let after_host = authority
+            .as_str()
+            .rsplit_once(']')
+            .map_or(authority.as_str(), |(_, rest)| rest);
+        let port = match after_host.rsplit_once(':') {
+            None if https => 443,
+            None => 80,
+            Some((_, port)) => match port.parse::<u16>() {
+                Ok(port) if port > 0 => port,
+                _ => return Err("the webhook URL's port is not valid".into()),
+            },
+        };
+        // `https://h.example?x=1` has an empty path: the request's target is `/?x=1`.
+        let path = match (uri.path(), uri.query()) {
+            ("", None) => "/".to_owned(),
+            ("", Some(query)) => format!("/?{query}"),
+            (path, None) => path.to_owned(),
+            (path, Some(query)) => format!("{path}?{query}"),
+        };
         Ok(WebhookUrl {
             https,
-            port: authority.port_u16().unwrap_or(if https { 443 } else { 80 }),
+            port,
             host,
-            path: uri
-                .path_and_query()
-                .map_or("/".to_owned(), |p| p.as_str().to_owned()),
+            path,
         })
     }
 
@@ -165,9 +220,17 @@ impl EgressPolicy {
             .iter()
             .any(|h| h.eq_ignore_ascii_case(&url.host));
         let mut all_internal_allowed = true;
-        for &ip in addrs {
-            let ip = canonical(ip);
-            if self.deny_cidrs.iter().any(|c| c.contains(ip)) {
+        for &resolved in addrs {
+            let ip = canonical(resolved);
+            if NEVER.iter().any(|c| c.contains(ip)) {
+                return Err(format!("{ip} is never a webhook receiver"));
+            }
+            // In either form: an IPv6 deny (say of the NAT64 prefix) holds too.
+            if self
+                .deny_cidrs
+                .iter()
+                .any(|c| c.contains(ip) || c.contains(resolved))
+            {
                 return Err(format!("{ip} is in a range the operator refuses"));
             }
             if LOOPBACK.iter().any(|c| c.contains(ip)) {
@@ -177,7 +240,7 @@ impl EgressPolicy {
                 continue;
             }
             let allowed = self.allow_cidrs.iter().any(|c| c.contains(ip));
-            if SPECIAL.iter().any(|c| c.contains(ip)) && !allowed {
+            if special(ip) && !allowed {
                 return Err(format!("{ip} is not a public address"));
             }
             all_internal_allowed &= allowed;
@@ -214,6 +277,8 @@ mod tests {
         );
         assert_eq!(url("http://[::1]:8080").host, "::1");
         assert_eq!(url("http://[::1]:8080").path, "/");
+        assert_eq!(url("https://h.example?x=1").path, "/?x=1");
+        assert_eq!(url("https://h.example:8443").port, 8443);
         assert_eq!(
             url("https://192.0.2.1:8443/x").literal(),
             Some("192.0.2.1".parse().unwrap())
@@ -230,6 +295,9 @@ mod tests {
             "https://017700000001/",
             "https://[::1/",
             "javascript:alert(1)",
+            "https://example.org:0/",
+            "https://example.org:abc/",
+            "https://example.org:99999/",
         ] {
             assert!(WebhookUrl::parse(bad).is_err(), "{bad} accepted");
         }
@@ -263,6 +331,12 @@ mod tests {
             "::ffff:127.0.0.1",
             "::ffff:10.0.0.1",
             "64:ff9b::a9fe:a9fe",
+            "64:ff9b:1::a00:1",
+            "::a00:1",
+            "2002:a00:1::1",
+            "2001:0:4136:e378::1",
+            "fec0::1",
+            "3fff::1",
         ] {
             assert!(
                 policy.check(&hook, &ips(&[internal])).is_err(),
@@ -309,6 +383,33 @@ mod tests {
         let named = url("http://hooks.intra.example/");
         policy.check(&named, &ips(&["93.184.215.14"])).unwrap();
         assert!(policy.check(&named, &ips(&["192.168.0.1"])).is_err());
+
+        // Some addresses stay closed whatever is allowed.
+        let everything = EgressPolicy {
+            allow_cidrs: vec!["0.0.0.0/0".parse().unwrap(), "::/0".parse().unwrap()],
+            deny_cidrs: vec!["64:ff9b::/96".parse().unwrap()],
+            ..EgressPolicy::default()
+        };
+        for never in [
+            "0.0.0.0",
+            "::",
+            "169.254.169.254",
+            "fe80::1",
+            "224.0.0.1",
+            "ff02::1",
+        ] {
+            assert!(
+                everything.check(&internal, &ips(&[never])).is_err(),
+                "{never}"
+            );
+        }
+        everything.check(&internal, &ips(&["10.1.1.1"])).unwrap();
+        // A deny written in the IPv6 form holds for the address inside it.
+        assert!(
+            everything
+                .check(&internal, &ips(&["64:ff9b::a01:101"]))
+                .is_err()
+        );
 
         let strict = EgressPolicy::default();
         assert!(

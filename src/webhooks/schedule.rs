@@ -76,6 +76,9 @@ fn parse_imf_fixdate(value: &str) -> Option<i64> {
     };
     let month = MONTHS.iter().position(|m| *m == month)? as i64 + 1;
     let (day, year): (i64, i64) = (day.parse().ok()?, year.parse().ok()?);
+    if !(1970..=9999).contains(&year) {
+        return None;
+    }
     let hms: Vec<i64> = time
         .split(':')
         .map(|p| p.parse().ok())
@@ -172,6 +175,8 @@ mod tests {
             "Sun, 06 Nov 1994 08:49:37 CET",
             "06 Nov 1994",
             "Sun, 32 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 99999999999999 08:49:37 GMT",
+            "Sun, 06 Nov 1969 08:49:37 GMT",
         ] {
             assert_eq!(parse_retry_after(bad, now), None, "{bad}");
         }

@@ -123,7 +123,8 @@ where
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
         .await
         .map_err(|e| format!("cannot speak HTTP: {e}"))?;
-    let connection = tokio::spawn(connection);
+    // Ends with this attempt, also when its timeout drops it.
+    let _connection = crate::task::AbortOnDrop(tokio::spawn(connection));
     let default_port = if url.https { 443 } else { 80 };
     let host = match (url.literal(), url.port == default_port) {
         (Some(IpAddr::V6(v6)), true) => format!("[{v6}]"),
@@ -143,7 +144,7 @@ where
         .header("webhook-signature", request.signature)
         .body(Full::new(request.body))
         .map_err(|e| format!("cannot build the request: {e}"))?;
-    let result = async {
+    async {
         let response = sender
             .send_request(built)
             .await
@@ -161,9 +162,7 @@ where
             .await;
         Ok((status, retry_after))
     }
-    .await;
-    connection.abort();
-    result
+    .await
 }
 
 #[cfg(test)]
