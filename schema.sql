@@ -278,13 +278,16 @@ CREATE UNIQUE INDEX observations_current ON observations (series_id, region_code
 -- this file alone must not give it away. During a rotation the previous secret keeps signing
 -- beside the new one until previous_secret_until. The breaker columns mirror the delivery
 -- worker's circuit breaker, so its state survives a restart and shows in the API.
+-- AUTOINCREMENT: an id is never reused, so the worker's breaker of a deleted endpoint cannot
+-- pass to a new one.
 CREATE TABLE webhook_endpoints (
-    id                    INTEGER PRIMARY KEY,
+    id                    INTEGER PRIMARY KEY AUTOINCREMENT,
     public_id             TEXT NOT NULL UNIQUE,                 -- whk_...
     account_id            INTEGER NOT NULL REFERENCES accounts (id),
     url                   TEXT NOT NULL,
     description           TEXT NOT NULL DEFAULT '',
-    event_types           TEXT NOT NULL,                        -- JSON array of type names
+    event_types           TEXT NOT NULL                         -- JSON array of type names
+                          CHECK (json_valid(event_types) AND json_type(event_types) = 'array'),
     enabled               INTEGER NOT NULL DEFAULT 1,
     disabled_reason       TEXT,
     secret_sealed         TEXT NOT NULL,
@@ -325,7 +328,8 @@ CREATE TABLE webhook_deliveries (
     delivered_at    INTEGER,
     UNIQUE (event_id, endpoint_id)
 );
-CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at)
+    WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries (endpoint_id, id);
 
 -- Every attempt of a delivery: when, the answer's status (NULL: none), how long, what failed.

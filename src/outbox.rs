@@ -25,8 +25,12 @@ const IN_FLIGHT: usize = 16;
 const PER_ENDPOINT: usize = 4;
 /// How long a claim holds its deliveries: the worker finishes a batch before it claims again,
 /// so this only matters after a crash, when another start takes them over once it runs out.
-/// Long enough for a batch sent to one endpoint at its concurrency, every attempt timing out.
-const LEASE_MS: i64 = ATTEMPT_TIMEOUT.as_millis() as i64 * (BATCH / PER_ENDPOINT) as i64 + 60_000;
+/// Long enough for a batch sent [`IN_FLIGHT`] at a time, every attempt timing out, with a
+/// minute to spare for the database.
+const LEASE_MS: i64 = ATTEMPT_TIMEOUT.as_millis() as i64 * (BATCH / IN_FLIGHT) as i64 + 60_000;
+/// A message not delivered this long after its event is given up (the specification's retry
+/// schedule spans about 75 hours; deferrals and `Retry-After` do not extend it).
+const MAX_AGE_MS: i64 = 76 * 3600 * 1000;
 /// A delivery whose secret cannot be opened (the sealing key file was replaced) waits this long
 /// without spending an attempt.
 const SECRET_RETRY_MS: i64 = 5 * 60 * 1000;
@@ -91,9 +95,12 @@ impl Outbox {
     pub async fn deliver_due(self: &Arc<Self>) -> anyhow::Result<usize> {
         let store = self.store.clone();
         let now = crate::clock::now_ms();
-        let claimed =
-            tokio::task::spawn_blocking(move || store.system()?.claim_due(now, LEASE_MS, BATCH))
-                .await??;
+        let claimed = tokio::task::spawn_blocking(move || {
+            store
+                .system()?
+                .claim_due(now, LEASE_MS, BATCH, PER_ENDPOINT)
+        })
+        .await??;
         let count = claimed.len();
         let all = Arc::new(Semaphore::new(IN_FLIGHT));
         let mut endpoints: HashMap<i64, Arc<Semaphore>> = HashMap::new();
@@ -112,8 +119,10 @@ impl Outbox {
             });
         }
         while let Some(done) = tasks.join_next().await {
-            if let Ok(Err(e)) = done {
-                tracing::error!(error = %e, "recording a webhook attempt");
+            match done {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => tracing::error!(error = %e, "recording a webhook attempt"),
+                Err(e) => tracing::error!(error = %e, "a webhook delivery task failed"),
             }
         }
         Ok(count)
@@ -122,15 +131,24 @@ impl Outbox {
     /// One claimed delivery: admitted by its endpoint's breaker, signed, sent, recorded.
     async fn deliver(&self, c: Claimed) -> anyhow::Result<()> {
         let now = crate::clock::now_ms();
+        if now - c.occurred_at > MAX_AGE_MS {
+            let expired = Some((0, Some("expired: not delivered within 76 hours")));
+            return self.record(&c, now, None, expired, NextStep::Failed).await;
+        }
         let admission = self.admit(c.endpoint_id, now).await?;
         if let Admission::WaitUntil(at) = admission {
             return self
                 .record(&c, now, None, None, NextStep::DeferTo(at))
                 .await;
         }
+        // However this attempt ends (a panic included), the half-open probe is freed; the
+        // breaker learned its outcome first when there was one.
+        let _probe = (admission == Admission::Probe).then(|| ProbeGuard {
+            outbox: self,
+            endpoint: c.endpoint_id,
+        });
         let Some(secrets) = self.secrets(&c, now) else {
             tracing::error!(endpoint = %c.endpoint_public_id, "cannot open the webhook signing secret; is secrets/webhook_secrets_key the one it was sealed with?");
-            self.release_probe(c.endpoint_id);
             let at = now + SECRET_RETRY_MS;
             return self
                 .record(&c, now, None, None, NextStep::DeferTo(at))
@@ -292,6 +310,18 @@ impl Outbox {
     }
 }
 
+/// Frees an endpoint's half-open probe when dropped.
+struct ProbeGuard<'o> {
+    outbox: &'o Outbox,
+    endpoint: i64,
+}
+
+impl Drop for ProbeGuard<'_> {
+    fn drop(&mut self) {
+        self.outbox.release_probe(self.endpoint);
+    }
+}
+
 /// A uniform number in [0, 1) for the retry schedule's jitter.
 fn jitter() -> f64 {
     let mut bytes = [0u8; 4];
@@ -437,7 +467,8 @@ mod tests {
                 now,
             );
         }
-        s.outbox.deliver_due().await.unwrap();
+        // Four to an endpoint per claim: three claims take the ten, then none is due.
+        while s.outbox.deliver_due().await.unwrap() > 0 {}
         let endpoint = &s.store.scoped(Some(1)).unwrap().my_endpoints().unwrap()[0];
         assert_eq!(endpoint.breaker_state, "open");
         assert_eq!(endpoint.consecutive_failures, 10);
@@ -457,5 +488,23 @@ mod tests {
             ("pending".to_owned(), 0, open_until),
             "deferred to the probe, no attempt spent"
         );
+    }
+
+    #[tokio::test]
+    async fn a_message_older_than_76_hours_is_given_up_unsent() {
+        let (port, mut seen) = receiver("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").await;
+        let s = setup(port);
+        let long_ago = crate::clock::now_ms() - MAX_AGE_MS - 1;
+        emit(
+            &s.store,
+            "msg_old",
+            "webhook.test",
+            Audience::Account(1),
+            long_ago,
+        );
+        s.outbox.deliver_due().await.unwrap();
+        let (status, attempts, _) = delivery_of(&s.store, "msg_old");
+        assert_eq!((status.as_str(), attempts), ("failed", 1));
+        assert!(seen.try_recv().is_err(), "not sent");
     }
 }

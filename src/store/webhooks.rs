@@ -102,12 +102,12 @@ pub fn enqueue(
         Audience::Account(id) => Some(id),
         Audience::Everyone => None,
     };
-    // Delivery ids: the event's rowid and the endpoint's, which are unique together.
+    // Random delivery ids: rowids would tell an account how many events others had.
     conn.prepare_cached(
         "INSERT INTO webhook_deliveries (public_id, event_id, endpoint_id, status, next_attempt_at)
-         SELECT 'dlv_' || ?1 || '_' || p.id, ?1, p.id, 'pending', ?2
-         FROM webhook_endpoints p
-         WHERE p.enabled AND (?3 IS NULL OR p.account_id = ?3)
+         SELECT 'dlv_' || lower(hex(randomblob(12))), ?1, p.id, 'pending', ?2
+         FROM webhook_endpoints p JOIN accounts a ON a.id = p.account_id
+         WHERE p.enabled AND NOT a.disabled AND (?3 IS NULL OR p.account_id = ?3)
            AND EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = ?4)",
     )?
     .execute(params![
@@ -222,14 +222,16 @@ impl System {
         Ok(true)
     }
 
-    /// Takes up to `limit` due deliveries of enabled endpoints and holds them until
-    /// `now + lease_ms`: another worker (or this one after a crash) takes them again only when
-    /// the lease has run out. Oldest due first.
+    /// Takes up to `limit` due deliveries of enabled endpoints of enabled accounts, at most
+    /// `per_endpoint` of one endpoint (so one endpoint's backlog cannot fill a claim), and holds
+    /// them until `now + lease_ms`: another worker (or this one after a crash) takes them again
+    /// only when the lease has run out. Oldest due first.
     pub fn claim_due(
         &mut self,
         now: i64,
         lease_ms: i64,
         limit: usize,
+        per_endpoint: usize,
     ) -> StoreResult<Vec<Claimed>> {
         let tx = self
             .conn
@@ -239,14 +241,19 @@ impl System {
             .prepare_cached(
                 "SELECT d.id, d.attempts, e.public_id, e.occurred_at, e.payload, p.id, p.public_id,
                         p.url, p.secret_sealed, p.previous_secret_sealed, p.previous_secret_until
-                 FROM webhook_deliveries d
+                 FROM (SELECT id, attempts, event_id, endpoint_id, next_attempt_at,
+                              row_number() OVER (PARTITION BY endpoint_id
+                                                 ORDER BY next_attempt_at, id) AS nth
+                       FROM webhook_deliveries
+                       WHERE status = 'pending' AND next_attempt_at <= ?1
+                         AND (lease_until IS NULL OR lease_until <= ?1)) d
                  JOIN webhook_events e ON e.id = d.event_id
                  JOIN webhook_endpoints p ON p.id = d.endpoint_id
-                 WHERE d.status = 'pending' AND d.next_attempt_at <= ?1
-                   AND (d.lease_until IS NULL OR d.lease_until <= ?1) AND p.enabled
+                 JOIN accounts a ON a.id = p.account_id
+                 WHERE d.nth <= ?3 AND p.enabled AND NOT a.disabled
                  ORDER BY d.next_attempt_at, d.id LIMIT ?2",
             )?
-            .query_map(params![now, limit as i64], |r| {
+            .query_map(params![now, limit as i64, per_endpoint as i64], |r| {
                 Ok(Claimed {
                     delivery_id: r.get(0)?,
                     attempts: r.get(1)?,
@@ -572,6 +579,40 @@ mod tests {
             0
         );
 
+        // At most `per_endpoint` of one endpoint in a claim; a disabled account gets nothing.
+        for i in 0..6 {
+            emit(
+                &store,
+                &format!("msg_a{i}"),
+                "api_key.created",
+                Audience::Account(1),
+                2_000,
+            );
+        }
+        let mut system = store.system().unwrap();
+        let claimed = system.claim_due(3_000, 60_000, 100, 4).unwrap();
+        let of = |id: &str| {
+            claimed
+                .iter()
+                .filter(|c| c.endpoint_public_id == id)
+                .count()
+        };
+        assert_eq!((of("whk_a1"), of("whk_b1")), (4, 1));
+        system
+            .db()
+            .execute("UPDATE accounts SET disabled = 1 WHERE id = 2", [])
+            .unwrap();
+        drop(system);
+        assert_eq!(
+            emit(
+                &store,
+                "msg_4",
+                "dataset.updated",
+                Audience::Everyone,
+                2_000
+            ),
+            1
+        );
         let a = store.scoped(Some(1)).unwrap();
         let mine: Vec<String> = a
             .my_endpoints()
@@ -605,19 +646,19 @@ mod tests {
         emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
         let mut system = store.system().unwrap();
         assert!(
-            system.claim_due(1_999, 60_000, 10).unwrap().is_empty(),
+            system.claim_due(1_999, 60_000, 10, 4).unwrap().is_empty(),
             "not due yet"
         );
-        let claimed = system.claim_due(2_000, 60_000, 10).unwrap();
+        let claimed = system.claim_due(2_000, 60_000, 10, 4).unwrap();
         assert_eq!(claimed.len(), 1);
         assert_eq!(claimed[0].event_public_id, "msg_1");
         assert_eq!(claimed[0].payload, br#"{"type":"webhook.test"}"#);
         assert!(
-            system.claim_due(2_001, 60_000, 10).unwrap().is_empty(),
+            system.claim_due(2_001, 60_000, 10, 4).unwrap().is_empty(),
             "leased"
         );
         // A lease that ran out (the worker died) is claimable again.
-        assert_eq!(system.claim_due(62_000, 60_000, 10).unwrap().len(), 1);
+        assert_eq!(system.claim_due(62_000, 60_000, 10, 4).unwrap().len(), 1);
 
         let id = claimed[0].delivery_id;
         let record = |next, status| AttemptRecord {
@@ -634,16 +675,21 @@ mod tests {
         system
             .record_attempt(&record(NextStep::RetryAt(80_000), Some(500)))
             .unwrap();
-        assert!(system.claim_due(79_999, 60_000, 10).unwrap().is_empty());
+        assert!(system.claim_due(79_999, 60_000, 10, 4).unwrap().is_empty());
         assert_eq!(
-            system.claim_due(80_000, 60_000, 10).unwrap()[0].attempts,
+            system.claim_due(80_000, 60_000, 10, 4).unwrap()[0].attempts,
             1,
             "deferral is free"
         );
         system
             .record_attempt(&record(NextStep::Delivered, Some(204)))
             .unwrap();
-        assert!(system.claim_due(i64::MAX, 60_000, 10).unwrap().is_empty());
+        assert!(
+            system
+                .claim_due(i64::MAX, 60_000, 10, 4)
+                .unwrap()
+                .is_empty()
+        );
         let (attempts, status): (i64, String) = system
             .db()
             .query_row(
@@ -667,7 +713,12 @@ mod tests {
         assert_eq!(listed[0].breaker_state, "open");
         emit(&store, "msg_2", "webhook.test", Audience::Account(1), 2_000);
         system.disable_endpoint(endpoint, "410 Gone").unwrap();
-        assert!(system.claim_due(i64::MAX, 60_000, 10).unwrap().is_empty());
+        assert!(
+            system
+                .claim_due(i64::MAX, 60_000, 10, 4)
+                .unwrap()
+                .is_empty()
+        );
         let listed = store.scoped(Some(1)).unwrap().my_endpoints().unwrap();
         assert_eq!(
             (listed[0].enabled, listed[0].disabled_reason.as_deref()),
