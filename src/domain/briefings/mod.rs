@@ -149,6 +149,10 @@ pub fn generate(
     id: String,
     created_at: String,
 ) -> Result<(Briefing, Sources), Error> {
+    // The writer and the verifier read one state of the data: an import committing between
+    // them cannot make a faithful text fail its check. The snapshot ends before the model is
+    // asked (for up to `--llm-timeout`): its text is checked against the rows read already.
+    let snapshot = store.snapshot()?;
     let region = subject(store, region_code, briefing_type)?;
     let datasets = super::headline_datasets(store)?;
     let mut draft = writer::write(store, catalogue, &region, briefing_type, &datasets)?;
@@ -177,6 +181,7 @@ pub fn generate(
             "the deterministic briefing failed its verification: {why}"
         ))
     })?;
+    drop(snapshot);
     let mut generator = Generator {
         name: "deterministic".into(),
         version: WRITER_VERSION,
