@@ -11,7 +11,7 @@ use tokio::sync::{Notify, Semaphore};
 
 use crate::auth::secrets::SealingKey;
 use crate::store::Store;
-use crate::store::webhooks::{AttemptRecord, Claimed, NextStep};
+use crate::store::webhooks::{AttemptRecord, Claimed, EndpointChange, NextStep};
 use crate::webhooks::breaker::{Admission, Breaker};
 use crate::webhooks::egress::{EgressPolicy, WebhookUrl};
 use crate::webhooks::schedule::{Verdict, next_delay, verdict};
@@ -132,13 +132,15 @@ impl Outbox {
     async fn deliver(&self, c: Claimed) -> anyhow::Result<()> {
         let now = crate::clock::now_ms();
         if now - c.occurred_at > MAX_AGE_MS {
-            let expired = Some((0, Some("expired: not delivered within 76 hours")));
-            return self.record(&c, now, None, expired, NextStep::Failed).await;
+            let expired = "expired: not delivered within 76 hours";
+            return self
+                .record(unsent(&c, now, NextStep::Failed, Some(expired)))
+                .await;
         }
         let admission = self.admit(c.endpoint_id, now).await?;
         if let Admission::WaitUntil(at) = admission {
             return self
-                .record(&c, now, None, None, NextStep::DeferTo(at))
+                .record(unsent(&c, now, NextStep::DeferTo(at), None))
                 .await;
         }
         // However this attempt ends (a panic included), the half-open probe is freed; the
@@ -151,12 +153,11 @@ impl Outbox {
             tracing::error!(endpoint = %c.endpoint_public_id, "cannot open the webhook signing secret; is secrets/webhook_secrets_key the one it was sealed with?");
             let at = now + SECRET_RETRY_MS;
             return self
-                .record(&c, now, None, None, NextStep::DeferTo(at))
+                .record(unsent(&c, now, NextStep::DeferTo(at), None))
                 .await;
         };
         let timestamp = now.div_euclid(1000);
-        let refs: Vec<&Secret> = secrets.iter().collect();
-        let signature = signature_header(&refs, &c.event_public_id, timestamp, &c.payload);
+        let signature = signature_header(&secrets, &c.event_public_id, timestamp, &c.payload);
         let attempt = match WebhookUrl::parse(&c.url) {
             Ok(url) => {
                 let signed = Signed {
@@ -187,11 +188,16 @@ impl Outbox {
                 }
             }
         };
-        self.settle_breaker(&c, judged, done).await?;
-        let latency = attempt.latency.as_millis() as i64;
-        let error = attempt.error.as_deref();
-        self.record(&c, done, attempt.status, Some((latency, error)), next)
-            .await
+        self.record(AttemptRecord {
+            delivery_id: c.delivery_id,
+            at: done,
+            status_code: attempt.status,
+            latency_ms: attempt.latency.as_millis() as i64,
+            error: attempt.error.map(|e| e.chars().take(500).collect()),
+            next,
+            endpoint: self.settle(&c, judged, done),
+        })
+        .await
     }
 
     /// The endpoint's breaker decides; loaded from the database the first time.
@@ -232,38 +238,29 @@ impl Outbox {
         }
     }
 
-    /// The breaker learns the outcome; state changes are logged and saved, and an endpoint
-    /// that answered 410 or has failed for days is disabled.
-    async fn settle_breaker(&self, c: &Claimed, judged: Verdict, now: i64) -> anyhow::Result<()> {
-        let (saved, disable) = {
-            let mut breakers = self.breakers.lock().expect("breakers");
-            let breaker = breakers.entry(c.endpoint_id).or_default();
-            let moved = breaker.record(judged == Verdict::Delivered, now);
-            if let Some(moved) = moved {
-                tracing::info!(endpoint = %c.endpoint_public_id, from = moved.from.as_str(), to = moved.to.as_str(), "webhook breaker");
-            }
-            let disable = match judged {
-                Verdict::Gone => Some("the receiver answered 410 Gone"),
-                _ if breaker.should_disable(now) => Some("every attempt failed for 5 days"),
-                _ => None,
-            };
-            (breaker.clone(), disable)
+    /// The breaker learns the outcome (state changes are logged); what changed of the endpoint,
+    /// to save with the attempt: its breaker, and whether it is disabled (it answered 410, or
+    /// has failed for days). None when nothing changed.
+    fn settle(&self, c: &Claimed, judged: Verdict, now: i64) -> Option<EndpointChange> {
+        let mut breakers = self.breakers.lock().expect("breakers");
+        let breaker = breakers.entry(c.endpoint_id).or_default();
+        let before = breaker.clone();
+        if let Some(moved) = breaker.record(judged == Verdict::Delivered, now) {
+            tracing::info!(endpoint = %c.endpoint_public_id, from = moved.from.as_str(), to = moved.to.as_str(), "webhook breaker");
+        }
+        let disable = match judged {
+            Verdict::Gone => Some("the receiver answered 410 Gone"),
+            _ if breaker.should_disable(now) => Some("every attempt failed for 5 days"),
+            _ => None,
         };
         if let Some(reason) = disable {
             tracing::warn!(endpoint = %c.endpoint_public_id, reason, "webhook endpoint disabled");
         }
-        let store = self.store.clone();
-        let endpoint = c.endpoint_id;
-        tokio::task::spawn_blocking(move || -> anyhow::Result<()> {
-            let system = store.system()?;
-            system.save_breaker(endpoint, &saved)?;
-            if let Some(reason) = disable {
-                system.disable_endpoint(endpoint, reason)?;
-            }
-            Ok(())
+        (disable.is_some() || *breaker != before).then(|| EndpointChange {
+            endpoint_id: c.endpoint_id,
+            breaker: breaker.clone(),
+            disable,
         })
-        .await??;
-        Ok(())
     }
 
     /// The secrets to sign with: the current one, and the previous one while its grace period
@@ -283,30 +280,23 @@ impl Outbox {
         Some(secrets)
     }
 
-    async fn record(
-        &self,
-        c: &Claimed,
-        at: i64,
-        status_code: Option<u16>,
-        attempt: Option<(i64, Option<&str>)>,
-        next: NextStep,
-    ) -> anyhow::Result<()> {
+    async fn record(&self, record: AttemptRecord) -> anyhow::Result<()> {
         let store = self.store.clone();
-        let (latency_ms, error) = attempt.unwrap_or((0, None));
-        let error = error.map(|e| e.chars().take(500).collect::<String>());
-        let delivery_id = c.delivery_id;
-        tokio::task::spawn_blocking(move || {
-            store.system()?.record_attempt(&AttemptRecord {
-                delivery_id,
-                at,
-                status_code,
-                latency_ms,
-                error: error.as_deref(),
-                next,
-            })
-        })
-        .await??;
+        tokio::task::spawn_blocking(move || store.system()?.record_attempt(&record)).await??;
         Ok(())
+    }
+}
+
+/// The record of a delivery not sent at `at`: given up, or deferred.
+fn unsent(c: &Claimed, at: i64, next: NextStep, error: Option<&str>) -> AttemptRecord {
+    AttemptRecord {
+        delivery_id: c.delivery_id,
+        at,
+        status_code: None,
+        latency_ms: 0,
+        error: error.map(str::to_owned),
+        next,
+        endpoint: None,
     }
 }
 

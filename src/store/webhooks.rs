@@ -135,14 +135,23 @@ pub struct Claimed {
 }
 
 /// How an attempt went, as recorded.
-pub struct AttemptRecord<'a> {
+pub struct AttemptRecord {
     pub delivery_id: i64,
     pub at: i64,
     pub status_code: Option<u16>,
     pub latency_ms: i64,
-    pub error: Option<&'a str>,
+    pub error: Option<String>,
     /// What becomes of the delivery.
     pub next: NextStep,
+    /// What the attempt changed of its endpoint, saved in the same transaction.
+    pub endpoint: Option<EndpointChange>,
+}
+
+/// An endpoint's breaker after an attempt, and the reason it is disabled, if it is.
+pub struct EndpointChange {
+    pub endpoint_id: i64,
+    pub breaker: Breaker,
+    pub disable: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -280,8 +289,9 @@ impl System {
         Ok(claimed)
     }
 
-    /// Records an attempt (or a deferral) and releases the delivery's lease.
-    pub fn record_attempt(&mut self, record: &AttemptRecord<'_>) -> StoreResult<()> {
+    /// Records an attempt (or a deferral), releases the delivery's lease and saves what the
+    /// attempt changed of its endpoint: one transaction.
+    pub fn record_attempt(&mut self, record: &AttemptRecord) -> StoreResult<()> {
         let tx = self
             .conn
             .conn
@@ -323,6 +333,15 @@ impl System {
             record.status_code,
             record.error
         ])?;
+        if let Some(change) = &record.endpoint {
+            save_breaker(&tx, change.endpoint_id, &change.breaker)?;
+            if let Some(reason) = change.disable {
+                tx.prepare_cached(
+                    "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?2 WHERE id = ?1",
+                )?
+                .execute(params![change.endpoint_id, reason])?;
+            }
+        }
         tx.commit()?;
         Ok(())
     }
@@ -351,37 +370,25 @@ impl System {
             .optional()?;
         Ok(found.unwrap_or_default())
     }
+}
 
-    /// Saves an endpoint's breaker, so its state shows in the API and survives a restart.
-    pub fn save_breaker(&self, endpoint_id: i64, b: &Breaker) -> StoreResult<()> {
-        self.db()
-            .prepare_cached(
-                "UPDATE webhook_endpoints
-                 SET breaker_state = ?2, consecutive_failures = ?3, breaker_open_until = ?4,
-                     breaker_trips = ?5, failing_since = ?6
-                 WHERE id = ?1",
-            )?
-            .execute(params![
-                endpoint_id,
-                b.state.as_str(),
-                b.consecutive_failures,
-                b.open_until,
-                b.trips,
-                b.failing_since
-            ])?;
-        Ok(())
-    }
-
-    /// Disables an endpoint (410 Gone, or failing for days), saying why; its pending
-    /// deliveries wait until it is enabled again.
-    pub fn disable_endpoint(&self, endpoint_id: i64, reason: &str) -> StoreResult<()> {
-        self.db()
-            .prepare_cached(
-                "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?2 WHERE id = ?1",
-            )?
-            .execute(params![endpoint_id, reason])?;
-        Ok(())
-    }
+/// Saves an endpoint's breaker, so its state shows in the API and survives a restart.
+fn save_breaker(conn: &Connection, endpoint_id: i64, b: &Breaker) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE webhook_endpoints
+         SET breaker_state = ?2, consecutive_failures = ?3, breaker_open_until = ?4,
+             breaker_trips = ?5, failing_since = ?6
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        endpoint_id,
+        b.state.as_str(),
+        b.consecutive_failures,
+        b.open_until,
+        b.trips,
+        b.failing_since
+    ])?;
+    Ok(())
 }
 
 /// The row id of `account`'s endpoint `public_id`.
@@ -668,6 +675,7 @@ mod tests {
             latency_ms: 12,
             error: None,
             next,
+            endpoint: None,
         };
         system
             .record_attempt(&record(NextStep::DeferTo(70_000), None))
@@ -700,19 +708,34 @@ mod tests {
             .unwrap();
         assert_eq!((attempts, status.as_str()), (2, "delivered"));
 
-        // Breakers are kept and disabling stops claims.
+        // An attempt saves its endpoint's breaker and may disable it; disabling stops claims.
         let endpoint = claimed[0].endpoint_id;
         assert_eq!(system.breaker(endpoint).unwrap(), Breaker::default());
         let mut tripped = Breaker::default();
         for _ in 0..breaker::TRIP_AFTER {
             tripped.record(false, 90_000);
         }
-        system.save_breaker(endpoint, &tripped).unwrap();
+        emit(&store, "msg_2", "webhook.test", Audience::Account(1), 2_000);
+        let second = system.claim_due(100_000, 60_000, 1, 4).unwrap()[0].delivery_id;
+        emit(&store, "msg_3", "webhook.test", Audience::Account(1), 2_000);
+        system
+            .record_attempt(&AttemptRecord {
+                delivery_id: second,
+                at: 100_000,
+                status_code: Some(410),
+                latency_ms: 12,
+                error: None,
+                next: NextStep::Failed,
+                endpoint: Some(EndpointChange {
+                    endpoint_id: endpoint,
+                    breaker: tripped.clone(),
+                    disable: Some("410 Gone"),
+                }),
+            })
+            .unwrap();
         assert_eq!(system.breaker(endpoint).unwrap(), tripped);
         let listed = store.scoped(Some(1)).unwrap().my_endpoints().unwrap();
         assert_eq!(listed[0].breaker_state, "open");
-        emit(&store, "msg_2", "webhook.test", Audience::Account(1), 2_000);
-        system.disable_endpoint(endpoint, "410 Gone").unwrap();
         assert!(
             system
                 .claim_due(i64::MAX, 60_000, 10, 4)

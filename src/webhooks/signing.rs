@@ -56,7 +56,7 @@ impl Secret {
 
 /// The `webhook-signature` header of one attempt: one signature per secret, newest first.
 pub fn signature_header(
-    secrets: &[&Secret],
+    secrets: &[Secret],
     message_id: &str,
     timestamp: i64,
     body: &[u8],
@@ -106,7 +106,7 @@ mod tests {
     #[test]
     fn a_rotated_secret_signs_beside_the_new_one() {
         let (new, old) = (Secret::generate(), Secret::generate());
-        let header = signature_header(&[&new, &old], "msg_1", 1_700_000_000, b"{}");
+        let header = signature_header(&[new.clone(), old.clone()], "msg_1", 1_700_000_000, b"{}");
         let parts: Vec<&str> = header.split(' ').collect();
         assert_eq!(
             parts,
