@@ -490,11 +490,15 @@ fn collect<'d>(
 
 /// Each pair of variables once, over the keys (regions or periods) both have.
 fn cells(collected: &[Collected], method: Method, min_n: usize) -> Vec<Cell> {
+    // Each variable's values by key, built once, not once per pair.
+    let by_key: Vec<HashMap<&str, f64>> = collected
+        .iter()
+        .map(|c| c.points.iter().map(|p| (p.key.as_str(), p.value)).collect())
+        .collect();
     let mut cells = Vec::new();
     for (i, a) in collected.iter().enumerate() {
-        for b in &collected[i + 1..] {
-            let by_key: HashMap<&str, f64> =
-                b.points.iter().map(|p| (p.key.as_str(), p.value)).collect();
+        for (j, b) in collected.iter().enumerate().skip(i + 1) {
+            let by_key = &by_key[j];
             let (x, y): (Vec<f64>, Vec<f64>) = a
                 .points
                 .iter()

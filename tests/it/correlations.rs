@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Value, json};
 
 use crate::support::{Resp, TestAccount, TestServer, Tier};
+use regintel::domain::correlations;
 
 const MATRIX: &str = "/api/v1/regional/intelligence/correlations/matrix";
 
@@ -297,6 +298,43 @@ async fn the_callers_private_data_takes_part_and_nobody_elses() {
     assert!(!String::from_utf8_lossy(&theirs.body).contains("my_scores"));
     let named = matrix(&s, &other, "nuts_code=DE&level=1&datasets=my_scores").await;
     named.error(400, "invalid_parameter");
+    s.stop().await.unwrap();
+}
+
+/// A matrix keeps at most 20 variables; datasets past that are not examined, and the answer
+/// says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn datasets_past_the_variable_limit_are_named_as_not_examined() {
+    let s = TestServer::start().await;
+    let owner = s.account("owner@example.org", Tier::Institutional);
+    // With the bundled datasets, more than 20 that cover the German NUTS 1 regions.
+    for n in 0..20 {
+        let mut csv = String::from("nuts_code,period,value\n");
+        for (i, code) in NUTS1_DE.iter().enumerate() {
+            csv.push_str(&format!("{code},2022,{}.5\n", (i * (n + 3)) % 17));
+        }
+        let code = format!("my_score_{n:02}");
+        let definition = json!({"code": code, "title": code, "unit": "PC"});
+        s.private_dataset(&owner, definition, &csv).await;
+    }
+    let v = matrix(&s, &owner, "nuts_code=DE&level=1").await.json();
+    assert_eq!(
+        v["data"]["variables"].as_array().unwrap().len(),
+        correlations::MAX_VARIABLES
+    );
+    let caveat = v["data"]["caveats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "datasets_not_examined")
+        .expect("the caveat names the datasets not examined");
+    assert!(
+        caveat["message"]
+            .as_str()
+            .unwrap()
+            .contains("name them in `datasets`"),
+        "{caveat}"
+    );
     s.stop().await.unwrap();
 }
 
