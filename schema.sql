@@ -365,3 +365,14 @@ CREATE VIEW v_webhook_attempts AS
     JOIN webhook_deliveries d ON d.id = a.delivery_id
     JOIN webhook_endpoints p ON p.id = d.endpoint_id
     WHERE p.account_id = current_account();
+
+-- migration 10: webhook audiences and schedules
+
+-- Who an event was for: one account, or every account (NULL: a change of public data). Replays
+-- send an account the events it was an audience of.
+ALTER TABLE webhook_events ADD COLUMN account_id INTEGER REFERENCES accounts (id);
+CREATE INDEX webhook_events_time ON webhook_events (occurred_at);
+-- When the delivery's retry schedule began: its event's time, or when it was resent or
+-- replayed. The schedule's 76-hour limit counts from here (NULL: the event's time).
+ALTER TABLE webhook_deliveries ADD COLUMN scheduled_at INTEGER;
+

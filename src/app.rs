@@ -63,6 +63,10 @@ pub async fn start(
     )?);
 
     let poller = tokio::spawn(background(Arc::clone(&state)));
+    let (stop_deliveries, stopped) = tokio::sync::oneshot::channel::<()>();
+    let deliveries = tokio::spawn(Arc::clone(&state.outbox).run(async {
+        let _ = stopped.await;
+    }));
     crate::net::server::serve(
         Arc::clone(&state),
         listener,
@@ -71,6 +75,17 @@ pub async fn start(
     )
     .await;
     poller.abort();
+    // Attempts under way finish and are recorded (each ends within its 15 s); what is left is
+    // due again at the next start.
+    let _ = stop_deliveries.send(());
+    if tokio::time::timeout(state.config.drain_timeout, deliveries)
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            "webhook attempts still under way at shutdown; they are sent again at the next start"
+        );
+    }
     // The last counts since the previous flush: a write, so off the async threads.
     let flushing = Arc::clone(&state);
     let _ = tokio::task::spawn_blocking(move || flushing.flush_usage()).await;

@@ -1,4 +1,4 @@
-//! Wall-clock formatting: RFC 3339 UTC timestamps for `meta.generated_at` and snapshot times.
+//! Wall-clock time as RFC 3339 UTC timestamps (`meta.generated_at`, snapshot times), both ways.
 //! Civil-date conversion after Howard Hinnant's `civil_from_days`.
 
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -14,6 +14,85 @@ pub fn now_ms() -> i64 {
 pub fn rfc3339(ms: i64) -> String {
     let (y, mo, d, h, mi, s) = civil(ms.div_euclid(1000));
     format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+}
+
+/// RFC 3339 UTC with milliseconds: `2026-11-21T09:15:02.123Z`.
+pub fn rfc3339_millis(ms: i64) -> String {
+    let (y, mo, d, h, mi, s) = civil(ms.div_euclid(1000));
+    let milli = ms.rem_euclid(1000);
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z")
+}
+
+/// Unix milliseconds of an RFC 3339 date-time (`2026-11-21T10:00:00Z`, fractions of a second
+/// and `+01:00` offsets too; `T` or `t`, `Z` or `z`). None when it is not one, or outside the
+/// years 1970 to 9999.
+pub fn parse_rfc3339(text: &str) -> Option<i64> {
+    let b = text.as_bytes();
+    if b.len() < 20
+        || !b[..19].iter().enumerate().all(|(i, c)| match i {
+            4 | 7 => *c == b'-',
+            10 => matches!(c, b'T' | b't'),
+            13 | 16 => *c == b':',
+            _ => c.is_ascii_digit(),
+        })
+    {
+        return None;
+    }
+    let num = |range: std::ops::Range<usize>| text[range].parse::<i64>().ok();
+    let (year, month, day) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, m, s) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    let days_in_month = match month {
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        1..=12 => 31,
+        _ => return None,
+    };
+    if year < 1970 || !(1..=days_in_month).contains(&day) || h > 23 || m > 59 || s > 60 {
+        return None;
+    }
+    let mut rest = &text[19..];
+    let mut millis = 0;
+    if let Some(fraction) = rest.strip_prefix('.') {
+        let digits = fraction.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return None;
+        }
+        let first3: String = fraction[..digits]
+            .chars()
+            .chain("00".chars())
+            .take(3)
+            .collect();
+        millis = first3.parse::<i64>().ok()?;
+        rest = &fraction[digits..];
+    }
+    let offset_secs = match rest.as_bytes() {
+        [b'Z' | b'z'] => 0,
+        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2]
+            if [h1, h2, m1, m2].iter().all(|c| c.is_ascii_digit()) =>
+        {
+            let (oh, om) = (num(20..22)?, num(23..25)?);
+            if oh > 23 || om > 59 {
+                return None;
+            }
+            let offset = oh * 3600 + om * 60;
+            if *sign == b'+' { offset } else { -offset }
+        }
+        _ => return None,
+    };
+    let secs = days_from_civil(year, month, day) * 86_400 + h * 3600 + m * 60 + s - offset_secs;
+    Some(secs * 1000 + millis)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+pub fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
 }
 
 fn civil(secs: i64) -> (i64, u32, u32, u32, u32, u32) {
@@ -47,5 +126,35 @@ mod tests {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         // 2024-02-29T23:59:59Z, a leap day
         assert_eq!(rfc3339(1_709_251_199_000), "2024-02-29T23:59:59Z");
+    }
+
+    #[test]
+    fn parses_rfc3339_and_refuses_what_is_not() {
+        assert_eq!(parse_rfc3339("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(
+            parse_rfc3339("2024-02-29T23:59:59.5Z"),
+            Some(1_709_251_199_500)
+        );
+        assert_eq!(
+            parse_rfc3339("2024-03-01T00:59:59+01:00"),
+            Some(1_709_251_199_000)
+        );
+        assert_eq!(
+            parse_rfc3339(&rfc3339_millis(1_764_000_000_123)),
+            Some(1_764_000_000_123)
+        );
+        for bad in [
+            "2023-02-29T00:00:00Z",
+            "2024-13-01T00:00:00Z",
+            "2024-01-01 00:00:00Z",
+            "2024-01-01T00:00:00",
+            "2024-01-01T00:00:00.Z",
+            "2024-01-01T00:00:00+1:00",
+            "1969-12-31T23:59:59Z",
+            "yesterday",
+            "",
+        ] {
+            assert_eq!(parse_rfc3339(bad), None, "{bad}");
+        }
     }
 }

@@ -188,6 +188,8 @@ pub struct ServerConfig {
     pub limits: LimitConfig,
     /// The model server that writes briefings' prose; None: regintel's own writer only.
     pub llm: Option<LlmConfig>,
+    /// Where webhooks may be delivered: public addresses, and what the operator allows besides.
+    pub webhook_egress: crate::webhooks::egress::EgressPolicy,
 }
 
 impl ServerConfig {
@@ -230,6 +232,7 @@ impl ServerConfig {
             pool_size: 8,
             limits: LimitConfig::default(),
             llm: None,
+            webhook_egress: Default::default(),
         }
     }
 

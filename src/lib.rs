@@ -19,10 +19,11 @@
 //!   the router, the pipeline and the OpenAPI document; rate-limit admission (`http::ratelimit`),
 //!   conditional requests and the answer cache (`http::caching`), the error envelope and its
 //!   statuses (`http::error`, `http::respond`), thin handlers.
-//! - [`llm`] and [`outbox`]: the optional model server (OpenAI-compatible chat completions) that
-//!   writes a briefing's prose from the writer's facts; the webhook delivery worker, which sends
-//!   the outbox's due deliveries and keeps each endpoint's circuit breaker.
+//! - [`llm`]: the optional model server (OpenAI-compatible chat completions) that writes a
+//!   briefing's prose from the writer's facts.
 //! - [`state`]: everything a request needs, built once and shared.
+//! - [`outbox`]: the webhook delivery worker, which sends the outbox's due deliveries and keeps
+//!   each endpoint's circuit breaker.
 //! - [`import`]: imports as the operator and the upload route run them: parse, then write in one
 //!   transaction.
 //! - [`domain`] and [`auth`]: what the endpoints compute (profile, compare, catalogue, citations,

@@ -34,6 +34,10 @@ const MAX_AGE_MS: i64 = 76 * 3600 * 1000;
 /// A delivery whose secret cannot be opened (the sealing key file was replaced) waits this long
 /// without spending an attempt.
 const SECRET_RETRY_MS: i64 = 5 * 60 * 1000;
+/// Finished deliveries, their attempts and their events are kept this long (pending ones
+/// until they finish).
+pub const RETENTION_MS: i64 = 30 * 24 * 3600 * 1000;
+const PURGE_EVERY: Duration = Duration::from_secs(3600);
 /// Polling when nothing wakes the worker (an event enqueued by another process).
 const POLL: Duration = Duration::from_secs(1);
 
@@ -68,10 +72,42 @@ impl Outbox {
         self.wake.notify_one();
     }
 
-    /// Delivers until `stop` resolves; a batch under way is finished first.
+    /// The key that seals endpoints' signing secrets.
+    pub fn sealing(&self) -> &SealingKey {
+        &self.sealing
+    }
+
+    /// The operator's egress policy, which registration checks too.
+    pub fn policy(&self) -> &EgressPolicy {
+        &self.policy
+    }
+
+    /// Drops what the worker keeps of an endpoint (its breaker): it was changed or deleted.
+    pub fn forget(&self, endpoint: i64) {
+        self.breakers.lock().expect("breakers").remove(&endpoint);
+    }
+
+    /// Delivers until `stop` resolves; a batch under way is finished first. Deliveries a
+    /// previous run left leased are taken over first, and finished deliveries older than
+    /// [`RETENTION_MS`] are purged about hourly.
     pub async fn run(self: Arc<Self>, stop: impl std::future::Future<Output = ()>) {
         tokio::pin!(stop);
+        let store = self.store.clone();
+        match tokio::task::spawn_blocking(move || store.system()?.release_leases()).await {
+            Ok(Ok(0)) => {}
+            Ok(Ok(n)) => tracing::info!(
+                deliveries = n,
+                "taking over webhook deliveries a previous run left unfinished"
+            ),
+            Ok(Err(e)) => tracing::error!(error = %e, "releasing webhook leases"),
+            Err(e) => tracing::error!(error = %e, "releasing webhook leases"),
+        }
+        let mut last_purge: Option<std::time::Instant> = None;
         loop {
+            if last_purge.is_none_or(|at| at.elapsed() >= PURGE_EVERY) {
+                last_purge = Some(std::time::Instant::now());
+                self.purge().await;
+            }
             let claimed = match self.deliver_due().await {
                 Ok(n) => n,
                 Err(e) => {
@@ -87,6 +123,19 @@ impl Outbox {
                 () = self.wake.notified() => {}
                 () = tokio::time::sleep(POLL) => {}
             }
+        }
+    }
+
+    async fn purge(&self) {
+        let store = self.store.clone();
+        let before = crate::clock::now_ms() - RETENTION_MS;
+        match tokio::task::spawn_blocking(move || store.system()?.purge_webhooks(before)).await {
+            Ok(Ok(0)) => {}
+            Ok(Ok(events)) => {
+                tracing::info!(events, "purged finished webhook events older than 30 days")
+            }
+            Ok(Err(e)) => tracing::error!(error = %e, "purging old webhook events"),
+            Err(e) => tracing::error!(error = %e, "purging old webhook events"),
         }
     }
 
@@ -131,7 +180,7 @@ impl Outbox {
     /// One claimed delivery: admitted by its endpoint's breaker, signed, sent, recorded.
     async fn deliver(&self, c: Claimed) -> anyhow::Result<()> {
         let now = crate::clock::now_ms();
-        if now - c.occurred_at > MAX_AGE_MS {
+        if now - c.scheduled_at > MAX_AGE_MS {
             let expired = "expired: not delivered within 76 hours";
             return self
                 .record(unsent(&c, now, NextStep::Failed, Some(expired)))
@@ -348,14 +397,7 @@ mod tests {
             allow_loopback: true,
             ..EgressPolicy::default()
         };
-        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-        let tls = Arc::new(
-            rustls::ClientConfig::builder_with_provider(provider)
-                .with_safe_default_protocol_versions()
-                .unwrap()
-                .with_root_certificates(rustls::RootCertStore::empty())
-                .with_no_client_auth(),
-        );
+        let tls = crate::webhooks::send::client_tls_with(rustls::RootCertStore::empty());
         let outbox = Arc::new(Outbox::new(store.clone(), sealing, policy, tls));
         Setup {
             _dir: dir,

@@ -9,12 +9,15 @@ use hyper::body::Bytes;
 use tokio::sync::Semaphore;
 
 use crate::auth::Auth;
+use crate::auth::secrets::{SealingKey, secrets_dir};
 use crate::cache::ResponseCache;
 use crate::catalogue::Catalogue;
 use crate::config::ServerConfig;
 use crate::limits::{Limiter, Scope};
+use crate::outbox::Outbox;
 use crate::slots::Slots;
 use crate::store::Store;
+use crate::store::accounts::Tier;
 use crate::store::generations::Generations;
 
 /// Uploads, exports and model calls one account may run at once.
@@ -54,6 +57,8 @@ pub struct AppState {
     pub limiter: Limiter,
     /// Rendered answers keyed by request; entries of older data generations are ignored.
     pub cache: ResponseCache,
+    /// The webhook delivery worker (started by `app`); woken after commits that enqueue events.
+    pub outbox: Arc<Outbox>,
     /// The data generations last read from the database. Checked by a background task about once
     /// a second, so imports by `regintel import` in another process become visible without a
     /// restart.
@@ -102,7 +107,15 @@ impl AppState {
             }
         }
         let permits = blocking_permits();
+        let sealing = SealingKey::load_or_create(&secrets_dir(&config.data_dir)?)?;
+        let outbox = Arc::new(Outbox::new(
+            store.clone(),
+            Arc::new(sealing),
+            config.webhook_egress.clone(),
+            crate::webhooks::send::client_tls(),
+        ));
         Ok(AppState {
+            outbox,
             base_path,
             auth,
             blocking: Arc::new(Semaphore::new(permits)),
@@ -147,9 +160,23 @@ impl AppState {
         if dirty.is_empty() {
             return;
         }
-        if let Err(e) = self.store.system().and_then(|mut s| s.write_usage(&dirty)) {
-            tracing::error!(error = %e, rows = dirty.len(), "could not write daily usage; will retry");
-            self.limiter.requeue(dirty);
+        let limits = &self.config.limits;
+        let cap = |tier: Tier| match tier {
+            Tier::Professional => limits.professional.day,
+            Tier::Institutional => limits.institutional.day,
+        };
+        let caps = limits.enabled.then_some(&cap as &dyn Fn(Tier) -> u64);
+        match self
+            .store
+            .system()
+            .and_then(|mut s| s.write_usage(&dirty, caps))
+        {
+            Ok(0) => {}
+            Ok(_) => self.outbox.wake(),
+            Err(e) => {
+                tracing::error!(error = %e, rows = dirty.len(), "could not write daily usage; will retry");
+                self.limiter.requeue(dirty);
+            }
         }
     }
 

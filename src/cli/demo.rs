@@ -18,10 +18,12 @@ pub fn run(
     listen: Option<SocketAddr>,
     plain_http: bool,
     limits: LimitConfig,
+    webhook_egress: crate::webhooks::egress::EgressPolicy,
 ) -> anyhow::Result<()> {
     let mut config = ServerConfig::new(dir.to_path_buf());
     config.tls = !plain_http;
     config.limits = limits;
+    config.webhook_egress = webhook_egress;
     config.validate()?;
     crate::private_files::create_dir(dir)?;
     let store = Store::open(dir, 1)?;

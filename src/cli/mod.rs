@@ -48,6 +48,8 @@ enum Command {
         plain_http: bool,
         #[command(flatten)]
         limits: LimitArgs,
+        #[command(flatten)]
+        webhooks: WebhookArgs,
     },
     /// The production server.
     Serve(Box<ServeArgs>),
@@ -297,6 +299,42 @@ struct ServeArgs {
     limits: LimitArgs,
     #[command(flatten)]
     llm: LlmArgs,
+    #[command(flatten)]
+    webhooks: WebhookArgs,
+}
+
+/// Where webhooks may be delivered. Public addresses always; internal ones only as allowed here.
+#[derive(clap::Args, Debug, Clone)]
+struct WebhookArgs {
+    /// Let webhooks reach loopback addresses (127.0.0.0/8, ::1): for tests and the local demo.
+    #[arg(long, env = "REGINTEL_WEBHOOK_ALLOW_LOOPBACK")]
+    webhook_allow_loopback: bool,
+    /// Internal ranges (CIDR) webhooks may reach besides public addresses, e.g. 10.20.0.0/16
+    /// (repeatable, or comma-separated in the variable).
+    #[arg(long, env = "REGINTEL_WEBHOOK_ALLOW_CIDRS", value_delimiter = ',')]
+    webhook_allow_cidr: Vec<crate::client_addr::Cidr>,
+    /// Host names webhooks may reach over plain http:// (their addresses must still be public
+    /// or in an allowed range).
+    #[arg(long, env = "REGINTEL_WEBHOOK_ALLOW_HOSTS", value_delimiter = ',')]
+    webhook_allow_host: Vec<String>,
+    /// Ranges (CIDR) webhooks never reach, even inside an allowed range.
+    #[arg(long, env = "REGINTEL_WEBHOOK_DENY_CIDRS", value_delimiter = ',')]
+    webhook_deny_cidr: Vec<crate::client_addr::Cidr>,
+}
+
+impl WebhookArgs {
+    fn policy(&self) -> crate::webhooks::egress::EgressPolicy {
+        crate::webhooks::egress::EgressPolicy {
+            allow_cidrs: self.webhook_allow_cidr.clone(),
+            allow_hosts: self
+                .webhook_allow_host
+                .iter()
+                .map(|h| h.trim().to_ascii_lowercase())
+                .collect(),
+            deny_cidrs: self.webhook_deny_cidr.clone(),
+            allow_loopback: self.webhook_allow_loopback,
+        }
+    }
 }
 
 /// The optional model server that writes briefings' prose.
@@ -364,6 +402,7 @@ impl ServeArgs {
         config.cache_bytes = self.cache_mb * 1024 * 1024;
         config.limits = self.limits.config();
         config.llm = self.llm.config()?;
+        config.webhook_egress = self.webhooks.policy();
         config.validate()?;
         Ok(config)
     }
@@ -388,7 +427,8 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
             listen,
             plain_http,
             limits,
-        } => demo::run(&dir, listen, plain_http, limits.config()),
+            webhooks,
+        } => demo::run(&dir, listen, plain_http, limits.config(), webhooks.policy()),
         Command::Serve(args) => launch::production(
             args.config()?,
             args.listen,

@@ -33,6 +33,9 @@ pub enum ApiError {
     KeyLimitReached { limit: usize },
     #[error("{0}")]
     Conflict(String),
+    /// A webhook URL the egress policy refuses (or whose host does not resolve).
+    #[error("{0}")]
+    WebhookUrlNotAllowed(String),
     /// What was asked cannot be answered as asked (a bad parameter or body, an unknown code).
     #[error(transparent)]
     Rejected(Rejection),
@@ -84,6 +87,7 @@ impl ApiError {
             },
             ApiError::InsufficientTier { .. } | ApiError::Forbidden(_) => 403,
             ApiError::KeyLimitReached { .. } | ApiError::Conflict(_) => 409,
+            ApiError::WebhookUrlNotAllowed(_) => 422,
             ApiError::Rejected(rejection) => match rejection {
                 Rejection::InvalidParameter { .. } => 400,
                 Rejection::Invalid { .. } => 422,
@@ -113,6 +117,7 @@ impl ApiError {
             ApiError::Forbidden(_) => "forbidden",
             ApiError::KeyLimitReached { .. } => "key_limit_reached",
             ApiError::Conflict(_) => "conflict",
+            ApiError::WebhookUrlNotAllowed(_) => "webhook_url_not_allowed",
             ApiError::Rejected(rejection) => match rejection {
                 Rejection::InvalidParameter { .. } => "invalid_parameter",
                 Rejection::Invalid { .. } => "validation_failed",
@@ -162,7 +167,8 @@ impl ApiError {
             | ApiError::MissingCredential
             | ApiError::Refused(_)
             | ApiError::Forbidden(_)
-            | ApiError::Conflict(_) => None,
+            | ApiError::Conflict(_)
+            | ApiError::WebhookUrlNotAllowed(_) => None,
         }
     }
 
@@ -178,6 +184,7 @@ impl ApiError {
         ("conflict", 409),
         ("unsupported_media_type", 415),
         ("validation_failed", 422),
+        ("webhook_url_not_allowed", 422),
         ("rate_limit_exceeded", 429),
         ("unknown_region", 404),
         ("unknown_dataset", 404),
@@ -282,6 +289,7 @@ mod tests {
                 retry_after: 1,
                 violated: vec!["key-minute"],
             },
+            ApiError::WebhookUrlNotAllowed("x".into()),
         ];
         let given: BTreeSet<(&str, u16)> = samples.iter().map(|e| (e.code(), e.status())).collect();
         let listed: BTreeSet<(&str, u16)> = ApiError::CODES.iter().copied().collect();

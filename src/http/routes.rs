@@ -9,6 +9,7 @@ use http::Method;
 use super::handlers::Handler::{Blocking, Heavy, Inline};
 use super::handlers::{
     Handler, account, analytics, briefings, citations, compare, datasets, meta, private, regions,
+    webhooks,
 };
 use Access::{Credential, Institutional, Public, Session};
 
@@ -66,6 +67,7 @@ const GET: Method = Method::GET;
 const POST: Method = Method::POST;
 const PUT: Method = Method::PUT;
 const DELETE: Method = Method::DELETE;
+const PATCH: Method = Method::PATCH;
 
 #[rustfmt::skip]
 pub static ROUTES: &[Route] = &[
@@ -90,6 +92,16 @@ pub static ROUTES: &[Route] = &[
     Route::new(GET,    "/export/bulk/{dataset_code}.csv-metadata.json", "exportMetadata", Institutional, Inline(analytics::export_metadata)).cached(),
     Route::new(GET,    "/intelligence/correlations/matrix",  "correlationMatrix",  Credential,    Heavy(analytics::correlations)).cached().weight(5),
     Route::new(GET,    "/account/usage",                     "getUsage",           Credential,    Inline(account::usage)),
+    Route::new(POST,   "/webhooks",                          "createWebhook",      Credential,    Blocking(webhooks::create)).json().secret(),
+    Route::new(GET,    "/webhooks",                          "listWebhooks",       Credential,    Inline(webhooks::list)),
+    Route::new(GET,    "/webhooks/{webhook_id}",             "getWebhook",         Credential,    Inline(webhooks::get)),
+    Route::new(PATCH,  "/webhooks/{webhook_id}",             "updateWebhook",      Credential,    Blocking(webhooks::update)).json(),
+    Route::new(DELETE, "/webhooks/{webhook_id}",             "deleteWebhook",      Credential,    Blocking(webhooks::delete)),
+    Route::new(POST,   "/webhooks/{webhook_id}/rotate-secret", "rotateWebhookSecret", Credential, Blocking(webhooks::rotate_secret)).secret(),
+    Route::new(POST,   "/webhooks/{webhook_id}/test",        "testWebhook",        Credential,    Blocking(webhooks::test)),
+    Route::new(GET,    "/webhooks/{webhook_id}/deliveries",  "listWebhookDeliveries", Credential, Inline(webhooks::deliveries)),
+    Route::new(POST,   "/webhooks/{webhook_id}/replay",      "replayWebhookEvents", Credential,   Blocking(webhooks::replay)).json(),
+    Route::new(POST,   "/webhooks/deliveries/{delivery_id}/resend", "resendWebhookDelivery", Credential, Blocking(webhooks::resend)),
     Route::new(GET,    "/openapi.json",                      "getOpenApi",         Public,        Inline(meta::openapi)),
     Route::new(GET,    "/healthz",                           "healthz",            Public,        Inline(meta::healthz)).root().weight(0),
     Route::new(GET,    "/readyz",                            "readyz",             Public,        Inline(meta::readyz)).root().weight(0),

@@ -9,6 +9,7 @@
 
 pub mod operations;
 pub mod schemas;
+mod webhooks;
 
 use std::collections::BTreeMap;
 
@@ -47,9 +48,11 @@ pub fn document(base_url: &str, limits: &LimitConfig) -> Value {
             {"name": "citations", "description": "The primary rows behind the numbers"},
             {"name": "analytics", "description": "Briefings, bulk export and correlations"},
             {"name": "account", "description": "Sign-in and the account's API keys"},
+            {"name": "webhooks", "description": "Signed event deliveries to the account's endpoints"},
             {"name": "operations", "description": "This document"},
         ],
         "paths": paths,
+        "webhooks": webhooks::events(),
         "components": {
             "securitySchemes": {
                 "ApiKey": {

@@ -9,15 +9,15 @@ pub fn r(name: &str) -> Value {
     json!({ "$ref": format!("#/components/schemas/{name}") })
 }
 
-fn nullable(schema: &str) -> Value {
+pub fn nullable(schema: &str) -> Value {
     json!({ "type": [schema, "null"] })
 }
 
-fn array_of(name: &str) -> Value {
+pub fn array_of(name: &str) -> Value {
     json!({ "type": "array", "items": r(name) })
 }
 
-fn object(required: &[&str], properties: Value) -> Value {
+pub fn object(required: &[&str], properties: Value) -> Value {
     json!({ "type": "object", "required": required, "properties": properties })
 }
 
@@ -77,7 +77,7 @@ fn briefing_example() -> Value {
 /// Every component schema: one per answer and request type, and the envelope's parts.
 pub fn all() -> Value {
     let codes: Vec<&str> = ApiError::CODES.iter().map(|(c, _)| *c).collect();
-    json!({
+    let mut all = json!({
         "Meta": object(&["request_id", "api_version", "generated_at", "access"], json!({
             "request_id": {"type": "string"},
             "api_version": {"type": "string", "const": "v1"},
@@ -380,5 +380,12 @@ pub fn all() -> Value {
             })),
             "notes": {"type": "array", "items": {"type": "object"}, "description": "Row count, units, flags, the latest snapshot."},
         })),
-    })
+    });
+    let Value::Object(webhooks) = super::webhooks::schemas() else {
+        unreachable!("the webhook schemas are an object")
+    };
+    all.as_object_mut()
+        .expect("the schemas are an object")
+        .extend(webhooks);
+    all
 }

@@ -5,7 +5,19 @@
 use rusqlite::{OptionalExtension, Row, TransactionBehavior, params};
 use serde::Serialize;
 
+use super::webhooks::{Audience, emit};
 use super::{Lookup, Scoped, StoreError, StoreResult, System};
+use crate::webhooks::events;
+
+/// The data of `api_key.created` and `api_key.revoked`: which key, never secret material.
+fn key_event(key_id: &str, name: &str, at: i64) -> serde_json::Value {
+    serde_json::json!({
+        "key_id": key_id,
+        "name": name,
+        "at": crate::clock::rfc3339(at),
+        "links": { "api_keys": "/account/api-keys" },
+    })
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -218,6 +230,12 @@ impl System {
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![key_id, account_id, name, mac, pepper_version, now],
         )?;
+        emit(
+            &tx,
+            events::API_KEY_CREATED,
+            Audience::Account(account_id),
+            &key_event(key_id, name, now),
+        )?;
         tx.commit()?;
         Ok(KeyRow {
             key_id: key_id.to_owned(),
@@ -241,15 +259,26 @@ impl System {
         now: i64,
     ) -> StoreResult<Option<i64>> {
         let tx = self.db().unchecked_transaction()?;
-        let changed = tx.execute(
-            "UPDATE api_keys SET revoked_at = ?3
-             WHERE key_id = ?1 AND (?2 IS NULL OR account_id = ?2) AND revoked_at IS NULL",
-            params![key_id, account, now],
-        )?;
-        let generation = if changed == 1 {
-            Some(bump_auth_generation(&tx)?)
-        } else {
-            None
+        let revoked: Option<(i64, String)> = tx
+            .query_row(
+                "UPDATE api_keys SET revoked_at = ?3
+                 WHERE key_id = ?1 AND (?2 IS NULL OR account_id = ?2) AND revoked_at IS NULL
+                 RETURNING account_id, name",
+                params![key_id, account, now],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let generation = match revoked {
+            Some((owner, name)) => {
+                emit(
+                    &tx,
+                    events::API_KEY_REVOKED,
+                    Audience::Account(owner),
+                    &key_event(key_id, &name, now),
+                )?;
+                Some(bump_auth_generation(&tx)?)
+            }
+            None => None,
         };
         tx.commit()?;
         Ok(generation)

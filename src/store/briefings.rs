@@ -67,6 +67,20 @@ impl System {
                 row.body_json
             ],
         )?;
+        let data = serde_json::json!({
+            "briefing_id": row.public_id,
+            "region": row.region_code,
+            "briefing_type": row.briefing_type,
+            "title": row.title,
+            "created_at": crate::clock::rfc3339(row.created_at),
+            "links": { "briefing": format!("/briefings/{}", row.public_id) },
+        });
+        super::webhooks::emit(
+            &tx,
+            crate::webhooks::events::BRIEFING_CREATED,
+            super::webhooks::Audience::Account(account),
+            &data,
+        )?;
         tx.commit()?;
         Ok(())
     }

@@ -15,6 +15,8 @@ use crate::catalogue::SourceRecord;
 use crate::citation::{CanonicalRow, canonical_dims, citation_id};
 use crate::dataset_file::ParsedFile;
 use crate::store::regions::RegionRow;
+use crate::store::webhooks::{Audience, emit};
+use crate::webhooks::events;
 
 /// Descriptive fields of a dataset.
 #[derive(Debug, Clone)]
@@ -333,6 +335,12 @@ pub fn import_dataset(
         tx.prepare_cached("UPDATE observations SET superseded_by = NULL WHERE citation_id = ?1")?;
 
     let mut regions_seen: HashSet<&str> = HashSet::new();
+    let mut changes: Vec<serde_json::Value> = Vec::new();
+    let mut note_change = |change: serde_json::Value| {
+        if changes.len() < events::MAX_LISTED_CHANGES {
+            changes.push(change);
+        }
+    };
     let mut key = String::new();
     for row in &parsed.rows {
         let dims = canonical_dims(&parsed.dim_names, &row.dim_values);
@@ -390,6 +398,7 @@ pub fn import_dataset(
             None => {
                 add(&mut insert)?;
                 outcome.added += 1;
+                note_change(serde_json::json!({ "citation_id": cit, "change": "added" }));
             }
             Some((_, text, flags, conf))
                 if text == row.value_text && flags == row.flags && conf == row.conf_status =>
@@ -404,6 +413,9 @@ pub fn import_dataset(
                     add(&mut insert)?;
                 }
                 outcome.revised += 1;
+                note_change(
+                    serde_json::json!({ "citation_id": cit, "change": "revised", "replaces": old }),
+                );
             }
         }
     }
@@ -422,6 +434,23 @@ pub fn import_dataset(
                 outcome.unchanged as i64
             ],
         )?;
+        let listed = changes.len() as u64;
+        let data = serde_json::json!({
+            "dataset": meta.code,
+            "snapshot": snapshot_public,
+            "visibility": if owner.is_some() { "private" } else { "public" },
+            "rows_added": outcome.added,
+            "rows_revised": outcome.revised,
+            "rows_unchanged": outcome.unchanged,
+            "changes": changes,
+            "changes_complete": listed == outcome.added + outcome.revised,
+            "links": {
+                "dataset": format!("/datasets/{}", meta.code),
+                "export": format!("/export/bulk/{}.csv", meta.code),
+            },
+        });
+        let audience = owner.map_or(Audience::Everyone, Audience::Account);
+        emit(tx, events::DATASET_UPDATED, audience, &data)?;
         outcome.snapshot = Some(snapshot_public);
     }
     refresh_series_stats(tx, series_ids.values().copied())?;

@@ -1,9 +1,13 @@
 //! Daily usage counters (`usage_daily`): written by the limiter's flush, read at start and by
 //! `GET /account/usage`.
 
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
+use super::accounts::Tier;
+use super::webhooks::{Audience, emit};
 use super::{Scoped, StoreResult, System};
+use crate::limits::Scope;
+use crate::webhooks::events;
 
 /// `2026-11-21` for a day number (days since the unix epoch, UTC).
 pub fn day_label(day: i64) -> String {
@@ -23,20 +27,72 @@ impl System {
     }
 
     /// Writes counters (scope, day, used) in one transaction; a counter only ever grows within a
-    /// day, so the larger value wins.
-    pub fn write_usage(&mut self, rows: &[(String, i64, u64)]) -> StoreResult<()> {
+    /// day, so the larger value wins. An account's counter that crosses 80 % or 100 % of its
+    /// daily cap (`cap` of its tier; None: no caps, limits are off) emits `usage.threshold` in
+    /// the same transaction. Returns the events emitted.
+    pub fn write_usage(
+        &mut self,
+        rows: &[(String, i64, u64)],
+        cap: Option<&dyn Fn(Tier) -> u64>,
+    ) -> StoreResult<usize> {
         let tx = self.transaction()?;
+        let mut emitted = 0;
         {
+            let mut before =
+                tx.prepare_cached("SELECT used FROM usage_daily WHERE scope = ?1 AND day = ?2")?;
             let mut stmt = tx.prepare_cached(
                 "INSERT INTO usage_daily (scope, day, used) VALUES (?1, ?2, ?3)
                  ON CONFLICT (scope, day) DO UPDATE SET used = max(used, excluded.used)",
             )?;
+            let mut tier_of = tx.prepare_cached("SELECT tier FROM accounts WHERE id = ?1")?;
             for (scope, day, used) in rows {
-                stmt.execute(params![scope, day_label(*day), *used as i64])?;
+                let label = day_label(*day);
+                let account = match Scope::from_persisted_name(scope) {
+                    Some(Scope::Account(id)) => Some(id),
+                    _ => None,
+                };
+                let (Some(cap), Some(account)) = (cap, account) else {
+                    stmt.execute(params![scope, label, *used as i64])?;
+                    continue;
+                };
+                let old: u64 = before
+                    .query_row(params![scope, label], |r| r.get::<_, i64>(0))
+                    .optional()?
+                    .map_or(0, |v| v.max(0) as u64);
+                stmt.execute(params![scope, label, *used as i64])?;
+                let Some(tier) = tier_of
+                    .query_row([account], |r| r.get::<_, String>(0))
+                    .optional()?
+                    .as_deref()
+                    .and_then(Tier::parse)
+                else {
+                    continue;
+                };
+                let daily_cap = cap(tier);
+                for percent in events::USAGE_THRESHOLDS {
+                    let mark = (daily_cap * percent).div_ceil(100);
+                    if old < mark && *used >= mark {
+                        let data = serde_json::json!({
+                            "day": label,
+                            "threshold_percent": percent,
+                            "used": used,
+                            "daily_cap": daily_cap,
+                            "tier": tier,
+                            "links": { "usage": "/account/usage" },
+                        });
+                        emit(
+                            &tx,
+                            events::USAGE_THRESHOLD,
+                            Audience::Account(account),
+                            &data,
+                        )?;
+                        emitted += 1;
+                    }
+                }
             }
         }
         tx.commit()?;
-        Ok(())
+        Ok(emitted)
     }
 }
 

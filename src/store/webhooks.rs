@@ -7,6 +7,7 @@ use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
 use super::{Scoped, StoreResult, System};
 use crate::webhooks::breaker::{self, Breaker};
+use crate::webhooks::events;
 
 /// Endpoints an account may register.
 pub const MAX_ENDPOINTS_PER_ACCOUNT: i64 = 20;
@@ -67,10 +68,22 @@ pub struct NewEndpoint<'a> {
 /// Who receives an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Audience {
-    /// The endpoints of one account.
+    /// The subscribed endpoints of one account.
     Account(i64),
-    /// Every account's endpoints (a change of public data).
+    /// Every account's subscribed endpoints (a change of public data).
     Everyone,
+    /// One endpoint (row id) of one account, subscribed or not: a test event.
+    Endpoint { account: i64, endpoint: i64 },
+}
+
+impl Audience {
+    /// The account the event is for; None for everyone.
+    fn account(self) -> Option<i64> {
+        match self {
+            Audience::Account(id) | Audience::Endpoint { account: id, .. } => Some(id),
+            Audience::Everyone => None,
+        }
+    }
 }
 
 /// An event for the outbox: its id (the `webhook-id` header), type and exact body.
@@ -89,18 +102,20 @@ pub fn enqueue(
     audience: Audience,
 ) -> rusqlite::Result<usize> {
     conn.prepare_cached(
-        "INSERT INTO webhook_events (public_id, type, occurred_at, payload) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO webhook_events (public_id, type, occurred_at, payload, account_id)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
     .execute(params![
         event.public_id,
         event.event_type,
         event.occurred_at,
-        event.payload
+        event.payload,
+        audience.account()
     ])?;
     let event_id = conn.last_insert_rowid();
-    let account = match audience {
-        Audience::Account(id) => Some(id),
-        Audience::Everyone => None,
+    let endpoint = match audience {
+        Audience::Endpoint { endpoint, .. } => Some(endpoint),
+        _ => None,
     };
     // Random delivery ids: rowids would tell an account how many events others had.
     conn.prepare_cached(
@@ -108,14 +123,37 @@ pub fn enqueue(
          SELECT 'dlv_' || lower(hex(randomblob(12))), ?1, p.id, 'pending', ?2
          FROM webhook_endpoints p JOIN accounts a ON a.id = p.account_id
          WHERE p.enabled AND NOT a.disabled AND (?3 IS NULL OR p.account_id = ?3)
-           AND EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = ?4)",
+           AND (?5 IS NULL AND EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = ?4)
+                OR p.id = ?5)",
     )?
     .execute(params![
         event_id,
         event.occurred_at,
-        account,
-        event.event_type
+        audience.account(),
+        event.event_type,
+        endpoint
     ])
+}
+
+/// Builds the event of `event_type` with `data` (see [`crate::webhooks::events`]) and enqueues
+/// it for `audience` on `conn`, inside the caller's transaction. Returns the event's id.
+pub fn emit<D: serde::Serialize>(
+    conn: &Connection,
+    event_type: &str,
+    audience: Audience,
+    data: &D,
+) -> rusqlite::Result<String> {
+    let id = events::message_id();
+    let now = crate::clock::now_ms();
+    let payload = events::envelope(&id, event_type, now, data);
+    let event = NewEvent {
+        public_id: &id,
+        event_type,
+        occurred_at: now,
+        payload: &payload,
+    };
+    enqueue(conn, &event, audience)?;
+    Ok(id)
 }
 
 /// A delivery a worker has claimed: everything one attempt needs.
@@ -124,7 +162,8 @@ pub struct Claimed {
     pub delivery_id: i64,
     pub attempts: i64,
     pub event_public_id: String,
-    pub occurred_at: i64,
+    /// When the delivery's schedule began (the event, or its resend or replay).
+    pub scheduled_at: i64,
     pub payload: Vec<u8>,
     pub endpoint_id: i64,
     pub endpoint_public_id: String,
@@ -248,9 +287,9 @@ impl System {
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let claimed: Vec<Claimed> = tx
             .prepare_cached(
-                "SELECT d.id, d.attempts, e.public_id, e.occurred_at, e.payload, p.id, p.public_id,
+                "SELECT d.id, d.attempts, e.public_id, coalesce(d.scheduled_at, e.occurred_at), e.payload, p.id, p.public_id,
                         p.url, p.secret_sealed, p.previous_secret_sealed, p.previous_secret_until
-                 FROM (SELECT id, attempts, event_id, endpoint_id, next_attempt_at,
+                 FROM (SELECT id, attempts, event_id, endpoint_id, next_attempt_at, scheduled_at,
                               row_number() OVER (PARTITION BY endpoint_id
                                                  ORDER BY next_attempt_at, id) AS nth
                        FROM webhook_deliveries
@@ -267,7 +306,7 @@ impl System {
                     delivery_id: r.get(0)?,
                     attempts: r.get(1)?,
                     event_public_id: r.get(2)?,
-                    occurred_at: r.get(3)?,
+                    scheduled_at: r.get(3)?,
                     payload: r.get(4)?,
                     endpoint_id: r.get(5)?,
                     endpoint_public_id: r.get(6)?,
@@ -400,6 +439,284 @@ fn endpoint_id(conn: &Connection, account: i64, public_id: &str) -> rusqlite::Re
     .optional()
 }
 
+/// What a `PATCH` changes of an endpoint; None leaves a field as it is.
+#[derive(Default)]
+pub struct EndpointPatch<'a> {
+    pub url: Option<&'a str>,
+    pub description: Option<&'a str>,
+    /// JSON array of event type names.
+    pub event_types: Option<&'a str>,
+    /// Enabling clears the reason it was disabled and closes its breaker: the owner says the
+    /// receiver is back.
+    pub enabled: Option<bool>,
+}
+
+/// Events a replay sends at most: the write stays one short transaction.
+pub const MAX_REPLAY: usize = 10_000;
+
+/// How a replay went: the deliveries scheduled, and whether every event since the time was
+/// reached (false: call again from `resume_from`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Replay {
+    pub scheduled: usize,
+    pub complete: bool,
+    pub resume_from: Option<i64>,
+}
+
+impl System {
+    /// Changes an endpoint of `account`; None when it has no such endpoint.
+    pub fn update_endpoint(
+        &mut self,
+        account: i64,
+        public_id: &str,
+        patch: &EndpointPatch<'_>,
+    ) -> StoreResult<Option<EndpointRow>> {
+        let tx = self
+            .conn
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let Some(id) = endpoint_id(&tx, account, public_id)? else {
+            return Ok(None);
+        };
+        tx.execute(
+            "UPDATE webhook_endpoints
+             SET url = coalesce(?2, url), description = coalesce(?3, description),
+                 event_types = coalesce(?4, event_types), enabled = coalesce(?5, enabled)
+             WHERE id = ?1",
+            params![
+                id,
+                patch.url,
+                patch.description,
+                patch.event_types,
+                patch.enabled
+            ],
+        )?;
+        if patch.enabled == Some(true) {
+            tx.execute(
+                "UPDATE webhook_endpoints SET disabled_reason = NULL WHERE id = ?1",
+                [id],
+            )?;
+            save_breaker(&tx, id, &Breaker::default())?;
+        }
+        let row = endpoint_by_id(&tx, id)?;
+        tx.commit()?;
+        Ok(Some(row))
+    }
+
+    /// Makes `new_sealed` the endpoint's secret; the current one keeps signing beside it until
+    /// `grace_until`. None when `account` has no such endpoint.
+    pub fn rotate_secret(
+        &mut self,
+        account: i64,
+        public_id: &str,
+        new_sealed: &str,
+        grace_until: i64,
+    ) -> StoreResult<Option<EndpointRow>> {
+        let tx = self
+            .conn
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let Some(id) = endpoint_id(&tx, account, public_id)? else {
+            return Ok(None);
+        };
+        tx.execute(
+            "UPDATE webhook_endpoints
+             SET previous_secret_sealed = secret_sealed, previous_secret_until = ?3,
+                 secret_sealed = ?2
+             WHERE id = ?1",
+            params![id, new_sealed, grace_until],
+        )?;
+        let row = endpoint_by_id(&tx, id)?;
+        tx.commit()?;
+        Ok(Some(row))
+    }
+
+    /// Emits a `webhook.test` event to one endpoint of `account` with `data`; its event id, or
+    /// None when there is no such endpoint.
+    pub fn send_test_event<D: serde::Serialize>(
+        &mut self,
+        account: i64,
+        public_id: &str,
+        data: &D,
+    ) -> StoreResult<Option<String>> {
+        let tx = self
+            .conn
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let Some(endpoint) = endpoint_id(&tx, account, public_id)? else {
+            return Ok(None);
+        };
+        let audience = Audience::Endpoint { account, endpoint };
+        let id = emit(&tx, events::WEBHOOK_TEST, audience, data)?;
+        tx.commit()?;
+        Ok(Some(id))
+    }
+
+    /// Schedules a delivery of `account` again from the first attempt, unless it is pending
+    /// already. Its status afterwards, or None when the account has no such delivery.
+    pub fn resend(
+        &mut self,
+        account: i64,
+        delivery: &str,
+        now: i64,
+    ) -> StoreResult<Option<String>> {
+        let tx = self
+            .conn
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let found: Option<(i64, String)> = tx
+            .query_row(
+                "SELECT d.id, d.status FROM webhook_deliveries d
+                 JOIN webhook_endpoints p ON p.id = d.endpoint_id
+                 WHERE d.public_id = ?1 AND p.account_id = ?2",
+                params![delivery, account],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let Some((id, status)) = found else {
+            return Ok(None);
+        };
+        if status != "pending" {
+            tx.execute(
+                &format!("UPDATE webhook_deliveries SET {RESCHEDULE} WHERE id = ?1"),
+                params![id, now],
+            )?;
+        }
+        tx.commit()?;
+        Ok(Some("pending".to_owned()))
+    }
+
+    /// Sends one endpoint of `account` every event since `since` (unix ms) that the account
+    /// received or would have received by the endpoint's current subscription, oldest first,
+    /// at most [`MAX_REPLAY`]; deliveries pending already stay as they are. None when there is
+    /// no such endpoint.
+    pub fn replay(
+        &mut self,
+        account: i64,
+        public_id: &str,
+        since: i64,
+        now: i64,
+    ) -> StoreResult<Option<Replay>> {
+        let tx = self
+            .conn
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let Some(endpoint) = endpoint_id(&tx, account, public_id)? else {
+            return Ok(None);
+        };
+        let events: Vec<(i64, i64)> = tx
+            .prepare_cached(
+                "SELECT e.id, e.occurred_at FROM webhook_events e, webhook_endpoints p
+                 WHERE p.id = ?1 AND e.occurred_at >= ?2
+                   AND (e.account_id IS NULL OR e.account_id = ?3)
+                   AND EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = e.type)
+                 ORDER BY e.occurred_at, e.id LIMIT ?4",
+            )?
+            .query_map(
+                params![endpoint, since, account, MAX_REPLAY as i64 + 1],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?
+            .collect::<Result<_, _>>()?;
+        let complete = events.len() <= MAX_REPLAY;
+        let resume_from = (!complete).then(|| events[MAX_REPLAY].1);
+        let mut scheduled = 0;
+        {
+            let mut upsert = tx.prepare_cached(&format!(
+                "INSERT INTO webhook_deliveries (public_id, event_id, endpoint_id, status,
+                                                 next_attempt_at, scheduled_at)
+                 VALUES ('dlv_' || lower(hex(randomblob(12))), ?1, ?3, 'pending', ?2, ?2)
+                 ON CONFLICT (event_id, endpoint_id) DO UPDATE SET {RESCHEDULE}
+                 WHERE status != 'pending'"
+            ))?;
+            for (event, _) in events.iter().take(MAX_REPLAY) {
+                scheduled += upsert.execute(params![event, now, endpoint])?;
+            }
+        }
+        tx.commit()?;
+        Ok(Some(Replay {
+            scheduled,
+            complete,
+            resume_from,
+        }))
+    }
+
+    /// Removes what is finished and older than `before` (unix ms): delivered, failed and
+    /// cancelled deliveries with their attempts, and events left without deliveries. Pending
+    /// deliveries are kept, whatever their age. Returns the events removed.
+    pub fn purge_webhooks(&mut self, before: i64) -> StoreResult<usize> {
+        let tx = self
+            .conn
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        tx.execute(
+            "DELETE FROM webhook_attempts WHERE delivery_id IN
+                 (SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+                  WHERE d.status != 'pending' AND e.occurred_at < ?1)",
+            [before],
+        )?;
+        tx.execute(
+            "DELETE FROM webhook_deliveries WHERE status != 'pending' AND event_id IN
+                 (SELECT id FROM webhook_events WHERE occurred_at < ?1)",
+            [before],
+        )?;
+        let events = tx.execute(
+            "DELETE FROM webhook_events WHERE occurred_at < ?1
+               AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)",
+            [before],
+        )?;
+        tx.commit()?;
+        Ok(events)
+    }
+}
+
+impl System {
+    /// Frees every lease: at start, deliveries a previous run claimed and did not record (it
+    /// was killed mid-send) are due again at once instead of when their leases run out. Sent
+    /// again, they may arrive twice, as at-least-once delivery allows. Returns how many.
+    pub fn release_leases(&mut self) -> StoreResult<usize> {
+        Ok(self.db().execute(
+            "UPDATE webhook_deliveries SET lease_until = NULL
+             WHERE status = 'pending' AND lease_until IS NOT NULL",
+            [],
+        )?)
+    }
+}
+
+/// A delivery scheduled again from its first attempt at `?2` (the schedule's age counts from
+/// then).
+const RESCHEDULE: &str = "status = 'pending', attempts = 0, next_attempt_at = ?2,
+    scheduled_at = ?2, lease_until = NULL, last_status = NULL, last_error = NULL,
+    delivered_at = NULL";
+
+fn endpoint_by_id(conn: &Connection, id: i64) -> rusqlite::Result<EndpointRow> {
+    conn.prepare_cached(&format!(
+        "SELECT {ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?1"
+    ))?
+    .query_row([id], endpoint_from_row)
+}
+
+/// A delivery as its endpoint's owner sees it, with every attempt.
+#[derive(Debug, Clone)]
+pub struct DeliveryRow {
+    pub public_id: String,
+    pub event_public_id: String,
+    pub event_type: String,
+    pub occurred_at: i64,
+    pub status: String,
+    pub attempts: i64,
+    pub next_attempt_at: i64,
+    pub delivered_at: Option<i64>,
+    pub log: Vec<AttemptRow>,
+}
+
+#[derive(Debug, Clone)]
+pub struct AttemptRow {
+    pub attempted_at: i64,
+    pub status_code: Option<u16>,
+    pub latency_ms: i64,
+    pub error: Option<String>,
+}
+
 impl Scoped {
     /// The caller's endpoints, oldest first.
     pub fn my_endpoints(&self) -> StoreResult<Vec<EndpointRow>> {
@@ -416,6 +733,60 @@ impl Scoped {
             "SELECT {ENDPOINT_COLUMNS} FROM v_webhook_endpoints WHERE public_id = ?1"
         ))?;
         Ok(stmt.query_row([public_id], endpoint_from_row).optional()?)
+    }
+
+    /// The newest `limit` deliveries of the caller's endpoint `public_id`, before the delivery
+    /// `before` (a page's last) when given, each with its attempts.
+    pub fn my_deliveries(
+        &self,
+        public_id: &str,
+        limit: usize,
+        before: Option<&str>,
+    ) -> StoreResult<Vec<DeliveryRow>> {
+        let mut deliveries: Vec<(i64, DeliveryRow)> = self
+            .db()
+            .prepare_cached(
+                "SELECT id, public_id, event_public_id, type, occurred_at, status, attempts,
+                        next_attempt_at, delivered_at
+                 FROM v_webhook_deliveries
+                 WHERE endpoint_public_id = ?1
+                   AND (?3 IS NULL OR id < (SELECT id FROM v_webhook_deliveries WHERE public_id = ?3))
+                 ORDER BY id DESC LIMIT ?2",
+            )?
+            .query_map(params![public_id, limit as i64, before], |r| {
+                Ok((
+                    r.get(0)?,
+                    DeliveryRow {
+                        public_id: r.get(1)?,
+                        event_public_id: r.get(2)?,
+                        event_type: r.get(3)?,
+                        occurred_at: r.get(4)?,
+                        status: r.get(5)?,
+                        attempts: r.get(6)?,
+                        next_attempt_at: r.get(7)?,
+                        delivered_at: r.get(8)?,
+                        log: Vec::new(),
+                    },
+                ))
+            })?
+            .collect::<Result<_, _>>()?;
+        let mut attempts = self.db().prepare_cached(
+            "SELECT attempted_at, status_code, latency_ms, error FROM v_webhook_attempts
+             WHERE delivery_id = ?1 ORDER BY id",
+        )?;
+        for (id, delivery) in &mut deliveries {
+            delivery.log = attempts
+                .query_map([*id], |r| {
+                    Ok(AttemptRow {
+                        attempted_at: r.get(0)?,
+                        status_code: r.get(1)?,
+                        latency_ms: r.get(2)?,
+                        error: r.get(3)?,
+                    })
+                })?
+                .collect::<Result<_, _>>()?;
+        }
+        Ok(deliveries.into_iter().map(|(_, d)| d).collect())
     }
 }
 

@@ -40,6 +40,38 @@ pub struct Signed<'a> {
     pub body: Bytes,
 }
 
+/// The TLS settings for `https` receivers: the operating system's trusted roots (on Debian,
+/// `/etc/ssl/certs`, where an institution adds its own CA), read once at start. Certificates
+/// that cannot be parsed are skipped with a warning; no roots at all only fails `https`
+/// deliveries, each with its reason in the delivery log.
+pub fn client_tls() -> Arc<rustls::ClientConfig> {
+    let mut roots = rustls::RootCertStore::empty();
+    let found = rustls_native_certs::load_native_certs();
+    for error in &found.errors {
+        tracing::warn!(%error, "reading the system's trusted certificates for webhooks");
+    }
+    let (added, ignored) = roots.add_parsable_certificates(found.certs);
+    if ignored > 0 {
+        tracing::warn!(ignored, "system certificates not usable for webhooks");
+    }
+    if added == 0 {
+        tracing::warn!("no trusted root certificates found: https webhooks will fail to connect");
+    }
+    client_tls_with(roots)
+}
+
+/// TLS settings trusting exactly `roots`.
+pub fn client_tls_with(roots: rustls::RootCertStore) -> Arc<rustls::ClientConfig> {
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    Arc::new(
+        rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("the aws-lc-rs provider supports TLS 1.2 and 1.3")
+            .with_root_certificates(roots)
+            .with_no_client_auth(),
+    )
+}
+
 /// Sends `request` to `url`. `tls` verifies `https` receivers.
 pub async fn send(
     url: &WebhookUrl,
@@ -72,13 +104,10 @@ async fn attempt(
     tls: &Arc<rustls::ClientConfig>,
     request: Signed<'_>,
 ) -> Result<(u16, Option<Duration>), String> {
-    let addrs = tokio::time::timeout(CONNECT_TIMEOUT, resolve(url))
-        .await
-        .map_err(|_| "the host did not resolve in time".to_owned())??;
-    let ips: Vec<IpAddr> = addrs.iter().map(SocketAddr::ip).collect();
-    policy
-        .check(url, &ips)
-        .map_err(|why| format!("egress_denied: {why}"))?;
+    let addrs = check_destination(url, policy).await.map_err(|e| match e {
+        Destination::Unresolved(why) => why,
+        Destination::Denied(why) => format!("egress_denied: {why}"),
+    })?;
     let stream = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(&addrs[..]))
         .await
         .map_err(|_| "the connection was not accepted in time".to_owned())?
@@ -95,6 +124,31 @@ async fn attempt(
     } else {
         exchange(url, stream, request).await
     }
+}
+
+/// Resolves the URL's host and checks every address against `policy` (at registration and
+/// before every attempt, so a changed DNS answer cannot lead a delivery inside): the addresses
+/// to connect to, or why not.
+pub async fn check_destination(
+    url: &WebhookUrl,
+    policy: &EgressPolicy,
+) -> Result<Vec<SocketAddr>, Destination> {
+    let addrs = tokio::time::timeout(CONNECT_TIMEOUT, resolve(url))
+        .await
+        .map_err(|_| Destination::Unresolved(format!("{} did not resolve in time", url.host)))?
+        .map_err(Destination::Unresolved)?;
+    let ips: Vec<IpAddr> = addrs.iter().map(SocketAddr::ip).collect();
+    policy.check(url, &ips).map_err(Destination::Denied)?;
+    Ok(addrs)
+}
+
+/// Why a destination cannot be reached, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// The host has no address now (which may change).
+    Unresolved(String),
+    /// The policy refuses an address.
+    Denied(String),
 }
 
 /// The host's addresses, or the literal address the URL names.
@@ -186,19 +240,8 @@ mod tests {
         }
     }
 
-    fn client_trusting(roots: rustls::RootCertStore) -> Arc<rustls::ClientConfig> {
-        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-        Arc::new(
-            rustls::ClientConfig::builder_with_provider(provider)
-                .with_safe_default_protocol_versions()
-                .unwrap()
-                .with_root_certificates(roots)
-                .with_no_client_auth(),
-        )
-    }
-
     fn tls() -> Arc<rustls::ClientConfig> {
-        client_trusting(rustls::RootCertStore::empty())
+        client_tls_with(rustls::RootCertStore::empty())
     }
 
     #[tokio::test]
@@ -299,7 +342,7 @@ mod tests {
 
         let mut roots = rustls::RootCertStore::empty();
         roots.add(cert).unwrap();
-        let trusted = send(&url, &loopback(), &client_trusting(roots), signed("{}")).await;
+        let trusted = send(&url, &loopback(), &client_tls_with(roots), signed("{}")).await;
         assert_eq!((trusted.status, trusted.error), (Some(200), None));
         assert!(seen.recv().await.unwrap().ends_with("{}"));
     }

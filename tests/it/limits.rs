@@ -532,11 +532,14 @@ async fn sessions_are_limited_and_usage_reads_earlier_days() {
     store
         .system()
         .unwrap()
-        .write_usage(&[(
-            Scope::Account(a.id).persisted_name().unwrap(),
-            today - 3,
-            42,
-        )])
+        .write_usage(
+            &[(
+                Scope::Account(a.id).persisted_name().unwrap(),
+                today - 3,
+                42,
+            )],
+            None,
+        )
         .unwrap();
     let r = s
         .client

@@ -10,6 +10,7 @@ pub mod datasets;
 pub mod meta;
 pub mod private;
 pub mod regions;
+pub mod webhooks;
 
 use std::cell::OnceCell;
 use std::sync::Arc;
