@@ -375,4 +375,7 @@ CREATE INDEX webhook_events_time ON webhook_events (occurred_at);
 -- When the delivery's retry schedule began: its event's time, or when it was resent or
 -- replayed. The schedule's 76-hour limit counts from here (NULL: the event's time).
 ALTER TABLE webhook_deliveries ADD COLUMN scheduled_at INTEGER;
+-- The version of the saved breaker state: attempts end in any order, and an older state saved
+-- late must not overwrite a newer one.
+ALTER TABLE webhook_endpoints ADD COLUMN breaker_version INTEGER NOT NULL DEFAULT 0;
 

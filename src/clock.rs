@@ -1,7 +1,26 @@
 //! Wall-clock time as RFC 3339 UTC timestamps (`meta.generated_at`, snapshot times), both ways.
 //! Civil-date conversion after Howard Hinnant's `civil_from_days`.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The wall clock, which a test may move forward (all copies together) to reach what is due
+/// minutes or hours later without waiting for it.
+#[derive(Clone, Debug, Default)]
+pub struct Clock {
+    offset_ms: Arc<AtomicI64>,
+}
+
+impl Clock {
+    pub fn now_ms(&self) -> i64 {
+        now_ms() + self.offset_ms.load(Ordering::Relaxed)
+    }
+
+    pub fn advance(&self, ms: i64) {
+        self.offset_ms.fetch_add(ms, Ordering::Relaxed);
+    }
+}
 
 pub fn now_ms() -> i64 {
     SystemTime::now()

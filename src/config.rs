@@ -190,6 +190,9 @@ pub struct ServerConfig {
     pub llm: Option<LlmConfig>,
     /// Where webhooks may be delivered: public addresses, and what the operator allows besides.
     pub webhook_egress: crate::webhooks::egress::EgressPolicy,
+    /// The clock of webhook deliveries (retry times, breakers, leases): the wall clock, which
+    /// tests move forward to reach later steps of the retry schedule.
+    pub webhook_clock: crate::clock::Clock,
 }
 
 impl ServerConfig {
@@ -233,6 +236,7 @@ impl ServerConfig {
             limits: LimitConfig::default(),
             llm: None,
             webhook_egress: Default::default(),
+            webhook_clock: Default::default(),
         }
     }
 

@@ -10,6 +10,7 @@ use std::time::Duration;
 use tokio::sync::{Notify, Semaphore};
 
 use crate::auth::secrets::SealingKey;
+use crate::clock::Clock;
 use crate::store::Store;
 use crate::store::webhooks::{AttemptRecord, Claimed, EndpointChange, NextStep};
 use crate::webhooks::breaker::{Admission, Breaker};
@@ -48,6 +49,8 @@ pub struct Outbox {
     tls: Arc<rustls::ClientConfig>,
     wake: Notify,
     breakers: Mutex<HashMap<i64, Breaker>>,
+    /// Retry times, breaker periods, leases and ages are read from this clock.
+    clock: Clock,
 }
 
 impl Outbox {
@@ -56,12 +59,14 @@ impl Outbox {
         sealing: Arc<SealingKey>,
         policy: EgressPolicy,
         tls: Arc<rustls::ClientConfig>,
+        clock: Clock,
     ) -> Outbox {
         Outbox {
             store,
             sealing,
             policy,
             tls,
+            clock,
             wake: Notify::new(),
             breakers: Mutex::new(HashMap::new()),
         }
@@ -128,7 +133,7 @@ impl Outbox {
 
     async fn purge(&self) {
         let store = self.store.clone();
-        let before = crate::clock::now_ms() - RETENTION_MS;
+        let before = self.clock.now_ms() - RETENTION_MS;
         match tokio::task::spawn_blocking(move || store.system()?.purge_webhooks(before)).await {
             Ok(Ok(0)) => {}
             Ok(Ok(events)) => {
@@ -143,7 +148,7 @@ impl Outbox {
     /// [`PER_ENDPOINT`] to one endpoint. Returns how many deliveries it claimed.
     pub async fn deliver_due(self: &Arc<Self>) -> anyhow::Result<usize> {
         let store = self.store.clone();
-        let now = crate::clock::now_ms();
+        let now = self.clock.now_ms();
         let claimed = tokio::task::spawn_blocking(move || {
             store
                 .system()?
@@ -179,7 +184,7 @@ impl Outbox {
 
     /// One claimed delivery: admitted by its endpoint's breaker, signed, sent, recorded.
     async fn deliver(&self, c: Claimed) -> anyhow::Result<()> {
-        let now = crate::clock::now_ms();
+        let now = self.clock.now_ms();
         if now - c.scheduled_at > MAX_AGE_MS {
             let expired = "expired: not delivered within 76 hours";
             return self
@@ -224,7 +229,7 @@ impl Outbox {
                 latency: Duration::ZERO,
             },
         };
-        let done = crate::clock::now_ms();
+        let done = self.clock.now_ms();
         let judged = verdict(attempt.status);
         let next = match judged {
             Verdict::Delivered => NextStep::Delivered,
@@ -305,7 +310,11 @@ impl Outbox {
         if let Some(reason) = disable {
             tracing::warn!(endpoint = %c.endpoint_public_id, reason, "webhook endpoint disabled");
         }
-        (disable.is_some() || *breaker != before).then(|| EndpointChange {
+        if disable.is_none() && *breaker == before {
+            return None;
+        }
+        breaker.version += 1;
+        Some(EndpointChange {
             endpoint_id: c.endpoint_id,
             breaker: breaker.clone(),
             disable,
@@ -398,7 +407,13 @@ mod tests {
             ..EgressPolicy::default()
         };
         let tls = crate::webhooks::send::client_tls_with(rustls::RootCertStore::empty());
-        let outbox = Arc::new(Outbox::new(store.clone(), sealing, policy, tls));
+        let outbox = Arc::new(Outbox::new(
+            store.clone(),
+            sealing,
+            policy,
+            tls,
+            Clock::default(),
+        ));
         Setup {
             _dir: dir,
             store,

@@ -113,6 +113,7 @@ impl AppState {
             Arc::new(sealing),
             config.webhook_egress.clone(),
             crate::webhooks::send::client_tls(),
+            config.webhook_clock.clone(),
         ));
         Ok(AppState {
             outbox,

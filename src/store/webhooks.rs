@@ -391,7 +391,7 @@ impl System {
     pub fn breaker(&self, endpoint_id: i64) -> StoreResult<Breaker> {
         let mut stmt = self.db().prepare_cached(
             "SELECT breaker_state, consecutive_failures, breaker_open_until, breaker_trips,
-                    failing_since
+                    failing_since, breaker_version
              FROM webhook_endpoints WHERE id = ?1",
         )?;
         let found = stmt
@@ -404,6 +404,7 @@ impl System {
                     trips: r.get(3)?,
                     failing_since: r.get(4)?,
                     probing: false,
+                    version: r.get(5)?,
                 })
             })
             .optional()?;
@@ -411,13 +412,14 @@ impl System {
     }
 }
 
-/// Saves an endpoint's breaker, so its state shows in the API and survives a restart.
+/// Saves an endpoint's breaker, so its state shows in the API and survives a restart, unless a
+/// newer version of it was saved already.
 fn save_breaker(conn: &Connection, endpoint_id: i64, b: &Breaker) -> rusqlite::Result<()> {
     conn.prepare_cached(
         "UPDATE webhook_endpoints
          SET breaker_state = ?2, consecutive_failures = ?3, breaker_open_until = ?4,
-             breaker_trips = ?5, failing_since = ?6
-         WHERE id = ?1",
+             breaker_trips = ?5, failing_since = ?6, breaker_version = ?7
+         WHERE id = ?1 AND breaker_version < ?7",
     )?
     .execute(params![
         endpoint_id,
@@ -425,7 +427,8 @@ fn save_breaker(conn: &Connection, endpoint_id: i64, b: &Breaker) -> rusqlite::R
         b.consecutive_failures,
         b.open_until,
         b.trips,
-        b.failing_since
+        b.failing_since,
+        b.version
     ])?;
     Ok(())
 }
@@ -450,6 +453,10 @@ pub struct EndpointPatch<'a> {
     /// receiver is back.
     pub enabled: Option<bool>,
 }
+
+/// How far a reset moves an endpoint's breaker version: beyond every version the attempts under
+/// way (a few per endpoint) may still save.
+const RESET_VERSION_STEP: i64 = 1 << 20;
 
 /// Events a replay sends at most: the write stays one short transaction.
 pub const MAX_REPLAY: usize = 10_000;
@@ -492,11 +499,15 @@ impl System {
             ],
         )?;
         if patch.enabled == Some(true) {
+            // A closed breaker, of a version above any an attempt under way may still save.
             tx.execute(
-                "UPDATE webhook_endpoints SET disabled_reason = NULL WHERE id = ?1",
-                [id],
+                "UPDATE webhook_endpoints
+                 SET disabled_reason = NULL, breaker_state = 'closed', consecutive_failures = 0,
+                     breaker_open_until = NULL, breaker_trips = 0, failing_since = NULL,
+                     breaker_version = breaker_version + ?2
+                 WHERE id = ?1",
+                params![id, RESET_VERSION_STEP],
             )?;
-            save_breaker(&tx, id, &Breaker::default())?;
         }
         let row = endpoint_by_id(&tx, id)?;
         tx.commit()?;
@@ -743,6 +754,21 @@ impl Scoped {
         limit: usize,
         before: Option<&str>,
     ) -> StoreResult<Vec<DeliveryRow>> {
+        // The page's end as a row id. The event's id is selected though unused: a query that
+        // reads no column of a table joined inside a view is authorised as a direct read of it,
+        // which request connections may not make.
+        let before: Option<i64> = match before {
+            None => None,
+            Some(public_id) => Some(
+                self.db()
+                    .prepare_cached(
+                        "SELECT id, event_public_id FROM v_webhook_deliveries WHERE public_id = ?1",
+                    )?
+                    .query_row([public_id], |r| r.get(0))
+                    .optional()?
+                    .unwrap_or(0),
+            ),
+        };
         let mut deliveries: Vec<(i64, DeliveryRow)> = self
             .db()
             .prepare_cached(
@@ -750,7 +776,7 @@ impl Scoped {
                         next_attempt_at, delivered_at
                  FROM v_webhook_deliveries
                  WHERE endpoint_public_id = ?1
-                   AND (?3 IS NULL OR id < (SELECT id FROM v_webhook_deliveries WHERE public_id = ?3))
+                   AND (?3 IS NULL OR id < ?3)
                  ORDER BY id DESC LIMIT ?2",
             )?
             .query_map(params![public_id, limit as i64, before], |r| {
@@ -1086,6 +1112,7 @@ mod tests {
         for _ in 0..breaker::TRIP_AFTER {
             tripped.record(false, 90_000);
         }
+        tripped.version = 1;
         emit(&store, "msg_2", "webhook.test", Audience::Account(1), 2_000);
         let second = system.claim_due(100_000, 60_000, 1, 4).unwrap()[0].delivery_id;
         emit(&store, "msg_3", "webhook.test", Audience::Account(1), 2_000);
@@ -1127,6 +1154,130 @@ mod tests {
                 .my_endpoints()
                 .unwrap()
                 .is_empty()
+        );
+    }
+}
+
+#[cfg(test)]
+mod management_tests {
+    use super::fixtures::{emit, register, store_with_accounts};
+    use super::*;
+
+    /// Attempts end in any order: a state saved late never overwrites a newer one, and
+    /// re-enabling an endpoint closes its breaker above whatever is still under way.
+    #[test]
+    fn an_older_breaker_state_saved_late_is_ignored() {
+        let (_dir, store) = store_with_accounts();
+        let row = register(
+            &store,
+            1,
+            "whk_a1",
+            r#"["webhook.test"]"#,
+            "https://h.example/",
+            "v1:s",
+        );
+        let mut system = store.system().unwrap();
+        let save = |system: &mut System, failures: u32, version: i64| {
+            let breaker = Breaker {
+                consecutive_failures: failures,
+                version,
+                ..Breaker::default()
+            };
+            emit(
+                &store,
+                &format!("msg_{version}_{failures}"),
+                "webhook.test",
+                Audience::Account(1),
+                1,
+            );
+            let c = system.claim_due(i64::MAX / 2, 1, 1, 1).unwrap();
+            system
+                .record_attempt(&AttemptRecord {
+                    delivery_id: c[0].delivery_id,
+                    at: 2,
+                    status_code: Some(500),
+                    latency_ms: 1,
+                    error: None,
+                    next: NextStep::Failed,
+                    endpoint: Some(EndpointChange {
+                        endpoint_id: row.id,
+                        breaker,
+                        disable: None,
+                    }),
+                })
+                .unwrap();
+        };
+        save(&mut system, 2, 2);
+        save(&mut system, 1, 1);
+        assert_eq!(system.breaker(row.id).unwrap().consecutive_failures, 2);
+        let patch = EndpointPatch {
+            enabled: Some(true),
+            ..EndpointPatch::default()
+        };
+        system.update_endpoint(1, "whk_a1", &patch).unwrap();
+        save(&mut system, 3, 3);
+        let after = system.breaker(row.id).unwrap();
+        assert_eq!(after.consecutive_failures, 0, "closed by the owner");
+        assert!(after.version > 3);
+    }
+
+    #[test]
+    fn the_delivery_log_lists_deliveries_with_their_attempts() {
+        let (_dir, store) = store_with_accounts();
+        register(
+            &store,
+            1,
+            "whk_a1",
+            r#"["webhook.test"]"#,
+            "https://h.example/",
+            "v1:s",
+        );
+        emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
+        let mut system = store.system().unwrap();
+        let c = system.claim_due(3_000, 60_000, 10, 4).unwrap();
+        system
+            .record_attempt(&AttemptRecord {
+                delivery_id: c[0].delivery_id,
+                at: 3_000,
+                status_code: Some(500),
+                latency_ms: 7,
+                error: None,
+                next: NextStep::RetryAt(9_000),
+                endpoint: None,
+            })
+            .unwrap();
+        let log = store
+            .scoped(Some(1))
+            .unwrap()
+            .my_deliveries("whk_a1", 10, None)
+            .unwrap();
+        assert_eq!(log.len(), 1);
+        assert_eq!(log[0].log[0].status_code, Some(500));
+        let first = log[0].public_id.clone();
+        emit(&store, "msg_2", "webhook.test", Audience::Account(1), 2_500);
+        let scoped = store.scoped(Some(1)).unwrap();
+        let page = scoped.my_deliveries("whk_a1", 1, None).unwrap();
+        assert_eq!(page[0].event_public_id, "msg_2", "newest first");
+        let next = scoped
+            .my_deliveries("whk_a1", 1, Some(&page[0].public_id))
+            .unwrap();
+        assert_eq!(next[0].public_id, first);
+        assert!(
+            scoped
+                .my_deliveries("whk_a1", 10, Some("dlv_unknown"))
+                .unwrap()
+                .is_empty(),
+            "an unknown page end is the end"
+        );
+        drop(scoped);
+        assert!(
+            store
+                .scoped(Some(2))
+                .unwrap()
+                .my_deliveries("whk_a1", 10, None)
+                .unwrap()
+                .is_empty(),
+            "another account's endpoint shows nothing"
         );
     }
 }

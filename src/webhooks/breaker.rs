@@ -50,6 +50,9 @@ pub struct Breaker {
     pub failing_since: Option<i64>,
     /// Half-open: the probe is under way, everything else waits.
     pub probing: bool,
+    /// Counts the states saved: attempts end in any order, so a save of an older state that
+    /// comes late must not overwrite a newer one.
+    pub version: i64,
 }
 
 impl Default for Breaker {
@@ -61,6 +64,7 @@ impl Default for Breaker {
             trips: 0,
             failing_since: None,
             probing: false,
+            version: 0,
         }
     }
 }
@@ -111,7 +115,10 @@ impl Breaker {
         self.probing = false;
         if success {
             let was = self.state;
-            *self = Breaker::default();
+            *self = Breaker {
+                version: self.version,
+                ..Breaker::default()
+            };
             return (was != State::Closed).then_some(Transition {
                 from: was,
                 to: State::Closed,

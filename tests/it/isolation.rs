@@ -12,6 +12,7 @@ use regintel::http::routes::{BodyKind, ROUTES, Route};
 use regintel::openapi::operations::{self, Location};
 use serde_json::{Value, json};
 
+use crate::receiver::Receiver;
 use crate::support::{BASE, Client, Request, Resp, TestAccount, TestServer, Tier};
 
 /// The code both accounts use for a private dataset.
@@ -32,6 +33,8 @@ const MISSING_BRIEFING: &str = "brf_00000000000000000000000000";
 const MISSING_SNAPSHOT: &str = "snp_00000000000000000000000000";
 const MISSING_KEY_ID: &str = "Zz9Zz9Zz";
 const MISSING_EMAIL: &str = "nobody@example.org";
+const MISSING_WEBHOOK: &str = "whk_00000000000000000000000000";
+const MISSING_DELIVERY: &str = "dlv_000000000000000000000000";
 /// Requests in flight at once while probing read-only routes.
 const PARALLEL: usize = 4;
 
@@ -54,6 +57,12 @@ struct Party {
     file_sha256: Vec<String>,
     /// Its briefing, which quotes its private values.
     briefings: Vec<String>,
+    /// Its webhook endpoint (subscribed to every event), the path its deliveries go to, its
+    /// signing secret, and its deliveries.
+    webhooks: Vec<String>,
+    hook_path: &'static str,
+    hook_secret: String,
+    deliveries: Vec<String>,
 }
 
 impl Party {
@@ -89,6 +98,10 @@ impl Party {
         all.extend(self.snapshots.iter().cloned());
         all.extend(self.file_sha256.iter().cloned());
         all.extend(self.briefings.iter().cloned());
+        all.extend(self.webhooks.iter().cloned());
+        all.extend(self.deliveries.iter().cloned());
+        all.push(self.hook_path.to_owned());
+        all.push(self.hook_secret.clone());
         all
     }
 
@@ -100,6 +113,7 @@ impl Party {
             format!("/datasets/{}", self.own_code),
             format!("/export/bulk/{SHARED}.csv"),
             format!("/export/bulk/{}.csv", self.own_code),
+            "/webhooks".to_owned(),
         ];
         let mut out = Vec::new();
         for path in paths {
@@ -113,14 +127,19 @@ impl Party {
 
 /// A server with two institutional accounts, each with a key, a session and two private datasets
 /// (`shared_code` and its own code) holding data for DE21, FR10, DE2 and FR1.
-async fn fixture() -> (TestServer, Party, Party) {
+async fn fixture() -> (TestServer, Party, Party, Receiver) {
     let s = TestServer::start().await;
+    let receiver = Receiver::start(204).await;
     let alpha = s.account("alpha@example.org", Tier::Institutional);
     let bravo = s.account("bravo@example.org", Tier::Institutional);
     let mut a = Party {
         session: s.login(&alpha).await,
         account: alpha,
         own_code: "a_only",
+        hook_path: "/hook/alpha-private",
+        hook_secret: String::new(),
+        webhooks: Vec::new(),
+        deliveries: Vec::new(),
         own_region: "QA21",
         missing_region: "QA22",
         title: "Alpha secret title",
@@ -135,6 +154,10 @@ async fn fixture() -> (TestServer, Party, Party) {
         session: s.login(&bravo).await,
         account: bravo,
         own_code: "b_only",
+        hook_path: "/hook/bravo-private",
+        hook_secret: String::new(),
+        webhooks: Vec::new(),
+        deliveries: Vec::new(),
         own_region: "QB21",
         missing_region: "QB22",
         title: "Bravo secret title",
@@ -210,11 +233,56 @@ async fn fixture() -> (TestServer, Party, Party) {
         );
         p.briefings
             .push(briefing["data"]["id"].as_str().unwrap().to_owned());
+        p.register_webhook(&s, &receiver).await;
     }
-    (s, a, b)
+    (s, a, b, receiver)
 }
 
 impl Party {
+    /// Registers an endpoint for every event at `receiver`, sends it a test and waits for it,
+    /// keeping the endpoint's id, secret and delivery ids.
+    async fn register_webhook(&mut self, s: &TestServer, receiver: &Receiver) {
+        let body = json!({
+            "url": receiver.url(self.hook_path),
+            "event_types": regintel::webhooks::events::TYPES,
+            "description": self.title,
+        });
+        let r = s
+            .call(
+                "POST",
+                "/webhooks",
+                &[self.key(), ("content-type", "application/json")],
+                body.to_string().as_bytes(),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", text(&r.body));
+        let id = r.json()["data"]["id"].as_str().unwrap().to_owned();
+        self.hook_secret = r.json()["data"]["secret"].as_str().unwrap().to_owned();
+        let r = s
+            .call("POST", &format!("/webhooks/{id}/test"), &[self.key()], b"")
+            .await;
+        assert_eq!(r.status, 202, "{}", text(&r.body));
+        let event = r.json()["data"]["event_id"].as_str().unwrap().to_owned();
+        let path = self.hook_path;
+        let got = receiver
+            .wait_for(std::time::Duration::from_secs(60), |all| {
+                all.iter()
+                    .any(|r| r.path == path && r.header("webhook-id") == event)
+            })
+            .await;
+        assert!(got.iter().any(|r| r.header("webhook-id") == event));
+        // Recorded after the answer: wait for the log to show it.
+        let deliveries = s
+            .eventually_json(&format!("/webhooks/{id}/deliveries"), &[self.key()], |v| {
+                v["data"][0]["status"] == "delivered"
+            })
+            .await;
+        for d in deliveries["data"].as_array().unwrap() {
+            self.deliveries.push(d["id"].as_str().unwrap().to_owned());
+        }
+        self.webhooks.push(id);
+    }
+
     /// Adds the identifiers its own answers reveal now.
     async fn collect_ids(&mut self, s: &TestServer) {
         for (path, view) in self.views(s).await {
@@ -396,6 +464,16 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
             .map(|b| ident(b, Some(MISSING_BRIEFING)))
             .collect(),
         "key_id" => key_id(),
+        "webhook_id" => victim
+            .webhooks
+            .iter()
+            .map(|w| ident(w, Some(MISSING_WEBHOOK)))
+            .collect(),
+        "delivery_id" => victim
+            .deliveries
+            .iter()
+            .map(|d| ident(d, Some(MISSING_DELIVERY)))
+            .collect(),
         "regions" => vec![
             ident("DE21,FR10", None),
             ident_with(
@@ -491,6 +569,21 @@ fn json_bodies(route: &Route, victim: &Party, attacker: &Party) -> Vec<Body> {
         BodyTemplate {
             schema: "BriefingRequest",
             body: json!({"region_nuts_code": "DE21", "briefing_type": "profile_summary"}),
+            names: Vec::new(),
+        },
+        BodyTemplate {
+            schema: "CreateWebhook",
+            body: json!({"url": "http://127.0.0.1:9/attacker", "event_types": ["webhook.test"]}),
+            names: Vec::new(),
+        },
+        BodyTemplate {
+            schema: "UpdateWebhook",
+            body: json!({"description": "changed by another account"}),
+            names: Vec::new(),
+        },
+        BodyTemplate {
+            schema: "ReplayWebhookEvents",
+            body: json!({"since": regintel::clock::rfc3339(regintel::clock::now_ms() - 3_600_000)}),
             names: Vec::new(),
         },
         BodyTemplate {
@@ -716,7 +809,7 @@ async fn run(client: &Client, probe: &Probe, caller: Caller, key: &str, session:
 }
 
 /// The attacker's requests to every route about the victim's objects, and the checks on them.
-async fn attack(s: &TestServer, attacker: &Party, victim: &Party) {
+async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Receiver) {
     let before = victim.views(s).await;
     let mut all: Vec<Probe> = Vec::new();
     for route in ROUTES {
@@ -926,6 +1019,21 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party) {
         !export.contains(&format!("{}.5", attacker.shared_base)),
         "{export}"
     );
+    // Nothing of the victim's reached a webhook endpoint but its own.
+    for delivered in receiver.received() {
+        if delivered.path == victim.hook_path {
+            continue;
+        }
+        let body = text(&delivered.body);
+        for secret in victim.secrets() {
+            assert!(
+                !body.contains(&secret),
+                "a delivery to {} holds {secret}: {}",
+                delivered.path,
+                clip(&body, &secret)
+            );
+        }
+    }
     eprintln!(
         "isolation: {} → {}: {} routes, {} requests ({} probes × {} callers, {} also sent with \
          a missing twin)",
@@ -945,15 +1053,15 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party) {
 /// touch only Bravo's own data, and Alpha's data and key are as before.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_route_keeps_alpha_private_from_bravo() {
-    let (s, a, b) = fixture().await;
-    attack(&s, &b, &a).await;
+    let (s, a, b, receiver) = fixture().await;
+    attack(&s, &b, &a, &receiver).await;
 }
 
 /// The same attack in the other direction: Alpha against Bravo.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_route_keeps_bravo_private_from_alpha() {
-    let (s, a, b) = fixture().await;
-    attack(&s, &a, &b).await;
+    let (s, a, b, receiver) = fixture().await;
+    attack(&s, &a, &b, &receiver).await;
 }
 
 /// Profiles, dataset lists and details and comparisons show each account its own private data
@@ -962,7 +1070,7 @@ async fn every_route_keeps_bravo_private_from_alpha() {
 /// differ per caller, and one caller's ETag never earns another a 304.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_and_their_cache_are_per_account() {
-    let (s, a, b) = fixture().await;
+    let (s, a, b, _receiver) = fixture().await;
     let paths = [
         "/regions/DE21/profile",
         "/datasets",
@@ -1084,7 +1192,7 @@ async fn the_store_enforces_isolation_below_http() {
     use regintel::store::Store;
     use regintel::store::pool::{self, Role};
 
-    let (s, a, b) = fixture().await;
+    let (s, a, b, _receiver) = fixture().await;
     let store = Store::open(s.dir.path(), 1).unwrap();
 
     // Alpha's own handle sees Alpha's things (so the checks below are not vacuous).
@@ -1254,7 +1362,7 @@ async fn the_store_enforces_isolation_below_http() {
 /// code that exists nowhere (DE21Y).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn region_codes_seen_only_in_private_data_stay_private() {
-    let (s, a, b) = fixture().await;
+    let (s, a, b, _receiver) = fixture().await;
     let csv = "dataset_code,nuts_code,nuts_level,time,value,unit,flags,sex
 a_only,DE21X,3,2022,7.5,NR,,T
 ";

@@ -17,6 +17,8 @@ mod openapi;
 mod private;
 mod provenance;
 mod quotas;
+mod receiver;
 mod server;
 mod support;
 mod tiers;
+mod webhooks;

@@ -4,15 +4,9 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::support::{BASE, TestServer, Tier};
+use crate::support::{BASE, TestServer, Tier, tool};
 
 /// A tool from PyPI that `tests/run.sh` installs; its path comes in the environment variable.
-fn tool(variable: &str) -> String {
-    std::env::var(variable).unwrap_or_else(|_| {
-        panic!("{variable} is not set: run the tests with tests/run.sh, which installs the Python tools")
-    })
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn served_document_passes_openapi_spec_validator() {
     let s = TestServer::start().await;

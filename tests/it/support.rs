@@ -62,6 +62,8 @@ pub struct TestServer {
     pub addr: SocketAddr,
     pub dir: tempfile::TempDir,
     pub client: Client,
+    /// The clock of webhook deliveries, to move forward.
+    pub webhook_clock: regintel::clock::Clock,
     shutdown: Option<oneshot::Sender<()>>,
     handle: Option<JoinHandle<anyhow::Result<()>>>,
 }
@@ -110,10 +112,13 @@ impl TestServer {
         // Tests open many connections from 127.0.0.1 at once; the share per address is tested
         // on its own.
         config.max_connections_per_address = Some(config.max_connections);
+        // Webhook receivers of the tests listen on loopback.
+        config.webhook_egress.allow_loopback = true;
         if let Some(configure) = options.configure {
             configure(&mut config);
         }
         config.llm = options.llm;
+        let webhook_clock = config.webhook_clock.clone();
         let (tls, roots) = if options.tls {
             let (cert, key) = regintel::net::tls::demo_certificate(dir.path()).unwrap();
             (
@@ -141,6 +146,7 @@ impl TestServer {
             addr,
             dir,
             client,
+            webhook_clock,
             shutdown: Some(tx),
             handle: Some(handle),
         }
@@ -173,6 +179,29 @@ impl TestServer {
                 .await;
             if r.status == status || std::time::Instant::now() >= deadline {
                 return r;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Polls `GET path` (below the base path) with `headers` every 50 ms until its JSON answer
+    /// satisfies `done`, for at most a minute; that answer (or the last, which the caller's
+    /// assertions then show).
+    pub async fn eventually_json(
+        &self,
+        path: &str,
+        headers: &[(&str, &str)],
+        done: impl Fn(&Value) -> bool,
+    ) -> Value {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            let r = self
+                .client
+                .get_with(&format!("{BASE}{path}"), headers)
+                .await;
+            let v: Value = serde_json::from_slice(&r.body).unwrap_or(Value::Null);
+            if done(&v) || std::time::Instant::now() >= deadline {
+                return v;
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
@@ -537,6 +566,13 @@ impl Conn {
 }
 
 /// The regintel binary with an empty environment (plus what the test sets).
+/// A tool the test command installs (see tests/run.sh), by its variable.
+pub fn tool(variable: &str) -> String {
+    std::env::var(variable).unwrap_or_else(|_| {
+        panic!("{variable} is not set: run the tests with tests/run.sh, which installs the Python tools")
+    })
+}
+
 pub fn regintel() -> std::process::Command {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_regintel"));
     cmd.env_clear();

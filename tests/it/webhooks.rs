@@ -1,0 +1,571 @@
+//! Webhooks end to end: registration and its checks, deliveries signed as Standard Webhooks
+//! specifies (checked with its official Python package), the events each change emits and who
+//! receives them, rotation, resend and replay, the breaker on a failing receiver, and delivery
+//! across a SIGKILL of the real binary.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::receiver::{Received, Receiver};
+use crate::support::{Options, TestAccount, TestServer, Tier, tool};
+
+const MINUTE: Duration = Duration::from_secs(60);
+
+async fn register(s: &TestServer, who: &TestAccount, url: &str, types: &[&str]) -> Value {
+    let r = try_register(s, who, url, types).await;
+    assert_eq!(r.0, 201, "{}", r.1);
+    r.1["data"].clone()
+}
+
+async fn try_register(
+    s: &TestServer,
+    who: &TestAccount,
+    url: &str,
+    types: &[&str],
+) -> (u16, Value) {
+    let body = json!({"url": url, "event_types": types});
+    let r = s
+        .call(
+            "POST",
+            "/webhooks",
+            &[who.key_header(), ("content-type", "application/json")],
+            body.to_string().as_bytes(),
+        )
+        .await;
+    (
+        r.status,
+        serde_json::from_slice(&r.body).unwrap_or(Value::Null),
+    )
+}
+
+async fn send_test(s: &TestServer, who: &TestAccount, id: &str) -> String {
+    let r = s
+        .call(
+            "POST",
+            &format!("/webhooks/{id}/test"),
+            &[who.key_header()],
+            b"",
+        )
+        .await;
+    assert_eq!(r.status, 202, "{}", String::from_utf8_lossy(&r.body));
+    r.json()["data"]["event_id"].as_str().unwrap().to_owned()
+}
+
+fn types_of(received: &[Received]) -> Vec<String> {
+    received
+        .iter()
+        .map(|r| r.json()["type"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registration_checks_the_url_the_types_and_who_asks() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| c.webhook_egress.allow_loopback = false),
+        ..Options::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Professional);
+    let b = s.account("b@example.org", Tier::Professional);
+    let anonymous = s
+        .call(
+            "POST",
+            "/webhooks",
+            &[("content-type", "application/json")],
+            br#"{"url":"https://example.org/","event_types":["webhook.test"]}"#,
+        )
+        .await;
+    anonymous.error(401, "missing_credential");
+    for (url, types, code) in [
+        (
+            "ftp://example.org/",
+            vec!["webhook.test"],
+            "validation_failed",
+        ),
+        (
+            "https://user:pw@example.org/",
+            vec!["webhook.test"],
+            "validation_failed",
+        ),
+        (
+            "https://example.org/",
+            vec!["nope.event"],
+            "validation_failed",
+        ),
+        ("https://example.org/", vec![], "validation_failed"),
+        (
+            "http://127.0.0.1:9/in",
+            vec!["webhook.test"],
+            "webhook_url_not_allowed",
+        ),
+        (
+            "https://10.1.2.3/in",
+            vec!["webhook.test"],
+            "webhook_url_not_allowed",
+        ),
+        (
+            "https://169.254.169.254/latest",
+            vec!["webhook.test"],
+            "webhook_url_not_allowed",
+        ),
+        (
+            "https://[::1]/in",
+            vec!["webhook.test"],
+            "webhook_url_not_allowed",
+        ),
+        // Plain http is for allowed internal targets only, and this is public.
+        (
+            "http://93.184.215.14/in",
+            vec!["webhook.test"],
+            "webhook_url_not_allowed",
+        ),
+    ] {
+        let (status, body) = try_register(&s, &a, url, &types).await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (422, Some(code)),
+            "{url} {types:?}: {body}"
+        );
+    }
+    // A public literal address passes the check (nothing is sent until an event happens).
+    let hook = register(
+        &s,
+        &a,
+        "https://93.184.215.14/in",
+        &["webhook.test", "webhook.test"],
+    )
+    .await;
+    let id = hook["id"].as_str().unwrap();
+    let secret = hook["secret"].as_str().unwrap();
+    assert!(
+        secret.starts_with("whsec_") && secret.len() == 50,
+        "{secret}"
+    );
+    assert_eq!(
+        hook["event_types"],
+        json!(["webhook.test"]),
+        "each type once"
+    );
+    assert_eq!(hook["status"], "enabled");
+    assert_eq!(hook["breaker"]["state"], "closed");
+    let listed = s.call("GET", "/webhooks", &[a.key_header()], b"").await;
+    assert_eq!(listed.status, 200);
+    assert!(
+        !String::from_utf8_lossy(&listed.body).contains(&secret[6..]),
+        "the secret is shown once"
+    );
+    assert_eq!(listed.json()["data"][0]["id"], id);
+    // Another account neither sees nor changes it.
+    let theirs = s.call("GET", "/webhooks", &[b.key_header()], b"").await;
+    assert_eq!(theirs.json()["data"], json!([]));
+    s.call("GET", &format!("/webhooks/{id}"), &[b.key_header()], b"")
+        .await
+        .error(404, "not_found");
+    // Disabled, it takes no test; deleted, it is gone.
+    let r = s
+        .call(
+            "PATCH",
+            &format!("/webhooks/{id}"),
+            &[a.key_header(), ("content-type", "application/json")],
+            br#"{"status":"disabled","description":"paused"}"#,
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        (
+            r.json()["data"]["status"].clone(),
+            r.json()["data"]["description"].clone()
+        ),
+        (json!("disabled"), json!("paused"))
+    );
+    s.call(
+        "POST",
+        &format!("/webhooks/{id}/test"),
+        &[a.key_header()],
+        b"",
+    )
+    .await
+    .error(409, "conflict");
+    let r = s
+        .call("DELETE", &format!("/webhooks/{id}"), &[a.key_header()], b"")
+        .await;
+    assert_eq!(r.status, 204);
+    s.call("GET", &format!("/webhooks/{id}"), &[a.key_header()], b"")
+        .await
+        .error(404, "not_found");
+}
+
+/// Keys created and revoked, a briefing, a test before and after a rotation: every delivery
+/// verifies with the official `standardwebhooks` package, with both secrets during the grace.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deliveries_verify_with_the_official_standard_webhooks_package() {
+    let s = TestServer::start().await;
+    let a = s.account("a@example.org", Tier::Institutional);
+    let receiver = Receiver::start(204).await;
+    let all = regintel::webhooks::events::TYPES;
+    let hook = register(&s, &a, &receiver.url("/in"), &all).await;
+    let id = hook["id"].as_str().unwrap().to_owned();
+    let first_secret = hook["secret"].as_str().unwrap().to_owned();
+
+    let session = format!("Bearer {}", s.login(&a).await);
+    let r = s
+        .call(
+            "POST",
+            "/account/api-keys",
+            &[
+                ("authorization", &session),
+                ("content-type", "application/json"),
+            ],
+            br#"{"name":"ci"}"#,
+        )
+        .await;
+    assert_eq!(r.status, 201);
+    let key_id = r.json()["data"]["key_id"].as_str().unwrap().to_owned();
+    let r = s
+        .call(
+            "DELETE",
+            &format!("/account/api-keys/{key_id}"),
+            &[("authorization", &session)],
+            b"",
+        )
+        .await;
+    assert_eq!(r.status, 204);
+    let r = s
+        .call(
+            "POST",
+            "/briefings",
+            &[a.key_header(), ("content-type", "application/json")],
+            br#"{"region_nuts_code":"DE21","briefing_type":"profile_summary"}"#,
+        )
+        .await;
+    assert_eq!(r.status, 201);
+    let briefing = r.json()["data"]["id"].as_str().unwrap().to_owned();
+    send_test(&s, &a, &id).await;
+    let mut before = receiver.wait_for(MINUTE, |r| r.len() >= 4).await;
+    // Deliveries are unordered; sorted by type to look at each.
+    before.sort_by_key(|r| r.json()["type"].as_str().unwrap().to_owned());
+    assert_eq!(
+        types_of(&before),
+        [
+            "api_key.created",
+            "api_key.revoked",
+            "briefing.created",
+            "webhook.test"
+        ]
+    );
+    assert_eq!(before[0].json()["data"]["key_id"], key_id.as_str());
+    assert_eq!(before[1].json()["data"]["key_id"], key_id.as_str());
+    assert_eq!(before[2].json()["data"]["briefing_id"], briefing.as_str());
+    assert_eq!(
+        before[2].json()["data"]["links"]["briefing"],
+        format!("/briefings/{briefing}")
+    );
+
+    let r = s
+        .call(
+            "POST",
+            &format!("/webhooks/{id}/rotate-secret"),
+            &[a.key_header()],
+            b"",
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    let second_secret = r.json()["data"]["secret"].as_str().unwrap().to_owned();
+    assert_ne!(second_secret, first_secret);
+    assert!(r.json()["data"]["previous_secret_expires_at"].is_string());
+    send_test(&s, &a, &id).await;
+    let mut received = before;
+    received.extend(
+        receiver
+            .wait_for(MINUTE, |r| r.len() >= 5)
+            .await
+            .split_off(4),
+    );
+    let last = &received[4];
+    assert_eq!(
+        last.header("webhook-signature").split(' ').count(),
+        2,
+        "both secrets sign"
+    );
+
+    let cases: Vec<Value> = received
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let secrets = if i < 4 {
+                vec![&first_secret]
+            } else {
+                vec![&first_secret, &second_secret]
+            };
+            json!({
+                "headers": {
+                    "webhook-id": r.header("webhook-id"),
+                    "webhook-timestamp": r.header("webhook-timestamp"),
+                    "webhook-signature": r.header("webhook-signature"),
+                },
+                "body": String::from_utf8(r.body.clone()).unwrap(),
+                "secrets": secrets,
+            })
+        })
+        .collect();
+    let file = s.dir.path().join("deliveries.json");
+    std::fs::write(&file, json!({ "deliveries": cases }).to_string()).unwrap();
+    let out = std::process::Command::new(tool("TEST_PYTHON"))
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/it/webhooks_py/verify.py"
+        ))
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success() && out.stdout.starts_with(b"ok 5"),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for r in &received {
+        assert_eq!(r.header("content-type"), "application/json");
+        assert!(r.header("user-agent").starts_with("regintel-Webhooks/"));
+    }
+}
+
+/// A private upload tells its owner which citations are new and revised, and no one else; the
+/// delivery log shows each attempt; resend and replay send events again under the same id.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn private_data_changes_reach_their_owner_only_and_can_be_sent_again() {
+    let s = TestServer::start().await;
+    let a = s.account("a@example.org", Tier::Professional);
+    let b = s.account("b@example.org", Tier::Professional);
+    let receiver = Receiver::start(204).await;
+    let hook_a = register(&s, &a, &receiver.url("/a"), &["dataset.updated"]).await;
+    register(&s, &b, &receiver.url("/b"), &["dataset.updated"]).await;
+    let r = s
+        .call(
+            "POST",
+            "/datasets",
+            &[a.key_header(), ("content-type", "application/json")],
+            br#"{"code":"a_data","title":"A","unit":"NR","dimensions":[]}"#,
+        )
+        .await;
+    assert_eq!(r.status, 201);
+    let upload = |value: &str| {
+        format!(
+            "dataset_code,nuts_code,nuts_level,time,value,unit,flags\na_data,DE21,2,2021,{value},NR,\na_data,FR10,2,2021,7,NR,\n"
+        )
+    };
+    for value in ["5", "6"] {
+        let r = s
+            .call(
+                "PUT",
+                "/datasets/a_data/data",
+                &[a.key_header(), ("content-type", "text/csv")],
+                upload(value).as_bytes(),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    }
+    let got = receiver.wait_for(MINUTE, |r| r.len() >= 2).await;
+    assert!(
+        got.iter().all(|r| r.path == "/a"),
+        "only the owner hears of private data"
+    );
+    // Deliveries are unordered: the upload's event is the one with rows added.
+    let mut got = got;
+    got.sort_by_key(|r| r.json()["data"]["rows_added"] == 0);
+    let (first, second) = (got[0].json(), got[1].json());
+    assert_eq!(first["data"]["visibility"], "private");
+    assert_eq!(first["data"]["rows_added"], 2);
+    assert_eq!(first["data"]["changes"].as_array().unwrap().len(), 2);
+    assert_eq!(second["data"]["rows_revised"], 1);
+    let change = &second["data"]["changes"][0];
+    assert_eq!(change["change"], "revised");
+    let replaced = change["replaces"].as_str().unwrap();
+    assert!(
+        first["data"]["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["citation_id"] == replaced),
+        "the revision names the citation it supersedes"
+    );
+    // The new citation resolves.
+    let cit = change["citation_id"].as_str().unwrap();
+    let r = s
+        .call("GET", &format!("/citations/{cit}"), &[a.key_header()], b"")
+        .await;
+    assert_eq!(r.status, 200);
+
+    let id = hook_a["id"].as_str().unwrap();
+    let log = s
+        .eventually_json(
+            &format!("/webhooks/{id}/deliveries"),
+            &[a.key_header()],
+            |v| {
+                v["data"]
+                    .as_array()
+                    .is_some_and(|d| d.len() == 2 && d.iter().all(|d| d["status"] == "delivered"))
+            },
+        )
+        .await;
+    let newest = &log["data"][0];
+    assert_eq!(newest["attempt_log"][0]["status_code"], 204);
+    assert!(newest["attempt_log"][0]["latency_ms"].is_number());
+    let delivery = newest["id"].as_str().unwrap();
+    let r = s
+        .call(
+            "POST",
+            &format!("/webhooks/deliveries/{delivery}/resend"),
+            &[a.key_header()],
+            b"",
+        )
+        .await;
+    assert_eq!(r.status, 202);
+    s.call(
+        "POST",
+        &format!("/webhooks/deliveries/{delivery}/resend"),
+        &[b.key_header()],
+        b"",
+    )
+    .await
+    .error(404, "not_found");
+    let again = receiver.wait_for(MINUTE, |r| r.len() >= 3).await;
+    assert_eq!(
+        again[2].header("webhook-id"),
+        got[1].header("webhook-id"),
+        "same event, same id"
+    );
+    assert_eq!(again[2].body, got[1].body, "the same bytes");
+
+    let since = regintel::clock::rfc3339(regintel::clock::now_ms() - 3_600_000);
+    let r = s
+        .call(
+            "POST",
+            &format!("/webhooks/{id}/replay"),
+            &[a.key_header(), ("content-type", "application/json")],
+            json!({"since": since}).to_string().as_bytes(),
+        )
+        .await;
+    assert_eq!(r.status, 202, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["data"]["complete"], true);
+    let replayed = receiver.wait_for(MINUTE, |r| r.len() >= 5).await;
+    let ids: Vec<&str> = replayed[3..]
+        .iter()
+        .map(|r| r.header("webhook-id"))
+        .collect();
+    assert!(
+        ids.contains(&got[0].header("webhook-id")) && ids.contains(&got[1].header("webhook-id"))
+    );
+    assert!(replayed.iter().all(|r| r.path == "/a"));
+    let r = s
+        .call(
+            "POST",
+            &format!("/webhooks/{id}/replay"),
+            &[a.key_header(), ("content-type", "application/json")],
+            br#"{"since":"2020-01-01T00:00:00Z"}"#,
+        )
+        .await;
+    r.error(422, "validation_failed");
+}
+
+/// A professional account with a daily cap of 10 hears at the 8th call and at the 10th.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn usage_thresholds_are_announced_at_80_and_100_percent() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| c.limits.professional.day = 10),
+        ..Options::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Professional);
+    let receiver = Receiver::start(204).await;
+    register(&s, &a, &receiver.url("/in"), &["usage.threshold"]).await;
+    for _ in 0..12 {
+        s.call("GET", "/regions/DE21", &[a.key_header()], b"").await;
+    }
+    let got = receiver.wait_for(MINUTE, |r| r.len() >= 2).await;
+    let marks: Vec<Value> = got
+        .iter()
+        .map(|r| r.json()["data"]["threshold_percent"].clone())
+        .collect();
+    assert_eq!(marks, [json!(80), json!(100)]);
+    assert_eq!(got[1].json()["data"]["daily_cap"], 10);
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(receiver.received().len(), 2, "each threshold once a day");
+}
+
+/// A receiver that fails: ten failed attempts open the breaker (visible in the API), later
+/// deliveries wait; when it recovers, the probe closes the breaker and everything arrives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failing_receiver_opens_the_breaker_and_its_recovery_closes_it() {
+    let s = TestServer::start().await;
+    let a = s.account("a@example.org", Tier::Professional);
+    let receiver = Receiver::start(500).await;
+    let hook = register(&s, &a, &receiver.url("/in"), &["webhook.test"]).await;
+    let id = hook["id"].as_str().unwrap();
+    let mut events = Vec::new();
+    for _ in 0..12 {
+        events.push(send_test(&s, &a, id).await);
+    }
+    let open = s
+        .eventually_json(&format!("/webhooks/{id}"), &[a.key_header()], |v| {
+            v["data"]["breaker"]["state"] == "open"
+        })
+        .await;
+    assert_eq!(open["data"]["breaker"]["state"], "open", "{open}");
+    // Attempts already in flight when it opened may add their failures.
+    assert!(
+        open["data"]["breaker"]["consecutive_failures"].as_i64() >= Some(10),
+        "{open}"
+    );
+    let failed_so_far = receiver.received().len();
+    assert!(failed_so_far >= 10);
+
+    receiver.answer(204);
+    // Past the 5 minutes the breaker stays open, without waiting for them.
+    s.webhook_clock.advance(6 * 60 * 1000);
+    let delivered = receiver
+        .wait_for(MINUTE, |r| {
+            events
+                .iter()
+                .all(|e| r.iter().any(|x| x.header("webhook-id") == e))
+                && r.len() >= failed_so_far + events.len()
+        })
+        .await;
+    for e in &events {
+        assert!(
+            delivered.iter().any(|r| r.header("webhook-id") == e),
+            "{e} arrived"
+        );
+    }
+    let closed = s
+        .eventually_json(&format!("/webhooks/{id}"), &[a.key_header()], |v| {
+            v["data"]["breaker"]["state"] == "closed"
+        })
+        .await;
+    assert_eq!(closed["data"]["breaker"]["state"], "closed", "{closed}");
+    assert_eq!(closed["data"]["status"], "enabled");
+    let log = s
+        .eventually_json(
+            &format!("/webhooks/{id}/deliveries?limit=100"),
+            &[a.key_header()],
+            |v| {
+                v["data"]
+                    .as_array()
+                    .is_some_and(|d| d.iter().all(|d| d["status"] == "delivered"))
+            },
+        )
+        .await;
+    let deliveries = log["data"].as_array().unwrap();
+    assert_eq!(deliveries.len(), events.len());
+    assert!(
+        deliveries.iter().all(|d| d["status"] == "delivered"),
+        "{log}"
+    );
+    assert!(
+        deliveries
+            .iter()
+            .any(|d| d["attempt_log"][0]["status_code"] == 500),
+        "the failed attempts are in the log"
+    );
+}
