@@ -47,6 +47,11 @@ impl Drop for JoinHandle {
 impl Receiver {
     /// A receiver answering `status` to everything.
     pub async fn start(status: u16) -> Receiver {
+        Self::start_slow(status, std::time::Duration::ZERO).await
+    }
+
+    /// A receiver that records each request at once and answers `status` after `delay`.
+    pub async fn start_slow(status: u16, delay: std::time::Duration) -> Receiver {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let port = listener.local_addr().unwrap().port();
         let status = Arc::new(AtomicU16::new(status));
@@ -77,6 +82,7 @@ impl Receiver {
                                     headers,
                                     body,
                                 });
+                                tokio::time::sleep(delay).await;
                                 let code = status.load(Ordering::SeqCst);
                                 Ok::<_, hyper::Error>(
                                     hyper::Response::builder()

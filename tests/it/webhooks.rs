@@ -569,3 +569,125 @@ async fn a_failing_receiver_opens_the_breaker_and_its_recovery_closes_it() {
         "the failed attempts are in the log"
     );
 }
+
+/// The real binary, killed with SIGKILL while deliveries are in flight, then started again on
+/// the same data directory: each of 60 events arrives at least once, correctly signed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_event_arrives_after_the_server_is_killed_mid_delivery() {
+    use crate::support::{Client, Request, bundled_db, run_ok, serve_plain, start_plain};
+    const EVENTS: usize = 60;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(bundled_db(), dir.path().join(regintel::store::DB_FILE)).unwrap();
+    let d = dir.path();
+    run_ok(
+        &[
+            "account",
+            "create",
+            "a@example.org",
+            "--tier",
+            "professional",
+        ],
+        d,
+        None,
+    );
+    let key: Value = serde_json::from_str(&run_ok(
+        &["key", "create", "a@example.org", "--json"],
+        d,
+        None,
+    ))
+    .unwrap();
+    let key = key["api_key"].as_str().unwrap().to_owned();
+    // Slow answers: deliveries are under way when the server dies.
+    let receiver = Receiver::start_slow(204, Duration::from_millis(300)).await;
+    let serve = || {
+        let mut cmd = serve_plain(d);
+        cmd.args(["--webhook-allow-loopback", "--no-rate-limits"]);
+        start_plain(&mut cmd)
+    };
+    let first = serve();
+    let client = Client::new(first.addr, None);
+    let call = |method: &'static str, path: String, body: Vec<u8>| {
+        let client = &client;
+        let key = key.clone();
+        async move {
+            client
+                .send(Request {
+                    method,
+                    path: &format!("{}{path}", crate::support::BASE),
+                    headers: &[("x-api-key", &key), ("content-type", "application/json")],
+                    body,
+                })
+                .await
+        }
+    };
+    let body = json!({"url": receiver.url("/in"), "event_types": ["webhook.test"]});
+    let r = call("POST", "/webhooks".into(), body.to_string().into_bytes()).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let hook = r.json()["data"].clone();
+    let (id, secret) = (
+        hook["id"].as_str().unwrap(),
+        hook["secret"].as_str().unwrap(),
+    );
+    let mut events = Vec::new();
+    for _ in 0..EVENTS {
+        let r = call("POST", format!("/webhooks/{id}/test"), Vec::new()).await;
+        assert_eq!(r.status, 202);
+        events.push(r.json()["data"]["event_id"].as_str().unwrap().to_owned());
+    }
+    let seen_before = receiver.wait_for(MINUTE, |r| r.len() >= 6).await.len();
+    assert!(
+        seen_before >= 6 && seen_before < EVENTS,
+        "killed mid-delivery ({seen_before} seen)"
+    );
+    let mut first = first;
+    first.child.0.kill().unwrap();
+    first.child.0.wait().unwrap();
+
+    let _second = serve();
+    let all = receiver
+        .wait_for(Duration::from_secs(120), |r| {
+            events
+                .iter()
+                .all(|e| r.iter().any(|x| x.header("webhook-id") == e))
+        })
+        .await;
+    let missing: Vec<&String> = events
+        .iter()
+        .filter(|e| !all.iter().any(|x| x.header("webhook-id") == e.as_str()))
+        .collect();
+    assert!(missing.is_empty(), "never arrived: {missing:?}");
+    let cases: Vec<Value> = all
+        .iter()
+        .map(|r| {
+            json!({
+                "headers": {
+                    "webhook-id": r.header("webhook-id"),
+                    "webhook-timestamp": r.header("webhook-timestamp"),
+                    "webhook-signature": r.header("webhook-signature"),
+                },
+                "body": String::from_utf8(r.body.clone()).unwrap(),
+                "secrets": [secret],
+            })
+        })
+        .collect();
+    let file = d.join("deliveries.json");
+    std::fs::write(&file, json!({ "deliveries": cases }).to_string()).unwrap();
+    let out = std::process::Command::new(tool("TEST_PYTHON"))
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/it/webhooks_py/verify.py"
+        ))
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    eprintln!(
+        "crash test: {seen_before} requests before the kill, {} in all for {EVENTS} events",
+        all.len()
+    );
+}
