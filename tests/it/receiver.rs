@@ -136,3 +136,32 @@ impl Receiver {
         }
     }
 }
+
+/// A receiver's check of a delivery, as the README shows it: true when one `v1` signature is
+/// the HMAC of `{id}.{timestamp}.{body}` under the secret and the timestamp is within 5 minutes.
+pub fn verify(secret: &str, id: &str, timestamp: &str, signatures: &str, body: &[u8]) -> bool {
+    use base64::{Engine, engine::general_purpose::STANDARD};
+    use hmac::{Hmac, KeyInit, Mac};
+    let Ok(key) = STANDARD.decode(secret.trim_start_matches("whsec_")) else {
+        return false;
+    };
+    let fresh = timestamp
+        .parse::<i64>()
+        .is_ok_and(|t| (now_unix() - t).abs() <= 300);
+    fresh
+        && signatures
+            .split(' ')
+            .filter_map(|s| s.strip_prefix("v1,"))
+            .any(|given| {
+                let mut mac = Hmac::<sha2::Sha256>::new_from_slice(&key).expect("any key length");
+                mac.update(format!("{id}.{timestamp}.").as_bytes());
+                mac.update(body);
+                STANDARD
+                    .decode(given)
+                    .is_ok_and(|given| mac.verify_slice(&given).is_ok()) // constant time
+            })
+}
+
+fn now_unix() -> i64 {
+    regintel::clock::now_ms() / 1000
+}

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::receiver::{Received, Receiver};
+use crate::receiver::{Received, Receiver, verify};
 use crate::support::{Options, TestAccount, TestServer, Tier, tool};
 
 const MINUTE: Duration = Duration::from_secs(60);
@@ -325,7 +325,22 @@ async fn deliveries_verify_with_the_official_standard_webhooks_package() {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
-    for r in &received {
+    for (i, r) in received.iter().enumerate() {
+        let check = |secret: &str| {
+            verify(
+                secret,
+                r.header("webhook-id"),
+                r.header("webhook-timestamp"),
+                r.header("webhook-signature"),
+                &r.body,
+            )
+        };
+        assert!(check(&first_secret), "the README's Rust check accepts it");
+        assert_eq!(check(&second_secret), i == 4);
+        assert!(
+            !check("whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"),
+            "another secret"
+        );
         assert_eq!(r.header("content-type"), "application/json");
         assert!(r.header("user-agent").starts_with("regintel-Webhooks/"));
     }
