@@ -25,6 +25,8 @@ use serde::Serialize;
 
 #[path = "load/analytics.rs"]
 mod analytics;
+#[path = "load/webhooks.rs"]
+mod webhooks;
 
 /// Argument that makes the bench binary act as the minimal server (it re-executes itself).
 const MINIMAL_SERVER_ARG: &str = "--minimal-server";
@@ -210,11 +212,14 @@ fn bench() -> Result<()> {
     results.push(run_scenario(&ctx, &datasette)?);
 
     let analytics = analytics::run(&ctx, &api_key)?;
+    let webhooks = webhooks::run(&ctx, &api_key, &profile_paths)?;
 
     let mut checks = checks(&results, &import);
     checks.extend(analytics::checks(&analytics));
+    checks.extend(webhooks::checks(&webhooks));
     print_report(&results, &import, &checks);
     analytics::print(&analytics);
+    webhooks::print(&webhooks);
     let report = Report {
         bench_seconds: ctx.measure_secs,
         wrk_threads: WRK_THREADS,
@@ -225,6 +230,7 @@ fn bench() -> Result<()> {
         import,
         scenarios: results,
         analytics,
+        webhooks,
         checks,
     };
     let json_path = target_dir.join("bench-results.json");
@@ -1430,6 +1436,7 @@ struct Report {
     import: ImportResult,
     scenarios: Vec<ScenarioResult>,
     analytics: analytics::AnalyticsResult,
+    webhooks: webhooks::WebhookResult,
     checks: Vec<Check>,
 }
 

@@ -90,7 +90,8 @@ pub fn parse_rfc3339(text: &str) -> Option<i64> {
         [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2]
             if [h1, h2, m1, m2].iter().all(|c| c.is_ascii_digit()) =>
         {
-            let (oh, om) = (num(20..22)?, num(23..25)?);
+            let digits = |a: &u8, b: &u8| i64::from(a - b'0') * 10 + i64::from(b - b'0');
+            let (oh, om) = (digits(h1, h2), digits(m1, m2));
             if oh > 23 || om > 59 {
                 return None;
             }
@@ -156,6 +157,15 @@ mod tests {
         );
         assert_eq!(
             parse_rfc3339("2024-03-01T00:59:59+01:00"),
+            Some(1_709_251_199_000)
+        );
+        // The offset after a fraction of any length.
+        assert_eq!(
+            parse_rfc3339("2024-03-01T01:59:59.123+02:00"),
+            Some(1_709_251_199_123)
+        );
+        assert_eq!(
+            parse_rfc3339("2024-02-29T18:59:59.000000-05:00"),
             Some(1_709_251_199_000)
         );
         assert_eq!(

@@ -21,9 +21,13 @@ use crate::webhooks::signing::{Secret, signature_header};
 
 /// Deliveries claimed at once.
 const BATCH: usize = 64;
-/// Attempts in flight at once, in all and to one endpoint.
+/// Attempts in flight at once, in all, to one endpoint, and of one account's endpoints (so
+/// slow receivers of one account hold half the slots at most); a claim takes at most
+/// [`PER_ACCOUNT`] deliveries of one account.
 const IN_FLIGHT: usize = 16;
 const PER_ENDPOINT: usize = 4;
+const PER_ACCOUNT_IN_FLIGHT: usize = 8;
+const PER_ACCOUNT: usize = 16;
 /// How long a claim holds its deliveries: the worker finishes a batch before it claims again,
 /// so this only matters after a crash, when another start takes them over once it runs out.
 /// Long enough for a batch sent [`IN_FLIGHT`] at a time, every attempt timing out, with a
@@ -39,6 +43,7 @@ const SECRET_RETRY_MS: i64 = 5 * 60 * 1000;
 /// until they finish).
 pub const RETENTION_MS: i64 = 30 * 24 * 3600 * 1000;
 const PURGE_EVERY: Duration = Duration::from_secs(3600);
+const GONE: &str = "the receiver answered 410 Gone";
 /// Polling when nothing wakes the worker (an event enqueued by another process).
 const POLL: Duration = Duration::from_secs(1);
 
@@ -152,12 +157,13 @@ impl Outbox {
         let claimed = tokio::task::spawn_blocking(move || {
             store
                 .system()?
-                .claim_due(now, LEASE_MS, BATCH, PER_ENDPOINT)
+                .claim_due(now, LEASE_MS, BATCH, PER_ENDPOINT, PER_ACCOUNT)
         })
         .await??;
         let count = claimed.len();
         let all = Arc::new(Semaphore::new(IN_FLIGHT));
         let mut endpoints: HashMap<i64, Arc<Semaphore>> = HashMap::new();
+        let mut accounts: HashMap<i64, Arc<Semaphore>> = HashMap::new();
         let mut tasks = tokio::task::JoinSet::new();
         for delivery in claimed {
             let endpoint = Arc::clone(
@@ -165,9 +171,15 @@ impl Outbox {
                     .entry(delivery.endpoint_id)
                     .or_insert_with(|| Arc::new(Semaphore::new(PER_ENDPOINT))),
             );
+            let account = Arc::clone(
+                accounts
+                    .entry(delivery.account_id)
+                    .or_insert_with(|| Arc::new(Semaphore::new(PER_ACCOUNT_IN_FLIGHT))),
+            );
             let (all, this) = (Arc::clone(&all), Arc::clone(self));
             tasks.spawn(async move {
                 let _endpoint = endpoint.acquire_owned().await;
+                let _account = account.acquire_owned().await;
                 let _slot = all.acquire_owned().await;
                 this.deliver(delivery).await
             });
@@ -297,13 +309,22 @@ impl Outbox {
     /// has failed for days). None when nothing changed.
     fn settle(&self, c: &Claimed, judged: Verdict, now: i64) -> Option<EndpointChange> {
         let mut breakers = self.breakers.lock().expect("breakers");
-        let breaker = breakers.entry(c.endpoint_id).or_default();
+        let Some(breaker) = breakers.get_mut(&c.endpoint_id) else {
+            // Forgotten while this attempt was under way (its owner changed or deleted it): the
+            // next attempt loads the saved breaker; a 410 still disables the endpoint (the old
+            // version saves no breaker).
+            return (judged == Verdict::Gone).then(|| EndpointChange {
+                endpoint_id: c.endpoint_id,
+                breaker: Breaker::default(),
+                disable: Some(GONE),
+            });
+        };
         let before = breaker.clone();
         if let Some(moved) = breaker.record(judged == Verdict::Delivered, now) {
             tracing::info!(endpoint = %c.endpoint_public_id, from = moved.from.as_str(), to = moved.to.as_str(), "webhook breaker");
         }
         let disable = match judged {
-            Verdict::Gone => Some("the receiver answered 410 Gone"),
+            Verdict::Gone => Some(GONE),
             _ if breaker.should_disable(now) => Some("every attempt failed for 5 days"),
             _ => None,
         };

@@ -213,13 +213,13 @@ fn median_of(runs: usize, mut f: impl FnMut() -> Result<()>) -> Result<Duration>
 
 /// One client on one kept-alive connection, as an analyst's script would hold it: the requests
 /// are timed, not the connection's set-up.
-struct Client {
+pub(super) struct Client {
     addr: SocketAddr,
     sender: hyper::client::conn::http1::SendRequest<Full<Bytes>>,
 }
 
 impl Client {
-    async fn connect(addr: SocketAddr) -> Result<Client> {
+    pub(super) async fn connect(addr: SocketAddr) -> Result<Client> {
         let stream = tokio::net::TcpStream::connect(addr).await?;
         stream.set_nodelay(true)?;
         let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
@@ -228,7 +228,7 @@ impl Client {
     }
 
     /// One request: the status and the body.
-    async fn send(
+    pub(super) async fn send(
         &mut self,
         method: &str,
         path: &str,

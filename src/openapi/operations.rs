@@ -635,7 +635,7 @@ pub static OPERATIONS: &[Operation] = &[
         id: "listWebhookDeliveries",
         tag: "webhooks",
         summary: "An endpoint's deliveries and every attempt",
-        description: "Newest first, each with its status (`pending`, `delivered`, `failed`) and its attempts: time, the receiver's status code (null when there was no answer), latency and error. Pages with `limit` and `before` (the `next_before` of the previous page). Finished deliveries are kept 30 days.",
+        description: "Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts: time, the receiver's status code (null when there was no answer), latency and error. Pages with `limit` and `before` (the `next_before` of the previous page). Finished deliveries are kept 30 days.",
         params: &[
             WEBHOOK_ID,
             Param {
@@ -663,7 +663,7 @@ pub static OPERATIONS: &[Operation] = &[
         id: "replayWebhookEvents",
         tag: "webhooks",
         summary: "Send every event since a time again",
-        description: "Schedules a new delivery to this endpoint of every event since `since` (within the last 30 days) that the account received or would have received by the endpoint's current subscription, oldest first; deliveries still pending are left as they are. At most 10,000 events a call: `complete: false` says to call again with `since` = `resume_from`.",
+        description: "Schedules a new delivery to this endpoint of every event since `since` (within the last 30 days) that the account received or would have received by the endpoint's current subscription, oldest first; deliveries still pending are left as they are. At most 10,000 events a call: `complete: false` says to call again with `since` = `resume_from`. A disabled endpoint answers 409 `conflict`.",
         params: &[WEBHOOK_ID],
         request: Some("ReplayWebhookEvents"),
         schema: "WebhookReplay",
@@ -672,6 +672,7 @@ pub static OPERATIONS: &[Operation] = &[
             "unsupported_media_type",
             "request_timeout",
             "not_found",
+            "conflict",
         ],
         success: 202,
         raw: None,
@@ -680,7 +681,7 @@ pub static OPERATIONS: &[Operation] = &[
         id: "resendWebhookDelivery",
         tag: "webhooks",
         summary: "Send a delivery again",
-        description: "Schedules a delivered or failed delivery again from its first attempt (the same event, the same `webhook-id`); a pending one stays as it is. Another account's delivery answers 404.",
+        description: "Schedules a delivered or failed delivery again from its first attempt (the same event, the same `webhook-id`); a pending one stays as it is. Another account's delivery answers 404; a delivery to a disabled endpoint 409 `conflict`.",
         params: &[Param {
             name: "delivery_id",
             location: Location::Path,
@@ -690,7 +691,7 @@ pub static OPERATIONS: &[Operation] = &[
         }],
         request: None,
         schema: "WebhookResent",
-        errors: &["not_found"],
+        errors: &["not_found", "conflict"],
         success: 202,
         raw: None,
     },

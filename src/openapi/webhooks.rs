@@ -60,7 +60,7 @@ pub fn schemas() -> Value {
             "attempts": {"type": "integer", "description": "Attempts of the current schedule (at most 10)."},
             "next_attempt_at": {"type": ["string", "null"], "format": "date-time"},
             "delivered_at": {"type": ["string", "null"], "format": "date-time"},
-            "attempt_log": {"type": "array", "items": object(&["at", "status_code", "latency_ms", "error"], json!({
+            "attempt_log": {"type": "array", "description": "The latest 20 attempts, oldest first.", "items": object(&["at", "status_code", "latency_ms", "error"], json!({
                 "at": time,
                 "status_code": {"type": ["integer", "null"], "description": "The receiver's status; null when it did not answer."},
                 "latency_ms": {"type": "integer"},

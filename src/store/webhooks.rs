@@ -171,6 +171,7 @@ pub struct Claimed {
     pub secret_sealed: String,
     pub previous_secret_sealed: Option<String>,
     pub previous_secret_until: Option<i64>,
+    pub account_id: i64,
 }
 
 /// How an attempt went, as recorded.
@@ -271,7 +272,8 @@ impl System {
     }
 
     /// Takes up to `limit` due deliveries of enabled endpoints of enabled accounts, at most
-    /// `per_endpoint` of one endpoint (so one endpoint's backlog cannot fill a claim), and holds
+    /// `per_endpoint` of one endpoint and `per_account` of one account (so one backlog cannot
+    /// fill a claim), and holds
     /// them until `now + lease_ms`: another worker (or this one after a crash) takes them again
     /// only when the lease has run out. Oldest due first.
     pub fn claim_due(
@@ -280,6 +282,7 @@ impl System {
         lease_ms: i64,
         limit: usize,
         per_endpoint: usize,
+        per_account: usize,
     ) -> StoreResult<Vec<Claimed>> {
         let tx = self
             .conn
@@ -288,20 +291,23 @@ impl System {
         let claimed: Vec<Claimed> = tx
             .prepare_cached(
                 "SELECT d.id, d.attempts, e.public_id, coalesce(d.scheduled_at, e.occurred_at), e.payload, p.id, p.public_id,
-                        p.url, p.secret_sealed, p.previous_secret_sealed, p.previous_secret_until
-                 FROM (SELECT id, attempts, event_id, endpoint_id, next_attempt_at, scheduled_at,
-                              row_number() OVER (PARTITION BY endpoint_id
-                                                 ORDER BY next_attempt_at, id) AS nth
-                       FROM webhook_deliveries
-                       WHERE status = 'pending' AND next_attempt_at <= ?1
-                         AND (lease_until IS NULL OR lease_until <= ?1)) d
+                        p.url, p.secret_sealed, p.previous_secret_sealed, p.previous_secret_until, p.account_id
+                 FROM (SELECT w.id, w.attempts, w.event_id, w.endpoint_id, w.next_attempt_at,
+                              w.scheduled_at,
+                              row_number() OVER (PARTITION BY w.endpoint_id
+                                                 ORDER BY w.next_attempt_at, w.id) AS nth,
+                              row_number() OVER (PARTITION BY q.account_id
+                                                 ORDER BY w.next_attempt_at, w.id) AS nth_of_account
+                       FROM webhook_deliveries w JOIN webhook_endpoints q ON q.id = w.endpoint_id
+                       WHERE w.status = 'pending' AND w.next_attempt_at <= ?1
+                         AND (w.lease_until IS NULL OR w.lease_until <= ?1) AND q.enabled) d
                  JOIN webhook_events e ON e.id = d.event_id
                  JOIN webhook_endpoints p ON p.id = d.endpoint_id
                  JOIN accounts a ON a.id = p.account_id
-                 WHERE d.nth <= ?3 AND p.enabled AND NOT a.disabled
+                 WHERE d.nth <= ?3 AND d.nth_of_account <= ?4 AND NOT a.disabled
                  ORDER BY d.next_attempt_at, d.id LIMIT ?2",
             )?
-            .query_map(params![now, limit as i64, per_endpoint as i64], |r| {
+            .query_map(params![now, limit as i64, per_endpoint as i64, per_account as i64], |r| {
                 Ok(Claimed {
                     delivery_id: r.get(0)?,
                     attempts: r.get(1)?,
@@ -314,6 +320,7 @@ impl System {
                     secret_sealed: r.get(8)?,
                     previous_secret_sealed: r.get(9)?,
                     previous_secret_until: r.get(10)?,
+                    account_id: r.get(11)?,
                 })
             })?
             .collect::<Result<_, _>>()?;
@@ -575,18 +582,21 @@ impl System {
             .conn
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let found: Option<(i64, String)> = tx
+        let found: Option<(i64, String, bool)> = tx
             .query_row(
-                "SELECT d.id, d.status FROM webhook_deliveries d
+                "SELECT d.id, d.status, p.enabled FROM webhook_deliveries d
                  JOIN webhook_endpoints p ON p.id = d.endpoint_id
                  WHERE d.public_id = ?1 AND p.account_id = ?2",
                 params![delivery, account],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?;
-        let Some((id, status)) = found else {
+        let Some((id, status, enabled)) = found else {
             return Ok(None);
         };
+        if !enabled {
+            return Err(disabled());
+        }
         if status != "pending" {
             tx.execute(
                 &format!("UPDATE webhook_deliveries SET {RESCHEDULE} WHERE id = ?1"),
@@ -615,6 +625,9 @@ impl System {
         let Some(endpoint) = endpoint_id(&tx, account, public_id)? else {
             return Ok(None);
         };
+        if !endpoint_by_id(&tx, endpoint)?.enabled {
+            return Err(disabled());
+        }
         let events: Vec<(i64, i64)> = tx
             .prepare_cached(
                 "SELECT e.id, e.occurred_at FROM webhook_events e, webhook_endpoints p
@@ -651,23 +664,24 @@ impl System {
         }))
     }
 
-    /// Removes what is finished and older than `before` (unix ms): delivered, failed and
-    /// cancelled deliveries with their attempts, and events left without deliveries. Pending
-    /// deliveries are kept, whatever their age. Returns the events removed.
+    /// Removes deliveries whose schedule began before `before` (unix ms) with their attempts:
+    /// finished ones, and pending ones too, which can never be sent (a message is given up 76
+    /// hours after its schedule began); then events left without deliveries. Returns the events
+    /// removed.
     pub fn purge_webhooks(&mut self, before: i64) -> StoreResult<usize> {
         let tx = self
             .conn
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        const OLD: &str =
+            "SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+                           WHERE coalesce(d.scheduled_at, e.occurred_at) < ?1";
         tx.execute(
-            "DELETE FROM webhook_attempts WHERE delivery_id IN
-                 (SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-                  WHERE d.status != 'pending' AND e.occurred_at < ?1)",
+            &format!("DELETE FROM webhook_attempts WHERE delivery_id IN ({OLD})"),
             [before],
         )?;
         tx.execute(
-            "DELETE FROM webhook_deliveries WHERE status != 'pending' AND event_id IN
-                 (SELECT id FROM webhook_events WHERE occurred_at < ?1)",
+            &format!("DELETE FROM webhook_deliveries WHERE id IN ({OLD})"),
             [before],
         )?;
         let events = tx.execute(
@@ -693,6 +707,13 @@ impl System {
     }
 }
 
+/// The refusal to schedule deliveries to a disabled endpoint: nothing would send them.
+fn disabled() -> super::StoreError {
+    super::StoreError::Conflict(
+        "the endpoint is disabled; enable it (PATCH status: enabled) first".into(),
+    )
+}
+
 /// A delivery scheduled again from its first attempt at `?2` (the schedule's age counts from
 /// then).
 const RESCHEDULE: &str = "status = 'pending', attempts = 0, next_attempt_at = ?2,
@@ -706,7 +727,11 @@ fn endpoint_by_id(conn: &Connection, id: i64) -> rusqlite::Result<EndpointRow> {
     .query_row([id], endpoint_from_row)
 }
 
-/// A delivery as its endpoint's owner sees it, with every attempt.
+/// Attempts listed per delivery at most: the latest (resends and replays add attempts to a
+/// delivery without bound over its 30 days).
+pub const MAX_LOGGED_ATTEMPTS: i64 = 20;
+
+/// A delivery as its endpoint's owner sees it, with its latest attempts.
 #[derive(Debug, Clone)]
 pub struct DeliveryRow {
     pub public_id: String,
@@ -747,7 +772,8 @@ impl Scoped {
     }
 
     /// The newest `limit` deliveries of the caller's endpoint `public_id`, before the delivery
-    /// `before` (a page's last) when given, each with its attempts.
+    /// `before` (a page's last) when given, each with its latest [`MAX_LOGGED_ATTEMPTS`]
+    /// attempts.
     pub fn my_deliveries(
         &self,
         public_id: &str,
@@ -797,12 +823,14 @@ impl Scoped {
             })?
             .collect::<Result<_, _>>()?;
         let mut attempts = self.db().prepare_cached(
-            "SELECT attempted_at, status_code, latency_ms, error FROM v_webhook_attempts
-             WHERE delivery_id = ?1 ORDER BY id",
+            "SELECT attempted_at, status_code, latency_ms, error FROM
+                 (SELECT id, attempted_at, status_code, latency_ms, error FROM v_webhook_attempts
+                  WHERE delivery_id = ?1 ORDER BY id DESC LIMIT ?2)
+             ORDER BY id",
         )?;
         for (id, delivery) in &mut deliveries {
             delivery.log = attempts
-                .query_map([*id], |r| {
+                .query_map(params![*id, MAX_LOGGED_ATTEMPTS], |r| {
                     Ok(AttemptRow {
                         attempted_at: r.get(0)?,
                         status_code: r.get(1)?,
@@ -994,7 +1022,11 @@ mod tests {
             );
         }
         let mut system = store.system().unwrap();
-        let claimed = system.claim_due(3_000, 60_000, 100, 4).unwrap();
+        // At most `per_account` of one account: account 1's backlog leaves room for account 2.
+        let capped = system.claim_due(3_000, 1, 100, 4, 3).unwrap();
+        let of_account = |a: i64| capped.iter().filter(|c| c.account_id == a).count();
+        assert_eq!((of_account(1), of_account(2)), (3, 1));
+        let claimed = system.claim_due(4_000, 60_000, 100, 4, 100).unwrap();
         let of = |id: &str| {
             claimed
                 .iter()
@@ -1050,19 +1082,28 @@ mod tests {
         emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
         let mut system = store.system().unwrap();
         assert!(
-            system.claim_due(1_999, 60_000, 10, 4).unwrap().is_empty(),
+            system
+                .claim_due(1_999, 60_000, 10, 4, 100)
+                .unwrap()
+                .is_empty(),
             "not due yet"
         );
-        let claimed = system.claim_due(2_000, 60_000, 10, 4).unwrap();
+        let claimed = system.claim_due(2_000, 60_000, 10, 4, 100).unwrap();
         assert_eq!(claimed.len(), 1);
         assert_eq!(claimed[0].event_public_id, "msg_1");
         assert_eq!(claimed[0].payload, br#"{"type":"webhook.test"}"#);
         assert!(
-            system.claim_due(2_001, 60_000, 10, 4).unwrap().is_empty(),
+            system
+                .claim_due(2_001, 60_000, 10, 4, 100)
+                .unwrap()
+                .is_empty(),
             "leased"
         );
         // A lease that ran out (the worker died) is claimable again.
-        assert_eq!(system.claim_due(62_000, 60_000, 10, 4).unwrap().len(), 1);
+        assert_eq!(
+            system.claim_due(62_000, 60_000, 10, 4, 100).unwrap().len(),
+            1
+        );
 
         let id = claimed[0].delivery_id;
         let record = |next, status| AttemptRecord {
@@ -1080,9 +1121,14 @@ mod tests {
         system
             .record_attempt(&record(NextStep::RetryAt(80_000), Some(500)))
             .unwrap();
-        assert!(system.claim_due(79_999, 60_000, 10, 4).unwrap().is_empty());
+        assert!(
+            system
+                .claim_due(79_999, 60_000, 10, 4, 100)
+                .unwrap()
+                .is_empty()
+        );
         assert_eq!(
-            system.claim_due(80_000, 60_000, 10, 4).unwrap()[0].attempts,
+            system.claim_due(80_000, 60_000, 10, 4, 100).unwrap()[0].attempts,
             1,
             "deferral is free"
         );
@@ -1091,7 +1137,7 @@ mod tests {
             .unwrap();
         assert!(
             system
-                .claim_due(i64::MAX, 60_000, 10, 4)
+                .claim_due(i64::MAX, 60_000, 10, 4, 100)
                 .unwrap()
                 .is_empty()
         );
@@ -1114,7 +1160,7 @@ mod tests {
         }
         tripped.version = 1;
         emit(&store, "msg_2", "webhook.test", Audience::Account(1), 2_000);
-        let second = system.claim_due(100_000, 60_000, 1, 4).unwrap()[0].delivery_id;
+        let second = system.claim_due(100_000, 60_000, 1, 4, 100).unwrap()[0].delivery_id;
         emit(&store, "msg_3", "webhook.test", Audience::Account(1), 2_000);
         system
             .record_attempt(&AttemptRecord {
@@ -1136,7 +1182,7 @@ mod tests {
         assert_eq!(listed[0].breaker_state, "open");
         assert!(
             system
-                .claim_due(i64::MAX, 60_000, 10, 4)
+                .claim_due(i64::MAX, 60_000, 10, 4, 100)
                 .unwrap()
                 .is_empty()
         );
@@ -1190,7 +1236,7 @@ mod management_tests {
                 Audience::Account(1),
                 1,
             );
-            let c = system.claim_due(i64::MAX / 2, 1, 1, 1).unwrap();
+            let c = system.claim_due(i64::MAX / 2, 1, 1, 1, 100).unwrap();
             system
                 .record_attempt(&AttemptRecord {
                     delivery_id: c[0].delivery_id,
@@ -1234,7 +1280,7 @@ mod management_tests {
         );
         emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
         let mut system = store.system().unwrap();
-        let c = system.claim_due(3_000, 60_000, 10, 4).unwrap();
+        let c = system.claim_due(3_000, 60_000, 10, 4, 100).unwrap();
         system
             .record_attempt(&AttemptRecord {
                 delivery_id: c[0].delivery_id,

@@ -104,9 +104,14 @@ async fn attempt(
     tls: &Arc<rustls::ClientConfig>,
     request: Signed<'_>,
 ) -> Result<(u16, Option<Duration>), String> {
+    // The delivery log is read by the endpoint's owner: it says what failed, not which
+    // internal address the host resolved to.
     let addrs = check_destination(url, policy).await.map_err(|e| match e {
-        Destination::Unresolved(why) => why,
-        Destination::Denied(why) => format!("egress_denied: {why}"),
+        Destination::Unresolved(_) => format!("{} does not resolve", url.host),
+        Destination::Denied(why) => {
+            tracing::info!(host = %url.host, why, "webhook egress denied");
+            "egress_denied: an address of the host is not one webhooks may reach".to_owned()
+        }
     })?;
     let stream = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(&addrs[..]))
         .await

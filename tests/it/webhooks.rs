@@ -187,6 +187,15 @@ async fn registration_checks_the_url_the_types_and_who_asks() {
     )
     .await
     .error(409, "conflict");
+    let since = json!({"since": regintel::clock::rfc3339(regintel::clock::now_ms() - 60_000)});
+    s.call(
+        "POST",
+        &format!("/webhooks/{id}/replay"),
+        &[a.key_header(), ("content-type", "application/json")],
+        since.to_string().as_bytes(),
+    )
+    .await
+    .error(409, "conflict");
     let r = s
         .call("DELETE", &format!("/webhooks/{id}"), &[a.key_header()], b"")
         .await;

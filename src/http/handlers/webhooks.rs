@@ -479,9 +479,12 @@ fn checked_url(req: &Req, text: &str) -> Result<String, ApiError> {
     tokio::runtime::Handle::current()
         .block_on(check_destination(&url, policy))
         .map_err(|refused| {
+            // What the host resolves to stays in the server's log: answers must not map the
+            // operator's internal names and ranges for a caller.
+            tracing::info!(url = %text, ?refused, "webhook URL refused");
             ApiError::WebhookUrlNotAllowed(match refused {
-                Destination::Denied(why) => format!("the webhook URL is not allowed: {why}"),
-                Destination::Unresolved(why) => format!("the webhook URL cannot be checked: {why}"),
+                Destination::Denied(_) => "the webhook URL leads to an address webhooks may not reach: a public address over https://, or one the operator allows".into(),
+                Destination::Unresolved(_) => "the webhook URL's host does not resolve".into(),
             })
         })?;
     Ok(text.to_owned())
