@@ -373,9 +373,11 @@ CREATE VIEW v_webhook_attempts AS
 ALTER TABLE webhook_events ADD COLUMN account_id INTEGER REFERENCES accounts (id);
 CREATE INDEX webhook_events_time ON webhook_events (occurred_at);
 -- When the delivery's retry schedule began: its event's time, or when it was resent or
--- replayed. The schedule's 76-hour limit counts from here (NULL: the event's time).
+-- replayed. The retry schedule's age limit counts from here (NULL: the event's time).
 ALTER TABLE webhook_deliveries ADD COLUMN scheduled_at INTEGER;
+
+-- migration 11: webhook breaker versions
+
 -- The version of the saved breaker state: attempts end in any order, and an older state saved
 -- late must not overwrite a newer one.
 ALTER TABLE webhook_endpoints ADD COLUMN breaker_version INTEGER NOT NULL DEFAULT 0;
-

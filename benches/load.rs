@@ -64,6 +64,8 @@ const HIGH_LIMITS: &[&str] = &[
     "--limit-institutional-minute=1000000000",
     "--limit-institutional-hour=1000000000",
     "--limit-institutional-day=1000000000",
+    // The webhook scenarios' receiver listens on loopback (no other scenario registers one).
+    "--webhook-allow-loopback",
 ];
 const MINIMAL: &str = "minimal hyper";
 const DATASETTE: &str = "datasette row";

@@ -190,8 +190,9 @@ pub struct ServerConfig {
     pub llm: Option<LlmConfig>,
     /// Where webhooks may be delivered: public addresses, and what the operator allows besides.
     pub webhook_egress: crate::webhooks::egress::EgressPolicy,
-    /// The clock of webhook deliveries (retry times, breakers, leases): the wall clock, which
-    /// tests move forward to reach later steps of the retry schedule.
+    /// The delivery worker's clock (retry times, breakers, leases, message ages; the API's
+    /// handlers read the wall clock): the wall clock, which tests move forward to reach later
+    /// steps of the retry schedule.
     pub webhook_clock: crate::clock::Clock,
 }
 

@@ -16,18 +16,8 @@ use hyper_util::rt::TokioIo;
 use serde::Serialize;
 
 use super::analytics::Client;
-use super::{Check, Ctx, Target, check, parse_wrk, wrk};
+use super::{Check, Ctx, HIGH_LIMITS, Target, check, parse_wrk, wrk};
 
-/// `serve` flags: limits that never bind, and the receiver on loopback allowed.
-const FLAGS: &[&str] = &[
-    "--limit-anonymous-minute=1000000000",
-    "--limit-anonymous-hour=1000000000",
-    "--limit-anonymous-day=1000000000",
-    "--limit-institutional-minute=1000000000",
-    "--limit-institutional-hour=1000000000",
-    "--limit-institutional-day=1000000000",
-    "--webhook-allow-loopback",
-];
 const EVENTS: usize = 10_000;
 /// Endpoints the events are spread over (the worker sends at most 4 at once to one endpoint).
 const ENDPOINTS: usize = 8;
@@ -66,7 +56,7 @@ pub fn run(ctx: &Ctx, api_key: &str, profile_paths: &[String]) -> Result<Webhook
     );
     let arrivals: Arrivals = Arc::default();
     let receiver = receiver(Arc::clone(&arrivals))?;
-    let server = ctx.start("webhooks", &Target::Regintel(FLAGS))?;
+    let server = ctx.start("webhooks", &Target::Regintel(HIGH_LIMITS))?;
     let key = ("X-API-Key".to_owned(), api_key.to_owned());
     let endpoints = ctx.rt.block_on(register(server.addr, &key, receiver))?;
 

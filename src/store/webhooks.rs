@@ -505,6 +505,13 @@ impl System {
                 patch.enabled
             ],
         )?;
+        if patch.enabled == Some(false) {
+            tx.execute(
+                "UPDATE webhook_endpoints SET disabled_reason = 'disabled by its owner'
+                 WHERE id = ?1",
+                [id],
+            )?;
+        }
         if patch.enabled == Some(true) {
             // A closed breaker, of a version above any an attempt under way may still save.
             tx.execute(
@@ -522,12 +529,14 @@ impl System {
     }
 
     /// Makes `new_sealed` the endpoint's secret; the current one keeps signing beside it until
-    /// `grace_until`. None when `account` has no such endpoint.
+    /// `grace_until`. None when `account` has no such endpoint; a conflict while a previous
+    /// secret is still in its grace period at `now`.
     pub fn rotate_secret(
         &mut self,
         account: i64,
         public_id: &str,
         new_sealed: &str,
+        now: i64,
         grace_until: i64,
     ) -> StoreResult<Option<EndpointRow>> {
         let tx = self
@@ -537,6 +546,19 @@ impl System {
         let Some(id) = endpoint_id(&tx, account, public_id)? else {
             return Ok(None);
         };
+        // A receiver may still verify with the previous secret until its grace ends: replacing
+        // it now would drop deliveries signed for it.
+        let previous_until: Option<i64> = tx.query_row(
+            "SELECT previous_secret_until FROM webhook_endpoints WHERE id = ?1",
+            [id],
+            |r| r.get(0),
+        )?;
+        if previous_until.is_some_and(|until| until > now) {
+            return Err(super::StoreError::Conflict(format!(
+                "the previous secret still signs until {}; rotate again after that",
+                crate::clock::rfc3339(previous_until.unwrap_or(now))
+            )));
+        }
         tx.execute(
             "UPDATE webhook_endpoints
              SET previous_secret_sealed = secret_sealed, previous_secret_until = ?3,
@@ -608,7 +630,8 @@ impl System {
     }
 
     /// Sends one endpoint of `account` every event since `since` (unix ms) that the account
-    /// received or would have received by the endpoint's current subscription, oldest first,
+    /// received or would have received by the endpoint's current subscription (test events,
+    /// which were for one endpoint each, left out), oldest first,
     /// at most [`MAX_REPLAY`]; deliveries pending already stay as they are. None when there is
     /// no such endpoint.
     pub fn replay(
@@ -632,7 +655,7 @@ impl System {
             .prepare_cached(
                 "SELECT e.id, e.occurred_at FROM webhook_events e, webhook_endpoints p
                  WHERE p.id = ?1 AND e.occurred_at >= ?2
-                   AND (e.account_id IS NULL OR e.account_id = ?3)
+                   AND (e.account_id IS NULL OR e.account_id = ?3) AND e.type != 'webhook.test'
                    AND EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = e.type)
                  ORDER BY e.occurred_at, e.id LIMIT ?4",
             )?

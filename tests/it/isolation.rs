@@ -1019,7 +1019,28 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
         !export.contains(&format!("{}.5", attacker.shared_base)),
         "{export}"
     );
-    // Nothing of the victim's reached a webhook endpoint but its own.
+    // Nothing of the victim's reached a webhook endpoint but its own. The attacker's own
+    // endpoint heard of the attacker's changes (keys, uploads): wait until all are delivered.
+    let attacker_log = s
+        .eventually_json(
+            &format!("/webhooks/{}/deliveries?limit=100", attacker.webhooks[0]),
+            &[attacker.key()],
+            |v| {
+                v["data"]
+                    .as_array()
+                    .is_some_and(|d| d.len() > 1 && d.iter().all(|d| d["status"] == "delivered"))
+            },
+        )
+        .await;
+    let heard = receiver
+        .received()
+        .iter()
+        .filter(|r| r.path == attacker.hook_path)
+        .count();
+    assert!(
+        heard > 1,
+        "the attacker's endpoint heard of its changes: {attacker_log}"
+    );
     for delivered in receiver.received() {
         if delivered.path == victim.hook_path {
             continue;

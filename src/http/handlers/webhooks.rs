@@ -227,7 +227,7 @@ pub fn rotate_secret(req: &mut Req) -> Result<Reply, ApiError> {
         .state
         .store
         .system()?
-        .rotate_secret(account, &public_id, &sealed, now + SECRET_GRACE_MS)?
+        .rotate_secret(account, &public_id, &sealed, now, now + SECRET_GRACE_MS)?
         .ok_or_else(|| not_found(req))?;
     let mut data =
         serde_json::to_value(view(&row, now)).map_err(|e| ApiError::Internal(e.into()))?;
