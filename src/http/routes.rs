@@ -100,7 +100,7 @@ pub static ROUTES: &[Route] = &[
     Route::new(POST,   "/webhooks/{webhook_id}/rotate-secret", "rotateWebhookSecret", Credential, Blocking(webhooks::rotate_secret)).secret(),
     Route::new(POST,   "/webhooks/{webhook_id}/test",        "testWebhook",        Credential,    Blocking(webhooks::test)),
     Route::new(GET,    "/webhooks/{webhook_id}/deliveries",  "listWebhookDeliveries", Credential, Heavy(webhooks::deliveries)),
-    Route::new(POST,   "/webhooks/{webhook_id}/replay",      "replayWebhookEvents", Credential,   Blocking(webhooks::replay)).json(),
+    Route::new(POST,   "/webhooks/{webhook_id}/replay",      "replayWebhookEvents", Credential,   Blocking(webhooks::replay)).json().weight(10),
     Route::new(POST,   "/webhooks/deliveries/{delivery_id}/resend", "resendWebhookDelivery", Credential, Blocking(webhooks::resend)),
     Route::new(GET,    "/openapi.json",                      "getOpenApi",         Public,        Inline(meta::openapi)),
     Route::new(GET,    "/healthz",                           "healthz",            Public,        Inline(meta::healthz)).root().weight(0),

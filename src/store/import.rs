@@ -264,6 +264,15 @@ pub fn latest_snapshot_sha(
     .optional()
 }
 
+/// A change listed in `dataset.updated`: a citation added, or one revising `replaces`.
+#[derive(serde::Serialize)]
+struct ListedChange {
+    citation_id: String,
+    change: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replaces: Option<String>,
+}
+
 /// Imports one parsed file as a snapshot of its dataset.
 pub fn import_dataset(
     tx: &Transaction,
@@ -335,10 +344,20 @@ pub fn import_dataset(
         tx.prepare_cached("UPDATE observations SET superseded_by = NULL WHERE citation_id = ?1")?;
 
     let mut regions_seen: HashSet<&str> = HashSet::new();
-    let mut changes: Vec<serde_json::Value> = Vec::new();
-    let mut note_change = |change: serde_json::Value| {
+    // The first changes, for the `dataset.updated` event: only those are built (an import may
+    // change millions of rows).
+    let mut changes: Vec<ListedChange> = Vec::new();
+    let mut note_change = |citation_id: &str, replaces: Option<String>| {
         if changes.len() < events::MAX_LISTED_CHANGES {
-            changes.push(change);
+            changes.push(ListedChange {
+                citation_id: citation_id.to_owned(),
+                change: if replaces.is_some() {
+                    "revised"
+                } else {
+                    "added"
+                },
+                replaces,
+            });
         }
     };
     let mut key = String::new();
@@ -398,7 +417,7 @@ pub fn import_dataset(
             None => {
                 add(&mut insert)?;
                 outcome.added += 1;
-                note_change(serde_json::json!({ "citation_id": cit, "change": "added" }));
+                note_change(&cit, None);
             }
             Some((_, text, flags, conf))
                 if text == row.value_text && flags == row.flags && conf == row.conf_status =>
@@ -413,9 +432,7 @@ pub fn import_dataset(
                     add(&mut insert)?;
                 }
                 outcome.revised += 1;
-                note_change(
-                    serde_json::json!({ "citation_id": cit, "change": "revised", "replaces": old }),
-                );
+                note_change(&cit, Some(old));
             }
         }
     }

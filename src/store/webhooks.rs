@@ -3,7 +3,7 @@
 //! the `v_webhook_*` views. Events are enqueued with [`enqueue`] inside the transaction of the
 //! change that caused them, so an event exists exactly when its change does.
 
-use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::{Scoped, StoreResult, System};
 use crate::webhooks::breaker::{self, Breaker};
@@ -212,10 +212,7 @@ impl System {
         account: i64,
         new: &NewEndpoint<'_>,
     ) -> StoreResult<EndpointRow> {
-        let tx = self
-            .conn
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.transaction()?;
         let count: i64 = tx
             .prepare_cached("SELECT count(*) FROM webhook_endpoints WHERE account_id = ?1")?
             .query_row([account], |r| r.get(0))?;
@@ -238,24 +235,16 @@ impl System {
             new.secret_sealed,
             new.now
         ])?;
-        let row = tx
-            .prepare_cached(&format!(
-                "SELECT {ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE public_id = ?1"
-            ))?
-            .query_row([new.public_id], endpoint_from_row)?;
+        let row = endpoint_by_id(&tx, tx.last_insert_rowid())?;
         tx.commit()?;
         Ok(row)
     }
 
-    /// Removes an endpoint of `account` with its deliveries and their attempts. False when the
-    /// account has no such endpoint.
-    pub fn delete_endpoint(&mut self, account: i64, public_id: &str) -> StoreResult<bool> {
-        let tx = self
-            .conn
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let Some(id) = endpoint_id(&tx, account, public_id)? else {
-            return Ok(false);
+    /// Removes an endpoint of `account` with its deliveries and their attempts; its row id, or
+    /// None when the account has no such endpoint.
+    pub fn delete_endpoint(&mut self, account: i64, public_id: &str) -> StoreResult<Option<i64>> {
+        let Some((tx, id)) = self.endpoint_write(account, public_id)? else {
+            return Ok(None);
         };
         tx.execute(
             "DELETE FROM webhook_attempts WHERE delivery_id IN
@@ -268,7 +257,7 @@ impl System {
         )?;
         tx.execute("DELETE FROM webhook_endpoints WHERE id = ?1", [id])?;
         tx.commit()?;
-        Ok(true)
+        Ok(Some(id))
     }
 
     /// Takes up to `limit` due deliveries of enabled endpoints of enabled accounts, at most
@@ -284,10 +273,7 @@ impl System {
         per_endpoint: usize,
         per_account: usize,
     ) -> StoreResult<Vec<Claimed>> {
-        let tx = self
-            .conn
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.transaction()?;
         let claimed: Vec<Claimed> = tx
             .prepare_cached(
                 "SELECT d.id, d.attempts, e.public_id, coalesce(d.scheduled_at, e.occurred_at), e.payload, p.id, p.public_id,
@@ -338,10 +324,7 @@ impl System {
     /// Records an attempt (or a deferral), releases the delivery's lease and saves what the
     /// attempt changed of its endpoint: one transaction.
     pub fn record_attempt(&mut self, record: &AttemptRecord) -> StoreResult<()> {
-        let tx = self
-            .conn
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.transaction()?;
         if !matches!(record.next, NextStep::DeferTo(_)) {
             tx.prepare_cached(
                 "INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, latency_ms,
@@ -440,13 +423,23 @@ fn save_breaker(conn: &Connection, endpoint_id: i64, b: &Breaker) -> rusqlite::R
     Ok(())
 }
 
-/// The row id of `account`'s endpoint `public_id`.
-fn endpoint_id(conn: &Connection, account: i64, public_id: &str) -> rusqlite::Result<Option<i64>> {
-    conn.prepare_cached(
-        "SELECT id FROM webhook_endpoints WHERE public_id = ?1 AND account_id = ?2",
-    )?
-    .query_row(params![public_id, account], |r| r.get(0))
-    .optional()
+impl System {
+    /// A write transaction on `account`'s endpoint `public_id`, with the endpoint's row id;
+    /// None when the account has no such endpoint (another account's included).
+    fn endpoint_write(
+        &mut self,
+        account: i64,
+        public_id: &str,
+    ) -> StoreResult<Option<(rusqlite::Transaction<'_>, i64)>> {
+        let tx = self.transaction()?;
+        let id = tx
+            .prepare_cached(
+                "SELECT id FROM webhook_endpoints WHERE public_id = ?1 AND account_id = ?2",
+            )?
+            .query_row(params![public_id, account], |r| r.get(0))
+            .optional()?;
+        Ok(id.map(|id| (tx, id)))
+    }
 }
 
 /// What a `PATCH` changes of an endpoint; None leaves a field as it is.
@@ -485,12 +478,28 @@ impl System {
         public_id: &str,
         patch: &EndpointPatch<'_>,
     ) -> StoreResult<Option<EndpointRow>> {
-        let tx = self
-            .conn
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let Some(id) = endpoint_id(&tx, account, public_id)? else {
+        let Some((tx, id)) = self.endpoint_write(account, public_id)? else {
             return Ok(None);
+        };
+        // Before `enabled` changes: only a change of state touches the reason and the breaker.
+        match patch.enabled {
+            // Disabling keeps the reason of an endpoint disabled already (a 410, say).
+            Some(false) => tx.execute(
+                "UPDATE webhook_endpoints SET disabled_reason = 'disabled by its owner'
+                 WHERE id = ?1 AND enabled",
+                [id],
+            )?,
+            // Enabling a disabled endpoint closes its breaker, at a version above any an attempt
+            // under way may still save; an enabled one keeps its breaker (no way around it).
+            Some(true) => tx.execute(
+                "UPDATE webhook_endpoints
+                 SET disabled_reason = NULL, breaker_state = 'closed', consecutive_failures = 0,
+                     breaker_open_until = NULL, breaker_trips = 0, failing_since = NULL,
+                     breaker_version = breaker_version + ?2
+                 WHERE id = ?1 AND NOT enabled",
+                params![id, RESET_VERSION_STEP],
+            )?,
+            None => 0,
         };
         tx.execute(
             "UPDATE webhook_endpoints
@@ -505,24 +514,6 @@ impl System {
                 patch.enabled
             ],
         )?;
-        if patch.enabled == Some(false) {
-            tx.execute(
-                "UPDATE webhook_endpoints SET disabled_reason = 'disabled by its owner'
-                 WHERE id = ?1",
-                [id],
-            )?;
-        }
-        if patch.enabled == Some(true) {
-            // A closed breaker, of a version above any an attempt under way may still save.
-            tx.execute(
-                "UPDATE webhook_endpoints
-                 SET disabled_reason = NULL, breaker_state = 'closed', consecutive_failures = 0,
-                     breaker_open_until = NULL, breaker_trips = 0, failing_since = NULL,
-                     breaker_version = breaker_version + ?2
-                 WHERE id = ?1",
-                params![id, RESET_VERSION_STEP],
-            )?;
-        }
         let row = endpoint_by_id(&tx, id)?;
         tx.commit()?;
         Ok(Some(row))
@@ -539,11 +530,7 @@ impl System {
         now: i64,
         grace_until: i64,
     ) -> StoreResult<Option<EndpointRow>> {
-        let tx = self
-            .conn
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let Some(id) = endpoint_id(&tx, account, public_id)? else {
+        let Some((tx, id)) = self.endpoint_write(account, public_id)? else {
             return Ok(None);
         };
         // A receiver may still verify with the previous secret until its grace ends: replacing
@@ -572,20 +559,17 @@ impl System {
     }
 
     /// Emits a `webhook.test` event to one endpoint of `account` with `data`; its event id, or
-    /// None when there is no such endpoint.
+    /// None when there is no such endpoint; a conflict when it is disabled.
     pub fn send_test_event<D: serde::Serialize>(
         &mut self,
         account: i64,
         public_id: &str,
         data: &D,
     ) -> StoreResult<Option<String>> {
-        let tx = self
-            .conn
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let Some(endpoint) = endpoint_id(&tx, account, public_id)? else {
+        let Some((tx, endpoint)) = self.endpoint_write(account, public_id)? else {
             return Ok(None);
         };
+        ensure_enabled(&tx, endpoint)?;
         let audience = Audience::Endpoint { account, endpoint };
         let id = emit(&tx, events::WEBHOOK_TEST, audience, data)?;
         tx.commit()?;
@@ -600,10 +584,7 @@ impl System {
         delivery: &str,
         now: i64,
     ) -> StoreResult<Option<String>> {
-        let tx = self
-            .conn
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.transaction()?;
         let found: Option<(i64, String, bool)> = tx
             .query_row(
                 "SELECT d.id, d.status, p.enabled FROM webhook_deliveries d
@@ -641,16 +622,10 @@ impl System {
         since: i64,
         now: i64,
     ) -> StoreResult<Option<Replay>> {
-        let tx = self
-            .conn
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let Some(endpoint) = endpoint_id(&tx, account, public_id)? else {
+        let Some((tx, endpoint)) = self.endpoint_write(account, public_id)? else {
             return Ok(None);
         };
-        if !endpoint_by_id(&tx, endpoint)?.enabled {
-            return Err(disabled());
-        }
+        ensure_enabled(&tx, endpoint)?;
         let events: Vec<(i64, i64)> = tx
             .prepare_cached(
                 "SELECT e.id, e.occurred_at FROM webhook_events e, webhook_endpoints p
@@ -692,10 +667,7 @@ impl System {
     /// hours after its schedule began); then events left without deliveries. Returns the events
     /// removed.
     pub fn purge_webhooks(&mut self, before: i64) -> StoreResult<usize> {
-        let tx = self
-            .conn
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.transaction()?;
         const OLD: &str =
             "SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
                            WHERE coalesce(d.scheduled_at, e.occurred_at) < ?1";
@@ -730,7 +702,14 @@ impl System {
     }
 }
 
-/// The refusal to schedule deliveries to a disabled endpoint: nothing would send them.
+/// Refuses to schedule deliveries to a disabled endpoint: nothing would send them.
+fn ensure_enabled(conn: &Connection, endpoint: i64) -> StoreResult<()> {
+    let enabled: bool = conn
+        .prepare_cached("SELECT enabled FROM webhook_endpoints WHERE id = ?1")?
+        .query_row([endpoint], |r| r.get(0))?;
+    if enabled { Ok(()) } else { Err(disabled()) }
+}
+
 fn disabled() -> super::StoreError {
     super::StoreError::Conflict(
         "the endpoint is disabled; enable it (PATCH status: enabled) first".into(),
@@ -1083,11 +1062,12 @@ mod tests {
         assert_eq!(a.my_endpoint("whk_b1").unwrap(), None, "another account's");
         drop(a);
         assert!(
-            !store
+            store
                 .system()
                 .unwrap()
                 .delete_endpoint(1, "whk_b1")
                 .unwrap()
+                .is_none()
         );
     }
 
@@ -1215,7 +1195,7 @@ mod tests {
             (false, Some("410 Gone"))
         );
 
-        assert!(system.delete_endpoint(1, "whk_a1").unwrap());
+        assert!(system.delete_endpoint(1, "whk_a1").unwrap().is_some());
         assert!(
             store
                 .scoped(Some(1))
@@ -1279,11 +1259,24 @@ mod management_tests {
         save(&mut system, 2, 2);
         save(&mut system, 1, 1);
         assert_eq!(system.breaker(row.id).unwrap().consecutive_failures, 2);
-        let patch = EndpointPatch {
-            enabled: Some(true),
-            ..EndpointPatch::default()
+        let set_enabled = |system: &mut System, enabled| {
+            let patch = EndpointPatch {
+                enabled: Some(enabled),
+                ..EndpointPatch::default()
+            };
+            system
+                .update_endpoint(1, "whk_a1", &patch)
+                .unwrap()
+                .unwrap()
         };
-        system.update_endpoint(1, "whk_a1", &patch).unwrap();
+        // Enabling an endpoint that is enabled is no way around its breaker.
+        set_enabled(&mut system, true);
+        assert_eq!(system.breaker(row.id).unwrap().consecutive_failures, 2);
+        assert_eq!(
+            set_enabled(&mut system, false).disabled_reason.as_deref(),
+            Some("disabled by its owner")
+        );
+        set_enabled(&mut system, true);
         save(&mut system, 3, 3);
         let after = system.breaker(row.id).unwrap();
         assert_eq!(after.consecutive_failures, 0, "closed by the owner");

@@ -307,42 +307,14 @@ async fn deliveries_verify_with_the_official_standard_webhooks_package() {
         "both secrets sign"
     );
 
-    let cases: Vec<Value> = received
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let secrets = if i < 4 {
-                vec![&first_secret]
-            } else {
-                vec![&first_secret, &second_secret]
-            };
-            json!({
-                "headers": {
-                    "webhook-id": r.header("webhook-id"),
-                    "webhook-timestamp": r.header("webhook-timestamp"),
-                    "webhook-signature": r.header("webhook-signature"),
-                },
-                "body": String::from_utf8(r.body.clone()).unwrap(),
-                "secrets": secrets,
-            })
-        })
-        .collect();
-    let file = s.dir.path().join("deliveries.json");
-    std::fs::write(&file, json!({ "deliveries": cases }).to_string()).unwrap();
-    let out = std::process::Command::new(tool("TEST_PYTHON"))
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/it/webhooks_py/verify.py"
-        ))
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success() && out.stdout.starts_with(b"ok 5"),
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let verified = verify_with_standardwebhooks(s.dir.path(), &received, |i| {
+        if i < 4 {
+            vec![first_secret.clone()]
+        } else {
+            vec![first_secret.clone(), second_secret.clone()]
+        }
+    });
+    assert!(verified.starts_with("ok 5"), "{verified}");
     for (i, r) in received.iter().enumerate() {
         let check = |secret: &str| {
             verify(
@@ -500,6 +472,63 @@ async fn private_data_changes_reach_their_owner_only_and_can_be_sent_again() {
         )
         .await;
     r.error(422, "validation_failed");
+}
+
+/// A public import (here by another process, as `regintel import` runs) reaches every endpoint
+/// subscribed to `dataset.updated`, of every account, and no other; a change of more rows than
+/// an event lists says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_public_import_reaches_every_subscribed_endpoint() {
+    let s = TestServer::start().await;
+    let a = s.account("a@example.org", Tier::Professional);
+    let b = s.account("b@example.org", Tier::Institutional);
+    let receiver = Receiver::start(204).await;
+    register(&s, &a, &receiver.url("/a"), &["dataset.updated"]).await;
+    register(&s, &b, &receiver.url("/b"), &["dataset.updated"]).await;
+    register(&s, &b, &receiver.url("/other"), &["briefing.created"]).await;
+    let rows = regintel::webhooks::events::MAX_LISTED_CHANGES + 50;
+    let mut csv = String::from("dataset_code,nuts_code,nuts_level,time,value,unit,flags\n");
+    for i in 0..rows {
+        csv.push_str(&format!("pub_test,DE21,2,{},{i},NR,\n", 1800 + i));
+    }
+    let file = s.dir.path().join("pub_test.csv");
+    std::fs::write(&file, csv).unwrap();
+    let store = regintel::store::Store::open(s.dir.path(), 1).unwrap();
+    regintel::import::import_files(
+        &store,
+        &regintel::catalogue::Catalogue::bundled(),
+        &[&file],
+        None,
+        None,
+    )
+    .unwrap();
+    let got = receiver.wait_for(MINUTE, |r| r.len() >= 2).await;
+    let mut paths: Vec<&str> = got.iter().map(|r| r.path.as_str()).collect();
+    paths.sort_unstable();
+    assert_eq!(paths, ["/a", "/b"]);
+    let data = got[0].json()["data"].clone();
+    assert_eq!(data["visibility"], "public");
+    assert_eq!(data["dataset"], "pub_test");
+    assert_eq!(data["rows_added"], rows);
+    assert_eq!(
+        data["changes"].as_array().unwrap().len(),
+        regintel::webhooks::events::MAX_LISTED_CHANGES
+    );
+    assert_eq!(data["changes_complete"], false);
+    assert_eq!(data["links"]["export"], "/export/bulk/pub_test.csv");
+    let cit = data["changes"][0]["citation_id"].as_str().unwrap();
+    let r = s.call("GET", &format!("/citations/{cit}"), &[], b"").await;
+    assert_eq!(r.status, 200, "a listed citation resolves");
+    assert_eq!(
+        got[0].body, got[1].body,
+        "one event, the same bytes to each"
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(
+        receiver.received().len(),
+        2,
+        "nothing to other subscriptions"
+    );
 }
 
 /// A professional account with a daily cap of 10 hears at the 8th call and at the 10th.
@@ -692,9 +721,24 @@ async fn every_event_arrives_after_the_server_is_killed_mid_delivery() {
         .filter(|e| !all.iter().any(|x| x.header("webhook-id") == e.as_str()))
         .collect();
     assert!(missing.is_empty(), "never arrived: {missing:?}");
-    let cases: Vec<Value> = all
+    verify_with_standardwebhooks(d, &all, |_| vec![secret.to_owned()]);
+    eprintln!(
+        "crash test: {seen_before} requests before the kill, {} in all for {EVENTS} events",
+        all.len()
+    );
+}
+
+/// Checks every delivery with the official `standardwebhooks` Python package
+/// (tests/it/webhooks_py/verify.py), the i-th against each of `secrets(i)`; what it printed.
+fn verify_with_standardwebhooks(
+    dir: &std::path::Path,
+    received: &[Received],
+    secrets: impl Fn(usize) -> Vec<String>,
+) -> String {
+    let cases: Vec<Value> = received
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
             json!({
                 "headers": {
                     "webhook-id": r.header("webhook-id"),
@@ -702,11 +746,11 @@ async fn every_event_arrives_after_the_server_is_killed_mid_delivery() {
                     "webhook-signature": r.header("webhook-signature"),
                 },
                 "body": String::from_utf8(r.body.clone()).unwrap(),
-                "secrets": [secret],
+                "secrets": secrets(i),
             })
         })
         .collect();
-    let file = d.join("deliveries.json");
+    let file = dir.join("deliveries.json");
     std::fs::write(&file, json!({ "deliveries": cases }).to_string()).unwrap();
     let out = std::process::Command::new(tool("TEST_PYTHON"))
         .arg(concat!(
@@ -716,14 +760,11 @@ async fn every_event_arrives_after_the_server_is_killed_mid_delivery() {
         .arg(&file)
         .output()
         .unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
+        "{printed}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    eprintln!(
-        "crash test: {seen_before} requests before the kill, {} in all for {EVENTS} events",
-        all.len()
-    );
+    printed
 }

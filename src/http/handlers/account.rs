@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{Req, json};
+use super::{Req, json, shown_once};
 use crate::auth::Via;
 use crate::domain::Rejection;
 use crate::http::error::ApiError;
@@ -115,11 +115,13 @@ pub fn create_key(req: &mut Req) -> Result<Reply, ApiError> {
                 .create_key(&state.store, caller.account_id, caller.tier, name)?)
         },
     )?;
-    let mut data = serde_json::to_value(view(&row)).map_err(|e| ApiError::Internal(e.into()))?;
-    data["api_key"] = json!(plaintext);
-    data["note"] =
-        json!("Store this key now: regintel keeps only its HMAC and cannot show it again.");
-    Ok(json(&data, &json!({}))?.with_status(201))
+    Ok(shown_once(
+        &view(&row),
+        "api_key",
+        &plaintext,
+        "Store this key now: regintel keeps only its HMAC and cannot show it again.",
+    )?
+    .with_status(201))
 }
 
 pub fn revoke_key(req: &mut Req) -> Result<Reply, ApiError> {

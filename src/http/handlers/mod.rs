@@ -125,6 +125,20 @@ pub fn slot_refused(refused: Refused, policy: &'static str) -> ApiError {
     }
 }
 
+/// An answer that shows a secret once: `view` with the secret under `field`, and a note saying
+/// it will not be shown again. (The route is marked `secret`: never compressed, never stored.)
+pub fn shown_once<V: serde::Serialize>(
+    view: &V,
+    field: &str,
+    secret: &str,
+    note: &str,
+) -> Result<Reply, ApiError> {
+    let mut data = serde_json::to_value(view).map_err(|e| ApiError::Internal(e.into()))?;
+    data[field] = serde_json::json!(secret);
+    data["note"] = serde_json::json!(note);
+    json(&data, &serde_json::json!({}))
+}
+
 /// Serialisation of our own types cannot fail; if it did, it is a bug to log, not a 400.
 pub fn json<D: serde::Serialize, M: serde::Serialize>(
     data: &D,

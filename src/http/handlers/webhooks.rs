@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{Req, json};
+use super::{Req, json, shown_once};
 use crate::domain::Rejection;
 use crate::http::error::ApiError;
 use crate::reply::Reply;
@@ -107,8 +107,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     let url = checked_url(req, &body.url)?;
     let account = req.caller()?.account_id;
     let public_id = format!("whk_{}", crate::ids::ulid().to_ascii_lowercase());
-    let secret = Secret::generate();
-    let sealed = req.state.outbox.sealing().seal(&secret.shown(), &public_id);
+    let (secret, sealed) = new_secret(req, &public_id);
     let now = crate::clock::now_ms();
     let row = req
         .state
@@ -126,13 +125,13 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
             },
         )
         .map_err(too_many)?;
-    let mut data =
-        serde_json::to_value(view(&row, now)).map_err(|e| ApiError::Internal(e.into()))?;
-    data["secret"] = json!(secret.shown());
-    data["note"] = json!(
-        "Store this secret now: it verifies the webhook-signature header, and regintel will not show it again."
-    );
-    Ok(json(&data, &json!({}))?.with_status(201))
+    Ok(shown_once(
+        &view(&row, now),
+        "secret",
+        &secret.shown(),
+        "Store this secret now: it verifies the webhook-signature header, and regintel will not show it again.",
+    )?
+    .with_status(201))
 }
 
 pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
@@ -202,17 +201,14 @@ pub fn update(req: &mut Req) -> Result<Reply, ApiError> {
 
 pub fn delete(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
-    let endpoint = own_endpoint(req)?;
     let account = req.caller()?.account_id;
-    if !req
+    let id = req
         .state
         .store
         .system()?
-        .delete_endpoint(account, &endpoint.public_id)?
-    {
-        return Err(not_found(req));
-    }
-    req.state.outbox.forget(endpoint.id);
+        .delete_endpoint(account, req.param("webhook_id"))?
+        .ok_or_else(|| not_found(req))?;
+    req.state.outbox.forget(id);
     Ok(Reply::NoContent)
 }
 
@@ -220,8 +216,7 @@ pub fn rotate_secret(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let account = req.caller()?.account_id;
     let public_id = req.param("webhook_id").to_owned();
-    let secret = Secret::generate();
-    let sealed = req.state.outbox.sealing().seal(&secret.shown(), &public_id);
+    let (secret, sealed) = new_secret(req, &public_id);
     let now = crate::clock::now_ms();
     let row = req
         .state
@@ -229,34 +224,28 @@ pub fn rotate_secret(req: &mut Req) -> Result<Reply, ApiError> {
         .system()?
         .rotate_secret(account, &public_id, &sealed, now, now + SECRET_GRACE_MS)?
         .ok_or_else(|| not_found(req))?;
-    let mut data =
-        serde_json::to_value(view(&row, now)).map_err(|e| ApiError::Internal(e.into()))?;
-    data["secret"] = json!(secret.shown());
-    data["note"] = json!(
-        "Store this secret now. Until previous_secret_expires_at, deliveries carry a signature by the previous secret too."
-    );
-    json(&data, &json!({}))
+    shown_once(
+        &view(&row, now),
+        "secret",
+        &secret.shown(),
+        "Store this secret now. Until previous_secret_expires_at, deliveries carry a signature by the previous secret too.",
+    )
 }
 
 pub fn test(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
-    let endpoint = own_endpoint(req)?;
-    if !endpoint.enabled {
-        return Err(ApiError::Conflict(
-            "the endpoint is disabled; enable it (PATCH status: enabled) to receive a test".into(),
-        ));
-    }
     let account = req.caller()?.account_id;
+    let public_id = req.param("webhook_id");
     let data = json!({
-        "webhook_id": endpoint.public_id,
+        "webhook_id": public_id,
         "message": "A test event, sent at your request.",
-        "links": { "webhook": format!("/webhooks/{}", endpoint.public_id) },
+        "links": { "webhook": format!("/webhooks/{public_id}") },
     });
     let event = req
         .state
         .store
         .system()?
-        .send_test_event(account, &endpoint.public_id, &data)?
+        .send_test_event(account, public_id, &data)?
         .ok_or_else(|| not_found(req))?;
     req.state.outbox.wake();
     Ok(json(
@@ -394,6 +383,13 @@ pub fn replay(req: &mut Req) -> Result<Reply, ApiError> {
         &json!({}),
     )?
     .with_status(202))
+}
+
+/// A new signing secret for endpoint `public_id`, and its sealed form to store.
+fn new_secret(req: &Req, public_id: &str) -> (Secret, String) {
+    let secret = Secret::generate();
+    let sealed = req.state.outbox.sealing().seal(&secret.shown(), public_id);
+    (secret, sealed)
 }
 
 /// The caller's endpoint named in the path; another account's answers 404 like a missing one.
