@@ -182,9 +182,13 @@ fn bench() -> Result<()> {
         measure_secs,
     };
     let import = import_timing(&ctx)?;
-    let (datasette_db, max_id) = datasette_db(&ctx)?;
-
     let api_key = bench_api_key(&ctx)?;
+    if std::env::var("BENCH_ONLY").as_deref() == Ok("webhooks") {
+        let webhooks = webhooks::run(&ctx, &api_key, &profile_paths)?;
+        webhooks::print(&webhooks);
+        return Ok(());
+    }
+    let (datasette_db, max_id) = datasette_db(&ctx)?;
     // Each scenario is a line, compared against PROFILE_ANONYMOUS: extra `regintel serve` flags
     // in Target::Regintel, extra headers last.
     #[rustfmt::skip]

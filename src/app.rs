@@ -5,6 +5,8 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::Context;
+
 use hyper::body::Bytes;
 use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
@@ -63,10 +65,9 @@ pub async fn start(
     )?);
 
     let poller = tokio::spawn(background(Arc::clone(&state)));
-    let (stop_deliveries, stopped) = tokio::sync::oneshot::channel::<()>();
-    let deliveries = tokio::spawn(Arc::clone(&state.outbox).run(async {
-        let _ = stopped.await;
-    }));
+    let (stop_deliveries, deliveries) = Arc::clone(&state.outbox)
+        .start_background()
+        .context("starting the webhook delivery worker")?;
     crate::net::server::serve(
         Arc::clone(&state),
         listener,

@@ -36,10 +36,11 @@
 //! - [`webhooks`]: Standard Webhooks signatures and secrets; the egress policy that decides which
 //!   addresses a webhook may reach.
 //! - [`error`], [`clock`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`slots`], [`task`],
-//!   [`private_files`], [`dataset_file`] and [`catalogue`]: small pieces that use no other module
-//!   of the crate (error-message quoting, time formatting, identifiers, client addresses, rendered
-//!   answers, the GCRA limiter, bounded work slots, tasks that end with their owner, owner-only
-//!   files, the parsed-file types, the bundled extract).
+//!   [`priority`], [`private_files`], [`dataset_file`] and [`catalogue`]: small pieces that use
+//!   no other module of the crate (error-message quoting, time formatting, identifiers, client
+//!   addresses, rendered answers, the GCRA limiter, bounded work slots, tasks that end with their
+//!   owner, lower CPU priority for background threads, owner-only files, the parsed-file types,
+//!   the bundled extract).
 //!
 //! # Invariants
 //!
@@ -77,6 +78,7 @@ pub mod llm;
 pub mod net;
 pub mod openapi;
 pub mod outbox;
+pub mod priority;
 pub mod private_files;
 pub mod reply;
 pub mod slots;

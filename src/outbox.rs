@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{Notify, Semaphore};
+use tokio::sync::{Notify, Semaphore, oneshot};
 
 use crate::auth::secrets::SealingKey;
 use crate::clock::Clock;
@@ -48,6 +48,9 @@ const PURGE_EVERY: Duration = Duration::from_secs(3600);
 const GONE: &str = "the receiver answered 410 Gone";
 /// Polling when nothing wakes the worker (an event enqueued by another process).
 const POLL: Duration = Duration::from_secs(1);
+/// How much nicer than the server the worker runs: 10 steps give it about a tenth of a request
+/// thread's share of a full processor; an idle processor it uses at full speed.
+const NICER: i32 = 10;
 
 pub struct Outbox {
     store: Store,
@@ -97,6 +100,36 @@ impl Outbox {
     /// Drops what the worker keeps of an endpoint (its breaker): it was changed or deleted.
     pub fn forget(&self, endpoint: i64) {
         self.breakers.lock().expect("breakers").remove(&endpoint);
+    }
+
+    /// Runs [`Outbox::run`] on a thread of its own at a lower CPU priority ([`NICER`]), so a
+    /// backlog draining takes the processor only when answers to requests leave it idle.
+    /// The worker's blocking threads (database, DNS) are started from it and inherit the
+    /// priority. Sending on the returned channel stops the worker; the other end closes when
+    /// it has stopped.
+    pub fn start_background(
+        self: Arc<Self>,
+    ) -> std::io::Result<(oneshot::Sender<()>, oneshot::Receiver<()>)> {
+        let (stop, stopped) = oneshot::channel::<()>();
+        let (finished, done) = oneshot::channel::<()>();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .thread_name("webhooks-blocking")
+            .build()?;
+        std::thread::Builder::new()
+            .name("webhooks".to_owned())
+            .spawn(move || {
+                if let Err(e) = crate::priority::lower_this_thread(NICER) {
+                    tracing::warn!(error = %e, "webhook deliveries keep the normal CPU priority");
+                }
+                runtime.block_on(self.run(async {
+                    let _ = stopped.await;
+                }));
+                // A DNS lookup may still run on a blocking thread; nothing waits for it.
+                runtime.shutdown_background();
+                drop(finished);
+            })?;
+        Ok((stop, done))
     }
 
     /// Delivers until `stop` resolves; a batch under way is finished first. Deliveries a
@@ -186,30 +219,41 @@ impl Outbox {
                 this.deliver(delivery).await
             });
         }
-        while let Some(done) = tasks.join_next().await {
+        // Attempts are recorded in groups: whatever finished while the previous group was
+        // written goes in the next transaction (one write per attempt cost more than sending).
+        let mut finished = Vec::new();
+        loop {
+            let done = match tasks.try_join_next() {
+                Some(done) => done,
+                None if !finished.is_empty() => {
+                    self.record(std::mem::take(&mut finished)).await;
+                    continue;
+                }
+                None => match tasks.join_next().await {
+                    Some(done) => done,
+                    None => break,
+                },
+            };
             match done {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => tracing::error!(error = %e, "recording a webhook attempt"),
+                Ok(Ok(record)) => finished.push(record),
+                Ok(Err(e)) => tracing::error!(error = %e, "a webhook delivery"),
                 Err(e) => tracing::error!(error = %e, "a webhook delivery task failed"),
             }
         }
         Ok(count)
     }
 
-    /// One claimed delivery: admitted by its endpoint's breaker, signed, sent, recorded.
-    async fn deliver(&self, c: Claimed) -> anyhow::Result<()> {
+    /// One claimed delivery: admitted by its endpoint's breaker, signed and sent; the record
+    /// of how it went.
+    async fn deliver(&self, c: Claimed) -> anyhow::Result<AttemptRecord> {
         let now = self.clock.now_ms();
         if now - c.scheduled_at > MAX_AGE_MS {
             let expired = "expired: not delivered within 84 hours";
-            return self
-                .record(unsent(&c, now, NextStep::Failed, Some(expired)))
-                .await;
+            return Ok(unsent(&c, now, NextStep::Failed, Some(expired)));
         }
         let admission = self.admit(c.endpoint_id, now).await?;
         if let Admission::WaitUntil(at) = admission {
-            return self
-                .record(unsent(&c, now, NextStep::DeferTo(at), None))
-                .await;
+            return Ok(unsent(&c, now, NextStep::DeferTo(at), None));
         }
         // However this attempt ends (a panic included), the half-open probe is freed; the
         // breaker learned its outcome first when there was one.
@@ -220,9 +264,7 @@ impl Outbox {
         let Some(secrets) = self.secrets(&c, now) else {
             tracing::error!(endpoint = %c.endpoint_public_id, "cannot open the webhook signing secret; is secrets/webhook_secrets_key the one it was sealed with?");
             let at = now + SECRET_RETRY_MS;
-            return self
-                .record(unsent(&c, now, NextStep::DeferTo(at), None))
-                .await;
+            return Ok(unsent(&c, now, NextStep::DeferTo(at), None));
         };
         let timestamp = now.div_euclid(1000);
         let signature = signature_header(&secrets, &c.event_public_id, timestamp, &c.payload);
@@ -256,7 +298,7 @@ impl Outbox {
                 }
             }
         };
-        self.record(AttemptRecord {
+        Ok(AttemptRecord {
             delivery_id: c.delivery_id,
             at: done,
             status_code: attempt.status,
@@ -265,7 +307,6 @@ impl Outbox {
             next,
             endpoint: self.settle(&c, judged, done),
         })
-        .await
     }
 
     /// The endpoint's breaker decides; loaded from the database the first time.
@@ -361,10 +402,20 @@ impl Outbox {
         Some(secrets)
     }
 
-    async fn record(&self, record: AttemptRecord) -> anyhow::Result<()> {
+    /// Writes finished attempts. When that fails their deliveries stay leased, and are sent
+    /// again when the lease runs out (at least once).
+    async fn record(&self, records: Vec<AttemptRecord>) {
         let store = self.store.clone();
-        tokio::task::spawn_blocking(move || store.system()?.record_attempt(&record)).await??;
-        Ok(())
+        let count = records.len();
+        let written =
+            tokio::task::spawn_blocking(move || store.system()?.record_attempts(&records)).await;
+        match written {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                tracing::error!(error = %e, attempts = count, "recording webhook attempts")
+            }
+            Err(e) => tracing::error!(error = %e, attempts = count, "recording webhook attempts"),
+        }
     }
 }
 

@@ -3,6 +3,8 @@
 //! the `v_webhook_*` views. Events are enqueued with [`enqueue`] inside the transaction of the
 //! change that caused them, so an event exists exactly when its change does.
 
+use std::collections::HashMap;
+
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::{Scoped, StoreResult, System};
@@ -262,9 +264,11 @@ impl System {
 
     /// Takes up to `limit` due deliveries of enabled endpoints of enabled accounts, at most
     /// `per_endpoint` of one endpoint and `per_account` of one account (so one backlog cannot
-    /// fill a claim), and holds
-    /// them until `now + lease_ms`: another worker (or this one after a crash) takes them again
-    /// only when the lease has run out. Oldest due first.
+    /// fill a claim), oldest due first, and holds them until `now + lease_ms`: another worker
+    /// (or this one after a crash) takes them again only when the lease has run out.
+    ///
+    /// Each endpoint's first due deliveries come from its own index range, so a claim costs
+    /// endpoints × `per_endpoint` index reads however long the backlog is.
     pub fn claim_due(
         &mut self,
         now: i64,
@@ -274,106 +278,142 @@ impl System {
         per_account: usize,
     ) -> StoreResult<Vec<Claimed>> {
         let tx = self.transaction()?;
-        let claimed: Vec<Claimed> = tx
-            .prepare_cached(
-                "SELECT d.id, d.attempts, e.public_id, coalesce(d.scheduled_at, e.occurred_at), e.payload, p.id, p.public_id,
-                        p.url, p.secret_sealed, p.previous_secret_sealed, p.previous_secret_until, p.account_id
-                 FROM (SELECT w.id, w.attempts, w.event_id, w.endpoint_id, w.next_attempt_at,
-                              w.scheduled_at,
-                              row_number() OVER (PARTITION BY w.endpoint_id
-                                                 ORDER BY w.next_attempt_at, w.id) AS nth,
-                              row_number() OVER (PARTITION BY q.account_id
-                                                 ORDER BY w.next_attempt_at, w.id) AS nth_of_account
-                       FROM webhook_deliveries w JOIN webhook_endpoints q ON q.id = w.endpoint_id
-                       WHERE w.status = 'pending' AND w.next_attempt_at <= ?1
-                         AND (w.lease_until IS NULL OR w.lease_until <= ?1) AND q.enabled) d
+        // (next attempt, delivery, account) of every endpoint's first due deliveries.
+        let mut due: Vec<(i64, i64, i64)> = Vec::new();
+        {
+            let mut endpoints = tx.prepare_cached(
+                "SELECT p.id, p.account_id FROM webhook_endpoints p
+                 JOIN accounts a ON a.id = p.account_id
+                 WHERE p.enabled AND NOT a.disabled",
+            )?;
+            let mut first_due = tx.prepare_cached(
+                "SELECT id, next_attempt_at FROM webhook_deliveries INDEXED BY webhook_deliveries_pending
+                 WHERE endpoint_id = ?1 AND status = 'pending' AND next_attempt_at <= ?2
+                   AND (lease_until IS NULL OR lease_until <= ?2)
+                 ORDER BY next_attempt_at, id LIMIT ?3",
+            )?;
+            let endpoints: Vec<(i64, i64)> = endpoints
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?;
+            for (endpoint, account) in endpoints {
+                let rows = first_due
+                    .query_map(params![endpoint, now, per_endpoint as i64], |r| {
+                        Ok((r.get(1)?, r.get(0)?, account))
+                    })?;
+                for row in rows {
+                    due.push(row?);
+                }
+            }
+        }
+        due.sort_unstable();
+        let mut of_account: HashMap<i64, usize> = HashMap::new();
+        let chosen = due
+            .into_iter()
+            .filter(|&(_, _, account)| {
+                let taken = of_account.entry(account).or_default();
+                *taken += 1;
+                *taken <= per_account
+            })
+            .take(limit);
+        let mut claimed = Vec::new();
+        {
+            let mut read = tx.prepare_cached(
+                "SELECT d.id, d.attempts, e.public_id, coalesce(d.scheduled_at, e.occurred_at),
+                        e.payload, p.id, p.public_id, p.url, p.secret_sealed,
+                        p.previous_secret_sealed, p.previous_secret_until, p.account_id
+                 FROM webhook_deliveries d
                  JOIN webhook_events e ON e.id = d.event_id
                  JOIN webhook_endpoints p ON p.id = d.endpoint_id
-                 JOIN accounts a ON a.id = p.account_id
-                 WHERE d.nth <= ?3 AND d.nth_of_account <= ?4 AND NOT a.disabled
-                 ORDER BY d.next_attempt_at, d.id LIMIT ?2",
-            )?
-            .query_map(params![now, limit as i64, per_endpoint as i64, per_account as i64], |r| {
-                Ok(Claimed {
-                    delivery_id: r.get(0)?,
-                    attempts: r.get(1)?,
-                    event_public_id: r.get(2)?,
-                    scheduled_at: r.get(3)?,
-                    payload: r.get(4)?,
-                    endpoint_id: r.get(5)?,
-                    endpoint_public_id: r.get(6)?,
-                    url: r.get(7)?,
-                    secret_sealed: r.get(8)?,
-                    previous_secret_sealed: r.get(9)?,
-                    previous_secret_until: r.get(10)?,
-                    account_id: r.get(11)?,
-                })
-            })?
-            .collect::<Result<_, _>>()?;
-        {
+                 WHERE d.id = ?1",
+            )?;
             let mut lease =
                 tx.prepare_cached("UPDATE webhook_deliveries SET lease_until = ?2 WHERE id = ?1")?;
-            for c in &claimed {
-                lease.execute(params![c.delivery_id, now + lease_ms])?;
+            for (_, delivery, _) in chosen {
+                claimed.push(read.query_row([delivery], |r| {
+                    Ok(Claimed {
+                        delivery_id: r.get(0)?,
+                        attempts: r.get(1)?,
+                        event_public_id: r.get(2)?,
+                        scheduled_at: r.get(3)?,
+                        payload: r.get(4)?,
+                        endpoint_id: r.get(5)?,
+                        endpoint_public_id: r.get(6)?,
+                        url: r.get(7)?,
+                        secret_sealed: r.get(8)?,
+                        previous_secret_sealed: r.get(9)?,
+                        previous_secret_until: r.get(10)?,
+                        account_id: r.get(11)?,
+                    })
+                })?);
+                lease.execute(params![delivery, now + lease_ms])?;
             }
         }
         tx.commit()?;
         Ok(claimed)
     }
 
-    /// Records an attempt (or a deferral), releases the delivery's lease and saves what the
-    /// attempt changed of its endpoint: one transaction.
-    pub fn record_attempt(&mut self, record: &AttemptRecord) -> StoreResult<()> {
+    /// Records attempts (or deferrals): each releases its delivery's lease and saves what the
+    /// attempt changed of its endpoint. One transaction for all: the worker writes together
+    /// what finished while it was writing before.
+    pub fn record_attempts(&mut self, records: &[AttemptRecord]) -> StoreResult<()> {
         let tx = self.transaction()?;
-        if !matches!(record.next, NextStep::DeferTo(_)) {
-            tx.prepare_cached(
-                "INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, latency_ms,
-                                               error)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![
-                record.delivery_id,
-                record.at,
-                record.status_code,
-                record.latency_ms,
-                record.error
-            ])?;
-        }
-        let (status, next_at, delivered_at, spent) = match record.next {
-            NextStep::Delivered => ("delivered", None, Some(record.at), 1),
-            NextStep::RetryAt(at) => ("pending", Some(at), None, 1),
-            NextStep::Failed => ("failed", None, None, 1),
-            NextStep::DeferTo(at) => ("pending", Some(at), None, 0),
-        };
-        tx.prepare_cached(
-            "UPDATE webhook_deliveries
-             SET status = ?2, next_attempt_at = coalesce(?3, next_attempt_at),
-                 delivered_at = ?4, attempts = attempts + ?5, lease_until = NULL,
-                 last_status = CASE WHEN ?5 = 1 THEN ?6 ELSE last_status END,
-                 last_error = CASE WHEN ?5 = 1 THEN ?7 ELSE last_error END
-             WHERE id = ?1",
-        )?
-        .execute(params![
-            record.delivery_id,
-            status,
-            next_at,
-            delivered_at,
-            spent,
-            record.status_code,
-            record.error
-        ])?;
-        if let Some(change) = &record.endpoint {
-            save_breaker(&tx, change.endpoint_id, &change.breaker)?;
-            if let Some(reason) = change.disable {
-                tx.prepare_cached(
-                    "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?2 WHERE id = ?1",
-                )?
-                .execute(params![change.endpoint_id, reason])?;
-            }
+        for record in records {
+            record_attempt(&tx, record)?;
         }
         tx.commit()?;
         Ok(())
     }
+}
+
+/// Records one attempt in `tx`.
+fn record_attempt(tx: &Connection, record: &AttemptRecord) -> StoreResult<()> {
+    if !matches!(record.next, NextStep::DeferTo(_)) {
+        tx.prepare_cached(
+            "INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, latency_ms,
+                                           error)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?
+        .execute(params![
+            record.delivery_id,
+            record.at,
+            record.status_code,
+            record.latency_ms,
+            record.error
+        ])?;
+    }
+    let (status, next_at, delivered_at, spent) = match record.next {
+        NextStep::Delivered => ("delivered", None, Some(record.at), 1),
+        NextStep::RetryAt(at) => ("pending", Some(at), None, 1),
+        NextStep::Failed => ("failed", None, None, 1),
+        NextStep::DeferTo(at) => ("pending", Some(at), None, 0),
+    };
+    tx.prepare_cached(
+        "UPDATE webhook_deliveries
+         SET status = ?2, next_attempt_at = coalesce(?3, next_attempt_at),
+             delivered_at = ?4, attempts = attempts + ?5, lease_until = NULL,
+             last_status = CASE WHEN ?5 = 1 THEN ?6 ELSE last_status END,
+             last_error = CASE WHEN ?5 = 1 THEN ?7 ELSE last_error END
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        record.delivery_id,
+        status,
+        next_at,
+        delivered_at,
+        spent,
+        record.status_code,
+        record.error
+    ])?;
+    if let Some(change) = &record.endpoint {
+        save_breaker(tx, change.endpoint_id, &change.breaker)?;
+        if let Some(reason) = change.disable {
+            tx.prepare_cached(
+                "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?2 WHERE id = ?1",
+            )?
+            .execute(params![change.endpoint_id, reason])?;
+        }
+    }
+    Ok(())
 }
 
 impl System {
@@ -1119,10 +1159,10 @@ mod tests {
             endpoint: None,
         };
         system
-            .record_attempt(&record(NextStep::DeferTo(70_000), None))
+            .record_attempts(&[record(NextStep::DeferTo(70_000), None)])
             .unwrap();
         system
-            .record_attempt(&record(NextStep::RetryAt(80_000), Some(500)))
+            .record_attempts(&[record(NextStep::RetryAt(80_000), Some(500))])
             .unwrap();
         assert!(
             system
@@ -1136,7 +1176,7 @@ mod tests {
             "deferral is free"
         );
         system
-            .record_attempt(&record(NextStep::Delivered, Some(204)))
+            .record_attempts(&[record(NextStep::Delivered, Some(204))])
             .unwrap();
         assert!(
             system
@@ -1166,7 +1206,7 @@ mod tests {
         let second = system.claim_due(100_000, 60_000, 1, 4, 100).unwrap()[0].delivery_id;
         emit(&store, "msg_3", "webhook.test", Audience::Account(1), 2_000);
         system
-            .record_attempt(&AttemptRecord {
+            .record_attempts(&[AttemptRecord {
                 delivery_id: second,
                 at: 100_000,
                 status_code: Some(410),
@@ -1178,7 +1218,7 @@ mod tests {
                     breaker: tripped.clone(),
                     disable: Some("410 Gone"),
                 }),
-            })
+            }])
             .unwrap();
         assert_eq!(system.breaker(endpoint).unwrap(), tripped);
         let listed = store.scoped(Some(1)).unwrap().my_endpoints().unwrap();
@@ -1241,7 +1281,7 @@ mod management_tests {
             );
             let c = system.claim_due(i64::MAX / 2, 1, 1, 1, 100).unwrap();
             system
-                .record_attempt(&AttemptRecord {
+                .record_attempts(&[AttemptRecord {
                     delivery_id: c[0].delivery_id,
                     at: 2,
                     status_code: Some(500),
@@ -1253,7 +1293,7 @@ mod management_tests {
                         breaker,
                         disable: None,
                     }),
-                })
+                }])
                 .unwrap();
         };
         save(&mut system, 2, 2);
@@ -1298,7 +1338,7 @@ mod management_tests {
         let mut system = store.system().unwrap();
         let c = system.claim_due(3_000, 60_000, 10, 4, 100).unwrap();
         system
-            .record_attempt(&AttemptRecord {
+            .record_attempts(&[AttemptRecord {
                 delivery_id: c[0].delivery_id,
                 at: 3_000,
                 status_code: Some(500),
@@ -1306,7 +1346,7 @@ mod management_tests {
                 error: None,
                 next: NextStep::RetryAt(9_000),
                 endpoint: None,
-            })
+            }])
             .unwrap();
         let log = store
             .scoped(Some(1))
