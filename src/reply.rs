@@ -21,6 +21,12 @@ pub enum Reply {
     },
     /// 204: done, nothing to say (a revocation, a logout).
     NoContent,
+    /// Another reply that also sets cookies (`Set-Cookie` values): the browser's session.
+    /// Never cached.
+    WithCookies {
+        reply: Box<Reply>,
+        cookies: Vec<String>,
+    },
     /// A document produced while it is sent (bulk CSV export): chunks arrive on the channel.
     /// Taken once, when the response is built; stream replies are never cached.
     Stream {
@@ -70,6 +76,7 @@ impl Reply {
         match self {
             Reply::Json { data, meta, .. } => data.len() + meta.len(),
             Reply::Raw { body, .. } => body.len(),
+            Reply::WithCookies { reply, .. } => reply.size(),
             Reply::NoContent | Reply::Stream { .. } => 0,
         }
     }

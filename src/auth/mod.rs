@@ -1,6 +1,8 @@
 //! Who is calling: an API key (`X-API-Key`, or `Authorization: Bearer sk_service_...`), a browser
-//! session JWT (`Authorization: Bearer <jwt>`), or nobody. A credential that is sent but not valid
-//! is an error, never a downgrade to anonymous.
+//! session JWT (`Authorization: Bearer <jwt>`, or the account pages' session cookie with its CSRF
+//! token in `X-CSRF-Token`), or nobody. A credential that is sent but not valid is an error, never
+//! a downgrade to anonymous; a session cookie without the CSRF header is no credential (another
+//! site can make a browser send the cookie, never the header).
 //!
 //! Keys are checked for format and checksum before any database access, then looked up by key id
 //! and compared as HMAC-SHA256 under the pepper in constant time. Verified keys are cached for at
@@ -20,6 +22,8 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use http::HeaderMap;
 use http::header::AUTHORIZATION;
 
@@ -88,6 +92,37 @@ pub struct Auth {
     revocations: AtomicI64,
 }
 
+/// The browser's session token, in a cookie scripts cannot read; `__Host-` makes browsers
+/// accept it only from this host, over HTTPS, for every path (no sibling domain can set it).
+pub const SESSION_COOKIE: &str = "__Host-regintel_session";
+/// The session's CSRF token, in a cookie the account pages read and send back in
+/// [`CSRF_HEADER`]: a page of another site can neither read it nor set that header.
+pub const CSRF_COOKIE: &str = "__Host-regintel_csrf";
+pub const CSRF_HEADER: &str = "x-csrf-token";
+
+/// The session token and CSRF token of a browser request, when it carries both. The cookie
+/// alone is no credential: a request without the header (a link from another site, a form
+/// posted from one) is anonymous, so it can change nothing.
+pub fn browser_session(headers: &HeaderMap) -> Option<(&str, &str)> {
+    let csrf = headers.get(CSRF_HEADER)?.to_str().ok()?.trim();
+    let token = headers
+        .get_all(http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|pair| {
+            let (name, value) = pair.trim().split_once('=')?;
+            (name == SESSION_COOKIE).then_some(value)
+        })?;
+    Some((token, csrf))
+}
+
+/// What the CSRF MAC covers: the session token, in a domain no API key shares (keys have no
+/// NUL byte).
+fn csrf_input(session_token: &str) -> String {
+    format!("regintel-csrf\0{session_token}")
+}
+
 /// Whether a key last recorded as used at `touched` is due to be recorded again.
 fn touch_due(touched: Option<Instant>) -> bool {
     touched.is_none_or(|t| t.elapsed() >= TOUCH_INTERVAL)
@@ -133,7 +168,15 @@ impl Auth {
         let api_key = headers.get("x-api-key");
         let authorization = headers.get(AUTHORIZATION);
         let token = match (api_key, authorization) {
-            (None, None) => return Ok(Principal::Anonymous),
+            (None, None) => {
+                let Some((token, csrf)) = browser_session(headers) else {
+                    return Ok(Principal::Anonymous);
+                };
+                if !self.verify_csrf(token, csrf) {
+                    return Err(Refusal::InvalidCredential.into());
+                }
+                return self.verify_session(store, token).map(Principal::Account);
+            }
             (Some(_), Some(_)) => {
                 return Err(Refusal::Ambiguous(
                     "send one credential: X-API-Key or Authorization, not both",
@@ -158,6 +201,19 @@ impl Auth {
         } else {
             self.verify_session(store, bearer).map(Principal::Account)
         }
+    }
+
+    /// The CSRF token of a browser session: an HMAC of its token under the pepper, so only the
+    /// server can make it, and a page can send it without reading the HttpOnly session cookie.
+    pub fn csrf_token(&self, session_token: &str) -> String {
+        URL_SAFE_NO_PAD.encode(self.pepper.mac(&csrf_input(session_token)))
+    }
+
+    /// Whether `given` is the CSRF token of `session_token`, compared in constant time.
+    fn verify_csrf(&self, session_token: &str, given: &str) -> bool {
+        URL_SAFE_NO_PAD
+            .decode(given)
+            .is_ok_and(|mac| self.pepper.verify(&csrf_input(session_token), &mac))
     }
 
     /// Runs on the async threads: the lookup of an uncached key uses a lookup connection, which

@@ -54,9 +54,9 @@ impl Cached {
     }
 
     /// Keeps `reply` for the next caller and returns its ETag; a streamed reply can be sent once
-    /// only and is neither kept nor tagged.
+    /// only, and cookies are one caller's: neither is kept nor tagged.
     pub fn store(self, state: &AppState, reply: &Arc<Reply>) -> Option<String> {
-        if matches!(**reply, Reply::Stream { .. }) {
+        if matches!(**reply, Reply::Stream { .. } | Reply::WithCookies { .. }) {
             return None;
         }
         state

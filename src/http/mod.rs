@@ -225,6 +225,7 @@ fn authenticate(
     };
     let presents_credential = parts.headers.contains_key("x-api-key")
         || parts.headers.contains_key(header::AUTHORIZATION)
+        || crate::auth::browser_session(&parts.headers).is_some()
         || route.is_some_and(|r| r.presents_credential);
     charge.refuse_guessing(state, presents_credential)?;
     let principal = authenticate()?;
@@ -283,6 +284,7 @@ async fn render(
                 respond::build_async(status, body, content_type, gzip && !secret, &state.reads)
                     .await;
             respond::stream_headers(&mut response, &reply);
+            respond::cookie_headers(&mut response, &reply);
             match etag {
                 Some(etag) => caching::cache_headers(&mut response, &etag, account.is_some()),
                 None => caching::no_store(&mut response),

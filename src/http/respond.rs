@@ -187,6 +187,7 @@ pub fn render(e: &Envelope<'_>, reply: &Reply) -> (StatusCode, Body, &'static st
             content_type,
         ),
         Reply::NoContent => (StatusCode::NO_CONTENT, Body::default(), "application/json"),
+        Reply::WithCookies { reply, .. } => render(e, reply),
         Reply::Stream {
             content_type,
             chunks,
@@ -221,6 +222,18 @@ pub fn stream_headers(response: &mut Response<Body>, reply: &Reply) {
         .and_then(|name| HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")).ok());
     if let Some(value) = disposition {
         headers.insert(header::CONTENT_DISPOSITION, value);
+    }
+}
+
+/// The cookies a reply sets.
+pub fn cookie_headers(response: &mut Response<Body>, reply: &Reply) {
+    let Reply::WithCookies { cookies, .. } = reply else {
+        return;
+    };
+    for cookie in cookies {
+        if let Ok(value) = HeaderValue::from_str(cookie) {
+            response.headers_mut().append(header::SET_COOKIE, value);
+        }
     }
 }
 

@@ -103,6 +103,8 @@ pub static ROUTES: &[Route] = &[
     Route::new(POST,   "/webhooks/{webhook_id}/replay",      "replayWebhookEvents", Credential,   Blocking(webhooks::replay)).json().weight(10),
     Route::new(POST,   "/webhooks/deliveries/{delivery_id}/resend", "resendWebhookDelivery", Credential, Blocking(webhooks::resend)),
     Route::new(GET,    "/openapi.json",                      "getOpenApi",         Public,        Inline(meta::openapi)),
+    Route::new(POST,   "/account/session",                   "startBrowserSession", Public,       Blocking(account::browser_login)).json().secret().presents_credential().root(),
+    Route::new(DELETE, "/account/session",                   "endBrowserSession",  Session,       Blocking(account::browser_logout)).root(),
     Route::new(GET,    "/healthz",                           "healthz",            Public,        Inline(meta::healthz)).root().weight(0),
     Route::new(GET,    "/readyz",                            "readyz",             Public,        Inline(meta::readyz)).root().weight(0),
 ];

@@ -4,6 +4,7 @@
 mod api;
 mod auth;
 mod briefings;
+mod browser;
 mod cache;
 mod cli;
 mod correlations;

@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{Req, json, shown_once};
-use crate::auth::Via;
+use crate::auth::{CSRF_COOKIE, SESSION_COOKIE, Session, Via};
 use crate::domain::Rejection;
 use crate::http::error::ApiError;
 use crate::http::ratelimit;
@@ -23,20 +23,26 @@ struct Login {
 /// Runs on the blocking pool: argon2id takes tens of milliseconds by design. Successful logins
 /// are limited per account (`--limit-logins-hour`): each one is a stored session.
 pub fn login(req: &mut Req) -> Result<Reply, ApiError> {
+    let session = open_session(req)?;
+    json(&session, &json!({}))
+}
+
+/// Checks the email and password of the body and opens a session (within the account's
+/// logins per hour).
+fn open_session(req: &mut Req) -> Result<Session, ApiError> {
     req.no_more_params()?;
     let body: Login = req.json_body()?;
     let state = &req.state;
     let account = state
         .auth
         .verify_login(&state.store, &body.email, &body.password, req.client)?;
-    let session = ratelimit::account_action(
+    ratelimit::account_action(
         state,
         "account-logins",
         Scope::Logins(account.id),
         state.config.limits.logins_per_hour,
         || Ok(state.auth.open_session(&state.store, account)?),
-    )?;
-    json(&session, &json!({}))
+    )
 }
 
 pub fn logout(req: &mut Req) -> Result<Reply, ApiError> {
@@ -45,6 +51,41 @@ pub fn logout(req: &mut Req) -> Result<Reply, ApiError> {
         req.state.auth.logout(&req.state.store, sid)?;
     }
     Ok(Reply::NoContent)
+}
+
+/// The account pages' sign-in: a session like [`login`]'s, whose token the browser keeps in an
+/// HttpOnly cookie (no script, and so no injected script, can read it) beside its CSRF token,
+/// which the pages send back in `X-CSRF-Token`. The answer is the account, never the token.
+pub fn browser_login(req: &mut Req) -> Result<Reply, ApiError> {
+    let session = open_session(req)?;
+    let csrf = req.state.auth.csrf_token(&session.access_token);
+    let max_age = session.expires_in;
+    Ok(Reply::WithCookies {
+        reply: Box::new(json(&session.account, &json!({}))?),
+        cookies: vec![
+            session_cookie(SESSION_COOKIE, &session.access_token, max_age, true),
+            session_cookie(CSRF_COOKIE, &csrf, max_age, false),
+        ],
+    })
+}
+
+/// Signs the browser out: the session ends on the server and both cookies are dropped.
+pub fn browser_logout(req: &mut Req) -> Result<Reply, ApiError> {
+    logout(req)?;
+    Ok(Reply::WithCookies {
+        reply: Box::new(Reply::NoContent),
+        cookies: vec![
+            session_cookie(SESSION_COOKIE, "", 0, true),
+            session_cookie(CSRF_COOKIE, "", 0, false),
+        ],
+    })
+}
+
+/// A `Set-Cookie` value for this host only, over HTTPS only, sent with same-site requests
+/// only; `http_only` hides it from scripts.
+fn session_cookie(name: &str, value: &str, max_age: i64, http_only: bool) -> String {
+    let script = if http_only { "; HttpOnly" } else { "" };
+    format!("{name}={value}; Path=/; Max-Age={max_age}; Secure; SameSite=Strict{script}")
 }
 
 /// A key as listed: id, name, dates, status; never secret material.
