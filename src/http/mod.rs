@@ -299,11 +299,12 @@ async fn render(
 /// elsewhere cannot use a logged-in browser; the public data API is open to scripts from
 /// anywhere, without credentials.
 fn cross_origin(state: &AppState, parts: &Parts) -> bool {
-    !parts
-        .uri
-        .path()
+    let path = parts.uri.path();
+    let account_plane = path
         .strip_prefix(state.base_path.as_str())
-        .is_some_and(|p| p.starts_with("/auth/") || p.starts_with("/account/"))
+        .is_some_and(|p| p.starts_with("/auth/") || p.starts_with("/account/"));
+    // The account pages and their sign-in, at the root of the host.
+    !account_plane && !path.starts_with("/account/")
 }
 
 /// One line per request: who (address, account, key id, never the key), what, and how it ended.

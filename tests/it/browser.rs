@@ -78,6 +78,11 @@ async fn signing_in_sets_an_httponly_session_cookie_and_no_token_in_the_body() {
     let r = sign_in(&s, &who.email, &who.password).await;
     assert_eq!(r.status, 200);
     assert_eq!(r.header("cache-control"), Some("no-store"));
+    assert_eq!(
+        r.header("access-control-allow-origin"),
+        None,
+        "no other site's script may read it"
+    );
     let cookies = set_cookies(&r);
     assert_eq!(cookies.len(), 2, "{cookies:?}");
     let session = cookies
