@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use hyper::body::Bytes;
 use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
 
@@ -55,13 +54,12 @@ pub async fn start(
     let store = Store::open_with(&config.data_dir, pool_size, lookups)?;
     let base_path = config.base_path();
     let openapi = crate::openapi::document(&config.base_url(), &config.limits);
-    let openapi = Bytes::from(serde_json::to_vec(&openapi)?);
     let state = Arc::new(AppState::new(
         config,
         base_path,
         store,
         Catalogue::bundled(),
-        openapi,
+        &openapi,
     )?);
 
     let poller = tokio::spawn(background(Arc::clone(&state)));

@@ -22,6 +22,9 @@
 //! - [`llm`]: the optional model server (OpenAI-compatible chat completions) that writes a
 //!   briefing's prose from the writer's facts.
 //! - [`state`]: everything a request needs, built once and shared.
+//! - [`pages`]: the pages at the root of the host (what the service is, the account area, the API
+//!   reference rendered from the OpenAPI document) and their embedded script and stylesheet,
+//!   rendered once at start.
 //! - [`outbox`]: the webhook delivery worker, which sends the outbox's due deliveries and keeps
 //!   each endpoint's circuit breaker.
 //! - [`import`]: imports as the operator and the upload route run them: parse, then write in one
@@ -78,6 +81,7 @@ pub mod llm;
 pub mod net;
 pub mod openapi;
 pub mod outbox;
+pub mod pages;
 pub mod priority;
 pub mod private_files;
 pub mod reply;

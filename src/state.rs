@@ -15,6 +15,7 @@ use crate::catalogue::Catalogue;
 use crate::config::ServerConfig;
 use crate::limits::{Limiter, Scope};
 use crate::outbox::Outbox;
+use crate::pages::Pages;
 use crate::slots::Slots;
 use crate::store::Store;
 use crate::store::accounts::Tier;
@@ -40,6 +41,8 @@ pub struct AppState {
     pub base_path: String,
     /// The OpenAPI document, built from the route table at start.
     pub openapi: Bytes,
+    /// The pages at the root of the host (the account area, the API reference).
+    pub pages: Pages,
     /// Bulk exports streaming (each holds a database connection and a read transaction).
     pub exports: Arc<Slots<i64>>,
     /// CSV uploads being read or imported (each holds up to `--max-upload` bytes).
@@ -90,8 +93,10 @@ impl AppState {
         base_path: String,
         store: Store,
         catalogue: Catalogue,
-        openapi: Bytes,
+        openapi: &serde_json::Value,
     ) -> anyhow::Result<AppState> {
+        let pages = Pages::new(&config.base_url(), &base_path, openapi);
+        let openapi = Bytes::from(serde_json::to_vec(openapi)?);
         let generations = DataGenerations::default();
         generations.set(store.system()?.generations()?);
         let auth = Auth::open(&config.data_dir, config.issuer())?;
@@ -131,6 +136,7 @@ impl AppState {
             store,
             catalogue,
             openapi,
+            pages,
             generations,
         })
     }

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# The test command: installs what the tests need beyond cargo (the OpenAPI validator and the
-# OpenAPI client generator, from PyPI at the exact versions of tests/python-requirements.txt, into
-# a venv under target/), then runs every test with cargo-nextest (or cargo test).
+# The test command: installs what the tests need beyond cargo (Debian's chromium and
+# chromium-driver for the browser tests, when missing; the OpenAPI validator, the OpenAPI client
+# generator and Selenium, from PyPI at the exact versions of tests/python-requirements.txt, into a
+# venv under target/), then runs every test with cargo-nextest (or cargo test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
 venv=target/test-venv
 requirements=tests/python-requirements.txt
 # Reinstalled whenever the pinned versions change.

@@ -78,6 +78,10 @@ pub fn run(
             "\nregintel demo: {base_url}  (credentials: {})",
             path.display()
         );
+        println!(
+            "Account area: {}/account/login (sign in with an email and password from the credentials)",
+            base_url.trim_end_matches(base_path.as_str())
+        );
         println!("Try:");
         let key = |i: usize| accounts[i].api_key.as_str();
         println!("  {curl} {base_url}/regions/DE21/profile");

@@ -295,16 +295,16 @@ async fn render(
     }
 }
 
-/// The account plane is for the same-origin account area: no cross-origin reads, so a page
-/// elsewhere cannot use a logged-in browser; the public data API is open to scripts from
-/// anywhere, without credentials.
+/// The data API is open to scripts from anywhere, without credentials. Its account plane is
+/// for the same-origin account area: no cross-origin reads, so a page elsewhere cannot use a
+/// signed-in browser. At the root of the host, the health checks are open like the data API; the
+/// pages and the browser's sign-in are for this host's pages alone.
 fn cross_origin(state: &AppState, parts: &Parts) -> bool {
     let path = parts.uri.path();
-    let account_plane = path
-        .strip_prefix(state.base_path.as_str())
-        .is_some_and(|p| p.starts_with("/auth/") || p.starts_with("/account/"));
-    // The account pages and their sign-in, at the root of the host.
-    !account_plane && !path.starts_with("/account/")
+    match path.strip_prefix(state.base_path.as_str()) {
+        Some(api) => !api.starts_with("/auth/") && !api.starts_with("/account/"),
+        None => matches!(path, "/healthz" | "/readyz"),
+    }
 }
 
 /// One line per request: who (address, account, key id, never the key), what, and how it ended.
@@ -349,6 +349,7 @@ async fn run_handler(
     held: Option<crate::slots::Slot<i64>>,
 ) -> Result<Reply, ApiError> {
     let (f, permits) = match handler {
+        Handler::Memory(f) => return f(&mut req),
         Handler::Inline(f) => match state.store.try_scoped(req.principal.account_id()) {
             Some(conn) => {
                 let _ = req.conn.set(conn);
@@ -496,8 +497,16 @@ mod tests {
         let config = crate::config::ServerConfig::new(dir.path().to_path_buf());
         let store = crate::store::Store::open(dir.path(), 1).unwrap();
         let catalogue = crate::catalogue::Catalogue::bundled();
-        let state =
-            Arc::new(AppState::new(config, "/api".into(), store, catalogue, Bytes::new()).unwrap());
+        let state = Arc::new(
+            AppState::new(
+                config,
+                "/api".into(),
+                store,
+                catalogue,
+                &serde_json::json!({}),
+            )
+            .unwrap(),
+        );
         let permits = state.blocking.available_permits();
         let request = |held| {
             let state = Arc::clone(&state);

@@ -14,7 +14,7 @@ use http::{HeaderMap, Response, StatusCode};
 
 use super::respond::Body;
 use crate::auth::{Principal, Via};
-use crate::config::LimitConfig;
+use crate::config::{LimitConfig, Quotas};
 use crate::http::error::ApiError;
 use crate::limits::{Decision, Kind, Policy, Scope};
 use crate::state::AppState;
@@ -161,14 +161,7 @@ pub fn policies(limits: &LimitConfig, principal: &Principal, client: u128) -> Ve
         Principal::Account(caller) => {
             let q = quotas(limits, caller.tier);
             let mut out = match &caller.via {
-                Via::ApiKey { key_id } => {
-                    let scope = Scope::Key(key_id.as_str().into());
-                    vec![
-                        rolling("key-minute", scope.clone(), Kind::Minute, q.minute),
-                        rolling("key-hour", scope.clone(), Kind::Hour, q.hour),
-                        day("key-day", scope, q.day),
-                    ]
-                }
+                Via::ApiKey { key_id } => key_policies(q, key_id),
                 Via::Session { .. } => {
                     let scope = Scope::Sessions(caller.account_id);
                     vec![
@@ -181,6 +174,16 @@ pub fn policies(limits: &LimitConfig, principal: &Principal, client: u128) -> Ve
             out
         }
     }
+}
+
+/// The buckets of one API key of an account with quotas `q` (the account's day aside).
+pub fn key_policies(q: Quotas, key_id: &str) -> Vec<Policy> {
+    let scope = Scope::Key(key_id.into());
+    vec![
+        rolling("key-minute", scope.clone(), Kind::Minute, q.minute),
+        rolling("key-hour", scope.clone(), Kind::Hour, q.hour),
+        day("key-day", scope, q.day),
+    ]
 }
 
 fn rolling(name: &'static str, scope: Scope, kind: Kind, limit: u64) -> Policy {

@@ -319,12 +319,18 @@ pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool, cros
     if let Ok(v) = HeaderValue::from_str(request_id) {
         headers.insert(HeaderName::from_static("x-request-id"), v);
     }
+    // An API answer may load nothing; a page loads its own script and stylesheet.
+    let page = headers
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
+    let csp = if page {
+        crate::pages::PAGE_CSP
+    } else {
+        "default-src 'none'; frame-ancestors 'none'"
+    };
     let fixed: [(HeaderName, &'static str); 4] = [
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (
-            header::CONTENT_SECURITY_POLICY,
-            "default-src 'none'; frame-ancestors 'none'",
-        ),
+        (header::CONTENT_SECURITY_POLICY, csp),
         (header::X_FRAME_OPTIONS, "DENY"),
         (header::REFERRER_POLICY, "no-referrer"),
     ];

@@ -6,10 +6,10 @@
 
 use http::Method;
 
-use super::handlers::Handler::{Blocking, Heavy, Inline};
+use super::handlers::Handler::{Blocking, Heavy, Inline, Memory};
 use super::handlers::{
-    Handler, account, analytics, briefings, citations, compare, datasets, meta, private, regions,
-    webhooks,
+    Handler, account, analytics, briefings, citations, compare, datasets, meta, pages, private,
+    regions, webhooks,
 };
 use Access::{Credential, Institutional, Public, Session};
 
@@ -107,6 +107,15 @@ pub static ROUTES: &[Route] = &[
     Route::new(DELETE, "/account/session",                   "endBrowserSession",  Session,       Blocking(account::browser_logout)).root(),
     Route::new(GET,    "/healthz",                           "healthz",            Public,        Inline(meta::healthz)).root().weight(0),
     Route::new(GET,    "/readyz",                            "readyz",             Public,        Inline(meta::readyz)).root().weight(0),
+    Route::new(GET,    "/",                                  "pageHome",           Public,        Memory(pages::home)).page(),
+    Route::new(GET,    "/account/login",                     "pageLogin",          Public,        Memory(pages::login)).page(),
+    Route::new(GET,    "/account/api-keys",                  "pageApiKeys",        Public,        Memory(pages::api_keys)).page(),
+    Route::new(GET,    "/account/webhooks",                  "pageWebhooks",       Public,        Memory(pages::webhooks)).page(),
+    Route::new(GET,    "/account/usage",                     "pageUsage",          Public,        Memory(pages::usage)).page(),
+    Route::new(GET,    "/docs",                              "pageDocs",           Public,        Memory(pages::docs)).page(),
+    Route::new(GET,    "/assets/account.js",                 "assetScript",        Public,        Memory(pages::script)).page(),
+    Route::new(GET,    "/assets/style.css",                  "assetStyle",         Public,        Memory(pages::style)).page(),
+    Route::new(GET,    "/assets/icon.svg",                   "assetIcon",          Public,        Memory(pages::icon)).page(),
 ];
 
 impl Route {
@@ -161,6 +170,13 @@ impl Route {
     const fn root(mut self) -> Route {
         self.root = true;
         self
+    }
+
+    /// A page of the host's root or one of its assets: static bytes, not counted against rate
+    /// limits (like the health checks: no work to protect, and a person browsing the account
+    /// area should not spend the calls their programs need).
+    const fn page(self) -> Route {
+        self.root().weight(0)
     }
 
     const fn weight(mut self, weight: u64) -> Route {

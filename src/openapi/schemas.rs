@@ -351,20 +351,25 @@ pub fn all() -> Value {
             }))},
             "caveats": array_of("Warning"),
         })), matrix_example()),
-        "Usage": object(&["account_id", "tier", "limits_enabled", "daily_cap", "today", "buckets", "days"], json!({
+        "Usage": object(&["account_id", "tier", "limits_enabled", "daily_cap", "today", "buckets", "keys", "days"], json!({
             "account_id": {"type": "integer"},
             "tier": {"type": "string", "enum": ["professional", "institutional"]},
             "limits_enabled": {"type": "boolean"},
             "daily_cap": {"type": "integer", "description": "The tier's requests per UTC day, shared by the account's keys."},
             "today": object(&["day", "used", "remaining"], json!({"day": {"type": "string", "format": "date"}, "used": {"type": "integer"}, "remaining": {"type": "integer"}})),
-            "buckets": {"type": "array", "items": object(&["policy", "limit", "window_secs", "used", "remaining", "reset_secs"], json!({
-                "policy": {"type": "string"}, "limit": {"type": "integer"}, "window_secs": {"type": "integer"},
-                "used": {"type": "integer"}, "remaining": {"type": "integer"},
-                "reset_secs": {"type": "integer", "description": "Seconds until the bucket is full again (rolling windows) or the next UTC midnight (days)."},
+            "buckets": {"type": "array", "description": "The caller's buckets (the key's, or the browser sessions') and the account's day.", "items": {"$ref": "#/components/schemas/Bucket"}},
+            "keys": {"type": "array", "description": "With a session token: each active key's own buckets. Empty for a key, and when rate limits are off.", "items": object(&["key_id", "name", "buckets"], json!({
+                "key_id": {"type": "string"}, "name": {"type": "string"},
+                "buckets": {"type": "array", "items": {"$ref": "#/components/schemas/Bucket"}},
             }))},
             "days": {"type": "array", "description": "The last 90 UTC days, oldest first.", "items": object(&["day", "used", "cap"], json!({
                 "day": {"type": "string", "format": "date"}, "used": {"type": "integer"}, "cap": {"type": "integer"},
             }))},
+        })),
+        "Bucket": object(&["policy", "limit", "window_secs", "used", "remaining", "reset_secs"], json!({
+            "policy": {"type": "string"}, "limit": {"type": "integer"}, "window_secs": {"type": "integer"},
+            "used": {"type": "integer"}, "remaining": {"type": "integer"},
+            "reset_secs": {"type": "integer", "description": "Seconds until the bucket is full again (rolling windows) or the next UTC midnight (days)."},
         })),
         "CsvExport": {"type": "string", "description": "CSV: dataset_code,nuts_code,region_name,nuts_level,time,unit,<dimensions...>,value,flags,conf_status,citation_id"},
         "CsvwMetadata": object(&["@context", "url", "tableSchema"], json!({

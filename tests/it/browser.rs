@@ -1,9 +1,13 @@
-//! The account pages' session: its token in an HttpOnly cookie, usable only with the CSRF token
-//! the pages send back in a header.
+//! The account pages: their session (a token in an HttpOnly cookie, usable only with the CSRF
+//! token the pages send back in a header), how the pages are served, and the whole area driven
+//! in headless Chromium.
 
-use serde_json::json;
+use std::time::Duration;
 
-use crate::support::{Request, Resp, TestAccount, TestServer, Tier};
+use serde_json::{Value, json};
+
+use crate::receiver::{Received, Receiver};
+use crate::support::{BASE, Request, Resp, TestAccount, TestServer, Tier, tool};
 
 const SESSION: &str = "/account/session";
 const KEYS: &str = "/api/v1/regional/account/api-keys";
@@ -167,4 +171,116 @@ async fn signing_out_ends_the_session_and_drops_the_cookies() {
         .send(&s, "GET", KEYS, Some(&browser.csrf))
         .await
         .error(401, "invalid_credential");
+}
+
+/// Every page and asset answers with its media type, a policy that lets a page load only this
+/// host's script and stylesheet (nothing inline), and `no-store`; API answers keep the policy that
+/// loads nothing.
+#[tokio::test]
+async fn pages_are_served_under_a_strict_content_security_policy() {
+    let s = TestServer::start().await;
+    let pages = [
+        "/",
+        "/account/login",
+        "/account/api-keys",
+        "/account/webhooks",
+        "/account/usage",
+        "/docs",
+    ];
+    for path in pages {
+        let r = s.client.get(path).await;
+        assert_eq!(r.status, 200, "{path}");
+        assert_eq!(r.header("content-type"), Some("text/html; charset=utf-8"));
+        assert_eq!(r.header("cache-control"), Some("no-store"), "{path}");
+        let csp = r.header("content-security-policy").unwrap();
+        assert!(csp.starts_with("default-src 'none'; script-src 'self'; style-src 'self'"));
+        assert!(!csp.contains("unsafe"), "{csp}");
+        assert_eq!(r.header("access-control-allow-origin"), None, "{path}");
+        let html = String::from_utf8_lossy(&r.body);
+        assert!(html.contains("<script src=\"/assets/account.js\" defer></script>"));
+    }
+    for (path, media) in [
+        ("/assets/account.js", "text/javascript; charset=utf-8"),
+        ("/assets/style.css", "text/css; charset=utf-8"),
+        ("/assets/icon.svg", "image/svg+xml"),
+    ] {
+        let r = s.client.get(path).await;
+        assert_eq!((r.status, r.header("content-type")), (200, Some(media)));
+    }
+    let docs = String::from_utf8_lossy(&s.client.get("/docs").await.body).into_owned();
+    assert!(docs.contains("id=\"op-getRegionProfile\""));
+    assert!(docs.contains("id=\"schema-Usage\""));
+    let api = s.get("/regions/DE21").await;
+    assert_eq!(
+        api.header("content-security-policy"),
+        Some("default-src 'none'; frame-ancestors 'none'")
+    );
+    // A page takes no parameters, like any route.
+    assert_eq!(s.client.get("/account/login?x=1").await.status, 400);
+}
+
+/// Where the end-to-end test leaves a screenshot of each page (README links it).
+const SCREENSHOTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/screenshots");
+
+/// The account area in headless Chromium, as a person uses it (tests/it/browser_py/
+/// account_area.py): the public pages and the API reference; a signed-out visit sent to sign in;
+/// one generic message for a wrong password and for an unknown email; signing in with the
+/// keyboard; the tier's key limit explained; revoking the account's key with an in-page
+/// confirmation; creating a key shown once, which then answers the API, is gone after a reload,
+/// and is refused once revoked; a webhook registered against a local receiver with its secret
+/// shown once, a test delivery shown delivered with its latency, disable, enable and a rotated
+/// secret; the usage chart with the calls made; no sideways scrolling on a narrow screen; signing
+/// out; and no console errors throughout. Then the receiver's copy of the test delivery must
+/// verify with the secret the page showed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_account_area_works_in_chromium() {
+    let s = TestServer::start().await;
+    let who = s.account("browser@example.org", Tier::Professional);
+    let receiver = Receiver::start(204).await;
+    let given = json!({
+        "origin": format!("http://127.0.0.1:{}", s.addr.port()),
+        "base_path": BASE,
+        "email": who.email,
+        "password": who.password,
+        "existing_key": "test",
+        "receiver_url": receiver.url("/regintel"),
+        "screenshots": SCREENSHOTS,
+    });
+    let file = s.dir.path().join("browser-test.json");
+    std::fs::write(&file, given.to_string()).unwrap();
+    // The browser talks to this test's server, which runs on this runtime: the script runs on a
+    // thread of its own.
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new(tool("TEST_PYTHON"))
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/it/browser_py/account_area.py"
+            ))
+            .arg(&file)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{printed}\n{}\n(the page at the failure: {SCREENSHOTS}/failure.png)",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shown: Value = serde_json::from_str(printed.trim()).unwrap();
+    let secret = shown["webhook_secret"].as_str().unwrap().to_owned();
+
+    let tests = receiver
+        .wait_for(Duration::from_secs(60), |r| {
+            r.iter()
+                .any(|x| String::from_utf8_lossy(&x.body).contains("\"webhook.test\""))
+        })
+        .await;
+    let test: Vec<Received> = tests
+        .into_iter()
+        .filter(|x| String::from_utf8_lossy(&x.body).contains("\"webhook.test\""))
+        .collect();
+    assert!(!test.is_empty(), "the test delivery never arrived");
+    crate::webhooks::verify_with_standardwebhooks(s.dir.path(), &test, |_| vec![secret.clone()]);
 }

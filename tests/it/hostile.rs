@@ -292,8 +292,9 @@ async fn put_csv(s: &TestServer, key: &str, code: &str, csv: &[u8]) -> Resp {
 /// which frees the slot.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_upload_per_account_and_slow_bodies_time_out() {
+    // Long enough that a machine slowed by other tests still sees the slot held for a while.
     let s = TestServer::start_with(Options {
-        configure: Some(|c| c.body_timeout = Duration::from_secs(5)),
+        configure: Some(|c| c.body_timeout = Duration::from_secs(20)),
         ..Default::default()
     })
     .await;
@@ -307,15 +308,20 @@ async fn one_upload_per_account_and_slow_bodies_time_out() {
     slow.write_all(head.as_bytes()).await.unwrap();
     // The slow upload holds the slot as soon as its headers are in.
     let mut second = None;
-    for _ in 0..50 {
+    let mut seen = Vec::new();
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while std::time::Instant::now() < deadline {
         let r = put_csv(&s, &a.api_key, "mine", b"nuts_code,time,value\n").await;
         if r.status == 429 {
             second = Some(r);
             break;
         }
+        seen.push(r.status);
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let second = second.expect("a second concurrent upload is refused");
+    let second = second.unwrap_or_else(|| {
+        panic!("a second concurrent upload is refused (answers while the first was held: {seen:?})")
+    });
     let e = second.error(429, "rate_limit_exceeded");
     assert_eq!(e["details"]["violated_policies"][0], "account-uploads");
     assert_eq!(second.header("retry-after"), Some("5"));

@@ -755,7 +755,7 @@ async fn every_event_arrives_after_the_server_is_killed_mid_delivery() {
 
 /// Checks every delivery with the official `standardwebhooks` Python package
 /// (tests/it/webhooks_py/verify.py), the i-th against each of `secrets(i)`; what it printed.
-fn verify_with_standardwebhooks(
+pub fn verify_with_standardwebhooks(
     dir: &std::path::Path,
     received: &[Received],
     secrets: impl Fn(usize) -> Vec<String>,

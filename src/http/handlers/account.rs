@@ -192,15 +192,30 @@ pub fn usage(req: &mut Req) -> Result<Reply, ApiError> {
     let limits = &state.config.limits;
     let wall_secs = crate::clock::now_ms().div_euclid(1000);
     let today = wall_secs.div_euclid(crate::limits::DAY_SECS);
-    let buckets = if limits.enabled {
-        let policies = ratelimit::policies(limits, &req.principal, 0);
-        state
-            .limiter
-            .peek(&policies, std::time::Instant::now(), wall_secs)
+    let quotas = ratelimit::quotas(limits, caller.tier);
+    let now = std::time::Instant::now();
+    let peek = |policies: &[crate::limits::Policy]| state.limiter.peek(policies, now, wall_secs);
+    let (buckets, keys) = if limits.enabled {
+        let buckets = peek(&ratelimit::policies(limits, &req.principal, 0));
+        // A person at the account pages sees what each of their programs' keys has left.
+        let keys: Vec<serde_json::Value> = match caller.via {
+            Via::Session { .. } => req
+                .store()?
+                .my_keys()?
+                .iter()
+                .filter(|k| k.revoked_at.is_none())
+                .map(|k| {
+                    let buckets = peek(&ratelimit::key_policies(quotas, &k.key_id));
+                    json!({ "key_id": k.key_id, "name": k.name, "buckets": buckets })
+                })
+                .collect(),
+            Via::ApiKey { .. } => Vec::new(),
+        };
+        (buckets, keys)
     } else {
-        Vec::new()
+        (Vec::new(), Vec::new())
     };
-    let cap = ratelimit::quotas(limits, caller.tier).day;
+    let cap = quotas.day;
     let today_used = buckets
         .iter()
         .find(|b| b.policy == ratelimit::ACCOUNT_DAY)
@@ -226,6 +241,7 @@ pub fn usage(req: &mut Req) -> Result<Reply, ApiError> {
             "daily_cap": cap,
             "today": { "day": crate::store::usage::day_label(today), "used": today_used, "remaining": cap.saturating_sub(today_used) },
             "buckets": buckets,
+            "keys": keys,
             "days": days,
         }),
         &json!({}),

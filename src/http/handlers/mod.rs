@@ -8,6 +8,7 @@ pub mod citations;
 pub mod compare;
 pub mod datasets;
 pub mod meta;
+pub mod pages;
 pub mod private;
 pub mod regions;
 pub mod webhooks;
@@ -107,6 +108,9 @@ pub enum Handler {
     /// account's own datasets with all their series): milliseconds of work, so on the blocking
     /// pool, under permits of its own so it never queues behind imports and password hashing.
     Heavy(HandlerFn),
+    /// Runs on the async worker without a database connection: answers held in memory (the
+    /// pages and their assets).
+    Memory(HandlerFn),
 }
 
 /// Seconds a caller refused a slot is asked to wait: slots are held for the length of an upload or
