@@ -44,13 +44,14 @@ fn set_cookies(r: &Resp) -> Vec<&str> {
 }
 
 /// A signed-in browser: the cookie header it sends, and its CSRF token.
-struct Browser {
-    cookie: String,
-    csrf: String,
+#[derive(Clone)]
+pub struct Browser {
+    pub cookie: String,
+    pub csrf: String,
 }
 
 impl Browser {
-    async fn sign_in(s: &TestServer, who: &TestAccount) -> Browser {
+    pub async fn sign_in(s: &TestServer, who: &TestAccount) -> Browser {
         let r = sign_in(s, &who.email, &who.password).await;
         assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
         let value = |name: &str| {

@@ -12,6 +12,7 @@ use regintel::http::routes::{BodyKind, ROUTES, Route};
 use regintel::openapi::operations::{self, Location};
 use serde_json::{Value, json};
 
+use crate::browser::Browser;
 use crate::receiver::Receiver;
 use crate::support::{BASE, Client, Request, Resp, TestAccount, TestServer, Tier};
 
@@ -760,24 +761,39 @@ enum Caller {
     /// The same key as `Authorization: Bearer`.
     KeyAsBearer,
     Session,
+    /// A signed-in browser: the session cookie with its CSRF token in `X-CSRF-Token`.
+    Cookie,
 }
 
-const CALLERS: [Caller; 4] = [
+const CALLERS: [Caller; 5] = [
     Caller::Anonymous,
     Caller::Key,
     Caller::KeyAsBearer,
     Caller::Session,
+    Caller::Cookie,
 ];
 
-async fn send(client: &Client, probe: &Probe, caller: Caller, key: &str, session: &str) -> Resp {
-    let bearer = format!("Bearer {session}");
-    let key_as_bearer = format!("Bearer {key}");
+/// What the attacker holds: its key, a session token, and a signed-in browser.
+#[derive(Clone)]
+struct Credentials {
+    key: String,
+    session: String,
+    browser: Browser,
+}
+
+async fn send(client: &Client, probe: &Probe, caller: Caller, creds: &Credentials) -> Resp {
+    let bearer = format!("Bearer {}", creds.session);
+    let key_as_bearer = format!("Bearer {}", creds.key);
     let mut headers: Vec<(&str, &str)> = Vec::new();
     match caller {
         Caller::Anonymous => {}
-        Caller::Key => headers.push(("x-api-key", key)),
+        Caller::Key => headers.push(("x-api-key", &creds.key)),
         Caller::KeyAsBearer => headers.push(("authorization", &key_as_bearer)),
         Caller::Session => headers.push(("authorization", &bearer)),
+        Caller::Cookie => {
+            headers.push(("cookie", &creds.browser.cookie));
+            headers.push(("x-csrf-token", &creds.browser.csrf));
+        }
     }
     if let Some(ct) = probe.content_type {
         headers.push(("content-type", ct));
@@ -800,11 +816,11 @@ struct Outcome {
     twin: Option<(Probe, Resp)>,
 }
 
-async fn run(client: &Client, probe: &Probe, caller: Caller, key: &str, session: &str) -> Outcome {
-    let resp = send(client, probe, caller, key, session).await;
+async fn run(client: &Client, probe: &Probe, caller: Caller, creds: &Credentials) -> Outcome {
+    let resp = send(client, probe, caller, creds).await;
     let twin = match probe.twin() {
         Some(twin) => {
-            let r = send(client, &twin, caller, key, session).await;
+            let r = send(client, &twin, caller, creds).await;
             Some((twin, r))
         }
         None => None,
@@ -850,15 +866,19 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
     for (i, job) in jobs.into_iter().enumerate() {
         chunks[i % PARALLEL].push(job);
     }
+    let mut creds = Credentials {
+        key: attacker.account.api_key.clone(),
+        session: attacker.session.clone(),
+        browser: Browser::sign_in(s, &attacker.account).await,
+    };
     let mut tasks = tokio::task::JoinSet::new();
     for chunk in chunks {
         let client = s.client.clone();
-        let key = attacker.account.api_key.clone();
-        let session = attacker.session.clone();
+        let creds = creds.clone();
         tasks.spawn(async move {
             let mut out = Vec::new();
             for (probe, caller) in chunk {
-                out.push(run(&client, &probe, caller, &key, &session).await);
+                out.push(run(&client, &probe, caller, &creds).await);
             }
             out
         });
@@ -867,9 +887,8 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
         outcomes.extend(done.unwrap());
     }
 
-    // Requests that change something (and exports), one at a time; a session ended by the attack (logout) is
-    // replaced by a new one before the next request.
-    let mut session = attacker.session.clone();
+    // Requests that change something (and exports), one at a time; a session ended by the attack
+    // (logout) is replaced by a new one before the next request.
     // The two sign-in routes share the per-address failure count of the victim's email: the
     // browser's comes from another address, so neither is throttled by the other's probes.
     let browser = s.client.with_source("127.0.0.3");
@@ -880,16 +899,23 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
             &s.client
         };
         for caller in CALLERS {
-            outcomes.push(run(client, probe, caller, &attacker.account.api_key, &session).await);
-            if caller == Caller::Session {
+            outcomes.push(run(client, probe, caller, &creds).await);
+            let bearer = format!("Bearer {}", creds.session);
+            let still = match caller {
+                Caller::Session => vec![("authorization", bearer.as_str())],
+                Caller::Cookie => vec![
+                    ("cookie", creds.browser.cookie.as_str()),
+                    ("x-csrf-token", creds.browser.csrf.as_str()),
+                ],
+                _ => continue,
+            };
+            requests += 1;
+            let check = s.call("GET", "/account/api-keys", &still, b"").await;
+            if check.status == 401 {
                 requests += 1;
-                let auth = format!("Bearer {session}");
-                let check = s
-                    .call("GET", "/account/api-keys", &[("authorization", &auth)], b"")
-                    .await;
-                if check.status == 401 {
-                    requests += 1;
-                    session = s.login(&attacker.account).await;
+                match caller {
+                    Caller::Session => creds.session = s.login(&attacker.account).await,
+                    _ => creds.browser = Browser::sign_in(s, &attacker.account).await,
                 }
             }
         }
@@ -962,6 +988,15 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
             if o.resp.status != 404 || v["error"]["code"] != "unknown_dataset" {
                 failures.push(format!("{who}: expected 404 unknown_dataset, got {v}"));
             }
+        }
+    }
+    // The session callers really are signed in (a refused cookie would be anonymous and show
+    // nothing): each could list its own keys.
+    for caller in [Caller::Session, Caller::Cookie] {
+        if !outcomes.iter().any(|o| {
+            o.caller == caller && o.probe.operation == "listApiKeys" && o.resp.status == 200
+        }) {
+            failures.push(format!("{caller:?} never got past authentication"));
         }
     }
     // Every route was really attacked: some request to it got past authentication, the tier
@@ -1077,7 +1112,7 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
 }
 
 /// Bravo attacks Alpha over every route of the route table (each `{param}` set to each of
-/// Alpha's identifiers or public ones, with its key, its session and anonymously): no answer
+/// Alpha's identifiers or public ones, with its key, its session token, a signed-in browser and anonymously): no answer
 /// holds anything of Alpha's, naming Alpha's objects answers like naming missing ones, writes
 /// touch only Bravo's own data, and Alpha's data and key are as before.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
