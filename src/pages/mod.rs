@@ -189,6 +189,15 @@ mod tests {
             ] {
                 assert!(!html.contains(inline), "{inline} in {html}");
             }
+            // Were the script not to run, a form would be sent by the browser itself: never as
+            // a GET, which would put a password or a key's name in the URL.
+            for form in html.split("<form").skip(1) {
+                let tag = form.split('>').next().unwrap();
+                assert!(
+                    tag.contains("method=\"post\"") || tag.contains("method=\"dialog\""),
+                    "<form{tag}>"
+                );
+            }
         }
     }
 
