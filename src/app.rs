@@ -62,10 +62,24 @@ pub async fn start(
         &openapi,
     )?);
 
-    let poller = tokio::spawn(background(Arc::clone(&state)));
+    let systemd = Arc::new(crate::systemd::Notifier::from_env());
+    if systemd
+        .watchdog_interval()
+        .is_some_and(|half| half < GENERATION_POLL)
+    {
+        tracing::warn!(
+            "the unit's WatchdogSec is under 2 s, shorter than two pings: set it to 10 s or more"
+        );
+    }
+    let poller = tokio::spawn(background(Arc::clone(&state), Arc::clone(&systemd)));
     let (stop_deliveries, deliveries) = Arc::clone(&state.outbox)
         .start_background()
         .context("starting the webhook delivery worker")?;
+    systemd.ready();
+    let shutdown = async {
+        shutdown.await;
+        systemd.stopping();
+    };
     crate::net::server::serve(
         Arc::clone(&state),
         listener,
@@ -91,7 +105,10 @@ pub async fn start(
     Ok(())
 }
 
-async fn background(state: Arc<AppState>) {
+/// Every [`GENERATION_POLL`]: the background tick, after which systemd's watchdog (if the unit
+/// has one) is told the server is alive: a tick that hangs (the database stuck, the runtime
+/// starved) stops the pings and systemd restarts the service.
+async fn background(state: Arc<AppState>, systemd: Arc<crate::systemd::Notifier>) {
     let mut tick = tokio::time::interval(GENERATION_POLL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut last_sweep = std::time::Instant::now();
@@ -105,6 +122,7 @@ async fn background(state: Arc<AppState>) {
         // async threads.
         let state = Arc::clone(&state);
         let _ = tokio::task::spawn_blocking(move || background_tick(&state, sweep)).await;
+        systemd.watchdog_ping();
     }
 }
 
@@ -117,6 +135,14 @@ fn background_tick(state: &AppState, sweep: bool) {
     }
     state.auth.refresh(&state.store);
     state.flush_usage();
+    match state
+        .store
+        .system()
+        .and_then(|system| system.pending_deliveries())
+    {
+        Ok(pending) => state.metrics.set_queue_depth(pending),
+        Err(e) => tracing::warn!(error = %e, "counting pending webhook deliveries"),
+    }
     if sweep {
         state.limiter.sweep(
             std::time::Instant::now(),

@@ -194,6 +194,8 @@ pub struct ServerConfig {
     /// handlers read the wall clock): the wall clock, which tests move forward to reach later
     /// steps of the retry schedule.
     pub webhook_clock: crate::clock::Clock,
+    /// The token a Prometheus scrape of `/metrics` must present; None: loopback clients only.
+    pub metrics_token: Option<String>,
 }
 
 impl ServerConfig {
@@ -238,6 +240,7 @@ impl ServerConfig {
             llm: None,
             webhook_egress: Default::default(),
             webhook_clock: Default::default(),
+            metrics_token: None,
         }
     }
 

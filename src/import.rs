@@ -12,9 +12,10 @@ use crate::catalogue::{self, Catalogue, SourceRecord};
 use crate::domain::{Error, Rejection};
 use crate::error::{FieldError, shown};
 use crate::ingest::{self, ParsedFile};
+use crate::progress::Progress;
 use crate::store::datasets::DatasetRow;
 use crate::store::generations;
-use crate::store::import::{self as write, DatasetMeta, ImportOutcome};
+use crate::store::import::{self as write, DatasetMeta, FileOrigin, ImportOutcome};
 use crate::store::regions::RegionRow;
 use crate::store::{Store, StoreError};
 
@@ -40,7 +41,11 @@ fn sha256_hex(bytes: &[u8]) -> String {
 /// Imports the extract compiled into the binary: the NUTS classification, then every dataset.
 /// Files identical to their dataset's latest snapshot are skipped without being parsed, so a
 /// second run (e.g. `regintel demo` on an existing directory) takes milliseconds.
-pub fn import_bundled(store: &Store, catalogue: &Catalogue) -> anyhow::Result<ImportReport> {
+pub fn import_bundled(
+    store: &Store,
+    catalogue: &Catalogue,
+    progress: &mut Progress,
+) -> anyhow::Result<ImportReport> {
     let regions = parse_regions(catalogue::NUTS_REGIONS_CSV)?;
     let mut conn = store.admin()?;
     let tx = conn.transaction()?;
@@ -68,14 +73,13 @@ pub fn import_bundled(store: &Store, catalogue: &Catalogue) -> anyhow::Result<Im
             .with_context(|| format!("{} has no entry in sources.json", file.name))?;
         let source_id = write::upsert_source(&tx, &source)?;
         let meta = dataset_meta(catalogue, &parsed);
+        let origin = FileOrigin {
+            source_id: Some(source_id),
+            name: file.name,
+            sha256: &sha,
+        };
         report.datasets.push(write::import_dataset(
-            &tx,
-            &parsed,
-            &meta,
-            Some(source_id),
-            file.name,
-            &sha,
-            None,
+            &tx, &parsed, &meta, &origin, None, progress,
         )?);
     }
     finish(tx, catalogue, &report, None)?;
@@ -90,6 +94,7 @@ pub fn import_files(
     paths: &[&Path],
     dataset: Option<&str>,
     owner: Option<i64>,
+    progress: &mut Progress,
 ) -> anyhow::Result<ImportReport> {
     // Rows of a private dataset that exists already may leave out its unit.
     let unit = match (owner, dataset) {
@@ -138,14 +143,13 @@ pub fn import_files(
         let source_id =
             write::upsert_source(&tx, &imported_source(catalogue, &file.dataset, name, file))?;
         let meta = dataset_meta(catalogue, file);
-        report.datasets.push(write::import_dataset(
-            &tx,
-            file,
-            &meta,
-            Some(source_id),
+        let origin = FileOrigin {
+            source_id: Some(source_id),
             name,
-            sha,
-            owner,
+            sha256: sha,
+        };
+        report.datasets.push(write::import_dataset(
+            &tx, file, &meta, &origin, owner, progress,
         )?);
     }
     finish(tx, catalogue, &report, owner)?;
@@ -222,14 +226,18 @@ pub fn import_private_csv(
     meta.headline.insert("unit".into(), unit);
     let mut system = store.system()?;
     let tx = system.transaction().map_err(StoreError::from)?;
+    let origin = FileOrigin {
+        source_id: None,
+        name: "request body",
+        sha256: &sha256_hex(body),
+    };
     let outcome = write::import_dataset(
         &tx,
         &parsed,
         &meta,
-        None,
-        "request body",
-        &sha256_hex(body),
+        &origin,
         Some(owner),
+        &mut Progress::hidden(),
     )
     .map_err(StoreError::from_anyhow)?;
     if outcome.snapshot.is_some() {

@@ -8,8 +8,8 @@
 //! `layering` test checks every `crate::` path against this list):
 //!
 //! - `main.rs` / [`cli`]: the command line; flags in `cli`, and one module per command (`demo`,
-//!   `check`, `admin` for `import`, `account` and `key`), starting the server (`launch`) and
-//!   logging with keys redacted (`logging`).
+//!   `check`, `backup`, `admin` for `import`, `account` and `key`), starting the server
+//!   (`launch`) and logging, as text or JSON lines, with keys redacted (`logging`).
 //! - [`app`]: [`start`] takes a bound listener and a shutdown signal; builds [`state::AppState`]
 //!   and the OpenAPI document; runs the background workers.
 //! - [`net`] and [`openapi`]: the accept loop, TLS (rustls), per-address connection shares,
@@ -39,11 +39,12 @@
 //! - [`webhooks`]: Standard Webhooks signatures and secrets; the egress policy that decides which
 //!   addresses a webhook may reach.
 //! - [`error`], [`clock`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`slots`], [`task`],
-//!   [`priority`], [`private_files`], [`dataset_file`] and [`catalogue`]: small pieces that use
-//!   no other module of the crate (error-message quoting, time formatting, identifiers, client
-//!   addresses, rendered answers, the GCRA limiter, bounded work slots, tasks that end with their
-//!   owner, lower CPU priority for background threads, owner-only files, the parsed-file types,
-//!   the bundled extract).
+//!   [`priority`], [`private_files`], [`dataset_file`], [`catalogue`], [`metrics`], [`progress`]
+//!   and [`systemd`]: small pieces that use no other module of the crate (error-message quoting,
+//!   time formatting, identifiers, client addresses, rendered answers, the GCRA limiter, bounded
+//!   work slots, tasks that end with their owner, lower CPU priority for background threads,
+//!   owner-only files, the parsed-file types, the bundled extract, the Prometheus counters, an
+//!   import's progress on a terminal, the systemd notification protocol).
 //!
 //! # Invariants
 //!
@@ -78,16 +79,19 @@ pub mod ingest;
 mod layering;
 pub mod limits;
 pub mod llm;
+pub mod metrics;
 pub mod net;
 pub mod openapi;
 pub mod outbox;
 pub mod pages;
 pub mod priority;
 pub mod private_files;
+pub mod progress;
 pub mod reply;
 pub mod slots;
 pub mod state;
 pub mod store;
+pub mod systemd;
 pub mod task;
 pub mod webhooks;
 

@@ -11,6 +11,7 @@ use tokio::sync::{Notify, Semaphore, oneshot};
 
 use crate::auth::secrets::SealingKey;
 use crate::clock::Clock;
+use crate::metrics::{DeliveryOutcome, Metrics};
 use crate::store::Store;
 use crate::store::webhooks::{AttemptRecord, Claimed, EndpointChange, NextStep};
 use crate::webhooks::breaker::{Admission, Breaker};
@@ -61,6 +62,7 @@ pub struct Outbox {
     breakers: Mutex<HashMap<i64, Breaker>>,
     /// Retry times, breaker periods, leases and ages are read from this clock.
     clock: Clock,
+    metrics: Arc<Metrics>,
 }
 
 impl Outbox {
@@ -70,6 +72,7 @@ impl Outbox {
         policy: EgressPolicy,
         tls: Arc<rustls::ClientConfig>,
         clock: Clock,
+        metrics: Arc<Metrics>,
     ) -> Outbox {
         Outbox {
             store,
@@ -77,6 +80,7 @@ impl Outbox {
             policy,
             tls,
             clock,
+            metrics,
             wake: Notify::new(),
             breakers: Mutex::new(HashMap::new()),
         }
@@ -405,6 +409,14 @@ impl Outbox {
     /// Writes finished attempts. When that fails their deliveries stay leased, and are sent
     /// again when the lease runs out (at least once).
     async fn record(&self, records: Vec<AttemptRecord>) {
+        for record in &records {
+            self.metrics.delivery(match record.next {
+                NextStep::Delivered => DeliveryOutcome::Delivered,
+                NextStep::RetryAt(_) => DeliveryOutcome::Retried,
+                NextStep::Failed => DeliveryOutcome::Failed,
+                NextStep::DeferTo(_) => DeliveryOutcome::Deferred,
+            });
+        }
         let store = self.store.clone();
         let count = records.len();
         let written =
@@ -487,6 +499,7 @@ mod tests {
             policy,
             tls,
             Clock::default(),
+            Arc::new(Metrics::default()),
         ));
         Setup {
             _dir: dir,

@@ -62,6 +62,8 @@ pub struct AppState {
     pub cache: ResponseCache,
     /// The webhook delivery worker (started by `app`); woken after commits that enqueue events.
     pub outbox: Arc<Outbox>,
+    /// What `/metrics` reports; the webhook worker counts its attempts here too.
+    pub metrics: Arc<crate::metrics::Metrics>,
     /// The data generations last read from the database. Checked by a background task about once
     /// a second, so imports by `regintel import` in another process become visible without a
     /// restart.
@@ -113,15 +115,18 @@ impl AppState {
         }
         let permits = blocking_permits();
         let sealing = SealingKey::load_or_create(&secrets_dir(&config.data_dir)?)?;
+        let metrics = Arc::new(crate::metrics::Metrics::default());
         let outbox = Arc::new(Outbox::new(
             store.clone(),
             Arc::new(sealing),
             config.webhook_egress.clone(),
             crate::webhooks::send::client_tls(),
             config.webhook_clock.clone(),
+            Arc::clone(&metrics),
         ));
         Ok(AppState {
             outbox,
+            metrics,
             base_path,
             auth,
             blocking: Arc::new(Semaphore::new(permits)),

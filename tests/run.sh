@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need beyond cargo (Debian's chromium and
-# chromium-driver for the browser tests, when missing; the OpenAPI validator, the OpenAPI client
-# generator and Selenium, from PyPI at the exact versions of tests/python-requirements.txt, into a
-# venv under target/), then runs every test with cargo-nextest (or cargo test).
+# chromium-driver for the browser tests, when missing; cargo-deb at a fixed version, which builds
+# the Debian package the packaging test unpacks; the OpenAPI validator, the OpenAPI client
+# generator, Selenium and prometheus_client, from PyPI at the exact versions of
+# tests/python-requirements.txt, into a venv under target/), then runs every test with
+# cargo-nextest (or cargo test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
@@ -20,6 +22,19 @@ if ! cmp -s "$requirements" "$venv/requirements.txt"; then
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
     cp "$requirements" "$venv/requirements.txt"
 fi
+# The package of the binary the tests run (the dev profile's, stripped: the same assets and
+# metadata as a release package, without a second, slow release build).
+cargo_deb_version=3.8.0
+if [ "$(cargo deb --version 2>/dev/null)" != "cargo-deb $cargo_deb_version" ]; then
+    cargo install --quiet --locked cargo-deb --version "$cargo_deb_version"
+fi
+cargo build --quiet --locked --bin regintel
+# (cargo-deb warns that a dev profile is meant for tests only: said when the build fails.)
+if ! packaged=$(cargo deb --locked --no-build --profile dev --fast --output target/regintel-test.deb 2>&1); then
+    echo "$packaged" >&2
+    exit 1
+fi
+export REGINTEL_DEB="$PWD/target/regintel-test.deb"
 export OPENAPI_SPEC_VALIDATOR="$PWD/$venv/bin/openapi-spec-validator"
 export OPENAPI_PYTHON_CLIENT="$PWD/$venv/bin/openapi-python-client"
 export TEST_PYTHON="$PWD/$venv/bin/python"

@@ -21,7 +21,7 @@ pub const AUDIENCE: &str = "regintel:account";
 pub const TYP: &str = "session+jwt";
 pub const LEEWAY_SECS: u64 = 30;
 
-const KEYRING_FILE: &str = "jwt_keys.json";
+pub const KEYRING_FILE: &str = "jwt_keys.json";
 /// RFC 8725 §3.5 / OWASP: at least the hash output size for HS256.
 const KEY_LEN: usize = 32;
 const KID_LEN: usize = 8;

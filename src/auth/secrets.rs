@@ -16,7 +16,7 @@ use sha2::Sha256;
 
 use crate::ids::fill_random;
 
-const PEPPER_FILE: &str = "api_key_pepper";
+pub const PEPPER_FILE: &str = "api_key_pepper";
 const PEPPER_LEN: usize = 32;
 
 /// `<data_dir>/secrets`, created if missing. Its mode is (re)set to 0700 so only the service user
@@ -116,7 +116,7 @@ impl Pepper {
     }
 }
 
-const SEALING_KEY_FILE: &str = "webhook_secrets_key";
+pub const SEALING_KEY_FILE: &str = "webhook_secrets_key";
 
 /// The key that seals webhook signing secrets in the database (AES-256-GCM). regintel must keep
 /// those secrets in a form it can sign with; sealed, a stolen database or backup alone does not

@@ -2,6 +2,7 @@
 //! Every change that affects credentials bumps `auth_generation`, so a running server drops its
 //! cached keys within about a second.
 
+use crate::progress::Progress;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
@@ -260,13 +261,23 @@ pub fn import(
         None => None,
     };
     let mut reports = Vec::new();
+    let mut progress = Progress::on_stderr();
     if bundled {
-        reports.push(crate::import::import_bundled(&store, &catalogue)?);
+        reports.push(crate::import::import_bundled(
+            &store,
+            &catalogue,
+            &mut progress,
+        )?);
     }
     if !files.is_empty() {
         let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
         reports.push(crate::import::import_files(
-            &store, &catalogue, &paths, dataset, owner,
+            &store,
+            &catalogue,
+            &paths,
+            dataset,
+            owner,
+            &mut progress,
         )?);
     }
     if json {

@@ -1,18 +1,95 @@
-//! `regintel check`: the database (integrity, foreign keys, schema version, data) and the TLS
-//! files, checked without starting the server, for installers and health scripts.
+//! `regintel check`: what `serve` would start with, checked without starting it, for installers,
+//! `ExecStartPre` and health scripts: the settings (the same flags and variables as `serve`), the
+//! TLS files, who may read the data directory, the database and the secrets, the database's
+//! integrity and schema version. The first problem stops it with a non-zero exit and a reason.
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 
-use crate::net::tls;
-use crate::store::Store;
+use crate::auth::jwt::{KEYRING_FILE, KeyRing};
+use crate::auth::secrets::{PEPPER_FILE, Pepper, SEALING_KEY_FILE, SealingKey};
+use crate::store::migrate::latest_version;
 
-pub fn run(data_dir: &Path, tls: Option<(&Path, &Path)>) -> anyhow::Result<()> {
-    let path = super::launch::database(data_dir)?;
-    let store = Store::open(data_dir, 1)?;
-    let conn = store.admin()?;
-    let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+pub fn run(args: &super::ServeArgs) -> anyhow::Result<()> {
+    let config = args.config()?;
+    super::launch::tls_settings(args.tls.pair()?, args.plain_http)?;
+    println!("settings: ok");
+    let data_dir = &config.data_dir;
+    let database = super::launch::database(data_dir)?;
+    private(data_dir, 0o007, "the data directory")?;
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = database.clone().into_os_string();
+        name.push(suffix);
+        let file = Path::new(&name);
+        if file.exists() {
+            private(file, 0o007, "the database")?;
+        }
+    }
+    secrets(&data_dir.join("secrets"), config.issuer())?;
+    database_state(&database)
+}
+
+/// Fails when `path` grants any of the permission bits `forbidden` (0o007: others; 0o077: group
+/// and others).
+fn private(path: &Path, forbidden: u32, what: &str) -> anyhow::Result<()> {
+    let mode = std::fs::metadata(path)
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .permissions()
+        .mode();
+    if mode & forbidden != 0 {
+        let fix = if path.is_dir() { "700" } else { "600" };
+        bail!(
+            "{what} {} has mode {:o}: other users may read it. Run `chmod {fix} {}`",
+            path.display(),
+            mode & 0o7777,
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// The secrets directory and each secret: private to the service user, and readable as the
+/// server reads them. A missing one is made at the first start.
+fn secrets(dir: &Path, issuer: &str) -> anyhow::Result<()> {
+    if !dir.exists() {
+        println!(
+            "secrets {}: none yet (made at the first start)",
+            dir.display()
+        );
+        return Ok(());
+    }
+    private(dir, 0o077, "the secrets directory").context(
+        "consider the secrets exposed: after fixing the mode, rotate the API keys and webhook secrets",
+    )?;
+    for entry in std::fs::read_dir(dir)? {
+        private(&entry?.path(), 0o077, "the secret")
+            .context("consider it exposed: after fixing the mode, rotate what it protects")?;
+    }
+    if dir.join(PEPPER_FILE).exists() {
+        Pepper::load_or_create(dir)?;
+    }
+    if dir.join(SEALING_KEY_FILE).exists() {
+        SealingKey::load_or_create(dir)?;
+    }
+    if dir.join(KEYRING_FILE).exists() {
+        KeyRing::load_or_create(dir, issuer)?;
+    }
+    println!("secrets {}: ok", dir.display());
+    Ok(())
+}
+
+/// Integrity, foreign keys, schema version (older: migrated at the next start; newer: this
+/// binary is older than the data, and refuses it), data. Read-only: a check changes nothing.
+fn database_state(path: &Path) -> anyhow::Result<()> {
+    let conn =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .with_context(|| format!("while opening {}", path.display()))?;
+    conn.busy_timeout(crate::store::pool::BUSY_TIMEOUT)?;
+    let integrity: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .with_context(|| format!("database {} cannot be read", path.display()))?;
     if integrity != "ok" {
         bail!("database integrity check failed: {integrity}");
     }
@@ -23,23 +100,34 @@ pub fn run(data_dir: &Path, tls: Option<(&Path, &Path)>) -> anyhow::Result<()> {
     if violations > 0 {
         bail!("database has {violations} foreign key violations");
     }
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let latest = latest_version();
+    if version > latest {
+        bail!(
+            "the database is at schema version {version}, newer than this regintel binary \
+             (version {latest}): a downgrade is refused. Run the newer regintel, or restore a \
+             backup taken before the upgrade"
+        );
+    }
     let (datasets, observations): (i64, i64) = conn.query_row(
         "SELECT (SELECT count(*) FROM datasets), (SELECT count(*) FROM observations)",
         [],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    println!(
-        "database {}: ok (schema version {}, {datasets} datasets, {observations} observations)",
-        path.display(),
-        crate::store::migrate::latest_version()
-    );
-    if let Some((cert, key)) = tls {
-        tls::server_config(cert, key)?;
-        println!(
-            "TLS certificate {} and key {}: ok",
-            cert.display(),
-            key.display()
+    if datasets == 0 {
+        bail!(
+            "database {} holds no data: run `regintel import --bundled` first",
+            path.display()
         );
     }
+    let migrations = if version < latest {
+        format!(", migrated to {latest} at the next start")
+    } else {
+        String::new()
+    };
+    println!(
+        "database {}: ok (schema version {version}{migrations}, {datasets} datasets, {observations} observations)",
+        path.display()
+    );
     Ok(())
 }

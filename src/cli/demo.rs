@@ -27,7 +27,11 @@ pub fn run(
     config.validate()?;
     crate::private_files::create_dir(dir)?;
     let store = Store::open(dir, 1)?;
-    let report = crate::import::import_bundled(&store, &Catalogue::bundled())?;
+    let report = crate::import::import_bundled(
+        &store,
+        &Catalogue::bundled(),
+        &mut crate::progress::Progress::on_stderr(),
+    )?;
     if report.changed() {
         eprintln!(
             "regintel: imported the bundled Eurostat extract into {}",

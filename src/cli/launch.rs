@@ -20,18 +20,26 @@ pub fn production(
     tls: Option<(&Path, &Path)>,
     plain_http: bool,
 ) -> anyhow::Result<()> {
-    let tls = match (tls, plain_http) {
-        (Some((cert, key)), false) => Some(tls::server_config(cert, key)?),
-        (None, true) => None,
+    let tls = tls_settings(tls, plain_http)?;
+    database(&config.data_dir)?;
+    serve(config, listen, tls, |_| Ok(()))
+}
+
+/// HTTPS with the certificate and key (both read and matched), or plain HTTP when asked.
+pub fn tls_settings(
+    tls: Option<(&Path, &Path)>,
+    plain_http: bool,
+) -> anyhow::Result<Option<Arc<rustls::ServerConfig>>> {
+    match (tls, plain_http) {
+        (Some((cert, key)), false) => Ok(Some(tls::server_config(cert, key)?)),
+        (None, true) => Ok(None),
         (Some(_), true) => {
             bail!("--plain-http and --tls-cert/--tls-key exclude each other: choose one")
         }
         (None, false) => bail!(
             "regintel serves HTTPS: give --tls-cert and --tls-key (PEM files), or --plain-http to serve plain HTTP behind a TLS-terminating proxy"
         ),
-    };
-    database(&config.data_dir)?;
-    serve(config, listen, tls, |_| Ok(()))
+    }
 }
 
 /// The database file in `data_dir`, which must exist.
@@ -57,9 +65,12 @@ pub fn serve(
 ) -> anyhow::Result<()> {
     runtime()?.block_on(async move {
         let shutdown = shutdown_signal()?;
-        let listener = TcpListener::bind(listen).await.with_context(|| {
-            format!("cannot listen on {listen} (in use? choose another with --listen)")
-        })?;
+        let listener = match crate::systemd::activated_listener()? {
+            Some(socket) => TcpListener::from_std(socket)?,
+            None => TcpListener::bind(listen).await.with_context(|| {
+                format!("cannot listen on {listen} (in use? choose another with --listen)")
+            })?,
+        };
         let addr = announce(&listener, tls.is_some())?;
         on_bound(addr)?;
         crate::start(config, listener, tls, shutdown).await

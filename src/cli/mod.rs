@@ -1,11 +1,12 @@
-//! The command line: `demo`, `serve`, `import`, `account`, `key`, `openapi`, `check`. Settings
+//! The command line: `demo`, `serve`, `import`, `account`, `key`, `openapi`, `check`, `backup`. Settings
 //! come from flags or `REGINTEL_*` environment variables, with the defaults of
 //! [`crate::config::defaults`]; bad settings stop the program with a message saying what to fix.
 //! This module holds the flags and turns them into settings; the commands are carried out by
-//! `demo`, `launch` (`serve`), `admin` (`import`, `account`, `key`), `check` and
+//! `demo`, `launch` (`serve`), `admin` (`import`, `account`, `key`), `check`, `backup` and
 //! [`crate::openapi`] (`openapi`).
 
 mod admin;
+mod backup;
 mod check;
 mod demo;
 mod launch;
@@ -30,6 +31,9 @@ use crate::config::{LimitConfig, LlmConfig, Quotas, ServerConfig, defaults};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Log lines as text or as JSON objects (one per line).
+    #[arg(long, env = "REGINTEL_LOG_FORMAT", value_enum, default_value_t = logging::LogFormat::Text, global = true)]
+    log_format: logging::LogFormat,
 }
 
 #[derive(Subcommand)]
@@ -92,12 +96,18 @@ enum Command {
         #[command(flatten)]
         address: PublicAddress,
     },
-    /// Check the database (integrity, schema version, data) and the TLS files, then exit.
-    Check {
+    /// Check what `serve` would start with (the same flags and variables), then exit: settings,
+    /// TLS files, file permissions, secrets, database integrity and schema version. Exits
+    /// non-zero with the reason at the first problem.
+    Check(Box<ServeArgs>),
+    /// Copy the database while the server runs into FILE (a new file), consistent at one
+    /// moment, and check the copy's integrity. Restore: stop the server and put FILE in place
+    /// of <data dir>/regintel.sqlite (see packaging/README.md).
+    Backup {
         #[command(flatten)]
         data: DataDir,
-        #[command(flatten)]
-        tls: TlsFiles,
+        /// The backup file to write; it must not exist.
+        file: PathBuf,
     },
 }
 
@@ -295,12 +305,76 @@ struct ServeArgs {
     /// Megabytes of memory for cached answers.
     #[arg(long, env = "REGINTEL_CACHE_MB", default_value_t = defaults::CACHE_MB)]
     cache_mb: usize,
+    /// A file holding the token Prometheus sends to read /metrics (Authorization: Bearer), or
+    /// the token itself in REGINTEL_METRICS_TOKEN; without one, /metrics answers loopback
+    /// clients only.
+    #[arg(long, env = "REGINTEL_METRICS_TOKEN_FILE")]
+    metrics_token_file: Option<PathBuf>,
     #[command(flatten)]
     limits: LimitArgs,
     #[command(flatten)]
     llm: LlmArgs,
     #[command(flatten)]
     webhooks: WebhookArgs,
+}
+
+/// Secrets given as a value in a variable: they have no flag (a command line is visible to
+/// every user of the machine), only the `*_FILE` variable and flag naming a file that holds it.
+struct SecretVar;
+
+impl SecretVar {
+    const LLM_KEY: &str = "REGINTEL_LLM_KEY";
+    const METRICS_TOKEN: &str = "REGINTEL_METRICS_TOKEN";
+    const ALL: [&str; 2] = [SecretVar::LLM_KEY, SecretVar::METRICS_TOKEN];
+}
+
+/// A secret from the variable `var` or from `file` (its `*_FILE` variable or flag, named
+/// `flag`), trimmed; both at once is an error.
+fn secret(var: &str, flag: &str, file: Option<&Path>) -> anyhow::Result<Option<String>> {
+    let value = std::env::var(var).ok().filter(|v| !v.trim().is_empty());
+    let secret = match (value, file) {
+        (Some(_), Some(_)) => bail!("{var} and {flag} ({var}_FILE) both give the secret: keep one"),
+        (Some(value), None) => value,
+        (None, Some(path)) => std::fs::read_to_string(path)
+            .with_context(|| format!("while reading {flag} {}", path.display()))?,
+        (None, None) => return Ok(None),
+    };
+    let secret = secret.trim();
+    anyhow::ensure!(!secret.is_empty(), "{var} is empty");
+    Ok(Some(secret.to_owned()))
+}
+
+/// Every `REGINTEL_*` variable regintel reads: those of the flags, and the secrets' values.
+pub fn known_variables() -> std::collections::BTreeSet<String> {
+    fn collect(command: &clap::Command, into: &mut std::collections::BTreeSet<String>) {
+        for arg in command.get_arguments() {
+            if let Some(var) = arg.get_env() {
+                into.insert(var.to_string_lossy().into_owned());
+            }
+        }
+        for sub in command.get_subcommands() {
+            collect(sub, into);
+        }
+    }
+    let mut known: std::collections::BTreeSet<String> =
+        SecretVar::ALL.iter().map(|v| (*v).to_owned()).collect();
+    collect(&<Cli as clap::CommandFactory>::command(), &mut known);
+    known
+}
+
+/// A warning for each `REGINTEL_*` variable that is set but is no setting (a typo, or one of
+/// an older or newer version), which would otherwise be ignored in silence.
+fn warn_unknown_variables() {
+    let known = known_variables();
+    for (name, _) in std::env::vars_os() {
+        let name = name.to_string_lossy();
+        if name.starts_with("REGINTEL_") && !known.contains(name.as_ref()) {
+            tracing::warn!(
+                variable = %name,
+                "unknown REGINTEL_ variable ignored (see `regintel serve --help` for the settings)"
+            );
+        }
+    }
 }
 
 /// Where webhooks may be delivered. Public addresses always; internal ones only as allowed here.
@@ -352,7 +426,8 @@ struct LlmArgs {
     /// Seconds a briefing waits for the model before regintel's own text stands.
     #[arg(long, env = "REGINTEL_LLM_TIMEOUT", default_value_t = defaults::LLM_TIMEOUT_SECS)]
     llm_timeout: u64,
-    /// A file holding the model server's API key (sent as a Bearer token), if it wants one.
+    /// A file holding the model server's API key (sent as a Bearer token), if it wants one
+    /// (or the key itself in REGINTEL_LLM_KEY).
     #[arg(long, env = "REGINTEL_LLM_KEY_FILE", requires = "llm_url")]
     llm_key_file: Option<PathBuf>,
 }
@@ -362,14 +437,11 @@ impl LlmArgs {
         let (Some(url), Some(model)) = (&self.llm_url, &self.llm_model) else {
             return Ok(None);
         };
-        let api_key = match &self.llm_key_file {
-            Some(path) => {
-                let key = std::fs::read_to_string(path)
-                    .with_context(|| format!("while reading --llm-key-file {}", path.display()))?;
-                Some(key.trim().to_owned())
-            }
-            None => None,
-        };
+        let api_key = secret(
+            SecretVar::LLM_KEY,
+            "--llm-key-file",
+            self.llm_key_file.as_deref(),
+        )?;
         if self.llm_timeout == 0 {
             anyhow::bail!("--llm-timeout must be at least 1 second");
         }
@@ -403,6 +475,11 @@ impl ServeArgs {
         config.limits = self.limits.config();
         config.llm = self.llm.config()?;
         config.webhook_egress = self.webhooks.policy();
+        config.metrics_token = secret(
+            SecretVar::METRICS_TOKEN,
+            "--metrics-token-file",
+            self.metrics_token_file.as_deref(),
+        )?;
         config.validate()?;
         Ok(config)
     }
@@ -410,7 +487,8 @@ impl ServeArgs {
 
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
-    logging::init();
+    logging::init(cli.log_format);
+    warn_unknown_variables();
     match dispatch(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -461,7 +539,8 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
             println!("{}", serde_json::to_string_pretty(&doc)?);
             Ok(())
         }
-        Command::Check { data, tls } => check::run(&data.data_dir, tls.pair()?),
+        Command::Check(args) => check::run(&args),
+        Command::Backup { data, file } => backup::run(&data.data_dir, &file),
     }
 }
 
@@ -476,6 +555,7 @@ mod tests {
         use crate::config::{LimitConfig, Quotas};
         let Cli {
             command: Command::Serve(args),
+            ..
         } = Cli::try_parse_from(["regintel", "serve", "--plain-http"]).unwrap()
         else {
             panic!("serve parses");
@@ -537,5 +617,47 @@ mod tests {
         );
         assert!(parsed.enabled && parsed.trusted_proxies.is_empty());
         assert_eq!(defaults.max_entries, 100_000);
+    }
+
+    /// The operator's documents list every setting: the package's environment file (each one
+    /// commented out, with its default) and the README's table.
+    #[test]
+    fn every_setting_is_documented() {
+        let env_file = include_str!("../../packaging/regintel.env");
+        let readme = include_str!("../../README.md");
+        let known = known_variables();
+        assert!(known.len() > 40, "{known:?}");
+        for var in &known {
+            assert!(
+                env_file.contains(&format!("\n#{var}=")),
+                "{var} is not in packaging/regintel.env"
+            );
+            assert!(
+                readme.contains(&format!("`{var}`")),
+                "{var} is not in README.md"
+            );
+        }
+    }
+
+    #[test]
+    fn a_secret_comes_from_its_variable_or_its_file_not_both() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("token");
+        std::fs::write(&file, "  from-file\n").unwrap();
+        // A variable no test or environment sets.
+        let unset = "REGINTEL_TEST_SECRET_NEVER_SET";
+        assert_eq!(
+            secret(unset, "--x-file", Some(&file)).unwrap().as_deref(),
+            Some("from-file")
+        );
+        assert_eq!(secret(unset, "--x-file", None).unwrap(), None);
+        std::fs::write(&file, "\n").unwrap();
+        assert!(secret(unset, "--x-file", Some(&file)).is_err());
+        let missing = dir.path().join("missing");
+        let err = format!(
+            "{:#}",
+            secret(unset, "--x-file", Some(&missing)).unwrap_err()
+        );
+        assert!(err.contains("--x-file") && err.contains("missing"), "{err}");
     }
 }

@@ -9,6 +9,7 @@ pub mod ratelimit;
 pub mod respond;
 pub mod router;
 pub mod routes;
+mod scrape;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -52,14 +53,29 @@ enum Answer {
 /// 3. envelope and gzip (`render`);
 /// 4. the headers every answer carries: security, CORS, and the rate limits (answers that do
 ///    not count are refunded, a refused credential charged to its address);
-/// 5. one access-log line.
+/// 5. one access-log line and the request's metrics.
+///
+/// Everything logged while the request runs (on any thread) carries its request id.
 pub async fn handle(
     state: Arc<AppState>,
     req: Request<Incoming>,
     peer: SocketAddr,
 ) -> Response<Body> {
-    let started = Instant::now();
+    use tracing::Instrument;
     let request_id = request_id(req.headers());
+    let span = tracing::info_span!("request", request_id = %request_id);
+    handle_identified(state, req, peer, request_id)
+        .instrument(span)
+        .await
+}
+
+async fn handle_identified(
+    state: Arc<AppState>,
+    req: Request<Incoming>,
+    peer: SocketAddr,
+    request_id: String,
+) -> Response<Body> {
+    let started = Instant::now();
     let (parts, body) = req.into_parts();
     let limits = &state.config.limits;
     let client = crate::client_addr::client_key(crate::client_addr::client_ip(
@@ -70,16 +86,26 @@ pub async fn handle(
     ));
     let mut charge = limits.enabled.then(|| Charge::new(client));
     let mut principal = Principal::Anonymous;
+    let mut route_name = "unmatched";
 
-    let result = answer(
-        &state,
-        &parts,
-        body,
-        client,
-        &mut principal,
-        charge.as_mut(),
-    )
-    .await;
+    let result = if parts.uri.path() == scrape::PATH {
+        route_name = "metrics";
+        charge = None;
+        scrape::answer(&state, &parts, peer)
+    } else {
+        answer(
+            &state,
+            &parts,
+            body,
+            client,
+            (&mut principal, &mut route_name),
+            charge.as_mut(),
+        )
+        .await
+    };
+    if let Err(ApiError::RateLimited { violated, .. }) = &result {
+        state.metrics.rate_limited(violated);
+    }
     let bad_credential = result.as_ref().is_err_and(ApiError::is_refused_credential);
     let mut response = render(&state, &parts, &request_id, &principal, result).await;
     respond::common_headers(
@@ -95,7 +121,10 @@ pub async fn handle(
     if parts.method == Method::HEAD {
         *response.body_mut() = Body::default();
     }
-    log_access(&parts, peer, &request_id, &principal, &response, started);
+    log_access(&parts, peer, &principal, &response, started);
+    state
+        .metrics
+        .request(route_name, response.status().as_u16(), started.elapsed());
     response
 }
 
@@ -109,16 +138,21 @@ pub async fn handle(
 ///    account's upload slot);
 /// 5. conditional GET (`If-None-Match` → 304) and the answer cache;
 /// 6. the handler, inline or on the bounded blocking pool ([`run_handler`]).
+///
+/// The caller and the route's operation id are set as soon as they are known.
 async fn answer(
     state: &Arc<AppState>,
     parts: &Parts,
     body: Incoming,
     client: u128,
-    principal: &mut Principal,
+    (principal, route_name): (&mut Principal, &mut &'static str),
     charge: Option<&mut Charge>,
 ) -> Result<Answer, ApiError> {
     refuse_declared_size(state, parts)?;
     let found = router::find(&state.base_path, &parts.method, parts.uri.path());
+    if let Match::Found { route, .. } = &found {
+        *route_name = route.operation_id;
+    }
     *principal = authenticate(state, parts, &found, charge)?;
     let (route, params) = match found {
         Match::Found { route, params } => (route, params),
@@ -150,10 +184,13 @@ async fn answer(
     let cached = route
         .cacheable
         .then(|| Cached::entry(state, account, parts.uri.path(), &query));
-    match cached
+    let hit = cached
         .as_ref()
-        .and_then(|c| c.lookup(state, parts, account.is_some()))
-    {
+        .and_then(|c| c.lookup(state, parts, account.is_some()));
+    if cached.is_some() {
+        state.metrics.cache(hit.is_some());
+    }
+    match hit {
         Some(Hit::NotModified(response)) => return Ok(Answer::Ready(response)),
         Some(Hit::Reply(reply)) => {
             return Ok(Answer::Reply {
@@ -307,11 +344,11 @@ fn cross_origin(state: &AppState, parts: &Parts) -> bool {
     }
 }
 
-/// One line per request: who (address, account, key id, never the key), what, and how it ended.
+/// One line per request: who (address, account, key id, never the key), what, and how it ended
+/// (the request id comes from the request's span).
 fn log_access(
     parts: &Parts,
     peer: SocketAddr,
-    request_id: &str,
     principal: &Principal,
     response: &Response<Body>,
     started: Instant,
@@ -325,7 +362,6 @@ fn log_access(
     };
     tracing::info!(
         target: "regintel::access",
-        request_id = %request_id,
         peer = %peer.ip(),
         account = principal.account_id().unwrap_or(0),
         key_id,
@@ -362,19 +398,38 @@ async fn run_handler(
     };
     let permit = match held {
         Some(_) => None,
-        None => Some(
-            Arc::clone(permits)
-                .acquire_owned()
-                .await
-                .map_err(|_| ApiError::Unavailable)?,
-        ),
+        None => Some(permit(state, permits).await?),
     };
+    let span = tracing::Span::current();
     tokio::task::spawn_blocking(move || {
+        let _in_request = span.enter();
         let _held = (permit, held);
         f(&mut req)
     })
     .await
     .map_err(|e| ApiError::Internal(anyhow::anyhow!("handler panicked: {e}")))?
+}
+
+/// A permit of `pool`, at once when one is free; a wait is measured.
+async fn permit(
+    state: &AppState,
+    pool: &Arc<tokio::sync::Semaphore>,
+) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+    if let Ok(permit) = Arc::clone(pool).try_acquire_owned() {
+        return Ok(permit);
+    }
+    let name = if Arc::ptr_eq(pool, &state.reads) {
+        "reads"
+    } else {
+        "blocking"
+    };
+    let waiting = Instant::now();
+    let permit = Arc::clone(pool)
+        .acquire_owned()
+        .await
+        .map_err(|_| ApiError::Unavailable)?;
+    state.metrics.pool_wait(name, waiting.elapsed());
+    Ok(permit)
 }
 
 /// The route's access rule against the authenticated caller: 401 without a credential, 403 for a

@@ -6,6 +6,7 @@
 //! and the old row is marked superseded by it; a file identical to the dataset's latest snapshot
 //! changes nothing. Imports add and revise; they never delete.
 
+use crate::progress::Progress;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use anyhow::bail;
@@ -273,16 +274,27 @@ struct ListedChange {
     replaces: Option<String>,
 }
 
-/// Imports one parsed file as a snapshot of its dataset.
+/// Where a parsed file came from: its source row, its name and the SHA-256 of its bytes.
+pub struct FileOrigin<'a> {
+    pub source_id: Option<i64>,
+    pub name: &'a str,
+    pub sha256: &'a str,
+}
+
+/// Imports one parsed file as a snapshot of its dataset, each row written counted on `progress`.
 pub fn import_dataset(
     tx: &Transaction,
     parsed: &ParsedFile,
     meta: &DatasetMeta,
-    source_id: Option<i64>,
-    file_name: &str,
-    file_sha256: &str,
+    origin: &FileOrigin<'_>,
     owner: Option<i64>,
+    progress: &mut Progress,
 ) -> anyhow::Result<ImportOutcome> {
+    let FileOrigin {
+        source_id,
+        name: file_name,
+        sha256: file_sha256,
+    } = *origin;
     let dataset_id = upsert_dataset(tx, meta, &parsed.dim_names, source_id, owner)?;
     let mut outcome = ImportOutcome {
         dataset: meta.code.clone(),
@@ -361,7 +373,9 @@ pub fn import_dataset(
         }
     };
     let mut key = String::new();
+    progress.start(&meta.code, parsed.rows.len() as u64);
     for row in &parsed.rows {
+        progress.row();
         let dims = canonical_dims(&parsed.dim_names, &row.dim_values);
         key.clear();
         key.push_str(&row.unit);
@@ -438,6 +452,7 @@ pub fn import_dataset(
     }
     drop((find_series, insert, current, supersede, revive));
 
+    progress.finish();
     if outcome.added + outcome.revised == 0 {
         tx.execute("DELETE FROM snapshots WHERE id = ?1", [snapshot_id])?;
     } else {

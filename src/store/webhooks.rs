@@ -208,6 +208,17 @@ pub enum NextStep {
 }
 
 impl System {
+    /// Deliveries waiting to be sent (for the metrics); the partial index of pending ones
+    /// holds exactly these.
+    pub fn pending_deliveries(&self) -> StoreResult<i64> {
+        Ok(self.db().query_row(
+            "SELECT count(*) FROM webhook_deliveries INDEXED BY webhook_deliveries_pending
+             WHERE status = 'pending'",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
     /// Registers an endpoint for `account`, unless it has [`MAX_ENDPOINTS_PER_ACCOUNT`].
     pub fn insert_endpoint(
         &mut self,

@@ -217,9 +217,13 @@ fn import_reports_malformed_files_and_check_reports_the_database() {
 
     let data = tempfile::tempdir().unwrap();
     std::fs::copy(bundled_db(), data.path().join(regintel::store::DB_FILE)).unwrap();
+    // A data directory other users may read fails the check (see tests/it/operations.rs).
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(data.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
     let out = regintel()
-        .arg("check")
-        .arg("--data-dir")
+        .args(["check", "--plain-http", "--data-dir"])
         .arg(data.path())
         .output()
         .unwrap();

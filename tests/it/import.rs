@@ -2,6 +2,7 @@
 //! the old one superseded and still resolving; Eurostat's own formats; malformed files refused
 //! whole with file, line and reason.
 
+use regintel::progress::Progress;
 use std::path::{Path, PathBuf};
 
 use regintel::catalogue::Catalogue;
@@ -25,7 +26,14 @@ fn write(dir: &Path, name: &str, content: &[u8]) -> PathBuf {
 
 fn import(dir: &Path, files: &[&Path]) -> anyhow::Result<ImportReport> {
     let store = Store::open(dir, 1).unwrap();
-    import_files(&store, &Catalogue::bundled(), files, None, None)
+    import_files(
+        &store,
+        &Catalogue::bundled(),
+        files,
+        None,
+        None,
+        &mut Progress::hidden(),
+    )
 }
 
 fn count(dir: &Path, sql: &str) -> i64 {
@@ -68,7 +76,7 @@ fn reimporting_the_same_file_changes_nothing() {
 
     // And the bundled extract, imported again, is recognised without a write.
     let store = Store::open(data.path(), 1).unwrap();
-    let report = import_bundled(&store, &Catalogue::bundled()).unwrap();
+    let report = import_bundled(&store, &Catalogue::bundled(), &mut Progress::hidden()).unwrap();
     assert!(!report.changed());
     assert_eq!(count(data.path(), OBS), obs);
 }
@@ -258,14 +266,30 @@ test_pop,DE23,2022,70,NR,T
     );
     let store = Store::open(data.path(), 1).unwrap();
     let catalogue = Catalogue::bundled();
-    import_files(&store, &catalogue, &[&v1], None, None).unwrap();
+    import_files(
+        &store,
+        &catalogue,
+        &[&v1],
+        None,
+        None,
+        &mut Progress::hidden(),
+    )
+    .unwrap();
     let reader = store.scoped(None).unwrap();
     let dataset = reader.dataset("test_pop").unwrap().unwrap();
     let mut seen = Vec::new();
     reader
         .for_each_export_row(dataset.id, &Default::default(), |row| {
             if seen.is_empty() {
-                let report = import_files(&store, &catalogue, &[&v2], None, None).unwrap();
+                let report = import_files(
+                    &store,
+                    &catalogue,
+                    &[&v2],
+                    None,
+                    None,
+                    &mut Progress::hidden(),
+                )
+                .unwrap();
                 let outcome = &report.datasets[0];
                 assert_eq!(
                     (outcome.added, outcome.revised),

@@ -15,6 +15,7 @@ mod import;
 mod isolation;
 mod limits;
 mod openapi;
+mod operations;
 mod private;
 mod provenance;
 mod quotas;

@@ -40,8 +40,12 @@ pub fn bundled_db() -> PathBuf {
     let ready = dir.join("ready");
     if !ready.exists() {
         let store = regintel::store::Store::open(&dir, 1).unwrap();
-        regintel::import::import_bundled(&store, &regintel::catalogue::Catalogue::bundled())
-            .unwrap();
+        regintel::import::import_bundled(
+            &store,
+            &regintel::catalogue::Catalogue::bundled(),
+            &mut regintel::progress::Progress::hidden(),
+        )
+        .unwrap();
         let conn = store.admin().unwrap();
         conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
             .unwrap();

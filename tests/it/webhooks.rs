@@ -525,6 +525,7 @@ async fn a_public_import_reaches_every_subscribed_endpoint() {
         &[&file],
         None,
         None,
+        &mut regintel::progress::Progress::hidden(),
     )
     .unwrap();
     let got = receiver.wait_for(MINUTE, |r| r.len() >= 2).await;

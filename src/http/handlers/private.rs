@@ -140,13 +140,16 @@ pub fn put_data(req: &mut Req) -> Result<Reply, ApiError> {
         .ok_or_else(|| Rejection::UnknownDataset(code.clone()))?;
     let outcome = {
         let _one_at_a_time = req.state.import.lock().unwrap_or_else(|e| e.into_inner());
-        crate::import::import_private_csv(
+        let started = std::time::Instant::now();
+        let outcome = crate::import::import_private_csv(
             &req.state.store,
             &req.state.catalogue,
             &dataset,
             &req.body,
             owner,
-        )?
+        )?;
+        req.state.metrics.import(started.elapsed());
+        outcome
     };
     req.state.refresh_generations();
     json(&outcome, &json!({}))

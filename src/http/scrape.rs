@@ -1,0 +1,102 @@
+//! `GET /metrics` for Prometheus, outside the API: it takes no account credential and is not
+//! rate-limited. With a metrics token set (`--metrics-token`), a scrape must send it as
+//! `Authorization: Bearer <token>` (compared in constant time); without one, only loopback
+//! clients are answered.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use http::request::Parts;
+use http::{Method, header};
+use sha2::{Digest, Sha256};
+
+use super::Answer;
+use super::error::ApiError;
+use crate::reply::Reply;
+use crate::state::AppState;
+
+pub const PATH: &str = "/metrics";
+/// The Prometheus text exposition format, version 0.0.4.
+const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+pub fn answer(state: &AppState, parts: &Parts, peer: SocketAddr) -> Result<Answer, ApiError> {
+    if parts.method != Method::GET && parts.method != Method::HEAD {
+        return Err(ApiError::MethodNotAllowed {
+            method: parts.method.to_string(),
+            allow: "GET, HEAD".into(),
+        });
+    }
+    admit(state.config.metrics_token.as_deref(), parts, peer)?;
+    Ok(Answer::Reply {
+        reply: Arc::new(Reply::Raw {
+            content_type: CONTENT_TYPE,
+            body: state.metrics.render().into(),
+        }),
+        etag: None,
+        secret: true,
+    })
+}
+
+fn admit(token: Option<&str>, parts: &Parts, peer: SocketAddr) -> Result<(), ApiError> {
+    let Some(token) = token else {
+        return if peer.ip().is_loopback() {
+            Ok(())
+        } else {
+            Err(ApiError::Forbidden(
+                "the metrics answer loopback clients only, unless the server has a metrics token"
+                    .into(),
+            ))
+        };
+    };
+    let presented = parts
+        .headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    if same_secret(presented, token) {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden(
+            "the metrics need the metrics token as Authorization: Bearer".into(),
+        ))
+    }
+}
+
+/// Compares digests of the two, every byte: the time taken says nothing about the token.
+fn same_secret(presented: &str, token: &str) -> bool {
+    let (a, b) = (Sha256::digest(presented), Sha256::digest(token));
+    a.iter().zip(b.iter()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(authorization: Option<&str>) -> Parts {
+        let mut req = http::Request::get(PATH);
+        if let Some(value) = authorization {
+            req = req.header(header::AUTHORIZATION, value);
+        }
+        req.body(()).unwrap().into_parts().0
+    }
+
+    #[test]
+    fn without_a_token_only_loopback_is_answered() {
+        let local: SocketAddr = "127.0.0.1:5000".parse().unwrap();
+        let remote: SocketAddr = "192.0.2.7:5000".parse().unwrap();
+        assert!(admit(None, &parts(None), local).is_ok());
+        assert!(admit(None, &parts(None), remote).is_err());
+    }
+
+    #[test]
+    fn with_a_token_it_must_be_presented_from_anywhere() {
+        let local: SocketAddr = "[::1]:5000".parse().unwrap();
+        let remote: SocketAddr = "192.0.2.7:5000".parse().unwrap();
+        let token = Some("s3cret-scrape");
+        assert!(admit(token, &parts(Some("Bearer s3cret-scrape")), remote).is_ok());
+        assert!(admit(token, &parts(None), local).is_err());
+        assert!(admit(token, &parts(Some("Bearer s3cret-scrapE")), remote).is_err());
+        assert!(admit(token, &parts(Some("s3cret-scrape")), remote).is_err());
+    }
+}

@@ -1,0 +1,572 @@
+//! What an operations team relies on: `check` and `backup`, the metrics, JSON logs, the systemd
+//! protocol (readiness, stopping, socket activation) and the Debian package.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::support::{
+    BASE, Client, Options, Running, TestServer, bundled_data_dir, regintel, serve_plain,
+    start_plain, tool,
+};
+
+fn chmod(path: &Path, mode: u32) {
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+/// `regintel check --plain-http --data-dir DIR`: whether it passed, and what it said.
+fn check(data_dir: &Path) -> (bool, String) {
+    let out = regintel()
+        .args(["check", "--plain-http", "--data-dir"])
+        .arg(data_dir)
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), said)
+}
+
+#[test]
+fn check_fails_on_exposed_secrets_a_corrupted_file_and_a_newer_schema() {
+    let data = bundled_data_dir();
+    chmod(data.path(), 0o700);
+    let secrets = regintel::auth::secrets::secrets_dir(data.path()).unwrap();
+    regintel::auth::secrets::Pepper::load_or_create(&secrets).unwrap();
+    let (ok, said) = check(data.path());
+    assert!(ok, "{said}");
+    assert!(said.contains("secrets") && said.contains("ok"), "{said}");
+
+    // Secrets other users may list or read.
+    chmod(&secrets, 0o755);
+    let (ok, said) = check(data.path());
+    assert!(!ok);
+    assert!(
+        said.contains("the secrets directory") && said.contains("chmod 700"),
+        "{said}"
+    );
+    chmod(&secrets, 0o700);
+    chmod(&secrets.join(regintel::auth::secrets::PEPPER_FILE), 0o644);
+    let (ok, said) = check(data.path());
+    assert!(!ok && said.contains("the secret"), "{said}");
+    chmod(&secrets.join(regintel::auth::secrets::PEPPER_FILE), 0o600);
+    assert!(check(data.path()).0);
+
+    // A database from a newer regintel: a downgrade is refused.
+    let db = data.path().join(regintel::store::DB_FILE);
+    let newer = regintel::store::migrate::latest_version() + 1;
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch(&format!("PRAGMA user_version = {newer}"))
+        .unwrap();
+    let (ok, said) = check(data.path());
+    assert!(!ok && said.contains("downgrade is refused"), "{said}");
+
+    // A corrupted file: pages in the middle overwritten.
+    let fresh = bundled_data_dir();
+    chmod(fresh.path(), 0o700);
+    let db = fresh.path().join(regintel::store::DB_FILE);
+    let mut bytes = std::fs::read(&db).unwrap();
+    let middle = bytes.len() / 2 / 4096 * 4096;
+    bytes[middle..middle + 3 * 4096].fill(0x5a);
+    std::fs::write(&db, bytes).unwrap();
+    let (ok, said) = check(fresh.path());
+    assert!(!ok, "{said}");
+    assert!(said.contains("database"), "{said}");
+}
+
+/// A digest of every observation, in citation order.
+fn observations_digest(db: &Path) -> (i64, String) {
+    use sha2::{Digest, Sha256};
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn
+        .prepare(
+            "SELECT citation_id, series_id, region_code, period, value_text, flags, conf_status,
+                    snapshot_id, superseded_by FROM observations ORDER BY citation_id",
+        )
+        .unwrap();
+    let mut digest = Sha256::new();
+    let mut rows = 0;
+    let mut query = stmt.query([]).unwrap();
+    while let Some(row) = query.next().unwrap() {
+        for i in 0..9 {
+            let value: rusqlite::types::Value = row.get(i).unwrap();
+            digest.update(format!("{value:?}\u{1f}"));
+        }
+        rows += 1;
+    }
+    let hex = digest
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    (rows, hex)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_taken_under_load_restores_to_identical_observations() {
+    let server = TestServer::start().await;
+    let analyst = server.account(
+        "ops@example.org",
+        regintel::store::accounts::Tier::Professional,
+    );
+    // Load while the backup runs: readers of every kind, and writers (sessions, usage).
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut load = Vec::new();
+    for worker in 0..4 {
+        let client = server.client.clone();
+        let stop = std::sync::Arc::clone(&stop);
+        let key = analyst.api_key.clone();
+        load.push(tokio::spawn(async move {
+            let mut answered = 0u32;
+            let paths = [
+                format!("{BASE}/regions/DE21/profile"),
+                format!("{BASE}/compare?regions=DE21,FR10,ITC4&dataset=nama_10r_2gdp"),
+                format!("{BASE}/regions?level=2"),
+            ];
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let path = &paths[answered as usize % paths.len()];
+                let resp = if worker % 2 == 0 {
+                    client.get(path).await
+                } else {
+                    client.get_with(path, &[("x-api-key", &key)]).await
+                };
+                assert!(resp.status < 500, "{path}: {}", resp.status);
+                answered += 1;
+            }
+            answered
+        }));
+    }
+    let writer = {
+        let stop = std::sync::Arc::clone(&stop);
+        let server_client = server.client.clone();
+        let email = analyst.email.clone();
+        let password = analyst.password.clone();
+        tokio::spawn(async move {
+            let mut logins = 0u32;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) && logins < 25 {
+                let body = serde_json::json!({"email": email, "password": password}).to_string();
+                let resp = server_client
+                    .send(crate::support::Request {
+                        method: "POST",
+                        path: &format!("{BASE}/auth/login"),
+                        headers: &[("content-type", "application/json")],
+                        body: body.into_bytes(),
+                    })
+                    .await;
+                assert_eq!(resp.status, 200);
+                logins += 1;
+            }
+            logins
+        })
+    };
+    // Let the load get going before the copy starts.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let backups = tempfile::tempdir().unwrap();
+    let target = backups.path().join("regintel-backup.sqlite");
+    let out = tokio::task::spawn_blocking({
+        let data = server.dir.path().to_owned();
+        let target = target.clone();
+        move || {
+            regintel()
+                .arg("backup")
+                .arg("--data-dir")
+                .arg(data)
+                .arg(target)
+                .output()
+                .unwrap()
+        }
+    })
+    .await
+    .unwrap();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut answered = 0;
+    for worker in load {
+        answered += worker.await.unwrap();
+    }
+    let logins = writer.await.unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(answered > 0 && logins > 0);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("integrity checked"), "{stdout}");
+    assert_eq!(
+        std::fs::metadata(&target).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    // Never over an existing file.
+    let again = regintel()
+        .arg("backup")
+        .arg("--data-dir")
+        .arg(server.dir.path())
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("never overwrites"));
+
+    let original = server.get("/regions/DE21/profile").await;
+    assert_eq!(original.status, 200);
+    let original = original.json();
+    let source = observations_digest(&server.dir.path().join(regintel::store::DB_FILE));
+    server.stop().await.unwrap();
+
+    // Restore: the backup in place of the database of a fresh data directory.
+    let restored = tempfile::tempdir().unwrap();
+    chmod(restored.path(), 0o700);
+    let db = restored.path().join(regintel::store::DB_FILE);
+    std::fs::copy(&target, &db).unwrap();
+    let integrity: String = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(integrity, "ok");
+    assert_eq!(observations_digest(&db), source);
+    assert!(source.0 > 100_000, "{source:?}");
+    let (ok, said) = check(restored.path());
+    assert!(ok, "{said}");
+    let server = TestServer::start_in(restored, Options::default()).await;
+    let again = server.get("/regions/DE21/profile").await.json();
+    assert_eq!(again["data"], original["data"]);
+    assert_eq!(again["meta"]["citations"], original["meta"]["citations"]);
+    server.stop().await.unwrap();
+}
+
+fn tight_anonymous_limit(config: &mut regintel::config::ServerConfig) {
+    config.limits.anonymous.minute = 4;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_parse_with_prometheus_clients_parser() {
+    let server = TestServer::start_with(Options {
+        configure: Some(tight_anonymous_limit),
+        ..Options::default()
+    })
+    .await;
+    // Four requests a minute: the unknown route's, then three profiles (one miss, two cache
+    // hits), then two refused.
+    server.get("/no-such-route").await;
+    for _ in 0..5 {
+        server.get("/regions/DE21/profile").await;
+    }
+    let resp = server.client.get("/metrics").await;
+    assert_eq!(resp.status, 200, "{}", String::from_utf8_lossy(&resp.body));
+    assert_eq!(
+        resp.header("content-type"),
+        Some("text/plain; version=0.0.4; charset=utf-8")
+    );
+    // /metrics is neither counted against nor limited by the anonymous minute.
+    assert_eq!(server.client.get("/metrics").await.status, 200);
+
+    let parser = "import json, sys\n\
+        from prometheus_client.parser import text_string_to_metric_families\n\
+        out = {}\n\
+        for family in text_string_to_metric_families(sys.stdin.read()):\n\
+        \x20   out[family.name] = {'type': family.type, 'samples': [[s.name, s.labels, s.value] for s in family.samples]}\n\
+        print(json.dumps(out))\n";
+    let mut child = Command::new(tool("TEST_PYTHON"))
+        .args(["-c", parser])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(&resp.body).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&resp.body)
+    );
+    let families: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sample = |family: &str, name: &str, labels: serde_json::Value| -> f64 {
+        families[family]["samples"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no family {family}: {families}"))
+            .iter()
+            .find(|s| s[0] == name && s[1] == labels)
+            .unwrap_or_else(|| panic!("no {name} {labels} in {}", families[family]))[2]
+            .as_f64()
+            .unwrap()
+    };
+    // prometheus_client names a counter's family without `_total`.
+    let requests = "regintel_http_requests";
+    assert_eq!(families[requests]["type"], "counter");
+    let ok = serde_json::json!({"route": "getRegionProfile", "status": "200"});
+    let refused = serde_json::json!({"route": "getRegionProfile", "status": "429"});
+    assert_eq!(sample(requests, "regintel_http_requests_total", ok), 3.0);
+    assert_eq!(
+        sample(requests, "regintel_http_requests_total", refused),
+        2.0
+    );
+    let unmatched = serde_json::json!({"route": "unmatched", "status": "404"});
+    assert_eq!(
+        sample(requests, "regintel_http_requests_total", unmatched),
+        1.0
+    );
+    let latency = "regintel_http_request_duration_seconds";
+    assert_eq!(families[latency]["type"], "histogram");
+    let route = serde_json::json!({"route": "getRegionProfile"});
+    assert_eq!(
+        sample(
+            latency,
+            "regintel_http_request_duration_seconds_count",
+            route
+        ),
+        5.0
+    );
+    let refusals = "regintel_rate_limit_refusals";
+    assert!(
+        families[refusals]["samples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s[2].as_f64().unwrap())
+            .sum::<f64>()
+            >= 2.0,
+        "{}",
+        families[refusals]
+    );
+    let cache = "regintel_cache_requests";
+    let hits = sample(
+        cache,
+        "regintel_cache_requests_total",
+        serde_json::json!({"result": "hit"}),
+    );
+    let misses = sample(
+        cache,
+        "regintel_cache_requests_total",
+        serde_json::json!({"result": "miss"}),
+    );
+    assert_eq!((hits, misses), (2.0, 1.0));
+    assert_eq!(families["regintel_webhook_queue_depth"]["type"], "gauge");
+    for outcome in ["delivered", "retried", "failed", "deferred"] {
+        sample(
+            "regintel_webhook_deliveries",
+            "regintel_webhook_deliveries_total",
+            serde_json::json!({ "outcome": outcome }),
+        );
+    }
+    assert_eq!(families["regintel_pool_wait_seconds"]["type"], "histogram");
+    assert_eq!(
+        sample(
+            "regintel_import_duration_seconds",
+            "regintel_import_duration_seconds_count",
+            serde_json::json!({})
+        ),
+        0.0
+    );
+    server.stop().await.unwrap();
+}
+
+#[test]
+fn json_logs_carry_each_requests_id_and_unknown_variables_are_warned_about() {
+    let data = bundled_data_dir();
+    let mut cmd = serve_plain(data.path());
+    cmd.args(["--log-format", "json"])
+        .env("REGINTEL_LISTN", "0.0.0.0:80")
+        .stderr(Stdio::piped());
+    let mut started = start_plain(&mut cmd);
+    let stderr = started.child.0.stderr.take().unwrap();
+    let (tx, lines) = std::sync::mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stderr).lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let client = Client::new(started.addr, None);
+    let resp = runtime.block_on(client.get_with(
+        &format!("{BASE}/regions/DE21/profile"),
+        &[("x-request-id", "ops-trace-0001")],
+    ));
+    assert_eq!(resp.status, 200);
+    let mut seen = Vec::new();
+    let access = loop {
+        let line = lines
+            .recv_timeout(Duration::from_secs(120))
+            .unwrap_or_else(|_| panic!("no access line; saw {seen:#?}"));
+        let event: serde_json::Value =
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
+        seen.push(event.clone());
+        if event["target"] == "regintel::access" {
+            break event;
+        }
+    };
+    assert_eq!(access["span"]["request_id"], "ops-trace-0001", "{access}");
+    assert_eq!(access["fields"]["status"], 200, "{access}");
+    let warned = seen.iter().any(|e| {
+        e["level"] == "WARN"
+            && e["fields"]["variable"] == "REGINTEL_LISTN"
+            && e["fields"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("unknown REGINTEL_ variable"))
+    });
+    assert!(warned, "{seen:#?}");
+    drop(started);
+}
+
+/// Receives one datagram on the notification socket, or fails after a generous wait.
+fn notification(socket: &std::os::unix::net::UnixDatagram) -> String {
+    let mut buf = [0u8; 512];
+    let n = socket
+        .recv(&mut buf)
+        .expect("a notification within the read timeout");
+    String::from_utf8_lossy(&buf[..n]).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn systemd_hears_of_readiness_and_stopping_on_a_socket_it_passed() {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::process::CommandExt;
+    let data = bundled_data_dir();
+    let sockets = tempfile::tempdir().unwrap();
+    let notify_path = sockets.path().join("notify");
+    let systemd = std::os::unix::net::UnixDatagram::bind(&notify_path).unwrap();
+    systemd
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    // The listening socket "systemd" made; the server must use it, not --listen.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let fd = listener.as_raw_fd();
+    let mut cmd = Command::new("sh");
+    // LISTEN_PID must be the server's pid: the shell's, which `exec` hands on.
+    cmd.args([
+        "-c",
+        "LISTEN_PID=$$ LISTEN_FDS=1 exec \"$0\" \"$@\"",
+        env!("CARGO_BIN_EXE_regintel"),
+        "serve",
+        "--plain-http",
+        "--listen",
+        "127.0.0.1:1",
+        "--data-dir",
+    ])
+    .arg(data.path())
+    .env_clear()
+    .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+    .env("NOTIFY_SOCKET", &notify_path)
+    .env("WATCHDOG_USEC", "20000000")
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped());
+    // SAFETY: dup2 is async-signal-safe; between fork and exec it only places the listening
+    // socket at fd 3, where socket activation passes it (the copy has no close-on-exec flag).
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::dup2(fd, 3) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let child = Running(cmd.spawn().unwrap());
+    drop(listener);
+    let ready = tokio::task::spawn_blocking({
+        let systemd = systemd.try_clone().unwrap();
+        move || notification(&systemd)
+    })
+    .await
+    .unwrap();
+    assert_eq!(ready, format!("READY=1\nMAINPID={}", child.0.id()));
+    let client = Client::new(addr, None);
+    assert_eq!(client.get("/healthz").await.status, 200);
+    // The watchdog is pinged while the server works.
+    let ping = tokio::task::spawn_blocking({
+        let systemd = systemd.try_clone().unwrap();
+        move || notification(&systemd)
+    })
+    .await
+    .unwrap();
+    assert_eq!(ping, "WATCHDOG=1");
+    let status = Command::new("kill")
+        .args(["-TERM", &child.0.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let stopping = tokio::task::spawn_blocking(move || {
+        loop {
+            let said = notification(&systemd);
+            if said != "WATCHDOG=1" {
+                return said;
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(stopping, "STOPPING=1");
+}
+
+#[test]
+fn the_debian_package_unpacks_into_a_fresh_root_and_its_binary_serves() {
+    let deb = tool("REGINTEL_DEB");
+    let root = tempfile::tempdir().unwrap();
+    let status = Command::new("dpkg-deb")
+        .arg("-x")
+        .arg(&deb)
+        .arg(root.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for file in [
+        "usr/bin/regintel",
+        "lib/systemd/system/regintel.service",
+        "lib/systemd/system/regintel.socket",
+        "etc/regintel/regintel.env",
+        "usr/share/doc/regintel/README.md",
+        "usr/share/doc/regintel/LICENSE",
+        "usr/share/doc/regintel/PACKAGING.md",
+    ] {
+        assert!(root.path().join(file).is_file(), "{file} is not in {deb}");
+    }
+    let conffiles = Command::new("dpkg-deb")
+        .args(["--info", &deb, "conffiles"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&conffiles.stdout).trim(),
+        "/etc/regintel/regintel.env"
+    );
+    let unit =
+        std::fs::read_to_string(root.path().join("lib/systemd/system/regintel.service")).unwrap();
+    assert!(unit.contains("Type=notify") && unit.contains("ExecStart=/usr/bin/regintel serve"));
+
+    let binary = root.path().join("usr/bin/regintel");
+    let version = Command::new(&binary).arg("--version").output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout).trim(),
+        format!("regintel {}", env!("CARGO_PKG_VERSION"))
+    );
+    let data = bundled_data_dir();
+    let args: Vec<std::ffi::OsString> = serve_plain(data.path())
+        .get_args()
+        .map(ToOwned::to_owned)
+        .collect();
+    let mut cmd = Command::new(&binary);
+    cmd.args(args).env_clear().stdout(Stdio::piped());
+    let started = start_plain(&mut cmd);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let client = Client::new(started.addr, None);
+    let ready = runtime.block_on(client.get("/readyz"));
+    assert_eq!(
+        ready.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&ready.body)
+    );
+    let profile = runtime.block_on(client.get(&format!("{BASE}/regions/DE21/profile")));
+    assert_eq!(profile.status, 200);
+    drop(started);
+}
