@@ -18,6 +18,7 @@ mod openapi;
 mod operations;
 mod private;
 mod provenance;
+mod python_client;
 mod quotas;
 mod receiver;
 mod server;

@@ -1,0 +1,325 @@
+from http import HTTPStatus
+from typing import Any, cast
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.correlation_matrix_method import CorrelationMatrixMethod
+from ...models.correlation_matrix_response_200 import CorrelationMatrixResponse200
+from ...models.error_envelope import ErrorEnvelope
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    nuts_code: str,
+    level: int | Unset = UNSET,
+    method: CorrelationMatrixMethod | Unset = CorrelationMatrixMethod.PEARSON,
+    datasets: str | Unset = UNSET,
+    min_n: int | Unset = 8,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["nuts_code"] = nuts_code
+
+    params["level"] = level
+
+    json_method: str | Unset = UNSET
+    if not isinstance(method, Unset):
+        json_method = method.value
+
+    params["method"] = json_method
+
+    params["datasets"] = datasets
+
+    params["min_n"] = min_n
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/intelligence/correlations/matrix",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | CorrelationMatrixResponse200 | ErrorEnvelope | None:
+    if response.status_code == 200:
+        response_200 = CorrelationMatrixResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = ErrorEnvelope.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | CorrelationMatrixResponse200 | ErrorEnvelope]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    nuts_code: str,
+    level: int | Unset = UNSET,
+    method: CorrelationMatrixMethod | Unset = CorrelationMatrixMethod.PEARSON,
+    datasets: str | Unset = UNSET,
+    min_n: int | Unset = 8,
+) -> Response[Any | CorrelationMatrixResponse200 | ErrorEnvelope]:
+    """Correlation matrix for a region
+
+     Any API key or session. Correlates the headline series of several datasets pairwise. For a region
+    with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out):
+    each variable is taken at the latest period at which at least half of the subregions, and at least
+    `min_n`, have a usable value (failing that, the period where most do), named in
+    `variables[].period`. For a region without subregions it is over time: the periods both series have.
+    Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as scipy.stats
+    computes it) and a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of Fieller,
+    Hartley and Pearson); below `min_n` pairs a cell has status `insufficient_data` and no r. `inputs`
+    lists every value used with its citation, so any cell can be recomputed; `regions_dropped` says why
+    a subregion (or, over time, a period) was left out of a variable: `missing`, `confidential` or
+    `flagged` (flag u, low reliability). `caveats` name what the method cannot show (ecological
+    inference, trending series, unadjusted p-values) and where the inputs differ (periods, NUTS
+    editions, breaks in series). The caller's private datasets take part like public ones. Cost: 5
+    requests. Costs 5 requests against rate limits (the operator may change this with --route-weight).
+
+    Args:
+        nuts_code (str):
+        level (int | Unset):
+        method (CorrelationMatrixMethod | Unset):  Default: CorrelationMatrixMethod.PEARSON.
+        datasets (str | Unset):
+        min_n (int | Unset):  Default: 8.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | CorrelationMatrixResponse200 | ErrorEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        nuts_code=nuts_code,
+        level=level,
+        method=method,
+        datasets=datasets,
+        min_n=min_n,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    nuts_code: str,
+    level: int | Unset = UNSET,
+    method: CorrelationMatrixMethod | Unset = CorrelationMatrixMethod.PEARSON,
+    datasets: str | Unset = UNSET,
+    min_n: int | Unset = 8,
+) -> Any | CorrelationMatrixResponse200 | ErrorEnvelope | None:
+    """Correlation matrix for a region
+
+     Any API key or session. Correlates the headline series of several datasets pairwise. For a region
+    with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out):
+    each variable is taken at the latest period at which at least half of the subregions, and at least
+    `min_n`, have a usable value (failing that, the period where most do), named in
+    `variables[].period`. For a region without subregions it is over time: the periods both series have.
+    Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as scipy.stats
+    computes it) and a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of Fieller,
+    Hartley and Pearson); below `min_n` pairs a cell has status `insufficient_data` and no r. `inputs`
+    lists every value used with its citation, so any cell can be recomputed; `regions_dropped` says why
+    a subregion (or, over time, a period) was left out of a variable: `missing`, `confidential` or
+    `flagged` (flag u, low reliability). `caveats` name what the method cannot show (ecological
+    inference, trending series, unadjusted p-values) and where the inputs differ (periods, NUTS
+    editions, breaks in series). The caller's private datasets take part like public ones. Cost: 5
+    requests. Costs 5 requests against rate limits (the operator may change this with --route-weight).
+
+    Args:
+        nuts_code (str):
+        level (int | Unset):
+        method (CorrelationMatrixMethod | Unset):  Default: CorrelationMatrixMethod.PEARSON.
+        datasets (str | Unset):
+        min_n (int | Unset):  Default: 8.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | CorrelationMatrixResponse200 | ErrorEnvelope
+    """
+
+    return sync_detailed(
+        client=client,
+        nuts_code=nuts_code,
+        level=level,
+        method=method,
+        datasets=datasets,
+        min_n=min_n,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    nuts_code: str,
+    level: int | Unset = UNSET,
+    method: CorrelationMatrixMethod | Unset = CorrelationMatrixMethod.PEARSON,
+    datasets: str | Unset = UNSET,
+    min_n: int | Unset = 8,
+) -> Response[Any | CorrelationMatrixResponse200 | ErrorEnvelope]:
+    """Correlation matrix for a region
+
+     Any API key or session. Correlates the headline series of several datasets pairwise. For a region
+    with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out):
+    each variable is taken at the latest period at which at least half of the subregions, and at least
+    `min_n`, have a usable value (failing that, the period where most do), named in
+    `variables[].period`. For a region without subregions it is over time: the periods both series have.
+    Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as scipy.stats
+    computes it) and a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of Fieller,
+    Hartley and Pearson); below `min_n` pairs a cell has status `insufficient_data` and no r. `inputs`
+    lists every value used with its citation, so any cell can be recomputed; `regions_dropped` says why
+    a subregion (or, over time, a period) was left out of a variable: `missing`, `confidential` or
+    `flagged` (flag u, low reliability). `caveats` name what the method cannot show (ecological
+    inference, trending series, unadjusted p-values) and where the inputs differ (periods, NUTS
+    editions, breaks in series). The caller's private datasets take part like public ones. Cost: 5
+    requests. Costs 5 requests against rate limits (the operator may change this with --route-weight).
+
+    Args:
+        nuts_code (str):
+        level (int | Unset):
+        method (CorrelationMatrixMethod | Unset):  Default: CorrelationMatrixMethod.PEARSON.
+        datasets (str | Unset):
+        min_n (int | Unset):  Default: 8.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | CorrelationMatrixResponse200 | ErrorEnvelope]
+    """
+
+    kwargs = _get_kwargs(
+        nuts_code=nuts_code,
+        level=level,
+        method=method,
+        datasets=datasets,
+        min_n=min_n,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    nuts_code: str,
+    level: int | Unset = UNSET,
+    method: CorrelationMatrixMethod | Unset = CorrelationMatrixMethod.PEARSON,
+    datasets: str | Unset = UNSET,
+    min_n: int | Unset = 8,
+) -> Any | CorrelationMatrixResponse200 | ErrorEnvelope | None:
+    """Correlation matrix for a region
+
+     Any API key or session. Correlates the headline series of several datasets pairwise. For a region
+    with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out):
+    each variable is taken at the latest period at which at least half of the subregions, and at least
+    `min_n`, have a usable value (failing that, the period where most do), named in
+    `variables[].period`. For a region without subregions it is over time: the periods both series have.
+    Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as scipy.stats
+    computes it) and a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of Fieller,
+    Hartley and Pearson); below `min_n` pairs a cell has status `insufficient_data` and no r. `inputs`
+    lists every value used with its citation, so any cell can be recomputed; `regions_dropped` says why
+    a subregion (or, over time, a period) was left out of a variable: `missing`, `confidential` or
+    `flagged` (flag u, low reliability). `caveats` name what the method cannot show (ecological
+    inference, trending series, unadjusted p-values) and where the inputs differ (periods, NUTS
+    editions, breaks in series). The caller's private datasets take part like public ones. Cost: 5
+    requests. Costs 5 requests against rate limits (the operator may change this with --route-weight).
+
+    Args:
+        nuts_code (str):
+        level (int | Unset):
+        method (CorrelationMatrixMethod | Unset):  Default: CorrelationMatrixMethod.PEARSON.
+        datasets (str | Unset):
+        min_n (int | Unset):  Default: 8.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | CorrelationMatrixResponse200 | ErrorEnvelope
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            nuts_code=nuts_code,
+            level=level,
+            method=method,
+            datasets=datasets,
+            min_n=min_n,
+        )
+    ).parsed

@@ -1,0 +1,223 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_envelope import ErrorEnvelope
+from ...models.list_briefings_response_200 import ListBriefingsResponse200
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    limit: int | Unset = 100,
+    before: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["before"] = before
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/briefings",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ErrorEnvelope | ListBriefingsResponse200 | None:
+    if response.status_code == 200:
+        response_200 = ListBriefingsResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = ErrorEnvelope.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ErrorEnvelope | ListBriefingsResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 100,
+    before: str | Unset = UNSET,
+) -> Response[ErrorEnvelope | ListBriefingsResponse200]:
+    """The account's briefings
+
+     Institutional tier. The caller's briefings, newest first; another account's are never listed. Page
+    with `before` (the last id of the previous page).
+
+    Args:
+        limit (int | Unset):  Default: 100.
+        before (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | ListBriefingsResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        limit=limit,
+        before=before,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 100,
+    before: str | Unset = UNSET,
+) -> ErrorEnvelope | ListBriefingsResponse200 | None:
+    """The account's briefings
+
+     Institutional tier. The caller's briefings, newest first; another account's are never listed. Page
+    with `before` (the last id of the previous page).
+
+    Args:
+        limit (int | Unset):  Default: 100.
+        before (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | ListBriefingsResponse200
+    """
+
+    return sync_detailed(
+        client=client,
+        limit=limit,
+        before=before,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 100,
+    before: str | Unset = UNSET,
+) -> Response[ErrorEnvelope | ListBriefingsResponse200]:
+    """The account's briefings
+
+     Institutional tier. The caller's briefings, newest first; another account's are never listed. Page
+    with `before` (the last id of the previous page).
+
+    Args:
+        limit (int | Unset):  Default: 100.
+        before (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ErrorEnvelope | ListBriefingsResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        limit=limit,
+        before=before,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    limit: int | Unset = 100,
+    before: str | Unset = UNSET,
+) -> ErrorEnvelope | ListBriefingsResponse200 | None:
+    """The account's briefings
+
+     Institutional tier. The caller's briefings, newest first; another account's are never listed. Page
+    with `before` (the last id of the previous page).
+
+    Args:
+        limit (int | Unset):  Default: 100.
+        before (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ErrorEnvelope | ListBriefingsResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            limit=limit,
+            before=before,
+        )
+    ).parsed

@@ -1,0 +1,271 @@
+from http import HTTPStatus
+from typing import Any, cast
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error_envelope import ErrorEnvelope
+from ...models.list_regions_response_200 import ListRegionsResponse200
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    level: int | Unset = UNSET,
+    country: str | Unset = UNSET,
+    q: str | Unset = UNSET,
+    limit: int | Unset = 100,
+    after: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["level"] = level
+
+    params["country"] = country
+
+    params["q"] = q
+
+    params["limit"] = limit
+
+    params["after"] = after
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/regions",
+        "params": params,
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | ErrorEnvelope | ListRegionsResponse200 | None:
+    if response.status_code == 200:
+        response_200 = ListRegionsResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
+
+    if response.status_code == 400:
+        response_400 = ErrorEnvelope.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = ErrorEnvelope.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 413:
+        response_413 = ErrorEnvelope.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 429:
+        response_429 = ErrorEnvelope.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = ErrorEnvelope.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = ErrorEnvelope.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | ErrorEnvelope | ListRegionsResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    level: int | Unset = UNSET,
+    country: str | Unset = UNSET,
+    q: str | Unset = UNSET,
+    limit: int | Unset = 100,
+    after: str | Unset = UNSET,
+) -> Response[Any | ErrorEnvelope | ListRegionsResponse200]:
+    """List and search regions
+
+     All regions of the NUTS 2021 and 2024 classifications, the statistical regions of EFTA and candidate
+    countries, UK NUTS 2016 codes, and codes that appear only in data (earlier NUTS editions, marked
+    `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`.
+
+    Args:
+        level (int | Unset):
+        country (str | Unset):
+        q (str | Unset):
+        limit (int | Unset):  Default: 100.
+        after (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | ErrorEnvelope | ListRegionsResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        level=level,
+        country=country,
+        q=q,
+        limit=limit,
+        after=after,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    level: int | Unset = UNSET,
+    country: str | Unset = UNSET,
+    q: str | Unset = UNSET,
+    limit: int | Unset = 100,
+    after: str | Unset = UNSET,
+) -> Any | ErrorEnvelope | ListRegionsResponse200 | None:
+    """List and search regions
+
+     All regions of the NUTS 2021 and 2024 classifications, the statistical regions of EFTA and candidate
+    countries, UK NUTS 2016 codes, and codes that appear only in data (earlier NUTS editions, marked
+    `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`.
+
+    Args:
+        level (int | Unset):
+        country (str | Unset):
+        q (str | Unset):
+        limit (int | Unset):  Default: 100.
+        after (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | ErrorEnvelope | ListRegionsResponse200
+    """
+
+    return sync_detailed(
+        client=client,
+        level=level,
+        country=country,
+        q=q,
+        limit=limit,
+        after=after,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    level: int | Unset = UNSET,
+    country: str | Unset = UNSET,
+    q: str | Unset = UNSET,
+    limit: int | Unset = 100,
+    after: str | Unset = UNSET,
+) -> Response[Any | ErrorEnvelope | ListRegionsResponse200]:
+    """List and search regions
+
+     All regions of the NUTS 2021 and 2024 classifications, the statistical regions of EFTA and candidate
+    countries, UK NUTS 2016 codes, and codes that appear only in data (earlier NUTS editions, marked
+    `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`.
+
+    Args:
+        level (int | Unset):
+        country (str | Unset):
+        q (str | Unset):
+        limit (int | Unset):  Default: 100.
+        after (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | ErrorEnvelope | ListRegionsResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        level=level,
+        country=country,
+        q=q,
+        limit=limit,
+        after=after,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    level: int | Unset = UNSET,
+    country: str | Unset = UNSET,
+    q: str | Unset = UNSET,
+    limit: int | Unset = 100,
+    after: str | Unset = UNSET,
+) -> Any | ErrorEnvelope | ListRegionsResponse200 | None:
+    """List and search regions
+
+     All regions of the NUTS 2021 and 2024 classifications, the statistical regions of EFTA and candidate
+    countries, UK NUTS 2016 codes, and codes that appear only in data (earlier NUTS editions, marked
+    `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`.
+
+    Args:
+        level (int | Unset):
+        country (str | Unset):
+        q (str | Unset):
+        limit (int | Unset):  Default: 100.
+        after (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | ErrorEnvelope | ListRegionsResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            level=level,
+            country=country,
+            q=q,
+            limit=limit,
+            after=after,
+        )
+    ).parsed

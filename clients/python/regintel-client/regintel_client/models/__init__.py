@@ -1,0 +1,313 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .account import Account
+from .account_tier import AccountTier
+from .api_key import ApiKey
+from .api_key_event_data import ApiKeyEventData
+from .api_key_event_data_links import ApiKeyEventDataLinks
+from .api_key_status import ApiKeyStatus
+from .briefing import Briefing
+from .briefing_briefing_type import BriefingBriefingType
+from .briefing_created_data import BriefingCreatedData
+from .briefing_created_data_links import BriefingCreatedDataLinks
+from .briefing_generator import BriefingGenerator
+from .briefing_generator_name import BriefingGeneratorName
+from .briefing_list_item import BriefingListItem
+from .briefing_list_item_briefing_type import BriefingListItemBriefingType
+from .briefing_region import BriefingRegion
+from .briefing_request import BriefingRequest
+from .briefing_request_briefing_type import BriefingRequestBriefingType
+from .briefing_revisions import BriefingRevisions
+from .briefing_revisions_superseded_item import BriefingRevisionsSupersededItem
+from .briefing_sections_item import BriefingSectionsItem
+from .briefing_verification import BriefingVerification
+from .briefing_verification_status import BriefingVerificationStatus
+from .bucket import Bucket
+from .citation_detail import CitationDetail
+from .citation_detail_dataset import CitationDetailDataset
+from .citation_detail_dimensions import CitationDetailDimensions
+from .citation_detail_location import CitationDetailLocation
+from .citation_detail_region import CitationDetailRegion
+from .citation_ref import CitationRef
+from .cited import Cited
+from .claim import Claim
+from .claim_inputs_item import ClaimInputsItem
+from .claim_kind import ClaimKind
+from .claim_operation import ClaimOperation
+from .code_label import CodeLabel
+from .compare_regions_response_200 import CompareRegionsResponse200
+from .comparison import Comparison
+from .comparison_dataset import ComparisonDataset
+from .comparison_dataset_series import ComparisonDatasetSeries
+from .comparison_period_basis import ComparisonPeriodBasis
+from .correlation_matrix import CorrelationMatrix
+from .correlation_matrix_basis import CorrelationMatrixBasis
+from .correlation_matrix_cells_item import CorrelationMatrixCellsItem
+from .correlation_matrix_cells_item_status import CorrelationMatrixCellsItemStatus
+from .correlation_matrix_inputs import CorrelationMatrixInputs
+from .correlation_matrix_inputs_additional_property_item import CorrelationMatrixInputsAdditionalPropertyItem
+from .correlation_matrix_method import CorrelationMatrixMethod
+from .correlation_matrix_regions_dropped_item import CorrelationMatrixRegionsDroppedItem
+from .correlation_matrix_regions_dropped_item_reason import CorrelationMatrixRegionsDroppedItemReason
+from .correlation_matrix_response_200 import CorrelationMatrixResponse200
+from .correlation_matrix_variables_item import CorrelationMatrixVariablesItem
+from .correlation_matrix_variables_item_series import CorrelationMatrixVariablesItemSeries
+from .create_api_key import CreateApiKey
+from .create_api_key_response_201 import CreateApiKeyResponse201
+from .create_briefing_response_201 import CreateBriefingResponse201
+from .create_dataset import CreateDataset
+from .create_dataset_response_201 import CreateDatasetResponse201
+from .create_webhook import CreateWebhook
+from .create_webhook_event_types_item import CreateWebhookEventTypesItem
+from .create_webhook_response_201 import CreateWebhookResponse201
+from .created_api_key import CreatedApiKey
+from .created_webhook import CreatedWebhook
+from .csvw_metadata import CsvwMetadata
+from .csvw_metadata_notes_item import CsvwMetadataNotesItem
+from .csvw_metadata_table_schema import CsvwMetadataTableSchema
+from .csvw_metadata_table_schema_columns_item import CsvwMetadataTableSchemaColumnsItem
+from .dataset_detail import DatasetDetail
+from .dataset_detail_series_item import DatasetDetailSeriesItem
+from .dataset_detail_series_item_dimensions import DatasetDetailSeriesItemDimensions
+from .dataset_summary import DatasetSummary
+from .dataset_summary_dimensions_item import DatasetSummaryDimensionsItem
+from .dataset_summary_headline import DatasetSummaryHeadline
+from .dataset_updated_data import DatasetUpdatedData
+from .dataset_updated_data_changes_item import DatasetUpdatedDataChangesItem
+from .dataset_updated_data_changes_item_change import DatasetUpdatedDataChangesItemChange
+from .dataset_updated_data_links import DatasetUpdatedDataLinks
+from .dataset_updated_data_visibility import DatasetUpdatedDataVisibility
+from .derived import Derived
+from .derived_kind import DerivedKind
+from .error import Error
+from .error_code import ErrorCode
+from .error_details import ErrorDetails
+from .error_envelope import ErrorEnvelope
+from .flag import Flag
+from .get_briefing_response_200 import GetBriefingResponse200
+from .get_citation_response_200 import GetCitationResponse200
+from .get_dataset_response_200 import GetDatasetResponse200
+from .get_region_profile_response_200 import GetRegionProfileResponse200
+from .get_region_response_200 import GetRegionResponse200
+from .get_usage_response_200 import GetUsageResponse200
+from .get_webhook_response_200 import GetWebhookResponse200
+from .health import Health
+from .import_outcome import ImportOutcome
+from .indicator import Indicator
+from .indicator_series import IndicatorSeries
+from .list_api_keys_response_200 import ListApiKeysResponse200
+from .list_briefings_response_200 import ListBriefingsResponse200
+from .list_datasets_response_200 import ListDatasetsResponse200
+from .list_regions_response_200 import ListRegionsResponse200
+from .list_webhook_deliveries_response_200 import ListWebhookDeliveriesResponse200
+from .list_webhooks_response_200 import ListWebhooksResponse200
+from .login_request import LoginRequest
+from .login_response_200 import LoginResponse200
+from .meta import Meta
+from .meta_access import MetaAccess
+from .meta_citations import MetaCitations
+from .open_api_document import OpenApiDocument
+from .periods import Periods
+from .profile import Profile
+from .put_dataset_data_response_200 import PutDatasetDataResponse200
+from .readiness import Readiness
+from .region_detail import RegionDetail
+from .region_detail_parent_type_1 import RegionDetailParentType1
+from .region_summary import RegionSummary
+from .region_summary_classification import RegionSummaryClassification
+from .region_values import RegionValues
+from .replay_webhook_events import ReplayWebhookEvents
+from .replay_webhook_events_response_202 import ReplayWebhookEventsResponse202
+from .resend_webhook_delivery_response_202 import ResendWebhookDeliveryResponse202
+from .rotate_webhook_secret_response_200 import RotateWebhookSecretResponse200
+from .session import Session
+from .snapshot_info import SnapshotInfo
+from .source_info import SourceInfo
+from .source_info_origin import SourceInfoOrigin
+from .test_webhook_response_202 import TestWebhookResponse202
+from .update_webhook import UpdateWebhook
+from .update_webhook_event_types_item import UpdateWebhookEventTypesItem
+from .update_webhook_response_200 import UpdateWebhookResponse200
+from .update_webhook_status import UpdateWebhookStatus
+from .usage import Usage
+from .usage_days_item import UsageDaysItem
+from .usage_keys_item import UsageKeysItem
+from .usage_threshold_data import UsageThresholdData
+from .usage_threshold_data_links import UsageThresholdDataLinks
+from .usage_threshold_data_threshold_percent import UsageThresholdDataThresholdPercent
+from .usage_threshold_data_tier import UsageThresholdDataTier
+from .usage_tier import UsageTier
+from .usage_today import UsageToday
+from .warning import Warning_
+from .webhook import Webhook
+from .webhook_breaker import WebhookBreaker
+from .webhook_breaker_state import WebhookBreakerState
+from .webhook_delivery import WebhookDelivery
+from .webhook_delivery_attempt_log_item import WebhookDeliveryAttemptLogItem
+from .webhook_delivery_event_type import WebhookDeliveryEventType
+from .webhook_delivery_status import WebhookDeliveryStatus
+from .webhook_event_types_item import WebhookEventTypesItem
+from .webhook_links import WebhookLinks
+from .webhook_replay import WebhookReplay
+from .webhook_resent import WebhookResent
+from .webhook_status import WebhookStatus
+from .webhook_test_data import WebhookTestData
+from .webhook_test_data_links import WebhookTestDataLinks
+from .webhook_test_sent import WebhookTestSent
+
+__all__ = (
+    "Account",
+    "AccountTier",
+    "ApiKey",
+    "ApiKeyEventData",
+    "ApiKeyEventDataLinks",
+    "ApiKeyStatus",
+    "Briefing",
+    "BriefingBriefingType",
+    "BriefingCreatedData",
+    "BriefingCreatedDataLinks",
+    "BriefingGenerator",
+    "BriefingGeneratorName",
+    "BriefingListItem",
+    "BriefingListItemBriefingType",
+    "BriefingRegion",
+    "BriefingRequest",
+    "BriefingRequestBriefingType",
+    "BriefingRevisions",
+    "BriefingRevisionsSupersededItem",
+    "BriefingSectionsItem",
+    "BriefingVerification",
+    "BriefingVerificationStatus",
+    "Bucket",
+    "CitationDetail",
+    "CitationDetailDataset",
+    "CitationDetailDimensions",
+    "CitationDetailLocation",
+    "CitationDetailRegion",
+    "CitationRef",
+    "Cited",
+    "Claim",
+    "ClaimInputsItem",
+    "ClaimKind",
+    "ClaimOperation",
+    "CodeLabel",
+    "CompareRegionsResponse200",
+    "Comparison",
+    "ComparisonDataset",
+    "ComparisonDatasetSeries",
+    "ComparisonPeriodBasis",
+    "CorrelationMatrix",
+    "CorrelationMatrixBasis",
+    "CorrelationMatrixCellsItem",
+    "CorrelationMatrixCellsItemStatus",
+    "CorrelationMatrixInputs",
+    "CorrelationMatrixInputsAdditionalPropertyItem",
+    "CorrelationMatrixMethod",
+    "CorrelationMatrixRegionsDroppedItem",
+    "CorrelationMatrixRegionsDroppedItemReason",
+    "CorrelationMatrixResponse200",
+    "CorrelationMatrixVariablesItem",
+    "CorrelationMatrixVariablesItemSeries",
+    "CreateApiKey",
+    "CreateApiKeyResponse201",
+    "CreateBriefingResponse201",
+    "CreatedApiKey",
+    "CreateDataset",
+    "CreateDatasetResponse201",
+    "CreatedWebhook",
+    "CreateWebhook",
+    "CreateWebhookEventTypesItem",
+    "CreateWebhookResponse201",
+    "CsvwMetadata",
+    "CsvwMetadataNotesItem",
+    "CsvwMetadataTableSchema",
+    "CsvwMetadataTableSchemaColumnsItem",
+    "DatasetDetail",
+    "DatasetDetailSeriesItem",
+    "DatasetDetailSeriesItemDimensions",
+    "DatasetSummary",
+    "DatasetSummaryDimensionsItem",
+    "DatasetSummaryHeadline",
+    "DatasetUpdatedData",
+    "DatasetUpdatedDataChangesItem",
+    "DatasetUpdatedDataChangesItemChange",
+    "DatasetUpdatedDataLinks",
+    "DatasetUpdatedDataVisibility",
+    "Derived",
+    "DerivedKind",
+    "Error",
+    "ErrorCode",
+    "ErrorDetails",
+    "ErrorEnvelope",
+    "Flag",
+    "GetBriefingResponse200",
+    "GetCitationResponse200",
+    "GetDatasetResponse200",
+    "GetRegionProfileResponse200",
+    "GetRegionResponse200",
+    "GetUsageResponse200",
+    "GetWebhookResponse200",
+    "Health",
+    "ImportOutcome",
+    "Indicator",
+    "IndicatorSeries",
+    "ListApiKeysResponse200",
+    "ListBriefingsResponse200",
+    "ListDatasetsResponse200",
+    "ListRegionsResponse200",
+    "ListWebhookDeliveriesResponse200",
+    "ListWebhooksResponse200",
+    "LoginRequest",
+    "LoginResponse200",
+    "Meta",
+    "MetaAccess",
+    "MetaCitations",
+    "OpenApiDocument",
+    "Periods",
+    "Profile",
+    "PutDatasetDataResponse200",
+    "Readiness",
+    "RegionDetail",
+    "RegionDetailParentType1",
+    "RegionSummary",
+    "RegionSummaryClassification",
+    "RegionValues",
+    "ReplayWebhookEvents",
+    "ReplayWebhookEventsResponse202",
+    "ResendWebhookDeliveryResponse202",
+    "RotateWebhookSecretResponse200",
+    "Session",
+    "SnapshotInfo",
+    "SourceInfo",
+    "SourceInfoOrigin",
+    "TestWebhookResponse202",
+    "UpdateWebhook",
+    "UpdateWebhookEventTypesItem",
+    "UpdateWebhookResponse200",
+    "UpdateWebhookStatus",
+    "Usage",
+    "UsageDaysItem",
+    "UsageKeysItem",
+    "UsageThresholdData",
+    "UsageThresholdDataLinks",
+    "UsageThresholdDataThresholdPercent",
+    "UsageThresholdDataTier",
+    "UsageTier",
+    "UsageToday",
+    "Warning_",
+    "Webhook",
+    "WebhookBreaker",
+    "WebhookBreakerState",
+    "WebhookDelivery",
+    "WebhookDeliveryAttemptLogItem",
+    "WebhookDeliveryEventType",
+    "WebhookDeliveryStatus",
+    "WebhookEventTypesItem",
+    "WebhookLinks",
+    "WebhookReplay",
+    "WebhookResent",
+    "WebhookStatus",
+    "WebhookTestData",
+    "WebhookTestDataLinks",
+    "WebhookTestSent",
+)

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class BriefingGeneratorName(StrEnum):
+    DETERMINISTIC = "deterministic"
+    MODEL = "model"
+
+    def __str__(self) -> str:
+        return str(self.value)

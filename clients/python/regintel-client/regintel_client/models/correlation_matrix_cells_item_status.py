@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class CorrelationMatrixCellsItemStatus(StrEnum):
+    CONSTANT_INPUT = "constant_input"
+    INSUFFICIENT_DATA = "insufficient_data"
+    OK = "ok"
+
+    def __str__(self) -> str:
+        return str(self.value)

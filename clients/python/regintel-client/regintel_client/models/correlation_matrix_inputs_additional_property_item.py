@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="CorrelationMatrixInputsAdditionalPropertyItem")
+
+
+@_attrs_define
+class CorrelationMatrixInputsAdditionalPropertyItem:
+    """
+    Attributes:
+        citation (str):
+        period (str):
+        region (str):
+        value (float):
+    """
+
+    citation: str
+    period: str
+    region: str
+    value: float
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        citation = self.citation
+
+        period = self.period
+
+        region = self.region
+
+        value = self.value
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "citation": citation,
+                "period": period,
+                "region": region,
+                "value": value,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        citation = d.pop("citation")
+
+        period = d.pop("period")
+
+        region = d.pop("region")
+
+        value = d.pop("value")
+
+        correlation_matrix_inputs_additional_property_item = cls(
+            citation=citation,
+            period=period,
+            region=region,
+            value=value,
+        )
+
+        correlation_matrix_inputs_additional_property_item.additional_properties = d
+        return correlation_matrix_inputs_additional_property_item
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,229 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.code_label import CodeLabel
+    from ..models.dataset_summary_dimensions_item import DatasetSummaryDimensionsItem
+    from ..models.dataset_summary_headline import DatasetSummaryHeadline
+    from ..models.periods import Periods
+    from ..models.snapshot_info import SnapshotInfo
+
+
+T = TypeVar("T", bound="DatasetSummary")
+
+
+@_attrs_define
+class DatasetSummary:
+    """
+    Attributes:
+        code (str):
+        dimensions (list[DatasetSummaryDimensionsItem]):
+        headline (DatasetSummaryHeadline):
+        observations (int):
+        periods (Periods):
+        private (bool):
+        title (str):
+        topic (str):
+        units (list[CodeLabel]):
+        label (None | str | Unset):
+        latest_snapshot (None | SnapshotInfo | Unset):
+        nuts_edition (None | str | Unset):
+    """
+
+    code: str
+    dimensions: list[DatasetSummaryDimensionsItem]
+    headline: DatasetSummaryHeadline
+    observations: int
+    periods: Periods
+    private: bool
+    title: str
+    topic: str
+    units: list[CodeLabel]
+    label: None | str | Unset = UNSET
+    latest_snapshot: None | SnapshotInfo | Unset = UNSET
+    nuts_edition: None | str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.snapshot_info import SnapshotInfo  # noqa: PLC0415
+
+        code = self.code
+
+        dimensions = []
+        for dimensions_item_data in self.dimensions:
+            dimensions_item = dimensions_item_data.to_dict()
+            dimensions.append(dimensions_item)
+
+        headline = self.headline.to_dict()
+
+        observations = self.observations
+
+        periods = self.periods.to_dict()
+
+        private = self.private
+
+        title = self.title
+
+        topic = self.topic
+
+        units = []
+        for units_item_data in self.units:
+            units_item = units_item_data.to_dict()
+            units.append(units_item)
+
+        label: None | str | Unset
+        if isinstance(self.label, Unset):
+            label = UNSET
+        else:
+            label = self.label
+
+        latest_snapshot: dict[str, Any] | None | Unset
+        if isinstance(self.latest_snapshot, Unset):
+            latest_snapshot = UNSET
+        elif isinstance(self.latest_snapshot, SnapshotInfo):
+            latest_snapshot = self.latest_snapshot.to_dict()
+        else:
+            latest_snapshot = self.latest_snapshot
+
+        nuts_edition: None | str | Unset
+        if isinstance(self.nuts_edition, Unset):
+            nuts_edition = UNSET
+        else:
+            nuts_edition = self.nuts_edition
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "code": code,
+                "dimensions": dimensions,
+                "headline": headline,
+                "observations": observations,
+                "periods": periods,
+                "private": private,
+                "title": title,
+                "topic": topic,
+                "units": units,
+            }
+        )
+        if label is not UNSET:
+            field_dict["label"] = label
+        if latest_snapshot is not UNSET:
+            field_dict["latest_snapshot"] = latest_snapshot
+        if nuts_edition is not UNSET:
+            field_dict["nuts_edition"] = nuts_edition
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.code_label import CodeLabel  # noqa: PLC0415
+        from ..models.dataset_summary_dimensions_item import DatasetSummaryDimensionsItem  # noqa: PLC0415
+        from ..models.dataset_summary_headline import DatasetSummaryHeadline  # noqa: PLC0415
+        from ..models.periods import Periods  # noqa: PLC0415
+        from ..models.snapshot_info import SnapshotInfo  # noqa: PLC0415
+
+        d = dict(src_dict)
+        code = d.pop("code")
+
+        dimensions = []
+        _dimensions = d.pop("dimensions")
+        for dimensions_item_data in _dimensions:
+            dimensions_item = DatasetSummaryDimensionsItem.from_dict(dimensions_item_data)
+
+            dimensions.append(dimensions_item)
+
+        headline = DatasetSummaryHeadline.from_dict(d.pop("headline"))
+
+        observations = d.pop("observations")
+
+        periods = Periods.from_dict(d.pop("periods"))
+
+        private = d.pop("private")
+
+        title = d.pop("title")
+
+        topic = d.pop("topic")
+
+        units = []
+        _units = d.pop("units")
+        for units_item_data in _units:
+            units_item = CodeLabel.from_dict(units_item_data)
+
+            units.append(units_item)
+
+        def _parse_label(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        label = _parse_label(d.pop("label", UNSET))
+
+        def _parse_latest_snapshot(data: object) -> None | SnapshotInfo | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                latest_snapshot_type_1 = SnapshotInfo.from_dict(data)
+
+                return latest_snapshot_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SnapshotInfo | Unset, data)
+
+        latest_snapshot = _parse_latest_snapshot(d.pop("latest_snapshot", UNSET))
+
+        def _parse_nuts_edition(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        nuts_edition = _parse_nuts_edition(d.pop("nuts_edition", UNSET))
+
+        dataset_summary = cls(
+            code=code,
+            dimensions=dimensions,
+            headline=headline,
+            observations=observations,
+            periods=periods,
+            private=private,
+            title=title,
+            topic=topic,
+            units=units,
+            label=label,
+            latest_snapshot=latest_snapshot,
+            nuts_edition=nuts_edition,
+        )
+
+        dataset_summary.additional_properties = d
+        return dataset_summary
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

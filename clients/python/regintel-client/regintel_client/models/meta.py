@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.meta_access import MetaAccess
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.meta_citations import MetaCitations
+
+
+T = TypeVar("T", bound="Meta")
+
+
+@_attrs_define
+class Meta:
+    """
+    Attributes:
+        access (MetaAccess): public: only public data was used
+        api_version (Literal['v1']):
+        generated_at (datetime.datetime):
+        request_id (str):
+        citations (MetaCitations | Unset): Every citation id used in data, in short form.
+        next_after (None | str | Unset): Lists: cursor for the next page, null on the last.
+        snapshots (list[str] | Unset): Snapshots (imports) the data comes from.
+        total (int | Unset): Lists: number of matching items.
+    """
+
+    access: MetaAccess
+    api_version: Literal["v1"]
+    generated_at: datetime.datetime
+    request_id: str
+    citations: MetaCitations | Unset = UNSET
+    next_after: None | str | Unset = UNSET
+    snapshots: list[str] | Unset = UNSET
+    total: int | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        access = self.access.value
+
+        api_version = self.api_version
+
+        generated_at = self.generated_at.isoformat()
+
+        request_id = self.request_id
+
+        citations: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.citations, Unset):
+            citations = self.citations.to_dict()
+
+        next_after: None | str | Unset
+        if isinstance(self.next_after, Unset):
+            next_after = UNSET
+        else:
+            next_after = self.next_after
+
+        snapshots: list[str] | Unset = UNSET
+        if not isinstance(self.snapshots, Unset):
+            snapshots = self.snapshots
+
+        total = self.total
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "access": access,
+                "api_version": api_version,
+                "generated_at": generated_at,
+                "request_id": request_id,
+            }
+        )
+        if citations is not UNSET:
+            field_dict["citations"] = citations
+        if next_after is not UNSET:
+            field_dict["next_after"] = next_after
+        if snapshots is not UNSET:
+            field_dict["snapshots"] = snapshots
+        if total is not UNSET:
+            field_dict["total"] = total
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.meta_citations import MetaCitations  # noqa: PLC0415
+
+        d = dict(src_dict)
+        access = MetaAccess(d.pop("access"))
+
+        api_version = cast(Literal["v1"], d.pop("api_version"))
+        if api_version != "v1":
+            raise ValueError(f"api_version must match const 'v1', got '{api_version}'")
+
+        generated_at = datetime.datetime.fromisoformat(d.pop("generated_at"))
+
+        request_id = d.pop("request_id")
+
+        _citations = d.pop("citations", UNSET)
+        citations: MetaCitations | Unset
+        if isinstance(_citations, Unset):
+            citations = UNSET
+        else:
+            citations = MetaCitations.from_dict(_citations)
+
+        def _parse_next_after(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        next_after = _parse_next_after(d.pop("next_after", UNSET))
+
+        snapshots = cast(list[str], d.pop("snapshots", UNSET))
+
+        total = d.pop("total", UNSET)
+
+        meta = cls(
+            access=access,
+            api_version=api_version,
+            generated_at=generated_at,
+            request_id=request_id,
+            citations=citations,
+            next_after=next_after,
+            snapshots=snapshots,
+            total=total,
+        )
+
+        meta.additional_properties = d
+        return meta
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,78 @@
+from __future__ import annotations
+
+import datetime
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="UsageToday")
+
+
+@_attrs_define
+class UsageToday:
+    """
+    Attributes:
+        day (datetime.date):
+        remaining (int):
+        used (int):
+    """
+
+    day: datetime.date
+    remaining: int
+    used: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        day = self.day.isoformat()
+
+        remaining = self.remaining
+
+        used = self.used
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "day": day,
+                "remaining": remaining,
+                "used": used,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        day = datetime.date.fromisoformat(d.pop("day"))
+
+        remaining = d.pop("remaining")
+
+        used = d.pop("used")
+
+        usage_today = cls(
+            day=day,
+            remaining=remaining,
+            used=used,
+        )
+
+        usage_today.additional_properties = d
+        return usage_today
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,181 @@
+//! The committed Python client (clients/python): what `regenerate.sh` makes from this source tree,
+//! byte for byte; installable offline into a fresh venv; and its README's examples run against a
+//! live server.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::support::{TestServer, Tier, tool};
+
+const CLIENT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/clients/python");
+
+/// Every file below `dir` by its relative path, caches of Python left out.
+fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, into: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.file_name().is_some_and(|n| n == "__pycache__") {
+                continue;
+            }
+            if path.is_dir() {
+                walk(root, &path, into);
+            } else {
+                let bytes = std::fs::read(&path).unwrap();
+                into.insert(path.strip_prefix(root).unwrap().to_owned(), bytes);
+            }
+        }
+    }
+    let mut all = BTreeMap::new();
+    walk(dir, dir, &mut all);
+    all
+}
+
+fn succeeded(what: &str, out: Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// The README's Python blocks, in order: one script.
+fn readme_examples() -> String {
+    let readme = std::fs::read_to_string(Path::new(CLIENT_DIR).join("README.md")).unwrap();
+    let blocks: Vec<&str> = readme
+        .split("```python\n")
+        .skip(1)
+        .map(|rest| rest.split("```").next().unwrap())
+        .collect();
+    assert!(
+        blocks.len() >= 6,
+        "the README has {} Python blocks",
+        blocks.len()
+    );
+    blocks.join("\n")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_committed_python_client_is_current_installs_offline_and_its_examples_run() {
+    let work = tempfile::tempdir().unwrap();
+    let regenerated = work.path().join("regintel-client");
+    let generate = Command::new(Path::new(CLIENT_DIR).join("regenerate.sh"))
+        .arg(&regenerated)
+        .env("REGINTEL", env!("CARGO_BIN_EXE_regintel"))
+        .env("OPENAPI_PYTHON_CLIENT", tool("OPENAPI_PYTHON_CLIENT"))
+        .output()
+        .unwrap();
+    succeeded("clients/python/regenerate.sh", generate);
+    let committed_dir = Path::new(CLIENT_DIR).join("regintel-client");
+    let committed = files(&committed_dir);
+    let fresh = files(&regenerated);
+    let differing: Vec<_> = committed
+        .keys()
+        .chain(fresh.keys())
+        .filter(|path| committed.get(*path) != fresh.get(*path))
+        .collect();
+    assert!(
+        differing.is_empty(),
+        "the committed client differs from what clients/python/regenerate.sh makes (run it and \
+         commit the result): {differing:?}"
+    );
+
+    // A fresh venv; the pinned test tools' packages (pip, setuptools, httpx, attrs) are visible
+    // to it through a .pth file, so pip installs the client without reaching the network.
+    let venv = work.path().join("venv");
+    succeeded(
+        "python -m venv",
+        Command::new(tool("TEST_PYTHON"))
+            .args(["-m", "venv", "--without-pip"])
+            .arg(&venv)
+            .output()
+            .unwrap(),
+    );
+    let purelib = |python: &Path| {
+        let out = Command::new(python)
+            .args([
+                "-c",
+                "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+            ])
+            .output()
+            .unwrap();
+        PathBuf::from(succeeded("sysconfig", out).trim())
+    };
+    let python = venv.join("bin/python");
+    std::fs::write(
+        purelib(&python).join("test-tools.pth"),
+        purelib(Path::new(&tool("TEST_PYTHON")))
+            .to_string_lossy()
+            .as_bytes(),
+    )
+    .unwrap();
+    // Installed from a copy: a build writes into its source directory.
+    let source = work.path().join("source");
+    std::fs::create_dir(&source).unwrap();
+    for (path, bytes) in &committed {
+        let target = source.join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+    succeeded(
+        "pip install",
+        Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
+            .args(["--no-index", "--no-deps", "--no-build-isolation"])
+            .arg(&source)
+            .output()
+            .unwrap(),
+    );
+
+    let server = TestServer::start().await;
+    let analyst = server.account("python@example.org", Tier::Institutional);
+    let script = work.path().join("examples.py");
+    std::fs::write(&script, readme_examples()).unwrap();
+    let ran = Command::new(&python)
+        .arg(&script)
+        .current_dir(work.path())
+        .env(
+            "REGINTEL_URL",
+            format!("http://{}{}", server.addr, crate::support::BASE),
+        )
+        .env("REGINTEL_API_KEY", &analyst.api_key)
+        .output()
+        .unwrap();
+    let printed = succeeded("the README's examples", ran);
+    for expected in [
+        "Oberbayern",
+        "citation cit_",
+        "DE21:",
+        "verification: verified",
+        "rows; the first: DE",
+        "r = ",
+    ] {
+        assert!(
+            printed.contains(expected),
+            "{expected:?} not in:\n{printed}"
+        );
+    }
+    // The client ran from the venv, not from the source tree.
+    let location = Command::new(&python)
+        .args([
+            "-c",
+            "import regintel_client; print(regintel_client.__file__)",
+        ])
+        .current_dir(work.path())
+        .output()
+        .unwrap();
+    let location = succeeded("import regintel_client", location);
+    assert!(
+        location.starts_with(&venv.to_string_lossy().into_owned()),
+        "{location}"
+    );
+    server.stop().await.unwrap();
+}
