@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need beyond cargo (Debian's chromium and
-# chromium-driver for the browser tests, when missing; cargo-deb at a fixed version, which builds
+# chromium-driver for the browser tests, systemd and dpkg, when missing; cargo-deb at a fixed version, which builds
 # the Debian package the packaging test unpacks; the OpenAPI validator, the OpenAPI client
 # generator, Selenium and prometheus_client, from PyPI at the exact versions of
 # tests/python-requirements.txt, into a venv under target/), then runs every test with
 # cargo-nextest (or cargo test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+# Debian packages: the browser for the account area's tests, systemd-analyze for the unit's
+# sandbox check, dpkg-deb for the package's.
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
+    || ! command -v systemd-analyze >/dev/null || ! command -v dpkg-deb >/dev/null; then
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver systemd dpkg >/dev/null
 fi
 venv=target/test-venv
 requirements=tests/python-requirements.txt

@@ -570,3 +570,52 @@ fn the_debian_package_unpacks_into_a_fresh_root_and_its_binary_serves() {
     assert_eq!(profile.status, 200);
     drop(started);
 }
+
+#[test]
+fn the_units_sandbox_keeps_its_exposure_at_most_2() {
+    let unit = concat!(env!("CARGO_MANIFEST_DIR"), "/systemd/regintel.service");
+    let out = Command::new("systemd-analyze")
+        .args(["security", "--offline=true", "--no-pager", unit])
+        .output()
+        .expect("systemd-analyze (Debian's systemd, which tests/run.sh installs)");
+    let report = String::from_utf8_lossy(&out.stdout);
+    let exposure: f64 = report
+        .lines()
+        .find_map(|l| {
+            l.split("Overall exposure level for regintel.service: ")
+                .nth(1)
+        })
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no exposure in:\n{report}"));
+    assert!(exposure <= 2.0, "exposure {exposure}:\n{report}");
+}
+
+#[test]
+fn an_import_off_a_terminal_reports_progress_in_plain_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("progress_test.csv");
+    let mut csv = String::from("dataset_code,nuts_code,nuts_level,time,value,unit,flags\n");
+    for year in 1900..2000 {
+        csv.push_str(&format!("progress_test,DE21,2,{year},{year},NR,\n"));
+    }
+    std::fs::write(&file, csv).unwrap();
+    let out = regintel()
+        .arg("import")
+        .arg(&file)
+        .arg("--data-dir")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("progress_test"))
+        .unwrap_or_else(|| panic!("no progress line in {stderr:?}"));
+    assert!(
+        line.contains(" 100/100 rows, ") && line.contains(" rows/s, "),
+        "{line}"
+    );
+    assert!(!stderr.contains('\r'), "{stderr:?}");
+}
