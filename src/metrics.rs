@@ -66,7 +66,7 @@ impl Histogram {
 }
 
 /// What one route answered.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 struct RouteStats {
     by_status: BTreeMap<u16, u64>,
     latency: Histogram,
@@ -178,7 +178,8 @@ impl Metrics {
     /// Everything, in the Prometheus text format (version 0.0.4).
     pub fn render(&self) -> String {
         let mut out = String::with_capacity(16 * 1024);
-        let routes = lock(&self.routes);
+        // A copy, so that formatting never holds the lock every request takes.
+        let routes = lock(&self.routes).clone();
         header(
             &mut out,
             "regintel_http_requests_total",
@@ -206,7 +207,6 @@ impl Metrics {
                 &format!("route=\"{route}\","),
             );
         }
-        drop(routes);
 
         header(
             &mut out,

@@ -547,6 +547,16 @@ mod tests {
             ("delivered", 1, vec![Some(200)])
         );
         assert_eq!(s.outbox.deliver_due().await.unwrap(), 0, "nothing left");
+        assert_eq!(s.store.system().unwrap().pending_deliveries().unwrap(), 0);
+        assert_outcome(&s.outbox, "delivered", 1);
+        assert_outcome(&s.outbox, "retried", 0);
+    }
+
+    /// The metrics count `n` attempts that ended as `outcome`.
+    fn assert_outcome(outbox: &Outbox, outcome: &str, n: u64) {
+        let line = format!("regintel_webhook_deliveries_total{{outcome=\"{outcome}\"}} {n}\n");
+        let metrics = outbox.metrics.render();
+        assert!(metrics.contains(&line), "{line:?} not in {metrics}");
     }
 
     #[tokio::test]
@@ -568,6 +578,9 @@ mod tests {
             "{next}"
         );
         assert_eq!(s.outbox.deliver_due().await.unwrap(), 0, "not due yet");
+        assert_eq!(s.store.system().unwrap().pending_deliveries().unwrap(), 1);
+        assert_outcome(&s.outbox, "retried", 1);
+        assert_outcome(&s.outbox, "delivered", 0);
     }
 
     #[tokio::test]

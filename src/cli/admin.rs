@@ -2,7 +2,6 @@
 //! Every change that affects credentials bumps `auth_generation`, so a running server drops its
 //! cached keys within about a second.
 
-use crate::progress::Progress;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
@@ -12,6 +11,7 @@ use serde_json::json;
 
 use crate::auth::{Auth, password};
 use crate::catalogue::Catalogue;
+use crate::progress::Progress;
 use crate::store::Store;
 use crate::store::accounts::Tier;
 

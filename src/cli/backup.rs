@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
+use crate::store::{integrity_check, open_read_only};
+
 pub fn run(data_dir: &Path, target: &Path) -> anyhow::Result<()> {
     let database = super::launch::database(data_dir)?;
     if target.exists() {
@@ -50,8 +52,7 @@ fn partial_name(target: &Path) -> anyhow::Result<PathBuf> {
 /// Copies from a read-only connection: a backup changes nothing (not even the schema version,
 /// which only the server's start moves on).
 fn copy(database: &Path, partial: &Path) -> anyhow::Result<()> {
-    let conn = read_only(database)?;
-    conn.busy_timeout(crate::store::pool::BUSY_TIMEOUT)?;
+    let conn = open_read_only(database)?;
     let into = partial
         .to_str()
         .with_context(|| format!("{} is not a UTF-8 path", partial.display()))?;
@@ -62,24 +63,13 @@ fn copy(database: &Path, partial: &Path) -> anyhow::Result<()> {
 
 /// The copy must pass SQLite's full integrity check.
 fn verify(copy: &Path) -> anyhow::Result<()> {
-    let conn = read_only(copy)?;
-    let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
-    if integrity != "ok" {
-        bail!("the copy failed its integrity check: {integrity}");
-    }
-    Ok(())
+    integrity_check(&open_read_only(copy)?).context("the copy is not sound")
 }
 
 fn summary(copy: &Path) -> anyhow::Result<(i64, i64)> {
-    let conn = read_only(copy)?;
-    Ok(conn.query_row(
+    Ok(open_read_only(copy)?.query_row(
         "SELECT (SELECT user_version FROM pragma_user_version), (SELECT count(*) FROM observations)",
         [],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?)
-}
-
-fn read_only(path: &Path) -> anyhow::Result<rusqlite::Connection> {
-    rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .with_context(|| format!("while opening {}", path.display()))
 }

@@ -11,6 +11,7 @@ use anyhow::{Context, bail};
 use crate::auth::jwt::{KEYRING_FILE, KeyRing};
 use crate::auth::secrets::{PEPPER_FILE, Pepper, SEALING_KEY_FILE, SealingKey};
 use crate::store::migrate::latest_version;
+use crate::store::{integrity_check, open_read_only};
 
 pub fn run(args: &super::ServeArgs) -> anyhow::Result<()> {
     let config = args.config()?;
@@ -83,16 +84,8 @@ fn secrets(dir: &Path, issuer: &str) -> anyhow::Result<()> {
 /// Integrity, foreign keys, schema version (older: migrated at the next start; newer: this
 /// binary is older than the data, and refuses it), data. Read-only: a check changes nothing.
 fn database_state(path: &Path) -> anyhow::Result<()> {
-    let conn =
-        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-            .with_context(|| format!("while opening {}", path.display()))?;
-    conn.busy_timeout(crate::store::pool::BUSY_TIMEOUT)?;
-    let integrity: String = conn
-        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-        .with_context(|| format!("database {} cannot be read", path.display()))?;
-    if integrity != "ok" {
-        bail!("database integrity check failed: {integrity}");
-    }
+    let conn = open_read_only(path)?;
+    integrity_check(&conn).with_context(|| format!("database {}", path.display()))?;
     let violations: i64 =
         conn.query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
             r.get(0)

@@ -90,8 +90,7 @@ async fn handle_identified(
 
     let result = if parts.uri.path() == scrape::PATH {
         route_name = "metrics";
-        charge = None;
-        scrape::answer(&state, &parts, peer)
+        scrape::answer(&state, &parts, peer, charge.as_mut())
     } else {
         answer(
             &state,
@@ -384,21 +383,21 @@ async fn run_handler(
     mut req: Req,
     held: Option<crate::slots::Slot<i64>>,
 ) -> Result<Reply, ApiError> {
-    let (f, permits) = match handler {
+    let (f, pool) = match handler {
         Handler::Memory(f) => return f(&mut req),
         Handler::Inline(f) => match state.store.try_scoped(req.principal.account_id()) {
             Some(conn) => {
                 let _ = req.conn.set(conn);
                 return f(&mut req);
             }
-            None => (f, &state.reads),
+            None => (f, ("reads", &state.reads)),
         },
-        Handler::Heavy(f) => (f, &state.reads),
-        Handler::Blocking(f) => (f, &state.blocking),
+        Handler::Heavy(f) => (f, ("reads", &state.reads)),
+        Handler::Blocking(f) => (f, ("blocking", &state.blocking)),
     };
     let permit = match held {
         Some(_) => None,
-        None => Some(permit(state, permits).await?),
+        None => Some(permit(state, pool).await?),
     };
     let span = tracing::Span::current();
     tokio::task::spawn_blocking(move || {
@@ -410,19 +409,14 @@ async fn run_handler(
     .map_err(|e| ApiError::Internal(anyhow::anyhow!("handler panicked: {e}")))?
 }
 
-/// A permit of `pool`, at once when one is free; a wait is measured.
+/// A permit of the pool `(name, permits)`, at once when one is free; a wait is measured.
 async fn permit(
     state: &AppState,
-    pool: &Arc<tokio::sync::Semaphore>,
+    (name, pool): (&'static str, &Arc<tokio::sync::Semaphore>),
 ) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
     if let Ok(permit) = Arc::clone(pool).try_acquire_owned() {
         return Ok(permit);
     }
-    let name = if Arc::ptr_eq(pool, &state.reads) {
-        "reads"
-    } else {
-        "blocking"
-    };
     let waiting = Instant::now();
     let permit = Arc::clone(pool)
         .acquire_owned()

@@ -1,7 +1,8 @@
-//! `GET /metrics` for Prometheus, outside the API: it takes no account credential and is not
-//! rate-limited. With a metrics token set (`--metrics-token`), a scrape must send it as
-//! `Authorization: Bearer <token>` (compared in constant time); without one, only loopback
-//! clients are answered.
+//! `GET /metrics` for Prometheus, outside the API: it takes no account credential and costs no
+//! request. With a metrics token set (`--metrics-token-file` or `REGINTEL_METRICS_TOKEN`), a
+//! scrape must send it as `Authorization: Bearer <token>` (compared in constant time); a wrong
+//! one is a refused credential like a bad API key, so guessing is capped per client address by
+//! the auth-fail limit. Without a token, only loopback clients are answered.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -12,6 +13,8 @@ use sha2::{Digest, Sha256};
 
 use super::Answer;
 use super::error::ApiError;
+use super::ratelimit::Charge;
+use crate::auth::Refusal;
 use crate::reply::Reply;
 use crate::state::AppState;
 
@@ -19,14 +22,25 @@ pub const PATH: &str = "/metrics";
 /// The Prometheus text exposition format, version 0.0.4.
 const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-pub fn answer(state: &AppState, parts: &Parts, peer: SocketAddr) -> Result<Answer, ApiError> {
+pub fn answer(
+    state: &AppState,
+    parts: &Parts,
+    peer: SocketAddr,
+    charge: Option<&mut Charge>,
+) -> Result<Answer, ApiError> {
     if parts.method != Method::GET && parts.method != Method::HEAD {
         return Err(ApiError::MethodNotAllowed {
             method: parts.method.to_string(),
             allow: "GET, HEAD".into(),
         });
     }
-    admit(state.config.metrics_token.as_deref(), parts, peer)?;
+    let token = state.config.metrics_token.as_deref();
+    if let Some(charge) = charge
+        && token.is_some()
+    {
+        charge.refuse_guessing(state, parts.headers.contains_key(header::AUTHORIZATION))?;
+    }
+    admit(token, parts, peer)?;
     Ok(Answer::Reply {
         reply: Arc::new(Reply::Raw {
             content_type: CONTENT_TYPE,
@@ -37,6 +51,8 @@ pub fn answer(state: &AppState, parts: &Parts, peer: SocketAddr) -> Result<Answe
     })
 }
 
+/// Without a token: loopback clients only (403 for others). With one: 403 without it, and a
+/// refused credential (401, charged to the address) for a wrong one.
 fn admit(token: Option<&str>, parts: &Parts, peer: SocketAddr) -> Result<(), ApiError> {
     let Some(token) = token else {
         return if peer.ip().is_loopback() {
@@ -51,15 +67,19 @@ fn admit(token: Option<&str>, parts: &Parts, peer: SocketAddr) -> Result<(), Api
     let presented = parts
         .headers
         .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| {
+            ApiError::Forbidden(
+                "the metrics need the metrics token as Authorization: Bearer".into(),
+            )
+        })?
+        .to_str()
+        .ok()
         .and_then(|v| v.strip_prefix("Bearer "))
         .unwrap_or("");
     if same_secret(presented, token) {
         Ok(())
     } else {
-        Err(ApiError::Forbidden(
-            "the metrics need the metrics token as Authorization: Bearer".into(),
-        ))
+        Err(ApiError::Refused(Refusal::InvalidCredential))
     }
 }
 

@@ -6,7 +6,6 @@
 //! and the old row is marked superseded by it; a file identical to the dataset's latest snapshot
 //! changes nothing. Imports add and revise; they never delete.
 
-use crate::progress::Progress;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use anyhow::bail;
@@ -15,6 +14,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 use crate::catalogue::SourceRecord;
 use crate::citation::{CanonicalRow, canonical_dims, citation_id};
 use crate::dataset_file::ParsedFile;
+use crate::progress::Progress;
 use crate::store::regions::RegionRow;
 use crate::store::webhooks::{Audience, emit};
 use crate::webhooks::events;

@@ -158,6 +158,25 @@ impl Store {
     }
 }
 
+/// A read-only connection to the database file `path`, outside the pools and without migrating:
+/// for operator commands that must change nothing (`check`, `backup`).
+pub fn open_read_only(path: &Path) -> anyhow::Result<rusqlite::Connection> {
+    let conn =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .with_context(|| format!("while opening {}", path.display()))?;
+    conn.busy_timeout(pool::BUSY_TIMEOUT)?;
+    Ok(conn)
+}
+
+/// SQLite's full `PRAGMA integrity_check` of `conn`'s database: Ok, or what it found.
+pub fn integrity_check(conn: &rusqlite::Connection) -> anyhow::Result<()> {
+    let integrity: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .context("the database cannot be read")?;
+    anyhow::ensure!(integrity == "ok", "integrity check failed: {integrity}");
+    Ok(())
+}
+
 /// Creates the database file readable and writable by its owner only, whatever the umask, if it
 /// does not exist yet. SQLite gives its `-wal` and `-shm` files the database file's mode.
 fn create_private(path: &Path) -> anyhow::Result<()> {

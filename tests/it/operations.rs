@@ -366,6 +366,70 @@ async fn metrics_parse_with_prometheus_clients_parser() {
         ),
         0.0
     );
+    // An upload's import is timed.
+    let owner = server.account(
+        "metrics@example.org",
+        regintel::store::accounts::Tier::Professional,
+    );
+    let definition =
+        serde_json::json!({"code": "metrics_test", "title": "Metrics test", "unit": "NR"});
+    server
+        .private_dataset(
+            &owner,
+            definition,
+            "nuts_code,period,value,flags\nDE21,2024,1,\n",
+        )
+        .await;
+    let text = String::from_utf8(server.client.get("/metrics").await.body).unwrap();
+    assert!(
+        text.contains("\nregintel_import_duration_seconds_count 1\n"),
+        "{text}"
+    );
+    server.stop().await.unwrap();
+}
+
+fn metrics_token_and_two_failures_a_minute(config: &mut regintel::config::ServerConfig) {
+    config.metrics_token = Some("scrape-token-0123456789".into());
+    config.limits.auth_fail_per_minute = 2;
+}
+
+/// With a token, a scrape from anywhere must send it; a wrong one is a refused credential, so
+/// an address guessing it is stopped by the auth-fail limit like one guessing API keys.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guessing_the_metrics_token_is_capped_per_address() {
+    let server = TestServer::start_with(Options {
+        configure: Some(metrics_token_and_two_failures_a_minute),
+        ..Options::default()
+    })
+    .await;
+    let scrape = |client: Client, token: &'static str| async move {
+        let header = format!("Bearer {token}");
+        client
+            .get_with("/metrics", &[("authorization", header.as_str())])
+            .await
+            .status
+    };
+    assert_eq!(
+        server.client.get("/metrics").await.status,
+        403,
+        "loopback needs it too"
+    );
+    assert_eq!(
+        scrape(server.client.clone(), "scrape-token-0123456789").await,
+        200
+    );
+    for _ in 0..2 {
+        assert_eq!(scrape(server.client.clone(), "a-guess").await, 401);
+    }
+    // The address has used its failures: even the right token waits.
+    assert_eq!(scrape(server.client.clone(), "a-guess").await, 429);
+    assert_eq!(
+        scrape(server.client.clone(), "scrape-token-0123456789").await,
+        429
+    );
+    // Another address is not held back by the guesser.
+    let other = server.client.with_source("127.0.0.2");
+    assert_eq!(scrape(other, "scrape-token-0123456789").await, 200);
     server.stop().await.unwrap();
 }
 
