@@ -141,8 +141,10 @@ async fn fixture() -> (TestServer, Party, Party, Receiver) {
         hook_secret: String::new(),
         webhooks: Vec::new(),
         deliveries: Vec::new(),
-        own_region: "QA21",
-        missing_region: "QA22",
+        // U and L never occur in the Crockford base32 of request and object ids, so these
+        // codes cannot turn up in an answer by chance.
+        own_region: "QU21",
+        missing_region: "QU22",
         title: "Alpha secret title",
         shared_base: 111_111,
         own_base: 222_221,
@@ -159,8 +161,8 @@ async fn fixture() -> (TestServer, Party, Party, Receiver) {
         hook_secret: String::new(),
         webhooks: Vec::new(),
         deliveries: Vec::new(),
-        own_region: "QB21",
-        missing_region: "QB22",
+        own_region: "QL21",
+        missing_region: "QL22",
         title: "Bravo secret title",
         shared_base: 333_331,
         own_base: 444_441,
@@ -403,7 +405,7 @@ fn ident(text: &str, twin: Option<&str>) -> Ident {
     }
 }
 
-/// A value of which `part` names the victim's object (`DE21,QA21`), with `twin` for it.
+/// A value of which `part` names the victim's object (`DE21,QU21`), with `twin` for it.
 fn ident_with(text: &str, part: &str, twin: &str) -> Ident {
     Ident {
         text: text.to_owned(),
