@@ -1,6 +1,7 @@
 //! The one integration-test binary: every test starts the real server on an ephemeral port (or
 //! runs the real binary) and speaks HTTP to it.
 
+mod answers;
 mod api;
 mod auth;
 mod briefings;

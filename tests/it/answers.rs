@@ -1,0 +1,191 @@
+//! What the answers say, pinned: `data` and `meta.citations` of a fixed sample of 500 requests
+//! (comparisons, profiles, citations, region searches) are hashed byte for byte and compared with
+//! `tests/fixtures/answers.sha256`, so work on the read path (how rows are read, how answers are
+//! serialised) cannot change a single byte a client receives without this test saying which
+//! request changed.
+//!
+//! After an intended change of answers, rewrite the file with `REGINTEL_WRITE_ANSWER_DIGESTS=1`
+//! and review its diff.
+
+use std::fmt::Write as _;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use sha2::{Digest, Sha256};
+
+use crate::support::TestServer;
+
+const DIGESTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/answers.sha256");
+const NUTS_REGIONS: &str = include_str!("../../data/nuts_regions.csv");
+
+const COMPARISONS: usize = 200;
+const PROFILES: usize = 150;
+const CITATIONS: usize = 100;
+const SEARCHES: usize = 50;
+
+/// The envelope's parts this test pins, as the bytes the server sent.
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow)]
+    data: &'a RawValue,
+    #[serde(borrow)]
+    meta: Meta<'a>,
+}
+
+#[derive(Deserialize)]
+struct Meta<'a> {
+    #[serde(borrow)]
+    citations: Option<&'a RawValue>,
+}
+
+/// A small deterministic generator (SplitMix64): the sample is the same on every machine.
+struct Sample(u64);
+
+impl Sample {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, from: &'a [String]) -> &'a str {
+        &from[self.below(from.len())]
+    }
+}
+
+/// NUTS 2024 codes of one level, without the extra-regio `..ZZ` ones.
+fn regions_at(level: &str) -> Vec<String> {
+    NUTS_REGIONS
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split(',').collect();
+            (f[3] == level && f[8] == "true" && !f[0].ends_with("ZZ")).then(|| f[0].to_owned())
+        })
+        .collect()
+}
+
+/// The sample's paths below the base path, citations last (they are taken from the answers).
+fn sample_paths(datasets: &[String]) -> Vec<String> {
+    let (nuts2, nuts3) = (regions_at("2"), regions_at("3"));
+    let mut any_level = regions_at("0");
+    any_level.extend(regions_at("1"));
+    any_level.extend(nuts2.iter().cloned());
+    any_level.extend(nuts3.iter().cloned());
+    let mut sample = Sample(20_261_124);
+    let mut paths = Vec::new();
+    for _ in 0..COMPARISONS {
+        let mut three: Vec<&str> = Vec::new();
+        while three.len() < 3 {
+            let code = sample.pick(&nuts2);
+            if !three.contains(&code) {
+                three.push(code);
+            }
+        }
+        paths.push(format!(
+            "/compare?regions={}&dataset={}",
+            three.join(","),
+            sample.pick(datasets)
+        ));
+    }
+    for _ in 0..PROFILES {
+        paths.push(format!("/regions/{}/profile", sample.pick(&any_level)));
+    }
+    for _ in 0..SEARCHES {
+        let name = sample.pick(&any_level);
+        let prefix = &name[..1 + sample.below(name.len())];
+        paths.push(format!("/regions?q={prefix}&limit=20"));
+    }
+    paths
+}
+
+/// `path status sha256(data ␟ meta.citations)`, one line per request.
+fn digest_line(path: &str, status: u16, body: &[u8]) -> String {
+    let envelope: Envelope =
+        serde_json::from_slice(body).unwrap_or_else(|e| panic!("{path}: not an envelope ({e})"));
+    let mut h = Sha256::new();
+    h.update(envelope.data.get());
+    h.update([0x1f]);
+    h.update(envelope.meta.citations.map_or("", |c| c.get()));
+    let hash: String = h.finalize()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("{path} {status} {hash}")
+}
+
+#[tokio::test]
+async fn a_fixed_sample_of_answers_is_byte_for_byte_as_committed() {
+    let s = TestServer::start().await;
+    let listed = s.get("/datasets").await.json();
+    let datasets: Vec<String> = listed["data"]
+        .as_array()
+        .expect("datasets")
+        .iter()
+        .map(|d| d["code"].as_str().expect("code").to_owned())
+        .collect();
+    assert!(datasets.len() >= 10, "{datasets:?}");
+
+    let mut lines = Vec::new();
+    let mut citations = Vec::new();
+    for path in sample_paths(&datasets) {
+        let r = s.get(&path).await;
+        if path.starts_with("/compare") && r.status == 200 {
+            let cited = r.json()["meta"]["citations"].clone();
+            let ids = cited.as_object().expect("citations");
+            citations.extend(ids.keys().take(1).cloned());
+        }
+        lines.push(digest_line(&path, r.status, &r.body));
+    }
+    assert!(
+        citations.len() >= CITATIONS,
+        "{} citations",
+        citations.len()
+    );
+    // A citation's snapshot has an id and an import time of its own on every import: they are
+    // not what the answer says about the row.
+    for id in citations
+        .iter()
+        .step_by(citations.len() / CITATIONS)
+        .take(CITATIONS)
+    {
+        let path = format!("/citations/{id}");
+        let r = s.get(&path).await;
+        assert_eq!(r.status, 200, "{path}");
+        let snapshot = r.json()["data"]["snapshot"].clone();
+        let mut body = String::from_utf8(r.body).expect("UTF-8");
+        for (field, stands_for) in [("id", "snapshot"), ("imported_at", "imported")] {
+            let own = snapshot[field].as_str().expect("snapshot id and time");
+            body = body.replace(own, stands_for);
+        }
+        lines.push(digest_line(&path, r.status, body.as_bytes()));
+    }
+    assert_eq!(lines.len(), 500);
+    let ok = lines.iter().filter(|l| l.contains(" 200 ")).count();
+    assert!(ok >= 450, "only {ok} of 500 answered 200");
+
+    let mut text = String::new();
+    for line in &lines {
+        writeln!(text, "{line}").unwrap();
+    }
+    if std::env::var_os("REGINTEL_WRITE_ANSWER_DIGESTS").is_some() {
+        std::fs::write(DIGESTS, &text).expect("writes the digests");
+        return;
+    }
+    let committed = std::fs::read_to_string(DIGESTS).expect("tests/fixtures/answers.sha256");
+    let changed: Vec<String> = committed
+        .lines()
+        .zip(text.lines())
+        .filter(|(was, is)| was != is)
+        .map(|(was, is)| format!("was {was}\n is {is}"))
+        .collect();
+    assert!(
+        changed.is_empty() && committed.lines().count() == lines.len(),
+        "{} of {} answers differ from the committed ones:\n{}",
+        changed.len(),
+        lines.len(),
+        changed[..changed.len().min(10)].join("\n")
+    );
+}
