@@ -173,6 +173,7 @@ fn summarize(
 }
 
 pub fn list(store: &Scoped) -> Result<Vec<DatasetSummary>, Error> {
+    let _snapshot = store.snapshot()?;
     store
         .datasets()?
         .iter()
@@ -185,6 +186,7 @@ pub fn list(store: &Scoped) -> Result<Vec<DatasetSummary>, Error> {
 }
 
 pub fn detail(store: &Scoped, code: &str) -> Result<DatasetDetail, Error> {
+    let _snapshot = store.snapshot()?;
     let d = store
         .dataset(code)?
         .ok_or_else(|| Rejection::UnknownDataset(code.to_owned()))?;

@@ -61,6 +61,7 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
     if !is_well_formed(id) {
         return Err(not_found().into());
     }
+    let _snapshot = store.snapshot()?;
     let row = store.citation(id)?.ok_or_else(not_found)?;
     let dataset = store
         .dataset(&row.dataset_code)?

@@ -73,6 +73,7 @@ pub fn compare(
         )
         .into());
     }
+    let _snapshot = store.snapshot()?;
     // Codes as published, whatever case they were asked in.
     let found = q
         .regions

@@ -163,6 +163,7 @@ pub fn matrix(
         )
         .into());
     }
+    let _snapshot = store.snapshot()?;
     let region = regions::find(store, &q.region)?;
     let (basis, level, units) = units(store, &region, q.level)?;
     let candidates = candidates(store, q.datasets.as_deref())?;

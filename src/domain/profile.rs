@@ -41,6 +41,7 @@ pub fn profile(
     catalogue: &Catalogue,
     code: &str,
 ) -> Result<(Profile, Sources), Error> {
+    let _snapshot = store.snapshot()?;
     let region = regions::detail(store, code)?;
     // The code as published, whatever case it was asked in.
     let code = region.summary.code.as_str();

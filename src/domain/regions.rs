@@ -137,6 +137,7 @@ fn edit_distance(a: &[u8], b: &[u8], rows: &mut (Vec<usize>, Vec<usize>)) -> usi
 }
 
 pub fn detail(store: &Scoped, code: &str) -> Result<RegionDetail, Error> {
+    let _snapshot = store.snapshot()?;
     let row = find(store, code)?;
     let parent = match &row.parent_code {
         Some(p) => Some(ParentRef {
