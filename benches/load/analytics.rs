@@ -265,18 +265,18 @@ const SUBREGIONS: &str = "SELECT code, name_latin, name_national, level, parent_
     classification, in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to
     FROM v_regions WHERE parent_code = ?1 ORDER BY code";
 const SERIES_ROWS: &str = "SELECT o.citation_id, o.series_id, o.period, o.value, o.value_text,
-    o.flags, o.conf_status, s.public_id
-    FROM v_observations o JOIN v_snapshots s ON s.id = o.snapshot_id
+    o.flags, o.conf_status, o.snapshot_id
+    FROM v_observations o
     WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.superseded_by IS NULL ORDER BY o.period";
 const VALUE_AT: &str = "SELECT o.citation_id, o.series_id, o.period, o.value, o.value_text,
-    o.flags, o.conf_status, s.public_id
-    FROM v_observations o JOIN v_snapshots s ON s.id = o.snapshot_id
+    o.flags, o.conf_status, o.snapshot_id
+    FROM v_observations o
     WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.period = ?3
       AND o.superseded_by IS NULL";
 const CITATION: &str = "SELECT o.citation_id, o.series_id, o.period, o.value, o.value_text,
-    o.flags, o.conf_status, s.public_id, o.region_code, o.src_line, o.superseded_by, d.code, d.id,
-    se.unit, se.dims, s.imported_at, s.file_name, s.file_sha256, s.format, s.rows_in_file,
-    s.rows_added, s.rows_revised, s.rows_unchanged, d.source_id
+    o.flags, o.conf_status, o.snapshot_id, o.region_code, o.src_line, o.superseded_by, d.code,
+    d.id, se.unit, se.dims, s.imported_at, s.file_name, s.file_sha256, s.format, s.rows_in_file,
+    s.rows_added, s.rows_revised, s.rows_unchanged, d.source_id, s.public_id
     FROM v_observations o
     JOIN v_snapshots s ON s.id = o.snapshot_id
     JOIN v_series se ON se.id = o.series_id

@@ -92,12 +92,14 @@ pub struct Sources {
     pub citations: BTreeMap<String, CitationRef>,
 }
 
-/// Turns rows into cited values while recording what they cite. Source URLs are looked up once
-/// per dataset.
+/// Turns rows into cited values while recording what they cite. Source URLs and snapshot ids
+/// are looked up once per dataset and snapshot.
 pub struct Citer<'a> {
     store: &'a Scoped,
     catalogue: &'a Catalogue,
     urls: HashMap<i64, Option<String>>,
+    /// The snapshot last named: an answer's rows come from a few snapshots, mostly in runs.
+    snapshot: Option<i64>,
     pub sources: Sources,
 }
 
@@ -107,6 +109,7 @@ impl<'a> Citer<'a> {
             store,
             catalogue,
             urls: HashMap::new(),
+            snapshot: None,
             sources: Sources::default(),
         }
     }
@@ -158,7 +161,16 @@ impl<'a> Citer<'a> {
                 url
             }
         };
-        self.sources.snapshots.insert(row.snapshot.clone());
+        if self.snapshot != Some(row.snapshot_id) {
+            let public_id = self
+                .store
+                .snapshot_public_id(row.snapshot_id)?
+                .ok_or_else(|| {
+                    Error::internal(anyhow::anyhow!("snapshot {} not visible", row.snapshot_id))
+                })?;
+            self.sources.snapshots.insert(public_id);
+            self.snapshot = Some(row.snapshot_id);
+        }
         self.sources.citations.insert(
             row.citation_id.clone(),
             CitationRef {

@@ -15,7 +15,9 @@ pub struct ObsRow {
     pub value_text: String,
     pub flags: String,
     pub conf_status: String,
-    pub snapshot: String,
+    /// The snapshot's row id; [`Scoped::snapshot_public_id`] names it. (Joining the snapshots
+    /// for every row would cost a table lookup per row for a handful of distinct values.)
+    pub snapshot_id: i64,
 }
 
 impl ObsRow {
@@ -26,7 +28,7 @@ impl ObsRow {
 }
 
 const OBS_COLUMNS: &str = "o.citation_id, o.series_id, o.period, o.value, o.value_text, o.flags,
-    o.conf_status, s.public_id";
+    o.conf_status, o.snapshot_id";
 
 /// Reads [`OBS_COLUMNS`] starting at column `at`.
 fn obs_at(r: &Row, at: usize) -> rusqlite::Result<ObsRow> {
@@ -38,7 +40,7 @@ fn obs_at(r: &Row, at: usize) -> rusqlite::Result<ObsRow> {
         value_text: r.get(at + 4)?,
         flags: r.get(at + 5)?,
         conf_status: r.get(at + 6)?,
-        snapshot: r.get(at + 7)?,
+        snapshot_id: r.get(at + 7)?,
     })
 }
 
@@ -65,7 +67,6 @@ impl Scoped {
             "SELECT d.id, {OBS_COLUMNS}
              FROM v_datasets d
              JOIN v_observations o ON o.series_id = d.headline_series_id
-             JOIN v_snapshots s ON s.id = o.snapshot_id
              WHERE o.region_code = ?1 AND o.superseded_by IS NULL
              ORDER BY d.id, o.period"
         ))?;
@@ -77,7 +78,7 @@ impl Scoped {
     pub fn series_rows(&self, region: &str, series_id: i64) -> StoreResult<Vec<ObsRow>> {
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {OBS_COLUMNS}
-             FROM v_observations o JOIN v_snapshots s ON s.id = o.snapshot_id
+             FROM v_observations o
              WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.superseded_by IS NULL
              ORDER BY o.period"
         ))?;
@@ -94,7 +95,7 @@ impl Scoped {
     ) -> StoreResult<Option<ObsRow>> {
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {OBS_COLUMNS}
-             FROM v_observations o JOIN v_snapshots s ON s.id = o.snapshot_id
+             FROM v_observations o
              WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.period = ?3
                AND o.superseded_by IS NULL"
         ))?;
@@ -107,7 +108,8 @@ impl Scoped {
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {OBS_COLUMNS}, o.region_code, o.src_line, o.superseded_by, d.code, d.id,
                     se.unit, se.dims, s.imported_at, s.file_name, s.file_sha256, s.format,
-                    s.rows_in_file, s.rows_added, s.rows_revised, s.rows_unchanged, d.source_id
+                    s.rows_in_file, s.rows_added, s.rows_revised, s.rows_unchanged, d.source_id,
+                    s.public_id
              FROM v_observations o
              JOIN v_snapshots s ON s.id = o.snapshot_id
              JOIN v_series se ON se.id = o.series_id
@@ -126,7 +128,7 @@ impl Scoped {
                     unit: r.get(13)?,
                     dims: r.get(14)?,
                     snapshot: SnapshotRow {
-                        public_id: obs.snapshot.clone(),
+                        public_id: r.get(24)?,
                         imported_at: r.get(15)?,
                         file_name: r.get(16)?,
                         file_sha256: r.get(17)?,
@@ -141,6 +143,14 @@ impl Scoped {
                 })
             })
             .optional()?)
+    }
+
+    /// The public id (`snp_…`) of a snapshot the caller can see.
+    pub fn snapshot_public_id(&self, id: i64) -> StoreResult<Option<String>> {
+        let mut stmt = self
+            .db()
+            .prepare_cached("SELECT public_id FROM v_snapshots WHERE id = ?1")?;
+        Ok(stmt.query_row([id], |r| r.get(0)).optional()?)
     }
 
     /// The citation that currently stands for the same observation: the end of the

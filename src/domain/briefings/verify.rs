@@ -331,7 +331,7 @@ mod tests {
             value_text: text.into(),
             flags: String::new(),
             conf_status: String::new(),
-            snapshot: "snp_x".into(),
+            snapshot_id: 1,
         }
     }
 
