@@ -161,6 +161,7 @@ impl Store {
 /// A read-only connection to the database file `path`, outside the pools and without migrating:
 /// for operator commands that must change nothing (`check`, `backup`).
 pub fn open_read_only(path: &Path) -> anyhow::Result<rusqlite::Connection> {
+    pool::without_memory_statistics();
     let conn =
         rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .with_context(|| format!("while opening {}", path.display()))?;

@@ -119,9 +119,26 @@ fn authorize_lookup(ctx: AuthContext<'_>) -> Authorization {
     }
 }
 
+/// Turns off SQLite's memory statistics before the first connection initialises the library:
+/// with them on, every allocation SQLite makes takes one process-wide mutex, which the request
+/// threads then queue on (https://sqlite.org/compile.html#default_memstatus). regintel never
+/// reads them.
+pub(super) fn without_memory_statistics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: `sqlite3_config` with SQLITE_CONFIG_MEMSTATUS takes one int. Called before
+        // the library is initialised it sets the option; afterwards (another part of the
+        // process opened a database first) it returns SQLITE_MISUSE and changes nothing.
+        unsafe {
+            rusqlite::ffi::sqlite3_config(rusqlite::ffi::SQLITE_CONFIG_MEMSTATUS, 0);
+        }
+    });
+}
+
 /// Opens a connection with regintel's pragmas and SQL functions. Used by both pools and by the
 /// operator commands, so every connection behaves the same.
 pub fn open(path: &std::path::Path, role: Role) -> rusqlite::Result<PooledConn> {
+    without_memory_statistics();
     let conn = Connection::open_with_flags(
         path,
         OpenFlags::SQLITE_OPEN_READ_WRITE
@@ -189,5 +206,33 @@ impl r2d2::ManageConnection for Manager {
     /// drop, so this is a defect) would serve its next caller an old snapshot: it is closed.
     fn has_broken(&self, conn: &mut PooledConn) -> bool {
         !conn.conn.is_autocommit()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every connection of this process is opened through `open` (or `open_read_only`), so the
+    /// statistics are off before SQLite starts: it counts no memory, and takes no lock to count.
+    #[test]
+    fn sqlite_keeps_no_memory_statistics() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(&dir.path().join("t.sqlite"), Role::System).unwrap();
+        conn.conn
+            .execute_batch("CREATE TABLE t (x); INSERT INTO t VALUES (randomblob(100000));")
+            .unwrap();
+        let (mut current, mut highest) = (0_i64, 0_i64);
+        // SAFETY: both pointers are valid for the call.
+        let rc = unsafe {
+            rusqlite::ffi::sqlite3_status64(
+                rusqlite::ffi::SQLITE_STATUS_MEMORY_USED,
+                &mut current,
+                &mut highest,
+                0,
+            )
+        };
+        assert_eq!(rc, rusqlite::ffi::SQLITE_OK);
+        assert_eq!((current, highest), (0, 0), "SQLite counted its memory");
     }
 }
