@@ -47,6 +47,23 @@ fn from_row(r: &Row) -> rusqlite::Result<RegionRow> {
     })
 }
 
+/// A page of [`Scoped::regions_matching`].
+#[derive(Default)]
+pub struct RegionMatches {
+    pub page: Vec<RegionRow>,
+    /// Regions that match, in all.
+    pub total: usize,
+    /// Regions that match at or before the page's `after`.
+    pub skipped: usize,
+}
+
+/// A text column, borrowed from the row.
+fn text<'r>(row: &'r Row<'_>, i: usize) -> rusqlite::Result<Option<&'r str>> {
+    row.get_ref(i)?.as_str_or_null().map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
 impl Scoped {
     pub fn region(&self, code: &str) -> StoreResult<Option<RegionRow>> {
         let mut stmt = self
@@ -89,8 +106,40 @@ impl Scoped {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Regions filtered by level and country, in code order. Name search and paging are done by
-    /// the caller: the table is small and names need Unicode-aware matching SQLite lacks.
+    /// One page of the regions of a level and country (in code order) that `matches` accepts by
+    /// their code and names: the first `limit` with a code after `after`. `matches` sees the
+    /// text as SQLite holds it, so a search builds rows for the page only, not for every region
+    /// it looks at (names need Unicode-aware matching SQLite lacks).
+    pub fn regions_matching(
+        &self,
+        (level, country): (Option<i64>, Option<&str>),
+        mut matches: impl FnMut([Option<&str>; 3]) -> bool,
+        after: Option<&str>,
+        limit: usize,
+    ) -> StoreResult<RegionMatches> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM v_regions
+             WHERE (?1 IS NULL OR level = ?1) AND (?2 IS NULL OR country_code = ?2)
+             ORDER BY code"
+        ))?;
+        let mut rows = stmt.query(rusqlite::params![level, country])?;
+        let mut found = RegionMatches::default();
+        while let Some(row) = rows.next()? {
+            let code = text(row, 0)?.unwrap_or_default();
+            if !matches([Some(code), text(row, 1)?, text(row, 2)?]) {
+                continue;
+            }
+            found.total += 1;
+            if after.is_some_and(|after| code <= after) {
+                found.skipped += 1;
+            } else if found.page.len() < limit {
+                found.page.push(from_row(row)?);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Regions filtered by level and country, in code order.
     pub fn regions(
         &self,
         level: Option<i64>,
