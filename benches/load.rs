@@ -25,6 +25,8 @@ use serde::Serialize;
 
 #[path = "load/analytics.rs"]
 mod analytics;
+#[path = "../tests/it/sample.rs"]
+mod sample;
 #[path = "load/uncached.rs"]
 mod uncached;
 #[path = "load/webhooks.rs"]

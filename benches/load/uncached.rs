@@ -9,6 +9,7 @@ use anyhow::{Context, Result, ensure};
 use rusqlite::{Connection, OpenFlags};
 use serde::Serialize;
 
+use super::sample::Sample;
 use super::{
     Check, Ctx, Scenario, ScenarioResult, Target, check, nuts_regions, run_scenario, spread_ids,
 };
@@ -46,19 +47,6 @@ impl Pair {
 
     fn valid(&self) -> bool {
         self.regintel.invalid.is_empty() && self.minimal.invalid.is_empty()
-    }
-}
-
-/// A small deterministic generator (SplitMix64): the same paths on every run.
-struct Sample(u64);
-
-impl Sample {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % n as u64) as usize
     }
 }
 

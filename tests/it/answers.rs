@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
+use crate::sample::Sample;
 use crate::support::TestServer;
 
 const DIGESTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/answers.sha256");
@@ -38,21 +39,9 @@ struct Meta<'a> {
     citations: Option<&'a RawValue>,
 }
 
-/// A small deterministic generator (SplitMix64): the sample is the same on every machine.
-struct Sample(u64);
-
-impl Sample {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, from: &'a [String]) -> &'a str {
-        &from[self.below(from.len())]
-    }
+/// Picks one of `from`.
+fn pick<'a>(sample: &mut Sample, from: &'a [String]) -> &'a str {
+    &from[sample.below(from.len())]
 }
 
 /// NUTS 2024 codes of one level, without the extra-regio `..ZZ` ones.
@@ -79,7 +68,7 @@ fn sample_paths(datasets: &[String]) -> Vec<String> {
     for _ in 0..COMPARISONS {
         let mut three: Vec<&str> = Vec::new();
         while three.len() < 3 {
-            let code = sample.pick(&nuts2);
+            let code = pick(&mut sample, &nuts2);
             if !three.contains(&code) {
                 three.push(code);
             }
@@ -87,14 +76,17 @@ fn sample_paths(datasets: &[String]) -> Vec<String> {
         paths.push(format!(
             "/compare?regions={}&dataset={}",
             three.join(","),
-            sample.pick(datasets)
+            pick(&mut sample, datasets)
         ));
     }
     for _ in 0..PROFILES {
-        paths.push(format!("/regions/{}/profile", sample.pick(&any_level)));
+        paths.push(format!(
+            "/regions/{}/profile",
+            pick(&mut sample, &any_level)
+        ));
     }
     for _ in 0..SEARCHES {
-        let name = sample.pick(&any_level);
+        let name = pick(&mut sample, &any_level);
         let prefix = &name[..1 + sample.below(name.len())];
         paths.push(format!("/regions?q={prefix}&limit=20"));
     }

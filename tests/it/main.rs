@@ -22,6 +22,7 @@ mod provenance;
 mod python_client;
 mod quotas;
 mod receiver;
+mod sample;
 mod server;
 mod support;
 mod tiers;
