@@ -17,9 +17,9 @@ use crate::limits::{Limiter, Scope};
 use crate::outbox::Outbox;
 use crate::pages::Pages;
 use crate::slots::Slots;
-use crate::store::Store;
 use crate::store::accounts::Tier;
 use crate::store::generations::Generations;
+use crate::store::{Scoped, Store, StoreResult};
 
 /// Uploads, exports and model calls one account may run at once.
 const SLOTS_PER_ACCOUNT: usize = 1;
@@ -189,6 +189,26 @@ impl AppState {
                 tracing::error!(error = %e, rows = dirty.len(), "could not write daily usage; will retry");
                 self.limiter.requeue(dirty);
             }
+        }
+    }
+
+    /// A request connection for `account` ([`Store::scoped`], waiting for one). A caller whose
+    /// own data generation is 0 has never loaded private data, so it sees public regions only:
+    /// its region reads come from memory (`store::region_index`).
+    pub fn scoped(&self, account: Option<i64>) -> StoreResult<Scoped> {
+        self.with_regions(self.store.scoped(account)?, account)
+    }
+
+    /// [`AppState::scoped`] without waiting: None when every request connection is in use.
+    pub fn try_scoped(&self, account: Option<i64>) -> Option<StoreResult<Scoped>> {
+        let conn = self.store.try_scoped(account)?;
+        Some(self.with_regions(conn, account))
+    }
+
+    fn with_regions(&self, conn: Scoped, account: Option<i64>) -> StoreResult<Scoped> {
+        match self.generation_of(account) {
+            (public, 0) => conn.with_public_regions(public),
+            _ => Ok(conn),
         }
     }
 

@@ -385,9 +385,9 @@ async fn run_handler(
 ) -> Result<Reply, ApiError> {
     let (f, pool) = match handler {
         Handler::Memory(f) => return f(&mut req),
-        Handler::Inline(f) => match state.store.try_scoped(req.principal.account_id()) {
+        Handler::Inline(f) => match state.try_scoped(req.principal.account_id()) {
             Some(conn) => {
-                let _ = req.conn.set(conn);
+                let _ = req.conn.set(conn?);
                 return f(&mut req);
             }
             None => (f, ("reads", &state.reads)),

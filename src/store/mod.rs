@@ -16,6 +16,7 @@ pub mod import;
 pub mod migrate;
 pub mod observations;
 pub mod pool;
+pub mod region_index;
 pub mod regions;
 pub mod usage;
 pub mod webhooks;
@@ -81,6 +82,8 @@ pub struct Store {
     lookups: r2d2::Pool<Manager>,
     /// Connections for the account API's writes and background work (blocking threads only).
     system: r2d2::Pool<Manager>,
+    /// The public regions in memory, shared by request connections (see `region_index`).
+    public_regions: std::sync::Arc<region_index::PublicRegions>,
     path: PathBuf,
 }
 
@@ -121,6 +124,7 @@ impl Store {
             requests: build(pool_size, Role::Request)?,
             lookups: build(lookups, Role::Lookup)?,
             system: build(SYSTEM_POOL_SIZE, Role::System)?,
+            public_regions: Default::default(),
             path,
         })
     }
@@ -129,12 +133,13 @@ impl Store {
     /// to 5 s for one: blocking threads only.
     pub fn scoped(&self, account: Option<i64>) -> StoreResult<Scoped> {
         let conn = self.requests.get().map_err(|_| StoreError::Busy)?;
-        Ok(Scoped::bind(conn, account))
+        Ok(Scoped::bind(conn, account, &self.public_regions))
     }
 
     /// [`Store::scoped`] without waiting: None when every request connection is in use.
     pub fn try_scoped(&self, account: Option<i64>) -> Option<Scoped> {
-        Some(Scoped::bind(self.requests.try_get()?, account))
+        let conn = self.requests.try_get()?;
+        Some(Scoped::bind(conn, account, &self.public_regions))
     }
 
     /// A read-only system connection for authentication on the async threads; never waits (Busy
@@ -198,12 +203,23 @@ fn create_private(path: &Path) -> anyhow::Result<()> {
 /// connection starts anonymous.
 pub struct Scoped {
     conn: r2d2::PooledConnection<Manager>,
+    regions_cache: std::sync::Arc<region_index::PublicRegions>,
+    /// Set by [`Scoped::with_public_regions`]: region reads come from memory.
+    public_regions: Option<std::sync::Arc<region_index::RegionIndex>>,
 }
 
 impl Scoped {
-    fn bind(conn: r2d2::PooledConnection<Manager>, account: Option<i64>) -> Scoped {
+    fn bind(
+        conn: r2d2::PooledConnection<Manager>,
+        account: Option<i64>,
+        regions_cache: &std::sync::Arc<region_index::PublicRegions>,
+    ) -> Scoped {
         conn.bind_account(account);
-        Scoped { conn }
+        Scoped {
+            conn,
+            regions_cache: std::sync::Arc::clone(regions_cache),
+            public_regions: None,
+        }
     }
 
     fn db(&self) -> &rusqlite::Connection {

@@ -57,6 +57,30 @@ pub struct RegionMatches {
     pub skipped: usize,
 }
 
+impl RegionMatches {
+    /// Counts a matching region (they come in code order); true if it belongs on the page.
+    pub(super) fn counts_on_page(&mut self, code: &str, after: Option<&str>, limit: usize) -> bool {
+        self.total += 1;
+        if after.is_some_and(|after| code <= after) {
+            self.skipped += 1;
+            return false;
+        }
+        self.page.len() < limit
+    }
+}
+
+/// Whether `text`, lower-cased, contains `needle` (lower case already). ASCII text, nearly every
+/// code and Latin name, is compared in place; other text is lower-cased Unicode-aware first.
+pub fn contains_folded(text: &str, needle: &str) -> bool {
+    if text.is_ascii() {
+        text.as_bytes()
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    } else {
+        text.to_lowercase().contains(needle)
+    }
+}
+
 /// A text column, borrowed from the row.
 fn text<'r>(row: &'r Row<'_>, i: usize) -> rusqlite::Result<Option<&'r str>> {
     row.get_ref(i)?.as_str_or_null().map_err(|e| {
@@ -65,7 +89,25 @@ fn text<'r>(row: &'r Row<'_>, i: usize) -> rusqlite::Result<Option<&'r str>> {
 }
 
 impl Scoped {
+    /// Region reads from now on come from the public regions in memory, as of public data
+    /// generation `generation` ([`super::region_index`]). Only for a caller who can see no
+    /// region code of private data: anonymous, or an account that never loaded private data.
+    pub fn with_public_regions(mut self, generation: i64) -> StoreResult<Scoped> {
+        let index = self.regions_cache.at(generation, || {
+            let mut stmt = self
+                .db()
+                .prepare(&format!("SELECT {COLUMNS} FROM regions ORDER BY code"))?;
+            let rows = stmt.query_map([], from_row)?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })?;
+        self.public_regions = Some(index);
+        Ok(self)
+    }
+
     pub fn region(&self, code: &str) -> StoreResult<Option<RegionRow>> {
+        if let Some(index) = &self.public_regions {
+            return Ok(index.get(code).cloned());
+        }
         let mut stmt = self
             .db()
             .prepare_cached(&format!("SELECT {COLUMNS} FROM v_regions WHERE code = ?1"))?;
@@ -75,6 +117,9 @@ impl Scoped {
     /// The region whose code is `code` in another case (`de21` for `DE21`); the first in code
     /// order if several differ only in case.
     pub fn region_any_case(&self, code: &str) -> StoreResult<Option<RegionRow>> {
+        if let Some(index) = &self.public_regions {
+            return Ok(index.any_case(code).cloned());
+        }
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {COLUMNS} FROM v_regions WHERE code = ?1 COLLATE NOCASE ORDER BY code LIMIT 1"
         ))?;
@@ -83,6 +128,9 @@ impl Scoped {
 
     /// Every code the caller can see.
     pub fn region_codes(&self) -> StoreResult<Vec<String>> {
+        if let Some(index) = &self.public_regions {
+            return Ok(index.codes());
+        }
         let mut stmt = self.db().prepare_cached("SELECT code FROM v_regions")?;
         let rows = stmt.query_map([], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -106,17 +154,20 @@ impl Scoped {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// One page of the regions of a level and country (in code order) that `matches` accepts by
-    /// their code and names: the first `limit` with a code after `after`. `matches` sees the
-    /// text as SQLite holds it, so a search builds rows for the page only, not for every region
-    /// it looks at (names need Unicode-aware matching SQLite lacks).
+    /// One page of the regions of a level and country, in code order, whose code, Latin or
+    /// national name contains `needle` (lower case) ignoring case: the first `limit` with a
+    /// code after `after`, and how many match. Only the page's rows are built: the text is
+    /// matched as SQLite holds it (Unicode-aware, which SQLite's `lower` is not).
     pub fn regions_matching(
         &self,
         (level, country): (Option<i64>, Option<&str>),
-        mut matches: impl FnMut([Option<&str>; 3]) -> bool,
+        needle: Option<&str>,
         after: Option<&str>,
         limit: usize,
     ) -> StoreResult<RegionMatches> {
+        if let Some(index) = &self.public_regions {
+            return Ok(index.matching((level, country), needle, after, limit));
+        }
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {COLUMNS} FROM v_regions
              WHERE (?1 IS NULL OR level = ?1) AND (?2 IS NULL OR country_code = ?2)
@@ -126,13 +177,10 @@ impl Scoped {
         let mut found = RegionMatches::default();
         while let Some(row) = rows.next()? {
             let code = text(row, 0)?.unwrap_or_default();
-            if !matches([Some(code), text(row, 1)?, text(row, 2)?]) {
-                continue;
-            }
-            found.total += 1;
-            if after.is_some_and(|after| code <= after) {
-                found.skipped += 1;
-            } else if found.page.len() < limit {
+            let texts = [Some(code), text(row, 1)?, text(row, 2)?];
+            let matches =
+                needle.is_none_or(|n| texts.into_iter().flatten().any(|t| contains_folded(t, n)));
+            if matches && found.counts_on_page(code, after, limit) {
                 found.page.push(from_row(row)?);
             }
         }
@@ -152,5 +200,29 @@ impl Scoped {
         ))?;
         let rows = stmt.query_map(rusqlite::params![level, country], from_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_folds_case_as_unicode_lower_casing_does() {
+        for (text, needle) in [
+            ("DE21", "de2"),
+            ("Oberbayern", "bayern"),
+            ("Île-de-France", "île"),
+            ("İstanbul", "i̇s"),
+            ("ÅLAND", "åland"),
+        ] {
+            assert!(contains_folded(text, needle), "{text} {needle}");
+            assert_eq!(
+                contains_folded(text, needle),
+                text.to_lowercase().contains(needle)
+            );
+        }
+        assert!(!contains_folded("Berlin", "bern"));
+        assert!(!contains_folded("DE21", "é"));
     }
 }

@@ -14,7 +14,10 @@ use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
 use crate::sample::Sample;
-use crate::support::TestServer;
+use regintel::store::Store;
+use regintel::store::regions::RegionRow;
+
+use crate::support::{TestServer, bundled_data_dir};
 
 const DIGESTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/answers.sha256");
 const NUTS_REGIONS: &str = include_str!("../../data/nuts_regions.csv");
@@ -180,4 +183,60 @@ async fn a_fixed_sample_of_answers_is_byte_for_byte_as_committed() {
         lines.len(),
         changed[..changed.len().min(10)].join("\n")
     );
+}
+
+/// The index answers every region read as the view does, for a caller who sees public
+/// regions only: lookups in any case, unknown codes, and searches by level, country, text
+/// and page.
+#[test]
+fn the_public_index_answers_as_the_view_does() {
+    let dir = bundled_data_dir();
+    let store = Store::open(dir.path(), 2).unwrap();
+    let view = store.scoped(None).unwrap();
+    let index = store.scoped(None).unwrap().with_public_regions(1).unwrap();
+    let shown = |r: Option<RegionRow>| format!("{r:?}");
+    for code in ["DE21", "de21", "FrK", "EL30", "XX99", "", "DE"] {
+        assert_eq!(
+            shown(view.region(code).unwrap()),
+            shown(index.region(code).unwrap()),
+            "{code}"
+        );
+        assert_eq!(
+            shown(view.region_any_case(code).unwrap()),
+            shown(index.region_any_case(code).unwrap()),
+            "{code}"
+        );
+    }
+    let mut codes = view.region_codes().unwrap();
+    codes.sort();
+    assert_eq!(codes, index.region_codes().unwrap());
+    for filter in [
+        (None, None),
+        (Some(2), None),
+        (Some(3), Some("DE")),
+        (None, Some("EL")),
+    ] {
+        for needle in [
+            None,
+            Some("a"),
+            Some("de"),
+            Some("île"),
+            Some("i̇s"),
+            Some("zz"),
+        ] {
+            for (after, limit) in [(None, 20), (Some("DE2"), 7), (Some("ZZ"), 5)] {
+                let a = view.regions_matching(filter, needle, after, limit).unwrap();
+                let b = index
+                    .regions_matching(filter, needle, after, limit)
+                    .unwrap();
+                let context = format!("{filter:?} {needle:?} {after:?}");
+                assert_eq!((a.total, a.skipped), (b.total, b.skipped), "{context}");
+                assert_eq!(
+                    format!("{:?}", a.page),
+                    format!("{:?}", b.page),
+                    "{context}"
+                );
+            }
+        }
+    }
 }

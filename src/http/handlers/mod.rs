@@ -65,7 +65,7 @@ impl Req {
         if let Some(conn) = self.conn.get() {
             return Ok(conn);
         }
-        let conn = self.state.store.scoped(self.principal.account_id())?;
+        let conn = self.state.scoped(self.principal.account_id())?;
         Ok(self.conn.get_or_init(|| conn))
     }
 
@@ -73,7 +73,7 @@ impl Req {
     pub fn take_store(&mut self) -> Result<Scoped, ApiError> {
         match self.conn.take() {
             Some(conn) => Ok(conn),
-            None => Ok(self.state.store.scoped(self.principal.account_id())?),
+            None => Ok(self.state.scoped(self.principal.account_id())?),
         }
     }
 
