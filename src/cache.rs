@@ -92,6 +92,14 @@ mod tests {
         assert!(cache.get("a", (2, 0)).is_some());
     }
 
+    /// `--cache-mb 0` turns the cache off: nothing is kept, however small.
+    #[test]
+    fn a_cache_of_no_bytes_keeps_nothing() {
+        let cache = ResponseCache::new(0);
+        cache.put("k".into(), (0, 0), reply(0));
+        assert!(cache.get("k", (0, 0)).is_none());
+    }
+
     #[test]
     fn memory_stays_within_the_limit() {
         let cache = ResponseCache::new(1 << 20);

@@ -13,7 +13,7 @@ pub mod profile;
 pub mod regions;
 pub mod stats;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -98,8 +98,8 @@ pub struct Citer<'a> {
     store: &'a Scoped,
     catalogue: &'a Catalogue,
     urls: HashMap<i64, Option<String>>,
-    /// The snapshot last named: an answer's rows come from a few snapshots, mostly in runs.
-    snapshot: Option<i64>,
+    /// Snapshots already in `sources.snapshots`, by row id.
+    named: HashSet<i64>,
     pub sources: Sources,
 }
 
@@ -109,7 +109,7 @@ impl<'a> Citer<'a> {
             store,
             catalogue,
             urls: HashMap::new(),
-            snapshot: None,
+            named: HashSet::new(),
             sources: Sources::default(),
         }
     }
@@ -161,7 +161,7 @@ impl<'a> Citer<'a> {
                 url
             }
         };
-        if self.snapshot != Some(row.snapshot_id) {
+        if self.named.insert(row.snapshot_id) {
             let public_id = self
                 .store
                 .snapshot_public_id(row.snapshot_id)?
@@ -169,7 +169,6 @@ impl<'a> Citer<'a> {
                     Error::internal(anyhow::anyhow!("snapshot {} not visible", row.snapshot_id))
                 })?;
             self.sources.snapshots.insert(public_id);
-            self.snapshot = Some(row.snapshot_id);
         }
         self.sources.citations.insert(
             row.citation_id.clone(),

@@ -163,6 +163,20 @@ impl Store {
     }
 }
 
+/// A text column of `row`, borrowed from the statement (no allocation).
+fn text<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r str> {
+    row.get_ref(i)?.as_str().map_err(|e| not_text(i, e))
+}
+
+/// [`text`] of a column that may be NULL.
+fn text_or_null<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<&'r str>> {
+    row.get_ref(i)?.as_str_or_null().map_err(|e| not_text(i, e))
+}
+
+fn not_text(i: usize, e: rusqlite::types::FromSqlError) -> rusqlite::Error {
+    rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+}
+
 /// A read-only connection to the database file `path`, outside the pools and without migrating:
 /// for operator commands that must change nothing (`check`, `backup`).
 pub fn open_read_only(path: &Path) -> anyhow::Result<rusqlite::Connection> {

@@ -3,7 +3,7 @@
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::datasets::SnapshotRow;
-use super::{Scoped, StoreResult};
+use super::{Scoped, StoreResult, text};
 
 /// One current value with what is needed to cite it.
 #[derive(Debug, Clone)]
@@ -242,11 +242,4 @@ impl Scoped {
         }
         Ok(())
     }
-}
-
-/// A text column of `row`, borrowed.
-fn text<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r str> {
-    row.get_ref(i)?.as_str().map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
-    })
 }

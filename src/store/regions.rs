@@ -2,7 +2,7 @@
 
 use rusqlite::{OptionalExtension, Row};
 
-use super::{Scoped, StoreResult};
+use super::{Scoped, StoreResult, text_or_null};
 
 #[derive(Debug, Clone)]
 pub struct RegionRow {
@@ -71,7 +71,7 @@ impl RegionMatches {
 
 /// Whether `text`, lower-cased, contains `needle` (lower case already). ASCII text, nearly every
 /// code and Latin name, is compared in place; other text is lower-cased Unicode-aware first.
-pub fn contains_folded(text: &str, needle: &str) -> bool {
+fn contains_folded(text: &str, needle: &str) -> bool {
     if text.is_ascii() {
         text.as_bytes()
             .windows(needle.len())
@@ -79,13 +79,6 @@ pub fn contains_folded(text: &str, needle: &str) -> bool {
     } else {
         text.to_lowercase().contains(needle)
     }
-}
-
-/// A text column, borrowed from the row.
-fn text<'r>(row: &'r Row<'_>, i: usize) -> rusqlite::Result<Option<&'r str>> {
-    row.get_ref(i)?.as_str_or_null().map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
-    })
 }
 
 impl Scoped {
@@ -176,8 +169,8 @@ impl Scoped {
         let mut rows = stmt.query(rusqlite::params![level, country])?;
         let mut found = RegionMatches::default();
         while let Some(row) = rows.next()? {
-            let code = text(row, 0)?.unwrap_or_default();
-            let texts = [Some(code), text(row, 1)?, text(row, 2)?];
+            let code = text_or_null(row, 0)?.unwrap_or_default();
+            let texts = [Some(code), text_or_null(row, 1)?, text_or_null(row, 2)?];
             let matches =
                 needle.is_none_or(|n| texts.into_iter().flatten().any(|t| contains_folded(t, n)));
             if matches && found.counts_on_page(code, after, limit) {
