@@ -1129,20 +1129,16 @@ fn run_scenario(ctx: &Ctx, s: &Scenario) -> Result<ScenarioResult> {
     let server = ctx.start(s.name, &s.target)?;
 
     // One GET of every path: the mean body size, and a check that the paths are served at all.
-    let (mut ok, mut bytes, mut failures) = (0, 0, Vec::new());
-    let mut sizes = Vec::with_capacity(s.paths.len());
+    let (mut sizes, mut failures) = (Vec::with_capacity(s.paths.len()), Vec::new());
     for path in &s.paths {
         match ctx.rt.block_on(get(server.addr, path, &s.headers)) {
-            Ok((200, len)) => {
-                (ok, bytes) = (ok + 1, bytes + len);
-                sizes.push(len);
-            }
+            Ok((200, len)) => sizes.push(len),
             Ok((status, _)) => failures.push(format!("{path} → {status}")),
             Err(e) => failures.push(format!("{path} → {e:#}")),
         }
     }
     ensure!(
-        ok > 0,
+        !sizes.is_empty(),
         "{}: no path answered 200, e.g. {}",
         s.name,
         failures[0]
@@ -1158,11 +1154,12 @@ fn run_scenario(ctx: &Ctx, s: &Scenario) -> Result<ScenarioResult> {
         invalid.push(format!("{} paths did not answer 200", failures.len()));
     }
     sizes.sort_unstable();
-    let median_body_bytes = sizes[sizes.len() / 2];
+    let ok = sizes.len();
+    let mean_body_bytes = sizes.iter().sum::<usize>() / ok;
+    let median_body_bytes = sizes[ok / 2];
     println!(
-        "{ok} of {} paths answered 200, mean body {} bytes, median {median_body_bytes}",
+        "{ok} of {} paths answered 200, mean body {mean_body_bytes} bytes, median {median_body_bytes}",
         s.paths.len(),
-        bytes / ok
     );
 
     let script = ctx.tmp.join(format!("{}.lua", s.name.replace(' ', "-")));
@@ -1194,7 +1191,7 @@ fn run_scenario(ctx: &Ctx, s: &Scenario) -> Result<ScenarioResult> {
     Ok(ScenarioResult {
         name: s.name,
         paths: s.paths.len(),
-        mean_body_bytes: bytes / ok,
+        mean_body_bytes,
         median_body_bytes,
         requests: stats.requests,
         req_per_s: stats.req_per_s,

@@ -52,19 +52,20 @@ impl Pair {
 
 pub fn run(ctx: &Ctx, api_key: &str) -> Result<Vec<Pair>> {
     let key = [("X-API-Key", api_key)];
+    // Each scenario with the name of its minimal server's run.
     #[rustfmt::skip]
     let scenarios = [
-        Scenario::new(COMPARE, Target::Uncached, &comparisons()?, &[]),
-        Scenario::new(PROFILE, Target::Uncached, &profiles()?, &[]),
-        Scenario::new(CITATION, Target::Uncached, &citations(ctx)?, &[]),
-        Scenario::new(SEARCH, Target::Uncached, &searches()?, &[]),
-        Scenario::new(MATRIX, Target::Uncached, &matrices(), &key),
+        (Scenario::new(COMPARE, Target::Uncached, &comparisons()?, &[]), "minimal, compare bytes"),
+        (Scenario::new(PROFILE, Target::Uncached, &profiles()?, &[]), "minimal, profile bytes"),
+        (Scenario::new(CITATION, Target::Uncached, &citations(ctx)?, &[]), "minimal, citation bytes"),
+        (Scenario::new(SEARCH, Target::Uncached, &searches()?, &[]), "minimal, search bytes"),
+        (Scenario::new(MATRIX, Target::Uncached, &matrices(), &key), "minimal, matrix bytes"),
     ];
     let mut pairs = Vec::new();
-    for scenario in &scenarios {
+    for (scenario, minimal_name) in &scenarios {
         let regintel = run_scenario(ctx, scenario)?;
         let minimal = Scenario::new(
-            minimal_name(scenario.name),
+            minimal_name,
             Target::Minimal(regintel.median_body_bytes),
             &scenario.paths,
             &[],
@@ -73,16 +74,6 @@ pub fn run(ctx: &Ctx, api_key: &str) -> Result<Vec<Pair>> {
         pairs.push(Pair { regintel, minimal });
     }
     Ok(pairs)
-}
-
-fn minimal_name(scenario: &str) -> &'static str {
-    match scenario {
-        COMPARE => "minimal, compare bytes",
-        PROFILE => "minimal, profile bytes",
-        CITATION => "minimal, citation bytes",
-        SEARCH => "minimal, search bytes",
-        _ => "minimal, matrix bytes",
-    }
 }
 
 /// Comparisons of three distinct NUTS-2 regions in one of the bundled datasets, all distinct.
