@@ -1,5 +1,6 @@
-//! A spawned task that ends with its owner: a connection's I/O task, say, that must not outlive
-//! the request it serves however that request ends (an answer, an error, a timeout dropping it).
+//! Spawned tasks tied to what started them: one that ends with its owner (a connection's I/O
+//! task, say, that must not outlive the request it serves however that request ends: an answer,
+//! an error, a timeout dropping it), and blocking work that logs under its request's span.
 
 pub struct AbortOnDrop<T>(pub tokio::task::JoinHandle<T>);
 
@@ -7,6 +8,17 @@ impl<T> Drop for AbortOnDrop<T> {
     fn drop(&mut self) {
         self.0.abort();
     }
+}
+
+/// [`tokio::task::spawn_blocking`] inside the caller's span: every line the work logs carries
+/// the request id of the request that started it, on whatever thread it runs.
+pub fn spawn_blocking_in_span<F, R>(f: F) -> tokio::task::JoinHandle<R>
+where
+    F: FnOnce() -> R + Send + 'static,
+    R: Send + 'static,
+{
+    let span = tracing::Span::current();
+    tokio::task::spawn_blocking(move || span.in_scope(f))
 }
 
 #[cfg(test)]

@@ -290,7 +290,7 @@ impl Auth {
         }
         // A write, so off the async threads; once a minute per key, so fire and forget.
         let (store, key_id) = (store.clone(), key_id.to_owned());
-        tokio::task::spawn_blocking(move || {
+        crate::task::spawn_blocking_in_span(move || {
             if let Err(e) = store.system().and_then(|s| s.touch_key(&key_id, now_ms())) {
                 tracing::warn!(key_id, error = %e, "could not record the key's last use");
             }

@@ -399,9 +399,7 @@ async fn run_handler(
         Some(_) => None,
         None => Some(permit(state, pool).await?),
     };
-    let span = tracing::Span::current();
-    tokio::task::spawn_blocking(move || {
-        let _in_request = span.enter();
+    crate::task::spawn_blocking_in_span(move || {
         let _held = (permit, held);
         f(&mut req)
     })

@@ -7,8 +7,8 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::support::{
-    BASE, Client, Options, Running, TestServer, bundled_data_dir, regintel, serve_plain,
-    start_plain, tool,
+    BASE, Client, Options, Running, TestServer, account_in, bundled_data_dir, regintel,
+    serve_plain, start_plain, tool,
 };
 
 fn chmod(path: &Path, mode: u32) {
@@ -436,6 +436,11 @@ async fn guessing_the_metrics_token_is_capped_per_address() {
 #[test]
 fn json_logs_carry_each_requests_id_and_unknown_variables_are_warned_about() {
     let data = bundled_data_dir();
+    let analyst = account_in(
+        data.path(),
+        "logs@example.org",
+        regintel::store::accounts::Tier::Institutional,
+    );
     let mut cmd = serve_plain(data.path());
     cmd.args(["--log-format", "json"])
         .env("REGINTEL_LISTN", "0.0.0.0:80")
@@ -459,19 +464,42 @@ fn json_logs_carry_each_requests_id_and_unknown_variables_are_warned_about() {
     ));
     assert_eq!(resp.status, 200);
     let mut seen = Vec::new();
-    let access = loop {
+    let mut next_event = |what: &str, wanted: &dyn Fn(&serde_json::Value) -> bool| loop {
         let line = lines
             .recv_timeout(Duration::from_secs(120))
-            .unwrap_or_else(|_| panic!("no access line; saw {seen:#?}"));
+            .unwrap_or_else(|_| panic!("no {what}; saw {seen:#?}"));
         let event: serde_json::Value =
             serde_json::from_str(&line).unwrap_or_else(|e| panic!("not a JSON line ({e}): {line}"));
         seen.push(event.clone());
-        if event["target"] == "regintel::access" {
-            break event;
+        if wanted(&event) {
+            break (event, seen.clone());
         }
     };
+    let (access, _) = next_event("access line", &|e| e["target"] == "regintel::access");
     assert_eq!(access["span"]["request_id"], "ops-trace-0001", "{access}");
     assert_eq!(access["fields"]["status"], 200, "{access}");
+
+    // A line logged by work the request left running on another thread: an export whose
+    // client reads the status line and leaves.
+    runtime.block_on(async {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut tcp = tokio::net::TcpStream::connect(started.addr).await.unwrap();
+        let request = format!(
+            "GET {BASE}/export/bulk/nama_10r_3gdp.csv HTTP/1.1\r\nhost: localhost\r\n\
+             x-api-key: {}\r\nx-request-id: ops-trace-0002\r\n\r\n",
+            analyst.api_key
+        );
+        tcp.write_all(request.as_bytes()).await.unwrap();
+        let mut head = [0u8; 16];
+        tcp.read_exact(&mut head).await.unwrap();
+        assert!(head.starts_with(b"HTTP/1.1 200"), "{head:?}");
+    });
+    let (stopped, seen) = next_event("line of the abandoned export", &|e| {
+        e["fields"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("export stopped"))
+    });
+    assert_eq!(stopped["span"]["request_id"], "ops-trace-0002", "{stopped}");
     let warned = seen.iter().any(|e| {
         e["level"] == "WARN"
             && e["fields"]["variable"] == "REGINTEL_LISTN"

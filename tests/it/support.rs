@@ -55,6 +55,28 @@ pub fn bundled_db() -> PathBuf {
 }
 
 /// A fresh data dir holding a copy of the bundled database.
+/// Creates an account with a password and one API key in the data dir `dir`, as the operator
+/// commands do (a server running on it sees it at once).
+pub fn account_in(dir: &Path, email: &str, tier: Tier) -> TestAccount {
+    let store = regintel::store::Store::open(dir, 1).unwrap();
+    let auth = regintel::auth::Auth::open(dir, "regintel").unwrap();
+    let password = regintel::auth::password::generate();
+    let hash = regintel::auth::password::hash(&password).unwrap();
+    let account = store
+        .system()
+        .unwrap()
+        .create_account(email, email, tier, &hash, 0)
+        .unwrap();
+    let (row, api_key) = auth.create_key(&store, account.id, tier, "test").unwrap();
+    TestAccount {
+        id: account.id,
+        email: email.to_owned(),
+        password,
+        api_key,
+        key_id: row.key_id,
+    }
+}
+
 pub fn bundled_data_dir() -> tempfile::TempDir {
     let src = bundled_db();
     let dir = tempfile::tempdir().unwrap();
@@ -222,23 +244,7 @@ impl TestServer {
     /// Creates an account with a password and one API key, as the operator commands do, in this
     /// server's data dir (the running server sees it at once).
     pub fn account(&self, email: &str, tier: Tier) -> TestAccount {
-        let store = regintel::store::Store::open(self.dir.path(), 1).unwrap();
-        let auth = regintel::auth::Auth::open(self.dir.path(), "regintel").unwrap();
-        let password = regintel::auth::password::generate();
-        let hash = regintel::auth::password::hash(&password).unwrap();
-        let account = store
-            .system()
-            .unwrap()
-            .create_account(email, email, tier, &hash, 0)
-            .unwrap();
-        let (row, api_key) = auth.create_key(&store, account.id, tier, "test").unwrap();
-        TestAccount {
-            id: account.id,
-            email: email.to_owned(),
-            password,
-            api_key,
-            key_id: row.key_id,
-        }
+        account_in(self.dir.path(), email, tier)
     }
 
     /// Signs in over HTTP and returns the session token.
