@@ -1,6 +1,6 @@
 //! Progress of a long import, on standard error: on a terminal a bar redrawn in place with rows
-//! and rate; otherwise (a log, a pipe) one plain line per dataset when it is written, since
-//! carriage returns make a log unreadable.
+//! and rate; otherwise (a log, a pipe) plain lines, one every [`LINE_EVERY`] while a dataset is
+//! written and one when it is done, since carriage returns make a log unreadable.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -8,16 +8,22 @@ use std::time::{Duration, Instant};
 /// Rows between looks at the clock: the per-row cost stays a counter increment.
 const CHECK_EVERY: u64 = 4096;
 const REDRAW_EVERY: Duration = Duration::from_millis(200);
+/// A log or a journal learns that a long import goes on without a line per fraction of a second.
+const LINE_EVERY: Duration = Duration::from_secs(10);
 const BAR_WIDTH: u64 = 30;
 
+#[derive(Clone, Copy)]
 enum Output {
     Hidden,
-    Lines,
-    Bar,
+    /// Plain lines at most this often while rows are written.
+    Lines(Duration),
+    /// A bar redrawn in place at most this often.
+    Bar(Duration),
 }
 
 pub struct Progress {
     output: Output,
+    sink: Box<dyn Write>,
     label: String,
     total: u64,
     done: u64,
@@ -28,21 +34,23 @@ pub struct Progress {
 impl Progress {
     /// Shows nothing (imports inside the server, tests).
     pub fn hidden() -> Progress {
-        Progress::with(Output::Hidden)
+        Progress::with(Output::Hidden, Box::new(std::io::sink()))
     }
 
     /// A bar when standard error is a terminal, plain lines when it is not.
     pub fn on_stderr() -> Progress {
-        Progress::with(if std::io::stderr().is_terminal() {
-            Output::Bar
+        let output = if std::io::stderr().is_terminal() {
+            Output::Bar(REDRAW_EVERY)
         } else {
-            Output::Lines
-        })
+            Output::Lines(LINE_EVERY)
+        };
+        Progress::with(output, Box::new(std::io::stderr()))
     }
 
-    fn with(output: Output) -> Progress {
+    fn with(output: Output, sink: Box<dyn Write>) -> Progress {
         Progress {
             output,
+            sink,
             label: String::new(),
             total: 0,
             done: 0,
@@ -63,12 +71,17 @@ impl Progress {
     /// One more row written.
     pub fn row(&mut self) {
         self.done += 1;
-        if self.done.is_multiple_of(CHECK_EVERY)
-            && matches!(self.output, Output::Bar)
-            && self.drawn.elapsed() >= REDRAW_EVERY
-        {
+        if !self.done.is_multiple_of(CHECK_EVERY) {
+            return;
+        }
+        let (every, prefix, suffix) = match self.output {
+            Output::Hidden => return,
+            Output::Lines(every) => (every, "", "\n"),
+            Output::Bar(every) => (every, "\r", ""),
+        };
+        if self.drawn.elapsed() >= every {
             self.drawn = Instant::now();
-            self.draw("\r");
+            self.draw(prefix, suffix);
         }
     }
 
@@ -76,16 +89,15 @@ impl Progress {
     pub fn finish(&mut self) {
         match self.output {
             Output::Hidden => {}
-            Output::Bar => self.draw("\r"),
-            Output::Lines => self.draw(""),
-        }
-        if !matches!(self.output, Output::Hidden) {
-            let _ = writeln!(std::io::stderr());
+            Output::Bar(_) => self.draw("\r", "\n"),
+            Output::Lines(_) => self.draw("", "\n"),
         }
     }
 
-    fn draw(&self, prefix: &str) {
-        let _ = write!(std::io::stderr(), "{prefix}{}", self.line());
+    fn draw(&mut self, prefix: &str, suffix: &str) {
+        let line = self.line();
+        let _ = write!(self.sink, "{prefix}{line}{suffix}");
+        let _ = self.sink.flush();
     }
 
     fn line(&self) -> String {
@@ -114,6 +126,63 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a progress writes, shared with the test.
+    #[derive(Clone, Default)]
+    struct Shared(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.borrow_mut().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Writes `rows` rows of one dataset with `output` (intervals of zero: every look at the
+    /// clock draws) and returns what was written.
+    fn written(output: Output, rows: u64) -> String {
+        let shared = Shared::default();
+        let mut progress = Progress::with(output, Box::new(shared.clone()));
+        progress.start("big", rows);
+        for _ in 0..rows {
+            progress.row();
+        }
+        progress.finish();
+        String::from_utf8(shared.0.borrow().clone()).unwrap()
+    }
+
+    #[test]
+    fn a_log_gets_plain_lines_while_a_dataset_is_written_and_when_it_is_done() {
+        let out = written(Output::Lines(Duration::ZERO), 3 * CHECK_EVERY);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 4, "{out:?}");
+        assert!(lines[0].contains(&format!(" {CHECK_EVERY}/{} rows, ", 3 * CHECK_EVERY)));
+        assert!(lines[3].contains(&format!(" {0}/{0} rows, ", 3 * CHECK_EVERY)));
+        assert!(!out.contains('\r'), "{out:?}");
+        // Within the interval, only the line at the end.
+        let quiet = written(Output::Lines(Duration::from_secs(3600)), 3 * CHECK_EVERY);
+        assert_eq!(quiet.lines().count(), 1, "{quiet:?}");
+    }
+
+    #[test]
+    fn a_terminal_gets_one_bar_redrawn_in_place() {
+        let out = written(Output::Bar(Duration::ZERO), 2 * CHECK_EVERY);
+        assert_eq!(
+            out.matches('\r').count(),
+            3,
+            "two redraws and the last: {out:?}"
+        );
+        assert_eq!(out.matches('\n').count(), 1, "{out:?}");
+        let last = out.rsplit('\r').next().unwrap();
+        assert!(last.starts_with("big              [###"), "{last:?}");
+        assert!(
+            last.contains(&format!(" {0}/{0} rows, ", 2 * CHECK_EVERY)),
+            "{last:?}"
+        );
+    }
 
     #[test]
     fn the_line_shows_the_bar_rows_and_rate() {
