@@ -272,7 +272,7 @@ impl Metrics {
             &mut out,
             "regintel_pool_wait_seconds",
             "histogram",
-            "Waits for a permit of the blocking pool (reads: database reads and compression; blocking: writes and password hashing), by pool.",
+            "Waits for a permit of the blocking pool (reads: database reads and compression; blocking: writes and password hashing) or for a request's database connection (connections), by pool.",
         );
         for (pool, histogram) in lock(&self.pool_waits).iter() {
             histogram.write(

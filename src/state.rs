@@ -192,11 +192,18 @@ impl AppState {
         }
     }
 
-    /// A request connection for `account` ([`Store::scoped`], waiting for one). A caller whose
-    /// own data generation is 0 has never loaded private data, so it sees public regions only:
-    /// its region reads come from memory (`store::region_index`).
+    /// A request connection for `account` ([`Store::scoped`], waiting for one; a wait is
+    /// measured, pool `connections`). A caller whose own data generation is 0 has never loaded
+    /// private data, so it sees public regions only: its region reads come from memory
+    /// (`store::region_index`).
     pub fn scoped(&self, account: Option<i64>) -> StoreResult<Scoped> {
-        self.with_regions(self.store.scoped(account)?, account)
+        if let Some(conn) = self.try_scoped(account) {
+            return conn;
+        }
+        let waiting = std::time::Instant::now();
+        let conn = self.store.scoped(account);
+        self.metrics.pool_wait("connections", waiting.elapsed());
+        self.with_regions(conn?, account)
     }
 
     /// [`AppState::scoped`] without waiting: None when every request connection is in use.
@@ -228,4 +235,45 @@ impl AppState {
 /// core.
 pub fn blocking_permits() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A request that finds every request connection taken waits for one, and the wait is in the
+    /// metrics, whether it ends with a connection or (as here, after the pool's 5 s) without.
+    #[test]
+    fn a_wait_for_a_request_connection_is_measured() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = crate::config::ServerConfig::new(dir.path().to_path_buf());
+        let store = crate::store::Store::open(dir.path(), 1).unwrap();
+        let state = AppState::new(
+            config,
+            "/api".into(),
+            store,
+            crate::catalogue::Catalogue::bundled(),
+            &serde_json::json!({}),
+        )
+        .unwrap();
+        let waits = |state: &AppState| {
+            state
+                .metrics
+                .render()
+                .lines()
+                .find(|l| l.starts_with("regintel_pool_wait_seconds_count{pool=\"connections\"}"))
+                .map(str::to_owned)
+        };
+        let held = state.scoped(None).unwrap();
+        assert_eq!(waits(&state), None, "a free connection is no wait");
+        assert!(matches!(
+            state.scoped(None),
+            Err(crate::store::StoreError::Busy)
+        ));
+        assert_eq!(
+            waits(&state).as_deref(),
+            Some("regintel_pool_wait_seconds_count{pool=\"connections\"} 1")
+        );
+        drop(held);
+    }
 }
