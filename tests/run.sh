@@ -3,7 +3,8 @@
 # chromium-driver for the browser tests, systemd and dpkg, when missing; cargo-deb at a fixed version, which builds
 # the Debian package the packaging test unpacks; the OpenAPI validator, the OpenAPI client
 # generator, Selenium and prometheus_client, from PyPI at the exact versions of
-# tests/python-requirements.txt, into a venv under target/), then runs every test with
+# tests/python-requirements.txt, into a venv under target/; the wheels the Python client installs
+# from), then runs every test with
 # cargo-nextest (or cargo test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +26,21 @@ if ! cmp -s "$requirements" "$venv/requirements.txt"; then
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
     cp "$requirements" "$venv/requirements.txt"
 fi
+# Wheels of what the Python client needs to be installed (its dependencies, and setuptools and
+# wheel to build it), at the pinned versions: the client's test installs it from these alone into
+# a fresh venv, as clients/python/README.md tells an air-gapped site to.
+wheels=target/client-wheels
+client_setup=clients/python/regintel-client/setup.py
+if ! cat "$requirements" "$client_setup" | cmp -s - "$wheels/inputs.txt"; then
+    rm -rf "$wheels" target/client-source
+    # From a copy: reading the client's dependencies writes build metadata beside its source.
+    cp -r clients/python/regintel-client target/client-source
+    "$venv/bin/pip" download --quiet --disable-pip-version-check --dest "$wheels" \
+        -c "$requirements" setuptools wheel ./target/client-source
+    rm -rf target/client-source
+    cat "$requirements" "$client_setup" > "$wheels/inputs.txt"
+fi
+export CLIENT_WHEELS="$PWD/$wheels"
 # The package of the binary the tests run (the dev profile's, stripped: the same assets and
 # metadata as a release package, without a second, slow release build).
 cargo_deb_version=3.8.0

@@ -82,35 +82,20 @@ async fn the_committed_python_client_is_current_installs_offline_and_its_example
          commit the result): {differing:?}"
     );
 
-    // A fresh venv; the pinned test tools' packages (pip, setuptools, httpx, attrs) are visible
-    // to it through a .pth file, so pip installs the client without reaching the network.
+    // A fresh venv that holds nothing but pip: the client and what it declares it needs are
+    // installed from the wheels tests/run.sh downloaded, with no index (PIP_FIND_LINKS, if the
+    // machine sets it, would add another source), as clients/python/README.md tells an
+    // air-gapped site to.
     let venv = work.path().join("venv");
     succeeded(
         "python -m venv",
         Command::new(tool("TEST_PYTHON"))
-            .args(["-m", "venv", "--without-pip"])
+            .args(["-m", "venv"])
             .arg(&venv)
             .output()
             .unwrap(),
     );
-    let purelib = |python: &Path| {
-        let out = Command::new(python)
-            .args([
-                "-c",
-                "import sysconfig; print(sysconfig.get_paths()['purelib'])",
-            ])
-            .output()
-            .unwrap();
-        PathBuf::from(succeeded("sysconfig", out).trim())
-    };
     let python = venv.join("bin/python");
-    std::fs::write(
-        purelib(&python).join("test-tools.pth"),
-        purelib(Path::new(&tool("TEST_PYTHON")))
-            .to_string_lossy()
-            .as_bytes(),
-    )
-    .unwrap();
     // Installed from a copy: a build writes into its source directory.
     let source = work.path().join("source");
     std::fs::create_dir(&source).unwrap();
@@ -128,9 +113,14 @@ async fn the_committed_python_client_is_current_installs_offline_and_its_example
                 "install",
                 "--quiet",
                 "--disable-pip-version-check",
+                "--no-index",
+                "--find-links",
             ])
-            .args(["--no-index", "--no-deps", "--no-build-isolation"])
+            .arg(tool("CLIENT_WHEELS"))
             .arg(&source)
+            .env_remove("PIP_FIND_LINKS")
+            .env_remove("PIP_INDEX_URL")
+            .env_remove("PIP_EXTRA_INDEX_URL")
             .output()
             .unwrap(),
     );
