@@ -101,6 +101,76 @@ mod tests {
         assert_eq!(v, latest_version());
     }
 
+    /// An upgrade from the first release: a database at version 1 holding data (an account, a
+    /// public and a private dataset, a revised value) comes through every later migration with
+    /// every row as it was, and sound.
+    #[test]
+    fn an_old_database_with_data_is_upgraded_keeping_its_rows() {
+        let mut conn = memory();
+        let first = &migrations()[0];
+        conn.execute_batch(first.sql).unwrap();
+        conn.pragma_update(None, "user_version", 1).unwrap();
+        conn.execute_batch(
+            "INSERT INTO accounts VALUES (7, 'ana@example.org', 'Ana', 'institutional', 0, 1);
+             INSERT INTO regions (code, level, country_code, classification)
+                 VALUES ('DE21', 2, 'DE', 'NUTS');
+             INSERT INTO datasets (id, owner_account_id, code, title, topic)
+                 VALUES (1, NULL, 'tgs00010', 'Unemployment', 'labour'),
+                        (2, 7, 'own', 'Own figures', 'other');
+             INSERT INTO series (id, dataset_id, unit, dims) VALUES (1, 1, 'PC', 'sex=T'),
+                                                                    (2, 2, 'NR', '');
+             INSERT INTO snapshots VALUES (1, 'snp_a', 1, NULL, 1, 'a.tsv', 'aa', 'tsv', 2, 2, 0, 0),
+                                          (2, 'snp_b', 2, 7, 2, 'b.csv', 'bb', 'csv', 1, 1, 0, 0);
+             INSERT INTO observations
+                 (id, citation_id, series_id, region_code, period, value, value_text, src_line,
+                  snapshot_id, owner_account_id, superseded_by)
+             VALUES (1, 'cit_old', 1, 'DE21', '2020', 3.1, '3.1', 2, 1, NULL, 'cit_new'),
+                    (2, 'cit_new', 1, 'DE21', '2020', 3.2, '3.2', 3, 1, NULL, NULL),
+                    (3, 'cit_own', 2, 'DE21', '2020', 5, '5', 2, 2, 7, NULL);",
+        )
+        .unwrap();
+        let rows = |conn: &Connection| -> Vec<(String, String, Option<String>, Option<i64>)> {
+            let mut stmt = conn
+                .prepare(
+                    "SELECT citation_id, value_text, superseded_by, owner_account_id
+                     FROM observations ORDER BY id",
+                )
+                .unwrap();
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap()
+        };
+        let before = rows(&conn);
+
+        let applied = migrate(&mut conn).unwrap();
+        assert_eq!(applied, (2..=latest_version()).collect::<Vec<_>>());
+        assert_eq!(rows(&conn), before);
+        let current: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM observations INDEXED BY observations_current
+                 WHERE series_id = 1 AND region_code = 'DE21' AND superseded_by IS NULL",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(
+            current, 1,
+            "the current-row index of the later schema covers old rows"
+        );
+        crate::store::integrity_check(&conn).unwrap();
+        let broken: i64 = conn
+            .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(broken, 0);
+        let account: String = conn
+            .query_row("SELECT email FROM accounts WHERE id = 7", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(account, "ana@example.org");
+    }
+
     #[test]
     fn a_newer_database_is_refused_with_a_clear_message() {
         let mut conn = memory();

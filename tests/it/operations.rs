@@ -325,17 +325,15 @@ async fn metrics_parse_with_prometheus_clients_parser() {
         ),
         5.0
     );
+    // The two refused profiles, each by the anonymous address's minute.
     let refusals = "regintel_rate_limit_refusals";
-    assert!(
-        families[refusals]["samples"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|s| s[2].as_f64().unwrap())
-            .sum::<f64>()
-            >= 2.0,
-        "{}",
-        families[refusals]
+    assert_eq!(
+        sample(
+            refusals,
+            "regintel_rate_limit_refusals_total",
+            serde_json::json!({"bucket": "ip-minute"}),
+        ),
+        2.0
     );
     let cache = "regintel_cache_requests";
     let hits = sample(
