@@ -390,3 +390,10 @@ ALTER TABLE webhook_endpoints ADD COLUMN breaker_version INTEGER NOT NULL DEFAUL
 DROP INDEX webhook_deliveries_due;
 CREATE INDEX webhook_deliveries_pending ON webhook_deliveries (endpoint_id, next_attempt_at)
     WHERE status = 'pending';
+
+-- migration 13: the public data generation, readable by requests
+
+-- A read transaction reads it first: the public datasets, series, sources and snapshots it then
+-- takes from memory are those of exactly this generation (see src/store/public_catalog.rs).
+CREATE VIEW v_data_generation AS
+    SELECT value FROM store_meta WHERE key = 'data_generation';

@@ -182,7 +182,7 @@ pub fn import_private_csv(
     owner: i64,
 ) -> Result<ImportOutcome, Error> {
     let invalid = |pointer: String, detail: String| FieldError { pointer, detail };
-    let (unit, _) = dataset.headline().map_err(Error::internal)?;
+    let unit = dataset.headline().map_err(Error::internal)?.0.clone();
     let defaults = ingest::Defaults {
         dataset: Some(&dataset.code),
         unit: Some(&unit),

@@ -214,7 +214,7 @@ impl AppState {
 
     fn with_regions(&self, conn: Scoped, account: Option<i64>) -> StoreResult<Scoped> {
         match self.generation_of(account) {
-            (public, 0) => conn.with_public_regions(public),
+            (public, 0) => conn.with_public_data_only(public),
             _ => Ok(conn),
         }
     }

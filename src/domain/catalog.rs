@@ -103,14 +103,14 @@ pub fn snapshot_info(s: &SnapshotRow) -> SnapshotInfo {
     }
 }
 
-pub fn source_info(s: SourceRecord) -> SourceInfo {
+pub fn source_info(s: &SourceRecord) -> SourceInfo {
     SourceInfo {
-        publisher: s.publisher,
-        title: s.title,
-        landing_url: s.landing_url,
-        license: s.license,
+        publisher: s.publisher.clone(),
+        title: s.title.clone(),
+        landing_url: s.landing_url.clone(),
+        license: s.license.clone(),
         origin: serde_json::from_str(&s.origin_json).unwrap_or(serde_json::Value::Null),
-        transformation: s.transformation,
+        transformation: s.transformation.clone(),
     }
 }
 
@@ -123,8 +123,8 @@ fn summarize(
     series: &[SeriesRow],
     latest: Option<&SnapshotRow>,
 ) -> Result<DatasetSummary, Error> {
-    let labels: BTreeMap<String, BTreeMap<String, String>> = json(&d.labels_json)?;
-    let dim_names: Vec<String> = json(&d.dim_names_json)?;
+    let labels = d.labels().map_err(Error::internal)?;
+    let dim_names = d.dim_names().map_err(Error::internal)?;
     let label = |dim: &str, code: &str| labels.get(dim).and_then(|m| m.get(code)).cloned();
     let units: BTreeSet<&str> = series.iter().map(|s| s.unit.as_str()).collect();
     let mut values: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
@@ -193,7 +193,7 @@ pub fn detail(store: &Scoped, code: &str) -> Result<DatasetDetail, Error> {
     let series = store.series_of(d.id)?;
     let snapshots = store.snapshots_of(d.id)?;
     let source = match d.source_id {
-        Some(id) => store.source(id)?.map(source_info),
+        Some(id) => store.source(id)?.map(|s| source_info(&s)),
         None => None,
     };
     Ok(DatasetDetail {

@@ -69,7 +69,7 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
         .ok_or_else(not_found)?;
     let region = store.region(&row.region_code)?;
     let source = match row.source_id {
-        Some(id) => store.source(id)?.map(source_info),
+        Some(id) => store.source(id)?.map(|s| source_info(&s)),
         None => None,
     };
     let origin_format = source
@@ -110,8 +110,8 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
     Ok(CitationDetail {
         id: id.to_owned(),
         dataset: DatasetBrief {
-            code: dataset.code,
-            title: dataset.title,
+            code: dataset.code.clone(),
+            title: dataset.title.clone(),
         },
         region: RegionBrief {
             code: row.region_code.clone(),

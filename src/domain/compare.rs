@@ -90,8 +90,10 @@ pub fn compare(
         .dataset(&q.dataset)?
         .ok_or_else(|| Rejection::UnknownDataset(q.dataset.clone()))?;
     let (unit, series, series_id) = select_series(store, &dataset, &q.filters)?;
-    let labels: BTreeMap<String, BTreeMap<String, String>> =
-        serde_json::from_str(&dataset.labels_json).map_err(Error::internal)?;
+    let unit_label = dataset
+        .label("unit", &unit)
+        .map_err(Error::internal)?
+        .map(str::to_owned);
 
     let mut summaries = Vec::with_capacity(found.len());
     let mut rows: Vec<Vec<ObsRow>> = Vec::with_capacity(found.len());
@@ -189,7 +191,7 @@ pub fn compare(
             dataset: DatasetRef {
                 code: dataset.code.clone(),
                 title: dataset.title.clone(),
-                unit_label: labels.get("unit").and_then(|u| u.get(&unit)).cloned(),
+                unit_label,
                 unit,
                 series,
             },
@@ -210,10 +212,12 @@ fn select_series(
     dataset: &crate::store::datasets::DatasetRow,
     filters: &BTreeMap<String, String>,
 ) -> Result<(String, BTreeMap<String, String>, i64), Error> {
-    let mut wanted: BTreeMap<String, String> =
-        serde_json::from_str(&dataset.headline_json).map_err(Error::internal)?;
-    let dim_names: Vec<String> =
-        serde_json::from_str(&dataset.dim_names_json).map_err(Error::internal)?;
+    let (headline_unit, headline) = dataset.headline().map_err(Error::internal)?;
+    let mut wanted = headline.clone();
+    if !headline_unit.is_empty() {
+        wanted.insert("unit".to_owned(), headline_unit.clone());
+    }
+    let dim_names = dataset.dim_names().map_err(Error::internal)?;
     let all_series = store.series_of(dataset.id)?;
     for (name, value) in filters {
         if name != "unit" && !dim_names.contains(name) {

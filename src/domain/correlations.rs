@@ -4,6 +4,7 @@
 //! recompute the cell; regions left out say why.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -353,7 +354,7 @@ fn descendants(store: &Scoped, region: &RegionRow, level: i64) -> Result<Vec<Reg
 /// The datasets named (each once, each visible, each with a headline series), or every visible
 /// dataset with a headline series, public first, a private one replacing a public one of the
 /// same code (as everywhere else).
-fn candidates(store: &Scoped, named: Option<&[String]>) -> Result<Vec<DatasetRow>, Error> {
+fn candidates(store: &Scoped, named: Option<&[String]>) -> Result<Vec<Arc<DatasetRow>>, Error> {
     let Some(named) = named else {
         return super::headline_datasets(store);
     };
@@ -405,7 +406,7 @@ fn collect<'d>(
     let series_id = dataset
         .headline_series_id
         .expect("candidates have a headline series");
-    let (unit, headline) = dataset.headline().map_err(Error::internal)?;
+    let (unit, headline) = dataset.headline().map_err(Error::internal)?.clone();
     let rows: Vec<(&Unit, Vec<ObsRow>)> = units
         .iter()
         .map(|u| Ok((u, store.series_rows(&u.code, series_id)?)))

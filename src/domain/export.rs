@@ -22,12 +22,11 @@ pub const TRAILING_COLUMNS: &[&str] = &["value", "flags", "conf_status", "citati
 
 /// The header of `dataset`'s export.
 pub fn columns(dataset: &DatasetRow) -> Result<Vec<String>, Error> {
-    let dim_names: Vec<String> =
-        serde_json::from_str(&dataset.dim_names_json).map_err(Error::internal)?;
+    let dim_names = dataset.dim_names().map_err(Error::internal)?;
     Ok(LEADING_COLUMNS
         .iter()
         .map(|c| (*c).to_owned())
-        .chain(dim_names)
+        .chain(dim_names.iter().cloned())
         .chain(TRAILING_COLUMNS.iter().map(|c| (*c).to_owned()))
         .collect())
 }
@@ -104,8 +103,7 @@ pub fn metadata(
     let dataset = store
         .dataset(code)?
         .ok_or_else(|| super::Rejection::UnknownDataset(code.to_owned()))?;
-    let labels: std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>> =
-        serde_json::from_str(&dataset.labels_json).map_err(Error::internal)?;
+    let labels = dataset.labels().map_err(Error::internal)?;
     let series = store.series_of(dataset.id)?;
     let rows: i64 = series.iter().map(|s| s.obs_count).sum();
     let described = |name: &str, title: &str, datatype: &str, description: String| {

@@ -14,6 +14,7 @@ pub mod regions;
 pub mod stats;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -154,7 +155,7 @@ impl<'a> Citer<'a> {
             Some(url) => url.clone(),
             None => {
                 let url = match source_id {
-                    Some(id) => self.store.source(id)?.and_then(|s| s.landing_url),
+                    Some(id) => self.store.source(id)?.and_then(|s| s.landing_url.clone()),
                     None => None,
                 };
                 self.urls.insert(dataset_id, url.clone());
@@ -191,8 +192,8 @@ pub fn is_total(unit: &str) -> bool {
 
 /// Every visible dataset with a headline series, public first, a private one replacing a public
 /// one of the same code (as [`Scoped::dataset`] resolves codes).
-pub fn headline_datasets(store: &Scoped) -> Result<Vec<DatasetRow>, Error> {
-    let mut by_code: BTreeMap<String, DatasetRow> = BTreeMap::new();
+pub fn headline_datasets(store: &Scoped) -> Result<Vec<Arc<DatasetRow>>, Error> {
+    let mut by_code: BTreeMap<String, Arc<DatasetRow>> = BTreeMap::new();
     let mut order = Vec::new();
     for d in store.datasets()? {
         if d.headline_series_id.is_none() {

@@ -2,6 +2,7 @@
 //! headline series with its latest value and history.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -45,7 +46,7 @@ pub fn profile(
     let region = regions::detail(store, code)?;
     // The code as published, whatever case it was asked in.
     let code = region.summary.code.as_str();
-    let datasets: HashMap<i64, DatasetRow> =
+    let datasets: HashMap<i64, Arc<DatasetRow>> =
         store.datasets()?.into_iter().map(|d| (d.id, d)).collect();
     let mut citer = Citer::new(store, catalogue);
     let mut indicators: Vec<Indicator> = Vec::new();
@@ -88,9 +89,11 @@ pub fn profile(
 }
 
 fn new_indicator(dataset: &DatasetRow, region: &str) -> Result<Indicator, Error> {
-    let (unit, series) = dataset.headline().map_err(Error::internal)?;
-    let labels: BTreeMap<String, BTreeMap<String, String>> =
-        serde_json::from_str(&dataset.labels_json).map_err(Error::internal)?;
+    let (unit, series) = dataset.headline().map_err(Error::internal)?.clone();
+    let unit_label = dataset
+        .label("unit", &unit)
+        .map_err(Error::internal)?
+        .map(str::to_owned);
     let mut notes = Vec::new();
     if let Some(edition) = dataset.nuts_edition.as_deref() {
         let note = match edition {
@@ -115,7 +118,7 @@ fn new_indicator(dataset: &DatasetRow, region: &str) -> Result<Indicator, Error>
         label: dataset.description.clone(),
         topic: dataset.topic.clone(),
         series,
-        unit_label: labels.get("unit").and_then(|u| u.get(&unit)).cloned(),
+        unit_label,
         unit,
         latest: None,
         history: Vec::new(),

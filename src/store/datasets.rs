@@ -1,4 +1,8 @@
-//! Dataset, series, snapshot and source reads.
+//! Dataset, series, snapshot and source reads: of public data from the public catalogue in
+//! memory when the caller sees public data only and reads in a snapshot, from SQLite otherwise.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 use rusqlite::{OptionalExtension, Row};
 
@@ -19,6 +23,20 @@ pub struct DatasetRow {
     pub source_id: Option<i64>,
     pub headline_series_id: Option<i64>,
     pub private: bool,
+    /// The JSON columns parsed, once per row: a row of the public catalogue serves every
+    /// request of its data generation.
+    pub parsed: OnceLock<Result<ParsedDataset, String>>,
+}
+
+/// Labels by dimension (`unit` among them) then code.
+pub type Labels = BTreeMap<String, BTreeMap<String, String>>;
+
+#[derive(Debug, Clone)]
+pub struct ParsedDataset {
+    labels: Labels,
+    dim_names: Vec<String>,
+    /// The headline series' unit and other dimension values.
+    headline: (String, BTreeMap<String, String>),
 }
 
 /// A headline series as `headline_json` stores it: its unit (empty if it names none) and its
@@ -33,11 +51,42 @@ pub fn headline_of(
 }
 
 impl DatasetRow {
-    /// The headline series: see [`headline_of`].
-    pub fn headline(
-        &self,
-    ) -> serde_json::Result<(String, std::collections::BTreeMap<String, String>)> {
-        headline_of(&self.headline_json)
+    /// The headline series: its unit (empty if it names none) and its other dimension values.
+    pub fn headline(&self) -> anyhow::Result<&(String, BTreeMap<String, String>)> {
+        Ok(&self.parsed()?.headline)
+    }
+
+    fn parsed(&self) -> anyhow::Result<&ParsedDataset> {
+        let parsed = self.parsed.get_or_init(|| {
+            let text = |e: serde_json::Error| e.to_string();
+            Ok(ParsedDataset {
+                labels: serde_json::from_str(&self.labels_json).map_err(text)?,
+                dim_names: serde_json::from_str(&self.dim_names_json).map_err(text)?,
+                headline: headline_of(&self.headline_json).map_err(text)?,
+            })
+        });
+        parsed.as_ref().map_err(|e| {
+            anyhow::anyhow!("dataset {} has an unreadable JSON column: {e}", self.code)
+        })
+    }
+
+    /// `labels_json`, parsed.
+    pub fn labels(&self) -> anyhow::Result<&Labels> {
+        Ok(&self.parsed()?.labels)
+    }
+
+    /// `dim_names_json`, parsed: the dimension names in source order.
+    pub fn dim_names(&self) -> anyhow::Result<&[String]> {
+        Ok(&self.parsed()?.dim_names)
+    }
+
+    /// The label of `code` in dimension `dim`, if the source gives one.
+    pub fn label(&self, dim: &str, code: &str) -> anyhow::Result<Option<&str>> {
+        Ok(self
+            .labels()?
+            .get(dim)
+            .and_then(|m| m.get(code))
+            .map(String::as_str))
     }
 }
 
@@ -65,10 +114,11 @@ pub struct SnapshotRow {
     pub rows_unchanged: i64,
 }
 
-const DATASET_COLUMNS: &str = "id, code, title, topic, description, nuts_edition, headline_json,
-    dim_names_json, labels_json, source_id, headline_series_id, owner_account_id IS NOT NULL";
+pub(super) const DATASET_COLUMNS: &str = "id, code, title, topic, description, nuts_edition,
+    headline_json, dim_names_json, labels_json, source_id, headline_series_id,
+    owner_account_id IS NOT NULL";
 
-fn dataset_from_row(r: &Row) -> rusqlite::Result<DatasetRow> {
+pub(super) fn dataset_from_row(r: &Row) -> rusqlite::Result<DatasetRow> {
     Ok(DatasetRow {
         id: r.get(0)?,
         code: r.get(1)?,
@@ -82,44 +132,77 @@ fn dataset_from_row(r: &Row) -> rusqlite::Result<DatasetRow> {
         source_id: r.get(9)?,
         headline_series_id: r.get(10)?,
         private: r.get(11)?,
+        parsed: OnceLock::new(),
+    })
+}
+
+pub(super) const SERIES_COLUMNS: &str =
+    "s.id, s.unit, s.dims, s.obs_count, s.region_count, s.period_min, s.period_max";
+
+/// [`SERIES_COLUMNS`] starting at column `at`.
+pub(super) fn series_from_row(r: &Row, at: usize) -> rusqlite::Result<SeriesRow> {
+    Ok(SeriesRow {
+        id: r.get(at)?,
+        unit: r.get(at + 1)?,
+        dims: r.get(at + 2)?,
+        obs_count: r.get(at + 3)?,
+        region_count: r.get(at + 4)?,
+        period_min: r.get(at + 5)?,
+        period_max: r.get(at + 6)?,
+    })
+}
+
+pub(super) const SOURCE_COLUMNS: &str =
+    "publisher, title, landing_url, license, origin_json, transformation";
+
+/// [`SOURCE_COLUMNS`] starting at column `at`.
+pub(super) fn source_from_row(r: &Row, at: usize) -> rusqlite::Result<SourceRecord> {
+    Ok(SourceRecord {
+        publisher: r.get(at)?,
+        title: r.get(at + 1)?,
+        landing_url: r.get(at + 2)?,
+        license: r.get(at + 3)?,
+        origin_json: r.get(at + 4)?,
+        transformation: r.get(at + 5)?,
     })
 }
 
 impl Scoped {
     /// Datasets the caller can see, public first then private, each in code order.
-    pub fn datasets(&self) -> StoreResult<Vec<DatasetRow>> {
+    pub fn datasets(&self) -> StoreResult<Vec<Arc<DatasetRow>>> {
+        if let Some(catalog) = self.public_catalog() {
+            return Ok(catalog.datasets().to_vec());
+        }
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {DATASET_COLUMNS} FROM v_datasets ORDER BY owner_account_id IS NOT NULL, code"
         ))?;
-        let rows = stmt.query_map([], dataset_from_row)?;
+        let rows = stmt.query_map([], |r| dataset_from_row(r).map(Arc::new))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// The dataset with this code; the caller's own private dataset wins over a public one.
-    pub fn dataset(&self, code: &str) -> StoreResult<Option<DatasetRow>> {
+    pub fn dataset(&self, code: &str) -> StoreResult<Option<Arc<DatasetRow>>> {
+        if let Some(found) = self.public_catalog().and_then(|c| c.dataset(code).cloned()) {
+            return Ok(Some(found));
+        }
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {DATASET_COLUMNS} FROM v_datasets WHERE code = ?1
              ORDER BY owner_account_id IS NULL LIMIT 1"
         ))?;
-        Ok(stmt.query_row([code], dataset_from_row).optional()?)
+        Ok(stmt
+            .query_row([code], |r| dataset_from_row(r).map(Arc::new))
+            .optional()?)
     }
 
-    pub fn series_of(&self, dataset_id: i64) -> StoreResult<Vec<SeriesRow>> {
-        let mut stmt = self.db().prepare_cached(
-            "SELECT id, unit, dims, obs_count, region_count, period_min, period_max
-             FROM v_series WHERE dataset_id = ?1 ORDER BY unit, dims",
-        )?;
-        let rows = stmt.query_map([dataset_id], |r| {
-            Ok(SeriesRow {
-                id: r.get(0)?,
-                unit: r.get(1)?,
-                dims: r.get(2)?,
-                obs_count: r.get(3)?,
-                region_count: r.get(4)?,
-                period_min: r.get(5)?,
-                period_max: r.get(6)?,
-            })
-        })?;
+    pub fn series_of(&self, dataset_id: i64) -> StoreResult<Arc<[SeriesRow]>> {
+        if let Some(found) = self.public_catalog().and_then(|c| c.series_of(dataset_id)) {
+            return Ok(found);
+        }
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {SERIES_COLUMNS} FROM v_series s WHERE s.dataset_id = ?1
+             ORDER BY s.unit, s.dims"
+        ))?;
+        let rows = stmt.query_map([dataset_id], |r| series_from_row(r, 0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -146,22 +229,15 @@ impl Scoped {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    pub fn source(&self, id: i64) -> StoreResult<Option<SourceRecord>> {
-        let mut stmt = self.db().prepare_cached(
-            "SELECT publisher, title, landing_url, license, origin_json, transformation
-             FROM v_sources WHERE id = ?1",
-        )?;
+    pub fn source(&self, id: i64) -> StoreResult<Option<Arc<SourceRecord>>> {
+        if let Some(found) = self.public_catalog().and_then(|c| c.source(id).cloned()) {
+            return Ok(Some(found));
+        }
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {SOURCE_COLUMNS} FROM v_sources WHERE id = ?1"
+        ))?;
         Ok(stmt
-            .query_row([id], |r| {
-                Ok(SourceRecord {
-                    publisher: r.get(0)?,
-                    title: r.get(1)?,
-                    landing_url: r.get(2)?,
-                    license: r.get(3)?,
-                    origin_json: r.get(4)?,
-                    transformation: r.get(5)?,
-                })
-            })
+            .query_row([id], |r| source_from_row(r, 0).map(Arc::new))
             .optional()?)
     }
 }

@@ -15,7 +15,9 @@ pub mod generations;
 pub mod import;
 pub mod migrate;
 pub mod observations;
+pub mod per_generation;
 pub mod pool;
+pub mod public_catalog;
 pub mod region_index;
 pub mod regions;
 pub mod usage;
@@ -26,7 +28,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 
+use per_generation::PerGeneration;
 use pool::{Manager, PooledConn, Role};
+use public_catalog::PublicCatalog;
+use region_index::RegionIndex;
 
 /// Database failures as request code sees them: busy (retry later) or anything else.
 #[derive(Debug, thiserror::Error)]
@@ -82,8 +87,8 @@ pub struct Store {
     lookups: r2d2::Pool<Manager>,
     /// Connections for the account API's writes and background work (blocking threads only).
     system: r2d2::Pool<Manager>,
-    /// The public regions in memory, shared by request connections (see `region_index`).
-    public_regions: std::sync::Arc<region_index::PublicRegions>,
+    /// What request connections of callers who see public data only take from memory.
+    public: std::sync::Arc<PublicInMemory>,
     path: PathBuf,
 }
 
@@ -124,7 +129,7 @@ impl Store {
             requests: build(pool_size, Role::Request)?,
             lookups: build(lookups, Role::Lookup)?,
             system: build(SYSTEM_POOL_SIZE, Role::System)?,
-            public_regions: Default::default(),
+            public: Default::default(),
             path,
         })
     }
@@ -133,13 +138,13 @@ impl Store {
     /// to 5 s for one: blocking threads only.
     pub fn scoped(&self, account: Option<i64>) -> StoreResult<Scoped> {
         let conn = self.requests.get().map_err(|_| StoreError::Busy)?;
-        Ok(Scoped::bind(conn, account, &self.public_regions))
+        Ok(Scoped::bind(conn, account, &self.public))
     }
 
     /// [`Store::scoped`] without waiting: None when every request connection is in use.
     pub fn try_scoped(&self, account: Option<i64>) -> Option<Scoped> {
         let conn = self.requests.try_get()?;
-        Some(Scoped::bind(conn, account, &self.public_regions))
+        Some(Scoped::bind(conn, account, &self.public))
     }
 
     /// A read-only system connection for authentication on the async threads; never waits (Busy
@@ -213,26 +218,40 @@ fn create_private(path: &Path) -> anyhow::Result<()> {
     }
 }
 
+/// The public data in memory, one copy per public data generation, shared by every request
+/// connection (see `region_index` and `public_catalog`).
+#[derive(Default)]
+struct PublicInMemory {
+    regions: PerGeneration<RegionIndex>,
+    catalogs: PerGeneration<PublicCatalog>,
+}
+
 /// A pooled connection bound to one caller; unbinds when dropped, so the next holder of the
 /// connection starts anonymous.
 pub struct Scoped {
     conn: r2d2::PooledConnection<Manager>,
-    regions_cache: std::sync::Arc<region_index::PublicRegions>,
-    /// Set by [`Scoped::with_public_regions`]: region reads come from memory.
-    public_regions: Option<std::sync::Arc<region_index::RegionIndex>>,
+    in_memory: std::sync::Arc<PublicInMemory>,
+    /// Set by [`Scoped::with_public_data_only`]: region reads come from memory.
+    public_regions: Option<std::sync::Arc<RegionIndex>>,
+    /// Set by [`Scoped::with_public_data_only`]: read transactions take the public catalogue.
+    public_only: bool,
+    /// The public catalogue of the generation the current read transaction reads.
+    catalog: std::cell::RefCell<Option<std::sync::Arc<PublicCatalog>>>,
 }
 
 impl Scoped {
     fn bind(
         conn: r2d2::PooledConnection<Manager>,
         account: Option<i64>,
-        regions_cache: &std::sync::Arc<region_index::PublicRegions>,
+        in_memory: &std::sync::Arc<PublicInMemory>,
     ) -> Scoped {
         conn.bind_account(account);
         Scoped {
             conn,
-            regions_cache: std::sync::Arc::clone(regions_cache),
+            in_memory: std::sync::Arc::clone(in_memory),
             public_regions: None,
+            public_only: false,
+            catalog: Default::default(),
         }
     }
 
@@ -242,15 +261,38 @@ impl Scoped {
 
     /// Begins a read transaction: until the returned guard is dropped, every read of this
     /// connection sees the database as it was at its first read, whatever commits meanwhile,
-    /// and takes the WAL's read lock once rather than once per statement.
+    /// and takes the WAL's read lock once rather than once per statement. For a caller who
+    /// sees public data only, that first read is the public data generation, whose public
+    /// catalogue then answers dataset, series, source and snapshot reads from memory.
     /// Inside a snapshot already, the guard changes nothing: the outer one ends it.
     pub fn snapshot(&self) -> StoreResult<ReadSnapshot<'_>> {
-        let tx = if self.db().is_autocommit() {
-            Some(self.db().unchecked_transaction()?)
-        } else {
-            None
-        };
-        Ok(ReadSnapshot { _tx: tx })
+        if !self.db().is_autocommit() {
+            return Ok(ReadSnapshot {
+                _tx: None,
+                catalog: None,
+            });
+        }
+        let tx = self.db().unchecked_transaction()?;
+        if self.public_only {
+            let generation: i64 = self
+                .db()
+                .prepare_cached("SELECT value FROM v_data_generation")?
+                .query_row([], |r| r.get(0))?;
+            let catalog = self
+                .in_memory
+                .catalogs
+                .at(generation, || PublicCatalog::load(self.db()))?;
+            *self.catalog.borrow_mut() = Some(catalog);
+        }
+        Ok(ReadSnapshot {
+            _tx: Some(tx),
+            catalog: Some(&self.catalog),
+        })
+    }
+
+    /// The public catalogue, inside a read transaction of a caller who sees public data only.
+    fn public_catalog(&self) -> Option<std::sync::Arc<PublicCatalog>> {
+        self.catalog.borrow().clone()
     }
 
     pub fn ping(&self) -> StoreResult<i64> {
@@ -261,9 +303,19 @@ impl Scoped {
 }
 
 /// A read transaction of a [`Scoped`] connection; dropping it ends the transaction (there is
-/// nothing to commit: request connections cannot write).
+/// nothing to commit: request connections cannot write) and lets go of the public catalogue it
+/// took, which later reads outside a transaction must not use.
 pub struct ReadSnapshot<'c> {
     _tx: Option<rusqlite::Transaction<'c>>,
+    catalog: Option<&'c std::cell::RefCell<Option<std::sync::Arc<PublicCatalog>>>>,
+}
+
+impl Drop for ReadSnapshot<'_> {
+    fn drop(&mut self) {
+        if let Some(catalog) = self.catalog {
+            catalog.borrow_mut().take();
+        }
+    }
 }
 
 /// A read-only system connection for authentication (see [`Store::lookup`]); its methods are in

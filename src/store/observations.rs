@@ -147,6 +147,12 @@ impl Scoped {
 
     /// The public id (`snp_…`) of a snapshot the caller can see.
     pub fn snapshot_public_id(&self, id: i64) -> StoreResult<Option<String>> {
+        if let Some(found) = self
+            .public_catalog()
+            .and_then(|c| c.snapshot_public_id(id).map(str::to_owned))
+        {
+            return Ok(Some(found));
+        }
         let mut stmt = self
             .db()
             .prepare_cached("SELECT public_id FROM v_snapshots WHERE id = ?1")?;

@@ -4,9 +4,6 @@
 //! who can see no region code of private data sees exactly the `regions` table, so its region
 //! reads can come from one index per public data generation, shared by every request.
 
-use std::sync::{Arc, RwLock};
-
-use super::StoreResult;
 use super::regions::{RegionMatches, RegionRow};
 
 pub struct RegionIndex {
@@ -69,37 +66,5 @@ impl RegionIndex {
             }
         }
         found
-    }
-}
-
-/// The index of the latest public data generation a request asked for.
-#[derive(Default)]
-pub struct PublicRegions {
-    current: RwLock<Option<(i64, Arc<RegionIndex>)>>,
-}
-
-impl PublicRegions {
-    /// The index of data generation `generation`, loaded with `load` when it is not the one held.
-    pub fn at(
-        &self,
-        generation: i64,
-        load: impl FnOnce() -> StoreResult<Vec<RegionRow>>,
-    ) -> StoreResult<Arc<RegionIndex>> {
-        let held = |current: &Option<(i64, Arc<RegionIndex>)>| {
-            current
-                .as_ref()
-                .filter(|(g, _)| *g == generation)
-                .map(|(_, index)| Arc::clone(index))
-        };
-        if let Some(index) = held(&self.current.read().unwrap_or_else(|e| e.into_inner())) {
-            return Ok(index);
-        }
-        let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
-        if let Some(index) = held(&current) {
-            return Ok(index);
-        }
-        let index = Arc::new(RegionIndex::new(load()?));
-        *current = Some((generation, Arc::clone(&index)));
-        Ok(index)
     }
 }

@@ -2,6 +2,7 @@
 
 use rusqlite::{OptionalExtension, Row};
 
+use super::region_index::RegionIndex;
 use super::{Scoped, StoreResult, text_or_null};
 
 #[derive(Debug, Clone)]
@@ -82,16 +83,18 @@ fn contains_folded(text: &str, needle: &str) -> bool {
 }
 
 impl Scoped {
-    /// Region reads from now on come from the public regions in memory, as of public data
-    /// generation `generation` ([`super::region_index`]). Only for a caller who can see no
-    /// region code of private data: anonymous, or an account that never loaded private data.
-    pub fn with_public_regions(mut self, generation: i64) -> StoreResult<Scoped> {
-        let index = self.regions_cache.at(generation, || {
+    /// For a caller who sees public data only (anonymous, or an account that never loaded
+    /// private data): region reads from now on come from the public regions in memory, as of
+    /// public data generation `generation` ([`super::region_index`]), and read transactions
+    /// take the public catalogue ([`super::public_catalog`]).
+    pub fn with_public_data_only(mut self, generation: i64) -> StoreResult<Scoped> {
+        self.public_only = true;
+        let index = self.in_memory.regions.at(generation, || {
             let mut stmt = self
                 .db()
                 .prepare(&format!("SELECT {COLUMNS} FROM regions ORDER BY code"))?;
             let rows = stmt.query_map([], from_row)?;
-            Ok(rows.collect::<Result<_, _>>()?)
+            Ok(RegionIndex::new(rows.collect::<Result<_, _>>()?))
         })?;
         self.public_regions = Some(index);
         Ok(self)

@@ -193,7 +193,11 @@ fn the_public_index_answers_as_the_view_does() {
     let dir = bundled_data_dir();
     let store = Store::open(dir.path(), 2).unwrap();
     let view = store.scoped(None).unwrap();
-    let index = store.scoped(None).unwrap().with_public_regions(1).unwrap();
+    let index = store
+        .scoped(None)
+        .unwrap()
+        .with_public_data_only(1)
+        .unwrap();
     let shown = |r: Option<RegionRow>| format!("{r:?}");
     for code in ["DE21", "de21", "FrK", "EL30", "XX99", "", "DE"] {
         assert_eq!(

@@ -1282,7 +1282,7 @@ async fn the_store_enforces_isolation_below_http() {
         .datasets()
         .unwrap()
         .into_iter()
-        .map(|d| d.title)
+        .map(|d| d.title.clone())
         .collect();
     assert!(titles.iter().all(|t| !t.contains(a.title)), "{titles:?}");
     assert!(titles.iter().any(|t| t.contains(b.title)), "{titles:?}");

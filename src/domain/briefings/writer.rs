@@ -3,7 +3,7 @@
 //! parent and its country, the EU figure), and writes them as short paragraphs in which every
 //! number is a claim.
 
-use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::claims::{ClaimBook, Operation};
 use super::{Draft, Section};
@@ -62,7 +62,7 @@ pub fn write(
     catalogue: &Catalogue,
     region: &RegionRow,
     briefing_type: &str,
-    datasets: &[DatasetRow],
+    datasets: &[Arc<DatasetRow>],
 ) -> Result<Draft, Error> {
     let (topic, type_title, peers) = plan(briefing_type);
     let mut w = Writer {
@@ -115,8 +115,8 @@ pub fn write(
             missing.push(short);
             continue;
         };
-        let (unit, _) = dataset.headline().map_err(Error::internal)?;
-        let unit_label = w.unit_label(dataset, &unit);
+        let unit = &dataset.headline().map_err(Error::internal)?.0;
+        let unit_label = w.unit_label(dataset, unit);
         let value = w.book.direct(latest).expect("stated rows have values");
         // A count needs no unit ("4,729,243", not "4,729,243 (number)").
         let unit_note = if unit == "NR" || unit_label.is_empty() {
@@ -138,7 +138,7 @@ pub fn write(
             "{short} in {name}: {value}{unit_note} in {}{flag_note}.",
             latest.period
         );
-        w.change(&mut text, &rows, &unit);
+        w.change(&mut text, &rows, unit);
         if peers {
             if let Some((parent, parent_name)) = &parent_named {
                 w.rank(&mut text, &name, parent_name, &siblings, latest, series_id)?;
@@ -150,7 +150,7 @@ pub fn write(
                         (parent, parent_name),
                         latest,
                         series_id,
-                        &unit,
+                        unit,
                     )?;
                 }
             }
@@ -161,7 +161,7 @@ pub fn write(
                     (country, country_name),
                     latest,
                     series_id,
-                    &unit,
+                    unit,
                 )?;
             }
             if let Some(eu) = &eu {
@@ -222,18 +222,11 @@ impl Writer<'_> {
     }
 
     fn unit_label(&mut self, dataset: &DatasetRow, unit: &str) -> String {
-        /// The unit labels alone: the dimensions' labels (hundreds of codes for some datasets)
-        /// are skipped unparsed.
-        #[derive(serde::Deserialize, Default)]
-        struct UnitLabels {
-            #[serde(default)]
-            unit: BTreeMap<String, String>,
-        }
-        let labels: UnitLabels = serde_json::from_str(&dataset.labels_json).unwrap_or_default();
-        let label = labels
-            .unit
-            .get(unit)
-            .cloned()
+        let label = dataset
+            .label("unit", unit)
+            .ok()
+            .flatten()
+            .map(str::to_owned)
             .or_else(|| self.catalogue.units.get(unit).cloned())
             .unwrap_or_else(|| unit.to_owned());
         self.label(label)
