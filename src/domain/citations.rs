@@ -106,7 +106,11 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
         sha = row.snapshot.file_sha256,
         snap = row.snapshot.public_id,
     );
-    let current_citation = store.current_citation(id)?;
+    // A current row stands for itself; only a revised one has a chain to follow.
+    let current_citation = match &row.superseded_by {
+        None => id.to_owned(),
+        Some(_) => store.current_citation(id)?,
+    };
     Ok(CitationDetail {
         id: id.to_owned(),
         dataset: DatasetBrief {
