@@ -122,9 +122,9 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
             name: region.as_ref().and_then(|r| r.name().map(str::to_owned)),
             level: region.and_then(|r| r.level),
         },
-        period: row.obs.period.clone(),
+        period: row.obs.period.to_string(),
         value: row.obs.value,
-        value_text: row.obs.value_text.clone(),
+        value_text: row.obs.value_text.to_string(),
         unit: row.unit.clone(),
         dimensions: parse_dims(&row.dims)
             .into_iter()

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use compact_str::CompactString;
 use serde::Serialize;
 
 use super::error::{Error, Rejection};
@@ -102,12 +103,12 @@ pub fn compare(
         rows.push(store.series_rows(&region.code, series_id)?);
     }
 
-    let with_value = |r: &Vec<ObsRow>| -> BTreeSet<String> {
+    fn with_value(r: &[ObsRow]) -> BTreeSet<&str> {
         r.iter()
             .filter(|o| o.value.is_some())
-            .map(|o| o.period.clone())
+            .map(|o| o.period.as_str())
             .collect()
-    };
+    }
     let (period, basis) = match &q.period {
         Some(p) => (Some(p.clone()), "requested"),
         None => {
@@ -117,7 +118,7 @@ pub fn compare(
                 common.retain(|p| other.contains(p));
             }
             match common.into_iter().next_back() {
-                Some(p) => (Some(p), "latest_common"),
+                Some(p) => (Some(p.to_owned()), "latest_common"),
                 None => (None, "latest_each"),
             }
         }
@@ -129,7 +130,7 @@ pub fn compare(
     let mut missing = Vec::new();
     for (summary, region_rows) in summaries.into_iter().zip(&rows) {
         let chosen = match &period {
-            Some(p) => region_rows.iter().find(|o| &o.period == p),
+            Some(p) => region_rows.iter().find(|o| o.period == *p),
             None => region_rows.iter().rev().find(|o| o.value.is_some()),
         };
         let series_values = region_rows
@@ -317,7 +318,7 @@ fn derive(regions: &mut [RegionValues], rows: &[Vec<ObsRow>]) -> Vec<Derived> {
             .find(|o| o.citation_id == cit)
             .map_or(0, |o| decimals(&o.value_text))
     };
-    let values: Vec<Option<(f64, String, usize)>> = regions
+    let values: Vec<Option<(f64, CompactString, usize)>> = regions
         .iter()
         .enumerate()
         .map(|(i, r)| {

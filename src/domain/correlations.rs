@@ -218,9 +218,12 @@ pub fn matrix(
         for p in &c.points {
             regions_used.insert(p.region.clone());
             cited.push(Input {
-                citation: citer.cite(c.dataset, &p.region, &p.row)?.citation,
+                citation: citer
+                    .cite(c.dataset, &p.region, &p.row)?
+                    .citation
+                    .into_string(),
                 region: p.region.clone(),
-                period: p.row.period.clone(),
+                period: p.row.period.to_string(),
                 value: p.value,
             });
         }
@@ -440,7 +443,7 @@ fn collect<'d>(
     for (unit, series) in rows {
         let unit_code = &unit.code;
         let chosen: Vec<&ObsRow> = match &period {
-            Some(p) => series.iter().filter(|r| &r.period == p).collect(),
+            Some(p) => series.iter().filter(|r| r.period == *p).collect(),
             None => series.iter().collect(),
         };
         if chosen.is_empty() && basis == Basis::CrossSection && unit.classified {
@@ -456,7 +459,7 @@ fn collect<'d>(
                 Ok(value) => {
                     let key = match basis {
                         Basis::CrossSection => unit_code.clone(),
-                        Basis::TimeSeries => row.period.clone(),
+                        Basis::TimeSeries => row.period.to_string(),
                     };
                     points.push(Point {
                         region: unit_code.clone(),
@@ -468,7 +471,7 @@ fn collect<'d>(
                 Err(reason) => dropped.push(Dropped {
                     code: unit_code.clone(),
                     variable: dataset.code.clone(),
-                    period: (basis == Basis::TimeSeries).then(|| row.period.clone()),
+                    period: (basis == Basis::TimeSeries).then(|| row.period.to_string()),
                     reason,
                 }),
             }

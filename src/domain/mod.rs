@@ -16,6 +16,7 @@ pub mod stats;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
+use compact_str::CompactString;
 use serde::Serialize;
 
 use crate::catalogue::Catalogue;
@@ -27,8 +28,8 @@ pub use error::{Error, Rejection};
 /// An Eurostat flag with its meaning.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Flag {
-    pub code: String,
-    pub meaning: String,
+    pub code: CompactString,
+    pub meaning: CompactString,
 }
 
 /// Flags of a row, explained; an SDMX confidentiality status `C` shows as flag `c`.
@@ -36,14 +37,14 @@ pub fn explain_flags(catalogue: &Catalogue, flags: &str, conf_status: &str) -> V
     let mut out: Vec<Flag> = flags
         .chars()
         .map(|c| Flag {
-            code: c.to_string(),
-            meaning: catalogue.flag_meaning(c).to_owned(),
+            code: CompactString::new(c.encode_utf8(&mut [0; 4])),
+            meaning: CompactString::new(catalogue.flag_meaning(c)),
         })
         .collect();
     if conf_status.eq_ignore_ascii_case("c") && !flags.contains('c') {
         out.push(Flag {
             code: "c".into(),
-            meaning: catalogue.flag_meaning('c').to_owned(),
+            meaning: CompactString::new(catalogue.flag_meaning('c')),
         });
     }
     out
@@ -52,12 +53,12 @@ pub fn explain_flags(catalogue: &Catalogue, flags: &str, conf_status: &str) -> V
 /// A published value and the citation that resolves to its primary row.
 #[derive(Debug, Clone, Serialize)]
 pub struct Cited {
-    pub period: String,
+    pub period: CompactString,
     /// Null when the source publishes only a flag (e.g. confidential).
     #[serde(serialize_with = "opt_number")]
     pub value: Option<f64>,
     pub flags: Vec<Flag>,
-    pub citation: String,
+    pub citation: CompactString,
 }
 
 /// A figure computed in code from cited values; `citations` are its inputs.
@@ -67,7 +68,7 @@ pub struct Derived {
     #[serde(serialize_with = "number")]
     pub value: f64,
     pub description: String,
-    pub citations: Vec<String>,
+    pub citations: Vec<CompactString>,
 }
 
 /// A warning a careful analyst should read before using the numbers.
@@ -80,17 +81,18 @@ pub struct Warning {
 /// Short form of a citation for `meta.citations`.
 #[derive(Debug, Clone, Serialize)]
 pub struct CitationRef {
-    pub dataset: String,
-    pub region: String,
-    pub period: String,
-    pub source_url: Option<String>,
+    pub dataset: CompactString,
+    pub region: CompactString,
+    pub period: CompactString,
+    /// Shared by every citation of the dataset.
+    pub source_url: Option<Arc<str>>,
 }
 
 /// The citations and snapshots an answer used, for its `meta`.
 #[derive(Debug, Default, Serialize)]
 pub struct Sources {
     pub snapshots: BTreeSet<String>,
-    pub citations: BTreeMap<String, CitationRef>,
+    pub citations: BTreeMap<CompactString, CitationRef>,
 }
 
 /// Turns rows into cited values while recording what they cite. Source URLs and snapshot ids
@@ -98,7 +100,7 @@ pub struct Sources {
 pub struct Citer<'a> {
     store: &'a Scoped,
     catalogue: &'a Catalogue,
-    urls: HashMap<i64, Option<String>>,
+    urls: HashMap<i64, Option<Arc<str>>>,
     /// Snapshots already in `sources.snapshots`, by row id.
     named: HashSet<i64>,
     pub sources: Sources,
@@ -155,7 +157,10 @@ impl<'a> Citer<'a> {
             Some(url) => url.clone(),
             None => {
                 let url = match source_id {
-                    Some(id) => self.store.source(id)?.and_then(|s| s.landing_url.clone()),
+                    Some(id) => self
+                        .store
+                        .source(id)?
+                        .and_then(|s| s.landing_url.as_deref().map(Arc::from)),
                     None => None,
                 };
                 self.urls.insert(dataset_id, url.clone());
@@ -174,8 +179,8 @@ impl<'a> Citer<'a> {
         self.sources.citations.insert(
             row.citation_id.clone(),
             CitationRef {
-                dataset: dataset_code.to_owned(),
-                region: region.to_owned(),
+                dataset: CompactString::new(dataset_code),
+                region: CompactString::new(region),
                 period: row.period.clone(),
                 source_url: url,
             },

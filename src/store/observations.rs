@@ -1,20 +1,23 @@
 //! Observation reads: the values behind profiles and comparisons, and citations.
 
+use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::datasets::SnapshotRow;
 use super::{Scoped, StoreResult, text};
 
-/// One current value with what is needed to cite it.
+/// One current value with what is needed to cite it. Its texts are short (a citation id is 24
+/// bytes, a period at most 7) and held inline, so a row costs no allocation: an answer reads
+/// hundreds.
 #[derive(Debug, Clone)]
 pub struct ObsRow {
-    pub citation_id: String,
+    pub citation_id: CompactString,
     pub series_id: i64,
-    pub period: String,
+    pub period: CompactString,
     pub value: Option<f64>,
-    pub value_text: String,
-    pub flags: String,
-    pub conf_status: String,
+    pub value_text: CompactString,
+    pub flags: CompactString,
+    pub conf_status: CompactString,
     /// The snapshot's row id; [`Scoped::snapshot_public_id`] names it. (Joining the snapshots
     /// for every row would cost a table lookup per row for a handful of distinct values.)
     pub snapshot_id: i64,
@@ -32,14 +35,15 @@ const OBS_COLUMNS: &str = "o.citation_id, o.series_id, o.period, o.value, o.valu
 
 /// Reads [`OBS_COLUMNS`] starting at column `at`.
 fn obs_at(r: &Row, at: usize) -> rusqlite::Result<ObsRow> {
+    let inline = |i: usize| text(r, i).map(CompactString::new);
     Ok(ObsRow {
-        citation_id: r.get(at)?,
+        citation_id: inline(at)?,
         series_id: r.get(at + 1)?,
-        period: r.get(at + 2)?,
+        period: inline(at + 2)?,
         value: r.get(at + 3)?,
-        value_text: r.get(at + 4)?,
-        flags: r.get(at + 5)?,
-        conf_status: r.get(at + 6)?,
+        value_text: inline(at + 4)?,
+        flags: inline(at + 5)?,
+        conf_status: inline(at + 6)?,
         snapshot_id: r.get(at + 7)?,
     })
 }

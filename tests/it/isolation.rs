@@ -1300,7 +1300,10 @@ async fn the_store_enforces_isolation_below_http() {
     }
     for region in ["DE21", "FR10", "DE2", "FR1"] {
         for (_, row) in bravo.headline_rows(region).unwrap() {
-            assert!(!a.citations.contains(&row.citation_id), "{region}");
+            assert!(
+                !a.citations.contains(&row.citation_id.to_string()),
+                "{region}"
+            );
         }
     }
     drop(bravo);

@@ -146,7 +146,7 @@ impl ClaimBook {
             display: display.clone(),
             value,
             kind: "direct".into(),
-            citations: vec![row.citation_id.clone()],
+            citations: vec![row.citation_id.to_string()],
             inputs: Vec::new(),
             derivation: None,
             operation: None,
@@ -196,7 +196,7 @@ impl ClaimBook {
                 .iter()
                 .zip(&values)
                 .map(|(r, v)| ClaimInput {
-                    citation: r.citation_id.clone(),
+                    citation: r.citation_id.to_string(),
                     value: *v,
                 })
                 .collect(),

@@ -163,10 +163,10 @@ pub fn generate(
             read.insert(citation.to_owned(), store.citation(citation)?);
         }
         Ok(read[citation].as_ref().map(|row| verify::CitedRow {
-            period: row.obs.period.clone(),
+            period: row.obs.period.to_string(),
             region: row.region_code.clone(),
             value: row.obs.value,
-            value_text: row.obs.value_text.clone(),
+            value_text: row.obs.value_text.to_string(),
         }))
     };
     let own = verify::verify(

@@ -329,8 +329,8 @@ mod tests {
             period: period.into(),
             value: Some(value),
             value_text: text.into(),
-            flags: String::new(),
-            conf_status: String::new(),
+            flags: Default::default(),
+            conf_status: Default::default(),
             snapshot_id: 1,
         }
     }
@@ -371,10 +371,10 @@ mod tests {
             rows.iter().map(|r| (r.citation_id.as_str(), r)).collect();
         let mut lookup = |id: &str| {
             Ok(by_id.get(id).map(|r| CitedRow {
-                period: r.period.clone(),
+                period: r.period.to_string(),
                 region: "DE21".into(),
                 value: r.value,
-                value_text: r.value_text.clone(),
+                value_text: r.value_text.to_string(),
             }))
         };
         let sections = [Section {

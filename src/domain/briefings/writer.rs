@@ -127,7 +127,7 @@ pub fn write(
         let flags: Vec<String> =
             crate::domain::explain_flags(catalogue, &latest.flags, &latest.conf_status)
                 .into_iter()
-                .map(|f| f.meaning)
+                .map(|f| f.meaning.into_string())
                 .collect();
         let flag_note = if flags.is_empty() {
             String::new()
