@@ -503,6 +503,7 @@ fn refresh_series_stats(
     )?;
     for id in series {
         stmt.execute([id])?;
+        super::blocks::write_series(tx, id)?;
     }
     Ok(())
 }

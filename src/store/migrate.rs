@@ -43,6 +43,15 @@ pub fn migrations() -> Vec<Migration> {
     out
 }
 
+/// What a migration needs beyond its SQL: data only regintel's code computes, from rows that
+/// exist already.
+fn code_step(version: i64) -> Option<fn(&rusqlite::Transaction) -> rusqlite::Result<()>> {
+    match version {
+        14 => Some(super::blocks::write_all),
+        _ => None,
+    }
+}
+
 pub fn latest_version() -> i64 {
     migrations().len() as i64
 }
@@ -62,6 +71,11 @@ pub fn migrate(conn: &mut Connection) -> anyhow::Result<Vec<i64>> {
         let tx = conn.transaction()?;
         tx.execute_batch(m.sql)
             .with_context(|| format!("while applying migration {} ({})", m.version, m.title))?;
+        if let Some(step) = code_step(m.version) {
+            step(&tx).with_context(|| {
+                format!("while filling in migration {} ({})", m.version, m.title)
+            })?;
+        }
         tx.pragma_update(None, "user_version", m.version)?;
         tx.commit()?;
         applied.push(m.version);
@@ -169,6 +183,20 @@ mod tests {
             .query_row("SELECT email FROM accounts WHERE id = 7", [], |r| r.get(0))
             .unwrap();
         assert_eq!(account, "ana@example.org");
+        // The blocks of the later schema hold the current rows, each with its owner.
+        let blocks: Vec<(i64, Option<i64>, usize)> = conn
+            .prepare("SELECT series_id, owner_account_id, rows FROM observation_blocks ORDER BY 1")
+            .unwrap()
+            .query_map([], |r| {
+                let mut rows = Vec::new();
+                crate::store::blocks::read(r, 2, r.get(0)?, &mut rows).unwrap();
+                assert!(rows.iter().all(|o| o.citation_id != "cit_old"), "{rows:?}");
+                Ok((r.get(0)?, r.get(1)?, rows.len()))
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(blocks, [(1, None, 1), (2, Some(7), 1)]);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! database's one writer) uses [`Store::scoped`] or [`Store::system`] from a blocking thread.
 
 pub mod accounts;
+pub mod blocks;
 pub mod briefings;
 pub mod datasets;
 pub mod generations;

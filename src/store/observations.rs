@@ -4,7 +4,7 @@ use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::datasets::SnapshotRow;
-use super::{Scoped, StoreResult, text};
+use super::{Scoped, StoreResult, blocks, text};
 
 /// One current value with what is needed to cite it. Its texts are short (a citation id is 24
 /// bytes, a period at most 7) and held inline, so a row costs no allocation: an answer reads
@@ -65,29 +65,38 @@ pub struct CitationRow {
 
 impl Scoped {
     /// Current values of every visible dataset's headline series for a region, by dataset id
-    /// then period.
+    /// then period (from the series' blocks, see [`super::blocks`]).
     pub fn headline_rows(&self, region: &str) -> StoreResult<Vec<(i64, ObsRow)>> {
-        let mut stmt = self.db().prepare_cached(&format!(
-            "SELECT d.id, {OBS_COLUMNS}
+        let mut stmt = self.db().prepare_cached(
+            "SELECT d.id, d.headline_series_id, b.rows
              FROM v_datasets d
-             JOIN v_observations o ON o.series_id = d.headline_series_id
-             WHERE o.region_code = ?1 AND o.superseded_by IS NULL
-             ORDER BY d.id, o.period"
-        ))?;
-        let rows = stmt.query_map([region], |r| Ok((r.get::<_, i64>(0)?, obs_at(r, 1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+             JOIN v_observation_blocks b
+               ON b.series_id = d.headline_series_id AND b.region_code = ?1
+             ORDER BY d.id",
+        )?;
+        let mut rows = stmt.query([region])?;
+        let (mut out, mut block) = (Vec::new(), Vec::new());
+        while let Some(r) = rows.next()? {
+            let dataset_id: i64 = r.get(0)?;
+            block.clear();
+            blocks::read(r, 2, r.get(1)?, &mut block)?;
+            out.extend(block.drain(..).map(|row| (dataset_id, row)));
+        }
+        Ok(out)
     }
 
-    /// Current values of one series for one region, by period.
+    /// Current values of one series for one region, by period (its block, see
+    /// [`super::blocks`]).
     pub fn series_rows(&self, region: &str, series_id: i64) -> StoreResult<Vec<ObsRow>> {
-        let mut stmt = self.db().prepare_cached(&format!(
-            "SELECT {OBS_COLUMNS}
-             FROM v_observations o
-             WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.superseded_by IS NULL
-             ORDER BY o.period"
-        ))?;
-        let rows = stmt.query_map(params![region, series_id], |r| obs_at(r, 0))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut stmt = self.db().prepare_cached(
+            "SELECT rows FROM v_observation_blocks WHERE series_id = ?1 AND region_code = ?2",
+        )?;
+        let mut rows = stmt.query(params![series_id, region])?;
+        let mut out = Vec::new();
+        if let Some(r) = rows.next()? {
+            blocks::read(r, 0, series_id, &mut out)?;
+        }
+        Ok(out)
     }
 
     /// The current value of one series for one region at one period, if there is one.

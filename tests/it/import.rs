@@ -158,6 +158,21 @@ async fn a_revised_value_adds_one_row_and_the_old_citation_points_to_it() {
     let scoped = store.scoped(None).unwrap();
     assert_eq!(scoped.current_citation(&new_cit).unwrap(), old_cit);
     assert_eq!(scoped.current_citation(&old_cit).unwrap(), old_cit);
+    // What answers read is the current rows again: the revived one, not its revision.
+    let series = scoped
+        .dataset("test_pop")
+        .unwrap()
+        .unwrap()
+        .headline_series_id
+        .unwrap();
+    let cited: Vec<String> = scoped
+        .series_rows("DE21", series)
+        .unwrap()
+        .iter()
+        .map(|r| format!("{} {}", r.period, r.citation_id))
+        .collect();
+    assert_eq!(cited.len(), 2, "{cited:?}");
+    assert_eq!(cited[1], format!("2022 {old_cit}"), "{cited:?}");
 }
 
 const TSV: &str = "freq,unit,geo\\TIME_PERIOD\t2020 \t2021 \t2022 \nA,NR,DE21\t100 \t110 p\t: c\nA,NR,DE22\t200 \t: \t220\n";
