@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use compact_str::CompactString;
 use serde::Serialize;
+use serde_json::value::RawValue;
 
 use crate::catalogue::Catalogue;
 use crate::store::Scoped;
@@ -84,8 +85,9 @@ pub struct CitationRef {
     pub dataset: CompactString,
     pub region: CompactString,
     pub period: CompactString,
-    /// Shared by every citation of the dataset.
-    pub source_url: Option<Arc<str>>,
+    /// Shared by every citation of the dataset, and written as JSON once: it is the longest
+    /// text of an answer's `meta`, repeated for every citation.
+    pub source_url: Option<Arc<RawValue>>,
 }
 
 /// The citations and snapshots an answer used, for its `meta`.
@@ -100,7 +102,7 @@ pub struct Sources {
 pub struct Citer<'a> {
     store: &'a Scoped,
     catalogue: &'a Catalogue,
-    urls: HashMap<i64, Option<Arc<str>>>,
+    urls: HashMap<i64, Option<Arc<RawValue>>>,
     /// Snapshots already in `sources.snapshots`, by row id.
     named: HashSet<i64>,
     pub sources: Sources,
@@ -157,10 +159,12 @@ impl<'a> Citer<'a> {
             Some(url) => url.clone(),
             None => {
                 let url = match source_id {
-                    Some(id) => self
-                        .store
-                        .source(id)?
-                        .and_then(|s| s.landing_url.as_deref().map(Arc::from)),
+                    Some(id) => match self.store.source(id)?.and_then(|s| s.landing_url.clone()) {
+                        Some(url) => Some(Arc::from(
+                            serde_json::value::to_raw_value(&url).map_err(Error::internal)?,
+                        )),
+                        None => None,
+                    },
                     None => None,
                 };
                 self.urls.insert(dataset_id, url.clone());
