@@ -264,10 +264,9 @@ const REGION: &str = "SELECT code, name_latin, name_national, level, parent_code
 const SUBREGIONS: &str = "SELECT code, name_latin, name_national, level, parent_code, country_code,
     classification, in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to
     FROM v_regions WHERE parent_code = ?1 ORDER BY code";
-const SERIES_ROWS: &str = "SELECT o.citation_id, o.series_id, o.period, o.value, o.value_text,
-    o.flags, o.conf_status, o.snapshot_id
-    FROM v_observations o
-    WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.superseded_by IS NULL ORDER BY o.period";
+/// A region's current rows of a series: its block (see `regintel::store::blocks`).
+const SERIES_ROWS: &str =
+    "SELECT rows FROM v_observation_blocks WHERE series_id = ?2 AND region_code = ?1";
 const VALUE_AT: &str = "SELECT o.citation_id, o.series_id, o.period, o.value, o.value_text,
     o.flags, o.conf_status, o.snapshot_id
     FROM v_observations o
@@ -376,15 +375,16 @@ fn briefing_reads(db: &Path, peers: bool, citations: &[String]) -> Result<()> {
             Vec::new()
         };
         for series in headline_series(conn)? {
-            // Every column of the region's series, as read_all does, keeping the last period.
+            // The region's block, read as read_all does, and its last period (what the writer
+            // asks the peers for).
             let mut stmt = conn.prepare_cached(SERIES_ROWS)?;
             let mut rows = stmt.query(params![BRIEFING_REGION, series])?;
             let mut latest: Option<String> = None;
-            while let Some(row) = rows.next()? {
-                for i in 0..8 {
-                    let _: rusqlite::types::Value = row.get(i)?;
-                }
-                latest = Some(row.get(2)?);
+            if let Some(row) = rows.next()? {
+                let _: rusqlite::types::Value = row.get(0)?;
+                let mut block = Vec::new();
+                regintel::store::blocks::read(row, 0, series, &mut block)?;
+                latest = block.last().map(|r| r.period.to_string());
             }
             let (Some(period), true) = (latest, peers) else {
                 continue;

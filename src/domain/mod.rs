@@ -9,16 +9,16 @@ pub mod compare;
 pub mod correlations;
 mod error;
 pub mod export;
+mod json_text;
 pub mod profile;
 pub mod regions;
 pub mod stats;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use compact_str::CompactString;
 use serde::Serialize;
-use serde_json::value::RawValue;
 
 use crate::catalogue::Catalogue;
 use crate::store::Scoped;
@@ -80,21 +80,57 @@ pub struct Warning {
 }
 
 /// Short form of a citation for `meta.citations`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct CitationRef {
     pub dataset: CompactString,
     pub region: CompactString,
     pub period: CompactString,
-    /// Shared by every citation of the dataset, and written as JSON once: it is the longest
-    /// text of an answer's `meta`, repeated for every citation.
-    pub source_url: Option<Arc<RawValue>>,
+    /// Shared by every citation of the dataset.
+    pub source_url: Option<Arc<str>>,
 }
 
 /// The citations and snapshots an answer used, for its `meta`.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default)]
 pub struct Sources {
     pub snapshots: BTreeSet<String>,
     pub citations: BTreeMap<CompactString, CitationRef>,
+}
+
+impl Sources {
+    /// `{"snapshots": [...], "citations": {id: {"dataset", "region", "period", "source_url"}}}`,
+    /// the JSON text of an answer's `meta` members, byte for byte what serde_json would write
+    /// (see [`json_text`]): hundreds of entries per answer, none of whose texts needs escaping.
+    pub fn to_json(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(64 + 160 * self.citations.len());
+        out.extend_from_slice(b"{\"snapshots\":[");
+        for (i, snapshot) in self.snapshots.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            json_text::push_str(&mut out, snapshot);
+        }
+        out.extend_from_slice(b"],\"citations\":{");
+        for (i, (id, c)) in self.citations.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            json_text::push_str(&mut out, id);
+            out.extend_from_slice(b":{\"dataset\":");
+            json_text::push_str(&mut out, &c.dataset);
+            out.extend_from_slice(b",\"region\":");
+            json_text::push_str(&mut out, &c.region);
+            out.extend_from_slice(b",\"period\":");
+            json_text::push_str(&mut out, &c.period);
+            out.extend_from_slice(b",\"source_url\":");
+            match &c.source_url {
+                Some(url) => json_text::push_str(&mut out, url),
+                None => out.extend_from_slice(b"null"),
+            }
+            out.push(b'}');
+        }
+        out.extend_from_slice(b"}}");
+        out
+    }
 }
 
 /// Turns rows into cited values while recording what they cite. Source URLs and snapshot ids
@@ -102,9 +138,10 @@ pub struct Sources {
 pub struct Citer<'a> {
     store: &'a Scoped,
     catalogue: &'a Catalogue,
-    urls: HashMap<i64, Option<Arc<RawValue>>>,
-    /// Snapshots already in `sources.snapshots`, by row id.
-    named: HashSet<i64>,
+    /// Each dataset's source URL, by dataset id: an answer cites a few datasets, so a list.
+    urls: Vec<(i64, Option<Arc<str>>)>,
+    /// Snapshots already in `sources.snapshots`, by row id (a few per answer).
+    named: Vec<i64>,
     pub sources: Sources,
 }
 
@@ -113,8 +150,8 @@ impl<'a> Citer<'a> {
         Citer {
             store,
             catalogue,
-            urls: HashMap::new(),
-            named: HashSet::new(),
+            urls: Vec::new(),
+            named: Vec::new(),
             sources: Sources::default(),
         }
     }
@@ -155,23 +192,22 @@ impl<'a> Citer<'a> {
         region: &str,
         row: &ObsRow,
     ) -> Result<(), Error> {
-        let url = match self.urls.get(&dataset_id) {
-            Some(url) => url.clone(),
+        let url = match self.urls.iter().find(|(id, _)| *id == dataset_id) {
+            Some((_, url)) => url.clone(),
             None => {
                 let url = match source_id {
-                    Some(id) => match self.store.source(id)?.and_then(|s| s.landing_url.clone()) {
-                        Some(url) => Some(Arc::from(
-                            serde_json::value::to_raw_value(&url).map_err(Error::internal)?,
-                        )),
-                        None => None,
-                    },
+                    Some(id) => self
+                        .store
+                        .source(id)?
+                        .and_then(|s| s.landing_url.as_deref().map(Arc::from)),
                     None => None,
                 };
-                self.urls.insert(dataset_id, url.clone());
+                self.urls.push((dataset_id, url.clone()));
                 url
             }
         };
-        if self.named.insert(row.snapshot_id) {
+        if !self.named.contains(&row.snapshot_id) {
+            self.named.push(row.snapshot_id);
             let public_id = self
                 .store
                 .snapshot_public_id(row.snapshot_id)?

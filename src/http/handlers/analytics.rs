@@ -8,7 +8,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use tokio::sync::mpsc;
 
-use super::{Req, json};
+use super::{Req, cited};
 use crate::domain::Rejection;
 use crate::domain::correlations::{self, MatrixQuery};
 use crate::domain::export::{self, ExportFilter};
@@ -58,7 +58,7 @@ pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
             min_n,
         },
     )?;
-    json(&matrix, &sources)
+    cited(&matrix, &sources)
 }
 
 /// An export must take this many bytes of CSV a second of the time it kept the producer waiting,

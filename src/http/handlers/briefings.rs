@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use super::{Req, json};
+use super::{Req, cited, json};
 use crate::domain::briefings::ProseModel;
 use crate::domain::{Rejection, briefings};
 use crate::http::error::ApiError;
@@ -51,11 +51,10 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     };
     req.state.store.system()?.insert_briefing(account, &row)?;
     // The answer's `data` is the stored text, serialised once.
-    let meta = serde_json::to_vec(&sources).map_err(|e| ApiError::Internal(e.into()))?;
     Ok(Reply::Json {
         status: 201,
         data: row.body_json.into(),
-        meta: meta.into(),
+        meta: sources.to_json().into(),
     })
 }
 
@@ -67,7 +66,7 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
         .briefing(&id)?
         .ok_or_else(|| Rejection::NotFound(format!("no briefing {}", crate::error::shown(&id))))?;
     let (briefing, sources) = briefings::stored(store, &req.state.catalogue, &row)?;
-    json(&briefing, &sources)
+    cited(&briefing, &sources)
 }
 
 /// Briefings in a page of the list at most.

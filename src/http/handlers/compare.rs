@@ -1,6 +1,6 @@
 //! `GET /compare?regions=A,B&dataset=X[&period=P][&<dimension>=<value>...]`.
 
-use super::{Req, json};
+use super::{Req, cited};
 use crate::domain::compare::{self, CompareQuery};
 use crate::http::error::ApiError;
 use crate::reply::Reply;
@@ -31,5 +31,5 @@ pub fn compare(req: &mut Req) -> Result<Reply, ApiError> {
             filters,
         },
     )?;
-    json(&comparison, &sources)
+    cited(&comparison, &sources)
 }

@@ -143,6 +143,19 @@ pub fn shown_once<V: serde::Serialize>(
     json(&data, &serde_json::json!({}))
 }
 
+/// An answer whose `meta` is the citations and snapshots its `data` used.
+pub fn cited<D: serde::Serialize>(
+    data: &D,
+    sources: &crate::domain::Sources,
+) -> Result<Reply, ApiError> {
+    let data = serde_json::to_vec(data).map_err(|e| ApiError::Internal(e.into()))?;
+    Ok(Reply::Json {
+        status: 200,
+        data: data.into(),
+        meta: sources.to_json().into(),
+    })
+}
+
 /// Serialisation of our own types cannot fail; if it did, it is a bug to log, not a 400.
 pub fn json<D: serde::Serialize, M: serde::Serialize>(
     data: &D,

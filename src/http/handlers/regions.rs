@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use super::{Req, json};
+use super::{Req, cited, json};
 use crate::domain::{profile, regions};
 use crate::http::error::ApiError;
 use crate::reply::Reply;
@@ -52,5 +52,5 @@ pub fn profile(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let (profile, sources) =
         profile::profile(req.store()?, &req.state.catalogue, req.param("region_code"))?;
-    json(&profile, &sources)
+    cited(&profile, &sources)
 }
