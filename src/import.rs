@@ -191,11 +191,12 @@ pub fn import_private_csv(
         .map_err(|e| Rejection::invalid_at(format!("line {}", e.line), e.reason))?;
     canonical_region_codes(&store.system()?.region_codes()?, &mut parsed)
         .map_err(|(line, reason)| Rejection::invalid_at(format!("line {line}"), reason))?;
-    let declared_dims: BTreeSet<String> =
-        serde_json::from_str::<Vec<String>>(&dataset.dim_names_json)
-            .map_err(Error::internal)?
-            .into_iter()
-            .collect();
+    let declared_dims: BTreeSet<String> = dataset
+        .dim_names()
+        .map_err(Error::internal)?
+        .iter()
+        .cloned()
+        .collect();
     let mut errors = Vec::new();
     let given_dims: BTreeSet<String> = parsed.dim_names.iter().cloned().collect();
     if given_dims != declared_dims {
@@ -294,7 +295,9 @@ fn finish(
     if report.regions > 0 {
         generations::bump(&tx, None)?;
     }
-    if report.changed() {
+    // A file that changed no row may still have changed its dataset's description (title,
+    // labels, headline series), which answers and the public catalogue show.
+    if report.datasets.iter().any(|d| d.written) {
         generations::bump(&tx, owner)?;
     }
     tx.commit().context("while committing the import")?;
@@ -306,6 +309,7 @@ fn unchanged(dataset: &str, file: &str) -> ImportOutcome {
         dataset: dataset.to_owned(),
         file: file.to_owned(),
         snapshot: None,
+        written: false,
         rows_in_file: 0,
         added: 0,
         revised: 0,

@@ -193,9 +193,7 @@ impl AppState {
     }
 
     /// A request connection for `account` ([`Store::scoped`], waiting for one; a wait is
-    /// measured, pool `connections`). A caller whose own data generation is 0 has never loaded
-    /// private data, so it sees public regions only: its region reads come from memory
-    /// (`store::region_index`).
+    /// measured, pool `connections`), bound as [`AppState::bind_public_only`] says.
     pub fn scoped(&self, account: Option<i64>) -> StoreResult<Scoped> {
         if let Some(conn) = self.try_scoped(account) {
             return conn;
@@ -203,16 +201,18 @@ impl AppState {
         let waiting = std::time::Instant::now();
         let conn = self.store.scoped(account);
         self.metrics.pool_wait("connections", waiting.elapsed());
-        self.with_regions(conn?, account)
+        self.bind_public_only(conn?, account)
     }
 
     /// [`AppState::scoped`] without waiting: None when every request connection is in use.
     pub fn try_scoped(&self, account: Option<i64>) -> Option<StoreResult<Scoped>> {
         let conn = self.store.try_scoped(account)?;
-        Some(self.with_regions(conn, account))
+        Some(self.bind_public_only(conn, account))
     }
 
-    fn with_regions(&self, conn: Scoped, account: Option<i64>) -> StoreResult<Scoped> {
+    /// A caller whose own data generation is 0 never loaded private data: its connection reads
+    /// public regions and the public catalogue from memory ([`Scoped::with_public_data_only`]).
+    fn bind_public_only(&self, conn: Scoped, account: Option<i64>) -> StoreResult<Scoped> {
         match self.generation_of(account) {
             (public, 0) => conn.with_public_data_only(public),
             _ => Ok(conn),

@@ -99,7 +99,7 @@ pub struct Sources {
 impl Sources {
     /// `{"snapshots": [...], "citations": {id: {"dataset", "region", "period", "source_url"}}}`,
     /// the JSON text of an answer's `meta` members, byte for byte what serde_json would write
-    /// (see [`json_text`]): hundreds of entries per answer, none of whose texts needs escaping.
+    /// (see [`json_text`]): hundreds of entries per answer, whose texts rarely need escaping.
     pub fn to_json(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(64 + 160 * self.citations.len());
         out.extend_from_slice(b"{\"snapshots\":[");

@@ -2,9 +2,9 @@
 //! `observation_blocks`. A profile cites about 300 current rows (a dozen headline series of 25
 //! periods) and a comparison 75; read from `observations` row by row (an index step, a table
 //! lookup and eight columns each), they were most of an uncached answer's time. Read as blocks,
-//! a profile takes a dozen rows and a comparison three. Every import writes the blocks of the
-//! series it touched again, in its own transaction, so a block always holds exactly the
-//! current rows of `observations`.
+//! a profile takes a dozen rows and a comparison three. Every import writes again the blocks
+//! of the series and regions whose rows it added or revised, in its own transaction, so a block
+//! always holds exactly the current rows of `observations`.
 //!
 //! A block is a sequence of rows; a row is its snapshot's row id (8 bytes, little-endian), a
 //! byte saying whether a value follows (0 or 1) and the value (8 bytes, an IEEE 754 double,
@@ -17,63 +17,58 @@ use rusqlite::{Transaction, params};
 use super::observations::ObsRow;
 use super::{StoreError, StoreResult, text};
 
-/// Writes the blocks of `series_id` from its current rows in `observations`, replacing any
-/// block it had.
-pub fn write_series(tx: &Transaction, series_id: i64) -> rusqlite::Result<()> {
-    tx.prepare_cached("DELETE FROM observation_blocks WHERE series_id = ?1")?
-        .execute([series_id])?;
+/// Writes the block of `series_id` in `region` from its current rows in `observations`,
+/// replacing the one it had (and leaving none when no current row is left).
+pub fn write(tx: &Transaction, series_id: i64, region: &str) -> rusqlite::Result<()> {
+    tx.prepare_cached("DELETE FROM observation_blocks WHERE series_id = ?1 AND region_code = ?2")?
+        .execute(params![series_id, region])?;
     let mut read = tx.prepare_cached(
-        "SELECT region_code, owner_account_id, period, value, value_text, flags, conf_status,
-                citation_id, snapshot_id
+        "SELECT owner_account_id, period, value, value_text, flags, conf_status, citation_id,
+                snapshot_id
          FROM observations INDEXED BY observations_current
-         WHERE series_id = ?1 AND superseded_by IS NULL
-         ORDER BY region_code, period",
+         WHERE series_id = ?1 AND region_code = ?2 AND superseded_by IS NULL
+         ORDER BY period",
     )?;
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO observation_blocks (series_id, region_code, owner_account_id, rows)
-         VALUES (?1, ?2, ?3, ?4)",
-    )?;
-    let mut rows = read.query([series_id])?;
-    let mut region = String::new();
+    let mut rows = read.query(params![series_id, region])?;
     let mut owner: Option<i64> = None;
     let mut block = Vec::new();
     while let Some(r) = rows.next()? {
-        let code = text(r, 0)?;
-        if code != region {
-            if !block.is_empty() {
-                insert.execute(params![series_id, region, owner, block])?;
-                block.clear();
-            }
-            code.clone_into(&mut region);
-            owner = r.get(1)?;
-        }
+        // Every row of a series belongs to its dataset's one owner (or none).
+        owner = r.get(0)?;
         encode_row(
             &mut block,
-            r.get(8)?,
-            r.get(3)?,
+            r.get(7)?,
+            r.get(2)?,
             [
-                text(r, 2)?,
+                text(r, 1)?,
+                text(r, 3)?,
                 text(r, 4)?,
                 text(r, 5)?,
                 text(r, 6)?,
-                text(r, 7)?,
             ],
         );
     }
     if !block.is_empty() {
-        insert.execute(params![series_id, region, owner, block])?;
+        tx.prepare_cached(
+            "INSERT INTO observation_blocks (series_id, region_code, owner_account_id, rows)
+             VALUES (?1, ?2, ?3, ?4)",
+        )?
+        .execute(params![series_id, region, owner, block])?;
     }
     Ok(())
 }
 
-/// Writes the blocks of every series: for a database made before blocks existed.
+/// Writes every block: for a database made before blocks existed.
 pub fn write_all(tx: &Transaction) -> rusqlite::Result<()> {
-    let ids: Vec<i64> = tx
-        .prepare("SELECT id FROM series")?
-        .query_map([], |r| r.get(0))?
+    let pairs: Vec<(i64, String)> = tx
+        .prepare(
+            "SELECT DISTINCT series_id, region_code FROM observations INDEXED BY observations_current
+             WHERE superseded_by IS NULL",
+        )?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<_, _>>()?;
-    for id in ids {
-        write_series(tx, id)?;
+    for (series, region) in pairs {
+        write(tx, series, &region)?;
     }
     Ok(())
 }

@@ -24,8 +24,8 @@ pub struct DatasetRow {
     pub headline_series_id: Option<i64>,
     pub private: bool,
     /// The JSON columns parsed, once per row: a row of the public catalogue serves every
-    /// request of its data generation.
-    pub parsed: OnceLock<Result<ParsedDataset, String>>,
+    /// request of its data generation. (Rows are only read, never edited.)
+    parsed: OnceLock<Result<ParsedDataset, String>>,
 }
 
 /// Labels by dimension (`unit` among them) then code.

@@ -38,8 +38,11 @@ pub struct DatasetMeta {
 pub struct ImportOutcome {
     pub dataset: String,
     pub file: String,
-    /// The new snapshot, or None when the file changed nothing.
+    /// The new snapshot, or None when the file changed no row.
     pub snapshot: Option<String>,
+    /// The file was read and its dataset's description written (false: skipped, the same file
+    /// as its dataset's latest snapshot).
+    pub written: bool,
     pub rows_in_file: u64,
     pub added: u64,
     pub revised: u64,
@@ -58,10 +61,19 @@ pub fn upsert_regions(tx: &Transaction, regions: &[RegionRow]) -> rusqlite::Resu
              country_code = excluded.country_code, classification = excluded.classification,
              in_nuts2021 = excluded.in_nuts2021, in_nuts2024 = excluded.in_nuts2024,
              change_2021_2024 = excluded.change_2021_2024, recoded_from = excluded.recoded_from,
-             recoded_to = excluded.recoded_to",
+             recoded_to = excluded.recoded_to
+         WHERE (name_latin, name_national, level, parent_code, country_code, classification,
+                in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to)
+               IS NOT (excluded.name_latin, excluded.name_national, excluded.level,
+                       excluded.parent_code, excluded.country_code, excluded.classification,
+                       excluded.in_nuts2021, excluded.in_nuts2024, excluded.change_2021_2024,
+                       excluded.recoded_from, excluded.recoded_to)",
     )?;
+    // Rows inserted or changed: an identical classification changes nothing (and renews no
+    // answer).
+    let mut changed = 0;
     for r in regions {
-        stmt.execute(params![
+        changed += stmt.execute(params![
             r.code,
             r.name_latin,
             r.name_national,
@@ -76,7 +88,7 @@ pub fn upsert_regions(tx: &Transaction, regions: &[RegionRow]) -> rusqlite::Resu
             r.recoded_to
         ])?;
     }
-    Ok(regions.len())
+    Ok(changed)
 }
 
 /// Inserts a source, or returns the id of an identical one.
@@ -300,6 +312,7 @@ pub fn import_dataset(
         dataset: meta.code.clone(),
         file: file_name.to_owned(),
         snapshot: None,
+        written: true,
         rows_in_file: parsed.rows.len() as u64,
         added: 0,
         revised: 0,
@@ -356,6 +369,8 @@ pub fn import_dataset(
         tx.prepare_cached("UPDATE observations SET superseded_by = NULL WHERE citation_id = ?1")?;
 
     let mut regions_seen: HashSet<&str> = HashSet::new();
+    // The (series, region) pairs whose current rows change: their blocks are written again.
+    let mut touched: HashSet<(i64, &str)> = HashSet::new();
     // The first changes, for the `dataset.updated` event: only those are built (an import may
     // change millions of rows).
     let mut changes: Vec<ListedChange> = Vec::new();
@@ -432,6 +447,7 @@ pub fn import_dataset(
                 add(&mut insert)?;
                 outcome.added += 1;
                 note_change(&cit, None);
+                touched.insert((series_id, row.region.as_str()));
             }
             Some((_, text, flags, conf))
                 if text == row.value_text && flags == row.flags && conf == row.conf_status =>
@@ -447,6 +463,7 @@ pub fn import_dataset(
                 }
                 outcome.revised += 1;
                 note_change(&cit, Some(old));
+                touched.insert((series_id, row.region.as_str()));
             }
         }
     }
@@ -486,6 +503,9 @@ pub fn import_dataset(
         outcome.snapshot = Some(snapshot_public);
     }
     refresh_series_stats(tx, series_ids.values().copied())?;
+    for (series, region) in touched {
+        super::blocks::write(tx, series, region)?;
+    }
     set_headline_series(tx, dataset_id, &meta.headline)?;
     add_unclassified_regions(tx, regions_seen.into_iter(), owner)?;
     Ok(outcome)
@@ -503,7 +523,6 @@ fn refresh_series_stats(
     )?;
     for id in series {
         stmt.execute([id])?;
-        super::blocks::write_series(tx, id)?;
     }
     Ok(())
 }

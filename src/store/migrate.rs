@@ -44,7 +44,8 @@ pub fn migrations() -> Vec<Migration> {
 }
 
 /// What a migration needs beyond its SQL: data only regintel's code computes, from rows that
-/// exist already.
+/// exist already. The step is today's code, run on the schema of its version: a later
+/// migration that changes what a step reads must keep that step working (or replace it).
 fn code_step(version: i64) -> Option<fn(&rusqlite::Transaction) -> rusqlite::Result<()>> {
     match version {
         14 => Some(super::blocks::write_all),

@@ -231,6 +231,7 @@ struct PublicInMemory {
 /// connection starts anonymous.
 pub struct Scoped {
     conn: r2d2::PooledConnection<Manager>,
+    account: Option<i64>,
     in_memory: std::sync::Arc<PublicInMemory>,
     /// Set by [`Scoped::with_public_data_only`]: region reads come from memory.
     public_regions: Option<std::sync::Arc<RegionIndex>>,
@@ -249,6 +250,7 @@ impl Scoped {
         conn.bind_account(account);
         Scoped {
             conn,
+            account,
             in_memory: std::sync::Arc::clone(in_memory),
             public_regions: None,
             public_only: false,
@@ -263,8 +265,10 @@ impl Scoped {
     /// Begins a read transaction: until the returned guard is dropped, every read of this
     /// connection sees the database as it was at its first read, whatever commits meanwhile,
     /// and takes the WAL's read lock once rather than once per statement. For a caller who
-    /// sees public data only, that first read is the public data generation, whose public
-    /// catalogue then answers dataset, series, source and snapshot reads from memory.
+    /// sees public data only, that first read is the public data generation (and, for an
+    /// account, that it owns no dataset: its own generation, in memory, may lag behind an
+    /// import by another process), whose public catalogue then answers dataset, series, source
+    /// and snapshot reads from memory.
     /// Inside a snapshot already, the guard changes nothing: the outer one ends it.
     pub fn snapshot(&self) -> StoreResult<ReadSnapshot<'_>> {
         if !self.db().is_autocommit() {
@@ -275,15 +279,24 @@ impl Scoped {
         }
         let tx = self.db().unchecked_transaction()?;
         if self.public_only {
-            let generation: i64 = self
+            let (generation, owns_data): (i64, bool) = self
                 .db()
-                .prepare_cached("SELECT value FROM v_data_generation")?
-                .query_row([], |r| r.get(0))?;
-            let catalog = self
-                .in_memory
-                .catalogs
-                .at(generation, || PublicCatalog::load(self.db()))?;
-            *self.catalog.borrow_mut() = Some(catalog);
+                .prepare_cached(
+                    "SELECT (SELECT value FROM v_data_generation),
+                            EXISTS (SELECT 1 FROM v_datasets
+                                    WHERE ifnull(owner_account_id, 0) = current_account())",
+                )?
+                .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            if !owns_data {
+                let catalog = self.in_memory.catalogs.at(generation, || {
+                    // Loaded for everyone: read as no account, whoever asked first.
+                    self.conn.bind_account(None);
+                    let loaded = PublicCatalog::load(self.db());
+                    self.conn.bind_account(self.account);
+                    loaded
+                })?;
+                *self.catalog.borrow_mut() = Some(catalog);
+            }
         }
         Ok(ReadSnapshot {
             _tx: Some(tx),

@@ -7,8 +7,8 @@ use super::datasets::SnapshotRow;
 use super::{Scoped, StoreResult, blocks, text};
 
 /// One current value with what is needed to cite it. Its texts are short (a citation id is 24
-/// bytes, a period at most 7) and held inline, so a row costs no allocation: an answer reads
-/// hundreds.
+/// bytes, a Eurostat period at most 7) and held inline up to 24 bytes, so a row costs no
+/// allocation: an answer reads hundreds.
 #[derive(Debug, Clone)]
 pub struct ObsRow {
     pub citation_id: CompactString,

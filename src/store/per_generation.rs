@@ -5,8 +5,8 @@ use std::sync::{Arc, RwLock};
 
 use super::StoreResult;
 
-/// What is held for the latest public data generation a request asked for (the region index,
-/// the public catalogue): made once per generation, shared by every request connection.
+/// What is held for the public data generation most recently asked for (the region index, the
+/// public catalogue): made once per generation, shared by every request connection.
 pub struct PerGeneration<T> {
     current: RwLock<Option<(i64, Arc<T>)>>,
 }

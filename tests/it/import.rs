@@ -63,7 +63,10 @@ fn reimporting_the_same_file_changes_nothing() {
     assert_eq!(count(data.path(), OBS), obs);
     assert_eq!(count(data.path(), SNAPSHOTS), snaps);
 
-    // The same rows in another file (other bytes, same values) change nothing either.
+    // The same rows in another file (other bytes, same values) change no row either; the
+    // dataset's description is written again from it, so answers are renewed (generation).
+    let generation = "SELECT value FROM store_meta WHERE key = 'data_generation'";
+    let before = count(data.path(), generation);
     let reformatted = write(
         files.path(),
         "pop2.csv",
@@ -73,12 +76,14 @@ fn reimporting_the_same_file_changes_nothing() {
     assert_eq!((third.datasets[0].added, third.datasets[0].revised), (0, 0));
     assert_eq!(third.datasets[0].unchanged, 3);
     assert_eq!(count(data.path(), SNAPSHOTS), snaps);
+    assert_eq!(count(data.path(), generation), before + 1);
 
     // And the bundled extract, imported again, is recognised without a write.
     let store = Store::open(data.path(), 1).unwrap();
     let report = import_bundled(&store, &Catalogue::bundled(), &mut Progress::hidden()).unwrap();
     assert!(!report.changed());
     assert_eq!(count(data.path(), OBS), obs);
+    assert_eq!(count(data.path(), generation), before + 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

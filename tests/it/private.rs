@@ -318,3 +318,48 @@ async fn the_minimal_csv_a_user_writes_is_accepted() {
         "nuts_level 3 does not match DE21, a level 2 code"
     );
 }
+
+/// An account's series are in blocks only it reads: another account asking for the same
+/// series and region, or for a region's headline rows, gets nothing of them.
+#[test]
+fn another_account_reads_none_of_an_accounts_blocks() {
+    use regintel::store::accounts::Tier;
+    let dir = tempfile::tempdir().unwrap();
+    let store = regintel::store::Store::open(dir.path(), 3).unwrap();
+    let system = store.system().unwrap();
+    let alpha = system.create_account("a@example.org", "A", Tier::Professional, "", 0);
+    let bravo = system.create_account("b@example.org", "B", Tier::Professional, "", 0);
+    let (alpha, bravo) = (alpha.unwrap().id, bravo.unwrap().id);
+    drop(system);
+    let file = dir.path().join("own.csv");
+    std::fs::write(
+        &file,
+        "dataset_code,nuts_code,nuts_level,time,value,unit\nown,DE21,2,2022,7,NR\n",
+    )
+    .unwrap();
+    regintel::import::import_files(
+        &store,
+        &regintel::catalogue::Catalogue::bundled(),
+        &[&file],
+        None,
+        Some(alpha),
+        &mut regintel::progress::Progress::hidden(),
+    )
+    .unwrap();
+    let owner = store.scoped(Some(alpha)).unwrap();
+    let series = owner
+        .dataset("own")
+        .unwrap()
+        .unwrap()
+        .headline_series_id
+        .unwrap();
+    assert_eq!(owner.series_rows("DE21", series).unwrap().len(), 1);
+    assert_eq!(owner.headline_rows("DE21").unwrap().len(), 1);
+    for other in [
+        store.scoped(Some(bravo)).unwrap(),
+        store.scoped(None).unwrap(),
+    ] {
+        assert!(other.series_rows("DE21", series).unwrap().is_empty());
+        assert!(other.headline_rows("DE21").unwrap().is_empty());
+    }
+}
