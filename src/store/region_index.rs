@@ -9,25 +9,60 @@ use super::regions::{RegionMatches, RegionRow};
 pub struct RegionIndex {
     /// In code order (bytes, as SQLite's BINARY collation orders them).
     rows: Vec<RegionRow>,
-    /// Each row's code, Latin and national name, lower-cased (Unicode-aware) for search.
-    folded: Vec<[Option<String>; 3]>,
+    /// Every row's code, Latin and national name, lower-cased (Unicode-aware), row after row,
+    /// each text followed by [`SEPARATOR`]: a search is one pass over this text, not thousands
+    /// of short ones.
+    folded: String,
+    /// Where each row's texts begin in `folded`.
+    starts: Vec<usize>,
 }
+
+/// Ends each text in [`RegionIndex::folded`]. No region's code or name holds it, so a match never
+/// runs from one text into the next unless the needle holds it too.
+const SEPARATOR: char = '\0';
 
 impl RegionIndex {
     pub fn new(mut rows: Vec<RegionRow>) -> RegionIndex {
         rows.sort_by(|a, b| a.code.cmp(&b.code));
-        let folded = rows
-            .iter()
-            .map(|r| {
-                [
-                    Some(&r.code),
-                    r.name_latin.as_ref(),
-                    r.name_national.as_ref(),
-                ]
-                .map(|t| t.map(|t| t.to_lowercase()))
+        let mut folded = String::new();
+        let mut starts = Vec::with_capacity(rows.len());
+        for r in &rows {
+            starts.push(folded.len());
+            for text in [
+                Some(&r.code),
+                r.name_latin.as_ref(),
+                r.name_national.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                folded.push_str(&text.to_lowercase());
+                folded.push(SEPARATOR);
+            }
+        }
+        RegionIndex {
+            rows,
+            folded,
+            starts,
+        }
+    }
+
+    /// The rows, in code order, one of whose texts contains `needle` (lower case).
+    fn containing<'n>(&'n self, needle: &'n str) -> impl Iterator<Item = usize> + 'n {
+        // A needle holding the separator is in no text.
+        let searched = if needle.contains(SEPARATOR) {
+            ""
+        } else {
+            self.folded.as_str()
+        };
+        let mut last = None;
+        memchr::memmem::find_iter(searched.as_bytes(), needle.as_bytes()).filter_map(move |at| {
+            let row = self.starts.partition_point(|&start| start <= at) - 1;
+            (last != Some(row)).then(|| {
+                last = Some(row);
+                row
             })
-            .collect();
-        RegionIndex { rows, folded }
+        })
     }
 
     pub fn get(&self, code: &str) -> Option<&RegionRow> {
@@ -56,11 +91,14 @@ impl RegionIndex {
         after: Option<&str>,
         limit: usize,
     ) -> RegionMatches {
+        let candidates: Box<dyn Iterator<Item = usize>> = match needle {
+            Some(needle) => Box::new(self.containing(needle)),
+            None => Box::new(0..self.rows.len()),
+        };
         let mut found = RegionMatches::default();
-        for (row, folded) in self.rows.iter().zip(&self.folded) {
+        for row in candidates.map(|i| &self.rows[i]) {
             let selected = level.is_none_or(|l| row.level == Some(l))
-                && country.is_none_or(|c| row.country_code.as_deref() == Some(c))
-                && needle.is_none_or(|n| folded.iter().flatten().any(|t| t.contains(n)));
+                && country.is_none_or(|c| row.country_code.as_deref() == Some(c));
             if selected && found.counts_on_page(&row.code, after, limit) {
                 found.page.push(row.clone());
             }

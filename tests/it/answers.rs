@@ -227,6 +227,9 @@ fn the_public_index_answers_as_the_view_does() {
             Some("île"),
             Some("i̇s"),
             Some("zz"),
+            // A Greek word's final sigma, and a character no name holds.
+            Some("ς"),
+            Some("\0"),
         ] {
             for (after, limit) in [(None, 20), (Some("DE2"), 7), (Some("ZZ"), 5)] {
                 let a = view.regions_matching(filter, needle, after, limit).unwrap();
