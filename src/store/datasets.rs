@@ -136,6 +136,24 @@ pub(super) fn dataset_from_row(r: &Row) -> rusqlite::Result<DatasetRow> {
     })
 }
 
+pub(super) const SNAPSHOT_COLUMNS: &str = "public_id, imported_at, file_name, file_sha256, format,
+    rows_in_file, rows_added, rows_revised, rows_unchanged";
+
+/// [`SNAPSHOT_COLUMNS`] starting at column `at`.
+pub(super) fn snapshot_from_row(r: &Row, at: usize) -> rusqlite::Result<SnapshotRow> {
+    Ok(SnapshotRow {
+        public_id: r.get(at)?,
+        imported_at: r.get(at + 1)?,
+        file_name: r.get(at + 2)?,
+        file_sha256: r.get(at + 3)?,
+        format: r.get(at + 4)?,
+        rows_in_file: r.get(at + 5)?,
+        rows_added: r.get(at + 6)?,
+        rows_revised: r.get(at + 7)?,
+        rows_unchanged: r.get(at + 8)?,
+    })
+}
+
 pub(super) const SERIES_COLUMNS: &str =
     "s.id, s.unit, s.dims, s.obs_count, s.region_count, s.period_min, s.period_max";
 
@@ -208,24 +226,10 @@ impl Scoped {
 
     /// Snapshots of a dataset, newest first.
     pub fn snapshots_of(&self, dataset_id: i64) -> StoreResult<Vec<SnapshotRow>> {
-        let mut stmt = self.db().prepare_cached(
-            "SELECT public_id, imported_at, file_name, file_sha256, format, rows_in_file,
-                    rows_added, rows_revised, rows_unchanged
-             FROM v_snapshots WHERE dataset_id = ?1 ORDER BY id DESC",
-        )?;
-        let rows = stmt.query_map([dataset_id], |r| {
-            Ok(SnapshotRow {
-                public_id: r.get(0)?,
-                imported_at: r.get(1)?,
-                file_name: r.get(2)?,
-                file_sha256: r.get(3)?,
-                format: r.get(4)?,
-                rows_in_file: r.get(5)?,
-                rows_added: r.get(6)?,
-                rows_revised: r.get(7)?,
-                rows_unchanged: r.get(8)?,
-            })
-        })?;
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {SNAPSHOT_COLUMNS} FROM v_snapshots WHERE dataset_id = ?1 ORDER BY id DESC"
+        ))?;
+        let rows = stmt.query_map([dataset_id], |r| snapshot_from_row(r, 0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 

@@ -3,7 +3,7 @@
 use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Row, params};
 
-use super::datasets::SnapshotRow;
+use super::datasets::{SNAPSHOT_COLUMNS, SnapshotRow, snapshot_from_row};
 use super::{Scoped, StoreResult, blocks, text};
 
 /// One current value with what is needed to cite it. Its texts are short (a citation id is 24
@@ -118,11 +118,41 @@ impl Scoped {
     }
 
     pub fn citation(&self, id: &str) -> StoreResult<Option<CitationRow>> {
+        if let Some(catalog) = self.public_catalog() {
+            // The row alone; its series, dataset and snapshot from the public catalogue.
+            let mut stmt = self.db().prepare_cached(&format!(
+                "SELECT {OBS_COLUMNS}, o.region_code, o.src_line, o.superseded_by
+                 FROM v_observations o WHERE o.citation_id = ?1"
+            ))?;
+            let Some((obs, region_code, src_line, superseded_by)) = stmt
+                .query_row([id], |r| {
+                    Ok((obs_at(r, 0)?, r.get(8)?, r.get(9)?, r.get(10)?))
+                })
+                .optional()?
+            else {
+                return Ok(None);
+            };
+            let described = catalog
+                .series(obs.series_id)
+                .zip(catalog.snapshot(obs.snapshot_id));
+            if let Some(((dataset, series), snapshot)) = described {
+                return Ok(Some(CitationRow {
+                    region_code,
+                    src_line,
+                    superseded_by,
+                    dataset_code: dataset.code.clone(),
+                    dataset_id: dataset.id,
+                    unit: series.unit.clone(),
+                    dims: series.dims.clone(),
+                    snapshot: snapshot.clone(),
+                    source_id: dataset.source_id,
+                    obs,
+                }));
+            }
+        }
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {OBS_COLUMNS}, o.region_code, o.src_line, o.superseded_by, d.code, d.id,
-                    se.unit, se.dims, s.imported_at, s.file_name, s.file_sha256, s.format,
-                    s.rows_in_file, s.rows_added, s.rows_revised, s.rows_unchanged, d.source_id,
-                    s.public_id
+                    se.unit, se.dims, d.source_id, {SNAPSHOT_COLUMNS}
              FROM v_observations o
              JOIN v_snapshots s ON s.id = o.snapshot_id
              JOIN v_series se ON se.id = o.series_id
@@ -131,8 +161,8 @@ impl Scoped {
         ))?;
         Ok(stmt
             .query_row([id], |r| {
-                let obs = obs_at(r, 0)?;
                 Ok(CitationRow {
+                    obs: obs_at(r, 0)?,
                     region_code: r.get(8)?,
                     src_line: r.get(9)?,
                     superseded_by: r.get(10)?,
@@ -140,19 +170,8 @@ impl Scoped {
                     dataset_id: r.get(12)?,
                     unit: r.get(13)?,
                     dims: r.get(14)?,
-                    snapshot: SnapshotRow {
-                        public_id: r.get(24)?,
-                        imported_at: r.get(15)?,
-                        file_name: r.get(16)?,
-                        file_sha256: r.get(17)?,
-                        format: r.get(18)?,
-                        rows_in_file: r.get(19)?,
-                        rows_added: r.get(20)?,
-                        rows_revised: r.get(21)?,
-                        rows_unchanged: r.get(22)?,
-                    },
-                    source_id: r.get(23)?,
-                    obs,
+                    source_id: r.get(15)?,
+                    snapshot: snapshot_from_row(r, 16)?,
                 })
             })
             .optional()?)
@@ -162,7 +181,7 @@ impl Scoped {
     pub fn snapshot_public_id(&self, id: i64) -> StoreResult<Option<String>> {
         if let Some(found) = self
             .public_catalog()
-            .and_then(|c| c.snapshot_public_id(id).map(str::to_owned))
+            .and_then(|c| c.snapshot(id).map(|s| s.public_id.clone()))
         {
             return Ok(Some(found));
         }

@@ -1,6 +1,7 @@
 //! The public datasets and their series, the sources (a table request connections may read
-//! whole), and the public snapshots' ids in memory, one catalogue per public data generation. Every answer reads some of them (a comparison its
-//! dataset and series, a profile every dataset, every cited row its source and snapshot), yet
+//! whole) and the public snapshots in memory, one catalogue per public data generation. Every
+//! answer reads some of them (a comparison its dataset and series, a profile every dataset,
+//! every cited row its source and snapshot, a citation its series, dataset and snapshot), yet
 //! they change only when public data is imported; read from SQLite on every request they took
 //! a sixth of an uncached answer's time. A caller who sees no private data sees exactly these
 //! rows. A read transaction of such a caller reads the public data generation first
@@ -14,7 +15,10 @@ use std::sync::Arc;
 use rusqlite::Connection;
 
 use super::StoreResult;
-use super::datasets::{DATASET_COLUMNS, DatasetRow, SeriesRow, dataset_from_row, series_from_row};
+use super::datasets::{
+    DATASET_COLUMNS, DatasetRow, SNAPSHOT_COLUMNS, SeriesRow, SnapshotRow, dataset_from_row,
+    series_from_row, snapshot_from_row,
+};
 use crate::catalogue::SourceRecord;
 
 pub struct PublicCatalog {
@@ -22,9 +26,11 @@ pub struct PublicCatalog {
     datasets: Vec<Arc<DatasetRow>>,
     /// Each dataset's series in (unit, dims) order, by dataset id.
     series: HashMap<i64, Arc<[SeriesRow]>>,
+    /// Where each series is: its dataset's id and its place among the dataset's series.
+    series_ids: HashMap<i64, (i64, usize)>,
     sources: HashMap<i64, Arc<SourceRecord>>,
-    /// The public ids of the public snapshots, by row id.
-    snapshots: HashMap<i64, String>,
+    /// The public snapshots, by row id.
+    snapshots: HashMap<i64, SnapshotRow>,
 }
 
 impl PublicCatalog {
@@ -59,17 +65,27 @@ impl PublicCatalog {
                 Ok((r.get(0)?, Arc::new(super::datasets::source_from_row(r, 1)?)))
             })?
             .collect::<Result<_, _>>()?;
-        let mut stmt =
-            db.prepare("SELECT id, public_id FROM v_snapshots WHERE owner_account_id IS NULL")?;
+        let mut stmt = db.prepare(&format!(
+            "SELECT id, {SNAPSHOT_COLUMNS} FROM v_snapshots WHERE owner_account_id IS NULL"
+        ))?;
         let snapshots = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .query_map([], |r| Ok((r.get(0)?, snapshot_from_row(r, 1)?)))?
             .collect::<Result<_, _>>()?;
+        let series_ids = series
+            .iter()
+            .flat_map(|(dataset, list)| {
+                list.iter()
+                    .enumerate()
+                    .map(move |(at, s)| (s.id, (*dataset, at)))
+            })
+            .collect();
         Ok(PublicCatalog {
             datasets,
             series: series
                 .into_iter()
                 .map(|(id, s)| (id, Arc::from(s)))
                 .collect(),
+            series_ids,
             sources,
             snapshots,
         })
@@ -96,8 +112,16 @@ impl PublicCatalog {
         self.sources.get(&id)
     }
 
-    pub fn snapshot_public_id(&self, id: i64) -> Option<&str> {
-        self.snapshots.get(&id).map(String::as_str)
+    pub fn snapshot(&self, id: i64) -> Option<&SnapshotRow> {
+        self.snapshots.get(&id)
+    }
+
+    /// A public series by id, with its dataset.
+    pub fn series(&self, id: i64) -> Option<(&Arc<DatasetRow>, &SeriesRow)> {
+        let (dataset_id, at) = *self.series_ids.get(&id)?;
+        let series = &self.series.get(&dataset_id)?[at];
+        let dataset = self.datasets.iter().find(|d| d.id == dataset_id)?;
+        Some((dataset, series))
     }
 }
 
