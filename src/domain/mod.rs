@@ -138,10 +138,12 @@ impl Sources {
 pub struct Citer<'a> {
     store: &'a Scoped,
     catalogue: &'a Catalogue,
-    /// Each dataset's source URL, by dataset id: an answer cites a few datasets, so a list.
+    /// Each dataset's source URL, by dataset id: a list, as an answer cites at most the datasets
+    /// its caller sees (the public ones and at most 100 of its own).
     urls: Vec<(i64, Option<Arc<str>>)>,
-    /// Snapshots already in `sources.snapshots`, by row id (a few per answer).
-    named: Vec<i64>,
+    /// Snapshots already in `sources.snapshots`, by row id: an ordered set, not a list, since an
+    /// account's rows may come from as many snapshots as it made uploads.
+    named: BTreeSet<i64>,
     pub sources: Sources,
 }
 
@@ -151,7 +153,7 @@ impl<'a> Citer<'a> {
             store,
             catalogue,
             urls: Vec::new(),
-            named: Vec::new(),
+            named: BTreeSet::new(),
             sources: Sources::default(),
         }
     }
@@ -206,8 +208,7 @@ impl<'a> Citer<'a> {
                 url
             }
         };
-        if !self.named.contains(&row.snapshot_id) {
-            self.named.push(row.snapshot_id);
+        if self.named.insert(row.snapshot_id) {
             let public_id = self
                 .store
                 .snapshot_public_id(row.snapshot_id)?
