@@ -21,6 +21,7 @@ use crate::store::{Store, StoreError};
 
 #[derive(Debug, Default, serde::Serialize)]
 pub struct ImportReport {
+    /// NUTS regions the import added or changed (none for a classification as it stands).
     pub regions: usize,
     pub datasets: Vec<ImportOutcome>,
 }

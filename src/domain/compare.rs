@@ -214,10 +214,7 @@ fn select_series(
     filters: &BTreeMap<String, String>,
 ) -> Result<(String, BTreeMap<String, String>, i64), Error> {
     let (headline_unit, headline) = dataset.headline().map_err(Error::internal)?;
-    let mut wanted = headline.clone();
-    if !headline_unit.is_empty() {
-        wanted.insert("unit".to_owned(), headline_unit.clone());
-    }
+    let (mut unit, mut wanted) = (headline_unit.clone(), headline.clone());
     let dim_names = dataset.dim_names().map_err(Error::internal)?;
     let all_series = store.series_of(dataset.id)?;
     for (name, value) in filters {
@@ -236,9 +233,12 @@ fn select_series(
             )
             .into());
         }
-        wanted.insert(name.clone(), value.clone());
+        if name == "unit" {
+            value.clone_into(&mut unit);
+        } else {
+            wanted.insert(name.clone(), value.clone());
+        }
     }
-    let unit = wanted.remove("unit").unwrap_or_default();
     let (names, values): (Vec<String>, Vec<String>) =
         wanted.iter().map(|(k, v)| (k.clone(), v.clone())).unzip();
     let dims = canonical_dims(&names, &values);

@@ -32,7 +32,7 @@ pub struct DatasetRow {
 pub type Labels = BTreeMap<String, BTreeMap<String, String>>;
 
 #[derive(Debug, Clone)]
-pub struct ParsedDataset {
+struct ParsedDataset {
     labels: Labels,
     dim_names: Vec<String>,
     /// The headline series' unit and other dimension values.

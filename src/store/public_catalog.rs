@@ -16,8 +16,8 @@ use rusqlite::Connection;
 
 use super::StoreResult;
 use super::datasets::{
-    DATASET_COLUMNS, DatasetRow, SNAPSHOT_COLUMNS, SeriesRow, SnapshotRow, dataset_from_row,
-    series_from_row, snapshot_from_row,
+    DATASET_COLUMNS, DatasetRow, SERIES_COLUMNS, SNAPSHOT_COLUMNS, SOURCE_COLUMNS, SeriesRow,
+    SnapshotRow, dataset_from_row, series_from_row, snapshot_from_row, source_from_row,
 };
 use crate::catalogue::SourceRecord;
 
@@ -26,8 +26,9 @@ pub struct PublicCatalog {
     datasets: Vec<Arc<DatasetRow>>,
     /// Each dataset's series in (unit, dims) order, by dataset id.
     series: HashMap<i64, Arc<[SeriesRow]>>,
-    /// Where each series is: its dataset's id and its place among the dataset's series.
-    series_ids: HashMap<i64, (i64, usize)>,
+    /// Where each series is: its dataset's place in `datasets` and its own among the dataset's
+    /// series.
+    series_ids: HashMap<i64, (usize, usize)>,
     sources: HashMap<i64, Arc<SourceRecord>>,
     /// The public snapshots, by row id.
     snapshots: HashMap<i64, SnapshotRow>,
@@ -43,10 +44,9 @@ impl PublicCatalog {
             .query_map([], |r| dataset_from_row(r).map(Arc::new))?
             .collect::<Result<Vec<_>, _>>()?;
         let mut stmt = db.prepare(&format!(
-            "SELECT s.dataset_id, {} FROM v_series s
+            "SELECT s.dataset_id, {SERIES_COLUMNS} FROM v_series s
              JOIN v_datasets d ON d.id = s.dataset_id AND d.owner_account_id IS NULL
-             ORDER BY s.dataset_id, s.unit, s.dims",
-            super::datasets::SERIES_COLUMNS
+             ORDER BY s.dataset_id, s.unit, s.dims"
         ))?;
         let mut rows = stmt.query([])?;
         let mut series: HashMap<i64, Vec<SeriesRow>> = HashMap::new();
@@ -56,14 +56,9 @@ impl PublicCatalog {
                 .or_default()
                 .push(series_from_row(r, 1)?);
         }
-        let mut stmt = db.prepare(&format!(
-            "SELECT id, {} FROM v_sources",
-            super::datasets::SOURCE_COLUMNS
-        ))?;
+        let mut stmt = db.prepare(&format!("SELECT id, {SOURCE_COLUMNS} FROM v_sources"))?;
         let sources = stmt
-            .query_map([], |r| {
-                Ok((r.get(0)?, Arc::new(super::datasets::source_from_row(r, 1)?)))
-            })?
+            .query_map([], |r| Ok((r.get(0)?, Arc::new(source_from_row(r, 1)?))))?
             .collect::<Result<_, _>>()?;
         let mut stmt = db.prepare(&format!(
             "SELECT id, {SNAPSHOT_COLUMNS} FROM v_snapshots WHERE owner_account_id IS NULL"
@@ -71,12 +66,14 @@ impl PublicCatalog {
         let snapshots = stmt
             .query_map([], |r| Ok((r.get(0)?, snapshot_from_row(r, 1)?)))?
             .collect::<Result<_, _>>()?;
-        let series_ids = series
+        let series_ids = datasets
             .iter()
-            .flat_map(|(dataset, list)| {
+            .enumerate()
+            .flat_map(|(place, d)| {
+                let list = series.get(&d.id).map_or(&[][..], Vec::as_slice);
                 list.iter()
                     .enumerate()
-                    .map(move |(at, s)| (s.id, (*dataset, at)))
+                    .map(move |(at, s)| (s.id, (place, at)))
             })
             .collect();
         Ok(PublicCatalog {
@@ -118,10 +115,9 @@ impl PublicCatalog {
 
     /// A public series by id, with its dataset.
     pub fn series(&self, id: i64) -> Option<(&Arc<DatasetRow>, &SeriesRow)> {
-        let (dataset_id, at) = *self.series_ids.get(&id)?;
-        let series = &self.series.get(&dataset_id)?[at];
-        let dataset = self.datasets.iter().find(|d| d.id == dataset_id)?;
-        Some((dataset, series))
+        let (place, at) = *self.series_ids.get(&id)?;
+        let dataset = &self.datasets[place];
+        Some((dataset, &self.series.get(&dataset.id)?[at]))
     }
 }
 
