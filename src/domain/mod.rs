@@ -14,7 +14,7 @@ pub mod profile;
 pub mod regions;
 pub mod stats;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use compact_str::CompactString;
@@ -79,29 +79,71 @@ pub struct Warning {
     pub message: String,
 }
 
-/// Short form of a citation for `meta.citations`.
-#[derive(Debug, Clone)]
-pub struct CitationRef {
-    pub dataset: CompactString,
-    pub region: CompactString,
-    pub period: CompactString,
-    /// Shared by every citation of the dataset.
-    pub source_url: Option<Arc<str>>,
-}
-
 /// The citations and snapshots an answer used, for its `meta`.
 #[derive(Debug, Default)]
 pub struct Sources {
-    pub snapshots: BTreeSet<String>,
-    pub citations: BTreeMap<CompactString, CitationRef>,
+    snapshots: BTreeSet<String>,
+    /// Each cited (dataset, region)'s JSON text around a citation's period, escaped once.
+    groups: Vec<Group>,
+    /// Every cited row, in the order cited, possibly more than once: sorted and deduplicated
+    /// when written, which costs less than keeping an ordered map while citing.
+    cited: Vec<CitedRow>,
+}
+
+/// The members a (dataset, region)'s citations share, as JSON text: `before` the period is
+/// `{"dataset":…,"region":…,"period":`, `after` it `,"source_url":…}`.
+#[derive(Debug)]
+struct Group {
+    before: Vec<u8>,
+    after: Vec<u8>,
+}
+
+impl Group {
+    fn new(dataset_code: &str, region: &str, source_url: Option<&str>) -> Group {
+        let mut before = b"{\"dataset\":".to_vec();
+        json_text::push_str(&mut before, dataset_code);
+        before.extend_from_slice(b",\"region\":");
+        json_text::push_str(&mut before, region);
+        before.extend_from_slice(b",\"period\":");
+        let mut after = b",\"source_url\":".to_vec();
+        match source_url {
+            Some(url) => json_text::push_str(&mut after, url),
+            None => after.extend_from_slice(b"null"),
+        }
+        after.push(b'}');
+        Group { before, after }
+    }
+}
+
+#[derive(Debug)]
+struct CitedRow {
+    citation_id: CompactString,
+    period: CompactString,
+    group: usize,
 }
 
 impl Sources {
     /// `{"snapshots": [...], "citations": {id: {"dataset", "region", "period", "source_url"}}}`,
-    /// the JSON text of an answer's `meta` members, byte for byte what serde_json would write
-    /// (see [`json_text`]): hundreds of entries per answer, whose texts rarely need escaping.
-    pub fn to_json(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(64 + 160 * self.citations.len());
+    /// the citations ordered by id, as JSON text byte for byte what serde_json would write for
+    /// the same values (see [`json_text`]).
+    pub fn to_json(mut self) -> Vec<u8> {
+        self.cited
+            .sort_unstable_by(|a, b| a.citation_id.as_str().cmp(b.citation_id.as_str()));
+        // One id is one row: duplicates say the same.
+        self.cited.dedup_by(|a, b| a.citation_id == b.citation_id);
+        let mut out = Vec::with_capacity(
+            64 + self
+                .cited
+                .iter()
+                .map(|c| {
+                    let group = &self.groups[c.group];
+                    8 + c.citation_id.len()
+                        + c.period.len()
+                        + group.before.len()
+                        + group.after.len()
+                })
+                .sum::<usize>(),
+        );
         out.extend_from_slice(b"{\"snapshots\":[");
         for (i, snapshot) in self.snapshots.iter().enumerate() {
             if i > 0 {
@@ -110,23 +152,16 @@ impl Sources {
             json_text::push_str(&mut out, snapshot);
         }
         out.extend_from_slice(b"],\"citations\":{");
-        for (i, (id, c)) in self.citations.iter().enumerate() {
+        for (i, c) in self.cited.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
-            json_text::push_str(&mut out, id);
-            out.extend_from_slice(b":{\"dataset\":");
-            json_text::push_str(&mut out, &c.dataset);
-            out.extend_from_slice(b",\"region\":");
-            json_text::push_str(&mut out, &c.region);
-            out.extend_from_slice(b",\"period\":");
+            let group = &self.groups[c.group];
+            json_text::push_str(&mut out, &c.citation_id);
+            out.push(b':');
+            out.extend_from_slice(&group.before);
             json_text::push_str(&mut out, &c.period);
-            out.extend_from_slice(b",\"source_url\":");
-            match &c.source_url {
-                Some(url) => json_text::push_str(&mut out, url),
-                None => out.extend_from_slice(b"null"),
-            }
-            out.push(b'}');
+            out.extend_from_slice(&group.after);
         }
         out.extend_from_slice(b"}}");
         out
@@ -140,7 +175,11 @@ pub struct Citer<'a> {
     catalogue: &'a Catalogue,
     /// Each dataset's source URL, by dataset id: a list, as an answer cites at most the datasets
     /// its caller sees (the public ones and at most 100 of its own).
-    urls: Vec<(i64, Option<Arc<str>>)>,
+    urls: Vec<(i64, Option<String>)>,
+    /// The group of each cited (dataset id, region) in `sources.groups`; the last one used is
+    /// tried first, since rows come a series at a time.
+    groups: HashMap<(i64, CompactString), usize>,
+    last_group: Option<(i64, CompactString, usize)>,
     /// Snapshots already in `sources.snapshots`, by row id: an ordered set, not a list, since an
     /// account's rows may come from as many snapshots as it made uploads.
     named: BTreeSet<i64>,
@@ -153,6 +192,8 @@ impl<'a> Citer<'a> {
             store,
             catalogue,
             urls: Vec::new(),
+            groups: HashMap::new(),
+            last_group: None,
             named: BTreeSet::new(),
             sources: Sources::default(),
         }
@@ -194,18 +235,12 @@ impl<'a> Citer<'a> {
         region: &str,
         row: &ObsRow,
     ) -> Result<(), Error> {
-        let url = match self.urls.iter().find(|(id, _)| *id == dataset_id) {
-            Some((_, url)) => url.clone(),
-            None => {
-                let url = match source_id {
-                    Some(id) => self
-                        .store
-                        .source(id)?
-                        .and_then(|s| s.landing_url.as_deref().map(Arc::from)),
-                    None => None,
-                };
-                self.urls.push((dataset_id, url.clone()));
-                url
+        let group = match &self.last_group {
+            Some((id, code, group)) if *id == dataset_id && code == region => *group,
+            _ => {
+                let group = self.group(dataset_id, dataset_code, source_id, region)?;
+                self.last_group = Some((dataset_id, region.into(), group));
+                group
             }
         };
         if self.named.insert(row.snapshot_id) {
@@ -217,16 +252,43 @@ impl<'a> Citer<'a> {
                 })?;
             self.sources.snapshots.insert(public_id);
         }
-        self.sources.citations.insert(
-            row.citation_id.clone(),
-            CitationRef {
-                dataset: CompactString::new(dataset_code),
-                region: CompactString::new(region),
-                period: row.period.clone(),
-                source_url: url,
-            },
-        );
+        self.sources.cited.push(CitedRow {
+            citation_id: row.citation_id.clone(),
+            period: row.period.clone(),
+            group,
+        });
         Ok(())
+    }
+
+    /// The group of (dataset, region) in `sources.groups`, made on first use.
+    fn group(
+        &mut self,
+        dataset_id: i64,
+        dataset_code: &str,
+        source_id: Option<i64>,
+        region: &str,
+    ) -> Result<usize, Error> {
+        let key = (dataset_id, CompactString::new(region));
+        if let Some(&group) = self.groups.get(&key) {
+            return Ok(group);
+        }
+        let url = match self.urls.iter().find(|(id, _)| *id == dataset_id) {
+            Some((_, url)) => url.clone(),
+            None => {
+                let url = match source_id {
+                    Some(id) => self.store.source(id)?.and_then(|s| s.landing_url.clone()),
+                    None => None,
+                };
+                self.urls.push((dataset_id, url.clone()));
+                url
+            }
+        };
+        let group = self.sources.groups.len();
+        self.sources
+            .groups
+            .push(Group::new(dataset_code, region, url.as_deref()));
+        self.groups.insert(key, group);
+        Ok(group)
     }
 }
 
@@ -323,6 +385,37 @@ mod tests {
                 .unwrap()
                 .contains("\"value\":0.5")
         );
+    }
+
+    #[test]
+    fn meta_lists_each_citation_once_ordered_by_id() {
+        let mut sources = Sources::default();
+        sources.snapshots.insert("snp_b".into());
+        sources.snapshots.insert("snp_a".into());
+        sources
+            .groups
+            .push(Group::new("gdp", "DE\"1", Some("https://x/?a=1&b=\\")));
+        sources.groups.push(Group::new("own", "FR10", None));
+        for (id, period, group) in [
+            ("cit_c", "2020", 0),
+            ("cit_a", "2021", 1),
+            ("cit_c", "2020", 0),
+            ("cit_b", "2019\n", 0),
+        ] {
+            sources.cited.push(CitedRow {
+                citation_id: id.into(),
+                period: period.into(),
+                group,
+            });
+        }
+        // The members in the order the API documents, as serde_json writes a struct.
+        let expected = concat!(
+            r#"{"snapshots":["snp_a","snp_b"],"citations":{"#,
+            r#""cit_a":{"dataset":"own","region":"FR10","period":"2021","source_url":null},"#,
+            r#""cit_b":{"dataset":"gdp","region":"DE\"1","period":"2019\n","source_url":"https://x/?a=1&b=\\"},"#,
+            r#""cit_c":{"dataset":"gdp","region":"DE\"1","period":"2020","source_url":"https://x/?a=1&b=\\"}}}"#,
+        );
+        assert_eq!(String::from_utf8(sources.to_json()).unwrap(), expected);
     }
 
     #[test]

@@ -58,7 +58,7 @@ pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
             min_n,
         },
     )?;
-    cited(&matrix, &sources)
+    cited(&matrix, sources)
 }
 
 /// An export must take this many bytes of CSV a second of the time it kept the producer waiting,

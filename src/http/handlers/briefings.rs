@@ -66,7 +66,7 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
         .briefing(&id)?
         .ok_or_else(|| Rejection::NotFound(format!("no briefing {}", crate::error::shown(&id))))?;
     let (briefing, sources) = briefings::stored(store, &req.state.catalogue, &row)?;
-    cited(&briefing, &sources)
+    cited(&briefing, sources)
 }
 
 /// Briefings in a page of the list at most.

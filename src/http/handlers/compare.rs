@@ -31,5 +31,5 @@ pub fn compare(req: &mut Req) -> Result<Reply, ApiError> {
             filters,
         },
     )?;
-    cited(&comparison, &sources)
+    cited(&comparison, sources)
 }

@@ -146,7 +146,7 @@ pub fn shown_once<V: serde::Serialize>(
 /// An answer whose `meta` is the citations and snapshots its `data` used.
 pub fn cited<D: serde::Serialize>(
     data: &D,
-    sources: &crate::domain::Sources,
+    sources: crate::domain::Sources,
 ) -> Result<Reply, ApiError> {
     let data = serde_json::to_vec(data).map_err(|e| ApiError::Internal(e.into()))?;
     Ok(Reply::Json {

@@ -52,5 +52,5 @@ pub fn profile(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let (profile, sources) =
         profile::profile(req.store()?, &req.state.catalogue, req.param("region_code"))?;
-    cited(&profile, &sources)
+    cited(&profile, sources)
 }
