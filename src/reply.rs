@@ -55,8 +55,8 @@ impl Reply {
     ) -> Result<Reply, serde_json::Error> {
         Ok(Reply::Json {
             status: 200,
-            data: Bytes::from(serde_json::to_vec(data)?),
-            meta: Bytes::from(serde_json::to_vec(meta)?),
+            data: Bytes::from(crate::json_text::to_vec(data)?),
+            meta: Bytes::from(crate::json_text::to_vec(meta)?),
         })
     }
 

@@ -9,7 +9,6 @@ pub mod compare;
 pub mod correlations;
 mod error;
 pub mod export;
-mod json_text;
 pub mod profile;
 pub mod regions;
 pub mod stats;
@@ -21,6 +20,7 @@ use compact_str::CompactString;
 use serde::Serialize;
 
 use crate::catalogue::Catalogue;
+use crate::json_text;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;
 use crate::store::observations::{CitationRow, ObsRow};
@@ -117,6 +117,8 @@ impl Group {
 
 #[derive(Debug)]
 struct CitedRow {
+    /// The id's first 16 bytes as a number, ordered as the texts are: most comparisons end here.
+    order: u128,
     citation_id: CompactString,
     period: CompactString,
     group: usize,
@@ -127,10 +129,12 @@ impl Sources {
     /// the citations ordered by id, as JSON text byte for byte what serde_json would write for
     /// the same values (see [`json_text`]).
     pub fn to_json(mut self) -> Vec<u8> {
-        self.cited
-            .sort_unstable_by(|a, b| a.citation_id.as_str().cmp(b.citation_id.as_str()));
+        self.cited.sort_unstable_by(|a, b| {
+            (a.order, a.citation_id.as_str()).cmp(&(b.order, b.citation_id.as_str()))
+        });
         // One id is one row: duplicates say the same.
-        self.cited.dedup_by(|a, b| a.citation_id == b.citation_id);
+        self.cited
+            .dedup_by(|a, b| a.order == b.order && a.citation_id == b.citation_id);
         let mut out = Vec::with_capacity(
             64 + self
                 .cited
@@ -166,6 +170,15 @@ impl Sources {
         out.extend_from_slice(b"}}");
         out
     }
+}
+
+/// The first 16 bytes of `text` (padded with zero bytes) as a big-endian number: numbers of two
+/// texts compare as their first 16 bytes do, and equal numbers leave the order to the rest.
+fn text_order(text: &str) -> u128 {
+    let mut first = [0; 16];
+    let n = text.len().min(16);
+    first[..n].copy_from_slice(&text.as_bytes()[..n]);
+    u128::from_be_bytes(first)
 }
 
 /// Turns rows into cited values while recording what they cite. Source URLs and snapshot ids
@@ -253,6 +266,7 @@ impl<'a> Citer<'a> {
             self.sources.snapshots.insert(public_id);
         }
         self.sources.cited.push(CitedRow {
+            order: text_order(&row.citation_id),
             citation_id: row.citation_id.clone(),
             period: row.period.clone(),
             group,
@@ -401,8 +415,12 @@ mod tests {
             ("cit_a", "2021", 1),
             ("cit_c", "2020", 0),
             ("cit_b", "2019\n", 0),
+            // Equal in their first 16 bytes.
+            ("cit_0123456789abZ", "2018", 1),
+            ("cit_0123456789abA", "2017", 1),
         ] {
             sources.cited.push(CitedRow {
+                order: text_order(id),
                 citation_id: id.into(),
                 period: period.into(),
                 group,
@@ -411,6 +429,8 @@ mod tests {
         // The members in the order the API documents, as serde_json writes a struct.
         let expected = concat!(
             r#"{"snapshots":["snp_a","snp_b"],"citations":{"#,
+            r#""cit_0123456789abA":{"dataset":"own","region":"FR10","period":"2017","source_url":null},"#,
+            r#""cit_0123456789abZ":{"dataset":"own","region":"FR10","period":"2018","source_url":null},"#,
             r#""cit_a":{"dataset":"own","region":"FR10","period":"2021","source_url":null},"#,
             r#""cit_b":{"dataset":"gdp","region":"DE\"1","period":"2019\n","source_url":"https://x/?a=1&b=\\"},"#,
             r#""cit_c":{"dataset":"gdp","region":"DE\"1","period":"2020","source_url":"https://x/?a=1&b=\\"}}}"#,

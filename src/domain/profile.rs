@@ -1,8 +1,7 @@
 //! Region profile (spec endpoint 1): the region and, for every dataset with data for it, the
 //! headline series with its latest value and history.
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
@@ -46,19 +45,26 @@ pub fn profile(
     let region = regions::detail(store, code)?;
     // The code as published, whatever case it was asked in.
     let code = region.summary.code.as_str();
-    let datasets: HashMap<i64, Arc<DatasetRow>> =
-        store.datasets()?.into_iter().map(|d| (d.id, d)).collect();
+    let datasets = store.datasets()?;
     let mut citer = Citer::new(store, catalogue);
     let mut indicators: Vec<Indicator> = Vec::new();
-    let mut current: Option<i64> = None;
+    // Rows come a dataset at a time: its dataset is looked up when the dataset changes.
+    let mut current: Option<(i64, Option<&DatasetRow>)> = None;
     for (dataset_id, row) in store.headline_rows(code)? {
-        let Some(dataset) = datasets.get(&dataset_id) else {
+        let dataset = match current {
+            Some((id, dataset)) if id == dataset_id => dataset,
+            _ => {
+                let dataset = datasets.iter().find(|d| d.id == dataset_id).map(|d| &**d);
+                if let Some(dataset) = dataset {
+                    indicators.push(new_indicator(dataset, code)?);
+                }
+                current = Some((dataset_id, dataset));
+                dataset
+            }
+        };
+        let Some(dataset) = dataset else {
             continue;
         };
-        if current != Some(dataset_id) {
-            current = Some(dataset_id);
-            indicators.push(new_indicator(dataset, code)?);
-        }
         let cited = citer.cite(dataset, code, &row)?;
         let indicator = indicators.last_mut().expect("pushed above");
         if cited.value.is_some() {

@@ -148,7 +148,7 @@ pub fn cited<D: serde::Serialize>(
     data: &D,
     sources: crate::domain::Sources,
 ) -> Result<Reply, ApiError> {
-    let data = serde_json::to_vec(data).map_err(|e| ApiError::Internal(e.into()))?;
+    let data = crate::json_text::to_vec(data).map_err(|e| ApiError::Internal(e.into()))?;
     Ok(Reply::Json {
         status: 200,
         data: data.into(),

@@ -1,0 +1,748 @@
+//! JSON text as serde_json writes it, byte for byte, at a fraction of the instructions.
+//! serde_json escapes every string it writes, field names included, one byte at a time: that
+//! scan was the largest cost of an uncached answer, though nearly every text of one (field
+//! names, codes, periods, citation ids, URLs) needs no escaping. Here a string is checked many
+//! bytes at a time and copied whole when it needs no escape; what is escaped is escaped exactly
+//! as serde_json does (`"`, `\`, control characters; nothing else), and numbers are written by
+//! serde_json itself. Anything this writer does not know ([`to_vec`] says what) is written by
+//! serde_json.
+
+use serde::Serialize;
+use serde::ser::{self, Impossible};
+
+/// `value` as compact JSON text, exactly what `serde_json::to_vec` returns.
+pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(4096);
+    match value.serialize(Writer(&mut out)) {
+        Ok(()) => Ok(out),
+        // Byte strings, map keys other than text, serde_json's raw values, and errors a type
+        // raises itself: serde_json writes them, or reports the error in its words.
+        Err(Unsupported) => serde_json::to_vec(value),
+    }
+}
+
+/// Appends `text` as a JSON string, escaped exactly as serde_json escapes it.
+pub fn push_str(out: &mut Vec<u8>, text: &str) {
+    let bytes = text.as_bytes();
+    if !needs_escape(bytes) {
+        out.reserve(bytes.len() + 2);
+        out.push(b'"');
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
+    out.push(b'"');
+    for &b in bytes {
+        match b {
+            b'"' => out.extend_from_slice(b"\\\""),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0x08 => out.extend_from_slice(b"\\b"),
+            0x09 => out.extend_from_slice(b"\\t"),
+            0x0a => out.extend_from_slice(b"\\n"),
+            0x0c => out.extend_from_slice(b"\\f"),
+            0x0d => out.extend_from_slice(b"\\r"),
+            0x00..=0x1f => {
+                const HEX: &[u8; 16] = b"0123456789abcdef";
+                out.extend_from_slice(b"\\u00");
+                out.push(HEX[usize::from(b >> 4)]);
+                out.push(HEX[usize::from(b & 0xf)]);
+            }
+            _ => out.push(b),
+        }
+    }
+    out.push(b'"');
+}
+
+/// Whether any byte needs escaping, checked eight bytes at a time: most texts are short (field
+/// names, codes, periods), where a vector loop would not start. A text's last bytes are read
+/// again with earlier ones rather than copied out, which costs a call for so few bytes.
+fn needs_escape(bytes: &[u8]) -> bool {
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| {
+        u64::from(u32::from_le_bytes(
+            bytes[at..at + 4].try_into().expect("4 bytes"),
+        ))
+    };
+    let len = bytes.len();
+    let found = match len {
+        0 => 0,
+        1..4 => escapes_in(u64::from_le_bytes([
+            bytes[0],
+            bytes[len / 2],
+            bytes[len - 1],
+            b'a',
+            b'a',
+            b'a',
+            b'a',
+            b'a',
+        ])),
+        4..8 => escapes_in(half(0) | half(len - 4) << 32),
+        _ => {
+            let mut found = escapes_in(word(len - 8));
+            for at in (0..len - 8).step_by(8) {
+                found |= escapes_in(word(at));
+            }
+            found
+        }
+    };
+    found != 0
+}
+
+/// Non-zero when a byte of `word` is a control character, `"` or `\`. A byte's high bit is set
+/// after subtracting `n` from every byte only if the byte was below `n` or a lower byte
+/// borrowed (which it does only if it was below `n` itself), and `!word` drops bytes of 0x80
+/// and above; so the result is non-zero exactly when some byte matched.
+fn escapes_in(word: u64) -> u64 {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let below = |w: u64, n: u8| w.wrapping_sub(ONES * u64::from(n)) & !w;
+    let quote = word ^ (ONES * u64::from(b'"'));
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    (below(word, 0x20) | below(quote, 1) | below(backslash, 1)) & HIGH
+}
+
+/// A number as serde_json writes it (`null` for a non-finite float).
+fn push_number<N: Serialize>(out: &mut Vec<u8>, n: N) -> Result<(), Unsupported> {
+    serde_json::to_writer(out, &n).map_err(|_| Unsupported)
+}
+
+/// What this writer leaves to serde_json.
+#[derive(Debug)]
+pub struct Unsupported;
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("left to serde_json")
+    }
+}
+
+impl std::error::Error for Unsupported {}
+
+impl ser::Error for Unsupported {
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        Unsupported
+    }
+}
+
+/// The name serde_json gives its `RawValue` (text written as is), which only it can write.
+const RAW_VALUE: &str = "$serde_json::private::RawValue";
+
+struct Writer<'a>(&'a mut Vec<u8>);
+
+/// An array or object being written: `close` ends it; `first` says no member came yet.
+struct Compound<'a> {
+    out: &'a mut Vec<u8>,
+    first: bool,
+    close: &'static [u8],
+}
+
+impl<'a> Compound<'a> {
+    fn open(out: &'a mut Vec<u8>, open: &[u8], close: &'static [u8]) -> Self {
+        out.extend_from_slice(open);
+        Compound {
+            out,
+            first: true,
+            close,
+        }
+    }
+
+    fn separate(&mut self) {
+        if !std::mem::replace(&mut self.first, false) {
+            self.out.push(b',');
+        }
+    }
+
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
+        self.separate();
+        value.serialize(Writer(self.out))
+    }
+
+    fn member<T: Serialize + ?Sized>(&mut self, name: &str, value: &T) -> Result<(), Unsupported> {
+        self.separate();
+        push_str(self.out, name);
+        self.out.push(b':');
+        value.serialize(Writer(self.out))
+    }
+
+    fn close(self) -> Result<(), Unsupported> {
+        self.out.extend_from_slice(self.close);
+        Ok(())
+    }
+}
+
+/// `{"variant":` opened for an enum's variant with contents; `close` ends the contents and
+/// the object.
+fn open_variant<'a>(
+    out: &'a mut Vec<u8>,
+    variant: &str,
+    open: &[u8],
+    close: &'static [u8],
+) -> Compound<'a> {
+    out.push(b'{');
+    push_str(out, variant);
+    out.push(b':');
+    Compound::open(out, open, close)
+}
+
+impl<'a> ser::Serializer for Writer<'a> {
+    type Ok = ();
+    type Error = Unsupported;
+    type SerializeSeq = Compound<'a>;
+    type SerializeTuple = Compound<'a>;
+    type SerializeTupleStruct = Compound<'a>;
+    type SerializeTupleVariant = Compound<'a>;
+    type SerializeMap = Compound<'a>;
+    type SerializeStruct = Compound<'a>;
+    type SerializeStructVariant = Compound<'a>;
+
+    fn serialize_bool(self, v: bool) -> Result<(), Unsupported> {
+        self.0.extend_from_slice(if v { b"true" } else { b"false" });
+        Ok(())
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), Unsupported> {
+        push_number(self.0, v)
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), Unsupported> {
+        push_number(self.0, v)
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), Unsupported> {
+        push_number(self.0, v)
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), Unsupported> {
+        push_number(self.0, v)
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), Unsupported> {
+        push_number(self.0, v)
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), Unsupported> {
+        push_number(self.0, v)
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), Unsupported> {
+        push_number(self.0, v)
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), Unsupported> {
+        push_number(self.0, v)
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), Unsupported> {
+        push_number(self.0, v)
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), Unsupported> {
+        push_number(self.0, v)
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), Unsupported> {
+        push_number(self.0, v)
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), Unsupported> {
+        push_number(self.0, v)
+    }
+    fn serialize_char(self, v: char) -> Result<(), Unsupported> {
+        push_str(self.0, v.encode_utf8(&mut [0; 4]));
+        Ok(())
+    }
+    fn serialize_str(self, v: &str) -> Result<(), Unsupported> {
+        push_str(self.0, v);
+        Ok(())
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_none(self) -> Result<(), Unsupported> {
+        self.serialize_unit()
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Unsupported> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<(), Unsupported> {
+        self.0.extend_from_slice(b"null");
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Unsupported> {
+        self.serialize_unit()
+    }
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<(), Unsupported> {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), Unsupported> {
+        if name == RAW_VALUE {
+            return Err(Unsupported);
+        }
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Unsupported> {
+        let mut object = Compound::open(self.0, b"{", b"}");
+        object.member(variant, value)?;
+        object.close()
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Compound<'a>, Unsupported> {
+        Ok(Compound::open(self.0, b"[", b"]"))
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Compound<'a>, Unsupported> {
+        self.serialize_seq(None)
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Compound<'a>, Unsupported> {
+        self.serialize_seq(None)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'a>, Unsupported> {
+        Ok(open_variant(self.0, variant, b"[", b"]}"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Compound<'a>, Unsupported> {
+        Ok(Compound::open(self.0, b"{", b"}"))
+    }
+    fn serialize_struct(self, name: &'static str, _: usize) -> Result<Compound<'a>, Unsupported> {
+        if name == RAW_VALUE {
+            return Err(Unsupported);
+        }
+        self.serialize_map(None)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<Compound<'a>, Unsupported> {
+        Ok(open_variant(self.0, variant, b"{", b"}}"))
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Unsupported> {
+        self.close()
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Unsupported> {
+        self.close()
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Unsupported> {
+        self.close()
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Unsupported> {
+        self.close()
+    }
+}
+
+impl ser::SerializeMap for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Unsupported> {
+        self.separate();
+        key.serialize(Key(self.out))?;
+        self.out.push(b':');
+        Ok(())
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
+        value.serialize(Writer(self.out))
+    }
+    fn end(self) -> Result<(), Unsupported> {
+        self.close()
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), Unsupported> {
+        self.member(name, value)
+    }
+    fn end(self) -> Result<(), Unsupported> {
+        self.close()
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        name: &'static str,
+        value: &T,
+    ) -> Result<(), Unsupported> {
+        self.member(name, value)
+    }
+    fn end(self) -> Result<(), Unsupported> {
+        self.close()
+    }
+}
+
+/// A map key: text only (what every map of an answer has); serde_json writes the others.
+struct Key<'a>(&'a mut Vec<u8>);
+
+impl ser::Serializer for Key<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+    type SerializeSeq = Impossible<(), Unsupported>;
+    type SerializeTuple = Impossible<(), Unsupported>;
+    type SerializeTupleStruct = Impossible<(), Unsupported>;
+    type SerializeTupleVariant = Impossible<(), Unsupported>;
+    type SerializeMap = Impossible<(), Unsupported>;
+    type SerializeStruct = Impossible<(), Unsupported>;
+    type SerializeStructVariant = Impossible<(), Unsupported>;
+
+    fn serialize_str(self, v: &str) -> Result<(), Unsupported> {
+        push_str(self.0, v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), Unsupported> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+    ) -> Result<(), Unsupported> {
+        self.serialize_str(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        value: &T,
+    ) -> Result<(), Unsupported> {
+        value.serialize(self)
+    }
+    fn serialize_bool(self, _: bool) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_i8(self, _: i8) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_i16(self, _: i16) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_i32(self, _: i32) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_i64(self, _: i64) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_u8(self, _: u8) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_u16(self, _: u16) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_u32(self, _: u32) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_u64(self, _: u64) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_f32(self, _: f32) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_f64(self, _: f64) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_none(self) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_unit(self) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, Unsupported> {
+        Err(Unsupported)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, HashMap};
+
+    use serde::Serialize;
+
+    use super::*;
+
+    fn same_as_serde_json<T: Serialize + ?Sized>(value: &T) {
+        assert_eq!(
+            String::from_utf8(to_vec(value).unwrap()).unwrap(),
+            serde_json::to_string(value).unwrap()
+        );
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let mut every_byte = String::new();
+        for c in (0u8..=0x7f)
+            .map(char::from)
+            .chain(['é', '€', '😀', '\u{2028}'])
+        {
+            every_byte.push(c);
+        }
+        for text in [
+            "",
+            "cit_abcdefghijklmnopqrst",
+            "say \"hi\"",
+            "a\\b",
+            "tab\there, bell\u{7}",
+            "a string longer than one chunk of sixteen bytes, \u{1f} at the end",
+            &every_byte,
+        ] {
+            let mut ours = Vec::new();
+            push_str(&mut ours, text);
+            assert_eq!(
+                String::from_utf8(ours).unwrap(),
+                serde_json::to_string(text).unwrap(),
+                "{text:?}"
+            );
+        }
+    }
+
+    /// Every byte that may need escaping, at every place of texts as long as three words, among
+    /// bytes that come close to them (0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80 and above).
+    #[test]
+    fn each_escaped_byte_is_found_wherever_it_stands() {
+        for len in 1..=24 {
+            for at in 0..len {
+                for special in [0u8, 0x1f, b'"', b'\\', b'\n'] {
+                    for filler in ["!", " ", "#", "[", "]", "\u{7f}", "é"] {
+                        let mut text: String = filler.repeat(len);
+                        let mut bytes = std::mem::take(&mut text).into_bytes();
+                        let place = at * filler.len();
+                        bytes.splice(place..place + filler.len(), [special]);
+                        let text = String::from_utf8(bytes).unwrap();
+                        let mut ours = Vec::new();
+                        push_str(&mut ours, &text);
+                        assert_eq!(
+                            String::from_utf8(ours).unwrap(),
+                            serde_json::to_string(&text).unwrap(),
+                            "{text:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[derive(Serialize)]
+    enum Shape {
+        Unit,
+        Newtype(u8),
+        Tuple(i32, f64),
+        Struct { side: f32, name: &'static str },
+    }
+
+    #[derive(Serialize)]
+    struct Unit;
+
+    #[derive(Serialize)]
+    struct Wrapper(&'static str);
+
+    #[derive(Serialize)]
+    struct Pair(u8, Option<i8>);
+
+    #[derive(Serialize)]
+    struct Everything {
+        #[serde(rename = "odd \"name\"")]
+        odd: bool,
+        numbers: (i8, i16, i32, i64, i128, u8, u16, u32, u64, u128),
+        floats: Vec<f64>,
+        single: f32,
+        letter: char,
+        missing: Option<String>,
+        unit: (),
+        unit_struct: Unit,
+        wrapper: Wrapper,
+        pair: Pair,
+        shapes: Vec<Shape>,
+        by_name: BTreeMap<String, Vec<u8>>,
+        by_variant: BTreeMap<&'static str, Shape>,
+        empty: Vec<u8>,
+        #[serde(flatten)]
+        extra: BTreeMap<String, serde_json::Value>,
+    }
+
+    #[test]
+    fn values_of_every_kind_are_written_as_serde_json_writes_them() {
+        let value = Everything {
+            odd: true,
+            numbers: (
+                -8,
+                -16,
+                -32,
+                i64::MIN,
+                i128::MAX,
+                8,
+                16,
+                32,
+                u64::MAX,
+                u128::MAX,
+            ),
+            floats: vec![
+                0.0,
+                -0.0,
+                1.5,
+                1e300,
+                4729243.0,
+                f64::NAN,
+                f64::INFINITY,
+                0.1 + 0.2,
+            ],
+            single: 0.1,
+            letter: '"',
+            missing: None,
+            unit: (),
+            unit_struct: Unit,
+            wrapper: Wrapper("DE\t21"),
+            pair: Pair(1, Some(-1)),
+            shapes: vec![
+                Shape::Unit,
+                Shape::Newtype(7),
+                Shape::Tuple(-1, 2.5),
+                Shape::Struct {
+                    side: 1.25,
+                    name: "sq\\uare",
+                },
+            ],
+            by_name: BTreeMap::from([("a\u{1}".into(), vec![1, 2]), ("b".into(), vec![])]),
+            by_variant: BTreeMap::from([("x", Shape::Unit)]),
+            empty: vec![],
+            extra: BTreeMap::from([(
+                "json".into(),
+                serde_json::json!({"nested": [1, "two", null, {"three": 3.0}]}),
+            )]),
+        };
+        same_as_serde_json(&value);
+        same_as_serde_json("plain");
+        same_as_serde_json(&Shape::Struct {
+            side: f32::NAN,
+            name: "",
+        });
+    }
+
+    /// What this writer does not write itself comes out of serde_json unchanged.
+    #[test]
+    fn the_rest_is_left_to_serde_json() {
+        same_as_serde_json(&HashMap::from([(1u8, "numeric key")]));
+        same_as_serde_json(&BTreeMap::from([(true, 1), (false, 0)]));
+        same_as_serde_json(&serde_bytes_like());
+        let raw =
+            serde_json::value::RawValue::from_string(r#"{ "kept" : [1, 2] }"#.into()).unwrap();
+        same_as_serde_json(&raw);
+        same_as_serde_json(&BTreeMap::from([("raw", raw)]));
+        assert!(to_vec(&BTreeMap::from([(vec![1u8], 1)])).is_err());
+    }
+
+    /// A type that writes itself as bytes.
+    fn serde_bytes_like() -> impl Serialize {
+        struct Bytes;
+        impl Serialize for Bytes {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bytes(b"\x00\xff")
+            }
+        }
+        Bytes
+    }
+}
