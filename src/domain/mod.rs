@@ -128,18 +128,20 @@ impl Sources {
     /// `{"snapshots": [...], "citations": {id: {"dataset", "region", "period", "source_url"}}}`,
     /// the citations ordered by id, as JSON text byte for byte what serde_json would write for
     /// the same values (see [`json_text`]).
-    pub fn to_json(mut self) -> Vec<u8> {
-        self.cited.sort_unstable_by(|a, b| {
-            (a.order, a.citation_id.as_str()).cmp(&(b.order, b.citation_id.as_str()))
-        });
+    pub fn to_json(self) -> Vec<u8> {
+        // Sorted as (first bytes, place) pairs, which move faster than whole rows.
+        let mut order: Vec<(u128, u32)> = (self.cited.iter().enumerate())
+            .map(|(i, c)| (c.order, i as u32))
+            .collect();
+        let id = |i: u32| self.cited[i as usize].citation_id.as_str();
+        order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| id(a.1).cmp(id(b.1))));
         // One id is one row: duplicates say the same.
-        self.cited
-            .dedup_by(|a, b| a.order == b.order && a.citation_id == b.citation_id);
+        order.dedup_by(|a, b| a.0 == b.0 && id(a.1) == id(b.1));
         let mut out = Vec::with_capacity(
-            64 + self
-                .cited
+            64 + order
                 .iter()
-                .map(|c| {
+                .map(|&(_, i)| {
+                    let c = &self.cited[i as usize];
                     let group = &self.groups[c.group];
                     8 + c.citation_id.len()
                         + c.period.len()
@@ -156,10 +158,11 @@ impl Sources {
             json_text::push_str(&mut out, snapshot);
         }
         out.extend_from_slice(b"],\"citations\":{");
-        for (i, c) in self.cited.iter().enumerate() {
-            if i > 0 {
+        for (n, &(_, i)) in order.iter().enumerate() {
+            if n > 0 {
                 out.push(b',');
             }
+            let c = &self.cited[i as usize];
             let group = &self.groups[c.group];
             json_text::push_str(&mut out, &c.citation_id);
             out.push(b':');
@@ -196,6 +199,7 @@ pub struct Citer<'a> {
     /// Snapshots already in `sources.snapshots`, by row id: an ordered set, not a list, since an
     /// account's rows may come from as many snapshots as it made uploads.
     named: BTreeSet<i64>,
+    last_snapshot: Option<i64>,
     pub sources: Sources,
 }
 
@@ -208,6 +212,7 @@ impl<'a> Citer<'a> {
             groups: HashMap::new(),
             last_group: None,
             named: BTreeSet::new(),
+            last_snapshot: None,
             sources: Sources::default(),
         }
     }
@@ -256,7 +261,8 @@ impl<'a> Citer<'a> {
                 group
             }
         };
-        if self.named.insert(row.snapshot_id) {
+        // Rows mostly come from the snapshot of the row before.
+        if self.last_snapshot != Some(row.snapshot_id) && self.named.insert(row.snapshot_id) {
             let public_id = self
                 .store
                 .snapshot_public_id(row.snapshot_id)?
@@ -265,6 +271,7 @@ impl<'a> Citer<'a> {
                 })?;
             self.sources.snapshots.insert(public_id);
         }
+        self.last_snapshot = Some(row.snapshot_id);
         self.sources.cited.push(CitedRow {
             order: text_order(&row.citation_id),
             citation_id: row.citation_id.clone(),
