@@ -10,9 +10,12 @@
 use serde::Serialize;
 use serde::ser::{self, Impossible};
 
-/// `value` as compact JSON text, exactly what `serde_json::to_vec` returns.
+/// `value` as compact JSON text, exactly what `serde_json::to_vec` returns for every value whose
+/// `Serialize` writes as many elements as the length it announces (every derived one).
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {
-    let mut out = Vec::with_capacity(4096);
+    // serde_json's first capacity: cached answers keep their buffer whole, so a larger start
+    // would weigh on the cache more than its byte count says.
+    let mut out = Vec::with_capacity(128);
     match value.serialize(Writer(&mut out)) {
         Ok(()) => Ok(out),
         // Byte strings, map keys other than text, serde_json's raw values, and errors a type
@@ -88,10 +91,10 @@ fn needs_escape(bytes: &[u8]) -> bool {
     found != 0
 }
 
-/// Non-zero when a byte of `word` is a control character, `"` or `\`. A byte's high bit is set
-/// after subtracting `n` from every byte only if the byte was below `n` or a lower byte
-/// borrowed (which it does only if it was below `n` itself), and `!word` drops bytes of 0x80
-/// and above; so the result is non-zero exactly when some byte matched.
+/// Non-zero when a byte of `word` is a control character, `"` or `\`. After subtracting `n` from
+/// every byte, a byte's high bit is set only if the byte was below `n` or a borrow reached it,
+/// and every chain of borrows starts at a byte below `n`; `!word` drops bytes of 0x80 and above.
+/// So the result is non-zero exactly when some byte matched (which byte is not needed).
 fn escapes_in(word: u64) -> u64 {
     const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
     const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
@@ -108,7 +111,7 @@ fn push_number<N: Serialize>(out: &mut Vec<u8>, n: N) -> Result<(), Unsupported>
 
 /// What this writer leaves to serde_json.
 #[derive(Debug)]
-pub struct Unsupported;
+struct Unsupported;
 
 impl std::fmt::Display for Unsupported {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -124,7 +127,8 @@ impl ser::Error for Unsupported {
     }
 }
 
-/// The name serde_json gives its `RawValue` (text written as is), which only it can write.
+/// The name serde_json's `RawValue` (text written as is) gives the struct it writes itself as;
+/// only serde_json can write it.
 const RAW_VALUE: &str = "$serde_json::private::RawValue";
 
 struct Writer<'a>(&'a mut Vec<u8>);
@@ -269,12 +273,9 @@ impl<'a> ser::Serializer for Writer<'a> {
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        name: &'static str,
+        _: &'static str,
         value: &T,
     ) -> Result<(), Unsupported> {
-        if name == RAW_VALUE {
-            return Err(Unsupported);
-        }
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -600,26 +601,36 @@ mod tests {
         }
     }
 
-    /// Every byte that may need escaping, at every place of texts as long as three words, among
-    /// bytes that come close to them (0x1f, 0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7f, 0x80 and above).
+    /// Every byte that may need escaping, alone or with a second one, at every place of texts up
+    /// to eight words long, among bytes that come close to them: below (a NUL's borrow reaching
+    /// them) and above the limits, 0x7f, and bytes of several-byte characters.
     #[test]
     fn each_escaped_byte_is_found_wherever_it_stands() {
-        for len in 1..=24 {
-            for at in 0..len {
-                for special in [0u8, 0x1f, b'"', b'\\', b'\n'] {
-                    for filler in ["!", " ", "#", "[", "]", "\u{7f}", "é"] {
-                        let mut text: String = filler.repeat(len);
-                        let mut bytes = std::mem::take(&mut text).into_bytes();
-                        let place = at * filler.len();
-                        bytes.splice(place..place + filler.len(), [special]);
-                        let text = String::from_utf8(bytes).unwrap();
-                        let mut ours = Vec::new();
-                        push_str(&mut ours, &text);
-                        assert_eq!(
-                            String::from_utf8(ours).unwrap(),
-                            serde_json::to_string(&text).unwrap(),
-                            "{text:?}"
-                        );
+        let check = |text: &str| {
+            let mut ours = Vec::new();
+            push_str(&mut ours, text);
+            assert_eq!(
+                String::from_utf8(ours).unwrap(),
+                serde_json::to_string(text).unwrap(),
+                "{text:?}"
+            );
+        };
+        for filler in ["!", " ", "!!\u{0}", "#", "[", "]", "\u{7f}", "é"] {
+            for len in 0..=64 {
+                let plain = filler.repeat(len);
+                check(&plain);
+                for at in 0..len {
+                    for special in ['\u{0}', '\u{1f}', '"', '\\', '\n'] {
+                        let mut chars: Vec<char> = plain.chars().collect();
+                        if at >= chars.len() {
+                            continue;
+                        }
+                        chars[at] = special;
+                        check(&chars.iter().collect::<String>());
+                        if let Some(last) = chars.last_mut() {
+                            *last = '"';
+                        }
+                        check(&chars.iter().collect::<String>());
                     }
                 }
             }

@@ -40,12 +40,12 @@
 //!   addresses a webhook may reach.
 //! - [`error`], [`clock`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`slots`], [`task`],
 //!   [`priority`], [`private_files`], [`dataset_file`], [`catalogue`], [`metrics`], [`progress`]
-//!   and [`systemd`]: small pieces that use no other module of the crate but `json_text`
-//!   (error-message quoting, time formatting, identifiers, client addresses, rendered answers,
-//!   the GCRA limiter, bounded work slots, tasks that end with their owner, lower CPU priority
-//!   for background threads, owner-only files, the parsed-file types, the bundled extract, the
-//!   Prometheus counters, an import's progress on a terminal, the systemd notification
-//!   protocol).
+//!   and [`systemd`]: small pieces that use no other module of the crate but `json_text`, below,
+//!   which `reply` uses (error-message quoting, time formatting, identifiers, client addresses,
+//!   rendered answers, the GCRA limiter, bounded work slots, tasks that end with their owner,
+//!   lower CPU priority for background threads, owner-only files, the parsed-file types, the
+//!   bundled extract, the Prometheus counters, an import's progress on a terminal, the systemd
+//!   notification protocol).
 //! - [`json_text`]: JSON text written byte for byte as serde_json writes it, with fewer
 //!   instructions.
 //!

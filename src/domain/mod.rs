@@ -83,36 +83,44 @@ pub struct Warning {
 #[derive(Debug, Default)]
 pub struct Sources {
     snapshots: BTreeSet<String>,
-    /// Each cited (dataset, region)'s JSON text around a citation's period, escaped once.
+    /// Each cited (dataset, region)'s JSON text before a citation's period, escaped once.
     groups: Vec<Group>,
+    /// Each cited dataset's JSON text after a citation's period: `,"source_url":…}`.
+    endings: Vec<Vec<u8>>,
     /// Every cited row, in the order cited, possibly more than once: sorted and deduplicated
     /// when written, which costs less than keeping an ordered map while citing.
     cited: Vec<CitedRow>,
 }
 
 /// The members a (dataset, region)'s citations share, as JSON text: `before` the period is
-/// `{"dataset":…,"region":…,"period":`, `after` it `,"source_url":…}`.
+/// `{"dataset":…,"region":…,"period":`; after it comes the dataset's ending (its place in
+/// `Sources::endings`), kept once per dataset since a matrix cites thousands of groups.
 #[derive(Debug)]
 struct Group {
     before: Vec<u8>,
-    after: Vec<u8>,
+    ending: usize,
 }
 
 impl Group {
-    fn new(dataset_code: &str, region: &str, source_url: Option<&str>) -> Group {
+    fn new(dataset_code: &str, region: &str, ending: usize) -> Group {
         let mut before = b"{\"dataset\":".to_vec();
         json_text::push_str(&mut before, dataset_code);
         before.extend_from_slice(b",\"region\":");
         json_text::push_str(&mut before, region);
         before.extend_from_slice(b",\"period\":");
-        let mut after = b",\"source_url\":".to_vec();
-        match source_url {
-            Some(url) => json_text::push_str(&mut after, url),
-            None => after.extend_from_slice(b"null"),
-        }
-        after.push(b'}');
-        Group { before, after }
+        Group { before, ending }
     }
+}
+
+/// `,"source_url":…}`, what follows the period of each citation of a dataset.
+fn ending(source_url: Option<&str>) -> Vec<u8> {
+    let mut ending = b",\"source_url\":".to_vec();
+    match source_url {
+        Some(url) => json_text::push_str(&mut ending, url),
+        None => ending.extend_from_slice(b"null"),
+    }
+    ending.push(b'}');
+    ending
 }
 
 #[derive(Debug)]
@@ -129,24 +137,29 @@ impl Sources {
     /// the citations ordered by id, as JSON text byte for byte what serde_json would write for
     /// the same values (see [`json_text`]).
     pub fn to_json(self) -> Vec<u8> {
-        // Sorted as (first bytes, place) pairs, which move faster than whole rows.
-        let mut order: Vec<(u128, u32)> = (self.cited.iter().enumerate())
-            .map(|(i, c)| (c.order, i as u32))
+        // Sorted as (first bytes, place) pairs, which move faster than whole rows; the place
+        // breaks ties, so of an id cited twice the first citing stays, whatever the sort.
+        let mut order: Vec<(u128, usize)> = (self.cited.iter().enumerate())
+            .map(|(i, c)| (c.order, i))
             .collect();
-        let id = |i: u32| self.cited[i as usize].citation_id.as_str();
-        order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| id(a.1).cmp(id(b.1))));
-        // One id is one row: duplicates say the same.
+        let id = |i: usize| self.cited[i].citation_id.as_str();
+        order.sort_unstable_by(|a, b| {
+            (a.0.cmp(&b.0))
+                .then_with(|| id(a.1).cmp(id(b.1)))
+                .then(a.1.cmp(&b.1))
+        });
+        // An id is one row: every citing of it names the same dataset, region and period.
         order.dedup_by(|a, b| a.0 == b.0 && id(a.1) == id(b.1));
         let mut out = Vec::with_capacity(
             64 + order
                 .iter()
                 .map(|&(_, i)| {
-                    let c = &self.cited[i as usize];
+                    let c = &self.cited[i];
                     let group = &self.groups[c.group];
                     8 + c.citation_id.len()
                         + c.period.len()
                         + group.before.len()
-                        + group.after.len()
+                        + self.endings[group.ending].len()
                 })
                 .sum::<usize>(),
         );
@@ -162,13 +175,13 @@ impl Sources {
             if n > 0 {
                 out.push(b',');
             }
-            let c = &self.cited[i as usize];
+            let c = &self.cited[i];
             let group = &self.groups[c.group];
             json_text::push_str(&mut out, &c.citation_id);
             out.push(b':');
             out.extend_from_slice(&group.before);
             json_text::push_str(&mut out, &c.period);
-            out.extend_from_slice(&group.after);
+            out.extend_from_slice(&self.endings[group.ending]);
         }
         out.extend_from_slice(b"}}");
         out
@@ -189,9 +202,9 @@ fn text_order(text: &str) -> u128 {
 pub struct Citer<'a> {
     store: &'a Scoped,
     catalogue: &'a Catalogue,
-    /// Each dataset's source URL, by dataset id: a list, as an answer cites at most the datasets
-    /// its caller sees (the public ones and at most 100 of its own).
-    urls: Vec<(i64, Option<String>)>,
+    /// Each cited dataset's place in `sources.endings`, by dataset id: a list, as an answer cites
+    /// at most the datasets its caller sees (the public ones and at most 100 of its own).
+    endings: Vec<(i64, usize)>,
     /// The group of each cited (dataset id, region) in `sources.groups`; the last one used is
     /// tried first, since rows come a series at a time.
     groups: HashMap<(i64, CompactString), usize>,
@@ -208,7 +221,7 @@ impl<'a> Citer<'a> {
         Citer {
             store,
             catalogue,
-            urls: Vec::new(),
+            endings: Vec::new(),
             groups: HashMap::new(),
             last_group: None,
             named: BTreeSet::new(),
@@ -293,21 +306,24 @@ impl<'a> Citer<'a> {
         if let Some(&group) = self.groups.get(&key) {
             return Ok(group);
         }
-        let url = match self.urls.iter().find(|(id, _)| *id == dataset_id) {
-            Some((_, url)) => url.clone(),
+        let ending = match self.endings.iter().find(|(id, _)| *id == dataset_id) {
+            Some(&(_, ending)) => ending,
             None => {
-                let url = match source_id {
-                    Some(id) => self.store.source(id)?.and_then(|s| s.landing_url.clone()),
+                let source = match source_id {
+                    Some(id) => self.store.source(id)?,
                     None => None,
                 };
-                self.urls.push((dataset_id, url.clone()));
-                url
+                let url = source.as_ref().and_then(|s| s.landing_url.as_deref());
+                self.sources.endings.push(self::ending(url));
+                let at = self.sources.endings.len() - 1;
+                self.endings.push((dataset_id, at));
+                at
             }
         };
         let group = self.sources.groups.len();
         self.sources
             .groups
-            .push(Group::new(dataset_code, region, url.as_deref()));
+            .push(Group::new(dataset_code, region, ending));
         self.groups.insert(key, group);
         Ok(group)
     }
@@ -413,10 +429,10 @@ mod tests {
         let mut sources = Sources::default();
         sources.snapshots.insert("snp_b".into());
         sources.snapshots.insert("snp_a".into());
-        sources
-            .groups
-            .push(Group::new("gdp", "DE\"1", Some("https://x/?a=1&b=\\")));
-        sources.groups.push(Group::new("own", "FR10", None));
+        sources.endings.push(ending(Some("https://x/?a=1&b=\\")));
+        sources.endings.push(ending(None));
+        sources.groups.push(Group::new("gdp", "DE\"1", 0));
+        sources.groups.push(Group::new("own", "FR10", 1));
         for (id, period, group) in [
             ("cit_c", "2020", 0),
             ("cit_a", "2021", 1),

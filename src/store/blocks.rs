@@ -138,8 +138,9 @@ fn decode(series_id: i64, mut block: &[u8], out: &mut Vec<ObsRow>) -> StoreResul
 }
 
 /// A row's five texts. Their lengths are single ASCII bytes when below 128, so the texts with
-/// their lengths between them are UTF-8 exactly when each text is: one check for the five
-/// instead of five (a profile decodes about 300 rows). Longer texts are checked one by one.
+/// their lengths between them are UTF-8 when each text is: one check for the five instead of
+/// five (a profile decodes about 300 rows). When that check fails (a length of 128 or more, or
+/// a text that is not UTF-8), each text is checked on its own.
 fn texts(block: &mut &[u8]) -> StoreResult<[CompactString; 5]> {
     let start = *block;
     let mut places: [std::ops::Range<usize>; 5] = Default::default();
@@ -154,7 +155,8 @@ fn texts(block: &mut &[u8]) -> StoreResult<[CompactString; 5]> {
     let mut texts: [CompactString; 5] = Default::default();
     for (text, place) in texts.iter_mut().zip(places) {
         let read = match all {
-            // Not at a character's boundary only if the lengths are wrong.
+            // Not at a character's boundary if the lengths are wrong, or if a text that is not
+            // UTF-8 on its own became so with the length after it.
             Some(all) => all.get(place),
             None => std::str::from_utf8(&span[place]).ok(),
         };
