@@ -8,7 +8,7 @@
 //! serde_json.
 
 use serde::Serialize;
-use serde::ser::{self, Impossible};
+use serde::ser;
 
 /// `value` as compact JSON text, exactly what `serde_json::to_vec` returns for every value whose
 /// `Serialize` writes as many elements as the length it announces (every derived one).
@@ -331,56 +331,41 @@ impl<'a> ser::Serializer for Writer<'a> {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
+/// The sequence-like compounds: each element is written as a value.
+macro_rules! elements {
+    ($($kind:ident :: $method:ident),*) => {$(
+        impl ser::$kind for Compound<'_> {
+            type Ok = ();
+            type Error = Unsupported;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
+                self.element(value)
+            }
+            fn end(self) -> Result<(), Unsupported> {
+                self.close()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Unsupported> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
-}
+elements!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_> {
     type Ok = ();
     type Error = Unsupported;
+    /// Keys that are text, written as any text is (serde_json writes them the same way); any
+    /// other key is left to serde_json, which quotes numbers and refuses the rest.
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Unsupported> {
         self.separate();
-        key.serialize(Key(self.out))?;
+        let start = self.out.len();
+        key.serialize(Writer(self.out))?;
+        if self.out.get(start) != Some(&b'"') {
+            return Err(Unsupported);
+        }
         self.out.push(b':');
         Ok(())
     }
@@ -392,171 +377,27 @@ impl ser::SerializeMap for Compound<'_> {
     }
 }
 
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<(), Unsupported> {
-        self.member(name, value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
+/// The struct-like compounds: each field is a member named by the field.
+macro_rules! members {
+    ($($kind:ident),*) => {$(
+        impl ser::$kind for Compound<'_> {
+            type Ok = ();
+            type Error = Unsupported;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                name: &'static str,
+                value: &T,
+            ) -> Result<(), Unsupported> {
+                self.member(name, value)
+            }
+            fn end(self) -> Result<(), Unsupported> {
+                self.close()
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        name: &'static str,
-        value: &T,
-    ) -> Result<(), Unsupported> {
-        self.member(name, value)
-    }
-    fn end(self) -> Result<(), Unsupported> {
-        self.close()
-    }
-}
-
-/// A map key: text only (what every map of an answer has); serde_json writes the others.
-struct Key<'a>(&'a mut Vec<u8>);
-
-impl ser::Serializer for Key<'_> {
-    type Ok = ();
-    type Error = Unsupported;
-    type SerializeSeq = Impossible<(), Unsupported>;
-    type SerializeTuple = Impossible<(), Unsupported>;
-    type SerializeTupleStruct = Impossible<(), Unsupported>;
-    type SerializeTupleVariant = Impossible<(), Unsupported>;
-    type SerializeMap = Impossible<(), Unsupported>;
-    type SerializeStruct = Impossible<(), Unsupported>;
-    type SerializeStructVariant = Impossible<(), Unsupported>;
-
-    fn serialize_str(self, v: &str) -> Result<(), Unsupported> {
-        push_str(self.0, v);
-        Ok(())
-    }
-    fn serialize_char(self, v: char) -> Result<(), Unsupported> {
-        self.serialize_str(v.encode_utf8(&mut [0; 4]))
-    }
-    fn serialize_unit_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-    ) -> Result<(), Unsupported> {
-        self.serialize_str(variant)
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        value: &T,
-    ) -> Result<(), Unsupported> {
-        value.serialize(self)
-    }
-    fn serialize_bool(self, _: bool) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_i8(self, _: i8) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_i16(self, _: i16) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_i32(self, _: i32) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_i64(self, _: i64) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_u8(self, _: u8) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_u16(self, _: u16) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_u32(self, _: u32) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_u64(self, _: u64) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_f32(self, _: f32) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_f64(self, _: f64) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_bytes(self, _: &[u8]) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_none(self) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_unit(self) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<(), Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStruct, Unsupported> {
-        Err(Unsupported)
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, Unsupported> {
-        Err(Unsupported)
-    }
-}
+members!(SerializeStruct, SerializeStructVariant);
 
 #[cfg(test)]
 mod tests {
@@ -738,6 +579,8 @@ mod tests {
     fn the_rest_is_left_to_serde_json() {
         same_as_serde_json(&HashMap::from([(1u8, "numeric key")]));
         same_as_serde_json(&BTreeMap::from([(true, 1), (false, 0)]));
+        same_as_serde_json(&BTreeMap::from([(Some("text"), 1)]));
+        assert!(to_vec(&BTreeMap::from([(None::<&str>, 1)])).is_err());
         same_as_serde_json(&serde_bytes_like());
         let raw =
             serde_json::value::RawValue::from_string(r#"{ "kept" : [1, 2] }"#.into()).unwrap();
