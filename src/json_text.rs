@@ -2,10 +2,9 @@
 //! serde_json escapes every string it writes, field names included, one byte at a time: that
 //! scan was the largest cost of an uncached answer, though nearly every text of one (field
 //! names, codes, periods, citation ids, URLs) needs no escaping. Here a string is checked many
-//! bytes at a time and copied whole when it needs no escape; what is escaped is escaped exactly
-//! as serde_json does (`"`, `\`, control characters; nothing else), and numbers are written by
-//! serde_json itself. Anything this writer does not know ([`to_vec`] says what) is written by
-//! serde_json.
+//! bytes at a time (for `"`, `\` and control characters, all serde_json escapes) and copied
+//! whole when it needs no escape; texts that do, numbers, and anything else this writer does not
+//! know ([`to_vec`] says what) are written by serde_json itself.
 
 use serde::Serialize;
 use serde::ser;
@@ -24,35 +23,17 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {
     }
 }
 
-/// Appends `text` as a JSON string, escaped exactly as serde_json escapes it.
+/// Appends `text` as a JSON string, escaped exactly as serde_json escapes it: the few texts
+/// that need escaping are escaped by serde_json itself.
 pub fn push_str(out: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
-    if !needs_escape(bytes) {
-        out.reserve(bytes.len() + 2);
-        out.push(b'"');
-        out.extend_from_slice(bytes);
-        out.push(b'"');
+    if needs_escape(bytes) {
+        serde_json::to_writer(out, text).expect("a Vec takes every byte");
         return;
     }
+    out.reserve(bytes.len() + 2);
     out.push(b'"');
-    for &b in bytes {
-        match b {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            0x08 => out.extend_from_slice(b"\\b"),
-            0x09 => out.extend_from_slice(b"\\t"),
-            0x0a => out.extend_from_slice(b"\\n"),
-            0x0c => out.extend_from_slice(b"\\f"),
-            0x0d => out.extend_from_slice(b"\\r"),
-            0x00..=0x1f => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.extend_from_slice(b"\\u00");
-                out.push(HEX[usize::from(b >> 4)]);
-                out.push(HEX[usize::from(b & 0xf)]);
-            }
-            _ => out.push(b),
-        }
-    }
+    out.extend_from_slice(bytes);
     out.push(b'"');
 }
 
