@@ -85,8 +85,10 @@ pub struct Sources {
     snapshots: BTreeSet<String>,
     /// Each cited (dataset, region)'s JSON text before a citation's period, escaped once.
     groups: Vec<Group>,
-    /// Each cited dataset's JSON text after a citation's period: `,"source_url":…}`.
-    endings: Vec<Vec<u8>>,
+    /// Each cited dataset's id and JSON text after a citation's period (`,"source_url":…}`): a
+    /// list, as an answer cites at most the datasets its caller sees (the public ones and at
+    /// most 100 of its own).
+    endings: Vec<(i64, Vec<u8>)>,
     /// Every cited row, in the order cited, possibly more than once: sorted and deduplicated
     /// when written, which costs less than keeping an ordered map while citing.
     cited: Vec<CitedRow>,
@@ -125,8 +127,6 @@ fn ending(source_url: Option<&str>) -> Vec<u8> {
 
 #[derive(Debug)]
 struct CitedRow {
-    /// The id's first 16 bytes as a number, ordered as the texts are: most comparisons end here.
-    order: u128,
     citation_id: CompactString,
     period: CompactString,
     group: usize,
@@ -137,10 +137,11 @@ impl Sources {
     /// the citations ordered by id, as JSON text byte for byte what serde_json would write for
     /// the same values (see [`json_text`]).
     pub fn to_json(self) -> Vec<u8> {
-        // Sorted as (first bytes, place) pairs, which move faster than whole rows; the place
-        // breaks ties, so of an id cited twice the first citing stays, whatever the sort.
+        // Sorted as (first 16 bytes of the id, place) pairs, which move faster than whole rows
+        // and mostly compare as numbers; the place breaks ties, so of an id cited twice the
+        // first citing stays, whatever the sort.
         let mut order: Vec<(u128, usize)> = (self.cited.iter().enumerate())
-            .map(|(i, c)| (c.order, i))
+            .map(|(i, c)| (text_order(&c.citation_id), i))
             .collect();
         let id = |i: usize| self.cited[i].citation_id.as_str();
         order.sort_unstable_by(|a, b| {
@@ -159,7 +160,7 @@ impl Sources {
                     8 + c.citation_id.len()
                         + c.period.len()
                         + group.before.len()
-                        + self.endings[group.ending].len()
+                        + self.endings[group.ending].1.len()
                 })
                 .sum::<usize>(),
         );
@@ -181,7 +182,7 @@ impl Sources {
             out.push(b':');
             out.extend_from_slice(&group.before);
             json_text::push_str(&mut out, &c.period);
-            out.extend_from_slice(&self.endings[group.ending]);
+            out.extend_from_slice(&self.endings[group.ending].1);
         }
         out.extend_from_slice(b"}}");
         out
@@ -202,9 +203,6 @@ fn text_order(text: &str) -> u128 {
 pub struct Citer<'a> {
     store: &'a Scoped,
     catalogue: &'a Catalogue,
-    /// Each cited dataset's place in `sources.endings`, by dataset id: a list, as an answer cites
-    /// at most the datasets its caller sees (the public ones and at most 100 of its own).
-    endings: Vec<(i64, usize)>,
     /// The group of each cited (dataset id, region) in `sources.groups`; the last one used is
     /// tried first, since rows come a series at a time.
     groups: HashMap<(i64, CompactString), usize>,
@@ -221,7 +219,6 @@ impl<'a> Citer<'a> {
         Citer {
             store,
             catalogue,
-            endings: Vec::new(),
             groups: HashMap::new(),
             last_group: None,
             named: BTreeSet::new(),
@@ -286,7 +283,6 @@ impl<'a> Citer<'a> {
         }
         self.last_snapshot = Some(row.snapshot_id);
         self.sources.cited.push(CitedRow {
-            order: text_order(&row.citation_id),
             citation_id: row.citation_id.clone(),
             period: row.period.clone(),
             group,
@@ -306,18 +302,17 @@ impl<'a> Citer<'a> {
         if let Some(&group) = self.groups.get(&key) {
             return Ok(group);
         }
-        let ending = match self.endings.iter().find(|(id, _)| *id == dataset_id) {
-            Some(&(_, ending)) => ending,
+        let endings = &mut self.sources.endings;
+        let ending = match endings.iter().position(|(id, _)| *id == dataset_id) {
+            Some(at) => at,
             None => {
                 let source = match source_id {
                     Some(id) => self.store.source(id)?,
                     None => None,
                 };
                 let url = source.as_ref().and_then(|s| s.landing_url.as_deref());
-                self.sources.endings.push(self::ending(url));
-                let at = self.sources.endings.len() - 1;
-                self.endings.push((dataset_id, at));
-                at
+                endings.push((dataset_id, self::ending(url)));
+                endings.len() - 1
             }
         };
         let group = self.sources.groups.len();
@@ -429,8 +424,10 @@ mod tests {
         let mut sources = Sources::default();
         sources.snapshots.insert("snp_b".into());
         sources.snapshots.insert("snp_a".into());
-        sources.endings.push(ending(Some("https://x/?a=1&b=\\")));
-        sources.endings.push(ending(None));
+        sources
+            .endings
+            .push((1, ending(Some("https://x/?a=1&b=\\"))));
+        sources.endings.push((2, ending(None)));
         sources.groups.push(Group::new("gdp", "DE\"1", 0));
         sources.groups.push(Group::new("own", "FR10", 1));
         for (id, period, group) in [
@@ -443,7 +440,6 @@ mod tests {
             ("cit_0123456789abA", "2017", 1),
         ] {
             sources.cited.push(CitedRow {
-                order: text_order(id),
                 citation_id: id.into(),
                 period: period.into(),
                 group,
