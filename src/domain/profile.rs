@@ -48,29 +48,19 @@ pub fn profile(
     let datasets = store.datasets()?;
     let mut citer = Citer::new(store, catalogue);
     let mut indicators: Vec<Indicator> = Vec::new();
-    // Rows come a dataset at a time: its dataset is looked up when the dataset changes.
-    let mut current: Option<(i64, Option<&DatasetRow>)> = None;
-    for (dataset_id, row) in store.headline_rows(code)? {
-        let dataset = match current {
-            Some((id, dataset)) if id == dataset_id => dataset,
-            _ => {
-                let dataset = datasets.iter().find(|d| d.id == dataset_id).map(|d| &**d);
-                if let Some(dataset) = dataset {
-                    indicators.push(new_indicator(dataset, code)?);
-                }
-                current = Some((dataset_id, dataset));
-                dataset
-            }
-        };
-        let Some(dataset) = dataset else {
+    for (dataset_id, rows) in store.headline_rows(code)? {
+        let Some(dataset) = datasets.iter().find(|d| d.id == dataset_id) else {
             continue;
         };
-        let cited = citer.cite(dataset, code, &row)?;
-        let indicator = indicators.last_mut().expect("pushed above");
-        if cited.value.is_some() {
-            indicator.latest = Some(cited.clone());
+        let mut indicator = new_indicator(dataset, code)?;
+        for row in &rows {
+            let cited = citer.cite(dataset, code, row)?;
+            if cited.value.is_some() {
+                indicator.latest = Some(cited.clone());
+            }
+            indicator.history.push(cited);
         }
-        indicator.history.push(cited);
+        indicators.push(indicator);
     }
     // Topic order reads better than dataset ids: demography, economy, labour market, ...
     let topic_rank = |topic: &str| {

@@ -64,9 +64,9 @@ pub struct CitationRow {
 }
 
 impl Scoped {
-    /// Current values of every visible dataset's headline series for a region, by dataset id
-    /// then period (from the series' blocks, see [`super::blocks`]).
-    pub fn headline_rows(&self, region: &str) -> StoreResult<Vec<(i64, ObsRow)>> {
+    /// Current values of every visible dataset's headline series for a region: each dataset's
+    /// id and its rows by period (its block, see [`super::blocks`]), by dataset id.
+    pub fn headline_rows(&self, region: &str) -> StoreResult<Vec<(i64, Vec<ObsRow>)>> {
         let mut stmt = self.db().prepare_cached(
             "SELECT d.id, d.headline_series_id, b.rows
              FROM v_datasets d
@@ -75,12 +75,11 @@ impl Scoped {
              ORDER BY d.id",
         )?;
         let mut rows = stmt.query([region])?;
-        let (mut out, mut block) = (Vec::new(), Vec::new());
+        let mut out = Vec::new();
         while let Some(r) = rows.next()? {
-            let dataset_id: i64 = r.get(0)?;
-            block.clear();
+            let mut block = Vec::new();
             blocks::read(r, 2, r.get(1)?, &mut block)?;
-            out.extend(block.drain(..).map(|row| (dataset_id, row)));
+            out.push((r.get(0)?, block));
         }
         Ok(out)
     }

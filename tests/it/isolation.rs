@@ -1299,7 +1299,12 @@ async fn the_store_enforces_isolation_below_http() {
         assert_eq!(rows, 0);
     }
     for region in ["DE21", "FR10", "DE2", "FR1"] {
-        for (_, row) in bravo.headline_rows(region).unwrap() {
+        for row in bravo
+            .headline_rows(region)
+            .unwrap()
+            .into_iter()
+            .flat_map(|(_, rows)| rows)
+        {
             assert!(
                 !a.citations.contains(&row.citation_id.to_string()),
                 "{region}"
