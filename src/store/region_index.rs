@@ -47,21 +47,30 @@ impl RegionIndex {
         }
     }
 
-    /// The rows, in code order, one of whose texts contains `needle` (lower case).
+    /// The rows, in code order, one of whose texts contains `needle` (lower case): after a match
+    /// the search goes on from the next row.
     fn containing<'n>(&'n self, needle: &'n str) -> impl Iterator<Item = usize> + 'n {
+        let finder = memchr::memmem::Finder::new(needle.as_bytes());
         // A needle holding the separator is in no text.
-        let searched = if needle.contains(SEPARATOR) {
-            ""
+        let mut from = if needle.contains(SEPARATOR) {
+            self.folded.len()
         } else {
-            self.folded.as_str()
+            0
         };
-        let mut last = None;
-        memchr::memmem::find_iter(searched.as_bytes(), needle.as_bytes()).filter_map(move |at| {
+        std::iter::from_fn(move || {
+            let rest = self
+                .folded
+                .as_bytes()
+                .get(from..)
+                .filter(|r| !r.is_empty())?;
+            let at = from + finder.find(rest)?;
             let row = self.starts.partition_point(|&start| start <= at) - 1;
-            (last != Some(row)).then(|| {
-                last = Some(row);
-                row
-            })
+            from = self
+                .starts
+                .get(row + 1)
+                .copied()
+                .unwrap_or(self.folded.len());
+            Some(row)
         })
     }
 
@@ -104,5 +113,48 @@ impl RegionIndex {
             }
         }
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn region(code: &str, name: &str) -> RegionRow {
+        RegionRow {
+            code: code.into(),
+            name_latin: Some(name.into()),
+            name_national: None,
+            level: Some(2),
+            parent_code: None,
+            country_code: Some(code[..2].into()),
+            classification: "NUTS".into(),
+            in_nuts2021: true,
+            in_nuts2024: true,
+            change_2021_2024: None,
+            recoded_from: None,
+            recoded_to: None,
+        }
+    }
+
+    fn found(index: &RegionIndex, needle: &str) -> Vec<String> {
+        let matches = index.matching((None, None), Some(needle), None, 10);
+        matches.page.into_iter().map(|r| r.code).collect()
+    }
+
+    /// A region counts once however often its texts hold the needle, and a match never runs
+    /// from one text into the next; an empty needle is in every text, and the search ends.
+    #[test]
+    fn each_region_is_found_once_and_the_search_ends() {
+        let index = RegionIndex::new(vec![
+            region("FR10", "Ile-de-France"),
+            region("DE21", "Oberbayern"),
+            region("DE22", "Niederbayern"),
+        ]);
+        assert_eq!(found(&index, "bayern"), ["DE21", "DE22"]);
+        assert_eq!(found(&index, "e"), ["DE21", "DE22", "FR10"]);
+        assert_eq!(found(&index, "21o"), Vec::<String>::new());
+        assert_eq!(found(&index, "e\0"), Vec::<String>::new());
+        assert_eq!(found(&index, ""), ["DE21", "DE22", "FR10"]);
     }
 }
