@@ -375,13 +375,12 @@ fn briefing_reads(db: &Path, peers: bool, citations: &[String]) -> Result<()> {
             Vec::new()
         };
         for series in headline_series(conn)? {
-            // The region's block, read as read_all does, and its last period (what the writer
-            // asks the peers for).
+            // The region's block, decoded as the server decodes it, and its last period (what
+            // the writer asks the peers for).
             let mut stmt = conn.prepare_cached(SERIES_ROWS)?;
             let mut rows = stmt.query(params![BRIEFING_REGION, series])?;
             let mut latest: Option<String> = None;
             if let Some(row) = rows.next()? {
-                let _: rusqlite::types::Value = row.get(0)?;
                 let mut block = Vec::new();
                 regintel::store::blocks::read(row, 0, series, &mut block)?;
                 latest = block.last().map(|r| r.period.to_string());
