@@ -54,7 +54,6 @@ pub fn bundled_db() -> PathBuf {
     dir.join(regintel::store::DB_FILE)
 }
 
-/// A fresh data dir holding a copy of the bundled database.
 /// Creates an account with a password and one API key in the data dir `dir`, as the operator
 /// commands do (a server running on it sees it at once).
 pub fn account_in(dir: &Path, email: &str, tier: Tier) -> TestAccount {
@@ -77,6 +76,7 @@ pub fn account_in(dir: &Path, email: &str, tier: Tier) -> TestAccount {
     }
 }
 
+/// A fresh data dir holding a copy of the bundled database.
 pub fn bundled_data_dir() -> tempfile::TempDir {
     let src = bundled_db();
     let dir = tempfile::tempdir().unwrap();
