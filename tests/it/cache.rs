@@ -133,3 +133,44 @@ async fn an_import_changes_the_etag_of_what_it_changed() {
         "the answer has the new row"
     );
 }
+
+fn no_cache(config: &mut regintel::config::ServerConfig) {
+    config.cache_bytes = 0;
+}
+
+/// `--cache-mb 0` turns the cache off: the same answer asked for three times is rendered three
+/// times (three misses, no hit), where a server with its cache answers the second and third
+/// from memory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cache_of_zero_megabytes_is_off() {
+    let counts = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("regintel_cache_requests_total{"))
+            .map(str::to_owned)
+            .collect()
+    };
+    for (configure, expected) in [
+        (Some(no_cache as fn(&mut _)), ["hit\"} 0", "miss\"} 3"]),
+        (None, ["hit\"} 2", "miss\"} 1"]),
+    ] {
+        let server = TestServer::start_with(crate::support::Options {
+            configure,
+            ..Default::default()
+        })
+        .await;
+        let mut bodies = Vec::new();
+        for _ in 0..3 {
+            let resp = server.get("/regions/DE21/profile").await;
+            assert_eq!(resp.status, 200);
+            bodies.push(resp.json()["data"].clone());
+        }
+        assert!(bodies.windows(2).all(|w| w[0] == w[1]));
+        let metrics = String::from_utf8(server.client.get("/metrics").await.body).unwrap();
+        let counts = counts(&metrics);
+        assert_eq!(counts.len(), 2, "{metrics}");
+        for (line, end) in counts.iter().zip(expected) {
+            assert!(line.ends_with(end), "{counts:?}");
+        }
+        server.stop().await.unwrap();
+    }
+}
