@@ -71,11 +71,13 @@ pub async fn start(
             "the unit's WatchdogSec is under 2 s, shorter than two pings: set it to 10 s or more"
         );
     }
-    let poller = tokio::spawn(background(Arc::clone(&state), Arc::clone(&systemd)));
     let (stop_deliveries, deliveries) = Arc::clone(&state.outbox)
         .start_background()
         .context("starting the webhook delivery worker")?;
     systemd.ready();
+    // After the readiness: the watchdog's first ping follows the first tick, which may end
+    // before the rest of the start did.
+    let poller = tokio::spawn(background(Arc::clone(&state), Arc::clone(&systemd)));
     let shutdown = async {
         shutdown.await;
         systemd.stopping();
