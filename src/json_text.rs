@@ -11,16 +11,34 @@ use serde::ser;
 
 /// `value` as compact JSON text, exactly what `serde_json::to_vec` returns for every value whose
 /// `Serialize` writes as many elements as the length it announces (every derived one).
+///
+/// The text is written into this thread's scratch buffer and copied out at its exact size: a
+/// buffer grown from empty would be reallocated (and copied) a dozen times for a 20 KB answer,
+/// and a cached answer keeps its buffer's whole capacity, not just the bytes it holds.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {
-    // serde_json's first capacity: cached answers keep their buffer whole, so a larger start
-    // would weigh on the cache more than its byte count says.
-    let mut out = Vec::with_capacity(128);
-    match value.serialize(Writer(&mut out)) {
-        Ok(()) => Ok(out),
+    // Taken rather than borrowed, so a `Serialize` that itself calls `to_vec` gets a buffer too.
+    let mut out = SCRATCH.take();
+    out.clear();
+    let written = value.serialize(Writer(&mut out));
+    let text = written.map(|()| out.to_vec());
+    if out.capacity() <= SCRATCH_KEPT {
+        SCRATCH.set(out);
+    }
+    match text {
+        Ok(text) => Ok(text),
         // Byte strings, map keys other than text, serde_json's raw values, and errors a type
         // raises itself: serde_json writes them, or reports the error in its words.
         Err(Unsupported) => serde_json::to_vec(value),
     }
+}
+
+/// The largest scratch buffer a thread keeps between answers: every answer but a rare large
+/// one fits, and the threads that serialise answers (the runtime's and the blocking pool's,
+/// under their permits) hold at most this much each while idle.
+const SCRATCH_KEPT: usize = 256 * 1024;
+
+thread_local! {
+    static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// Appends `text` as a JSON string, escaped exactly as serde_json escapes it: the few texts
@@ -393,6 +411,18 @@ mod tests {
             String::from_utf8(to_vec(value).unwrap()).unwrap(),
             serde_json::to_string(value).unwrap()
         );
+    }
+
+    /// A cached answer is weighed by its length: its buffer holds that many bytes and no more,
+    /// and a value that does not fit the kept scratch buffer is written whole all the same.
+    #[test]
+    fn text_comes_back_at_its_exact_size() {
+        for n in [0, 1, 10_000, SCRATCH_KEPT] {
+            let value = vec!["cit_abcdefghijklmnopqrst"; n];
+            let text = to_vec(&value).unwrap();
+            assert_eq!(text.capacity(), text.len());
+            assert_eq!(text, serde_json::to_vec(&value).unwrap());
+        }
     }
 
     #[test]
