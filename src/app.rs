@@ -135,6 +135,12 @@ fn background_tick(state: &AppState, sweep: bool) {
             "data changed; cached answers renewed"
         );
     }
+    let budget = state.config.public_data_bytes;
+    state
+        .store
+        .hold_public_data(state.public_generation(), budget);
+    let held = state.store.held_public_data().map_or(0, |d| d.bytes);
+    state.metrics.set_public_data_bytes(held as u64);
     state.auth.refresh(&state.store);
     state.flush_usage();
     match state

@@ -26,6 +26,7 @@ pub mod defaults {
     pub const MAX_EXPORTS: usize = 4;
     pub const DRAIN_TIMEOUT_SECS: u64 = 10;
     pub const CACHE_MB: usize = 32;
+    pub const PUBLIC_DATA_MB: usize = 48;
 
     pub const ANONYMOUS: Quotas = Quotas {
         minute: 30,
@@ -183,6 +184,8 @@ pub struct ServerConfig {
     pub drain_timeout: Duration,
     /// Memory for cached answers.
     pub cache_bytes: usize,
+    /// Memory for the current public rows (`store::public_rows`); 0: always read from SQLite.
+    pub public_data_bytes: usize,
     /// SQLite connections in the pool.
     pub pool_size: u32,
     pub limits: LimitConfig,
@@ -235,6 +238,7 @@ impl ServerConfig {
             public_url: None,
             drain_timeout: Duration::from_secs(defaults::DRAIN_TIMEOUT_SECS),
             cache_bytes: defaults::CACHE_MB * 1024 * 1024,
+            public_data_bytes: defaults::PUBLIC_DATA_MB * 1024 * 1024,
             pool_size: 8,
             limits: LimitConfig::default(),
             llm: None,

@@ -53,18 +53,51 @@ pub fn accept_request_id(value: &str) -> bool {
 
 /// The first `chars` characters of the lowercase RFC 4648 base32 encoding of `bytes`.
 pub fn base32_lower(bytes: &[u8], chars: usize) -> String {
-    assert!(chars * 5 <= bytes.len() * 8, "not enough input bits");
-    let mut out = String::with_capacity(chars);
+    let mut out = vec![0; chars];
+    base32_lower_into(bytes, &mut out);
+    String::from_utf8(out).expect("the alphabet is ASCII")
+}
+
+/// The first `out.len()` characters of the lowercase base32 encoding of `bytes`, into `out`.
+pub fn base32_lower_into(bytes: &[u8], out: &mut [u8]) {
+    assert!(out.len() * 5 <= bytes.len() * 8, "not enough input bits");
     let (mut acc, mut bits, mut input) = (0u32, 0u32, bytes.iter());
-    while out.len() < chars {
+    for char in out {
         if bits < 5 {
             acc = (acc << 8) | *input.next().expect("checked above") as u32;
             bits += 8;
         }
         bits -= 5;
-        out.push(BASE32_LOWER[((acc >> bits) & 31) as usize] as char);
+        *char = BASE32_LOWER[((acc >> bits) & 31) as usize];
     }
-    out
+}
+
+/// The `N` bytes whose [`base32_lower`] encoding begins with `text` (the bits past the text's
+/// are zero); None if `text` has a character outside the alphabet or more bits than `N` bytes.
+pub fn base32_lower_decode<const N: usize>(text: &[u8]) -> Option<[u8; N]> {
+    if text.len() * 5 > N * 8 {
+        return None;
+    }
+    let mut out = [0u8; N];
+    let (mut acc, mut bits, mut at) = (0u32, 0u32, 0usize);
+    for &char in text {
+        let value = match char {
+            b'a'..=b'z' => char - b'a',
+            b'2'..=b'7' => char - b'2' + 26,
+            _ => return None,
+        };
+        acc = (acc << 5) | u32::from(value);
+        bits += 5;
+        if bits >= 8 {
+            bits -= 8;
+            out[at] = (acc >> bits) as u8;
+            at += 1;
+        }
+    }
+    if bits > 0 {
+        out[at] = (acc << (8 - bits)) as u8;
+    }
+    Some(out)
 }
 
 #[cfg(test)]
@@ -76,6 +109,23 @@ mod tests {
         // RFC 4648 §10: BASE32("foobar") = "MZXW6YTBOI======"
         assert_eq!(base32_lower(b"foobar", 9), "mzxw6ytbo");
         assert_eq!(base32_lower(b"f", 1), "m");
+    }
+
+    /// Decoding gives back the bytes an encoding came from, so the text comes back whole;
+    /// characters outside the alphabet and texts too long for the bytes are refused.
+    #[test]
+    fn base32_decodes_what_it_encodes() {
+        let bytes: [u8; 13] = *b"\x00\xffregintel\x7f\x80\xf0";
+        let text = base32_lower(&bytes, 20);
+        let decoded = base32_lower_decode::<13>(text.as_bytes()).unwrap();
+        assert_eq!(base32_lower(&decoded, 20), text);
+        // 100 bits of 104: the last four are zero.
+        assert_eq!(decoded[..12], bytes[..12]);
+        assert_eq!(decoded[12], bytes[12] & 0xf0);
+        assert_eq!(base32_lower_decode::<7>(b"mzxw6ytboi"), Some(*b"foobar\0"));
+        assert_eq!(base32_lower_decode::<13>(b"abc1"), None);
+        assert_eq!(base32_lower_decode::<13>(b"ABC"), None);
+        assert_eq!(base32_lower_decode::<2>(b"abcd"), None);
     }
 
     #[test]

@@ -101,6 +101,8 @@ pub struct Metrics {
     deliveries: Mutex<BTreeMap<DeliveryOutcome, u64>>,
     /// Pending webhook deliveries, as last counted by the background task.
     queue_depth: AtomicI64,
+    /// Bytes of public rows held in memory, as last seen by the background task.
+    public_data_bytes: AtomicU64,
     pool_waits: Mutex<BTreeMap<&'static str, Histogram>>,
     imports: Mutex<Histogram>,
 }
@@ -114,6 +116,7 @@ impl Default for Metrics {
             cache_misses: AtomicU64::new(0),
             deliveries: Mutex::default(),
             queue_depth: AtomicI64::new(0),
+            public_data_bytes: AtomicU64::new(0),
             pool_waits: Mutex::default(),
             imports: Mutex::new(Histogram::new(&IMPORT_BOUNDS)),
         }
@@ -163,6 +166,10 @@ impl Metrics {
     }
 
     /// A request that waited `waited` for a permit of the blocking pool `pool`.
+    pub fn set_public_data_bytes(&self, bytes: u64) {
+        self.public_data_bytes.store(bytes, Ordering::Relaxed);
+    }
+
     pub fn pool_wait(&self, pool: &'static str, waited: Duration) {
         lock(&self.pool_waits)
             .entry(pool)
@@ -235,16 +242,17 @@ impl Metrics {
             );
         }
 
-        header(
+        gauge(
             &mut out,
             "regintel_webhook_queue_depth",
-            "gauge",
             "Webhook deliveries waiting to be sent (counted about once a second).",
+            self.queue_depth.load(Ordering::Relaxed),
         );
-        let _ = writeln!(
-            out,
-            "regintel_webhook_queue_depth {}",
-            self.queue_depth.load(Ordering::Relaxed)
+        gauge(
+            &mut out,
+            "regintel_public_data_bytes",
+            "Bytes of current public rows held in memory for callers who see public data only (0: read from the database; checked about once a second).",
+            self.public_data_bytes.load(Ordering::Relaxed),
         );
         header(
             &mut out,
@@ -291,6 +299,11 @@ impl Metrics {
         lock(&self.imports).write(&mut out, "regintel_import_duration_seconds", "");
         out
     }
+}
+
+fn gauge(out: &mut String, name: &str, help: &str, value: impl std::fmt::Display) {
+    header(out, name, "gauge", help);
+    let _ = writeln!(out, "{name} {value}");
 }
 
 fn header(out: &mut String, name: &str, kind: &str, help: &str) {

@@ -305,6 +305,11 @@ struct ServeArgs {
     /// Megabytes of memory for cached answers.
     #[arg(long, env = "REGINTEL_CACHE_MB", default_value_t = defaults::CACHE_MB)]
     cache_mb: usize,
+    /// Megabytes of memory for the current public rows, read once per public data generation
+    /// (about 28 for the bundled data); public data larger than this is read from the database.
+    /// 0: always from the database.
+    #[arg(long, env = "REGINTEL_PUBLIC_DATA_MB", default_value_t = defaults::PUBLIC_DATA_MB)]
+    public_data_mb: usize,
     /// A file holding the token Prometheus sends to read /metrics (Authorization: Bearer), or
     /// the token itself in REGINTEL_METRICS_TOKEN; without one, /metrics answers loopback
     /// clients only.
@@ -472,6 +477,7 @@ impl ServeArgs {
         config.max_exports = self.max_exports;
         config.drain_timeout = Duration::from_secs(self.drain_timeout);
         config.cache_bytes = self.cache_mb * 1024 * 1024;
+        config.public_data_bytes = self.public_data_mb.saturating_mul(1024 * 1024);
         config.limits = self.limits.config();
         config.llm = self.llm.config()?;
         config.webhook_egress = self.webhooks.policy();

@@ -19,6 +19,7 @@ pub mod observations;
 pub mod per_generation;
 pub mod pool;
 pub mod public_catalog;
+pub mod public_rows;
 pub mod region_index;
 pub mod regions;
 pub mod usage;
@@ -32,6 +33,7 @@ use anyhow::Context;
 use per_generation::PerGeneration;
 use pool::{Manager, PooledConn, Role};
 use public_catalog::PublicCatalog;
+use public_rows::{Loaded, PublicData};
 use region_index::RegionIndex;
 
 /// Database failures as request code sees them: busy (retry later) or anything else.
@@ -167,6 +169,80 @@ impl Store {
     pub fn admin(&self) -> anyhow::Result<rusqlite::Connection> {
         Ok(pool::open(&self.path, Role::System)?.conn)
     }
+
+    /// Holds the current public rows of public data generation `generation` in memory, within
+    /// `budget` bytes (see `public_rows`): unless they are held already, being read, or known
+    /// not to fit, they are read on a thread of their own, at a low priority, through a request
+    /// connection of no account, while requests go on reading SQLite. A budget of 0 holds
+    /// nothing. Returns at once.
+    pub fn hold_public_data(&self, generation: i64, budget: usize) {
+        let public = &self.public;
+        if budget == 0 {
+            *public.data.write().unwrap_or_else(|e| e.into_inner()) = None;
+            return;
+        }
+        let known_too_large = *public.too_large.lock().unwrap_or_else(|e| e.into_inner());
+        if public.held().is_some_and(|d| d.generation == generation)
+            || known_too_large == Some(generation)
+            || public
+                .loading
+                .swap(true, std::sync::atomic::Ordering::AcqRel)
+        {
+            return;
+        }
+        let (public, path) = (std::sync::Arc::clone(&self.public), self.path.clone());
+        let read = move || {
+            let _ = crate::priority::lower_this_thread(10);
+            let started = std::time::Instant::now();
+            let loaded = pool::open(&path, Role::Request)
+                .map_err(StoreError::from)
+                .and_then(|conn| PublicData::load(&conn.conn, budget));
+            match loaded {
+                Ok(Loaded::Held(data)) => {
+                    tracing::info!(
+                        generation = data.generation,
+                        rows = data.rows.rows(),
+                        megabytes = data.rows.bytes() / (1024 * 1024),
+                        millis = started.elapsed().as_millis() as u64,
+                        "public data held in memory"
+                    );
+                    *public.data.write().unwrap_or_else(|e| e.into_inner()) =
+                        Some(std::sync::Arc::from(data));
+                }
+                Ok(Loaded::TooLarge { generation }) => {
+                    tracing::info!(
+                        generation,
+                        budget_megabytes = budget / (1024 * 1024),
+                        "public data larger than --public-data-mb: read from the database"
+                    );
+                    *public.data.write().unwrap_or_else(|e| e.into_inner()) = None;
+                    *public.too_large.lock().unwrap_or_else(|e| e.into_inner()) = Some(generation);
+                }
+                Err(e) => tracing::warn!(error = %e, "could not read public data into memory"),
+            }
+            public
+                .loading
+                .store(false, std::sync::atomic::Ordering::Release);
+        };
+        if let Err(e) = std::thread::Builder::new()
+            .name("public-data".into())
+            .spawn(read)
+        {
+            tracing::warn!(error = %e, "could not start reading public data into memory");
+            self.public
+                .loading
+                .store(false, std::sync::atomic::Ordering::Release);
+        }
+    }
+
+    /// The public data held in memory, if any.
+    pub fn held_public_data(&self) -> Option<HeldPublicData> {
+        self.public.held().map(|d| HeldPublicData {
+            generation: d.generation,
+            rows: d.rows.rows(),
+            bytes: d.rows.bytes(),
+        })
+    }
 }
 
 /// A text column of `row`, borrowed from the statement (no allocation).
@@ -220,11 +296,33 @@ fn create_private(path: &Path) -> anyhow::Result<()> {
 }
 
 /// The public data in memory, one copy per public data generation, shared by every request
-/// connection (see `region_index` and `public_catalog`).
+/// connection (see `region_index`, `public_catalog` and `public_rows`).
 #[derive(Default)]
 struct PublicInMemory {
     regions: PerGeneration<RegionIndex>,
     catalogs: PerGeneration<PublicCatalog>,
+    /// The current public rows with their catalogue, when they fit the operator's budget: read
+    /// on a thread of their own ([`Store::hold_public_data`]); until then, and for any other
+    /// generation, requests read SQLite.
+    data: std::sync::RwLock<Option<std::sync::Arc<PublicData>>>,
+    /// A read of `data` is under way.
+    loading: std::sync::atomic::AtomicBool,
+    /// The last generation found not to fit, so that it is not read again at every tick.
+    too_large: std::sync::Mutex<Option<i64>>,
+}
+
+impl PublicInMemory {
+    fn held(&self) -> Option<std::sync::Arc<PublicData>> {
+        self.data.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// What [`Store::hold_public_data`] holds now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeldPublicData {
+    pub generation: i64,
+    pub rows: usize,
+    pub bytes: usize,
 }
 
 /// A pooled connection bound to one caller; unbinds when dropped, so the next holder of the
@@ -237,6 +335,10 @@ pub struct Scoped {
     public_regions: Option<std::sync::Arc<RegionIndex>>,
     /// Set by [`Scoped::with_public_data_only`]: read transactions take the public catalogue.
     public_only: bool,
+    /// Set by [`Scoped::with_public_data_only`] when the public rows of the caller's generation
+    /// are held: rows, datasets, sources and snapshots come from memory, without a read
+    /// transaction.
+    memory: Option<std::sync::Arc<PublicData>>,
     /// The public catalogue of the generation the current read transaction reads.
     catalog: std::cell::RefCell<Option<std::sync::Arc<PublicCatalog>>>,
 }
@@ -254,6 +356,7 @@ impl Scoped {
             in_memory: std::sync::Arc::clone(in_memory),
             public_regions: None,
             public_only: false,
+            memory: None,
             catalog: Default::default(),
         }
     }
@@ -269,9 +372,10 @@ impl Scoped {
     /// account, that it owns no dataset: its own generation, in memory, may lag behind an
     /// import by another process), whose public catalogue then answers dataset, series, source
     /// and snapshot reads from memory.
-    /// Inside a snapshot already, the guard changes nothing: the outer one ends it.
+    /// Inside a snapshot already, the guard changes nothing: the outer one ends it; nor does it
+    /// for a caller whose reads come from the public rows in memory, one generation already.
     pub fn snapshot(&self) -> StoreResult<ReadSnapshot<'_>> {
-        if !self.db().is_autocommit() {
+        if self.memory.is_some() || !self.db().is_autocommit() {
             return Ok(ReadSnapshot {
                 _tx: None,
                 catalog: None,
@@ -306,7 +410,15 @@ impl Scoped {
 
     /// The public catalogue, inside a read transaction of a caller who sees public data only.
     fn public_catalog(&self) -> Option<std::sync::Arc<PublicCatalog>> {
-        self.catalog.borrow().clone()
+        match &self.memory {
+            Some(memory) => Some(std::sync::Arc::clone(&memory.catalog)),
+            None => self.catalog.borrow().clone(),
+        }
+    }
+
+    /// The public rows, for a caller who sees public data only while they are held.
+    fn public_rows(&self) -> Option<&public_rows::PublicRows> {
+        self.memory.as_ref().map(|m| &m.rows)
     }
 
     pub fn ping(&self) -> StoreResult<i64> {

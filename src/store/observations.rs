@@ -67,6 +67,17 @@ impl Scoped {
     /// Current values of every visible dataset's headline series for a region: each dataset's
     /// id and its rows by period (its block, see [`super::blocks`]), by dataset id.
     pub fn headline_rows(&self, region: &str) -> StoreResult<Vec<(i64, Vec<ObsRow>)>> {
+        if let (Some(rows), Some(catalog)) = (self.public_rows(), self.public_catalog()) {
+            let mut datasets: Vec<_> = (catalog.datasets().iter())
+                .filter_map(|d| Some((d.id, d.headline_series_id?)))
+                .collect();
+            datasets.sort_unstable();
+            return Ok(datasets
+                .into_iter()
+                .map(|(id, series)| (id, rows.series_rows(series, region)))
+                .filter(|(_, rows)| !rows.is_empty())
+                .collect());
+        }
         let mut stmt = self.db().prepare_cached(
             "SELECT d.id, d.headline_series_id, b.rows
              FROM v_datasets d
@@ -87,6 +98,9 @@ impl Scoped {
     /// Current values of one series for one region, by period (its block, see
     /// [`super::blocks`]).
     pub fn series_rows(&self, region: &str, series_id: i64) -> StoreResult<Vec<ObsRow>> {
+        if let Some(rows) = self.public_rows() {
+            return Ok(rows.series_rows(series_id, region));
+        }
         let mut stmt = self.db().prepare_cached(
             "SELECT rows FROM v_observation_blocks WHERE series_id = ?1 AND region_code = ?2",
         )?;
@@ -105,6 +119,9 @@ impl Scoped {
         series_id: i64,
         period: &str,
     ) -> StoreResult<Option<ObsRow>> {
+        if let Some(rows) = self.public_rows() {
+            return Ok(rows.value_at(series_id, region, period));
+        }
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {OBS_COLUMNS}
              FROM v_observations o
@@ -118,17 +135,23 @@ impl Scoped {
 
     pub fn citation(&self, id: &str) -> StoreResult<Option<CitationRow>> {
         if let Some(catalog) = self.public_catalog() {
-            // The row alone; its series, dataset and snapshot from the public catalogue.
-            let mut stmt = self.db().prepare_cached(&format!(
-                "SELECT {OBS_COLUMNS}, o.region_code, o.src_line, o.superseded_by
-                 FROM v_observations o WHERE o.citation_id = ?1"
-            ))?;
-            let Some((obs, region_code, src_line, superseded_by)) = stmt
-                .query_row([id], |r| {
-                    Ok((obs_at(r, 0)?, r.get(8)?, r.get(9)?, r.get(10)?))
-                })
-                .optional()?
-            else {
+            // The row alone (from memory if it is a current one held there; superseded rows
+            // are read from SQLite); its series, dataset and snapshot from the catalogue.
+            let held = self.public_rows().and_then(|rows| rows.cited(id));
+            let found = match held {
+                Some(row) => Some((row.obs, row.region.to_owned(), row.src_line, None)),
+                None => self
+                    .db()
+                    .prepare_cached(&format!(
+                        "SELECT {OBS_COLUMNS}, o.region_code, o.src_line, o.superseded_by
+                         FROM v_observations o WHERE o.citation_id = ?1"
+                    ))?
+                    .query_row([id], |r| {
+                        Ok((obs_at(r, 0)?, r.get(8)?, r.get(9)?, r.get(10)?))
+                    })
+                    .optional()?,
+            };
+            let Some((obs, region_code, src_line, superseded_by)) = found else {
                 return Ok(None);
             };
             let described = catalog

@@ -88,6 +88,15 @@ impl PublicCatalog {
         })
     }
 
+    /// Current rows of every public series, as the import counted them.
+    pub fn observations(&self) -> i64 {
+        self.series
+            .values()
+            .flat_map(|s| s.iter())
+            .map(|s| s.obs_count)
+            .sum()
+    }
+
     pub fn datasets(&self) -> &[Arc<DatasetRow>] {
         &self.datasets
     }

@@ -86,9 +86,15 @@ impl Scoped {
     /// For a caller who sees public data only (anonymous, or an account that never loaded
     /// private data): region reads from now on come from the public regions in memory, as of
     /// public data generation `generation` ([`super::region_index`]), and read transactions
-    /// take the public catalogue ([`super::public_catalog`]).
+    /// take the public catalogue ([`super::public_catalog`]); when the public rows of that
+    /// generation are held in memory ([`super::public_rows`]), every read they answer comes
+    /// from there, without a read transaction.
     pub fn with_public_data_only(mut self, generation: i64) -> StoreResult<Scoped> {
         self.public_only = true;
+        self.memory = self
+            .in_memory
+            .held()
+            .filter(|data| data.generation == generation);
         let index = self.in_memory.regions.at(generation, || {
             let mut stmt = self
                 .db()

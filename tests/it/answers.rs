@@ -15,9 +15,10 @@ use sha2::{Digest, Sha256};
 
 use crate::sample::Sample;
 use regintel::store::Store;
+use regintel::store::public_rows::{Loaded, PublicData};
 use regintel::store::regions::RegionRow;
 
-use crate::support::{TestServer, bundled_data_dir};
+use crate::support::{Options, TestServer, bundled_data_dir};
 
 const DIGESTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/answers.sha256");
 const NUTS_REGIONS: &str = include_str!("../../data/nuts_regions.csv");
@@ -113,7 +114,22 @@ fn digest_line(path: &str, status: u16, body: &[u8]) -> String {
 
 #[tokio::test]
 async fn a_fixed_sample_of_answers_is_byte_for_byte_as_committed() {
-    let s = TestServer::start().await;
+    the_sample_answers_as_committed(&TestServer::start().await).await;
+}
+
+/// The same answers from the public rows held in memory as from SQLite.
+#[tokio::test]
+async fn the_public_rows_in_memory_answer_byte_for_byte_as_committed() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| c.public_data_bytes = 64 << 20),
+        ..Options::default()
+    })
+    .await;
+    assert!(s.public_data_held().await > 20 << 20);
+    the_sample_answers_as_committed(&s).await;
+}
+
+async fn the_sample_answers_as_committed(s: &TestServer) {
     let listed = s.get("/datasets").await.json();
     let datasets: Vec<String> = listed["data"]
         .as_array()
@@ -245,5 +261,80 @@ fn the_public_index_answers_as_the_view_does() {
                 );
             }
         }
+    }
+}
+
+/// The public rows held in memory answer every read as SQLite does for a caller who sees public
+/// data only: each region's headline rows, a sample of every other series' rows, a row at a
+/// period, and a sample of rows by citation id (ids that are no current public row are left to
+/// SQLite). Rows that do not fit the budget are not held.
+#[test]
+fn the_public_rows_in_memory_answer_as_sqlite_does() {
+    let dir = bundled_data_dir();
+    let store = Store::open(dir.path(), 2).unwrap();
+    let generation = store.system().unwrap().generations().unwrap().public;
+    let conn = store.admin().unwrap();
+    assert!(matches!(
+        PublicData::load(&conn, 1 << 20).unwrap(),
+        Loaded::TooLarge { generation: g } if g == generation
+    ));
+    store.hold_public_data(generation, 64 << 20);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let held = loop {
+        if let Some(held) = store.held_public_data() {
+            break held;
+        }
+        assert!(std::time::Instant::now() < deadline, "not held in time");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(held.generation, generation);
+    let sqlite = store.scoped(None).unwrap();
+    let memory = store
+        .scoped(None)
+        .unwrap()
+        .with_public_data_only(generation)
+        .unwrap();
+    let shown = |x: &dyn std::fmt::Debug| format!("{x:?}");
+    let datasets = sqlite.datasets().unwrap();
+    let mut compared = 0;
+    for (n, region) in sqlite.region_codes().unwrap().iter().enumerate() {
+        let (a, b) = (
+            sqlite.headline_rows(region).unwrap(),
+            memory.headline_rows(region).unwrap(),
+        );
+        assert_eq!(shown(&a), shown(&b), "{region}");
+        compared += a.iter().map(|(_, rows)| rows.len()).sum::<usize>();
+        if n % 10 != 0 {
+            continue;
+        }
+        for dataset in &datasets {
+            for series in sqlite.series_of(dataset.id).unwrap().iter() {
+                let rows = sqlite.series_rows(region, series.id).unwrap();
+                let held = memory.series_rows(region, series.id).unwrap();
+                assert_eq!(shown(&rows), shown(&held), "{region} {}", series.id);
+                for (i, row) in rows.iter().enumerate().step_by(7) {
+                    let at = |s: &regintel::store::Scoped| {
+                        shown(&s.value_at(region, series.id, &row.period).unwrap())
+                    };
+                    assert_eq!(at(&sqlite), at(&memory), "{region} {i}");
+                    let cited =
+                        |s: &regintel::store::Scoped| shown(&s.citation(&row.citation_id).unwrap());
+                    assert_eq!(cited(&sqlite), cited(&memory), "{}", row.citation_id);
+                }
+            }
+        }
+    }
+    assert!(
+        compared > 100_000,
+        "{compared} rows compared of {}",
+        held.rows
+    );
+    for id in [
+        "cit_aaaaaaaaaaaaaaaaaaaa",
+        "cit_short",
+        "cit_AAAAAAAAAAAAAAAAAAAA",
+        "",
+    ] {
+        assert!(memory.citation(id).unwrap().is_none(), "{id}");
     }
 }

@@ -140,6 +140,9 @@ impl TestServer {
         config.max_connections_per_address = Some(config.max_connections);
         // Webhook receivers of the tests listen on loopback.
         config.webhook_egress.allow_loopback = true;
+        // Reading the public rows into memory takes seconds of a test build's processor time:
+        // only the tests that compare both ways of reading turn it on.
+        config.public_data_bytes = 0;
         if let Some(configure) = options.configure {
             configure(&mut config);
         }
@@ -230,6 +233,28 @@ impl TestServer {
                 return v;
             }
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Waits (at most two minutes) until the server holds the public rows in memory, as its
+    /// metrics say; the bytes held.
+    pub async fn public_data_held(&self) -> u64 {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        loop {
+            let metrics = String::from_utf8(self.client.get("/metrics").await.body).unwrap();
+            let held = metrics
+                .lines()
+                .find_map(|l| l.strip_prefix("regintel_public_data_bytes "))
+                .and_then(|n| n.parse().ok())
+                .unwrap_or(0);
+            if held > 0 {
+                return held;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the public rows were not held in time"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
     }
 

@@ -1,0 +1,314 @@
+//! The current public observations in memory, read once per public data generation, for the
+//! callers who see public data only. Read from SQLite, every uncached answer paid for a read
+//! transaction (the WAL's read lock, a process-wide mutex around it, `fcntl`), a B-tree descent
+//! per block that mostly missed the connection's page cache (`pread`), and SQLite's statement
+//! engine: a third of a comparison's server time, more of a citation's. Held here, a profile's
+//! or a comparison's rows and a citation's row are a hash lookup and a copy.
+//!
+//! A row takes 40 bytes: the value, the source line, its value text's place, and one-byte or
+//! two-byte places in small tables of the texts few rows differ in (periods, flags,
+//! confidentiality statuses, snapshots); its citation id as the 13 bytes its 20 base32
+//! characters stand for. The bundled data (570,000 rows) takes about 28 MB. Data that does not
+//! fit the operator's budget (`--public-data-mb`) is not held: SQLite answers, as before.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use compact_str::CompactString;
+use rusqlite::Connection;
+
+use super::observations::ObsRow;
+use super::public_catalog::PublicCatalog;
+use super::{StoreResult, text};
+use crate::citation::{PREFIX, is_well_formed};
+use crate::ids::{base32_lower_decode, base32_lower_into};
+
+/// What a caller who sees public data only reads from memory, all of one public data
+/// generation: read in one transaction, so they agree with each other as SQLite would.
+pub struct PublicData {
+    pub generation: i64,
+    pub catalog: std::sync::Arc<PublicCatalog>,
+    pub rows: PublicRows,
+}
+
+pub struct PublicRows {
+    rows: Vec<Row>,
+    /// Each (series, region)'s rows, in (series id, region code) order; a block's rows are
+    /// `rows[start..]` up to the next block's start, in period order.
+    blocks: Vec<Block>,
+    by_key: HashMap<(i64, CompactString), u32>,
+    /// Row numbers in citation id order.
+    by_citation: Vec<u32>,
+    periods: Vec<CompactString>,
+    /// Flags and confidentiality statuses: the few distinct texts of both.
+    marks: Vec<CompactString>,
+    snapshots: Vec<i64>,
+    /// Every row's value text, one after another.
+    texts: Vec<u8>,
+}
+
+struct Block {
+    series_id: i64,
+    region: CompactString,
+    start: u32,
+}
+
+/// One current row; its series and region are its block's.
+#[derive(Clone, Copy)]
+struct Row {
+    /// NaN where the row has no value (SQLite stores no NaN: a value is a number or NULL).
+    value: f64,
+    src_line: u32,
+    text_at: u32,
+    period: u16,
+    snapshot: u16,
+    /// The 100 bits of the citation id's base32 characters.
+    citation: [u8; 13],
+    text_len: u8,
+    flags: u8,
+    conf_status: u8,
+}
+
+/// Base32 characters of a citation id after its prefix.
+const CITATION_CHARS: usize = 20;
+
+/// Bytes held per row, as the budget counts them: the row and its place in `by_citation`, plus
+/// its value text (counted as read).
+pub const ROW_BYTES: usize = std::mem::size_of::<Row>() + std::mem::size_of::<u32>();
+
+/// A row as [`ObsRow`] would read it, found by its citation id.
+pub struct CitedRow<'a> {
+    pub obs: ObsRow,
+    pub region: &'a str,
+    pub src_line: i64,
+}
+
+/// What [`PublicData::load`] found.
+pub enum Loaded {
+    Held(Box<PublicData>),
+    /// The rows of `generation` do not fit the budget, or hold what the compact form cannot.
+    TooLarge {
+        generation: i64,
+    },
+}
+
+impl PublicData {
+    /// Reads the catalogue and the current public rows through `db`'s views, as no account, in
+    /// one read transaction. They are not held when they need more than `budget` bytes, or hold
+    /// what the compact form cannot (over 65,535 periods or snapshots, 255 kinds of flags, a
+    /// value text over 255 bytes, a source line over 2^32, a citation id of another shape).
+    pub fn load(db: &Connection, budget: usize) -> StoreResult<Loaded> {
+        let tx = db.unchecked_transaction()?;
+        let generation: i64 =
+            db.query_row("SELECT value FROM v_data_generation", [], |r| r.get(0))?;
+        let catalog = PublicCatalog::load(db)?;
+        let counted = usize::try_from(catalog.observations()).unwrap_or(usize::MAX);
+        if counted.saturating_mul(ROW_BYTES) > budget {
+            return Ok(Loaded::TooLarge { generation });
+        }
+        let Some(rows) = PublicRows::load(db, counted, budget)? else {
+            return Ok(Loaded::TooLarge { generation });
+        };
+        tx.finish()?;
+        Ok(Loaded::Held(Box::new(PublicData {
+            generation,
+            catalog: std::sync::Arc::new(catalog),
+            rows,
+        })))
+    }
+}
+
+/// Places of distinct texts in a small table.
+struct Interned<T> {
+    texts: Vec<CompactString>,
+    places: HashMap<CompactString, T>,
+}
+
+impl<T: Copy + TryFrom<usize>> Interned<T> {
+    fn new() -> Self {
+        Interned {
+            texts: Vec::new(),
+            places: HashMap::new(),
+        }
+    }
+
+    /// The place of `text`, added if new; None when the table is full.
+    fn place(&mut self, text: &str) -> Option<T> {
+        if let Some(&place) = self.places.get(text) {
+            return Some(place);
+        }
+        let place = T::try_from(self.texts.len()).ok()?;
+        self.texts.push(CompactString::new(text));
+        self.places.insert(CompactString::new(text), place);
+        Some(place)
+    }
+}
+
+impl PublicRows {
+    /// Reads every current row `db` shows, in (series, region, period) order (the order of the
+    /// current-row index, so nothing is sorted); None as [`PublicData::load`] says. `counted`,
+    /// the rows expected, sizes the buffers once: grown by doubling, they would need half as
+    /// much again while each is copied.
+    fn load(db: &Connection, counted: usize, budget: usize) -> StoreResult<Option<PublicRows>> {
+        let mut stmt = db.prepare(
+            "SELECT series_id, region_code, period, value, value_text, flags, conf_status,
+                    citation_id, snapshot_id, src_line
+             FROM v_observations WHERE superseded_by IS NULL
+             ORDER BY series_id, region_code, period",
+        )?;
+        let mut read = stmt.query([])?;
+        let mut rows: Vec<Row> = Vec::with_capacity(counted);
+        let mut blocks: Vec<Block> = Vec::new();
+        let mut periods = Interned::<u16>::new();
+        let mut marks = Interned::<u8>::new();
+        let mut snapshots: Vec<i64> = Vec::new();
+        let mut snapshot_places: HashMap<i64, u16> = HashMap::new();
+        // Eurostat's value texts are mostly 4 to 7 bytes.
+        let mut texts = Vec::with_capacity(counted * 6);
+        while let Some(r) = read.next()? {
+            let (series_id, region): (i64, &str) = (r.get(0)?, text(r, 1)?);
+            let new_block = blocks
+                .last()
+                .is_none_or(|b| b.series_id != series_id || b.region != region);
+            if new_block {
+                let start = u32::try_from(rows.len()).ok();
+                let Some(start) = start else { return Ok(None) };
+                blocks.push(Block {
+                    series_id,
+                    region: CompactString::new(region),
+                    start,
+                });
+            }
+            let value_text = text(r, 4)?;
+            let snapshot_id: i64 = r.get(8)?;
+            let snapshot = match snapshot_places.get(&snapshot_id) {
+                Some(&place) => Some(place),
+                None => u16::try_from(snapshots.len()).ok().inspect(|&place| {
+                    snapshots.push(snapshot_id);
+                    snapshot_places.insert(snapshot_id, place);
+                }),
+            };
+            let citation = text(r, 7)?;
+            let row = (|| {
+                Some(Row {
+                    value: r.get::<_, Option<f64>>(3).ok()?.unwrap_or(f64::NAN),
+                    src_line: u32::try_from(r.get::<_, i64>(9).ok()?).ok()?,
+                    text_at: u32::try_from(texts.len()).ok()?,
+                    text_len: u8::try_from(value_text.len()).ok()?,
+                    period: periods.place(text(r, 2).ok()?)?,
+                    flags: marks.place(text(r, 5).ok()?)?,
+                    conf_status: marks.place(text(r, 6).ok()?)?,
+                    snapshot: snapshot?,
+                    citation: is_well_formed(citation)
+                        .then(|| base32_lower_decode(&citation.as_bytes()[PREFIX.len()..]))??,
+                })
+            })();
+            let Some(row) = row else { return Ok(None) };
+            texts.extend_from_slice(value_text.as_bytes());
+            rows.push(row);
+            if rows.len() * ROW_BYTES + texts.len() > budget {
+                return Ok(None);
+            }
+        }
+        let mut by_citation: Vec<u32> = (0..rows.len() as u32).collect();
+        by_citation.sort_unstable_by_key(|&i| rows[i as usize].citation);
+        let by_key = (blocks.iter().enumerate())
+            .map(|(i, b)| ((b.series_id, b.region.clone()), i as u32))
+            .collect();
+        rows.shrink_to_fit();
+        texts.shrink_to_fit();
+        Ok(Some(PublicRows {
+            rows,
+            blocks,
+            by_key,
+            by_citation,
+            periods: periods.texts,
+            marks: marks.texts,
+            snapshots,
+            texts,
+        }))
+    }
+
+    /// Current rows held.
+    pub fn rows(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Bytes held, near enough: the rows, the value texts, and the blocks with their index.
+    pub fn bytes(&self) -> usize {
+        let block =
+            std::mem::size_of::<Block>() + std::mem::size_of::<((i64, CompactString), u32)>();
+        self.rows.len() * ROW_BYTES + self.texts.len() + self.blocks.len() * block
+    }
+
+    /// The rows of `series_id` in `region`, by period (none when it has no block).
+    pub fn series_rows(&self, series_id: i64, region: &str) -> Vec<ObsRow> {
+        match self.block(series_id, region) {
+            Some(b) => self
+                .block_rows(b)
+                .map(|row| self.obs(series_id, row))
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+
+    /// The row of `series_id` in `region` at `period`, if there is one.
+    pub fn value_at(&self, series_id: i64, region: &str, period: &str) -> Option<ObsRow> {
+        let b = self.block(series_id, region)?;
+        self.block_rows(b)
+            .find(|row| self.periods[usize::from(row.period)] == period)
+            .map(|row| self.obs(series_id, row))
+    }
+
+    /// The current row cited as `id`, if it is one of these.
+    pub fn cited(&self, id: &str) -> Option<CitedRow<'_>> {
+        if !is_well_formed(id) {
+            return None;
+        }
+        let bits: [u8; 13] = base32_lower_decode(&id.as_bytes()[PREFIX.len()..])?;
+        let at = self
+            .by_citation
+            .binary_search_by_key(&bits, |&i| self.rows[i as usize].citation)
+            .ok()?;
+        let number = self.by_citation[at];
+        let block = &self.blocks[self.blocks.partition_point(|b| b.start <= number) - 1];
+        let row = &self.rows[number as usize];
+        Some(CitedRow {
+            obs: self.obs(block.series_id, row),
+            region: &block.region,
+            src_line: i64::from(row.src_line),
+        })
+    }
+
+    fn block(&self, series_id: i64, region: &str) -> Option<usize> {
+        let key = (series_id, CompactString::new(region));
+        self.by_key.get(&key).map(|&i| i as usize)
+    }
+
+    fn block_rows(&self, block: usize) -> impl Iterator<Item = &Row> {
+        let start = self.blocks[block].start as usize;
+        let end = self
+            .blocks
+            .get(block + 1)
+            .map_or(self.rows.len(), |b| b.start as usize);
+        self.rows[start..end].iter()
+    }
+
+    fn obs(&self, series_id: i64, row: &Row) -> ObsRow {
+        let mut citation = [0u8; 24];
+        citation[..PREFIX.len()].copy_from_slice(PREFIX.as_bytes());
+        base32_lower_into(&row.citation, &mut citation[PREFIX.len()..]);
+        let text: Range<usize> = row.text_at as usize..row.text_at as usize + row.text_len as usize;
+        ObsRow {
+            citation_id: CompactString::from_utf8(&citation[..PREFIX.len() + CITATION_CHARS])
+                .expect("ASCII"),
+            series_id,
+            period: self.periods[usize::from(row.period)].clone(),
+            value: (!row.value.is_nan()).then_some(row.value),
+            value_text: CompactString::from_utf8(&self.texts[text]).expect("copied from a text"),
+            flags: self.marks[usize::from(row.flags)].clone(),
+            conf_status: self.marks[usize::from(row.conf_status)].clone(),
+            snapshot_id: self.snapshots[usize::from(row.snapshot)],
+        }
+    }
+}
