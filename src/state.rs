@@ -33,9 +33,11 @@ pub struct AppState {
     /// uploads are bounded by their upload slots instead.) A permit moves into the blocking
     /// task, so it is held for as long as the work runs.
     pub blocking: Arc<Semaphore>,
-    /// Bounds the reads run on the blocking pool at once: long reads (`Handler::Heavy`), short
+    /// Bounds the reads run off the async threads at once: long reads (`Handler::Heavy`), short
     /// ones that found no request connection free, and the compression of large answers.
     pub reads: Arc<Semaphore>,
+    /// Where those reads run: as many threads as `reads` has permits.
+    pub read_threads: crate::task::Threads,
     pub catalogue: Catalogue,
     /// `/api/v1/<service>`: the base path of every API route.
     pub base_path: String,
@@ -131,6 +133,7 @@ impl AppState {
             auth,
             blocking: Arc::new(Semaphore::new(permits)),
             reads: Arc::new(Semaphore::new(permits)),
+            read_threads: crate::task::Threads::new("reads", permits)?,
             exports: Slots::new(config.max_exports, SLOTS_PER_ACCOUNT),
             uploads: Slots::new(config.max_uploads, SLOTS_PER_ACCOUNT),
             model_calls: Slots::new((permits / 2).max(1), SLOTS_PER_ACCOUNT),

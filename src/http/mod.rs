@@ -317,8 +317,7 @@ async fn render(
         }) => {
             let (status, body, content_type) = respond::render(&envelope, &reply);
             let mut response =
-                respond::build_async(status, body, content_type, gzip && !secret, &state.reads)
-                    .await;
+                respond::build_async(status, body, content_type, gzip && !secret, state).await;
             respond::stream_headers(&mut response, &reply);
             respond::cookie_headers(&mut response, &reply);
             match etag {
@@ -395,16 +394,24 @@ async fn run_handler(
         Handler::Heavy(f) => (f, ("reads", &state.reads)),
         Handler::Blocking(f) => (f, ("blocking", &state.blocking)),
     };
+    let reads = pool.0 == "reads";
     let permit = match held {
         Some(_) => None,
         None => Some(permit(state, pool).await?),
     };
-    crate::task::spawn_blocking_in_span(move || {
+    let work = move || {
         let _held = (permit, held);
         f(&mut req)
-    })
-    .await
-    .map_err(|e| ApiError::Internal(anyhow::anyhow!("handler panicked: {e}")))?
+    };
+    // Reads on the read threads, as many as their permits; the rest on tokio's blocking pool.
+    let ran = if reads {
+        state.read_threads.run(work).await.map_err(drop)
+    } else {
+        crate::task::spawn_blocking_in_span(work)
+            .await
+            .map_err(drop)
+    };
+    ran.map_err(|()| ApiError::Internal(anyhow::anyhow!("the handler panicked")))?
 }
 
 /// A permit of the pool `(name, permits)`, at once when one is free; a wait is measured.

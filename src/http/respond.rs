@@ -259,7 +259,7 @@ pub fn accepts_gzip(headers: &HeaderMap) -> bool {
 /// time the async threads owe to other connections.
 const COMPRESS_OFF_THREAD_BYTES: u64 = 16 * 1024;
 
-/// [`build`], compressing a large body on the blocking pool under one of `permits`, so that
+/// [`build`], compressing a large body on the read threads under one of their permits, so that
 /// compression too is bounded. Without a free permit the answer goes out uncompressed rather
 /// than waiting: a cached answer never queues behind slow reads.
 pub async fn build_async(
@@ -267,21 +267,23 @@ pub async fn build_async(
     body: Body,
     content_type: &'static str,
     gzip: bool,
-    permits: &std::sync::Arc<tokio::sync::Semaphore>,
+    state: &crate::state::AppState,
 ) -> Response<Body> {
     let large = body.stream.is_none() && body.remaining >= COMPRESS_OFF_THREAD_BYTES;
     if !(gzip && large) {
         return build(status, body, content_type, gzip);
     }
-    let Ok(permit) = std::sync::Arc::clone(permits).try_acquire_owned() else {
+    let Ok(permit) = std::sync::Arc::clone(&state.reads).try_acquire_owned() else {
         return build(status, body, content_type, false);
     };
-    let compressed = tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        build(status, body, content_type, true)
-    })
-    .await;
-    compressed.unwrap_or_else(|e| std::panic::resume_unwind(e.into_panic()))
+    let compressed = state
+        .read_threads
+        .run(move || {
+            let _permit = permit;
+            build(status, body, content_type, true)
+        })
+        .await;
+    compressed.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// Builds the response, gzipping large bodies for clients that accept it.
