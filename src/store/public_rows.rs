@@ -39,6 +39,10 @@ pub struct PublicRows {
     by_key: HashMap<(i64, CompactString), u32>,
     /// Row numbers in citation id order.
     by_citation: Vec<u32>,
+    /// Where in `by_citation` the ids of each first two bytes begin (and, last, its length):
+    /// SHA-256 spreads ids evenly, so a lookup searches a handful of rows (about 9 for the
+    /// bundled data) instead of descending through the whole list, each step a cache miss.
+    by_first_bytes: Vec<u32>,
     periods: Vec<CompactString>,
     /// Flags and confidentiality statuses: the few distinct texts of both.
     marks: Vec<CompactString>,
@@ -67,6 +71,13 @@ struct Row {
     text_len: u8,
     flags: u8,
     conf_status: u8,
+}
+
+/// Values of a citation's first two bytes.
+const FIRST_BYTES: usize = 1 << 16;
+
+fn first_bytes(row: &Row) -> usize {
+    usize::from(u16::from_be_bytes([row.citation[0], row.citation[1]]))
 }
 
 /// Base32 characters of a citation id after its prefix.
@@ -212,6 +223,12 @@ impl PublicRows {
         }
         let mut by_citation: Vec<u32> = (0..rows.len() as u32).collect();
         by_citation.sort_unstable_by_key(|&i| rows[i as usize].citation);
+        let by_first_bytes = (0..=FIRST_BYTES)
+            .map(|first| {
+                let at = by_citation.partition_point(|&i| first_bytes(&rows[i as usize]) < first);
+                at as u32
+            })
+            .collect();
         let by_key = (blocks.iter().enumerate())
             .map(|(i, b)| ((b.series_id, b.region.clone()), i as u32))
             .collect();
@@ -222,6 +239,7 @@ impl PublicRows {
             blocks,
             by_key,
             by_citation,
+            by_first_bytes,
             periods: periods.texts,
             marks: marks.texts,
             snapshots,
@@ -238,7 +256,10 @@ impl PublicRows {
     pub fn bytes(&self) -> usize {
         let block =
             std::mem::size_of::<Block>() + std::mem::size_of::<((i64, CompactString), u32)>();
-        self.rows.len() * ROW_BYTES + self.texts.len() + self.blocks.len() * block
+        self.rows.len() * ROW_BYTES
+            + self.texts.len()
+            + self.blocks.len() * block
+            + self.by_first_bytes.len() * std::mem::size_of::<u32>()
     }
 
     /// The rows of `series_id` in `region`, by period (none when it has no block).
@@ -266,11 +287,13 @@ impl PublicRows {
             return None;
         }
         let bits: [u8; 13] = base32_lower_decode(&id.as_bytes()[PREFIX.len()..])?;
-        let at = self
-            .by_citation
+        let first = usize::from(u16::from_be_bytes([bits[0], bits[1]]));
+        let (start, end) = (self.by_first_bytes[first], self.by_first_bytes[first + 1]);
+        let candidates = &self.by_citation[start as usize..end as usize];
+        let at = candidates
             .binary_search_by_key(&bits, |&i| self.rows[i as usize].citation)
             .ok()?;
-        let number = self.by_citation[at];
+        let number = candidates[at];
         let block = &self.blocks[self.blocks.partition_point(|b| b.start <= number) - 1];
         let row = &self.rows[number as usize];
         Some(CitedRow {
