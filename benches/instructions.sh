@@ -6,7 +6,7 @@
 #   benches/instructions.sh [BINARY]      (default: target/release/regintel, built if missing)
 #
 # It imports the bundled data into a temporary directory, starts the server under callgrind
-# with the answer cache off, sends the first N NUTS-3 profiles and N comparisons (N=300, or the
+# with the answer cache off, waits until it holds the public rows in memory, sends the first N NUTS-3 profiles and N comparisons (N=300, or the
 # environment's N) on one kept-alive connection, stops it, and prints the instructions of the
 # whole run, of start-up alone (a second run with no requests), and per request. The callgrind
 # file of the first run is kept for `callgrind_annotate --inclusive=yes FILE`.
@@ -28,6 +28,12 @@ run() { # requests per kind -> instructions
     for _ in $(seq 120); do
         addr=$(grep -o 'http://127\.0\.0\.1:[0-9]*' "$dir/log.$1" | head -1 || true)
         [ -n "$addr" ] && curl -fs -o /dev/null "$addr/readyz" && break
+        sleep 1
+    done
+    # Both runs wait until the public rows are held in memory, so that their reading is part of
+    # start-up and every answer is read as it is in service.
+    for _ in $(seq 600); do
+        curl -fs "$addr/metrics" | grep -q '^regintel_public_data_bytes [1-9]' && break
         sleep 1
     done
     python3 - "$addr" "$1" <<'PY'

@@ -4,6 +4,8 @@
 //! who can see no region code of private data sees exactly the `regions` table, so its region
 //! reads can come from one index per public data generation, shared by every request.
 
+use std::collections::HashMap;
+
 use super::regions::{RegionMatches, RegionRow};
 
 pub struct RegionIndex {
@@ -15,6 +17,9 @@ pub struct RegionIndex {
     folded: String,
     /// Where each row's texts begin in `folded`.
     starts: Vec<usize>,
+    /// Each parent's children, as places in `rows`: in code order. (A profile names its region's
+    /// children, a matrix reads a country's regions level by level.)
+    children: HashMap<String, Vec<usize>>,
 }
 
 /// Ends each text in [`RegionIndex::folded`]. No region's code or name holds it, so a match never
@@ -40,11 +45,24 @@ impl RegionIndex {
                 folded.push(SEPARATOR);
             }
         }
+        let mut children: HashMap<String, Vec<usize>> = HashMap::new();
+        for (at, r) in rows.iter().enumerate() {
+            if let Some(parent) = &r.parent_code {
+                children.entry(parent.clone()).or_default().push(at);
+            }
+        }
         RegionIndex {
             rows,
             folded,
             starts,
+            children,
         }
+    }
+
+    /// The regions whose parent is `code`, in code order.
+    pub fn children(&self, code: &str) -> impl Iterator<Item = &RegionRow> {
+        let places = self.children.get(code).map_or(&[][..], Vec::as_slice);
+        places.iter().map(|&at| &self.rows[at])
     }
 
     /// The rows, in code order, one of whose texts contains `needle` (lower case): after a match

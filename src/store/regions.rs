@@ -140,6 +140,9 @@ impl Scoped {
 
     /// Codes of the regions whose parent is `code`, in code order.
     pub fn children(&self, code: &str) -> StoreResult<Vec<String>> {
+        if let Some(index) = &self.public_regions {
+            return Ok(index.children(code).map(|r| r.code.clone()).collect());
+        }
         let mut stmt = self
             .db()
             .prepare_cached("SELECT code FROM v_regions WHERE parent_code = ?1 ORDER BY code")?;
@@ -149,6 +152,9 @@ impl Scoped {
 
     /// The regions whose parent is `code`, in code order.
     pub fn subregions(&self, code: &str) -> StoreResult<Vec<RegionRow>> {
+        if let Some(index) = &self.public_regions {
+            return Ok(index.children(code).cloned().collect());
+        }
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {COLUMNS} FROM v_regions WHERE parent_code = ?1 ORDER BY code"
         ))?;

@@ -230,6 +230,18 @@ fn the_public_index_answers_as_the_view_does() {
     let mut codes = view.region_codes().unwrap();
     codes.sort();
     assert_eq!(codes, index.region_codes().unwrap());
+    let mut parents = 0;
+    for code in codes.iter().map(String::as_str).chain(["XX", ""]) {
+        let children = view.children(code).unwrap();
+        assert_eq!(children, index.children(code).unwrap(), "{code}");
+        assert_eq!(
+            format!("{:?}", view.subregions(code).unwrap()),
+            format!("{:?}", index.subregions(code).unwrap()),
+            "{code}"
+        );
+        parents += usize::from(!children.is_empty());
+    }
+    assert!(parents > 300, "{parents} regions with children");
     for filter in [
         (None, None),
         (Some(2), None),
