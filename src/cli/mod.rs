@@ -493,9 +493,11 @@ impl ServeArgs {
 
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
-    logging::init(cli.log_format);
+    let logged = logging::init(cli.log_format);
     warn_unknown_variables();
-    match dispatch(cli.command) {
+    let outcome = dispatch(cli.command);
+    drop(logged);
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("regintel: {e:#}");
