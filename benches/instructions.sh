@@ -6,10 +6,11 @@
 #   benches/instructions.sh [BINARY]      (default: target/release/regintel, built if missing)
 #
 # It imports the bundled data into a temporary directory, starts the server under callgrind
-# with the answer cache off, waits until it holds the public rows in memory, sends the first N NUTS-3 profiles and N comparisons (N=300, or the
-# environment's N) on one kept-alive connection, stops it, and prints the instructions of the
-# whole run, of start-up alone (a second run with no requests), and per request. The callgrind
-# file of the first run is kept for `callgrind_annotate --inclusive=yes FILE`.
+# with the answer cache off, waits until it holds the public rows in memory, sends the first N
+# NUTS-3 profiles and N comparisons (N=300, or the environment's N) on one kept-alive
+# connection, stops it, and prints the instructions of the whole run, of start-up alone (a
+# second run with no requests, which waits for the same), and per request. The callgrind file
+# of the first run is kept for `callgrind_annotate --inclusive=yes FILE`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-target/release/regintel}
