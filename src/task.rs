@@ -40,15 +40,19 @@ pub type Panicked = Box<dyn std::any::Any + Send>;
 
 impl Threads {
     /// `count` threads named `name-0`, `name-1`, ...; they end when the `Threads` is dropped and
-    /// the work already sent to them is done.
+    /// the work already sent to them is done. Made inside a tokio runtime, they run inside it
+    /// too (as its blocking pool's threads do), so work may spawn tasks and blocking work.
     pub fn new(name: &str, count: usize) -> std::io::Result<Threads> {
         let (jobs, waiting) = mpsc::channel::<Job>();
         let waiting = Arc::new(Mutex::new(waiting));
+        let runtime = tokio::runtime::Handle::try_current().ok();
         for i in 0..count.max(1) {
             let waiting = Arc::clone(&waiting);
+            let runtime = runtime.clone();
             std::thread::Builder::new()
                 .name(format!("{name}-{i}"))
                 .spawn(move || {
+                    let _inside = runtime.as_ref().map(tokio::runtime::Handle::enter);
                     loop {
                         // The lock is held while waiting: the other threads queue behind it.
                         let next = waiting.lock().unwrap_or_else(|e| e.into_inner()).recv();
@@ -98,13 +102,22 @@ mod tests {
             .await
             .unwrap();
         assert!(name.is_some_and(|n| n.starts_with("test-")));
+        // Inside the runtime it was made in: work can hand more work to it.
+        let spawned = threads
+            .run(|| tokio::runtime::Handle::current().spawn_blocking(|| 6))
+            .await
+            .unwrap();
+        assert_eq!(spawned.await.unwrap(), 6);
         // Both threads busy at once: each waits for the other to arrive.
         let barrier = Arc::new(std::sync::Barrier::new(2));
         let meet = || {
             let barrier = Arc::clone(&barrier);
             move || barrier.wait().is_leader()
         };
-        let (a, b) = tokio::join!(threads.run(meet()), threads.run(meet()));
+        let both = async { tokio::join!(threads.run(meet()), threads.run(meet())) };
+        let (a, b) = tokio::time::timeout(std::time::Duration::from_secs(60), both)
+            .await
+            .expect("two threads worked at once");
         assert!(a.unwrap() != b.unwrap(), "one of the two leads");
         for _ in 0..3 {
             let panicked = threads.run(|| -> u8 { panic!("on purpose") }).await;

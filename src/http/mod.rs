@@ -371,11 +371,11 @@ fn log_access(
 }
 
 /// Runs the handler: an inline one on this thread with a connection checked out without waiting;
-/// the others (and an inline one when every request connection is in use) on the blocking pool
-/// under a permit of their kind, or, for an upload, under its upload slot (`held`): uploads are
-/// bounded by their slots and never take the permits logins and account writes need. The permit
-/// or slot moves into the blocking task, so a client that disconnects cannot free it while the
-/// work goes on.
+/// reads (heavy ones, and an inline one when every request connection is in use) on the read
+/// threads under a read permit; the others on the blocking pool under a permit of their kind,
+/// or, for an upload, under its upload slot (`held`): uploads are bounded by their slots and
+/// never take the permits logins and account writes need. The permit or slot moves into the
+/// work, so a client that disconnects cannot free it while the work goes on.
 async fn run_handler(
     state: &Arc<AppState>,
     handler: Handler,
@@ -394,7 +394,7 @@ async fn run_handler(
         Handler::Heavy(f) => (f, ("reads", &state.reads)),
         Handler::Blocking(f) => (f, ("blocking", &state.blocking)),
     };
-    let reads = pool.0 == "reads";
+    let reads = !matches!(handler, Handler::Blocking(_));
     let permit = match held {
         Some(_) => None,
         None => Some(permit(state, pool).await?),
@@ -405,13 +405,16 @@ async fn run_handler(
     };
     // Reads on the read threads, as many as their permits; the rest on tokio's blocking pool.
     let ran = if reads {
-        state.read_threads.run(work).await.map_err(drop)
+        state.read_threads.run(work).await
     } else {
-        crate::task::spawn_blocking_in_span(work)
-            .await
-            .map_err(drop)
+        (crate::task::spawn_blocking_in_span(work).await).map_err(|e| e.into_panic())
     };
-    ran.map_err(|()| ApiError::Internal(anyhow::anyhow!("the handler panicked")))?
+    ran.map_err(|panic| {
+        let said = (panic.downcast_ref::<&str>().copied())
+            .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("");
+        ApiError::Internal(anyhow::anyhow!("the handler panicked: {said}"))
+    })?
 }
 
 /// A permit of the pool `(name, permits)`, at once when one is free; a wait is measured.
