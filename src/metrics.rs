@@ -165,11 +165,11 @@ impl Metrics {
         self.queue_depth.store(pending, Ordering::Relaxed);
     }
 
-    /// A request that waited `waited` for a permit of the blocking pool `pool`.
     pub fn set_public_data_bytes(&self, bytes: u64) {
         self.public_data_bytes.store(bytes, Ordering::Relaxed);
     }
 
+    /// A request that waited `waited` for a permit of the blocking pool `pool`.
     pub fn pool_wait(&self, pool: &'static str, waited: Duration) {
         lock(&self.pool_waits)
             .entry(pool)

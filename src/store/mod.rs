@@ -33,7 +33,7 @@ use anyhow::Context;
 use per_generation::PerGeneration;
 use pool::{Manager, PooledConn, Role};
 use public_catalog::PublicCatalog;
-use public_rows::{Loaded, PublicData};
+use public_rows::{Loaded, NotHeld, PublicData};
 use region_index::RegionIndex;
 
 /// Database failures as request code sees them: busy (retry later) or anything else.
@@ -171,8 +171,8 @@ impl Store {
     }
 
     /// Holds the current public rows of public data generation `generation` in memory, within
-    /// `budget` bytes (see `public_rows`): unless they are held already, being read, or known
-    /// not to fit, they are read on a thread of their own, at a low priority, through a request
+    /// `budget` bytes (see `public_rows`): unless they (or a later generation's) are held
+    /// already, being read, or known not to fit, they are read on a thread of their own, at a low priority, through a request
     /// connection of no account, while requests go on reading SQLite. A budget of 0 holds
     /// nothing. Returns at once.
     pub fn hold_public_data(&self, generation: i64, budget: usize) {
@@ -181,17 +181,24 @@ impl Store {
             *public.data.write().unwrap_or_else(|e| e.into_inner()) = None;
             return;
         }
-        let known_too_large = *public.too_large.lock().unwrap_or_else(|e| e.into_inner());
-        if public.held().is_some_and(|d| d.generation == generation)
-            || known_too_large == Some(generation)
+        let known_not_held = *public.not_held.lock().unwrap_or_else(|e| e.into_inner());
+        // Rows of a later generation than the caller knows of (read just after an import) are
+        // used once it knows of it.
+        if public.held().is_some_and(|d| d.generation >= generation)
+            || known_not_held == Some(generation)
             || public
                 .loading
                 .swap(true, std::sync::atomic::Ordering::AcqRel)
         {
             return;
         }
+        // No request reads the rows of an older generation: they go before the new ones come,
+        // so that two copies are never held at once.
+        *public.data.write().unwrap_or_else(|e| e.into_inner()) = None;
         let (public, path) = (std::sync::Arc::clone(&self.public), self.path.clone());
         let read = move || {
+            // However the read ends (a panic too), the next tick may start another.
+            let _done = Loading(&public.loading);
             let _ = crate::priority::lower_this_thread(10);
             let started = std::time::Instant::now();
             let loaded = pool::open(&path, Role::Request)
@@ -209,20 +216,24 @@ impl Store {
                     *public.data.write().unwrap_or_else(|e| e.into_inner()) =
                         Some(std::sync::Arc::from(data));
                 }
-                Ok(Loaded::TooLarge { generation }) => {
+                Ok(Loaded::NotHeld { generation, reason }) => {
+                    let why = match reason {
+                        NotHeld::TooLarge => "larger than --public-data-mb",
+                        NotHeld::Unfit => "holds a value the compact form cannot",
+                    };
                     tracing::info!(
                         generation,
                         budget_megabytes = budget / (1024 * 1024),
-                        "public data larger than --public-data-mb: read from the database"
+                        "public data {why}: read from the database"
                     );
-                    *public.data.write().unwrap_or_else(|e| e.into_inner()) = None;
-                    *public.too_large.lock().unwrap_or_else(|e| e.into_inner()) = Some(generation);
+                    *public.not_held.lock().unwrap_or_else(|e| e.into_inner()) = Some(generation);
                 }
-                Err(e) => tracing::warn!(error = %e, "could not read public data into memory"),
+                Err(e) => {
+                    // Not tried again at every tick: at the next generation, or after a restart.
+                    tracing::warn!(error = %e, generation, "could not read public data into memory");
+                    *public.not_held.lock().unwrap_or_else(|e| e.into_inner()) = Some(generation);
+                }
             }
-            public
-                .loading
-                .store(false, std::sync::atomic::Ordering::Release);
         };
         if let Err(e) = std::thread::Builder::new()
             .name("public-data".into())
@@ -307,13 +318,23 @@ struct PublicInMemory {
     data: std::sync::RwLock<Option<std::sync::Arc<PublicData>>>,
     /// A read of `data` is under way.
     loading: std::sync::atomic::AtomicBool,
-    /// The last generation found not to fit, so that it is not read again at every tick.
-    too_large: std::sync::Mutex<Option<i64>>,
+    /// The last generation found not to fit (or that could not be read), so that it is not read
+    /// again at every tick.
+    not_held: std::sync::Mutex<Option<i64>>,
 }
 
 impl PublicInMemory {
     fn held(&self) -> Option<std::sync::Arc<PublicData>> {
         self.data.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// Marks the read of the public rows as ended when dropped.
+struct Loading<'a>(&'a std::sync::atomic::AtomicBool);
+
+impl Drop for Loading<'_> {
+    fn drop(&mut self) {
+        self.0.store(false, std::sync::atomic::Ordering::Release);
     }
 }
 
@@ -338,7 +359,7 @@ pub struct Scoped {
     /// Set by [`Scoped::with_public_data_only`] when the public rows of the caller's generation
     /// are held: rows, datasets, sources and snapshots come from memory, without a read
     /// transaction.
-    memory: Option<std::sync::Arc<PublicData>>,
+    public_data: Option<std::sync::Arc<PublicData>>,
     /// The public catalogue of the generation the current read transaction reads.
     catalog: std::cell::RefCell<Option<std::sync::Arc<PublicCatalog>>>,
 }
@@ -356,7 +377,7 @@ impl Scoped {
             in_memory: std::sync::Arc::clone(in_memory),
             public_regions: None,
             public_only: false,
-            memory: None,
+            public_data: None,
             catalog: Default::default(),
         }
     }
@@ -372,17 +393,22 @@ impl Scoped {
     /// account, that it owns no dataset: its own generation, in memory, may lag behind an
     /// import by another process), whose public catalogue then answers dataset, series, source
     /// and snapshot reads from memory.
-    /// Inside a snapshot already, the guard changes nothing: the outer one ends it; nor does it
-    /// for a caller whose reads come from the public rows in memory, one generation already.
+    /// Inside a snapshot already, the guard changes nothing: the outer one ends it. A caller whose
+    /// reads come from the public rows in memory (one generation already) reads no generation:
+    /// its own generation is the one in memory: an account that has just imported
+    /// private data from another process reads public data only until the server polls the
+    /// generations (about a second), as its answers in the answer cache do.
     pub fn snapshot(&self) -> StoreResult<ReadSnapshot<'_>> {
-        if self.memory.is_some() || !self.db().is_autocommit() {
+        if !self.db().is_autocommit() {
             return Ok(ReadSnapshot {
                 _tx: None,
                 catalog: None,
             });
         }
+        // Deferred: SQLite takes no lock until a statement reads, so an answer read wholly from
+        // memory pays for none, and whatever else it reads is read in one state.
         let tx = self.db().unchecked_transaction()?;
-        if self.public_only {
+        if self.public_only && self.public_data.is_none() {
             let (generation, owns_data): (i64, bool) = self
                 .db()
                 .prepare_cached(
@@ -410,15 +436,22 @@ impl Scoped {
 
     /// The public catalogue, inside a read transaction of a caller who sees public data only.
     fn public_catalog(&self) -> Option<std::sync::Arc<PublicCatalog>> {
-        match &self.memory {
-            Some(memory) => Some(std::sync::Arc::clone(&memory.catalog)),
+        match &self.public_data {
+            Some(data) => Some(std::sync::Arc::clone(&data.catalog)),
             None => self.catalog.borrow().clone(),
         }
     }
 
+    /// The same connection reading rows from SQLite, for work that reads all of them (a bulk
+    /// export) and may outlive a public import: it holds no copy of an old generation meanwhile.
+    pub fn without_public_rows(mut self) -> Scoped {
+        self.public_data = None;
+        self
+    }
+
     /// The public rows, for a caller who sees public data only while they are held.
     fn public_rows(&self) -> Option<&public_rows::PublicRows> {
-        self.memory.as_ref().map(|m| &m.rows)
+        self.public_data.as_ref().map(|d| &d.rows)
     }
 
     pub fn ping(&self) -> StoreResult<i64> {

@@ -8,8 +8,9 @@
 //! A row takes 40 bytes: the value, the source line, its value text's place, and one-byte or
 //! two-byte places in small tables of the texts few rows differ in (periods, flags,
 //! confidentiality statuses, snapshots); its citation id as the 13 bytes its 20 base32
-//! characters stand for. The bundled data (570,000 rows) takes about 28 MB. Data that does not
-//! fit the operator's budget (`--public-data-mb`) is not held: SQLite answers, as before.
+//! characters stand for. With its place in the citation index and its value text, about 50: the
+//! bundled data (570,289 rows) takes 30 MiB. Data that does not fit the operator's budget
+//! (`--public-data-mb`) is not held: SQLite answers, as before.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -76,8 +77,16 @@ struct Row {
 /// Values of a citation's first two bytes.
 const FIRST_BYTES: usize = 1 << 16;
 
-fn first_bytes(row: &Row) -> usize {
-    usize::from(u16::from_be_bytes([row.citation[0], row.citation[1]]))
+fn first_bytes(citation: &[u8; 13]) -> usize {
+    usize::from(u16::from_be_bytes([citation[0], citation[1]]))
+}
+
+/// Bytes held for `rows` rows with `texts` bytes of value texts in `blocks` blocks, near enough:
+/// the rows with their places in the citation index, the texts, the blocks with their index,
+/// and the table of first bytes.
+fn held_bytes(rows: usize, texts: usize, blocks: usize) -> usize {
+    let block = std::mem::size_of::<Block>() + std::mem::size_of::<((i64, CompactString), u32)>();
+    rows * ROW_BYTES + texts + blocks * block + (FIRST_BYTES + 1) * std::mem::size_of::<u32>()
 }
 
 /// Base32 characters of a citation id after its prefix.
@@ -97,10 +106,19 @@ pub struct CitedRow<'a> {
 /// What [`PublicData::load`] found.
 pub enum Loaded {
     Held(Box<PublicData>),
-    /// The rows of `generation` do not fit the budget, or hold what the compact form cannot.
-    TooLarge {
+    /// The rows of `generation` are not held, for `reason`.
+    NotHeld {
         generation: i64,
+        reason: NotHeld,
     },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotHeld {
+    /// They need more than the budget.
+    TooLarge,
+    /// They hold what the compact form cannot (see [`PublicData::load`]).
+    Unfit,
 }
 
 impl PublicData {
@@ -114,11 +132,14 @@ impl PublicData {
             db.query_row("SELECT value FROM v_data_generation", [], |r| r.get(0))?;
         let catalog = PublicCatalog::load(db)?;
         let counted = usize::try_from(catalog.observations()).unwrap_or(usize::MAX);
-        if counted.saturating_mul(ROW_BYTES) > budget {
-            return Ok(Loaded::TooLarge { generation });
-        }
-        let Some(rows) = PublicRows::load(db, counted, budget)? else {
-            return Ok(Loaded::TooLarge { generation });
+        let rows = if counted.saturating_mul(ROW_BYTES) > budget {
+            Err(NotHeld::TooLarge)
+        } else {
+            PublicRows::load(db, counted, budget)?
+        };
+        let rows = match rows {
+            Ok(rows) => rows,
+            Err(reason) => return Ok(Loaded::NotHeld { generation, reason }),
         };
         tx.finish()?;
         Ok(Loaded::Held(Box::new(PublicData {
@@ -160,7 +181,11 @@ impl PublicRows {
     /// current-row index, so nothing is sorted); None as [`PublicData::load`] says. `counted`,
     /// the rows expected, sizes the buffers once: grown by doubling, they would need half as
     /// much again while each is copied.
-    fn load(db: &Connection, counted: usize, budget: usize) -> StoreResult<Option<PublicRows>> {
+    fn load(
+        db: &Connection,
+        counted: usize,
+        budget: usize,
+    ) -> StoreResult<Result<PublicRows, NotHeld>> {
         let mut stmt = db.prepare(
             "SELECT series_id, region_code, period, value, value_text, flags, conf_status,
                     citation_id, snapshot_id, src_line
@@ -182,8 +207,9 @@ impl PublicRows {
                 .last()
                 .is_none_or(|b| b.series_id != series_id || b.region != region);
             if new_block {
-                let start = u32::try_from(rows.len()).ok();
-                let Some(start) = start else { return Ok(None) };
+                let Ok(start) = u32::try_from(rows.len()) else {
+                    return Ok(Err(NotHeld::TooLarge));
+                };
                 blocks.push(Block {
                     series_id,
                     region: CompactString::new(region),
@@ -199,33 +225,38 @@ impl PublicRows {
                     snapshot_places.insert(snapshot_id, place);
                 }),
             };
-            let citation = text(r, 7)?;
+            let (citation, value, src_line): (&str, Option<f64>, i64) =
+                (text(r, 7)?, r.get(3)?, r.get(9)?);
+            let (period, flags, conf_status) = (text(r, 2)?, text(r, 5)?, text(r, 6)?);
             let row = (|| {
                 Some(Row {
-                    value: r.get::<_, Option<f64>>(3).ok()?.unwrap_or(f64::NAN),
-                    src_line: u32::try_from(r.get::<_, i64>(9).ok()?).ok()?,
+                    value: value.unwrap_or(f64::NAN),
+                    src_line: u32::try_from(src_line).ok()?,
                     text_at: u32::try_from(texts.len()).ok()?,
                     text_len: u8::try_from(value_text.len()).ok()?,
-                    period: periods.place(text(r, 2).ok()?)?,
-                    flags: marks.place(text(r, 5).ok()?)?,
-                    conf_status: marks.place(text(r, 6).ok()?)?,
+                    period: periods.place(period)?,
+                    flags: marks.place(flags)?,
+                    conf_status: marks.place(conf_status)?,
                     snapshot: snapshot?,
                     citation: is_well_formed(citation)
                         .then(|| base32_lower_decode(&citation.as_bytes()[PREFIX.len()..]))??,
                 })
             })();
-            let Some(row) = row else { return Ok(None) };
+            let Some(row) = row else {
+                return Ok(Err(NotHeld::Unfit));
+            };
             texts.extend_from_slice(value_text.as_bytes());
             rows.push(row);
-            if rows.len() * ROW_BYTES + texts.len() > budget {
-                return Ok(None);
+            if held_bytes(rows.len(), texts.len(), blocks.len()) > budget {
+                return Ok(Err(NotHeld::TooLarge));
             }
         }
         let mut by_citation: Vec<u32> = (0..rows.len() as u32).collect();
         by_citation.sort_unstable_by_key(|&i| rows[i as usize].citation);
         let by_first_bytes = (0..=FIRST_BYTES)
             .map(|first| {
-                let at = by_citation.partition_point(|&i| first_bytes(&rows[i as usize]) < first);
+                let at = by_citation
+                    .partition_point(|&i| first_bytes(&rows[i as usize].citation) < first);
                 at as u32
             })
             .collect();
@@ -234,7 +265,7 @@ impl PublicRows {
             .collect();
         rows.shrink_to_fit();
         texts.shrink_to_fit();
-        Ok(Some(PublicRows {
+        Ok(Ok(PublicRows {
             rows,
             blocks,
             by_key,
@@ -252,14 +283,9 @@ impl PublicRows {
         self.rows.len()
     }
 
-    /// Bytes held, near enough: the rows, the value texts, and the blocks with their index.
+    /// Bytes held, as the budget counts them.
     pub fn bytes(&self) -> usize {
-        let block =
-            std::mem::size_of::<Block>() + std::mem::size_of::<((i64, CompactString), u32)>();
-        self.rows.len() * ROW_BYTES
-            + self.texts.len()
-            + self.blocks.len() * block
-            + self.by_first_bytes.len() * std::mem::size_of::<u32>()
+        held_bytes(self.rows.len(), self.texts.len(), self.blocks.len())
     }
 
     /// The rows of `series_id` in `region`, by period (none when it has no block).
@@ -287,7 +313,7 @@ impl PublicRows {
             return None;
         }
         let bits: [u8; 13] = base32_lower_decode(&id.as_bytes()[PREFIX.len()..])?;
-        let first = usize::from(u16::from_be_bytes([bits[0], bits[1]]));
+        let first = first_bytes(&bits);
         let (start, end) = (self.by_first_bytes[first], self.by_first_bytes[first + 1]);
         let candidates = &self.by_citation[start as usize..end as usize];
         let at = candidates

@@ -91,7 +91,7 @@ impl Scoped {
     /// from there, without a read transaction.
     pub fn with_public_data_only(mut self, generation: i64) -> StoreResult<Scoped> {
         self.public_only = true;
-        self.memory = self
+        self.public_data = self
             .in_memory
             .held()
             .filter(|data| data.generation == generation);

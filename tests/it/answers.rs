@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 
 use crate::sample::Sample;
 use regintel::store::Store;
-use regintel::store::public_rows::{Loaded, PublicData};
+use regintel::store::public_rows::{Loaded, NotHeld, PublicData};
 use regintel::store::regions::RegionRow;
 
 use crate::support::{Options, TestServer, bundled_data_dir};
@@ -286,10 +286,18 @@ fn the_public_rows_in_memory_answer_as_sqlite_does() {
     let store = Store::open(dir.path(), 2).unwrap();
     let generation = store.system().unwrap().generations().unwrap().public;
     let conn = store.admin().unwrap();
-    assert!(matches!(
-        PublicData::load(&conn, 1 << 20).unwrap(),
-        Loaded::TooLarge { generation: g } if g == generation
-    ));
+    let not_held = |budget| match PublicData::load(&conn, budget).unwrap() {
+        Loaded::NotHeld {
+            generation: g,
+            reason,
+        } if g == generation => Some(reason),
+        _ => None,
+    };
+    assert_eq!(
+        not_held(1 << 20),
+        Some(NotHeld::TooLarge),
+        "counted too many"
+    );
     store.hold_public_data(generation, 64 << 20);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     let held = loop {
@@ -300,6 +308,12 @@ fn the_public_rows_in_memory_answer_as_sqlite_does() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
     assert_eq!(held.generation, generation);
+    assert_eq!(
+        not_held(held.bytes - 1),
+        Some(NotHeld::TooLarge),
+        "read too many"
+    );
+    assert_eq!(not_held(held.bytes), None);
     let sqlite = store.scoped(None).unwrap();
     let memory = store
         .scoped(None)
@@ -349,4 +363,70 @@ fn the_public_rows_in_memory_answer_as_sqlite_does() {
     ] {
         assert!(memory.citation(id).unwrap().is_none(), "{id}");
     }
+}
+
+/// A public import by another process: answers have its row as soon as the server sees the new
+/// generation (from SQLite while the rows of the old one are held), and the rows are read again
+/// for the new generation and answer the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_public_import_is_answered_from_the_rows_of_its_generation() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| {
+            c.public_data_bytes = 64 << 20;
+            c.cache_bytes = 0;
+        }),
+        ..Options::default()
+    })
+    .await;
+    let held = s.public_data_held().await;
+    let path = "/compare?regions=DE21,FR10&dataset=tgs00010";
+    let before = s.get(path).await.json();
+    assert!(!before.to_string().contains("\"2099\""));
+    // DE21's latest row, which the import revises.
+    let latest = before["data"]["regions"][0]["series"]
+        .as_array()
+        .and_then(|s| s.last())
+        .cloned()
+        .expect("DE21 has rows");
+    let (period, old_citation) = (latest["period"].as_str().unwrap(), &latest["citation"]);
+
+    let revised = s.dir.path().join("tgs00010.csv");
+    std::fs::write(
+        &revised,
+        format!(
+            "dataset_code,nuts_code,nuts_level,time,value,unit,flags,freq,isced11,age,sex\n\
+             tgs00010,DE21,2,2099,7.7,PC,,A,TOTAL,Y15-74,T\n\
+             tgs00010,DE21,2,{period},99.9,PC,,A,TOTAL,Y15-74,T\n"
+        ),
+    )
+    .unwrap();
+    crate::support::run_ok(&["import", revised.to_str().unwrap()], s.dir.path(), None);
+    let has_new_row = |v: &serde_json::Value| v.to_string().contains("\"2099\"");
+    let seen = s.eventually_json(path, &[], has_new_row).await;
+    assert!(has_new_row(&seen), "{seen}");
+
+    // The rows of the new generation, one more than before, then answer alike.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while s.public_data_held().await == held {
+        assert!(std::time::Instant::now() < deadline, "not read again");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let after = s.get(path).await;
+    assert_eq!(after.status, 200);
+    assert!(has_new_row(&after.json()), "from the rows held");
+    assert_eq!(after.json()["data"], seen["data"]);
+    // The revised row's citation is no current row: SQLite still answers it, superseded.
+    let old = s
+        .get(&format!("/citations/{}", old_citation.as_str().unwrap()))
+        .await
+        .json();
+    let current = &old["data"]["current_citation"];
+    assert!(old["data"]["superseded_by"].is_string(), "{old}");
+    assert_ne!(current, old_citation);
+    let new = s
+        .get(&format!("/citations/{}", current.as_str().unwrap()))
+        .await
+        .json();
+    assert_eq!(new["data"]["value_text"], "99.9", "{new}");
+    assert!(new["data"]["superseded_by"].is_null());
 }

@@ -119,7 +119,7 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
         .exports
         .try_take(account)
         .map_err(|refused| super::slot_refused(refused, "account-exports"))?;
-    let store = req.take_store()?;
+    let store = req.take_store()?.without_public_rows();
     let deadline = req.state.config.send_timeout;
     let gzip = req.accepts_gzip;
     let runtime = tokio::runtime::Handle::current();
