@@ -430,3 +430,44 @@ async fn a_public_import_is_answered_from_the_rows_of_its_generation() {
     assert_eq!(new["data"]["value_text"], "99.9", "{new}");
     assert!(new["data"]["superseded_by"].is_null());
 }
+
+/// A caller reading the public rows from memory begins no transaction for its snapshot until it
+/// reads SQLite; from that read on, it reads one state until the snapshot ends.
+#[test]
+fn a_snapshot_read_from_memory_begins_at_its_first_sqlite_read() {
+    let dir = bundled_data_dir();
+    let store = Store::open(dir.path(), 2).unwrap();
+    let generation = store.system().unwrap().generations().unwrap().public;
+    store.hold_public_data(generation, 64 << 20);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while store.held_public_data().is_none() {
+        assert!(std::time::Instant::now() < deadline, "not held in time");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let memory = store
+        .scoped(None)
+        .unwrap()
+        .with_public_data_only(generation)
+        .unwrap();
+    let write = |version: i64| {
+        let conn = store.admin().unwrap();
+        conn.execute_batch(&format!("PRAGMA user_version = {version}"))
+            .unwrap();
+    };
+    let was = memory.ping().unwrap();
+    let snapshot = memory.snapshot().unwrap();
+    write(was + 1);
+    assert_eq!(
+        memory.ping().unwrap(),
+        was + 1,
+        "no state taken before a read"
+    );
+    write(was + 2);
+    assert_eq!(
+        memory.ping().unwrap(),
+        was + 1,
+        "one state from the first read on"
+    );
+    drop(snapshot);
+    assert_eq!(memory.ping().unwrap(), was + 2, "ended with the snapshot");
+}
