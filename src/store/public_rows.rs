@@ -5,11 +5,11 @@
 //! engine: a third of a comparison's server time, more of a citation's. Held here, a profile's
 //! or a comparison's rows and a citation's row are a hash lookup and a copy.
 //!
-//! A row takes 40 bytes: the value, the source line, its value text's place, and one-byte or
-//! two-byte places in small tables of the texts few rows differ in (periods, flags,
-//! confidentiality statuses, snapshots); its citation id as the 13 bytes its 20 base32
-//! characters stand for. With its place in the citation index and its value text, about 50: the
-//! bundled data (570,289 rows) takes 30 MiB. Data that does not fit the operator's budget
+//! A row takes 40 bytes: the value, the source line, its value text's place, its block's
+//! number, and one-byte or two-byte places in small tables of the texts few rows differ in
+//! (periods, flags, confidentiality statuses, snapshots); its citation id as the 13 bytes its 20
+//! base32 characters stand for. With its place in the citation index, its share of the index's
+//! buckets and its value text, about 55: the bundled data (570,289 rows) takes 32 MiB. Data that does not fit the operator's budget
 //! (`--public-data-mb`) is not held: SQLite answers, as before.
 
 use std::collections::HashMap;
@@ -40,10 +40,10 @@ pub struct PublicRows {
     by_key: HashMap<(i64, CompactString), u32>,
     /// Row numbers in citation id order.
     by_citation: Vec<u32>,
-    /// Where in `by_citation` the ids of each first two bytes begin (and, last, its length):
-    /// SHA-256 spreads ids evenly, so a lookup searches a handful of rows (about 9 for the
-    /// bundled data) instead of descending through the whole list, each step a cache miss.
-    by_first_bytes: Vec<u32>,
+    /// Where in `by_citation` the ids of each bucket begin (and, last, its length); see
+    /// [`Buckets`].
+    by_bucket: Vec<u32>,
+    buckets: Buckets,
     periods: Vec<CompactString>,
     /// Flags and confidentiality statuses: the few distinct texts of both.
     marks: Vec<CompactString>,
@@ -65,6 +65,9 @@ struct Row {
     value: f64,
     src_line: u32,
     text_at: u32,
+    /// Its block's place in `blocks`: found by a search through the blocks' starts, a
+    /// citation's row took a dozen cache misses more (it fills what would be padding).
+    block: u32,
     period: u16,
     snapshot: u16,
     /// The 100 bits of the citation id's base32 characters.
@@ -74,19 +77,41 @@ struct Row {
     conf_status: u8,
 }
 
-/// Values of a citation's first two bytes.
-const FIRST_BYTES: usize = 1 << 16;
+const _: () = assert!(std::mem::size_of::<Row>() == 40);
 
-fn first_bytes(citation: &[u8; 13]) -> usize {
-    usize::from(u16::from_be_bytes([citation[0], citation[1]]))
+/// The citation index's buckets: as many as the rows, rounded up to a power of two, each the
+/// ids whose first bits are its number. SHA-256 spreads ids evenly, so a bucket holds about one
+/// id and a lookup reads one or two rows, where a binary search through a larger bucket read a
+/// few (each a cache miss, most of a citation's time in memory).
+#[derive(Clone, Copy)]
+struct Buckets {
+    bits: u32,
+}
+
+impl Buckets {
+    fn for_rows(rows: usize) -> Buckets {
+        Buckets {
+            bits: rows.max(1).next_power_of_two().trailing_zeros().min(32),
+        }
+    }
+
+    fn count(self) -> usize {
+        1 << self.bits
+    }
+
+    fn of(self, citation: &[u8; 13]) -> usize {
+        let first = u32::from_be_bytes([citation[0], citation[1], citation[2], citation[3]]);
+        (u64::from(first) >> (32 - self.bits)) as usize
+    }
 }
 
 /// Bytes held for `rows` rows with `texts` bytes of value texts in `blocks` blocks, near enough:
 /// the rows with their places in the citation index, the texts, the blocks with their index,
-/// and the table of first bytes.
+/// and the index's buckets.
 fn held_bytes(rows: usize, texts: usize, blocks: usize) -> usize {
     let block = std::mem::size_of::<Block>() + std::mem::size_of::<((i64, CompactString), u32)>();
-    rows * ROW_BYTES + texts + blocks * block + (FIRST_BYTES + 1) * std::mem::size_of::<u32>()
+    let buckets = Buckets::for_rows(rows).count() + 1;
+    rows * ROW_BYTES + texts + blocks * block + buckets * std::mem::size_of::<u32>()
 }
 
 /// Base32 characters of a citation id after its prefix.
@@ -233,6 +258,7 @@ impl PublicRows {
                     value: value.unwrap_or(f64::NAN),
                     src_line: u32::try_from(src_line).ok()?,
                     text_at: u32::try_from(texts.len()).ok()?,
+                    block: u32::try_from(blocks.len() - 1).ok()?,
                     text_len: u8::try_from(value_text.len()).ok()?,
                     period: periods.place(period)?,
                     flags: marks.place(flags)?,
@@ -253,13 +279,14 @@ impl PublicRows {
         }
         let mut by_citation: Vec<u32> = (0..rows.len() as u32).collect();
         by_citation.sort_unstable_by_key(|&i| rows[i as usize].citation);
-        let by_first_bytes = (0..=FIRST_BYTES)
-            .map(|first| {
-                let at = by_citation
-                    .partition_point(|&i| first_bytes(&rows[i as usize].citation) < first);
-                at as u32
-            })
-            .collect();
+        let buckets = Buckets::for_rows(rows.len());
+        // Each bucket begins where the first id of its bucket or a later one stands.
+        let mut by_bucket: Vec<u32> = Vec::with_capacity(buckets.count() + 1);
+        for (at, &i) in by_citation.iter().enumerate() {
+            let bucket = buckets.of(&rows[i as usize].citation);
+            by_bucket.resize(by_bucket.len().max(bucket + 1), at as u32);
+        }
+        by_bucket.resize(buckets.count() + 1, by_citation.len() as u32);
         let by_key = (blocks.iter().enumerate())
             .map(|(i, b)| ((b.series_id, b.region.clone()), i as u32))
             .collect();
@@ -270,7 +297,8 @@ impl PublicRows {
             blocks,
             by_key,
             by_citation,
-            by_first_bytes,
+            by_bucket,
+            buckets,
             periods: periods.texts,
             marks: marks.texts,
             snapshots,
@@ -313,15 +341,14 @@ impl PublicRows {
             return None;
         }
         let bits: [u8; 13] = base32_lower_decode(&id.as_bytes()[PREFIX.len()..])?;
-        let first = first_bytes(&bits);
-        let (start, end) = (self.by_first_bytes[first], self.by_first_bytes[first + 1]);
+        let bucket = self.buckets.of(&bits);
+        let (start, end) = (self.by_bucket[bucket], self.by_bucket[bucket + 1]);
         let candidates = &self.by_citation[start as usize..end as usize];
         let at = candidates
             .binary_search_by_key(&bits, |&i| self.rows[i as usize].citation)
             .ok()?;
-        let number = candidates[at];
-        let block = &self.blocks[self.blocks.partition_point(|b| b.start <= number) - 1];
-        let row = &self.rows[number as usize];
+        let row = &self.rows[candidates[at] as usize];
+        let block = &self.blocks[row.block as usize];
         Some(CitedRow {
             obs: self.obs(block.series_id, row),
             region: &block.region,
@@ -358,6 +385,30 @@ impl PublicRows {
             flags: self.marks[usize::from(row.flags)].clone(),
             conf_status: self.marks[usize::from(row.conf_status)].clone(),
             snapshot_id: self.snapshots[usize::from(row.snapshot)],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Buckets;
+
+    /// Buckets number ids in their order, none past the last, for every count of rows.
+    #[test]
+    fn buckets_keep_the_order_of_ids_and_stay_in_range() {
+        let ids: Vec<[u8; 13]> = [0u8, 1, 0x7f, 0x80, 0xfe, 0xff]
+            .iter()
+            .flat_map(|&b| [[b; 13], [b, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]])
+            .collect();
+        for rows in [0, 1, 2, 3, 5, 1000, 570_289, u32::MAX as usize] {
+            let buckets = Buckets::for_rows(rows);
+            assert!(buckets.count() >= rows.max(1), "{rows}");
+            assert!(buckets.count() < 2 * rows.max(1), "{rows}");
+            let mut sorted = ids.clone();
+            sorted.sort();
+            let numbers: Vec<usize> = sorted.iter().map(|id| buckets.of(id)).collect();
+            assert!(numbers.windows(2).all(|w| w[0] <= w[1]), "{rows}");
+            assert!(numbers.iter().all(|&n| n < buckets.count()), "{rows}");
         }
     }
 }
