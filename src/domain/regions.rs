@@ -1,5 +1,7 @@
 //! Regions as the API shows them: classification, NUTS editions and family.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use super::error::{Error, Rejection};
@@ -74,7 +76,7 @@ pub fn summary(row: &RegionRow) -> RegionSummary {
 
 /// The region with this code in any case (its row carries the code as published: `de21` finds
 /// `DE21`), or `unknown_region` with the closest known codes.
-pub fn find(store: &Scoped, code: &str) -> Result<RegionRow, Error> {
+pub fn find(store: &Scoped, code: &str) -> Result<Arc<RegionRow>, Error> {
     if let Some(row) = store.region(code)? {
         return Ok(row);
     }
@@ -150,9 +152,9 @@ pub fn detail(store: &Scoped, code: &str) -> Result<RegionDetail, Error> {
         summary: summary(&row),
         parent,
         children: store.children(&row.code)?,
-        change_2021_2024: row.change_2021_2024,
-        recoded_from: row.recoded_from,
-        recoded_to: row.recoded_to,
+        change_2021_2024: row.change_2021_2024.clone(),
+        recoded_from: row.recoded_from.clone(),
+        recoded_to: row.recoded_to.clone(),
     })
 }
 

@@ -5,12 +5,20 @@
 //! reads can come from one index per public data generation, shared by every request.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+
+use compact_str::CompactString;
 
 use super::regions::{RegionMatches, RegionRow};
 
 pub struct RegionIndex {
     /// In code order (bytes, as SQLite's BINARY collation orders them).
-    rows: Vec<RegionRow>,
+    /// Shared with the answers that name them: a comparison or a citation names a few regions,
+    /// and copying a row's eight texts cost more than finding it.
+    rows: Vec<Arc<RegionRow>>,
+    /// Each row's place by its code: a search through the sorted rows compared a dozen codes,
+    /// each behind a pointer.
+    by_code: HashMap<CompactString, u32>,
     /// Every row's code, Latin and national name, lower-cased (Unicode-aware), row after row,
     /// each text followed by [`SEPARATOR`]: a search is one pass over this text, not thousands
     /// of short ones.
@@ -52,7 +60,10 @@ impl RegionIndex {
             }
         }
         RegionIndex {
-            rows,
+            by_code: (rows.iter().enumerate())
+                .map(|(at, r)| (CompactString::new(&r.code), at as u32))
+                .collect(),
+            rows: rows.into_iter().map(Arc::new).collect(),
             folded,
             starts,
             children,
@@ -62,7 +73,7 @@ impl RegionIndex {
     /// The regions whose parent is `code`, in code order.
     pub fn children(&self, code: &str) -> impl Iterator<Item = &RegionRow> {
         let places = self.children.get(code).map_or(&[][..], Vec::as_slice);
-        places.iter().map(|&at| &self.rows[at])
+        places.iter().map(|&at| &*self.rows[at])
     }
 
     /// The rows, in code order, one of whose texts contains `needle` (lower case): after a match
@@ -92,17 +103,14 @@ impl RegionIndex {
         })
     }
 
-    pub fn get(&self, code: &str) -> Option<&RegionRow> {
-        let at = self
-            .rows
-            .binary_search_by(|r| r.code.as_str().cmp(code))
-            .ok()?;
-        Some(&self.rows[at])
+    pub fn get(&self, code: &str) -> Option<&Arc<RegionRow>> {
+        let at = *self.by_code.get(code)?;
+        Some(&self.rows[at as usize])
     }
 
     /// The first region in code order whose code equals `code` ignoring ASCII case (as SQLite's
     /// NOCASE compares).
-    pub fn any_case(&self, code: &str) -> Option<&RegionRow> {
+    pub fn any_case(&self, code: &str) -> Option<&Arc<RegionRow>> {
         self.rows.iter().find(|r| r.code.eq_ignore_ascii_case(code))
     }
 
@@ -127,7 +135,7 @@ impl RegionIndex {
             let selected = level.is_none_or(|l| row.level == Some(l))
                 && country.is_none_or(|c| row.country_code.as_deref() == Some(c));
             if selected && found.counts_on_page(&row.code, after, limit) {
-                found.page.push(row.clone());
+                found.page.push(RegionRow::clone(row));
             }
         }
         found

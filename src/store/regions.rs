@@ -1,5 +1,7 @@
 //! Region reads (the NUTS classification plus codes seen only in data).
 
+use std::sync::Arc;
+
 use rusqlite::{OptionalExtension, Row};
 
 use super::region_index::RegionIndex;
@@ -106,26 +108,26 @@ impl Scoped {
         Ok(self)
     }
 
-    pub fn region(&self, code: &str) -> StoreResult<Option<RegionRow>> {
+    pub fn region(&self, code: &str) -> StoreResult<Option<Arc<RegionRow>>> {
         if let Some(index) = &self.public_regions {
-            return Ok(index.get(code).cloned());
+            return Ok(index.get(code).map(Arc::clone));
         }
         let mut stmt = self
             .db()
             .prepare_cached(&format!("SELECT {COLUMNS} FROM v_regions WHERE code = ?1"))?;
-        Ok(stmt.query_row([code], from_row).optional()?)
+        Ok(stmt.query_row([code], from_row).optional()?.map(Arc::new))
     }
 
     /// The region whose code is `code` in another case (`de21` for `DE21`); the first in code
     /// order if several differ only in case.
-    pub fn region_any_case(&self, code: &str) -> StoreResult<Option<RegionRow>> {
+    pub fn region_any_case(&self, code: &str) -> StoreResult<Option<Arc<RegionRow>>> {
         if let Some(index) = &self.public_regions {
-            return Ok(index.any_case(code).cloned());
+            return Ok(index.any_case(code).map(Arc::clone));
         }
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {COLUMNS} FROM v_regions WHERE code = ?1 COLLATE NOCASE ORDER BY code LIMIT 1"
         ))?;
-        Ok(stmt.query_row([code], from_row).optional()?)
+        Ok(stmt.query_row([code], from_row).optional()?.map(Arc::new))
     }
 
     /// Every code the caller can see.

@@ -214,7 +214,7 @@ fn the_public_index_answers_as_the_view_does() {
         .unwrap()
         .with_public_data_only(1)
         .unwrap();
-    let shown = |r: Option<RegionRow>| format!("{r:?}");
+    let shown = |r: Option<std::sync::Arc<RegionRow>>| format!("{r:?}");
     for code in ["DE21", "de21", "FrK", "EL30", "XX99", "", "DE"] {
         assert_eq!(
             shown(view.region(code).unwrap()),

@@ -9,6 +9,7 @@ mod verify;
 mod writer;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -125,7 +126,11 @@ pub struct Draft {
 
 /// The region a briefing of `briefing_type` about `region_code` would be about: 422 for a type
 /// not in [`TYPES`], `unknown_region` for a code the caller cannot see.
-pub fn subject(store: &Scoped, region_code: &str, briefing_type: &str) -> Result<RegionRow, Error> {
+pub fn subject(
+    store: &Scoped,
+    region_code: &str,
+    briefing_type: &str,
+) -> Result<Arc<RegionRow>, Error> {
     if !TYPES.contains(&briefing_type) {
         return Err(Rejection::invalid_at(
             "#/briefing_type",
