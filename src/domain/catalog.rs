@@ -1,6 +1,7 @@
 //! Datasets as the API shows them: what they measure, their dimensions, periods and snapshots.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -76,7 +77,7 @@ pub struct SourceInfo {
     pub title: String,
     pub landing_url: Option<String>,
     pub license: String,
-    pub origin: serde_json::Value,
+    pub origin: Arc<serde_json::Value>,
     pub transformation: Option<String>,
 }
 
@@ -109,7 +110,7 @@ pub fn source_info(s: &SourceRecord) -> SourceInfo {
         title: s.title.clone(),
         landing_url: s.landing_url.clone(),
         license: s.license.clone(),
-        origin: serde_json::from_str(&s.origin_json).unwrap_or(serde_json::Value::Null),
+        origin: Arc::clone(s.origin()),
         transformation: s.transformation.clone(),
     }
 }
