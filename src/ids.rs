@@ -8,20 +8,28 @@ const BASE32_LOWER: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
 
 /// A new ULID: 48 bits of unix milliseconds then 80 random bits, Crockford base32 (26 chars).
 pub fn ulid() -> String {
+    let mut random = [0u8; 10];
+    fill_random(&mut random);
+    let mut out = String::with_capacity(26);
+    push_ulid(&mut out, random);
+    out
+}
+
+/// Appends the ULID of now and `random`.
+fn push_ulid(out: &mut String, random: [u8; 10]) {
     let ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0);
-    let mut random = [0u8; 10];
-    fill_random(&mut random);
     let mut value: u128 = (ms as u128 & 0xFFFF_FFFF_FFFF) << 80;
     for (i, byte) in random.iter().enumerate() {
         value |= (*byte as u128) << (8 * (9 - i));
     }
-    (0..26)
-        .rev()
-        .map(|i| CROCKFORD[((value >> (5 * i)) & 31) as usize] as char)
-        .collect()
+    out.extend(
+        (0..26)
+            .rev()
+            .map(|i| CROCKFORD[((value >> (5 * i)) & 31) as usize] as char),
+    );
 }
 
 /// Fills `buf` from the operating system's CSPRNG. Failure means the OS cannot give randomness,
@@ -30,8 +38,28 @@ pub fn fill_random(buf: &mut [u8]) {
     getrandom::fill(buf).expect("the operating system's random number generator failed");
 }
 
+/// A new request id, `req_` and a ULID. Its random bits come from the operating system's CSPRNG
+/// as a ULID's do, but fetched for 32 ids at a time per thread: a system call per request was 2 %
+/// of a small answer's server time.
 pub fn request_id() -> String {
-    format!("req_{}", ulid())
+    const IDS_PER_FETCH: usize = 32;
+    thread_local! {
+        static FETCHED: std::cell::RefCell<([u8; 10 * IDS_PER_FETCH], usize)> =
+            const { std::cell::RefCell::new(([0; 10 * IDS_PER_FETCH], 10 * IDS_PER_FETCH)) };
+    }
+    let random = FETCHED.with_borrow_mut(|(bytes, used)| {
+        if *used == bytes.len() {
+            fill_random(bytes);
+            *used = 0;
+        }
+        let random: [u8; 10] = bytes[*used..*used + 10].try_into().expect("10 bytes");
+        *used += 10;
+        random
+    });
+    let mut out = String::with_capacity(30);
+    out.push_str("req_");
+    push_ulid(&mut out, random);
+    out
 }
 
 pub fn briefing_id() -> String {
@@ -136,6 +164,21 @@ mod tests {
         assert_eq!(a.len(), 26);
         assert!(a.bytes().all(|c| CROCKFORD.contains(&c)));
         assert!(a < b, "{a} < {b}");
+    }
+
+    /// Request ids take their random bits from a batch fetched per thread: every id of several
+    /// batches is well-formed and none repeats.
+    #[test]
+    fn request_ids_are_ulids_and_never_repeat() {
+        let ids: Vec<String> = (0..100).map(|_| request_id()).collect();
+        for id in &ids {
+            let ulid = id.strip_prefix("req_").expect(id);
+            assert_eq!(ulid.len(), 26, "{id}");
+            assert!(ulid.bytes().all(|c| CROCKFORD.contains(&c)), "{id}");
+        }
+        let distinct: std::collections::HashSet<&str> =
+            ids.iter().map(|id| &id[id.len() - 16..]).collect();
+        assert_eq!(distinct.len(), ids.len(), "random parts repeat");
     }
 
     #[test]
