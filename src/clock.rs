@@ -31,15 +31,44 @@ pub fn now_ms() -> i64 {
 
 /// `2026-11-21T10:00:00Z` for a unix time in milliseconds (seconds precision).
 pub fn rfc3339(ms: i64) -> String {
-    let (y, mo, d, h, mi, s) = civil(ms.div_euclid(1000));
-    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+    let mut out = String::with_capacity(20);
+    push_date_time(&mut out, ms);
+    out.push('Z');
+    out
 }
 
 /// RFC 3339 UTC with milliseconds: `2026-11-21T09:15:02.123Z`.
 pub fn rfc3339_millis(ms: i64) -> String {
+    let mut out = String::with_capacity(24);
+    push_date_time(&mut out, ms);
+    out.push('.');
+    push_digits(&mut out, ms.rem_euclid(1000), 3);
+    out.push('Z');
+    out
+}
+
+/// `2026-11-21T10:00:00`, digit by digit: every answer carries a time, and `format!` with its
+/// padding took 2,600 instructions for one.
+fn push_date_time(out: &mut String, ms: i64) {
     let (y, mo, d, h, mi, s) = civil(ms.div_euclid(1000));
-    let milli = ms.rem_euclid(1000);
-    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z")
+    if (0..=9999).contains(&y) {
+        push_digits(out, y, 4);
+    } else {
+        // Outside four digits, as `{:04}` writes it: a sign and as many digits as it takes.
+        out.push_str(&format!("{y:04}"));
+    }
+    for (separator, value) in [('-', mo), ('-', d), ('T', h), (':', mi), (':', s)] {
+        out.push(separator);
+        push_digits(out, i64::from(value), 2);
+    }
+}
+
+/// The last `width` decimal digits of `value` (0 <= value), zero-padded.
+fn push_digits(out: &mut String, value: i64, width: u32) {
+    for place in (0..width).rev() {
+        let digit = (value / 10_i64.pow(place)) % 10;
+        out.push(char::from(b'0' + digit as u8));
+    }
 }
 
 /// Unix milliseconds of an RFC 3339 date-time (`2026-11-21T10:00:00Z`, fractions of a second
@@ -146,6 +175,21 @@ mod tests {
         assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
         // 2024-02-29T23:59:59Z, a leap day
         assert_eq!(rfc3339(1_709_251_199_000), "2024-02-29T23:59:59Z");
+    }
+
+    /// Written digit by digit, the times read as `format!` with padding writes them, across
+    /// the years (five-digit and negative ones included) and every millisecond place.
+    #[test]
+    fn digits_are_what_format_writes() {
+        let mut ms: i64 = -70_000_000_000_000;
+        while ms < 300_000_000_000_000 {
+            let (y, mo, d, h, mi, s) = civil(ms.div_euclid(1000));
+            let seconds = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}");
+            assert_eq!(rfc3339(ms), format!("{seconds}Z"), "{ms}");
+            let milli = ms.rem_euclid(1000);
+            assert_eq!(rfc3339_millis(ms), format!("{seconds}.{milli:03}Z"), "{ms}");
+            ms += 7_777_777_777_777 + 123;
+        }
     }
 
     #[test]
