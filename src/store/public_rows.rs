@@ -48,8 +48,9 @@ pub struct PublicRows {
     /// Flags and confidentiality statuses: the few distinct texts of both.
     marks: Vec<CompactString>,
     snapshots: Vec<i64>,
-    /// Every row's value text, one after another.
-    texts: Vec<u8>,
+    /// Every row's value text, one after another: a text, so a row's is a slice of it without
+    /// checking its bytes again.
+    texts: String,
 }
 
 struct Block {
@@ -225,7 +226,7 @@ impl PublicRows {
         let mut snapshots: Vec<i64> = Vec::new();
         let mut snapshot_places: HashMap<i64, u16> = HashMap::new();
         // Eurostat's value texts are mostly 4 to 7 bytes.
-        let mut texts = Vec::with_capacity(counted * 6);
+        let mut texts = String::with_capacity(counted * 6);
         while let Some(r) = read.next()? {
             let (series_id, region): (i64, &str) = (r.get(0)?, text(r, 1)?);
             let new_block = blocks
@@ -271,7 +272,7 @@ impl PublicRows {
             let Some(row) = row else {
                 return Ok(Err(NotHeld::Unfit));
             };
-            texts.extend_from_slice(value_text.as_bytes());
+            texts.push_str(value_text);
             rows.push(row);
             if held_bytes(rows.len(), texts.len(), blocks.len()) > budget {
                 return Ok(Err(NotHeld::TooLarge));
@@ -375,13 +376,13 @@ impl PublicRows {
         citation[..PREFIX.len()].copy_from_slice(PREFIX.as_bytes());
         base32_lower_into(&row.citation, &mut citation[PREFIX.len()..]);
         let text: Range<usize> = row.text_at as usize..row.text_at as usize + row.text_len as usize;
+        let citation = std::str::from_utf8(&citation[..PREFIX.len() + CITATION_CHARS]);
         ObsRow {
-            citation_id: CompactString::from_utf8(&citation[..PREFIX.len() + CITATION_CHARS])
-                .expect("ASCII"),
+            citation_id: CompactString::new(citation.expect("ASCII")),
             series_id,
             period: self.periods[usize::from(row.period)].clone(),
             value: (!row.value.is_nan()).then_some(row.value),
-            value_text: CompactString::from_utf8(&self.texts[text]).expect("copied from a text"),
+            value_text: CompactString::new(&self.texts[text]),
             flags: self.marks[usize::from(row.flags)].clone(),
             conf_status: self.marks[usize::from(row.conf_status)].clone(),
             snapshot_id: self.snapshots[usize::from(row.snapshot)],
