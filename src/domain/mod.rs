@@ -144,11 +144,14 @@ impl Sources {
             .map(|(i, c)| (text_order(&c.citation_id), i))
             .collect();
         let id = |i: usize| self.cited[i].citation_id.as_str();
-        order.sort_unstable_by(|a, b| {
-            (a.0.cmp(&b.0))
-                .then_with(|| id(a.1).cmp(id(b.1)))
-                .then(a.1.cmp(&b.1))
-        });
+        // Pairs sort as plain numbers; a run of pairs with the same first bytes (an id cited
+        // twice, or ids that share them) is then put in (id, place) order.
+        order.sort_unstable();
+        for run in order.chunk_by_mut(|a, b| a.0 == b.0) {
+            if run.len() > 1 {
+                run.sort_unstable_by(|a, b| id(a.1).cmp(id(b.1)).then(a.1.cmp(&b.1)));
+            }
+        }
         // An id is one row: every citing of it names the same dataset, region and period.
         order.dedup_by(|a, b| a.0 == b.0 && id(a.1) == id(b.1));
         let mut out = Vec::with_capacity(
