@@ -53,13 +53,11 @@ pub fn profile(
             continue;
         };
         let mut indicator = new_indicator(dataset, code)?;
-        for row in &rows {
-            let cited = citer.cite(dataset, code, row)?;
-            if cited.value.is_some() {
-                indicator.latest = Some(cited.clone());
-            }
-            indicator.history.push(cited);
-        }
+        indicator.history = (rows.iter())
+            .map(|row| citer.cite(dataset, code, row))
+            .collect::<Result<_, _>>()?;
+        // Copied once, not at every period with a value on the way.
+        indicator.latest = indicator.history.iter().rfind(|c| c.value.is_some()).cloned();
         indicators.push(indicator);
     }
     // Topic order reads better than dataset ids: demography, economy, labour market, ...
