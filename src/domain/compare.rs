@@ -130,16 +130,15 @@ pub fn compare(
     let mut missing = Vec::new();
     for (summary, region_rows) in summaries.into_iter().zip(&rows) {
         let chosen = match &period {
-            Some(p) => region_rows.iter().find(|o| o.period == *p),
-            None => region_rows.iter().rev().find(|o| o.value.is_some()),
+            Some(p) => region_rows.iter().position(|o| o.period == *p),
+            None => region_rows.iter().rposition(|o| o.value.is_some()),
         };
         let series_values = region_rows
             .iter()
             .map(|o| citer.cite(&dataset, &summary.code, o))
             .collect::<Result<Vec<_>, _>>()?;
-        let value = chosen
-            .map(|o| citer.cite(&dataset, &summary.code, o))
-            .transpose()?;
+        // One of the series' rows, cited there already.
+        let value = chosen.map(|at| series_values[at].clone());
         if value.as_ref().and_then(|v| v.value).is_none() {
             missing.push(summary.code.clone());
         }

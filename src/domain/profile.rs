@@ -57,7 +57,11 @@ pub fn profile(
             .map(|row| citer.cite(dataset, code, row))
             .collect::<Result<_, _>>()?;
         // Copied once, not at every period with a value on the way.
-        indicator.latest = indicator.history.iter().rfind(|c| c.value.is_some()).cloned();
+        indicator.latest = indicator
+            .history
+            .iter()
+            .rfind(|c| c.value.is_some())
+            .cloned();
         indicators.push(indicator);
     }
     // Topic order reads better than dataset ids: demography, economy, labour market, ...
