@@ -9,8 +9,9 @@
 //! number, and one-byte or two-byte places in small tables of the texts few rows differ in
 //! (periods, flags, confidentiality statuses, snapshots); its citation id as the 13 bytes its 20
 //! base32 characters stand for. With its place in the citation index, its share of the index's
-//! buckets and its value text, about 60: the bundled data (570,289 rows) takes 33 MiB. Data that does not fit the operator's budget
-//! (`--public-data-mb`) is not held: SQLite answers, as before.
+//! buckets and its value text, about 55: the bundled data (570,289 rows) takes 30 MiB. Data
+//! that does not fit the operator's budget (`--public-data-mb`) is not held: SQLite answers, as
+//! before.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -80,19 +81,26 @@ struct Row {
 
 const _: () = assert!(std::mem::size_of::<Row>() == 40);
 
-/// The citation index's buckets: as many as the rows, rounded up to a power of two, each the
-/// ids whose first bits are its number. SHA-256 spreads ids evenly, so a bucket holds about one
-/// id and a lookup reads one or two rows, where a binary search through a larger bucket read a
-/// few (each a cache miss, most of a citation's time in memory).
+/// The citation index's buckets: a quarter as many as the rows, rounded up to a power of two,
+/// each the ids whose first bits are its number. SHA-256 spreads ids evenly, so a bucket holds
+/// two to four ids and a lookup reads one or two rows, where a binary search through buckets of
+/// about nine read four (each a cache miss, most of a citation's time in memory). As many
+/// buckets as rows saved little more and took 4 MiB instead of 1 for the bundled data, which
+/// counts where matrices already take most of the memory bound.
 #[derive(Clone, Copy)]
 struct Buckets {
     bits: u32,
 }
 
+/// Ids per bucket on average, at most: rounding the count of buckets up to a power of two
+/// makes it two to four.
+const IDS_PER_BUCKET: usize = 4;
+
 impl Buckets {
     fn for_rows(rows: usize) -> Buckets {
+        let buckets = rows.div_ceil(IDS_PER_BUCKET).max(1).next_power_of_two();
         Buckets {
-            bits: rows.max(1).next_power_of_two().trailing_zeros().min(32),
+            bits: buckets.trailing_zeros().min(32),
         }
     }
 
@@ -392,7 +400,7 @@ impl PublicRows {
 
 #[cfg(test)]
 mod tests {
-    use super::Buckets;
+    use super::{Buckets, IDS_PER_BUCKET};
 
     /// Buckets number ids in their order, none past the last, for every count of rows.
     #[test]
@@ -403,8 +411,9 @@ mod tests {
             .collect();
         for rows in [0, 1, 2, 3, 5, 1000, 570_289, u32::MAX as usize] {
             let buckets = Buckets::for_rows(rows);
-            assert!(buckets.count() >= rows.max(1), "{rows}");
-            assert!(buckets.count() < 2 * rows.max(1), "{rows}");
+            let at_least = rows.div_ceil(IDS_PER_BUCKET).max(1);
+            assert!(buckets.count() >= at_least, "{rows}");
+            assert!(buckets.count() < 2 * at_least, "{rows}");
             let mut sorted = ids.clone();
             sorted.sort();
             let numbers: Vec<usize> = sorted.iter().map(|id| buckets.of(id)).collect();
