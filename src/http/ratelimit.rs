@@ -230,6 +230,20 @@ pub fn account_action<T>(
     action().inspect_err(|_| state.limiter.refund(&policy, 1, wall_secs))
 }
 
+/// Appends `"policy";{first}{x}{second}{y}` to a comma-separated list of such items.
+fn push_item(out: &mut Vec<u8>, policy: &str, (first, x): (&str, u64), (second, y): (&str, u64)) {
+    if !out.is_empty() {
+        out.extend_from_slice(b", ");
+    }
+    out.push(b'"');
+    out.extend_from_slice(policy.as_bytes());
+    out.push(b'"');
+    for (name, value) in [(first, x), (second, y)] {
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+    }
+}
+
 /// `X-RateLimit-*` for the binding bucket, and the IETF draft fields for every bucket.
 fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
     let Some(binding) = decision.binding() else {
@@ -253,22 +267,19 @@ fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
     // answer, its machinery was most of these headers' cost.
     let mut policy = Vec::with_capacity(96);
     let mut state = Vec::with_capacity(96);
-    for (i, s) in decision.statuses.iter().enumerate() {
-        for (out, (a, b), (x, y)) in [
-            (&mut policy, (";q=", ";w="), (s.limit, s.window_secs)),
-            (&mut state, (";r=", ";t="), (s.remaining, s.reset_secs)),
-        ] {
-            if i > 0 {
-                out.extend_from_slice(b", ");
-            }
-            out.push(b'"');
-            out.extend_from_slice(s.policy.as_bytes());
-            out.push(b'"');
-            out.extend_from_slice(a.as_bytes());
-            out.extend_from_slice(itoa::Buffer::new().format(x).as_bytes());
-            out.extend_from_slice(b.as_bytes());
-            out.extend_from_slice(itoa::Buffer::new().format(y).as_bytes());
-        }
+    for s in &decision.statuses {
+        push_item(
+            &mut policy,
+            s.policy,
+            (";q=", s.limit),
+            (";w=", s.window_secs),
+        );
+        push_item(
+            &mut state,
+            s.policy,
+            (";r=", s.remaining),
+            (";t=", s.reset_secs),
+        );
     }
     for (name, value) in [("ratelimit-policy", policy), ("ratelimit", state)] {
         if let Ok(v) = HeaderValue::from_maybe_shared(hyper::body::Bytes::from(value)) {
