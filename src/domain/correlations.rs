@@ -16,7 +16,7 @@ use crate::catalogue::Catalogue;
 use crate::error::shown;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;
-use crate::store::observations::ObsRow;
+use crate::store::observations::{ObsRow, RowValue};
 use crate::store::regions::RegionRow;
 
 /// Variables a matrix holds at most: 20 make 190 cells.
@@ -124,7 +124,7 @@ pub struct Dropped {
 }
 
 /// A value fit to correlate, or why it is not.
-fn usable(row: &ObsRow) -> Result<f64, &'static str> {
+fn usable(row: &RowValue) -> Result<f64, &'static str> {
     if row.is_confidential() {
         return Err("confidential");
     }
@@ -410,9 +410,10 @@ fn collect<'d>(
         .headline_series_id
         .expect("candidates have a headline series");
     let (unit, headline) = dataset.headline().map_err(Error::internal)?.clone();
-    let rows: Vec<(&Unit, Vec<ObsRow>)> = units
+    // Every period of every unit is read to choose, and only the rows used are read whole.
+    let rows: Vec<(&Unit, Vec<RowValue>)> = units
         .iter()
-        .map(|u| Ok((u, store.series_rows(&u.code, series_id)?)))
+        .map(|u| Ok((u, store.series_values(&u.code, series_id)?)))
         .collect::<Result<_, Error>>()?;
 
     let period = match basis {
@@ -442,7 +443,7 @@ fn collect<'d>(
     let mut dropped = Vec::new();
     for (unit, series) in rows {
         let unit_code = &unit.code;
-        let chosen: Vec<&ObsRow> = match &period {
+        let chosen: Vec<&RowValue> = match &period {
             Some(p) => series.iter().filter(|r| r.period == *p).collect(),
             None => series.iter().collect(),
         };
@@ -461,11 +462,20 @@ fn collect<'d>(
                         Basis::CrossSection => unit_code.clone(),
                         Basis::TimeSeries => row.period.to_string(),
                     };
+                    // Read in the same snapshot as its value, so it is there.
+                    let row = store
+                        .value_at(unit_code, series_id, &row.period)?
+                        .ok_or_else(|| {
+                            Error::internal(anyhow::anyhow!(
+                                "{unit_code}'s row of series {series_id} at {} vanished",
+                                row.period
+                            ))
+                        })?;
                     points.push(Point {
                         region: unit_code.clone(),
                         value,
                         key,
-                        row: row.clone(),
+                        row,
                     });
                 }
                 Err(reason) => dropped.push(Dropped {

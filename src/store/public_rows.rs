@@ -19,7 +19,7 @@ use std::ops::Range;
 use compact_str::CompactString;
 use rusqlite::Connection;
 
-use super::observations::ObsRow;
+use super::observations::{ObsRow, RowValue};
 use super::public_catalog::PublicCatalog;
 use super::{StoreResult, text};
 use crate::citation::{PREFIX, is_well_formed};
@@ -336,6 +336,14 @@ impl PublicRows {
         }
     }
 
+    /// [`PublicRows::series_rows`] without what cites each row.
+    pub fn series_values(&self, series_id: i64, region: &str) -> Vec<RowValue> {
+        match self.block(series_id, region) {
+            Some(b) => self.block_rows(b).map(|row| self.row_value(row)).collect(),
+            None => Vec::new(),
+        }
+    }
+
     /// The row of `series_id` in `region` at `period`, if there is one.
     pub fn value_at(&self, series_id: i64, region: &str, period: &str) -> Option<ObsRow> {
         let b = self.block(series_id, region)?;
@@ -385,15 +393,30 @@ impl PublicRows {
         base32_lower_into(&row.citation, &mut citation[PREFIX.len()..]);
         let text: Range<usize> = row.text_at as usize..row.text_at as usize + row.text_len as usize;
         let citation = std::str::from_utf8(&citation[..PREFIX.len() + CITATION_CHARS]);
+        let RowValue {
+            period,
+            value,
+            flags,
+            conf_status,
+        } = self.row_value(row);
         ObsRow {
             citation_id: CompactString::new(citation.expect("ASCII")),
             series_id,
+            period,
+            value,
+            value_text: CompactString::new(&self.texts[text]),
+            flags,
+            conf_status,
+            snapshot_id: self.snapshots[usize::from(row.snapshot)],
+        }
+    }
+
+    fn row_value(&self, row: &Row) -> RowValue {
+        RowValue {
             period: self.periods[usize::from(row.period)].clone(),
             value: (!row.value.is_nan()).then_some(row.value),
-            value_text: CompactString::new(&self.texts[text]),
             flags: self.marks[usize::from(row.flags)].clone(),
             conf_status: self.marks[usize::from(row.conf_status)].clone(),
-            snapshot_id: self.snapshots[usize::from(row.snapshot)],
         }
     }
 }

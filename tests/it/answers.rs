@@ -338,6 +338,10 @@ fn the_public_rows_in_memory_answer_as_sqlite_does() {
                 let rows = sqlite.series_rows(region, series.id).unwrap();
                 let held = memory.series_rows(region, series.id).unwrap();
                 assert_eq!(shown(&rows), shown(&held), "{region} {}", series.id);
+                let values = |s: &regintel::store::Scoped| {
+                    shown(&s.series_values(region, series.id).unwrap())
+                };
+                assert_eq!(values(&sqlite), values(&memory), "{region} {}", series.id);
                 for (i, row) in rows.iter().enumerate().step_by(7) {
                     let at = |s: &regintel::store::Scoped| {
                         shown(&s.value_at(region, series.id, &row.period).unwrap())
