@@ -34,8 +34,9 @@
 //!   (API keys, session JWTs, passwords, the login throttle).
 //! - [`store`] and [`ingest`]: SQLite (pool, migrations from `schema.sql`, scoped reads through
 //!   `v_*` views, the import write path); the file parsers (Eurostat TSV, SDMX-CSV, tidy CSV).
-//! - [`config`], [`cache`] and [`citation`]: settings and their defaults; the bounded answer
-//!   cache; citation ids.
+//! - [`config`], [`cache`], [`citation`] and [`access_log`]: settings and their defaults; the
+//!   bounded answer cache; citation ids; the access line of each request and the text log lines
+//!   that write it directly.
 //! - [`webhooks`]: Standard Webhooks signatures and secrets; the egress policy that decides which
 //!   addresses a webhook may reach.
 //! - [`error`], [`clock`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`slots`], [`task`],
@@ -62,6 +63,7 @@
 // The OpenAPI schemas are one large `json!` literal.
 #![recursion_limit = "256"]
 
+pub mod access_log;
 pub mod app;
 pub mod auth;
 pub mod cache;

@@ -24,7 +24,10 @@ pub fn init(format: LogFormat) -> Flushed {
         .with_env_filter(filter)
         .with_writer(move || RedactingStderr(std::sync::Arc::clone(&writer)));
     match format {
-        LogFormat::Text => builder.with_ansi(std::io::stderr().is_terminal()).init(),
+        LogFormat::Text => builder
+            .with_ansi(std::io::stderr().is_terminal())
+            .event_format(crate::access_log::Lines::new(crate::access_log::Micros))
+            .init(),
         LogFormat::Json => builder
             .json()
             .with_current_span(true)

@@ -342,8 +342,7 @@ fn cross_origin(state: &AppState, parts: &Parts) -> bool {
     }
 }
 
-/// One line per request: who (address, account, key id, never the key), what, and how it ended
-/// (the request id comes from the request's span).
+/// The request's access line.
 fn log_access(
     parts: &Parts,
     peer: SocketAddr,
@@ -358,16 +357,15 @@ fn log_access(
         },
         Principal::Anonymous => "-",
     };
-    tracing::info!(
-        target: "regintel::access",
-        peer = %peer.ip(),
-        account = principal.account_id().unwrap_or(0),
+    crate::access_log::log(&crate::access_log::Access {
+        peer: peer.ip(),
+        account: principal.account_id().unwrap_or(0),
         key_id,
-        method = %parts.method,
-        path = %crate::auth::api_key::redact(parts.uri.path()),
-        status = response.status().as_u16(),
-        micros = started.elapsed().as_micros() as u64,
-    );
+        method: parts.method.as_str(),
+        path: &crate::auth::api_key::redact(parts.uri.path()),
+        status: response.status().as_u16(),
+        micros: started.elapsed().as_micros() as u64,
+    });
 }
 
 /// Runs the handler: an inline one on this thread with a connection checked out without waiting;
