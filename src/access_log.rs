@@ -29,7 +29,7 @@ pub struct Access<'a> {
     pub micros: u64,
 }
 
-/// Logs the access line. Its fields are the ones [`AccessFields`] writes.
+/// Logs the access line. [`Lines`] writes it; its fields are the ones it knows how to write.
 pub fn log(a: &Access<'_>) {
     tracing::info!(
         target: TARGET,
@@ -44,7 +44,9 @@ pub fn log(a: &Access<'_>) {
 }
 
 /// Text lines: the access line written directly, exactly as the full format writes it without
-/// colours; every other line (and every line to a terminal, in colour) by the full format.
+/// colours; every other line (and every line to a terminal, in colour) by the full format. The
+/// test `lines_are_what_the_full_format_writes` holds the two to the same bytes, whatever
+/// version of tracing-subscriber is built.
 pub struct Lines<T> {
     full: Format<Full, T>,
     timer: T,

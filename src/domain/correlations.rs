@@ -410,7 +410,7 @@ fn collect<'d>(
         .headline_series_id
         .expect("candidates have a headline series");
     let (unit, headline) = dataset.headline().map_err(Error::internal)?.clone();
-    // Every period of every unit is read to choose, and only the rows used are read whole.
+    // Every period of every unit is read to choose, and only the rows used are made whole.
     let rows: Vec<(&Unit, Vec<RowValue>)> = units
         .iter()
         .map(|u| Ok((u, store.series_values(&u.code, series_id)?)))
@@ -463,19 +463,17 @@ fn collect<'d>(
                         Basis::TimeSeries => row.period.to_string(),
                     };
                     // Read in the same snapshot as its value, so it is there.
-                    let row = store
-                        .value_at(unit_code, series_id, &row.period)?
-                        .ok_or_else(|| {
-                            Error::internal(anyhow::anyhow!(
-                                "{unit_code}'s row of series {series_id} at {} vanished",
-                                row.period
-                            ))
-                        })?;
+                    let whole = store.whole(unit_code, series_id, row)?.ok_or_else(|| {
+                        Error::internal(anyhow::anyhow!(
+                            "{unit_code}'s row of series {series_id} at {} vanished",
+                            row.period
+                        ))
+                    })?;
                     points.push(Point {
                         region: unit_code.clone(),
                         value,
                         key,
-                        row,
+                        row: whole,
                     });
                 }
                 Err(reason) => dropped.push(Dropped {

@@ -43,6 +43,10 @@ pub struct RowValue {
     pub value: Option<f64>,
     pub flags: CompactString,
     pub conf_status: CompactString,
+    /// The whole row where it was read anyway (SQLite reads a block whole), so that citing it
+    /// costs no second read; rows held in memory are made whole when used ([`Scoped::whole`]).
+    /// Boxed, so a value from memory stays smaller than a row (96 bytes against 152).
+    pub whole: Option<Box<ObsRow>>,
 }
 
 impl RowValue {
@@ -55,10 +59,11 @@ impl RowValue {
 impl From<ObsRow> for RowValue {
     fn from(row: ObsRow) -> Self {
         RowValue {
-            period: row.period,
+            period: row.period.clone(),
             value: row.value,
-            flags: row.flags,
-            conf_status: row.conf_status,
+            flags: row.flags.clone(),
+            conf_status: row.conf_status.clone(),
+            whole: Some(Box::new(row)),
         }
     }
 }
@@ -152,6 +157,20 @@ impl Scoped {
         }
         let rows = self.series_rows(region, series_id)?;
         Ok(rows.into_iter().map(RowValue::from).collect())
+    }
+
+    /// The row `value` of `series_id` in `region` says, whole, to cite it: as read with it, or
+    /// made from the rows in memory. None only if it is no longer current (a later snapshot).
+    pub fn whole(
+        &self,
+        region: &str,
+        series_id: i64,
+        value: &RowValue,
+    ) -> StoreResult<Option<ObsRow>> {
+        match &value.whole {
+            Some(row) => Ok(Some(ObsRow::clone(row))),
+            None => self.value_at(region, series_id, &value.period),
+        }
     }
 
     /// The current value of one series for one region at one period, if there is one.

@@ -398,6 +398,7 @@ impl PublicRows {
             value,
             flags,
             conf_status,
+            whole: _,
         } = self.row_value(row);
         ObsRow {
             citation_id: CompactString::new(citation.expect("ASCII")),
@@ -417,6 +418,7 @@ impl PublicRows {
             value: (!row.value.is_nan()).then_some(row.value),
             flags: self.marks[usize::from(row.flags)].clone(),
             conf_status: self.marks[usize::from(row.conf_status)].clone(),
+            whole: None,
         }
     }
 }

@@ -338,8 +338,17 @@ fn the_public_rows_in_memory_answer_as_sqlite_does() {
                 let rows = sqlite.series_rows(region, series.id).unwrap();
                 let held = memory.series_rows(region, series.id).unwrap();
                 assert_eq!(shown(&rows), shown(&held), "{region} {}", series.id);
+                // What each row says, and the row it makes whole to cite (read with it from
+                // SQLite, made when asked from memory).
                 let values = |s: &regintel::store::Scoped| {
-                    shown(&s.series_values(region, series.id).unwrap())
+                    let values = s.series_values(region, series.id).unwrap();
+                    let said: Vec<_> = (values.iter())
+                        .map(|v| (&v.period, v.value, &v.flags, &v.conf_status))
+                        .collect();
+                    let whole: Vec<_> = (values.iter())
+                        .map(|v| s.whole(region, series.id, v).unwrap())
+                        .collect();
+                    (shown(&said), shown(&whole))
                 };
                 assert_eq!(values(&sqlite), values(&memory), "{region} {}", series.id);
                 for (i, row) in rows.iter().enumerate().step_by(7) {
