@@ -81,31 +81,43 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
     let column = if sdmx {
         "OBS_VALUE (with OBS_FLAG)".to_owned()
     } else {
-        format!("the column headed {}", row.obs.period)
+        ["the column headed ", &row.obs.period].concat()
     };
     let original = source
         .as_ref()
         .map(|s| describe_origin(&s.origin))
         .unwrap_or_else(|| row.snapshot.file_name.clone());
-    let how_to_verify = format!(
-        "Open {original}, go to line {line} and read {column}: it shows {text}{flags}. \
-         regintel imported it on {imported} from {file} (SHA-256 {sha}) as snapshot {snap}.",
-        line = row.src_line,
-        text = if row.obs.value_text.is_empty() {
+    // Joined rather than `format!`ted: every citation looked up writes this sentence.
+    let how_to_verify = [
+        "Open ",
+        &original,
+        ", go to line ",
+        itoa::Buffer::new().format(row.src_line),
+        " and read ",
+        &column,
+        ": it shows ",
+        if row.obs.value_text.is_empty() {
             ":"
         } else {
             &row.obs.value_text
         },
-        flags = if row.obs.flags.is_empty() {
-            String::new()
+        if row.obs.flags.is_empty() {
+            ""
         } else {
-            format!(" with flag(s) {}", row.obs.flags)
+            " with flag(s) "
         },
-        imported = crate::clock::rfc3339(row.snapshot.imported_at),
-        file = row.snapshot.file_name,
-        sha = row.snapshot.file_sha256,
-        snap = row.snapshot.public_id,
-    );
+        &row.obs.flags,
+        ". regintel imported it on ",
+        &crate::clock::rfc3339(row.snapshot.imported_at),
+        " from ",
+        &row.snapshot.file_name,
+        " (SHA-256 ",
+        &row.snapshot.file_sha256,
+        ") as snapshot ",
+        &row.snapshot.public_id,
+        ".",
+    ]
+    .concat();
     // A current row stands for itself; only a revised one has a chain to follow.
     let current_citation = match &row.superseded_by {
         None => id.to_owned(),
@@ -147,24 +159,29 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
 fn describe_origin(origin: &serde_json::Value) -> String {
     let s = |k: &str| origin[k].as_str().unwrap_or("");
     match s("type") {
-        "github" => format!(
-            "{} in the repository github.com/{} at commit {} (SHA-256 {}{})",
+        "github" => [
             s("path"),
+            " in the repository github.com/",
             s("repo"),
+            " at commit ",
             s("commit"),
+            " (SHA-256 ",
             s("sha256"),
             if s("path").ends_with(".gz") {
-                "; gunzip it first"
+                "; gunzip it first)"
             } else {
-                ""
-            }
-        ),
-        "pypi" => format!(
-            "{} in the PyPI package {} {}",
+                ")"
+            },
+        ]
+        .concat(),
+        "pypi" => [
             s("path"),
+            " in the PyPI package ",
             s("package"),
-            s("version")
-        ),
+            " ",
+            s("version"),
+        ]
+        .concat(),
         _ => s("path").to_owned(),
     }
 }
