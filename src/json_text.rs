@@ -4,7 +4,8 @@
 //! names, codes, periods, citation ids, URLs) needs no escaping. Here a string is checked many
 //! bytes at a time (for `"`, `\` and control characters, all serde_json escapes) and copied
 //! whole when it needs no escape; texts that do, numbers, and anything else this writer does not
-//! know ([`to_vec`] says what) are written by serde_json itself.
+//! know ([`append`] says what) are written by serde_json itself. Hot types write their own text
+//! with the pieces here ([`push_str`], [`push_int`], [`push_f64`]) and leave the rest to [`append`].
 
 use serde::Serialize;
 use serde::ser;
@@ -16,19 +17,58 @@ use serde::ser;
 /// buffer grown from empty would be reallocated (and copied) a dozen times for a 20 KB answer,
 /// and a cached answer keeps its buffer's whole capacity, not just the bytes it holds.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {
-    // Taken rather than borrowed, so a `Serialize` that itself calls `to_vec` gets a buffer too.
+    written(|out| append(out, value))
+}
+
+/// The text `write` appends to an empty buffer: written into this thread's scratch buffer and
+/// copied out at its exact size (see [`to_vec`]).
+pub fn written<E>(write: impl FnOnce(&mut Vec<u8>) -> Result<(), E>) -> Result<Vec<u8>, E> {
+    // Taken rather than borrowed, so a writer that itself calls `written` gets a buffer too.
     let mut out = SCRATCH.take();
     out.clear();
-    let written = value.serialize(Writer(&mut out));
-    let text = written.map(|()| out.to_vec());
+    let text = write(&mut out).map(|()| out.to_vec());
     if out.capacity() <= SCRATCH_KEPT {
         SCRATCH.set(out);
     }
-    match text {
-        Ok(text) => Ok(text),
+    text
+}
+
+/// Appends `value`'s JSON text to `out`, as [`to_vec`] writes it.
+pub fn append<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> serde_json::Result<()> {
+    let start = out.len();
+    match value.serialize(Writer(out)) {
+        Ok(()) => Ok(()),
         // Byte strings, map keys other than text, serde_json's raw values, and errors a type
         // raises itself: serde_json writes them, or reports the error in its words.
-        Err(Unsupported) => serde_json::to_vec(value),
+        Err(Unsupported) => {
+            out.truncate(start);
+            serde_json::to_writer(out, value)
+        }
+    }
+}
+
+/// Appends `text` as a JSON string, or `null`.
+pub fn push_opt_str(out: &mut Vec<u8>, text: Option<&str>) {
+    match text {
+        Some(text) => push_str(out, text),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// Appends `n` as serde_json writes an integer.
+pub fn push_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
+/// Appends `v` as serde_json writes an `f64`: its shortest form, `null` when not finite.
+pub fn push_f64(out: &mut Vec<u8>, v: f64) {
+    use serde_json::ser::Formatter;
+    if v.is_finite() {
+        serde_json::ser::CompactFormatter
+            .write_f64(out, v)
+            .expect("a Vec takes every byte");
+    } else {
+        out.extend_from_slice(b"null");
     }
 }
 

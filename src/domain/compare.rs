@@ -13,6 +13,7 @@ use super::{Cited, Citer, Derived, Sources, Warning, decimals, round_to};
 use crate::catalogue::Catalogue;
 use crate::citation::canonical_dims;
 use crate::error::shown;
+use crate::json_text;
 use crate::store::Scoped;
 use crate::store::observations::ObsRow;
 
@@ -27,7 +28,10 @@ pub struct CompareQuery {
     pub filters: BTreeMap<String, String>,
 }
 
-#[derive(Debug, Serialize)]
+/// A comparison. Answers write it with [`Comparison::write_json`]; its `Serialize` is what that
+/// is tested against.
+#[derive(Debug)]
+#[cfg_attr(test, derive(Serialize))]
 pub struct Comparison {
     pub dataset: DatasetRef,
     /// The period compared; null when the regions have no period in common.
@@ -49,7 +53,8 @@ pub struct DatasetRef {
     pub series: BTreeMap<String, String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
+#[cfg_attr(test, derive(Serialize))]
 pub struct RegionValues {
     pub region: RegionSummary,
     /// The value at the compared period (for `latest_each`, the region's own latest).
@@ -57,6 +62,50 @@ pub struct RegionValues {
     /// Rank by value at the compared period, 1 = highest; ties share a rank.
     pub rank: Option<usize>,
     pub series: Vec<Cited>,
+}
+
+impl Comparison {
+    /// The comparison as JSON text, byte for byte what serde_json writes for it; its cited values
+    /// by [`Cited::write_json`].
+    pub fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        out.extend_from_slice(b"{\"dataset\":");
+        json_text::append(out, &self.dataset)?;
+        out.extend_from_slice(b",\"period\":");
+        json_text::push_opt_str(out, self.period.as_deref());
+        out.extend_from_slice(b",\"period_basis\":");
+        json_text::push_str(out, self.period_basis);
+        out.extend_from_slice(b",\"regions\":[");
+        for (i, region) in self.regions.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            region.write_json(out)?;
+        }
+        out.extend_from_slice(b"],\"derived\":");
+        json_text::append(out, &self.derived)?;
+        out.extend_from_slice(b",\"warnings\":");
+        json_text::append(out, &self.warnings)?;
+        out.push(b'}');
+        Ok(())
+    }
+}
+
+impl RegionValues {
+    fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
+        out.extend_from_slice(b"{\"region\":");
+        json_text::append(out, &self.region)?;
+        out.extend_from_slice(b",\"value\":");
+        Cited::write_opt(self.value.as_ref(), out);
+        out.extend_from_slice(b",\"rank\":");
+        match self.rank {
+            Some(rank) => json_text::push_int(out, rank),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"series\":");
+        Cited::write_list(&self.series, out);
+        out.push(b'}');
+        Ok(())
+    }
 }
 
 pub fn compare(
@@ -356,4 +405,59 @@ fn derive(regions: &mut [RegionValues], rows: &[Vec<ObsRow>]) -> Vec<Derived> {
         }
     }
     derived
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Regions with and without a value and a rank, periods and derived figures or none.
+    #[test]
+    fn a_comparison_is_written_as_serde_json_writes_it() {
+        let cited = crate::domain::tests::cited_values();
+        let summary = crate::domain::profile::tests::region().summary;
+        for (regions, period) in [(0, None), (3, Some("2023\"")), (10, Some("2021"))] {
+            let comparison = Comparison {
+                dataset: DatasetRef {
+                    code: "tgs00042".into(),
+                    title: "R&D \"GERD\"".into(),
+                    unit: "PC_GDP".into(),
+                    unit_label: period.map(|_| "Percentage of GDP".into()),
+                    series: BTreeMap::from([("sectperf".into(), "TOTAL".into())]),
+                },
+                period: period.map(str::to_owned),
+                period_basis: if period.is_some() {
+                    "latest_common"
+                } else {
+                    "latest_each"
+                },
+                regions: (0..regions)
+                    .map(|n: usize| RegionValues {
+                        region: summary.clone(),
+                        value: n.is_multiple_of(2).then(|| cited[n % cited.len()].clone()),
+                        rank: (!n.is_multiple_of(3)).then_some(n),
+                        series: cited[..n].to_vec(),
+                    })
+                    .collect(),
+                derived: (0..regions.min(2))
+                    .map(|n| Derived {
+                        kind: "ratio",
+                        value: 1.5 * n as f64,
+                        description: "DE94 / DEA2".into(),
+                        citations: vec!["cit_oqrh2d7jvc5jqlzuutgd".into()],
+                    })
+                    .collect(),
+                warnings: vec![Warning {
+                    code: "missing_value",
+                    message: "no value for NL41".into(),
+                }],
+            };
+            let mut ours = Vec::new();
+            comparison.write_json(&mut ours).unwrap();
+            assert_eq!(
+                String::from_utf8(ours).unwrap(),
+                serde_json::to_string(&comparison).unwrap()
+            );
+        }
+    }
 }

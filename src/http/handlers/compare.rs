@@ -1,6 +1,6 @@
 //! `GET /compare?regions=A,B&dataset=X[&period=P][&<dimension>=<value>...]`.
 
-use super::{Req, cited};
+use super::{Req, cited_text};
 use crate::domain::compare::{self, CompareQuery};
 use crate::http::error::ApiError;
 use crate::reply::Reply;
@@ -31,5 +31,6 @@ pub fn compare(req: &mut Req) -> Result<Reply, ApiError> {
             filters,
         },
     )?;
-    cited(&comparison, sources)
+    let data = crate::json_text::written(|out| comparison.write_json(out));
+    cited_text(data, sources)
 }

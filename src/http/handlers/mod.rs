@@ -148,7 +148,15 @@ pub fn cited<D: serde::Serialize>(
     data: &D,
     sources: crate::domain::Sources,
 ) -> Result<Reply, ApiError> {
-    let data = crate::json_text::to_vec(data).map_err(|e| ApiError::Internal(e.into()))?;
+    cited_text(crate::json_text::to_vec(data), sources)
+}
+
+/// [`cited`] for `data` already written as JSON text.
+pub fn cited_text(
+    data: serde_json::Result<Vec<u8>>,
+    sources: crate::domain::Sources,
+) -> Result<Reply, ApiError> {
+    let data = data.map_err(|e| ApiError::Internal(e.into()))?;
     Ok(Reply::Json {
         status: 200,
         data: data.into(),

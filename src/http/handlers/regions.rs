@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use super::{Req, cited, json};
+use super::{Req, cited_text, json};
 use crate::domain::{profile, regions};
 use crate::http::error::ApiError;
 use crate::reply::Reply;
@@ -52,5 +52,6 @@ pub fn profile(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let (profile, sources) =
         profile::profile(req.store()?, &req.state.catalogue, req.param("region_code"))?;
-    cited(&profile, sources)
+    let data = crate::json_text::written(|out| profile.write_json(out));
+    cited_text(data, sources)
 }
