@@ -43,6 +43,67 @@ pub fn log(a: &Access<'_>) {
     );
 }
 
+/// The access line of `a` at `micros` (since the Unix epoch), inside the request span of
+/// `request_id` (None: outside any, as when the filter leaves the span out), exactly as [`Lines`]
+/// writes it through tracing. Text logs take a request's line this way
+/// (`config::AccessLines`), without tracing's dispatch, its field visitors and the span's
+/// lookup: they were most of the line's 7,500 instructions.
+pub fn line(out: &mut String, micros: i64, request_id: Option<&str>, a: &Access<'_>) {
+    use std::fmt::Write as _;
+    out.push_str(&crate::clock::rfc3339_micros(micros));
+    out.push_str("  INFO ");
+    if let Some(id) = request_id {
+        out.push_str("request{request_id=");
+        out.push_str(id);
+        out.push_str("}: ");
+    }
+    out.push_str(TARGET);
+    out.push_str(": peer=");
+    let _ = write!(out, "{}", a.peer);
+    out.push_str(" account=");
+    out.push_str(itoa::Buffer::new().format(a.account));
+    out.push_str(" key_id=");
+    let _ = push_quoted(out, a.key_id);
+    out.push_str(" method=");
+    out.push_str(a.method);
+    out.push_str(" path=");
+    out.push_str(a.path);
+    out.push_str(" status=");
+    out.push_str(itoa::Buffer::new().format(a.status));
+    out.push_str(" micros=");
+    out.push_str(itoa::Buffer::new().format(a.micros));
+    out.push('\n');
+}
+
+/// Whether the filter (`RUST_LOG`) lets access lines through.
+pub fn enabled() -> bool {
+    tracing::enabled!(target: TARGET, Level::INFO)
+}
+
+/// Text as tracing-subscriber's field formatter quotes it: as `{:?}` does, written directly when
+/// nothing in it needs escaping.
+fn push_quoted(out: &mut impl fmt::Write, text: &str) -> fmt::Result {
+    if is_plain(text) {
+        out.write_char('"')?;
+        out.write_str(text)?;
+        out.write_char('"')
+    } else {
+        write!(out, "{text:?}")
+    }
+}
+
+fn is_plain(text: &str) -> bool {
+    text.bytes()
+        .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\')
+}
+
+/// The time now, in microseconds since the Unix epoch.
+pub fn now_micros() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as i64)
+}
+
 /// Text lines: the access line written directly, exactly as the full format writes it without
 /// colours; every other line (and every line to a terminal, in colour) by the full format. The
 /// test `lines_are_what_the_full_format_writes` holds the two to the same bytes, whatever
@@ -155,18 +216,7 @@ impl Visit for AccessFields<'_, '_> {
     }
 
     fn record_str(&mut self, field: &Field, value: &str) {
-        let plain = value
-            .bytes()
-            .all(|b| (b' '..=b'~').contains(&b) && b != b'"' && b != b'\\');
-        self.write(field, |w| {
-            if plain {
-                w.write_char('"')?;
-                w.write_str(value)?;
-                w.write_char('"')
-            } else {
-                write!(w, "{value:?}")
-            }
-        });
+        self.write(field, |w| push_quoted(w, value));
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
@@ -181,10 +231,7 @@ pub struct Micros;
 
 impl FormatTime for Micros {
     fn format_time(&self, w: &mut Writer<'_>) -> fmt::Result {
-        let micros = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_micros() as i64);
-        w.write_str(&crate::clock::rfc3339_micros(micros))
+        w.write_str(&crate::clock::rfc3339_micros(now_micros()))
     }
 }
 
@@ -197,9 +244,12 @@ mod tests {
     #[derive(Clone, Copy)]
     struct Fixed;
 
+    /// 2026-11-25T16:55:45.091108Z
+    const FIXED: i64 = 1_795_625_745_091_108;
+
     impl FormatTime for Fixed {
         fn format_time(&self, w: &mut Writer<'_>) -> fmt::Result {
-            w.write_str("2026-11-25T16:55:45.091108Z")
+            w.write_str(&crate::clock::rfc3339_micros(FIXED))
         }
     }
 
@@ -217,32 +267,45 @@ mod tests {
         }
     }
 
-    /// Access lines (plain, and with text that needs escapes), inside a request span and
-    /// outside any, and other lines.
-    fn log_some() {
-        let access = |key_id| Access {
-            peer: "2001:db8::7".parse().unwrap(),
-            account: 42,
+    const REQUEST_ID: &str = "req_01M89T4YQ5KT3AX7N22KCNYGG1";
+
+    /// Access lines of every kind: addresses of both families, anonymous and account callers,
+    /// key ids plain and needing escapes.
+    fn accesses() -> Vec<Access<'static>> {
+        let access = |peer: &str, account, key_id, status| Access {
+            peer: peer.parse().unwrap(),
+            account,
             key_id,
             method: "GET",
             path: "/api/v1/regional/regions/DE21/profile",
-            status: 200,
+            status,
             micros: 1234,
         };
-        log(&access("-"));
-        let span = tracing::info_span!("request", request_id = %"req_01M89T4YQ5KT3AX7N22KCNYGG1");
+        vec![
+            access("2001:db8::7", 42, "CP8ilmBQ", 200),
+            access("::ffff:192.0.2.1", 0, "-", 304),
+            access("127.0.0.1", 7, "a \"quoted\" \\ key\n\u{7f}é", 401),
+            Access {
+                peer: "10.1.2.3".parse().unwrap(),
+                account: -1,
+                key_id: "session",
+                method: "POST",
+                path: "/api/v1/regional/auth/login",
+                status: 429,
+                micros: u64::MAX,
+            },
+        ]
+    }
+
+    /// Access lines inside a request span and outside any, and other lines.
+    fn log_some() {
+        let all = accesses();
+        log(&all[1]);
+        let span = tracing::info_span!("request", request_id = %REQUEST_ID);
         let _entered = span.enter();
-        log(&access("CP8ilmBQ"));
-        log(&access("a \"quoted\" \\ key\n\u{7f}é"));
-        log(&Access {
-            peer: "127.0.0.1".parse().unwrap(),
-            account: 0,
-            key_id: "session",
-            method: "POST",
-            path: "/api/v1/regional/auth/login",
-            status: 429,
-            micros: 0,
-        });
+        for access in &all {
+            log(access);
+        }
         tracing::info!(peer = 1, "export stopped: {}", "the client left");
         tracing::warn!(target: "regintel::other", key_id = "x", "not an access line");
     }
@@ -272,12 +335,31 @@ mod tests {
     fn lines_are_what_the_full_format_writes() {
         let full = written(tracing_subscriber::fmt::format().with_timer(Fixed));
         let ours = written(Lines::new(Fixed));
-        assert_eq!(full.lines().count(), 6, "{full}");
+        assert_eq!(full.lines().count(), 7, "{full}");
         assert!(
             full.contains("key_id=\"a \\\"quoted\\\" \\\\ key\\n\\u{7f}é\""),
             "{full}"
         );
         assert_eq!(ours, full);
+    }
+
+    /// Written without tracing, access lines are what tracing writes, inside the request span
+    /// and outside any.
+    #[test]
+    fn direct_lines_are_what_tracing_writes() {
+        let through_tracing = written(Lines::new(Fixed));
+        let mut direct = String::new();
+        let all = accesses();
+        line(&mut direct, FIXED, None, &all[1]);
+        for access in &all {
+            line(&mut direct, FIXED, Some(REQUEST_ID), access);
+        }
+        let access_lines: Vec<&str> = through_tracing
+            .lines()
+            .filter(|l| l.contains(" regintel::access: "))
+            .collect();
+        assert_eq!(access_lines.len(), 5, "{through_tracing}");
+        assert_eq!(direct, access_lines.join("\n") + "\n");
     }
 
     /// The time reads as tracing-subscriber's: the same length, digits where it has digits.

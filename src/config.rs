@@ -199,6 +199,30 @@ pub struct ServerConfig {
     pub webhook_clock: crate::clock::Clock,
     /// The token a Prometheus scrape of `/metrics` must present; None: loopback clients only.
     pub metrics_token: Option<String>,
+    /// Where text logs take each request's access line, written without tracing; None: through
+    /// tracing (JSON logs, logs to a terminal, and servers that set up no logging).
+    pub access_lines: Option<AccessLines>,
+}
+
+/// What takes access lines written directly: one line at a time, whole, keys and all (the
+/// writer redacts them).
+#[derive(Clone)]
+pub struct AccessLines(std::sync::Arc<dyn Fn(&str) + Send + Sync>);
+
+impl AccessLines {
+    pub fn new(write: impl Fn(&str) + Send + Sync + 'static) -> AccessLines {
+        AccessLines(std::sync::Arc::new(write))
+    }
+
+    pub fn write(&self, line: &str) {
+        (self.0)(line)
+    }
+}
+
+impl std::fmt::Debug for AccessLines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AccessLines")
+    }
 }
 
 impl ServerConfig {
@@ -245,6 +269,7 @@ impl ServerConfig {
             webhook_egress: Default::default(),
             webhook_clock: Default::default(),
             metrics_token: None,
+            access_lines: None,
         }
     }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use crate::auth::{Auth, password};
 use crate::catalogue::Catalogue;
-use crate::config::{LimitConfig, ServerConfig, defaults};
+use crate::config::{AccessLines, LimitConfig, ServerConfig, defaults};
 use crate::net::tls;
 use crate::store::Store;
 use crate::store::accounts::Tier;
@@ -19,8 +19,10 @@ pub fn run(
     plain_http: bool,
     limits: LimitConfig,
     webhook_egress: crate::webhooks::egress::EgressPolicy,
+    access_lines: Option<AccessLines>,
 ) -> anyhow::Result<()> {
     let mut config = ServerConfig::new(dir.to_path_buf());
+    config.access_lines = access_lines;
     config.tls = !plain_http;
     config.limits = limits;
     config.webhook_egress = webhook_egress;

@@ -5,6 +5,8 @@
 
 use std::io::{IsTerminal, Write};
 
+use crate::config::AccessLines;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum LogFormat {
     /// Human-readable lines.
@@ -23,9 +25,10 @@ pub fn init(format: LogFormat) -> Flushed {
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(move || RedactingStderr(std::sync::Arc::clone(&writer)));
+    let ansi = std::io::stderr().is_terminal();
     match format {
         LogFormat::Text => builder
-            .with_ansi(std::io::stderr().is_terminal())
+            .with_ansi(ansi)
             .event_format(crate::access_log::Lines::new(crate::access_log::Micros))
             .init(),
         LogFormat::Json => builder
@@ -56,7 +59,12 @@ pub fn init(format: LogFormat) -> Flushed {
         on_panic.write_out();
         report(info);
     }));
-    Flushed(pending)
+    // Access lines are written directly where they read as the text format writes them.
+    let direct = (format == LogFormat::Text && !ansi).then(|| {
+        let pending = std::sync::Arc::clone(&pending);
+        AccessLines::new(move |line| pending.push(crate::auth::api_key::redact(line).as_bytes()))
+    });
+    Flushed { pending, direct }
 }
 
 /// How long a line may wait to be written.
@@ -112,11 +120,21 @@ impl Pending {
 }
 
 /// Writes the lines still pending when dropped (at the end of the command).
-pub struct Flushed(std::sync::Arc<Pending>);
+pub struct Flushed {
+    pending: std::sync::Arc<Pending>,
+    direct: Option<AccessLines>,
+}
+
+impl Flushed {
+    /// Where a server writes its access lines directly, if its logs are text.
+    pub fn access_lines(&self) -> Option<AccessLines> {
+        self.direct.clone()
+    }
+}
 
 impl Drop for Flushed {
     fn drop(&mut self) {
-        self.0.write_out();
+        self.pending.write_out();
     }
 }
 

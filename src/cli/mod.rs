@@ -20,7 +20,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand};
 
-use crate::config::{LimitConfig, LlmConfig, Quotas, ServerConfig, defaults};
+use crate::config::{AccessLines, LimitConfig, LlmConfig, Quotas, ServerConfig, defaults};
 
 #[derive(Parser)]
 #[command(
@@ -495,7 +495,7 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let logged = logging::init(cli.log_format);
     warn_unknown_variables();
-    let outcome = dispatch(cli.command);
+    let outcome = dispatch(cli.command, logged.access_lines());
     drop(logged);
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -506,7 +506,8 @@ pub fn run() -> ExitCode {
     }
 }
 
-fn dispatch(command: Command) -> anyhow::Result<()> {
+/// Runs `command`; a server writes its access lines to `access_lines` where logging gives one.
+fn dispatch(command: Command, access_lines: Option<AccessLines>) -> anyhow::Result<()> {
     match command {
         Command::Demo {
             dir,
@@ -514,13 +515,19 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
             plain_http,
             limits,
             webhooks,
-        } => demo::run(&dir, listen, plain_http, limits.config(), webhooks.policy()),
-        Command::Serve(args) => launch::production(
-            args.config()?,
-            args.listen,
-            args.tls.pair()?,
-            args.plain_http,
+        } => demo::run(
+            &dir,
+            listen,
+            plain_http,
+            limits.config(),
+            webhooks.policy(),
+            access_lines,
         ),
+        Command::Serve(args) => {
+            let mut config = args.config()?;
+            config.access_lines = access_lines;
+            launch::production(config, args.listen, args.tls.pair()?, args.plain_http)
+        }
         Command::Import {
             files,
             bundled,

@@ -116,16 +116,14 @@ pub fn cache_headers(response: &mut Response<Body>, etag: &str, private: bool) {
     if let Ok(v) = HeaderValue::from_str(etag) {
         headers.insert(header::ETAG, v);
     }
-    let control = if private {
-        "private, no-cache"
-    } else {
-        "public, max-age=300"
-    };
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(control));
+    const PRIVATE: HeaderValue = HeaderValue::from_static("private, no-cache");
+    const PUBLIC: HeaderValue = HeaderValue::from_static("public, max-age=300");
+    const VARY: HeaderValue = HeaderValue::from_static("Authorization, X-API-Key, Accept-Encoding");
     headers.insert(
-        header::VARY,
-        HeaderValue::from_static("Authorization, X-API-Key, Accept-Encoding"),
+        header::CACHE_CONTROL,
+        if private { PRIVATE } else { PUBLIC },
     );
+    headers.insert(header::VARY, VARY);
 }
 
 pub fn no_store(response: &mut Response<Body>) {

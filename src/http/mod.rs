@@ -64,16 +64,19 @@ pub async fn handle(
     use tracing::Instrument;
     let request_id = request_id(req.headers());
     let span = tracing::info_span!("request", request_id = %request_id);
-    handle_identified(state, req, peer, request_id)
+    let in_span = !span.is_disabled();
+    handle_identified(state, req, peer, request_id, in_span)
         .instrument(span)
         .await
 }
 
+/// [`handle`] inside the request's span (`in_span`: unless the log filter leaves it out).
 async fn handle_identified(
     state: Arc<AppState>,
     req: Request<Incoming>,
     peer: SocketAddr,
     request_id: String,
+    in_span: bool,
 ) -> Response<Body> {
     let started = Instant::now();
     let (parts, body) = req.into_parts();
@@ -120,7 +123,10 @@ async fn handle_identified(
     if parts.method == Method::HEAD {
         *response.body_mut() = Body::default();
     }
-    log_access(&parts, peer, &principal, &response, started);
+    let span_id = in_span.then_some(request_id.as_str());
+    log_access(
+        &state, &parts, peer, &principal, &response, started, span_id,
+    );
     state
         .metrics
         .request(route_name, response.status().as_u16(), started.elapsed());
@@ -342,13 +348,16 @@ fn cross_origin(state: &AppState, parts: &Parts) -> bool {
     }
 }
 
-/// The request's access line.
+/// The request's access line, `span_id` the request id its span shows (None without one):
+/// written directly where the logs take it so, else through tracing.
 fn log_access(
+    state: &AppState,
     parts: &Parts,
     peer: SocketAddr,
     principal: &Principal,
     response: &Response<Body>,
     started: Instant,
+    span_id: Option<&str>,
 ) {
     let key_id = match principal {
         Principal::Account(c) => match &c.via {
@@ -357,7 +366,7 @@ fn log_access(
         },
         Principal::Anonymous => "-",
     };
-    crate::access_log::log(&crate::access_log::Access {
+    let access = crate::access_log::Access {
         peer: peer.ip(),
         account: principal.account_id().unwrap_or(0),
         key_id,
@@ -365,7 +374,17 @@ fn log_access(
         path: &crate::auth::api_key::redact(parts.uri.path()),
         status: response.status().as_u16(),
         micros: started.elapsed().as_micros() as u64,
-    });
+    };
+    match &state.config.access_lines {
+        Some(lines) if crate::access_log::enabled() => {
+            let mut line = String::with_capacity(256);
+            let now = crate::access_log::now_micros();
+            crate::access_log::line(&mut line, now, span_id, &access);
+            lines.write(&line);
+        }
+        Some(_) => {}
+        None => crate::access_log::log(&access),
+    }
 }
 
 /// Runs the handler: an inline one on this thread with a connection checked out without waiting;

@@ -230,9 +230,16 @@ pub fn account_action<T>(
     action().inspect_err(|_| state.limiter.refund(&policy, 1, wall_secs))
 }
 
-/// Appends `"policy";{first}{x}{second}{y}` to a comma-separated list of such items.
-fn push_item(out: &mut Vec<u8>, policy: &str, (first, x): (&str, u64), (second, y): (&str, u64)) {
-    if !out.is_empty() {
+/// Appends `"policy";{first}{x}{second}{y}` to the comma-separated list of such items that began
+/// at `list`.
+fn push_item(
+    out: &mut Vec<u8>,
+    list: usize,
+    policy: &str,
+    (first, x): (&str, u64),
+    (second, y): (&str, u64),
+) {
+    if out.len() > list {
         out.extend_from_slice(b", ");
     }
     out.push(b'"');
@@ -240,50 +247,75 @@ fn push_item(out: &mut Vec<u8>, policy: &str, (first, x): (&str, u64), (second, 
     out.push(b'"');
     for (name, value) in [(first, x), (second, y)] {
         out.extend_from_slice(name.as_bytes());
-        out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+        push_number(out, value);
     }
 }
 
-/// `X-RateLimit-*` for the binding bucket, and the IETF draft fields for every bucket.
+fn push_number(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
+}
+
+const X_RATELIMIT_LIMIT: HeaderName = HeaderName::from_static("x-ratelimit-limit");
+const X_RATELIMIT_REMAINING: HeaderName = HeaderName::from_static("x-ratelimit-remaining");
+const X_RATELIMIT_USED: HeaderName = HeaderName::from_static("x-ratelimit-used");
+const X_RATELIMIT_RESET: HeaderName = HeaderName::from_static("x-ratelimit-reset");
+const X_RATELIMIT_RESOURCE: HeaderName = HeaderName::from_static("x-ratelimit-resource");
+const RATELIMIT_POLICY: HeaderName = HeaderName::from_static("ratelimit-policy");
+const RATELIMIT: HeaderName = HeaderName::from_static("ratelimit");
+
+/// `X-RateLimit-*` for the binding bucket, and the IETF draft fields for every bucket. Every
+/// answer carries them: their values are written into one buffer and each header holds its
+/// slice of it (one allocation, where a value each took six), without `format!` (its machinery
+/// was most of their cost), and the names are constants (made from text on every answer, they
+/// were parsed and looked up each time).
 fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
     let Some(binding) = decision.binding() else {
         return;
     };
-    let mut number = |name: &'static str, value: u64| {
-        headers.insert(HeaderName::from_static(name), HeaderValue::from(value));
-    };
-    number("x-ratelimit-limit", binding.limit);
-    number("x-ratelimit-remaining", binding.remaining);
-    number("x-ratelimit-used", binding.used);
-    number(
-        "x-ratelimit-reset",
-        (wall_secs.max(0) as u64) + binding.reset_secs,
-    );
+    let mut text = Vec::with_capacity(256);
+    let mut ends = Vec::with_capacity(6);
+    let reset = (wall_secs.max(0) as u64) + binding.reset_secs;
+    for n in [binding.limit, binding.remaining, binding.used, reset] {
+        push_number(&mut text, n);
+        ends.push(text.len());
+    }
+    // `"name";q=30;w=60, ...`, then `"name";r=29;t=2, ...`.
+    let policy = text.len();
+    for s in &decision.statuses {
+        let (q, w) = ((";q=", s.limit), (";w=", s.window_secs));
+        push_item(&mut text, policy, s.policy, q, w);
+    }
+    ends.push(text.len());
+    let state = text.len();
+    for s in &decision.statuses {
+        let (r, t) = ((";r=", s.remaining), (";t=", s.reset_secs));
+        push_item(&mut text, state, s.policy, r, t);
+    }
+    ends.push(text.len());
+    let text = hyper::body::Bytes::from(text);
+    let mut values = ends.iter().scan(0, |start, &end| {
+        let value = HeaderValue::from_maybe_shared(text.slice(*start..end)).ok();
+        *start = end;
+        Some(value)
+    });
+    let numbers = [
+        X_RATELIMIT_LIMIT,
+        X_RATELIMIT_REMAINING,
+        X_RATELIMIT_USED,
+        X_RATELIMIT_RESET,
+    ];
+    for (name, value) in numbers.into_iter().zip(&mut values) {
+        if let Some(value) = value {
+            headers.insert(name, value);
+        }
+    }
     headers.insert(
-        HeaderName::from_static("x-ratelimit-resource"),
+        X_RATELIMIT_RESOURCE,
         HeaderValue::from_static(binding.policy),
     );
-    // `"name";q=30;w=60, ...` and `"name";r=29;t=2, ...`, written without `format!`: on every
-    // answer, its machinery was most of these headers' cost.
-    let mut policy = Vec::with_capacity(96);
-    let mut state = Vec::with_capacity(96);
-    for s in &decision.statuses {
-        push_item(
-            &mut policy,
-            s.policy,
-            (";q=", s.limit),
-            (";w=", s.window_secs),
-        );
-        push_item(
-            &mut state,
-            s.policy,
-            (";r=", s.remaining),
-            (";t=", s.reset_secs),
-        );
-    }
-    for (name, value) in [("ratelimit-policy", policy), ("ratelimit", state)] {
-        if let Ok(v) = HeaderValue::from_maybe_shared(hyper::body::Bytes::from(value)) {
-            headers.insert(HeaderName::from_static(name), v);
+    for (name, value) in [RATELIMIT_POLICY, RATELIMIT].into_iter().zip(values) {
+        if let Some(value) = value {
+            headers.insert(name, value);
         }
     }
 }

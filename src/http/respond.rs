@@ -126,10 +126,20 @@ pub struct Envelope<'a> {
 /// shared, not copied: the body is the sequence of parts.
 pub fn envelope(e: &Envelope<'_>, data: &Bytes, meta: &Bytes) -> Body {
     // The request id is validated to [A-Za-z0-9._-] and the time is generated: no escaping needed.
-    let middle = format!(
-        ",\"meta\":{{\"request_id\":\"{}\",\"api_version\":\"{API_VERSION}\",\"generated_at\":\"{}\",\"access\":\"{}\"",
-        e.request_id, e.generated_at, e.access
-    );
+    let mut middle = String::with_capacity(160);
+    for part in [
+        ",\"meta\":{\"request_id\":\"",
+        e.request_id,
+        "\",\"api_version\":\"",
+        API_VERSION,
+        "\",\"generated_at\":\"",
+        e.generated_at,
+        "\",\"access\":\"",
+        e.access,
+        "\"",
+    ] {
+        middle.push_str(part);
+    }
     let members = meta
         .strip_prefix(b"{")
         .and_then(|m| m.strip_suffix(b"}"))
@@ -302,7 +312,7 @@ pub fn build(
         // map three times on the way.
         headers.reserve(ANSWER_HEADERS);
     }
-    builder = builder.header(header::CONTENT_TYPE, content_type);
+    builder = builder.header(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     // A streamed body is sent as it is produced; it is not buffered to be compressed.
     let body = if gzip && body.stream.is_none() && body.remaining >= COMPRESS_MIN_BYTES as u64 {
         let mut encoder = flate2::write::GzEncoder::new(
@@ -324,43 +334,45 @@ pub fn build(
 /// Headers on every answer: request id, security headers (OWASP HTTP Security Response
 /// Headers cheat sheet) and, where
 /// `cross_origin`, CORS for the public data API.
+///
+/// The names and values are constants: made from text on every answer, each was checked byte by
+/// byte (and a name looked up among the standard ones) every time.
 pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool, cross_origin: bool) {
+    const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+    const API_CSP: HeaderValue =
+        HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'");
+    const PAGE_CSP: HeaderValue = HeaderValue::from_static(crate::pages::PAGE_CSP);
+    const NOSNIFF: HeaderValue = HeaderValue::from_static("nosniff");
+    const DENY: HeaderValue = HeaderValue::from_static("DENY");
+    const NO_REFERRER: HeaderValue = HeaderValue::from_static("no-referrer");
+    const ANY_ORIGIN: HeaderValue = HeaderValue::from_static("*");
+    const EXPOSED: HeaderValue = HeaderValue::from_static(EXPOSE);
+    const HSTS: HeaderValue = HeaderValue::from_static("max-age=31536000");
     if let Ok(v) = HeaderValue::from_str(request_id) {
-        headers.insert(HeaderName::from_static("x-request-id"), v);
+        headers.insert(X_REQUEST_ID, v);
     }
     // An API answer may load nothing; a page loads its own script and stylesheet.
     let page = headers
         .get(header::CONTENT_TYPE)
         .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
-    let csp = if page {
-        crate::pages::PAGE_CSP
-    } else {
-        "default-src 'none'; frame-ancestors 'none'"
-    };
-    let fixed: [(HeaderName, &'static str); 4] = [
-        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-        (header::CONTENT_SECURITY_POLICY, csp),
-        (header::X_FRAME_OPTIONS, "DENY"),
-        (header::REFERRER_POLICY, "no-referrer"),
+    let fixed = [
+        (header::X_CONTENT_TYPE_OPTIONS, NOSNIFF),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            if page { PAGE_CSP } else { API_CSP },
+        ),
+        (header::X_FRAME_OPTIONS, DENY),
+        (header::REFERRER_POLICY, NO_REFERRER),
     ];
     for (name, value) in fixed {
-        headers.insert(name, HeaderValue::from_static(value));
+        headers.insert(name, value);
     }
     if cross_origin {
-        headers.insert(
-            header::ACCESS_CONTROL_ALLOW_ORIGIN,
-            HeaderValue::from_static("*"),
-        );
-        headers.insert(
-            header::ACCESS_CONTROL_EXPOSE_HEADERS,
-            HeaderValue::from_static(EXPOSE),
-        );
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
+        headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED);
     }
     if tls {
-        headers.insert(
-            header::STRICT_TRANSPORT_SECURITY,
-            HeaderValue::from_static("max-age=31536000"),
-        );
+        headers.insert(header::STRICT_TRANSPORT_SECURITY, HSTS);
     }
 }
 

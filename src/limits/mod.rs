@@ -169,16 +169,14 @@ impl Limiter {
         let mut state = self.lock();
         let (decision, next) = evaluate(&mut state, policies, weight, now, wall_secs);
         if decision.allowed && weight > 0 {
-            for (p, value) in policies.iter().zip(next) {
-                let entry = state
-                    .entries
-                    .get_mut(&p.scope)
-                    .expect("evaluate created it");
+            let mut next = next.into_iter();
+            each_entry(&mut state.entries, policies, |p, entry| {
+                let value = next.next().expect("a value for each policy");
                 match p.kind {
                     Kind::Day => entry.used = value as u64,
                     kind => *entry.tat(kind) = value,
                 }
-            }
+            });
         }
         if state.entries.len() > self.max_entries {
             // A flood of new clients: make room now rather than at the next periodic sweep.
@@ -302,6 +300,26 @@ impl Limiter {
 
 /// Decides without consuming; returns the decision and, per policy, the value that consuming
 /// would store (a TAT, or a day count).
+/// Calls `f` with each policy and its scope's entry (made if new), looked up once for each run of
+/// policies of one scope (an anonymous caller's three, a key's three): a lookup hashes the scope
+/// with SipHash, which a client cannot steer into collisions.
+fn each_entry<'p>(
+    entries: &mut HashMap<Scope, Entry>,
+    policies: &'p [Policy],
+    mut f: impl FnMut(&'p Policy, &mut Entry),
+) {
+    for run in policies.chunk_by(|a, b| a.scope == b.scope) {
+        let scope = &run[0].scope;
+        let entry = match entries.get_mut(scope) {
+            Some(entry) => entry,
+            None => entries.entry(scope.clone()).or_default(),
+        };
+        for p in run {
+            f(p, entry);
+        }
+    }
+}
+
 fn evaluate(
     state: &mut State,
     policies: &[Policy],
@@ -315,18 +333,15 @@ fn evaluate(
     let mut next = Vec::with_capacity(policies.len());
     let mut violated = Vec::new();
     let mut retry_after = 0;
-    for p in policies {
-        let entry = match state.entries.get_mut(&p.scope) {
-            Some(entry) => entry,
-            None => state.entries.entry(p.scope.clone()).or_default(),
-        };
+    let State { entries, rolled } = state;
+    each_entry(entries, policies, |p, entry| {
         let status = match p.kind {
             Kind::Day => {
                 if entry.day != day {
                     if entry.used != entry.flushed
                         && let Some(name) = p.scope.persisted_name()
                     {
-                        state.rolled.push((name, entry.day, entry.used));
+                        rolled.push((name, entry.day, entry.used));
                     }
                     entry.day = day;
                     entry.used = 0;
@@ -379,7 +394,7 @@ fn evaluate(
             }
         };
         statuses.push(status);
-    }
+    });
     let allowed = violated.is_empty();
     let decision = Decision {
         allowed,
