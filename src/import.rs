@@ -8,7 +8,7 @@ use std::path::Path;
 use anyhow::Context;
 use sha2::{Digest, Sha256};
 
-use crate::catalogue::{self, Catalogue, ParsedOrigin, SourceRecord};
+use crate::catalogue::{self, Catalogue, ShownOnce, SourceRecord};
 use crate::domain::{Error, Rejection};
 use crate::error::{FieldError, shown};
 use crate::ingest::{self, ParsedFile};
@@ -352,7 +352,7 @@ fn imported_source(
         })
         .to_string(),
         transformation: None,
-        parsed_origin: ParsedOrigin::default(),
+        shown: ShownOnce::default(),
     }
 }
 

@@ -38,8 +38,8 @@ pub fn append<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> serde_json
     let start = out.len();
     match value.serialize(Writer(out)) {
         Ok(()) => Ok(()),
-        // Byte strings, map keys other than text, serde_json's raw values, and errors a type
-        // raises itself: serde_json writes them, or reports the error in its words.
+        // Byte strings, map keys other than text, and errors a type raises itself: serde_json
+        // writes them, or reports the error in its words.
         Err(Unsupported) => {
             out.truncate(start);
             serde_json::to_writer(out, value)
@@ -166,17 +166,128 @@ impl ser::Error for Unsupported {
     }
 }
 
-/// The name serde_json's `RawValue` (text written as is) gives the struct it writes itself as;
-/// only serde_json can write it.
+/// The name serde_json's `RawValue` (JSON text, written as it is) gives the struct it writes
+/// itself as, with its text as the one field: text made once and shown in many answers (a
+/// source's, in every citation of its datasets) is kept as a raw value.
 const RAW_VALUE: &str = "$serde_json::private::RawValue";
+
+/// A raw value's one field: its text, appended as it is (a `RawValue` holds valid JSON).
+struct RawText<'a>(&'a mut Vec<u8>);
+
+/// Anything but text in a raw value's field: left to serde_json.
+macro_rules! not_raw_text {
+    ($($method:ident($($arg:ty),*)),* $(,)?) => {$(
+        fn $method(self, $(_: $arg),*) -> Result<(), Unsupported> {
+            Err(Unsupported)
+        }
+    )*};
+}
+
+impl ser::Serializer for RawText<'_> {
+    type Ok = ();
+    type Error = Unsupported;
+    type SerializeSeq = ser::Impossible<(), Unsupported>;
+    type SerializeTuple = ser::Impossible<(), Unsupported>;
+    type SerializeTupleStruct = ser::Impossible<(), Unsupported>;
+    type SerializeTupleVariant = ser::Impossible<(), Unsupported>;
+    type SerializeMap = ser::Impossible<(), Unsupported>;
+    type SerializeStruct = ser::Impossible<(), Unsupported>;
+    type SerializeStructVariant = ser::Impossible<(), Unsupported>;
+
+    fn serialize_str(self, text: &str) -> Result<(), Unsupported> {
+        self.0.extend_from_slice(text.as_bytes());
+        Ok(())
+    }
+    not_raw_text!(
+        serialize_bool(bool),
+        serialize_i8(i8),
+        serialize_i16(i16),
+        serialize_i32(i32),
+        serialize_i64(i64),
+        serialize_u8(u8),
+        serialize_u16(u16),
+        serialize_u32(u32),
+        serialize_u64(u64),
+        serialize_f32(f32),
+        serialize_f64(f64),
+        serialize_char(char),
+        serialize_bytes(&[u8]),
+        serialize_none(),
+        serialize_unit(),
+        serialize_unit_struct(&'static str),
+        serialize_unit_variant(&'static str, u32, &'static str),
+    );
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, Unsupported> {
+        Err(Unsupported)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, Unsupported> {
+        Err(Unsupported)
+    }
+}
 
 struct Writer<'a>(&'a mut Vec<u8>);
 
-/// An array or object being written: `close` ends it; `first` says no member came yet.
+/// An array or object being written: `close` ends it; `first` says no member came yet. A raw
+/// value is written as one too, its one field its text (`raw`).
 struct Compound<'a> {
     out: &'a mut Vec<u8>,
     first: bool,
     close: &'static [u8],
+    raw: bool,
 }
 
 impl<'a> Compound<'a> {
@@ -186,6 +297,7 @@ impl<'a> Compound<'a> {
             out,
             first: true,
             close,
+            raw: false,
         }
     }
 
@@ -355,7 +467,9 @@ impl<'a> ser::Serializer for Writer<'a> {
     }
     fn serialize_struct(self, name: &'static str, _: usize) -> Result<Compound<'a>, Unsupported> {
         if name == RAW_VALUE {
-            return Err(Unsupported);
+            let mut raw = Compound::open(self.0, b"", b"");
+            raw.raw = true;
+            return Ok(raw);
         }
         self.serialize_map(None)
     }
@@ -427,6 +541,9 @@ macro_rules! members {
                 name: &'static str,
                 value: &T,
             ) -> Result<(), Unsupported> {
+                if self.raw {
+                    return value.serialize(RawText(self.out));
+                }
                 self.member(name, value)
             }
             fn end(self) -> Result<(), Unsupported> {
@@ -633,11 +750,19 @@ mod tests {
         same_as_serde_json(&BTreeMap::from([(Some("text"), 1)]));
         assert!(to_vec(&BTreeMap::from([(None::<&str>, 1)])).is_err());
         same_as_serde_json(&serde_bytes_like());
-        let raw =
-            serde_json::value::RawValue::from_string(r#"{ "kept" : [1, 2] }"#.into()).unwrap();
+        assert!(to_vec(&BTreeMap::from([(vec![1u8], 1)])).is_err());
+    }
+
+    /// serde_json's raw values are written here (not left to serde_json), as they are.
+    #[test]
+    fn raw_values_are_written_as_they_are() {
+        let text = r#"{ "kept" : [1, "\u00e9"] }"#;
+        let raw = serde_json::value::RawValue::from_string(text.into()).unwrap();
+        let mut out = Vec::new();
+        assert!(raw.serialize(Writer(&mut out)).is_ok());
+        assert_eq!(out, text.as_bytes());
         same_as_serde_json(&raw);
         same_as_serde_json(&BTreeMap::from([("raw", raw)]));
-        assert!(to_vec(&BTreeMap::from([(vec![1u8], 1)])).is_err());
     }
 
     /// A type that writes itself as bytes.

@@ -72,22 +72,25 @@ pub struct SeriesInfo {
 }
 
 #[derive(Debug, Serialize)]
-pub struct SourceInfo {
-    pub publisher: String,
-    pub title: String,
-    pub landing_url: Option<String>,
-    pub license: String,
-    pub origin: Arc<serde_json::Value>,
-    pub transformation: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
 pub struct DatasetDetail {
     #[serde(flatten)]
     pub summary: DatasetSummary,
     pub series: Vec<SeriesInfo>,
     pub snapshots: Vec<SnapshotInfo>,
-    pub source: Option<SourceInfo>,
+    #[serde(serialize_with = "shown_source")]
+    pub source: Option<Arc<SourceRecord>>,
+}
+
+/// A source as answers show it (`SourceRecord::shown`): its publisher, title, landing URL,
+/// license, origin and transformation.
+pub fn shown_source<S: serde::Serializer>(
+    source: &Option<Arc<SourceRecord>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match source {
+        Some(source) => source.shown().json.serialize(s),
+        None => s.serialize_none(),
+    }
 }
 
 pub fn snapshot_info(s: &SnapshotRow) -> SnapshotInfo {
@@ -101,17 +104,6 @@ pub fn snapshot_info(s: &SnapshotRow) -> SnapshotInfo {
         rows_added: s.rows_added,
         rows_revised: s.rows_revised,
         rows_unchanged: s.rows_unchanged,
-    }
-}
-
-pub fn source_info(s: &SourceRecord) -> SourceInfo {
-    SourceInfo {
-        publisher: s.publisher.clone(),
-        title: s.title.clone(),
-        landing_url: s.landing_url.clone(),
-        license: s.license.clone(),
-        origin: Arc::clone(s.origin()),
-        transformation: s.transformation.clone(),
     }
 }
 
@@ -194,7 +186,7 @@ pub fn detail(store: &Scoped, code: &str) -> Result<DatasetDetail, Error> {
     let series = store.series_of(d.id)?;
     let snapshots = store.snapshots_of(d.id)?;
     let source = match d.source_id {
-        Some(id) => store.source(id)?.map(|s| source_info(&s)),
+        Some(id) => store.source(id)?,
         None => None,
     };
     Ok(DatasetDetail {

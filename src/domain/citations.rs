@@ -4,10 +4,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::catalog::{SnapshotInfo, SourceInfo, snapshot_info, source_info};
+use super::catalog::{SnapshotInfo, shown_source, snapshot_info};
 use super::error::{Error, Rejection};
 use super::{Flag, explain_flags};
 use crate::catalogue::Catalogue;
+use crate::catalogue::SourceRecord;
 use crate::citation::{is_well_formed, parse_dims};
 use crate::store::Scoped;
 
@@ -25,7 +26,8 @@ pub struct CitationDetail {
     pub dimensions: BTreeMap<String, String>,
     pub flags: Vec<Flag>,
     pub snapshot: SnapshotInfo,
-    pub source: Option<SourceInfo>,
+    #[serde(serialize_with = "shown_source")]
+    pub source: Option<std::sync::Arc<SourceRecord>>,
     /// Where in the original file the value stands.
     pub location: Location,
     /// Null if this is the current value; otherwise the next revision of it.
@@ -69,28 +71,24 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
         .ok_or_else(not_found)?;
     let region = store.region(&row.region_code)?;
     let source = match row.source_id {
-        Some(id) => store.source(id)?.map(|s| source_info(&s)),
+        Some(id) => store.source(id)?,
         None => None,
     };
-    let origin_format = source
-        .as_ref()
+    let shown = source.as_ref().map(|s| s.shown());
+    let origin_format = shown
         .and_then(|s| s.origin["format"].as_str())
-        .unwrap_or(&row.snapshot.format)
-        .to_owned();
+        .unwrap_or(&row.snapshot.format);
     let sdmx = origin_format.contains("SDMX") || origin_format == "sdmx-csv";
     let column = if sdmx {
         "OBS_VALUE (with OBS_FLAG)".to_owned()
     } else {
         ["the column headed ", &row.obs.period].concat()
     };
-    let original = source
-        .as_ref()
-        .map(|s| describe_origin(&s.origin))
-        .unwrap_or_else(|| row.snapshot.file_name.clone());
+    let original = shown.map_or(&row.snapshot.file_name, |s| &s.file);
     // Joined rather than `format!`ted: every citation looked up writes this sentence.
     let how_to_verify = [
         "Open ",
-        &original,
+        original,
         ", go to line ",
         itoa::Buffer::new().format(row.src_line),
         " and read ",
@@ -153,35 +151,4 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
         current_citation,
         how_to_verify,
     })
-}
-
-/// "the file data/x.tsv.gz of github.com/owner/repo at commit abc (gunzip it first)"
-fn describe_origin(origin: &serde_json::Value) -> String {
-    let s = |k: &str| origin[k].as_str().unwrap_or("");
-    match s("type") {
-        "github" => [
-            s("path"),
-            " in the repository github.com/",
-            s("repo"),
-            " at commit ",
-            s("commit"),
-            " (SHA-256 ",
-            s("sha256"),
-            if s("path").ends_with(".gz") {
-                "; gunzip it first)"
-            } else {
-                ")"
-            },
-        ]
-        .concat(),
-        "pypi" => [
-            s("path"),
-            " in the PyPI package ",
-            s("package"),
-            " ",
-            s("version"),
-        ]
-        .concat(),
-        _ => s("path").to_owned(),
-    }
 }

@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 use rusqlite::{OptionalExtension, Row};
 
 use super::{Scoped, StoreResult};
-use crate::catalogue::{ParsedOrigin, SourceRecord};
+use crate::catalogue::{ShownOnce, SourceRecord};
 
 #[derive(Debug, Clone)]
 pub struct DatasetRow {
@@ -182,7 +182,7 @@ pub(super) fn source_from_row(r: &Row, at: usize) -> rusqlite::Result<SourceReco
         license: r.get(at + 3)?,
         origin_json: r.get(at + 4)?,
         transformation: r.get(at + 5)?,
-        parsed_origin: ParsedOrigin::default(),
+        shown: ShownOnce::default(),
     })
 }
 
