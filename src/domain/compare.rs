@@ -152,21 +152,24 @@ pub fn compare(
         rows.push(store.series_rows(&region.code, series_id)?);
     }
 
-    fn with_value(r: &[ObsRow]) -> BTreeSet<&str> {
-        r.iter()
+    /// A region's periods with a value, in order (as its rows mostly come already).
+    fn with_value(r: &[ObsRow]) -> Vec<&str> {
+        let mut periods: Vec<&str> = (r.iter())
             .filter(|o| o.value.is_some())
             .map(|o| o.period.as_str())
-            .collect()
+            .collect();
+        periods.sort_unstable();
+        periods
     }
     let (period, basis) = match &q.period {
         Some(p) => (Some(p.clone()), "requested"),
         None => {
-            let mut common = with_value(&rows[0]);
-            for r in &rows[1..] {
-                let other = with_value(r);
-                common.retain(|p| other.contains(p));
-            }
-            match common.into_iter().next_back() {
+            // The latest period of the first region that every other one has too: sorted lists
+            // searched, where sets built and intersected took a tenth of a comparison.
+            let others: Vec<Vec<&str>> = rows[1..].iter().map(|r| with_value(r)).collect();
+            let latest = (with_value(&rows[0]).into_iter().rev())
+                .find(|p| others.iter().all(|o| o.binary_search(p).is_ok()));
+            match latest {
                 Some(p) => (Some(p.to_owned()), "latest_common"),
                 None => (None, "latest_each"),
             }

@@ -40,6 +40,9 @@ pub struct Route {
     /// What a call costs against rate limits, in requests; 0 for operational routes, which are
     /// not counted. See [`Route::cost`].
     pub weight: u64,
+    /// The length of `path` before its first parameter: a path that does not begin so is not
+    /// this route's.
+    pub fixed_len: usize,
 }
 
 /// Who may call a route. A caller without the right answers 401 (no or bad credential) or 403
@@ -139,7 +142,13 @@ impl Route {
             presents_credential: false,
             root: false,
             weight: 1,
+            fixed_len: fixed_len(path),
         }
+    }
+
+    /// The part of the path before its first parameter.
+    pub fn fixed(&self) -> &'static str {
+        &self.path[..self.fixed_len]
     }
 
     const fn cached(mut self) -> Route {
@@ -192,4 +201,14 @@ impl Route {
             .find(|(operation, _)| operation == self.operation_id)
             .map_or(self.weight, |(_, weight)| *weight)
     }
+}
+
+/// The bytes of `path` before its first `{`.
+const fn fixed_len(path: &str) -> usize {
+    let bytes = path.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() && bytes[at] != b'{' {
+        at += 1;
+    }
+    at
 }
