@@ -57,10 +57,32 @@ pub fn rfc3339_micros(micros: i64) -> String {
     out
 }
 
-/// `2026-11-21T10:00:00`, digit by digit: every answer carries a time, and `format!` with its
-/// padding took 2,600 instructions for one.
+/// `2026-11-21T10:00:00`. Every answer and every access line carries the time, many within a
+/// second: the two seconds last written on this thread (the time now, and a snapshot's time
+/// written beside it) are kept and copied while they are asked for.
 fn push_date_time(out: &mut String, ms: i64) {
-    let (y, mo, d, h, mi, s) = civil(ms.div_euclid(1000));
+    type Kept = [Option<(i64, [u8; 19])>; 2];
+    thread_local! {
+        static KEPT: std::cell::Cell<Kept> = const { std::cell::Cell::new([None; 2]) };
+    }
+    let secs = ms.div_euclid(1000);
+    let kept = KEPT.get();
+    if let Some((_, text)) = kept.iter().flatten().find(|(at, _)| *at == secs) {
+        out.push_str(std::str::from_utf8(text).expect("written as ASCII"));
+        return;
+    }
+    let start = out.len();
+    write_date_time(out, secs);
+    // Years of four digits only: the others are not 19 bytes long.
+    if let Ok(text) = out.as_bytes()[start..].try_into() {
+        KEPT.set([Some((secs, text)), kept[0]]);
+    }
+}
+
+/// The date and time of `secs`, digit by digit: `format!` with its padding took 2,600
+/// instructions for one.
+fn write_date_time(out: &mut String, secs: i64) {
+    let (y, mo, d, h, mi, s) = civil(secs);
     if (0..=9999).contains(&y) {
         push_digits(out, y, 4);
     } else {
@@ -73,12 +95,14 @@ fn push_date_time(out: &mut String, ms: i64) {
     }
 }
 
-/// The last `width` decimal digits of `value` (0 <= value), zero-padded.
-fn push_digits(out: &mut String, value: i64, width: u32) {
-    for place in (0..width).rev() {
-        let digit = (value / 10_i64.pow(place)) % 10;
-        out.push(char::from(b'0' + digit as u8));
+/// The last `width` (at most 6) decimal digits of `value` (0 <= value), zero-padded.
+fn push_digits(out: &mut String, mut value: i64, width: usize) {
+    let mut digits = [b'0'; 6];
+    for digit in digits[..width].iter_mut().rev() {
+        *digit = b'0' + (value % 10) as u8;
+        value /= 10;
     }
+    out.push_str(std::str::from_utf8(&digits[..width]).expect("ASCII digits"));
 }
 
 /// Unix milliseconds of an RFC 3339 date-time (`2026-11-21T10:00:00Z`, fractions of a second
@@ -201,6 +225,26 @@ mod tests {
             let micros = ms * 1000 + 456;
             assert_eq!(rfc3339_micros(micros), format!("{seconds}.{milli:03}456Z"));
             ms += 7_777_777_777_777 + 123;
+        }
+    }
+
+    /// A kept second is used for that second only: times within one second, the next second,
+    /// back again, and seconds that take turns.
+    #[test]
+    fn the_kept_second_is_used_only_for_itself() {
+        let base = 1_764_000_000_000;
+        for (ms, written) in [
+            (base, "2025-11-24T16:00:00.000Z"),
+            (base + 999, "2025-11-24T16:00:00.999Z"),
+            (base + 1000, "2025-11-24T16:00:01.000Z"),
+            (base + 999, "2025-11-24T16:00:00.999Z"),
+            (base - 1, "2025-11-24T15:59:59.999Z"),
+            (base + 1000, "2025-11-24T16:00:01.000Z"),
+            (base, "2025-11-24T16:00:00.000Z"),
+            (-1, "1969-12-31T23:59:59.999Z"),
+            (base + 86_400_000, "2025-11-25T16:00:00.000Z"),
+        ] {
+            assert_eq!(rfc3339_millis(ms), written);
         }
     }
 

@@ -26,7 +26,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
-use tokio::sync::{Notify, watch};
+use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
 use crate::state::AppState;
@@ -82,15 +82,29 @@ async fn serve_io<I>(
     };
     let conn = builder.serve_connection(TokioIo::new(io), service);
     tokio::pin!(conn);
+    // The watchdog is a task of its own: here, it would be polled again whenever the
+    // connection is, which is every time its socket is ready.
+    let mut watching = crate::task::AbortOnDrop(tokio::spawn(async move {
+        tokio::select! {
+            verdict = watchdog(&activity, &deadlines) => verdict,
+            _ = stopping.wait_for(|stop| *stop) => Verdict::ShuttingDown,
+        }
+    }));
     let verdict = tokio::select! {
+        biased;
         result = conn.as_mut() => {
             if let Err(e) = result {
                 tracing::debug!(%peer, error = %e, "connection ended with an error");
             }
             return;
         }
-        verdict = watchdog(&activity, &deadlines) => verdict,
-        _ = stopping.wait_for(|stop| *stop) => Verdict::ShuttingDown,
+        verdict = &mut watching.0 => match verdict {
+            Ok(verdict) => verdict,
+            Err(e) => {
+                tracing::error!(%peer, error = %e, "the connection's watchdog failed: closed");
+                return;
+            }
+        },
     };
     match verdict {
         Verdict::Stalled => {
@@ -100,7 +114,7 @@ async fn serve_io<I>(
             tracing::debug!(%peer, "idle connection closed");
             // Nothing is in flight, so this ends at once (after a GOAWAY for HTTP/2).
             conn.as_mut().graceful_shutdown();
-            let _ = tokio::time::timeout(deadlines.send, conn).await;
+            let _ = tokio::time::timeout(config.send_timeout, conn).await;
         }
         Verdict::ShuttingDown => {
             // In-flight requests finish; the server's drain deadline bounds the wait.
@@ -124,11 +138,12 @@ enum Verdict {
 }
 
 /// Resolves when the connection has broken one of its deadlines. It sleeps until the deadline
-/// that applies now, or until a request starts or ends or an answer starts (which changes the
-/// deadline that applies).
+/// that applies now, and never longer than the shorter of the idle and send timeouts: what
+/// happens meanwhile (a request ending, an answer starting) brings a deadline at least that far
+/// off, so it is seen in time without the connection waking the watchdog, three times a request.
 async fn watchdog(activity: &Activity, deadlines: &Deadlines) -> Verdict {
+    let longest_sleep = deadlines.idle.min(deadlines.send);
     loop {
-        let changed = activity.changed.notified();
         let now = activity.now_ms();
         let wait = if activity.in_flight.load(Ordering::Acquire) == 0 {
             let limit = if activity.any_request.load(Ordering::Acquire) {
@@ -157,10 +172,7 @@ async fn watchdog(activity: &Activity, deadlines: &Deadlines) -> Verdict {
                 None => deadlines.send,
             }
         };
-        tokio::select! {
-            () = tokio::time::sleep(wait) => {}
-            () = changed => {}
-        }
+        tokio::time::sleep(wait.min(longest_sleep)).await;
     }
 }
 
@@ -176,8 +188,6 @@ struct Activity {
     /// The answers being sent, by a number of their own.
     answers: Mutex<HashMap<u64, Arc<Sending>>>,
     next_answer: AtomicU64,
-    /// Wakes the watchdog when a request starts or ends, or an answer starts.
-    changed: Notify,
 }
 
 /// One answer being sent: when hyper last asked it for a piece, and whether it had none ready
@@ -196,7 +206,6 @@ impl Activity {
             last_request: AtomicU64::new(0),
             answers: Mutex::new(HashMap::new()),
             next_answer: AtomicU64::new(0),
-            changed: Notify::new(),
         }
     }
 
@@ -218,10 +227,9 @@ impl Activity {
             .min()
     }
 
-    /// A request arrived or ended: the deadline that applies changes.
+    /// A request arrived or ended: the idle deadline runs from now.
     fn request_moved(&self) {
         self.last_request.store(self.now_ms(), Ordering::Release);
-        self.changed.notify_one();
     }
 }
 
@@ -248,7 +256,6 @@ impl InFlight {
         });
         let id = self.activity.next_answer.fetch_add(1, Ordering::Relaxed);
         self.activity.answers().insert(id, Arc::clone(&sending));
-        self.activity.changed.notify_one();
         Watched {
             body,
             id,
