@@ -57,25 +57,24 @@ pub fn rfc3339_micros(micros: i64) -> String {
     out
 }
 
-/// `2026-11-21T10:00:00`. Every answer and every access line carries the time, many within a
-/// second: the two seconds last written on this thread (the time now, and a snapshot's time
-/// written beside it) are kept and copied while they are asked for.
+/// `2026-11-21T10:00:00`. Every answer and every access line carries the time now, many within
+/// a second: the second last written on this thread is kept and copied while it lasts.
 fn push_date_time(out: &mut String, ms: i64) {
-    type Kept = [Option<(i64, [u8; 19])>; 2];
     thread_local! {
-        static KEPT: std::cell::Cell<Kept> = const { std::cell::Cell::new([None; 2]) };
+        static KEPT: std::cell::Cell<Option<(i64, [u8; 19])>> = const { std::cell::Cell::new(None) };
     }
     let secs = ms.div_euclid(1000);
-    let kept = KEPT.get();
-    if let Some((_, text)) = kept.iter().flatten().find(|(at, _)| *at == secs) {
-        out.push_str(std::str::from_utf8(text).expect("written as ASCII"));
+    if let Some((at, text)) = KEPT.get()
+        && at == secs
+    {
+        out.push_str(std::str::from_utf8(&text).expect("written as ASCII"));
         return;
     }
     let start = out.len();
     write_date_time(out, secs);
     // Years of four digits only: the others are not 19 bytes long.
     if let Ok(text) = out.as_bytes()[start..].try_into() {
-        KEPT.set([Some((secs, text)), kept[0]]);
+        KEPT.set(Some((secs, text)));
     }
 }
 
@@ -228,7 +227,7 @@ mod tests {
         }
     }
 
-    /// A kept second is used for that second only: times within one second, the next second,
+    /// The kept second is used for that second only: times within one second, the next second,
     /// back again, and seconds that take turns.
     #[test]
     fn the_kept_second_is_used_only_for_itself() {

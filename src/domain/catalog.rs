@@ -8,7 +8,6 @@ use serde::Serialize;
 use super::error::{Error, Rejection};
 use crate::catalogue::SourceRecord;
 use crate::citation::parse_dims;
-use crate::clock::rfc3339;
 use crate::store::Scoped;
 use crate::store::datasets::{DatasetRow, SeriesRow, SnapshotRow};
 
@@ -93,10 +92,22 @@ pub fn shown_source<S: serde::Serializer>(
     }
 }
 
+/// A snapshot as answers show it ([`SnapshotInfo`]), its text made once per row.
+pub fn shown_snapshot<S: serde::Serializer>(
+    snapshot: &Arc<SnapshotRow>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    let json = snapshot.shown.get_or_init(|| {
+        serde_json::value::to_raw_value(&snapshot_info(snapshot))
+            .expect("text and numbers are written")
+    });
+    json.serialize(s)
+}
+
 pub fn snapshot_info(s: &SnapshotRow) -> SnapshotInfo {
     SnapshotInfo {
         id: s.public_id.clone(),
-        imported_at: rfc3339(s.imported_at),
+        imported_at: s.imported_at.clone(),
         file_name: s.file_name.clone(),
         file_sha256: s.file_sha256.clone(),
         format: s.format.clone(),

@@ -4,13 +4,14 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::catalog::{SnapshotInfo, shown_source, snapshot_info};
+use super::catalog::{shown_snapshot, shown_source};
 use super::error::{Error, Rejection};
 use super::{Flag, explain_flags};
 use crate::catalogue::Catalogue;
 use crate::catalogue::SourceRecord;
 use crate::citation::{is_well_formed, parse_dims};
 use crate::store::Scoped;
+use crate::store::datasets::SnapshotRow;
 
 #[derive(Debug, Serialize)]
 pub struct CitationDetail {
@@ -25,7 +26,8 @@ pub struct CitationDetail {
     pub unit: String,
     pub dimensions: BTreeMap<String, String>,
     pub flags: Vec<Flag>,
-    pub snapshot: SnapshotInfo,
+    #[serde(serialize_with = "shown_snapshot")]
+    pub snapshot: std::sync::Arc<SnapshotRow>,
     #[serde(serialize_with = "shown_source")]
     pub source: Option<std::sync::Arc<SourceRecord>>,
     /// Where in the original file the value stands.
@@ -106,7 +108,7 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
         },
         &row.obs.flags,
         ". regintel imported it on ",
-        &crate::clock::rfc3339(row.snapshot.imported_at),
+        &row.snapshot.imported_at,
         " from ",
         &row.snapshot.file_name,
         " (SHA-256 ",
@@ -141,7 +143,7 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
             .map(|(k, v)| (k.to_owned(), v.to_owned()))
             .collect(),
         flags: explain_flags(catalogue, &row.obs.flags, &row.obs.conf_status),
-        snapshot: snapshot_info(&row.snapshot),
+        snapshot: row.snapshot,
         source,
         location: Location {
             line: row.src_line,

@@ -156,7 +156,7 @@ pub fn metadata(
         "dc:publisher": source.as_ref().map(|s| s.publisher.clone()),
         "dc:source": source.as_ref().and_then(|s| s.landing_url.clone()),
         "dc:license": source.as_ref().map(|s| s.license.clone()),
-        "dc:modified": snapshot.as_ref().map(|s| crate::clock::rfc3339(s.imported_at)),
+        "dc:modified": snapshot.as_ref().map(|s| &s.imported_at),
         "dialect": {"header": true, "encoding": "utf-8"},
         "tableSchema": {"columns": out, "primaryKey": "citation_id"},
         "notes": [{
@@ -166,7 +166,7 @@ pub fn metadata(
             "flags": catalogue.flags,
             "snapshot": snapshot.map(|s| json!({
                 "id": s.public_id,
-                "imported_at": crate::clock::rfc3339(s.imported_at),
+                "imported_at": s.imported_at,
                 "file_name": s.file_name,
                 "file_sha256": s.file_sha256,
             })),

@@ -104,7 +104,8 @@ pub struct SeriesRow {
 #[derive(Debug, Clone)]
 pub struct SnapshotRow {
     pub public_id: String,
-    pub imported_at: i64,
+    /// RFC 3339 UTC, seconds precision, as every answer shows it.
+    pub imported_at: String,
     pub file_name: String,
     pub file_sha256: String,
     pub format: String,
@@ -112,6 +113,9 @@ pub struct SnapshotRow {
     pub rows_added: i64,
     pub rows_revised: i64,
     pub rows_unchanged: i64,
+    /// Its JSON text as answers show it, made when first shown: a public snapshot is shown in
+    /// every citation of its rows.
+    pub shown: std::sync::OnceLock<Box<serde_json::value::RawValue>>,
 }
 
 pub(super) const DATASET_COLUMNS: &str = "id, code, title, topic, description, nuts_edition,
@@ -143,7 +147,7 @@ pub(super) const SNAPSHOT_COLUMNS: &str = "public_id, imported_at, file_name, fi
 pub(super) fn snapshot_from_row(r: &Row, at: usize) -> rusqlite::Result<SnapshotRow> {
     Ok(SnapshotRow {
         public_id: r.get(at)?,
-        imported_at: r.get(at + 1)?,
+        imported_at: crate::clock::rfc3339(r.get(at + 1)?),
         file_name: r.get(at + 2)?,
         file_sha256: r.get(at + 3)?,
         format: r.get(at + 4)?,
@@ -151,6 +155,7 @@ pub(super) fn snapshot_from_row(r: &Row, at: usize) -> rusqlite::Result<Snapshot
         rows_added: r.get(at + 6)?,
         rows_revised: r.get(at + 7)?,
         rows_unchanged: r.get(at + 8)?,
+        shown: Default::default(),
     })
 }
 

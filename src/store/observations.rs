@@ -97,7 +97,7 @@ pub struct CitationRow {
     pub dataset_id: i64,
     pub unit: String,
     pub dims: String,
-    pub snapshot: SnapshotRow,
+    pub snapshot: std::sync::Arc<SnapshotRow>,
     pub source_id: Option<i64>,
 }
 
@@ -227,7 +227,7 @@ impl Scoped {
                     dataset_id: dataset.id,
                     unit: series.unit.clone(),
                     dims: series.dims.clone(),
-                    snapshot: snapshot.clone(),
+                    snapshot: std::sync::Arc::clone(snapshot),
                     source_id: dataset.source_id,
                     obs,
                 }));
@@ -254,7 +254,7 @@ impl Scoped {
                     unit: r.get(13)?,
                     dims: r.get(14)?,
                     source_id: r.get(15)?,
-                    snapshot: snapshot_from_row(r, 16)?,
+                    snapshot: std::sync::Arc::new(snapshot_from_row(r, 16)?),
                 })
             })
             .optional()?)

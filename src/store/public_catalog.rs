@@ -31,7 +31,7 @@ pub struct PublicCatalog {
     series_ids: HashMap<i64, (usize, usize)>,
     sources: HashMap<i64, Arc<SourceRecord>>,
     /// The public snapshots, by row id.
-    snapshots: HashMap<i64, SnapshotRow>,
+    snapshots: HashMap<i64, Arc<SnapshotRow>>,
 }
 
 impl PublicCatalog {
@@ -64,7 +64,7 @@ impl PublicCatalog {
             "SELECT id, {SNAPSHOT_COLUMNS} FROM v_snapshots WHERE owner_account_id IS NULL"
         ))?;
         let snapshots = stmt
-            .query_map([], |r| Ok((r.get(0)?, snapshot_from_row(r, 1)?)))?
+            .query_map([], |r| Ok((r.get(0)?, Arc::new(snapshot_from_row(r, 1)?))))?
             .collect::<Result<_, _>>()?;
         let series_ids = datasets
             .iter()
@@ -118,7 +118,7 @@ impl PublicCatalog {
         self.sources.get(&id)
     }
 
-    pub fn snapshot(&self, id: i64) -> Option<&SnapshotRow> {
+    pub fn snapshot(&self, id: i64) -> Option<&Arc<SnapshotRow>> {
         self.snapshots.get(&id)
     }
 

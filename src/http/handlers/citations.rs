@@ -11,6 +11,6 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let id = req.param("citation_id");
     let citation = citations::detail(req.store()?, &req.state.catalogue, id)?;
-    let snapshots = [citation.snapshot.id.clone()];
+    let snapshots = [citation.snapshot.public_id.clone()];
     json(&citation, &json!({ "snapshots": snapshots }))
 }
