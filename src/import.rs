@@ -486,6 +486,7 @@ pub fn parse_regions(bytes: &[u8]) -> anyhow::Result<Vec<RegionRow>> {
             change_2021_2024: text(change),
             recoded_from: text(from),
             recoded_to: text(to),
+            shown: Default::default(),
         });
     }
     Ok(out)

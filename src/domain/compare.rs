@@ -3,12 +3,13 @@
 //! and warnings where the regions are not strictly comparable.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use compact_str::CompactString;
 use serde::Serialize;
 
 use super::error::{Error, Rejection};
-use super::regions::{self, RegionSummary};
+use super::regions;
 use super::{Cited, Citer, Derived, Sources, Warning, decimals, round_to};
 use crate::catalogue::Catalogue;
 use crate::citation::canonical_dims;
@@ -16,6 +17,7 @@ use crate::error::shown;
 use crate::json_text;
 use crate::store::Scoped;
 use crate::store::observations::ObsRow;
+use crate::store::regions::RegionRow;
 
 pub const MIN_REGIONS: usize = 2;
 pub const MAX_REGIONS: usize = 50;
@@ -56,7 +58,9 @@ pub struct DatasetRef {
 #[derive(Debug)]
 #[cfg_attr(test, derive(Serialize))]
 pub struct RegionValues {
-    pub region: RegionSummary,
+    /// Shown as its summary ([`regions::summary_text`]).
+    #[cfg_attr(test, serde(serialize_with = "regions::shown_summary"))]
+    pub region: Arc<RegionRow>,
     /// The value at the compared period (for `latest_each`, the region's own latest).
     pub value: Option<Cited>,
     /// Rank by value at the compared period, 1 = highest; ties share a rank.
@@ -93,7 +97,7 @@ impl Comparison {
 impl RegionValues {
     fn write_json(&self, out: &mut Vec<u8>) -> serde_json::Result<()> {
         out.extend_from_slice(b"{\"region\":");
-        json_text::append(out, &self.region)?;
+        out.extend_from_slice(regions::summary_text(&self.region).get().as_bytes());
         out.extend_from_slice(b",\"value\":");
         Cited::write_opt(self.value.as_ref(), out);
         out.extend_from_slice(b",\"rank\":");
@@ -145,10 +149,8 @@ pub fn compare(
         .map_err(Error::internal)?
         .map(str::to_owned);
 
-    let mut summaries = Vec::with_capacity(found.len());
     let mut rows: Vec<Vec<ObsRow>> = Vec::with_capacity(found.len());
     for region in &found {
-        summaries.push(regions::summary(region));
         rows.push(store.series_rows(&region.code, series_id)?);
     }
 
@@ -180,19 +182,19 @@ pub fn compare(
     let mut out = Vec::with_capacity(rows.len());
     let mut warnings = Vec::new();
     let mut missing = Vec::new();
-    for (summary, region_rows) in summaries.into_iter().zip(&rows) {
+    for (region, region_rows) in found.into_iter().zip(&rows) {
         let chosen = match &period {
             Some(p) => region_rows.iter().position(|o| o.period == *p),
             None => region_rows.iter().rposition(|o| o.value.is_some()),
         };
         let series_values = region_rows
             .iter()
-            .map(|o| citer.cite(&dataset, &summary.code, o))
+            .map(|o| citer.cite(&dataset, &region.code, o))
             .collect::<Result<Vec<_>, _>>()?;
         // One of the series' rows, cited there already.
         let value = chosen.map(|at| series_values[at].clone());
         if value.as_ref().and_then(|v| v.value).is_none() {
-            missing.push(summary.code.clone());
+            missing.push(region.code.clone());
         }
         if let Some(v) = &value {
             let noteworthy: Vec<String> = v
@@ -204,12 +206,12 @@ pub fn compare(
             if !noteworthy.is_empty() {
                 warnings.push(Warning {
                     code: "flagged_value",
-                    message: format!("{} {}: {}", summary.code, v.period, noteworthy.join(", ")),
+                    message: format!("{} {}: {}", region.code, v.period, noteworthy.join(", ")),
                 });
             }
         }
         out.push(RegionValues {
-            region: summary,
+            region,
             value,
             rank: None,
             series: series_values,
@@ -335,8 +337,11 @@ fn comparability_warnings(regions: &[RegionValues]) -> Vec<Warning> {
             ),
         });
     }
-    let editions: BTreeSet<&Vec<String>> =
-        regions.iter().map(|r| &r.region.nuts_editions).collect();
+    let editions_of: Vec<Vec<&str>> = regions
+        .iter()
+        .map(|r| regions::editions(&r.region))
+        .collect();
+    let editions: BTreeSet<&Vec<&str>> = editions_of.iter().collect();
     if editions.len() > 1 {
         warnings.push(Warning {
             code: "mixed_editions",
@@ -344,13 +349,14 @@ fn comparability_warnings(regions: &[RegionValues]) -> Vec<Warning> {
                 "the region codes belong to different NUTS editions ({}): boundaries may differ",
                 regions
                     .iter()
-                    .map(|r| format!(
+                    .zip(&editions_of)
+                    .map(|(r, editions)| format!(
                         "{}: {}",
                         r.region.code,
-                        if r.region.nuts_editions.is_empty() {
+                        if editions.is_empty() {
                             r.region.classification.clone()
                         } else {
-                            r.region.nuts_editions.join("/")
+                            editions.join("/")
                         }
                     ))
                     .collect::<Vec<_>>()
@@ -418,7 +424,21 @@ mod tests {
     #[test]
     fn a_comparison_is_written_as_serde_json_writes_it() {
         let cited = crate::domain::tests::cited_values();
-        let summary = crate::domain::profile::tests::region().summary;
+        let region = Arc::new(RegionRow {
+            code: "DEA2".into(),
+            name_latin: Some("K\u{f6}ln \"Rhein\"".into()),
+            name_national: None,
+            level: Some(2),
+            parent_code: Some("DEA".into()),
+            country_code: Some("DE".into()),
+            classification: "NUTS".into(),
+            in_nuts2021: true,
+            in_nuts2024: true,
+            change_2021_2024: None,
+            recoded_from: None,
+            recoded_to: None,
+            shown: Default::default(),
+        });
         for (regions, period) in [(0, None), (3, Some("2023\"")), (10, Some("2021"))] {
             let comparison = Comparison {
                 dataset: DatasetRef {
@@ -436,7 +456,7 @@ mod tests {
                 },
                 regions: (0..regions)
                     .map(|n: usize| RegionValues {
-                        region: summary.clone(),
+                        region: Arc::clone(&region),
                         value: n.is_multiple_of(2).then(|| cited[n % cited.len()].clone()),
                         rank: (!n.is_multiple_of(3)).then_some(n),
                         series: cited[..n].to_vec(),

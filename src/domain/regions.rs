@@ -51,16 +51,6 @@ pub fn is_extra_regio(code: &str) -> bool {
 }
 
 pub fn summary(row: &RegionRow) -> RegionSummary {
-    let mut editions = Vec::new();
-    if row.classification == "NUTS2016_UK" {
-        editions.push("2016".to_owned());
-    }
-    if row.in_nuts2021 {
-        editions.push("2021".to_owned());
-    }
-    if row.in_nuts2024 {
-        editions.push("2024".to_owned());
-    }
     RegionSummary {
         code: row.code.clone(),
         name: row.name().map(str::to_owned),
@@ -70,8 +60,36 @@ pub fn summary(row: &RegionRow) -> RegionSummary {
         parent_code: row.parent_code.clone(),
         in_classification: !matches!(row.classification.as_str(), "historical" | "aggregate"),
         classification: row.classification.clone(),
-        nuts_editions: editions,
+        nuts_editions: editions(row).iter().map(|e| (*e).to_owned()).collect(),
     }
+}
+
+/// Editions of the classification that contain the region's code.
+pub fn editions(row: &RegionRow) -> Vec<&'static str> {
+    let mut editions = Vec::with_capacity(2);
+    if row.classification == "NUTS2016_UK" {
+        editions.push("2016");
+    }
+    if row.in_nuts2021 {
+        editions.push("2021");
+    }
+    if row.in_nuts2024 {
+        editions.push("2024");
+    }
+    editions
+}
+
+/// A region's [`RegionSummary`] as JSON text, made once per row.
+pub fn summary_text(row: &RegionRow) -> &serde_json::value::RawValue {
+    row.shown.get_or_init(|| {
+        serde_json::value::to_raw_value(&summary(row)).expect("text and numbers are written")
+    })
+}
+
+/// [`summary_text`] for `serialize_with`.
+#[cfg(test)]
+pub fn shown_summary<S: serde::Serializer>(row: &Arc<RegionRow>, s: S) -> Result<S::Ok, S::Error> {
+    summary_text(row).serialize(s)
 }
 
 /// The region with this code in any case (its row carries the code as published: `de21` finds
@@ -242,5 +260,34 @@ mod tests {
         assert_eq!(closest("EU27_2002", known.clone()), ["EU27_2020"]);
         assert!(closest("ZZZZZZZZ", known.clone()).is_empty());
         assert!(closest(&"D".repeat(5000), known).is_empty());
+    }
+
+    /// The summary's text, made once, is what serde_json writes for the summary, and stays so.
+    #[test]
+    fn a_summary_is_shown_as_serde_json_writes_it() {
+        for (classification, in_2021, in_2024) in [
+            ("NUTS", true, true),
+            ("NUTS2016_UK", false, false),
+            ("historical", true, false),
+        ] {
+            let row = RegionRow {
+                code: "DEA2".into(),
+                name_latin: Some("K\u{f6}ln \"Rhein\"\t".into()),
+                name_national: None,
+                level: Some(2),
+                parent_code: Some("DEA".into()),
+                country_code: Some("DE".into()),
+                classification: classification.into(),
+                in_nuts2021: in_2021,
+                in_nuts2024: in_2024,
+                change_2021_2024: None,
+                recoded_from: None,
+                recoded_to: None,
+                shown: Default::default(),
+            };
+            let written = serde_json::to_string(&summary(&row)).unwrap();
+            assert_eq!(summary_text(&row).get(), written);
+            assert_eq!(summary_text(&row).get(), written);
+        }
     }
 }

@@ -90,6 +90,7 @@ async fn handle_identified(
     let mut charge = limits.enabled.then(|| Charge::new(client));
     let mut principal = Principal::Anonymous;
     let mut route_name = "unmatched";
+    let gzip = respond::accepts_gzip(&parts.headers);
 
     let result = if parts.uri.path() == scrape::PATH {
         route_name = "metrics";
@@ -102,6 +103,7 @@ async fn handle_identified(
             client,
             (&mut principal, &mut route_name),
             charge.as_mut(),
+            gzip,
         )
         .await
     };
@@ -109,7 +111,7 @@ async fn handle_identified(
         state.metrics.rate_limited(violated);
     }
     let bad_credential = result.as_ref().is_err_and(ApiError::is_refused_credential);
-    let mut response = render(&state, &parts, &request_id, &principal, result).await;
+    let mut response = render(&state, gzip, &request_id, &principal, result).await;
     respond::common_headers(
         response.headers_mut(),
         &request_id,
@@ -152,6 +154,7 @@ async fn answer(
     client: u128,
     (principal, route_name): (&mut Principal, &mut &'static str),
     charge: Option<&mut Charge>,
+    accepts_gzip: bool,
 ) -> Result<Answer, ApiError> {
     refuse_declared_size(state, parts)?;
     let found = router::find(&state.base_path, &parts.method, parts.uri.path());
@@ -213,7 +216,7 @@ async fn answer(
         query,
         principal: principal.clone(),
         client,
-        accepts_gzip: respond::accepts_gzip(&parts.headers),
+        accepts_gzip,
         body,
         conn: std::cell::OnceCell::new(),
     };
@@ -294,10 +297,10 @@ fn upload_slot(
 }
 
 /// The answer in its envelope (or an error in the error envelope), gzip-coded when the client
-/// takes it and the answer holds no secret.
+/// takes it (`gzip`) and the answer holds no secret.
 async fn render(
     state: &AppState,
-    parts: &Parts,
+    gzip: bool,
     request_id: &str,
     principal: &Principal,
     result: Result<Answer, ApiError>,
@@ -313,7 +316,6 @@ async fn render(
             "public"
         },
     };
-    let gzip = respond::accepts_gzip(&parts.headers);
     match result {
         Ok(Answer::Ready(response)) => response,
         Ok(Answer::Reply {

@@ -160,6 +160,7 @@ mod tests {
             change_2021_2024: None,
             recoded_from: None,
             recoded_to: None,
+            shown: Default::default(),
         }
     }
 

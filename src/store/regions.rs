@@ -21,6 +21,9 @@ pub struct RegionRow {
     pub change_2021_2024: Option<String>,
     pub recoded_from: Option<String>,
     pub recoded_to: Option<String>,
+    /// Its summary's JSON text as answers show it, made when first shown: a comparison shows
+    /// the summary of each region it compares.
+    pub shown: std::sync::OnceLock<Box<serde_json::value::RawValue>>,
 }
 
 impl RegionRow {
@@ -47,6 +50,7 @@ fn from_row(r: &Row) -> rusqlite::Result<RegionRow> {
         change_2021_2024: r.get(9)?,
         recoded_from: r.get(10)?,
         recoded_to: r.get(11)?,
+        shown: Default::default(),
     })
 }
 
