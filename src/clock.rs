@@ -50,11 +50,16 @@ pub fn rfc3339_millis(ms: i64) -> String {
 /// RFC 3339 UTC with microseconds, as log lines carry it: `2026-11-21T09:15:02.123456Z`.
 pub fn rfc3339_micros(micros: i64) -> String {
     let mut out = String::with_capacity(27);
-    push_date_time(&mut out, micros.div_euclid(1000));
-    out.push('.');
-    push_digits(&mut out, micros.rem_euclid(1_000_000), 6);
-    out.push('Z');
+    push_rfc3339_micros(&mut out, micros);
     out
+}
+
+/// [`rfc3339_micros`] appended to `out`.
+pub fn push_rfc3339_micros(out: &mut String, micros: i64) {
+    push_date_time(out, micros.div_euclid(1000));
+    out.push('.');
+    push_digits(out, micros.rem_euclid(1_000_000), 6);
+    out.push('Z');
 }
 
 /// `2026-11-21T10:00:00`. Every answer and every access line carries the time now, many within
