@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use http::HeaderMap;
 use http::header::AUTHORIZATION;
+use http::{HeaderMap, HeaderName};
 
 use crate::store::accounts::{AccountRow, KeyRecord, KeyRow, NewKey, Tier};
 use crate::store::{Store, StoreError};
@@ -98,7 +98,10 @@ pub const SESSION_COOKIE: &str = "__Host-regintel_session";
 /// The session's CSRF token, in a cookie the account pages read and send back in
 /// [`CSRF_HEADER`]: a page of another site can neither read it nor set that header.
 pub const CSRF_COOKIE: &str = "__Host-regintel_csrf";
-pub const CSRF_HEADER: &str = "x-csrf-token";
+pub const CSRF_HEADER: HeaderName = HeaderName::from_static("x-csrf-token");
+/// An API key's header. (Header names as constants: looked up by text, a name is parsed again
+/// on every request.)
+pub const API_KEY_HEADER: HeaderName = HeaderName::from_static("x-api-key");
 
 /// The session token and CSRF token of a browser request, when it carries both. The cookie
 /// alone is no credential: a request without the header (a link from another site, a form
@@ -165,7 +168,7 @@ impl Auth {
     }
 
     pub fn authenticate(&self, store: &Store, headers: &HeaderMap) -> Result<Principal, AuthError> {
-        let api_key = headers.get("x-api-key");
+        let api_key = headers.get(API_KEY_HEADER);
         let authorization = headers.get(AUTHORIZATION);
         let token = match (api_key, authorization) {
             (None, None) => {

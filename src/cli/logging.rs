@@ -29,6 +29,7 @@ pub fn init(format: LogFormat) -> Flushed {
     match format {
         LogFormat::Text => builder
             .with_ansi(ansi)
+            .fmt_fields(crate::access_log::PlainFields)
             .event_format(crate::access_log::Lines::new(crate::access_log::Micros))
             .init(),
         LogFormat::Json => builder

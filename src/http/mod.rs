@@ -231,7 +231,7 @@ async fn answer(
 /// The inbound `X-Request-Id` if it is well-formed, else a new one.
 fn request_id(headers: &http::HeaderMap) -> String {
     headers
-        .get("x-request-id")
+        .get(respond::X_REQUEST_ID)
         .and_then(|v| v.to_str().ok())
         .filter(|v| ids::accept_request_id(v))
         .map(str::to_owned)
@@ -268,7 +268,7 @@ fn authenticate(
         Match::Found { route, .. } => Some(*route),
         _ => None,
     };
-    let presents_credential = parts.headers.contains_key("x-api-key")
+    let presents_credential = parts.headers.contains_key(crate::auth::API_KEY_HEADER)
         || parts.headers.contains_key(header::AUTHORIZATION)
         || crate::auth::browser_session(&parts.headers).is_some()
         || route.is_some_and(|r| r.presents_credential);

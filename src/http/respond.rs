@@ -331,6 +331,9 @@ pub fn build(
     builder.body(body).expect("static headers are valid")
 }
 
+/// The request id's header, on requests and answers.
+pub const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
 /// Headers on every answer: request id, security headers (OWASP HTTP Security Response
 /// Headers cheat sheet) and, where
 /// `cross_origin`, CORS for the public data API.
@@ -338,7 +341,6 @@ pub fn build(
 /// The names and values are constants: made from text on every answer, each was checked byte by
 /// byte (and a name looked up among the standard ones) every time.
 pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool, cross_origin: bool) {
-    const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
     const API_CSP: HeaderValue =
         HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'");
     const PAGE_CSP: HeaderValue = HeaderValue::from_static(crate::pages::PAGE_CSP);
