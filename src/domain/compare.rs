@@ -187,10 +187,7 @@ pub fn compare(
             Some(p) => region_rows.iter().position(|o| o.period == *p),
             None => region_rows.iter().rposition(|o| o.value.is_some()),
         };
-        let series_values = region_rows
-            .iter()
-            .map(|o| citer.cite(&dataset, &region.code, o))
-            .collect::<Result<Vec<_>, _>>()?;
+        let series_values = citer.cite_all(&dataset, &region.code, region_rows)?;
         // One of the series' rows, cited there already.
         let value = chosen.map(|at| series_values[at].clone());
         if value.as_ref().and_then(|v| v.value).is_none() {

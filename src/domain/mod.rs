@@ -156,7 +156,9 @@ struct Group {
 
 impl Group {
     fn new(dataset_code: &str, region: &str, ending: usize) -> Group {
-        let mut before = b"{\"dataset\":".to_vec();
+        // Room for the text unless it needs escaping, so it is not grown on the way.
+        let mut before = Vec::with_capacity(40 + dataset_code.len() + region.len());
+        before.extend_from_slice(b"{\"dataset\":");
         json_text::push_str(&mut before, dataset_code);
         before.extend_from_slice(b",\"region\":");
         json_text::push_str(&mut before, region);
@@ -167,7 +169,8 @@ impl Group {
 
 /// `,"source_url":…}`, what follows the period of each citation of a dataset.
 fn ending(source_url: Option<&str>) -> Vec<u8> {
-    let mut ending = b",\"source_url\":".to_vec();
+    let mut ending = Vec::with_capacity(24 + source_url.map_or(0, str::len));
+    ending.extend_from_slice(b",\"source_url\":");
     match source_url {
         Some(url) => json_text::push_str(&mut ending, url),
         None => ending.extend_from_slice(b"null"),
@@ -294,6 +297,22 @@ impl<'a> Citer<'a> {
             flags: explain_flags(self.catalogue, &row.flags, &row.conf_status),
             citation: row.citation_id.clone(),
         })
+    }
+
+    /// [`Citer::cite`] for each of `rows`, into lists made at their size: collected through
+    /// `Result`, they grew four times over for a series of twenty periods.
+    pub fn cite_all(
+        &mut self,
+        dataset: &DatasetRow,
+        region: &str,
+        rows: &[ObsRow],
+    ) -> Result<Vec<Cited>, Error> {
+        self.sources.cited.reserve(rows.len());
+        let mut cited = Vec::with_capacity(rows.len());
+        for row in rows {
+            cited.push(self.cite(dataset, region, row)?);
+        }
+        Ok(cited)
     }
 
     /// Records a row read by its citation id (`Scoped::citation`).

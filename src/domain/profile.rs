@@ -97,15 +97,14 @@ pub fn profile(
     let code = region.summary.code.as_str();
     let datasets = store.datasets()?;
     let mut citer = Citer::new(store, catalogue);
-    let mut indicators: Vec<Indicator> = Vec::new();
-    for (dataset_id, rows) in store.headline_rows(code)? {
+    let headline_rows = store.headline_rows(code)?;
+    let mut indicators: Vec<Indicator> = Vec::with_capacity(headline_rows.len());
+    for (dataset_id, rows) in headline_rows {
         let Some(dataset) = datasets.iter().find(|d| d.id == dataset_id) else {
             continue;
         };
         let mut indicator = new_indicator(dataset, code)?;
-        indicator.history = (rows.iter())
-            .map(|row| citer.cite(dataset, code, row))
-            .collect::<Result<_, _>>()?;
+        indicator.history = citer.cite_all(dataset, code, &rows)?;
         // Copied once, not at every period with a value on the way.
         indicator.latest = indicator
             .history
