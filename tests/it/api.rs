@@ -274,6 +274,12 @@ async fn citations_resolve_to_the_primary_row() {
         "f4677daad30d08709dcbac5ff17d600efb914565"
     );
     assert_eq!(d["snapshot"]["file_sha256"].as_str().unwrap().len(), 64);
+    // meta names the one snapshot the row is from.
+    assert!(d["snapshot"]["id"].as_str().unwrap().starts_with("snp_"));
+    assert_eq!(
+        c["meta"]["snapshots"],
+        serde_json::json!([d["snapshot"]["id"]])
+    );
     let how = d["how_to_verify"].as_str().unwrap();
     assert!(
         how.contains("line 91344") && how.contains("4729243"),

@@ -1,7 +1,5 @@
 //! `GET /citations/{citation_id}`.
 
-use serde_json::json;
-
 use super::{Req, json};
 use crate::domain::citations;
 use crate::http::error::ApiError;
@@ -11,6 +9,13 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let id = req.param("citation_id");
     let citation = citations::detail(req.store()?, &req.state.catalogue, id)?;
-    let snapshots = [citation.snapshot.public_id.clone()];
-    json(&citation, &json!({ "snapshots": snapshots }))
+    /// `meta`: the one snapshot the row is from (a struct, not a `json!` tree built per answer).
+    #[derive(serde::Serialize)]
+    struct Meta<'a> {
+        snapshots: [&'a str; 1],
+    }
+    let meta = Meta {
+        snapshots: [&citation.snapshot.public_id],
+    };
+    json(&citation, &meta)
 }
