@@ -93,15 +93,20 @@ pub fn shown_source<S: serde::Serializer>(
 }
 
 /// A snapshot as answers show it ([`SnapshotInfo`]), its text made once per row.
+pub fn snapshot_text(snapshot: &SnapshotRow) -> &serde_json::value::RawValue {
+    snapshot.shown.get_or_init(|| {
+        serde_json::value::to_raw_value(&snapshot_info(snapshot))
+            .expect("text and numbers are written")
+    })
+}
+
+/// [`snapshot_text`] for `serialize_with`.
+#[cfg(test)]
 pub fn shown_snapshot<S: serde::Serializer>(
     snapshot: &Arc<SnapshotRow>,
     s: S,
 ) -> Result<S::Ok, S::Error> {
-    let json = snapshot.shown.get_or_init(|| {
-        serde_json::value::to_raw_value(&snapshot_info(snapshot))
-            .expect("text and numbers are written")
-    });
-    json.serialize(s)
+    snapshot_text(snapshot).serialize(s)
 }
 
 pub fn snapshot_info(s: &SnapshotRow) -> SnapshotInfo {

@@ -76,18 +76,9 @@ impl Cited {
             Some(v) => push_number(out, v),
             None => out.extend_from_slice(b"null"),
         }
-        out.extend_from_slice(b",\"flags\":[");
-        for (i, flag) in self.flags.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(b"{\"code\":");
-            json_text::push_str(out, &flag.code);
-            out.extend_from_slice(b",\"meaning\":");
-            json_text::push_str(out, &flag.meaning);
-            out.push(b'}');
-        }
-        out.extend_from_slice(b"],\"citation\":");
+        out.extend_from_slice(b",\"flags\":");
+        write_flags(&self.flags, out);
+        out.extend_from_slice(b",\"citation\":");
         json_text::push_str(out, &self.citation);
         out.push(b'}');
     }
@@ -111,6 +102,22 @@ impl Cited {
             None => out.extend_from_slice(b"null"),
         }
     }
+}
+
+/// `flags` as a JSON array of `{"code":…,"meaning":…}`.
+fn write_flags(flags: &[Flag], out: &mut Vec<u8>) {
+    out.push(b'[');
+    for (i, flag) in flags.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"code\":");
+        json_text::push_str(out, &flag.code);
+        out.extend_from_slice(b",\"meaning\":");
+        json_text::push_str(out, &flag.meaning);
+        out.push(b'}');
+    }
+    out.push(b']');
 }
 
 /// A figure computed in code from cited values; `citations` are its inputs.

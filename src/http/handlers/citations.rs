@@ -1,6 +1,6 @@
 //! `GET /citations/{citation_id}`.
 
-use super::{Req, json};
+use super::Req;
 use crate::domain::citations;
 use crate::http::error::ApiError;
 use crate::reply::Reply;
@@ -17,5 +17,14 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     let meta = Meta {
         snapshots: [&citation.snapshot.public_id],
     };
-    json(&citation, &meta)
+    let data = crate::json_text::written(|out| {
+        citation.write_json(out);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    let meta = crate::json_text::to_vec(&meta).map_err(|e| ApiError::Internal(e.into()))?;
+    Ok(Reply::Json {
+        status: 200,
+        data: data.unwrap_or_else(|never| match never {}).into(),
+        meta: meta.into(),
+    })
 }
