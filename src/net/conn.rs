@@ -18,7 +18,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use http_body::{Body, Frame, SizeHint};
 use hyper::service::service_fn;
@@ -142,7 +142,10 @@ enum Verdict {
 /// happens meanwhile (a request ending, an answer starting) brings a deadline at least that far
 /// off, so it is seen in time without the connection waking the watchdog, three times a request.
 async fn watchdog(activity: &Activity, deadlines: &Deadlines) -> Verdict {
-    let longest_sleep = deadlines.idle.min(deadlines.send);
+    // At least a tenth of a second: a timeout of 0 would otherwise have it look again at once,
+    // for as long as the connection lasts.
+    const SHORTEST_SLEEP: Duration = Duration::from_millis(100);
+    let longest_sleep = deadlines.idle.min(deadlines.send).max(SHORTEST_SLEEP);
     loop {
         let now = activity.now_ms();
         let wait = if activity.in_flight.load(Ordering::Acquire) == 0 {
@@ -172,13 +175,14 @@ async fn watchdog(activity: &Activity, deadlines: &Deadlines) -> Verdict {
                 None => deadlines.send,
             }
         };
-        tokio::time::sleep(wait.min(longest_sleep)).await;
+        tokio::time::sleep(wait.clamp(SHORTEST_SLEEP, longest_sleep)).await;
     }
 }
 
 /// What a connection is doing, for its watchdog.
 struct Activity {
-    origin: Instant,
+    /// tokio's clock, which a test may pause and move on.
+    origin: tokio::time::Instant,
     /// Requests from when hyper hands them over until their answer's body is dropped.
     in_flight: AtomicUsize,
     /// Whether a request arrived yet (until then the first-request deadline applies).
@@ -200,7 +204,7 @@ struct Sending {
 impl Activity {
     fn new() -> Activity {
         Activity {
-            origin: Instant::now(),
+            origin: tokio::time::Instant::now(),
             in_flight: AtomicUsize::new(0),
             any_request: AtomicBool::new(false),
             last_request: AtomicU64::new(0),
@@ -309,5 +313,35 @@ impl<B: Body + Unpin> Body for Watched<B> {
 
     fn size_hint(&self) -> SizeHint {
         self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A send timeout of 0 (nothing may wait to be sent) does not keep the watchdog looking
+    /// again at once: on a paused clock (which moves only while every task sleeps) the first
+    /// request's deadline comes after a handful of polls, not thousands.
+    #[tokio::test(start_paused = true)]
+    async fn a_zero_timeout_does_not_keep_the_watchdog_awake() {
+        use std::future::Future;
+        let deadlines = Deadlines {
+            first_request: Duration::from_secs(10),
+            idle: Duration::from_secs(60),
+            send: Duration::ZERO,
+        };
+        let activity = Activity::new();
+        let started = tokio::time::Instant::now();
+        let mut watching = std::pin::pin!(watchdog(&activity, &deadlines));
+        let mut polls = 0;
+        let verdict = std::future::poll_fn(|cx| {
+            polls += 1;
+            assert!(polls < 1000, "the watchdog was polled {polls} times");
+            watching.as_mut().poll(cx)
+        })
+        .await;
+        assert_eq!(verdict, Verdict::Idle);
+        assert!(started.elapsed() >= Duration::from_secs(10));
     }
 }
