@@ -33,6 +33,15 @@ pub fn written<E>(write: impl FnOnce(&mut Vec<u8>) -> Result<(), E>) -> Result<V
     text
 }
 
+/// [`written`] by a writer that cannot fail.
+pub fn written_by(write: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let Ok(text) = written(|out| {
+        write(out);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    text
+}
+
 /// Appends `value`'s JSON text to `out`, as [`to_vec`] writes it.
 pub fn append<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> serde_json::Result<()> {
     let start = out.len();

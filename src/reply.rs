@@ -53,11 +53,19 @@ impl Reply {
         data: &D,
         meta: &M,
     ) -> Result<Reply, serde_json::Error> {
-        Ok(Reply::Json {
+        Ok(Reply::text(
+            crate::json_text::to_vec(data)?,
+            crate::json_text::to_vec(meta)?,
+        ))
+    }
+
+    /// `data` and `meta` already written as JSON text.
+    pub fn text(data: Vec<u8>, meta: Vec<u8>) -> Reply {
+        Reply::Json {
             status: 200,
-            data: Bytes::from(crate::json_text::to_vec(data)?),
-            meta: Bytes::from(crate::json_text::to_vec(meta)?),
-        })
+            data: Bytes::from(data),
+            meta: Bytes::from(meta),
+        }
     }
 
     /// The same reply with another status (201 for a created object).

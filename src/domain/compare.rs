@@ -422,19 +422,8 @@ mod tests {
     fn a_comparison_is_written_as_serde_json_writes_it() {
         let cited = crate::domain::tests::cited_values();
         let region = Arc::new(RegionRow {
-            code: "DEA2".into(),
-            name_latin: Some("K\u{f6}ln \"Rhein\"".into()),
-            name_national: None,
-            level: Some(2),
             parent_code: Some("DEA".into()),
-            country_code: Some("DE".into()),
-            classification: "NUTS".into(),
-            in_nuts2021: true,
-            in_nuts2024: true,
-            change_2021_2024: None,
-            recoded_from: None,
-            recoded_to: None,
-            shown: Default::default(),
+            ..RegionRow::sample("DEA2", "K\u{f6}ln \"Rhein\"")
         });
         for (regions, period) in [(0, None), (3, Some("2023\"")), (10, Some("2021"))] {
             let comparison = Comparison {

@@ -271,19 +271,11 @@ mod tests {
             ("historical", true, false),
         ] {
             let row = RegionRow {
-                code: "DEA2".into(),
-                name_latin: Some("K\u{f6}ln \"Rhein\"\t".into()),
-                name_national: None,
-                level: Some(2),
                 parent_code: Some("DEA".into()),
-                country_code: Some("DE".into()),
                 classification: classification.into(),
                 in_nuts2021: in_2021,
                 in_nuts2024: in_2024,
-                change_2021_2024: None,
-                recoded_from: None,
-                recoded_to: None,
-                shown: Default::default(),
+                ..RegionRow::sample("DEA2", "K\u{f6}ln \"Rhein\"\t")
             };
             let written = serde_json::to_string(&summary(&row)).unwrap();
             assert_eq!(summary_text(&row).get(), written);

@@ -42,7 +42,7 @@ pub struct Route {
     pub weight: u64,
     /// The length of `path` before its first parameter: a path that does not begin so is not
     /// this route's.
-    pub fixed_len: usize,
+    fixed_len: usize,
 }
 
 /// Who may call a route. A caller without the right answers 401 (no or bad credential) or 403

@@ -146,24 +146,6 @@ impl RegionIndex {
 mod tests {
     use super::*;
 
-    fn region(code: &str, name: &str) -> RegionRow {
-        RegionRow {
-            code: code.into(),
-            name_latin: Some(name.into()),
-            name_national: None,
-            level: Some(2),
-            parent_code: None,
-            country_code: Some(code[..2].into()),
-            classification: "NUTS".into(),
-            in_nuts2021: true,
-            in_nuts2024: true,
-            change_2021_2024: None,
-            recoded_from: None,
-            recoded_to: None,
-            shown: Default::default(),
-        }
-    }
-
     fn found(index: &RegionIndex, needle: &str) -> Vec<String> {
         let matches = index.matching((None, None), Some(needle), None, 10);
         matches.page.into_iter().map(|r| r.code).collect()
@@ -174,9 +156,9 @@ mod tests {
     #[test]
     fn each_region_is_found_once_and_the_search_ends() {
         let index = RegionIndex::new(vec![
-            region("FR10", "Ile-de-France"),
-            region("DE21", "Oberbayern"),
-            region("DE22", "Niederbayern"),
+            RegionRow::sample("FR10", "Ile-de-France"),
+            RegionRow::sample("DE21", "Oberbayern"),
+            RegionRow::sample("DE22", "Niederbayern"),
         ]);
         assert_eq!(found(&index, "bayern"), ["DE21", "DE22"]);
         assert_eq!(found(&index, "e"), ["DE21", "DE22", "FR10"]);

@@ -27,6 +27,26 @@ pub struct RegionRow {
 }
 
 impl RegionRow {
+    /// A NUTS 2 region of both editions named `name`, for tests.
+    #[cfg(test)]
+    pub fn sample(code: &str, name: &str) -> RegionRow {
+        RegionRow {
+            code: code.into(),
+            name_latin: Some(name.into()),
+            name_national: None,
+            level: Some(2),
+            parent_code: None,
+            country_code: Some(code[..2].into()),
+            classification: "NUTS".into(),
+            in_nuts2021: true,
+            in_nuts2024: true,
+            change_2021_2024: None,
+            recoded_from: None,
+            recoded_to: None,
+            shown: Default::default(),
+        }
+    }
+
     /// The name in Latin script where Eurostat gives one, else the national one.
     pub fn name(&self) -> Option<&str> {
         self.name_latin.as_deref().or(self.name_national.as_deref())

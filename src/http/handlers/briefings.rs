@@ -51,11 +51,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     };
     req.state.store.system()?.insert_briefing(account, &row)?;
     // The answer's `data` is the stored text, serialised once.
-    Ok(Reply::Json {
-        status: 201,
-        data: row.body_json.into(),
-        meta: sources.to_json().into(),
-    })
+    Ok(Reply::text(row.body_json.into_bytes(), sources.to_json()).with_status(201))
 }
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {

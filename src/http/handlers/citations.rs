@@ -17,14 +17,7 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     let meta = Meta {
         snapshots: [&citation.snapshot.public_id],
     };
-    let data = crate::json_text::written(|out| {
-        citation.write_json(out);
-        Ok::<(), std::convert::Infallible>(())
-    });
+    let data = crate::json_text::written_by(|out| citation.write_json(out));
     let meta = crate::json_text::to_vec(&meta).map_err(|e| ApiError::Internal(e.into()))?;
-    Ok(Reply::Json {
-        status: 200,
-        data: data.unwrap_or_else(|never| match never {}).into(),
-        meta: meta.into(),
-    })
+    Ok(Reply::text(data, meta))
 }

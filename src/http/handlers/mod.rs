@@ -157,11 +157,7 @@ pub fn cited_text(
     sources: crate::domain::Sources,
 ) -> Result<Reply, ApiError> {
     let data = data.map_err(|e| ApiError::Internal(e.into()))?;
-    Ok(Reply::Json {
-        status: 200,
-        data: data.into(),
-        meta: sources.to_json().into(),
-    })
+    Ok(Reply::text(data, sources.to_json()))
 }
 
 /// Serialisation of our own types cannot fail; if it did, it is a bug to log, not a 400.
