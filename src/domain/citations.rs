@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::catalog::snapshot_text;
 use super::error::{Error, Rejection};
-use super::{Flag, explain_flags, push_number, write_flags};
+use super::{Flag, explain_flags, push_opt_number, write_flags};
 use crate::catalogue::Catalogue;
 use crate::catalogue::SourceRecord;
 use crate::citation::{is_well_formed, parse_dims};
@@ -86,10 +86,7 @@ impl CitationDetail {
         out.extend_from_slice(b"},\"period\":");
         text(out, &self.period);
         out.extend_from_slice(b",\"value\":");
-        match self.value {
-            Some(v) => push_number(out, v),
-            None => out.extend_from_slice(b"null"),
-        }
+        push_opt_number(out, self.value);
         out.extend_from_slice(b",\"value_text\":");
         text(out, &self.value_text);
         out.extend_from_slice(b",\"unit\":");

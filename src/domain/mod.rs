@@ -72,10 +72,7 @@ impl Cited {
         out.extend_from_slice(b"{\"period\":");
         json_text::push_str(out, &self.period);
         out.extend_from_slice(b",\"value\":");
-        match self.value {
-            Some(v) => push_number(out, v),
-            None => out.extend_from_slice(b"null"),
-        }
+        push_opt_number(out, self.value);
         out.extend_from_slice(b",\"flags\":");
         write_flags(&self.flags, out);
         out.extend_from_slice(b",\"citation\":");
@@ -436,6 +433,14 @@ pub fn number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     match whole(*v) {
         Some(n) => s.serialize_i64(n),
         None => s.serialize_f64(*v),
+    }
+}
+
+/// `v` as [`opt_number`] serialises it.
+fn push_opt_number(out: &mut Vec<u8>, v: Option<f64>) {
+    match v {
+        Some(v) => push_number(out, v),
+        None => out.extend_from_slice(b"null"),
     }
 }
 
