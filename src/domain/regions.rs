@@ -86,6 +86,16 @@ pub fn summary_text(row: &RegionRow) -> &serde_json::value::RawValue {
     })
 }
 
+/// Rows serialised as the list of their summaries, each summary's text made once per row: a
+/// search's page would otherwise make and serialise every summary anew.
+pub struct Summaries<'a>(pub &'a [Arc<RegionRow>]);
+
+impl Serialize for Summaries<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|row| summary_text(row)))
+    }
+}
+
 /// [`summary_text`] for `serialize_with`.
 #[cfg(test)]
 pub fn shown_summary<S: serde::Serializer>(row: &Arc<RegionRow>, s: S) -> Result<S::Ok, S::Error> {
@@ -226,7 +236,8 @@ pub struct RegionQuery<'a> {
 }
 
 pub struct RegionPage {
-    pub regions: Vec<RegionSummary>,
+    /// Shown as [`Summaries`].
+    pub regions: Vec<Arc<RegionRow>>,
     /// Code of the last region returned when more follow.
     pub next_after: Option<String>,
     pub total: usize,
@@ -236,7 +247,7 @@ pub fn list(store: &Scoped, q: &RegionQuery<'_>) -> Result<RegionPage, Error> {
     let needle = q.search.map(str::to_lowercase);
     let found =
         store.regions_matching((q.level, q.country), needle.as_deref(), q.after, q.limit)?;
-    let page: Vec<RegionSummary> = found.page.iter().map(summary).collect();
+    let page = found.page;
     let next_after = (found.skipped + page.len() < found.total)
         .then(|| page.last().map(|r| r.code.clone()))
         .flatten();

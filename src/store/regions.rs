@@ -77,7 +77,9 @@ fn from_row(r: &Row) -> rusqlite::Result<RegionRow> {
 /// A page of [`Scoped::regions_matching`].
 #[derive(Default)]
 pub struct RegionMatches {
-    pub page: Vec<RegionRow>,
+    /// Shared with the index that holds them: a page's answer shows each row's summary text,
+    /// made once per row.
+    pub page: Vec<Arc<RegionRow>>,
     /// Regions that match, in all.
     pub total: usize,
     /// Regions that match at or before the page's `after`.
@@ -215,7 +217,7 @@ impl Scoped {
             let matches =
                 needle.is_none_or(|n| texts.into_iter().flatten().any(|t| contains_folded(t, n)));
             if matches && found.counts_on_page(code, after, limit) {
-                found.page.push(from_row(row)?);
+                found.page.push(Arc::new(from_row(row)?));
             }
         }
         Ok(found)

@@ -37,7 +37,7 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
         },
     )?;
     json(
-        &page.regions,
+        &regions::Summaries(&page.regions),
         &json!({ "total": page.total, "next_after": page.next_after }),
     )
 }
