@@ -266,7 +266,8 @@ pub struct Citer<'a> {
     catalogue: &'a Catalogue,
     /// The group of each cited (dataset id, region) in `sources.groups`; the last one used is
     /// tried first, since rows come a series at a time.
-    groups: HashMap<(i64, CompactString), usize>,
+    /// Hashed with foldhash (seeded per process), cheaper than SipHash for such short keys.
+    groups: HashMap<(i64, CompactString), usize, foldhash::fast::RandomState>,
     last_group: Option<(i64, CompactString, usize)>,
     /// Snapshots already in `sources.snapshots`, by row id: an ordered set, not a list, since an
     /// account's rows may come from as many snapshots as it made uploads.
@@ -280,7 +281,7 @@ impl<'a> Citer<'a> {
         Citer {
             store,
             catalogue,
-            groups: HashMap::new(),
+            groups: HashMap::default(),
             last_group: None,
             named: BTreeSet::new(),
             last_snapshot: None,
