@@ -168,6 +168,12 @@ impl AppState {
         (self.public_generation(), own)
     }
 
+    /// Whether the caller never loaded private data, so that its reads of regions (and, while
+    /// they are held, of public rows) come from memory ([`AppState::try_scoped`]).
+    pub fn sees_public_only(&self, account: Option<i64>) -> bool {
+        self.generation_of(account).1 == 0
+    }
+
     /// Writes changed day counters to `usage_daily` (about every second, and at shutdown). May
     /// wait for the database's writer: blocking threads only.
     pub fn flush_usage(&self) {

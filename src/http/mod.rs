@@ -401,17 +401,19 @@ async fn run_handler(
     mut req: Req,
     held: Option<crate::slots::Slot<i64>>,
 ) -> Result<Reply, ApiError> {
+    let account = req.principal.account_id();
     let (f, pool) = match handler {
         Handler::Memory(f) => return f(&mut req),
-        Handler::Inline(f) => match state.try_scoped(req.principal.account_id()) {
-            Some(conn) => {
+        Handler::Blocking(f) => (f, ("blocking", &state.blocking)),
+        Handler::Heavy(f) => (f, ("reads", &state.reads)),
+        Handler::Inline(f) | Handler::Indexed(f) => {
+            let inline = matches!(handler, Handler::Inline(_)) || state.sees_public_only(account);
+            if inline && let Some(conn) = state.try_scoped(account) {
                 let _ = req.conn.set(conn?);
                 return f(&mut req);
             }
-            None => (f, ("reads", &state.reads)),
-        },
-        Handler::Heavy(f) => (f, ("reads", &state.reads)),
-        Handler::Blocking(f) => (f, ("blocking", &state.blocking)),
+            (f, ("reads", &state.reads))
+        }
     };
     let reads = !matches!(handler, Handler::Blocking(_));
     let permit = match held {

@@ -6,7 +6,7 @@
 
 use http::Method;
 
-use super::handlers::Handler::{Blocking, Heavy, Inline, Memory};
+use super::handlers::Handler::{Blocking, Heavy, Indexed, Inline, Memory};
 use super::handlers::{
     Handler, account, analytics, briefings, citations, compare, datasets, meta, pages, private,
     regions, webhooks,
@@ -74,7 +74,7 @@ const PATCH: Method = Method::PATCH;
 
 #[rustfmt::skip]
 pub static ROUTES: &[Route] = &[
-    Route::new(GET,    "/regions",                           "listRegions",        Public,        Heavy(regions::list)).cached(),
+    Route::new(GET,    "/regions",                           "listRegions",        Public,        Indexed(regions::list)).cached(),
     Route::new(GET,    "/regions/{region_code}",             "getRegion",          Public,        Inline(regions::get)).cached(),
     Route::new(GET,    "/regions/{region_code}/profile",     "getRegionProfile",   Public,        Inline(regions::profile)).cached(),
     Route::new(GET,    "/compare",                           "compareRegions",     Public,        Inline(compare::compare)).cached(),

@@ -1449,11 +1449,18 @@ a_only,DE21X,3,2022,7.5,NR,,T
         )
         .await;
     assert_eq!(r.status, 200, "{}", text(&r.body));
-    // Alpha can use it.
+    // Alpha can use it, and finds it: its searches read its own regions from SQLite, not the
+    // public regions' index.
     let r = s
         .call("GET", "/regions/DE21X/profile", &[a.key()], b"")
         .await;
     assert_eq!(r.status, 200, "{}", text(&r.body));
+    let r = s.call("GET", "/regions?q=de21x", &[a.key()], b"").await;
+    assert!(
+        text(&r.body).contains("\"code\":\"DE21X\""),
+        "{}",
+        text(&r.body)
+    );
 
     let bearer = format!("Bearer {}", b.session);
     let others: [(&str, Vec<(&str, &str)>); 3] = [

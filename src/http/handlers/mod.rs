@@ -108,6 +108,12 @@ pub enum Handler {
     /// account's own datasets with all their series): milliseconds of work, so on the blocking
     /// pool, under permits of its own so it never queues behind imports and password hashing.
     Heavy(HandlerFn),
+    /// A read that memory answers for a caller who sees public data only, and SQLite otherwise:
+    /// a region search reads at most the public regions' index in memory (microseconds), or
+    /// scans the caller's own view of regions (milliseconds). Runs as [`Handler::Inline`] for
+    /// the first and as [`Handler::Heavy`] for the second: handing a short read to another
+    /// thread and back cost more than the read.
+    Indexed(HandlerFn),
     /// Runs on the async worker without a database connection: answers held in memory (the
     /// pages and their assets).
     Memory(HandlerFn),
