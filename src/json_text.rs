@@ -20,6 +20,23 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Vec<u8>> {
     written(|out| append(out, value))
 }
 
+/// A value's JSON text, made the first time it is asked for and then kept: rows that many
+/// answers show (a region's summary, a snapshot) are serialised once, not once per answer.
+#[derive(Debug, Default, Clone)]
+pub struct Kept(std::sync::OnceLock<Box<serde_json::value::RawValue>>);
+
+impl Kept {
+    /// The kept text, made from `value()` if there is none yet.
+    pub fn get_or_make<T: Serialize>(
+        &self,
+        value: impl FnOnce() -> T,
+    ) -> &serde_json::value::RawValue {
+        self.0.get_or_init(|| {
+            serde_json::value::to_raw_value(&value()).expect("text and numbers are written")
+        })
+    }
+}
+
 /// The text `write` appends to an empty buffer: written into this thread's scratch buffer and
 /// copied out at its exact size (see [`to_vec`]).
 pub fn written<E>(write: impl FnOnce(&mut Vec<u8>) -> Result<(), E>) -> Result<Vec<u8>, E> {

@@ -94,10 +94,7 @@ pub fn shown_source<S: serde::Serializer>(
 
 /// A snapshot as answers show it ([`SnapshotInfo`]), its text made once per row.
 pub fn snapshot_text(snapshot: &SnapshotRow) -> &serde_json::value::RawValue {
-    snapshot.shown.get_or_init(|| {
-        serde_json::value::to_raw_value(&snapshot_info(snapshot))
-            .expect("text and numbers are written")
-    })
+    snapshot.shown.get_or_make(|| snapshot_info(snapshot))
 }
 
 /// [`snapshot_text`] for `serialize_with`.

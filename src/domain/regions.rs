@@ -81,9 +81,7 @@ pub fn editions(row: &RegionRow) -> Vec<&'static str> {
 
 /// A region's [`RegionSummary`] as JSON text, made once per row.
 pub fn summary_text(row: &RegionRow) -> &serde_json::value::RawValue {
-    row.shown.get_or_init(|| {
-        serde_json::value::to_raw_value(&summary(row)).expect("text and numbers are written")
-    })
+    row.shown.get_or_make(|| summary(row))
 }
 
 /// Rows serialised as the list of their summaries, each summary's text made once per row: a

@@ -115,7 +115,7 @@ pub struct SnapshotRow {
     pub rows_unchanged: i64,
     /// Its JSON text as answers show it, made when first shown: a public snapshot is shown in
     /// every citation of its rows.
-    pub shown: std::sync::OnceLock<Box<serde_json::value::RawValue>>,
+    pub shown: crate::json_text::Kept,
 }
 
 pub(super) const DATASET_COLUMNS: &str = "id, code, title, topic, description, nuts_edition,

@@ -23,7 +23,7 @@ pub struct RegionRow {
     pub recoded_to: Option<String>,
     /// Its summary's JSON text as answers show it, made when first shown: a comparison shows
     /// the summary of each region it compares.
-    pub shown: std::sync::OnceLock<Box<serde_json::value::RawValue>>,
+    pub shown: crate::json_text::Kept,
 }
 
 impl RegionRow {
