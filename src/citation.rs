@@ -96,6 +96,89 @@ pub fn is_well_formed(id: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || (b'2'..=b'7').contains(&b))
 }
 
+/// Bytes of a citation id: [`PREFIX`] and 20 base32 characters.
+pub const ID_LEN: usize = 24;
+
+/// A citation id as rows hold it and answers show it. Every id this server gives is
+/// [`ID_LEN`] ASCII bytes ([`is_well_formed`]); an id read from the database is taken as it is if
+/// it fits in as many bytes and has no character JSON escapes, so it is held inline and copied
+/// as bytes (an answer copies each of its ids two or three times), and written into JSON as it
+/// is, unchecked (each was checked once, when it was made).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CitationId {
+    /// The id, then zero bytes: no id has one (a control character), so the bytes order as the
+    /// texts do.
+    bytes: [u8; ID_LEN],
+    len: u8,
+}
+
+impl CitationId {
+    /// `text` as an id; None if it is longer than [`ID_LEN`] bytes or has a character JSON
+    /// escapes.
+    pub fn new(text: &str) -> Option<CitationId> {
+        if text.len() > ID_LEN || crate::json_text::needs_escape(text.as_bytes()) {
+            return None;
+        }
+        let mut bytes = [0; ID_LEN];
+        bytes[..text.len()].copy_from_slice(text.as_bytes());
+        Some(CitationId {
+            bytes,
+            len: text.len() as u8,
+        })
+    }
+
+    /// The id whose base32 characters encode `bits` (the first 100 of them).
+    pub fn from_bits(bits: &[u8; 13]) -> CitationId {
+        let mut bytes = [0; ID_LEN];
+        bytes[..PREFIX.len()].copy_from_slice(PREFIX.as_bytes());
+        crate::ids::base32_lower_into(bits, &mut bytes[PREFIX.len()..]);
+        CitationId {
+            bytes,
+            len: ID_LEN as u8,
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(self.as_bytes()).expect("made from a str")
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
+    /// The first 16 bytes as a big-endian number: the numbers of two ids compare as their
+    /// first 16 bytes do, and equal numbers leave the order to the rest.
+    pub fn leading(&self) -> u128 {
+        u128::from_be_bytes(self.bytes[..16].try_into().expect("16 bytes"))
+    }
+
+    /// Appends the id as a JSON string.
+    pub fn push_json(&self, out: &mut Vec<u8>) {
+        out.reserve(ID_LEN + 2);
+        out.push(b'"');
+        out.extend_from_slice(self.as_bytes());
+        out.push(b'"');
+    }
+}
+
+impl std::fmt::Display for CitationId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for CitationId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl serde::Serialize for CitationId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,5 +281,54 @@ mod tests {
         assert!(!is_well_formed("xyz_aaaaaaaaaaaaaaaaaaaa"));
         assert!(!is_well_formed("cit_AAAAAAAAAAAAAAAAAAAA"));
         assert!(!is_well_formed("cit_aaaaaaaaaaaaaaaaaaa1"));
+    }
+
+    /// An id holds the text it was made from, orders and writes as that text does, and is made
+    /// only from texts that fit and need no escaping in JSON.
+    #[test]
+    fn citation_ids_are_their_text() {
+        let texts = [
+            "cit_oqrh2d7jvc5jqlzuutgd",
+            "cit_oqrh2d7jvc5jqlzuutga",
+            "cit_oqrh2d7jvc5jqlzuut",
+            "cit_old",
+            "cit_0123456789abZ",
+            "cit_0123456789abA",
+            "",
+        ];
+        let ids: Vec<CitationId> = texts.iter().map(|t| CitationId::new(t).unwrap()).collect();
+        for (id, text) in ids.iter().zip(texts) {
+            assert_eq!(id.as_str(), text);
+            assert_eq!(id.to_string(), text);
+            assert_eq!(format!("{id:?}"), format!("{text:?}"));
+            let mut written = Vec::new();
+            id.push_json(&mut written);
+            assert_eq!(written, serde_json::to_vec(text).unwrap());
+            assert_eq!(serde_json::to_vec(id).unwrap(), written);
+        }
+        for (a, x) in ids.iter().zip(texts) {
+            for (b, y) in ids.iter().zip(texts) {
+                assert_eq!(a.cmp(b), x.cmp(y), "{x} {y}");
+                if a.leading() != b.leading() {
+                    assert_eq!(a.leading().cmp(&b.leading()), x.cmp(y), "{x} {y}");
+                }
+            }
+        }
+        for refused in [
+            "cit_oqrh2d7jvc5jqlzuutgdx",
+            "cit_\"a",
+            "cit_\\a",
+            "cit_\na",
+            "cit_\u{0}",
+        ] {
+            assert_eq!(CitationId::new(refused), None, "{refused:?}");
+        }
+        let bits = [0xa5; 13];
+        let id = CitationId::from_bits(&bits);
+        assert!(is_well_formed(id.as_str()));
+        assert_eq!(
+            id.as_str()[PREFIX.len()..],
+            crate::ids::base32_lower(&bits, 20)
+        );
     }
 }

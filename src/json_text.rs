@@ -124,7 +124,7 @@ pub fn push_str(out: &mut Vec<u8>, text: &str) {
 /// Whether any byte needs escaping, checked eight bytes at a time: most texts are short (field
 /// names, codes, periods), where a vector loop would not start. A text's last bytes are read
 /// again with earlier ones rather than copied out, which costs a call for so few bytes.
-fn needs_escape(bytes: &[u8]) -> bool {
+pub fn needs_escape(bytes: &[u8]) -> bool {
     let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     let half = |at: usize| {
         u64::from(u32::from_le_bytes(

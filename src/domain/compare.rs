@@ -5,14 +5,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use compact_str::CompactString;
 use serde::Serialize;
 
 use super::error::{Error, Rejection};
 use super::regions;
 use super::{Cited, Citer, Derived, Sources, Warning, decimals, round_to};
 use crate::catalogue::Catalogue;
-use crate::citation::canonical_dims;
+use crate::citation::{CitationId, canonical_dims};
 use crate::error::shown;
 use crate::json_text;
 use crate::store::Scoped;
@@ -366,18 +365,18 @@ fn comparability_warnings(regions: &[RegionValues]) -> Vec<Warning> {
 
 /// Ranks, and the difference and ratio of each region against the first, at the compared period.
 fn derive(regions: &mut [RegionValues], rows: &[Vec<ObsRow>]) -> Vec<Derived> {
-    let text_of = |i: usize, cit: &str| -> usize {
+    let text_of = |i: usize, cit: CitationId| -> usize {
         rows[i]
             .iter()
             .find(|o| o.citation_id == cit)
             .map_or(0, |o| decimals(&o.value_text))
     };
-    let values: Vec<Option<(f64, CompactString, usize)>> = regions
+    let values: Vec<Option<(f64, CitationId, usize)>> = regions
         .iter()
         .enumerate()
         .map(|(i, r)| {
             let v = r.value.as_ref()?;
-            Some((v.value?, v.citation.clone(), text_of(i, &v.citation)))
+            Some((v.value?, v.citation, text_of(i, v.citation)))
         })
         .collect();
     for (i, region) in regions.iter_mut().enumerate() {
@@ -386,7 +385,7 @@ fn derive(regions: &mut [RegionValues], rows: &[Vec<ObsRow>]) -> Vec<Derived> {
         }
     }
     let mut derived = Vec::new();
-    let Some((base, base_cit, base_dec)) = values[0].clone() else {
+    let Some((base, base_cit, base_dec)) = values[0] else {
         return derived;
     };
     let base_code = regions[0].region.code.clone();
@@ -394,7 +393,7 @@ fn derive(regions: &mut [RegionValues], rows: &[Vec<ObsRow>]) -> Vec<Derived> {
         let Some((v, cit, dec)) = &values[i] else {
             continue;
         };
-        let inputs = vec![cit.clone(), base_cit.clone()];
+        let inputs = vec![*cit, base_cit];
         derived.push(Derived {
             kind: "difference",
             value: round_to(v - base, (*dec).max(base_dec)),
@@ -453,7 +452,7 @@ mod tests {
                         kind: "ratio",
                         value: 1.5 * n as f64,
                         description: "DE94 / DEA2".into(),
-                        citations: vec!["cit_oqrh2d7jvc5jqlzuutgd".into()],
+                        citations: vec![CitationId::new("cit_oqrh2d7jvc5jqlzuutgd").unwrap()],
                     })
                     .collect(),
                 warnings: vec![Warning {

@@ -221,7 +221,7 @@ pub fn matrix(
                 citation: citer
                     .cite(c.dataset, &p.region, &p.row)?
                     .citation
-                    .into_string(),
+                    .to_string(),
                 region: p.region.clone(),
                 period: p.row.period.to_string(),
                 value: p.value,

@@ -20,6 +20,7 @@ use compact_str::CompactString;
 use serde::Serialize;
 
 use crate::catalogue::Catalogue;
+use crate::citation::CitationId;
 use crate::json_text;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;
@@ -61,7 +62,7 @@ pub struct Cited {
     #[cfg_attr(test, serde(serialize_with = "opt_number"))]
     pub value: Option<f64>,
     pub flags: Vec<Flag>,
-    pub citation: CompactString,
+    pub citation: CitationId,
 }
 
 impl Cited {
@@ -76,7 +77,7 @@ impl Cited {
         out.extend_from_slice(b",\"flags\":");
         write_flags(&self.flags, out);
         out.extend_from_slice(b",\"citation\":");
-        json_text::push_str(out, &self.citation);
+        self.citation.push_json(out);
         out.push(b'}');
     }
 
@@ -124,7 +125,7 @@ pub struct Derived {
     #[serde(serialize_with = "number")]
     pub value: f64,
     pub description: String,
-    pub citations: Vec<CompactString>,
+    pub citations: Vec<CitationId>,
 }
 
 /// A warning a careful analyst should read before using the numbers.
@@ -185,7 +186,7 @@ fn ending(source_url: Option<&str>) -> Vec<u8> {
 
 #[derive(Debug)]
 struct CitedRow {
-    citation_id: CompactString,
+    citation_id: CitationId,
     period: CompactString,
     group: usize,
 }
@@ -199,15 +200,15 @@ impl Sources {
         // and mostly compare as numbers; the place breaks ties, so of an id cited twice the
         // first citing stays, whatever the sort.
         let mut order: Vec<(u128, usize)> = (self.cited.iter().enumerate())
-            .map(|(i, c)| (text_order(&c.citation_id), i))
+            .map(|(i, c)| (c.citation_id.leading(), i))
             .collect();
-        let id = |i: usize| self.cited[i].citation_id.as_str();
+        let id = |i: usize| self.cited[i].citation_id;
         // Pairs sort as plain numbers; a run of pairs with the same first bytes (an id cited
         // twice, or ids that share them) is then put in (id, place) order.
         order.sort_unstable();
         for run in order.chunk_by_mut(|a, b| a.0 == b.0) {
             if run.len() > 1 {
-                run.sort_unstable_by(|a, b| id(a.1).cmp(id(b.1)).then(a.1.cmp(&b.1)));
+                run.sort_unstable_by(|a, b| id(a.1).cmp(&id(b.1)).then(a.1.cmp(&b.1)));
             }
         }
         // An id is one row: every citing of it names the same dataset, region and period.
@@ -218,7 +219,7 @@ impl Sources {
                 .map(|&(_, i)| {
                     let c = &self.cited[i];
                     let group = &self.groups[c.group];
-                    8 + c.citation_id.len()
+                    8 + crate::citation::ID_LEN
                         + c.period.len()
                         + group.before.len()
                         + self.endings[group.ending].1.len()
@@ -239,7 +240,7 @@ impl Sources {
             }
             let c = &self.cited[i];
             let group = &self.groups[c.group];
-            json_text::push_str(&mut out, &c.citation_id);
+            c.citation_id.push_json(&mut out);
             out.push(b':');
             out.extend_from_slice(&group.before);
             json_text::push_str(&mut out, &c.period);
@@ -248,15 +249,6 @@ impl Sources {
         out.extend_from_slice(b"}}");
         out
     }
-}
-
-/// The first 16 bytes of `text` (padded with zero bytes) as a big-endian number: numbers of two
-/// texts compare as their first 16 bytes do, and equal numbers leave the order to the rest.
-fn text_order(text: &str) -> u128 {
-    let mut first = [0; 16];
-    let n = text.len().min(16);
-    first[..n].copy_from_slice(&text.as_bytes()[..n]);
-    u128::from_be_bytes(first)
 }
 
 /// Turns rows into cited values while recording what they cite. Source URLs and snapshot ids
@@ -300,7 +292,7 @@ impl<'a> Citer<'a> {
             period: row.period.clone(),
             value: row.value,
             flags: explain_flags(self.catalogue, &row.flags, &row.conf_status),
-            citation: row.citation_id.clone(),
+            citation: row.citation_id,
         })
     }
 
@@ -361,7 +353,7 @@ impl<'a> Citer<'a> {
         }
         self.last_snapshot = Some(row.snapshot_id);
         self.sources.cited.push(CitedRow {
-            citation_id: row.citation_id.clone(),
+            citation_id: row.citation_id,
             period: row.period.clone(),
             group,
         });
@@ -499,7 +491,7 @@ mod tests {
             period: "2022".into(),
             value: Some(4729243.0),
             flags: vec![],
-            citation: "cit_x".into(),
+            citation: CitationId::new("cit_x").unwrap(),
         };
         let text = serde_json::to_string(&cited).unwrap();
         assert!(text.contains("\"value\":4729243,"), "{text}");
@@ -549,7 +541,7 @@ mod tests {
                 period: if i % 3 == 0 { "2020-Q\"1" } else { "2021" }.into(),
                 value,
                 flags: flags[i % flags.len()].clone(),
-                citation: "cit_oqrh2d7jvc5jqlzuutgd".into(),
+                citation: CitationId::new("cit_oqrh2d7jvc5jqlzuutgd").unwrap(),
             });
         }
         out
@@ -594,7 +586,7 @@ mod tests {
             ("cit_0123456789abA", "2017", 1),
         ] {
             sources.cited.push(CitedRow {
-                citation_id: id.into(),
+                citation_id: CitationId::new(id).unwrap(),
                 period: period.into(),
                 group,
             });

@@ -16,6 +16,7 @@ use rusqlite::{Transaction, params};
 
 use super::observations::ObsRow;
 use super::{StoreError, StoreResult, text};
+use crate::citation::CitationId;
 
 /// Writes the block of `series_id` in `region` from its current rows in `observations`,
 /// replacing the one it had (and leaving none when no current row is left).
@@ -124,7 +125,7 @@ fn decode(series_id: i64, mut block: &[u8], out: &mut Vec<ObsRow>) -> StoreResul
         };
         let [period, value_text, flags, conf_status, citation_id] = texts(&mut block)?;
         out.push(ObsRow {
-            citation_id,
+            citation_id: CitationId::new(&citation_id).ok_or_else(corrupt)?,
             series_id,
             period,
             value,
@@ -228,7 +229,7 @@ mod tests {
                 &row.value_text,
                 &row.flags,
                 &row.conf_status,
-                &row.citation_id,
+                row.citation_id.as_str(),
             ];
             assert_eq!(read, *texts);
         }

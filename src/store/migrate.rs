@@ -191,7 +191,10 @@ mod tests {
             .query_map([], |r| {
                 let mut rows = Vec::new();
                 crate::store::blocks::read(r, 2, r.get(0)?, &mut rows).unwrap();
-                assert!(rows.iter().all(|o| o.citation_id != "cit_old"), "{rows:?}");
+                assert!(
+                    rows.iter().all(|o| o.citation_id.as_str() != "cit_old"),
+                    "{rows:?}"
+                );
                 Ok((r.get(0)?, r.get(1)?, rows.len()))
             })
             .unwrap()

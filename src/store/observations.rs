@@ -3,6 +3,8 @@
 use compact_str::CompactString;
 use rusqlite::{OptionalExtension, Row, params};
 
+use crate::citation::CitationId;
+
 use super::datasets::{SNAPSHOT_COLUMNS, SnapshotRow, snapshot_from_row};
 use super::{Scoped, StoreResult, blocks, text};
 
@@ -11,7 +13,7 @@ use super::{Scoped, StoreResult, blocks, text};
 /// allocation: an answer reads hundreds.
 #[derive(Debug, Clone)]
 pub struct ObsRow {
-    pub citation_id: CompactString,
+    pub citation_id: CitationId,
     pub series_id: i64,
     pub period: CompactString,
     pub value: Option<f64>,
@@ -71,11 +73,23 @@ impl From<ObsRow> for RowValue {
 const OBS_COLUMNS: &str = "o.citation_id, o.series_id, o.period, o.value, o.value_text, o.flags,
     o.conf_status, o.snapshot_id";
 
+/// The citation id in column `at`.
+fn citation_at(r: &Row, at: usize) -> rusqlite::Result<CitationId> {
+    let id = text(r, at)?;
+    CitationId::new(id).ok_or_else(|| {
+        rusqlite::Error::FromSqlConversionFailure(
+            at,
+            rusqlite::types::Type::Text,
+            format!("{} is no citation id", crate::error::shown(id)).into(),
+        )
+    })
+}
+
 /// Reads [`OBS_COLUMNS`] starting at column `at`.
 fn obs_at(r: &Row, at: usize) -> rusqlite::Result<ObsRow> {
     let inline = |i: usize| text(r, i).map(CompactString::new);
     Ok(ObsRow {
-        citation_id: inline(at)?,
+        citation_id: citation_at(r, at)?,
         series_id: r.get(at + 1)?,
         period: inline(at + 2)?,
         value: r.get(at + 3)?,

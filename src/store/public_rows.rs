@@ -22,8 +22,8 @@ use rusqlite::Connection;
 use super::observations::{ObsRow, RowValue};
 use super::public_catalog::PublicCatalog;
 use super::{StoreResult, text};
-use crate::citation::{PREFIX, is_well_formed};
-use crate::ids::{base32_lower_decode, base32_lower_into};
+use crate::citation::{CitationId, PREFIX, is_well_formed};
+use crate::ids::base32_lower_decode;
 
 /// What a caller who sees public data only reads from memory, all of one public data
 /// generation: read in one transaction, so they agree with each other as SQLite would.
@@ -124,9 +124,6 @@ fn held_bytes(rows: usize, texts: usize, blocks: usize) -> usize {
     let buckets = Buckets::for_rows(rows).count() + 1;
     rows * ROW_BYTES + texts + blocks * block + buckets * std::mem::size_of::<u32>()
 }
-
-/// Base32 characters of a citation id after its prefix.
-const CITATION_CHARS: usize = 20;
 
 /// Bytes held per row, as the budget counts them: the row and its place in `by_citation`, plus
 /// its value text (counted as read).
@@ -390,11 +387,7 @@ impl PublicRows {
     }
 
     fn obs(&self, series_id: i64, row: &Row) -> ObsRow {
-        let mut citation = [0u8; 24];
-        citation[..PREFIX.len()].copy_from_slice(PREFIX.as_bytes());
-        base32_lower_into(&row.citation, &mut citation[PREFIX.len()..]);
         let text: Range<usize> = row.text_at as usize..row.text_at as usize + row.text_len as usize;
-        let citation = std::str::from_utf8(&citation[..PREFIX.len() + CITATION_CHARS]);
         let RowValue {
             period,
             value,
@@ -403,7 +396,7 @@ impl PublicRows {
             whole: _,
         } = self.row_value(row);
         ObsRow {
-            citation_id: CompactString::new(citation.expect("ASCII")),
+            citation_id: CitationId::from_bits(&row.citation),
             series_id,
             period,
             value,

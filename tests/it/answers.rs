@@ -356,8 +356,9 @@ fn the_public_rows_in_memory_answer_as_sqlite_does() {
                         shown(&s.value_at(region, series.id, &row.period).unwrap())
                     };
                     assert_eq!(at(&sqlite), at(&memory), "{region} {i}");
-                    let cited =
-                        |s: &regintel::store::Scoped| shown(&s.citation(&row.citation_id).unwrap());
+                    let cited = |s: &regintel::store::Scoped| {
+                        shown(&s.citation(row.citation_id.as_str()).unwrap())
+                    };
                     assert_eq!(cited(&sqlite), cited(&memory), "{}", row.citation_id);
                 }
             }

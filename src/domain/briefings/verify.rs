@@ -324,7 +324,7 @@ mod tests {
 
     fn row(citation: &str, period: &str, value: f64, text: &str) -> ObsRow {
         ObsRow {
-            citation_id: citation.into(),
+            citation_id: crate::citation::CitationId::new(citation).unwrap(),
             series_id: 1,
             period: period.into(),
             value: Some(value),
