@@ -154,10 +154,11 @@ impl CitationId {
 
     /// Appends the id as a JSON string.
     pub fn push_json(&self, out: &mut Vec<u8>) {
-        out.reserve(ID_LEN + 2);
-        out.push(b'"');
-        out.extend_from_slice(self.as_bytes());
-        out.push(b'"');
+        let len = usize::from(self.len);
+        let mut quoted = [b'"'; ID_LEN + 2];
+        quoted[1..=ID_LEN].copy_from_slice(&self.bytes);
+        quoted[len + 1] = b'"';
+        out.extend_from_slice(&quoted[..len + 2]);
     }
 }
 

@@ -196,28 +196,30 @@ impl Sources {
     /// the citations ordered by id, as JSON text byte for byte what serde_json would write for
     /// the same values (see [`json_text`]).
     pub fn to_json(self) -> Vec<u8> {
-        // Sorted as (first 16 bytes of the id, place) pairs, which move faster than whole rows
-        // and mostly compare as numbers; the place breaks ties, so of an id cited twice the
-        // first citing stays, whatever the sort.
-        let mut order: Vec<(u128, usize)> = (self.cited.iter().enumerate())
-            .map(|(i, c)| (c.citation_id.leading(), i))
+        // Sorted as numbers, each the first 12 bytes of an id above the place it was cited at
+        // (32 bits): they move and compare faster than (id, place) pairs. A run with the same
+        // first bytes (an id cited twice, or ids that share them) is then put in (id, place)
+        // order, so of an id cited twice the first citing stays, whatever the sort.
+        let citings = u32::try_from(self.cited.len()).expect("fewer than 2^32 citings");
+        let mut order: Vec<u128> = (self.cited.iter().zip(0..citings))
+            .map(|(c, place)| c.citation_id.leading() >> 32 << 32 | u128::from(place))
             .collect();
-        let id = |i: usize| self.cited[i].citation_id;
-        // Pairs sort as plain numbers; a run of pairs with the same first bytes (an id cited
-        // twice, or ids that share them) is then put in (id, place) order.
+        let place = |key: u128| key as u32 as usize;
+        let id = |key: u128| self.cited[place(key)].citation_id;
+        let first_bytes = |key: u128| key >> 32;
         order.sort_unstable();
-        for run in order.chunk_by_mut(|a, b| a.0 == b.0) {
+        for run in order.chunk_by_mut(|&a, &b| first_bytes(a) == first_bytes(b)) {
             if run.len() > 1 {
-                run.sort_unstable_by(|a, b| id(a.1).cmp(&id(b.1)).then(a.1.cmp(&b.1)));
+                run.sort_unstable_by(|&a, &b| id(a).cmp(&id(b)).then(a.cmp(&b)));
             }
         }
         // An id is one row: every citing of it names the same dataset, region and period.
-        order.dedup_by(|a, b| a.0 == b.0 && id(a.1) == id(b.1));
+        order.dedup_by(|a, b| first_bytes(*a) == first_bytes(*b) && id(*a) == id(*b));
         let mut out = Vec::with_capacity(
             64 + order
                 .iter()
-                .map(|&(_, i)| {
-                    let c = &self.cited[i];
+                .map(|&key| {
+                    let c = &self.cited[place(key)];
                     let group = &self.groups[c.group];
                     8 + crate::citation::ID_LEN
                         + c.period.len()
@@ -234,11 +236,11 @@ impl Sources {
             json_text::push_str(&mut out, snapshot);
         }
         out.extend_from_slice(b"],\"citations\":{");
-        for (n, &(_, i)) in order.iter().enumerate() {
+        for (n, &key) in order.iter().enumerate() {
             if n > 0 {
                 out.push(b',');
             }
-            let c = &self.cited[i];
+            let c = &self.cited[place(key)];
             let group = &self.groups[c.group];
             c.citation_id.push_json(&mut out);
             out.push(b':');
@@ -446,8 +448,10 @@ fn push_number(out: &mut Vec<u8>, v: f64) {
 }
 
 /// `v` as a whole number, if it is one that an `i64` holds exactly: below 2^53 every whole f64 is.
+/// (Checked by converting it and back: `fract` is a call into libm on baseline x86-64.)
 fn whole(v: f64) -> Option<i64> {
-    (v.fract() == 0.0 && v.abs() < 9.0e15).then_some(v as i64)
+    let n = v as i64;
+    (n as f64 == v && v.abs() < 9.0e15).then_some(n)
 }
 
 pub fn opt_number<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
@@ -495,6 +499,31 @@ mod tests {
         };
         let text = serde_json::to_string(&cited).unwrap();
         assert!(text.contains("\"value\":4729243,"), "{text}");
+        // Whole as the definition has it, at the edges of what an i64 holds and beyond.
+        for v in [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -3.0,
+            4729243.0,
+            8.999e15,
+            9.0e15,
+            -9.0e15,
+            1.0e19,
+            1.0e21,
+            -1.0e21,
+            1.0e-7,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            f64::MIN,
+        ] {
+            let defined = (v.fract() == 0.0 && v.abs() < 9.0e15).then_some(v as i64);
+            assert_eq!(whole(v), defined, "{v}");
+        }
         let derived = Derived {
             kind: "ratio",
             value: 0.5,
