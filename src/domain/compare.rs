@@ -155,10 +155,9 @@ pub fn compare(
 
     /// A region's periods with a value, in order (as its rows mostly come already).
     fn with_value(r: &[ObsRow]) -> Vec<&str> {
-        let mut periods: Vec<&str> = (r.iter())
-            .filter(|o| o.value.is_some())
-            .map(|o| o.period.as_str())
-            .collect();
+        // Made at the size of all the rows: collected from a filter, the list grew step by step.
+        let mut periods = Vec::with_capacity(r.len());
+        periods.extend((r.iter().filter(|o| o.value.is_some())).map(|o| o.period.as_str()));
         periods.sort_unstable();
         periods
     }
@@ -197,7 +196,7 @@ pub fn compare(
                 .flags
                 .iter()
                 .filter(|f| matches!(f.code.as_str(), "b" | "p" | "e" | "u" | "c" | "d" | "r"))
-                .map(|f| format!("{} ({})", f.code, f.meaning))
+                .map(|f| [&f.code, " (", &f.meaning, ")"].concat())
                 .collect();
             if !noteworthy.is_empty() {
                 warnings.push(Warning {
@@ -397,14 +396,15 @@ fn derive(regions: &mut [RegionValues], rows: &[Vec<ObsRow>]) -> Vec<Derived> {
         derived.push(Derived {
             kind: "difference",
             value: round_to(v - base, (*dec).max(base_dec)),
-            description: format!("{} minus {}", region.region.code, base_code),
+            // Joined rather than `format!`ted: every comparison writes these.
+            description: [&region.region.code, " minus ", &base_code].concat(),
             citations: inputs.clone(),
         });
         if base != 0.0 {
             derived.push(Derived {
                 kind: "ratio",
                 value: round_to(v / base, 4),
-                description: format!("{} divided by {}", region.region.code, base_code),
+                description: [&region.region.code, " divided by ", &base_code].concat(),
                 citations: inputs,
             });
         }
