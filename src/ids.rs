@@ -25,11 +25,13 @@ fn push_ulid(out: &mut String, random: [u8; 10]) {
     for (i, byte) in random.iter().enumerate() {
         value |= (*byte as u128) << (8 * (9 - i));
     }
-    out.extend(
-        (0..26)
-            .rev()
-            .map(|i| CROCKFORD[((value >> (5 * i)) & 31) as usize] as char),
-    );
+    // Into bytes, then appended at once: pushed a char at a time, each was checked for its
+    // UTF-8 length and the string's room (every request makes one).
+    let mut chars = [0u8; 26];
+    for (i, char) in chars.iter_mut().rev().enumerate() {
+        *char = CROCKFORD[((value >> (5 * i)) & 31) as usize];
+    }
+    out.push_str(std::str::from_utf8(&chars).expect("the alphabet is ASCII"));
 }
 
 /// Fills `buf` from the operating system's CSPRNG. Failure means the OS cannot give randomness,
@@ -189,6 +191,20 @@ mod tests {
         assert_eq!(a.len(), 26);
         assert!(a.bytes().all(|c| CROCKFORD.contains(&c)));
         assert!(a < b, "{a} < {b}");
+    }
+
+    /// The last 16 characters are the 80 random bits, most significant first.
+    #[test]
+    fn a_ulid_ends_with_its_random_bits() {
+        let random = [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0xfe, 0xdc];
+        let mut out = String::from("req_");
+        push_ulid(&mut out, random);
+        let digit = |c: u8| CROCKFORD.iter().position(|&d| d == c).unwrap() as u128;
+        let bits = out[14..].bytes().fold(0, |acc, c| acc << 5 | digit(c));
+        let mut expected = [0; 16];
+        expected[6..].copy_from_slice(&random);
+        assert_eq!(bits, u128::from_be_bytes(expected), "{out}");
+        assert_eq!(out.len(), 30);
     }
 
     /// Request ids take their random bits from a batch fetched per thread: every id of several

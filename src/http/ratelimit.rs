@@ -15,7 +15,7 @@ use super::respond::Body;
 use crate::auth::{Principal, Via};
 use crate::config::{LimitConfig, Quotas};
 use crate::http::error::ApiError;
-use crate::limits::{Decision, Kind, Policy, Scope};
+use crate::limits::{Decision, Kind, Policy, Scope, Status};
 use crate::state::AppState;
 use crate::store::accounts::Tier;
 
@@ -264,28 +264,22 @@ const RATELIMIT_POLICY: HeaderName = HeaderName::from_static("ratelimit-policy")
 const RATELIMIT: HeaderName = HeaderName::from_static("ratelimit");
 
 /// `X-RateLimit-*` for the binding bucket, and the IETF draft fields for every bucket. Every
-/// answer carries them: their values are written into one buffer and each header holds its
-/// slice of it (one allocation, where a value each took six), without `format!` (its machinery
+/// answer carries them: their values (but the policy's, see [`policy_value`]) are written into
+/// one buffer and each header holds its slice of it (one allocation, where a value each took six), without `format!` (its machinery
 /// was most of their cost), and the names are constants (made from text on every answer, they
 /// were parsed and looked up each time).
 fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
     let Some(binding) = decision.binding() else {
         return;
     };
-    let mut text = Vec::with_capacity(256);
-    let mut ends = Vec::with_capacity(6);
+    let mut text = Vec::with_capacity(192);
+    let mut ends = Vec::with_capacity(5);
     let reset = (wall_secs.max(0) as u64) + binding.reset_secs;
     for n in [binding.limit, binding.remaining, binding.used, reset] {
         push_number(&mut text, n);
         ends.push(text.len());
     }
-    // `"name";q=30;w=60, ...`, then `"name";r=29;t=2, ...`.
-    let policy = text.len();
-    for s in &decision.statuses {
-        let (q, w) = ((";q=", s.limit), (";w=", s.window_secs));
-        push_item(&mut text, policy, s.policy, q, w);
-    }
-    ends.push(text.len());
+    // `"name";r=29;t=2, ...`.
     let state = text.len();
     for s in &decision.statuses {
         let (r, t) = ((";r=", s.remaining), (";t=", s.reset_secs));
@@ -313,9 +307,89 @@ fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
         X_RATELIMIT_RESOURCE,
         HeaderValue::from_static(binding.policy),
     );
-    for (name, value) in [RATELIMIT_POLICY, RATELIMIT].into_iter().zip(values) {
-        if let Some(value) = value {
-            headers.insert(name, value);
+    if let Some(policy) = policy_value(&decision.statuses) {
+        headers.insert(RATELIMIT_POLICY, policy);
+    }
+    if let Some(Some(value)) = values.next() {
+        headers.insert(RATELIMIT, value);
+    }
+}
+
+/// `RateLimit-Policy` for `statuses`: `"name";q=30;w=60, ...`. It changes only with the caller's
+/// kind and the configured quotas, so each thread keeps the last one it wrote and the buckets
+/// it describes, and answers the same buckets with it again instead of writing it anew.
+fn policy_value(statuses: &[Status]) -> Option<HeaderValue> {
+    type Described = (Vec<(&'static str, u64, u64)>, HeaderValue);
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<Described>> = const { std::cell::RefCell::new(None) };
+    }
+    let describes = |buckets: &[(&'static str, u64, u64)]| {
+        buckets.len() == statuses.len()
+            && (buckets.iter().zip(statuses)).all(|(&b, s)| b == (s.policy, s.limit, s.window_secs))
+    };
+    LAST.with_borrow_mut(|last| {
+        if let Some((buckets, value)) = last.as_ref()
+            && describes(buckets)
+        {
+            return Some(value.clone());
+        }
+        let mut text = Vec::with_capacity(128);
+        for s in statuses {
+            push_item(
+                &mut text,
+                0,
+                s.policy,
+                (";q=", s.limit),
+                (";w=", s.window_secs),
+            );
+        }
+        let value = HeaderValue::from_maybe_shared(hyper::body::Bytes::from(text)).ok()?;
+        let buckets = statuses.iter().map(|s| (s.policy, s.limit, s.window_secs));
+        *last = Some((buckets.collect(), value.clone()));
+        Some(value)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(policy: &'static str, limit: u64, window_secs: u64) -> Status {
+        Status {
+            policy,
+            limit,
+            window_secs,
+            used: 1,
+            remaining: limit - 1,
+            reset_secs: 2,
+        }
+    }
+
+    /// The policy a thread wrote last is shown again only for the same buckets: callers of
+    /// another kind, or quotas of another tier, get their own.
+    #[test]
+    fn each_set_of_buckets_gets_its_own_policy() {
+        let anonymous = [status("ip-minute", 30, 60), status("ip-day", 1000, 86400)];
+        let key = [status("key-minute", 30, 60), status("key-day", 1000, 86400)];
+        let other_tier = [
+            status("key-minute", 120, 60),
+            status("key-day", 1000, 86400),
+        ];
+        let fewer = [status("key-minute", 120, 60)];
+        let expected = [
+            r#""ip-minute";q=30;w=60, "ip-day";q=1000;w=86400"#,
+            r#""key-minute";q=30;w=60, "key-day";q=1000;w=86400"#,
+            r#""key-minute";q=120;w=60, "key-day";q=1000;w=86400"#,
+            r#""key-minute";q=120;w=60"#,
+        ];
+        for _ in 0..2 {
+            for (statuses, expected) in [&anonymous[..], &key, &other_tier, &fewer]
+                .into_iter()
+                .zip(expected)
+            {
+                assert_eq!(policy_value(statuses).unwrap(), expected);
+                assert_eq!(policy_value(statuses).unwrap(), expected);
+            }
         }
     }
 }
