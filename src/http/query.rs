@@ -136,6 +136,11 @@ fn encode_into(out: &mut String, text: &str) {
 /// Percent-decoding with `+` as space (HTML forms); None for malformed escapes or non-UTF-8.
 pub fn decode(s: &str) -> Option<String> {
     let bytes = s.as_bytes();
+    // Most texts (codes, ids, numbers) have nothing to decode: copied at once, not a byte at a
+    // time.
+    if memchr::memchr2(b'%', b'+', bytes).is_none() {
+        return Some(s.to_owned());
+    }
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -165,6 +170,13 @@ mod tests {
     #[test]
     fn decodes_and_rejects() {
         assert_eq!(decode("a%20b+c").unwrap(), "a b c");
+        assert_eq!(
+            decode("cit_oqrh2d7jvc5jqlzuutgd").unwrap(),
+            "cit_oqrh2d7jvc5jqlzuutgd"
+        );
+        assert_eq!(decode("M\u{fc}nchen").unwrap(), "M\u{fc}nchen");
+        assert_eq!(decode("").unwrap(), "");
+        assert_eq!(decode("+").unwrap(), " ");
         assert_eq!(decode("M%C3%BCnchen").unwrap(), "München");
         assert!(decode("%zz").is_none());
         assert!(decode("%4").is_none());
