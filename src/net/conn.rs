@@ -189,10 +189,13 @@ struct Activity {
     any_request: AtomicBool,
     /// When a request last arrived or ended, in milliseconds since `origin`.
     last_request: AtomicU64,
-    /// The answers being sent, by a number of their own.
-    answers: Mutex<HashMap<u64, Arc<Sending>>>,
+    /// The answers being sent, by a number of their own (counted here, so hashed with foldhash
+    /// rather than SipHash: no client picks them).
+    answers: Mutex<Answers>,
     next_answer: AtomicU64,
 }
+
+type Answers = HashMap<u64, Arc<Sending>, foldhash::fast::RandomState>;
 
 /// One answer being sent: when hyper last asked it for a piece, and whether it had none ready
 /// then (so it is the producer's turn, not the client's).
@@ -208,7 +211,7 @@ impl Activity {
             in_flight: AtomicUsize::new(0),
             any_request: AtomicBool::new(false),
             last_request: AtomicU64::new(0),
-            answers: Mutex::new(HashMap::new()),
+            answers: Mutex::default(),
             next_answer: AtomicU64::new(0),
         }
     }
@@ -217,7 +220,7 @@ impl Activity {
         self.origin.elapsed().as_millis() as u64
     }
 
-    fn answers(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Sending>>> {
+    fn answers(&self) -> std::sync::MutexGuard<'_, Answers> {
         self.answers.lock().unwrap_or_else(|e| e.into_inner())
     }
 
