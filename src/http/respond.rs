@@ -145,30 +145,15 @@ pub fn envelope(e: &Envelope<'_>, data: &Bytes, meta: &Bytes) -> Body {
         .and_then(|m| m.strip_suffix(b"}"))
         .map_or_else(Bytes::new, |m| meta.slice_ref(m));
     let comma = if members.is_empty() { "" } else { "," };
-    let parts = [
+    Body::from_chunks([
         Bytes::from_static(b"{\"data\":"),
         data.clone(),
         Bytes::from(middle),
         Bytes::from_static(comma.as_bytes()),
         members,
         Bytes::from_static(b"}}"),
-    ];
-    let len: usize = parts.iter().map(Bytes::len).sum();
-    if len > COPY_AT_MOST {
-        return Body::from_chunks(parts);
-    }
-    let mut whole = Vec::with_capacity(len);
-    for part in &parts {
-        whole.extend_from_slice(part);
-    }
-    Body::from_chunks([Bytes::from(whole)])
+    ])
 }
-
-/// Envelopes up to this size are copied into one buffer: sent as six parts, each part cost hyper
-/// and the connection's watchdog more (a frame, a clock reading) than copying a few kilobytes
-/// (a citation's 3 KB: 53,666 instructions an answer -> 51,310). Larger ones (a NUTS-3 profile
-/// is 20 KB, a cached NUTS-2 one 55 KB) go out as their parts, where the copy would cost more.
-const COPY_AT_MOST: usize = 8 * 1024;
 
 /// The error envelope: `data` null and `error` with RFC 9457 members (`code`, `message`, `status`,
 /// `request_id` and, where there are any, `details`).
@@ -493,19 +478,6 @@ mod tests {
         assert_eq!(empty.size_hint().exact(), Some(empty.concat().len() as u64));
         let v: serde_json::Value = serde_json::from_slice(&empty.concat()).unwrap();
         assert_eq!(v["meta"]["access"], "public");
-        // A small envelope goes out as one part, a large one as its parts: the same text.
-        assert_eq!(body.chunks.len(), 1);
-        let padding = "x".repeat(COPY_AT_MOST);
-        let large = envelope(
-            &E,
-            &Bytes::from(format!(r#"{{"a":"{padding}"}}"#)),
-            &Bytes::from_static(br#"{"citations":{"cit_x":{}}}"#),
-        );
-        assert!(large.chunks.len() > 1);
-        assert_eq!(large.size_hint().exact(), Some(large.concat().len() as u64));
-        let v: serde_json::Value = serde_json::from_slice(&large.concat()).unwrap();
-        assert_eq!(v["data"]["a"], padding.as_str());
-        assert!(v["meta"]["citations"]["cit_x"].is_object());
     }
 
     #[test]
