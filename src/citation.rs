@@ -89,7 +89,7 @@ pub fn parse_dims(dims: &str) -> Vec<(&str, &str)> {
 
 /// Whether `id` has the shape of a citation id (checked before any database access).
 pub fn is_well_formed(id: &str) -> bool {
-    id.len() == 24
+    id.len() == ID_LEN
         && id.starts_with(PREFIX)
         && id[4..]
             .bytes()

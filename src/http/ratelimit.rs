@@ -265,9 +265,9 @@ const RATELIMIT: HeaderName = HeaderName::from_static("ratelimit");
 
 /// `X-RateLimit-*` for the binding bucket, and the IETF draft fields for every bucket. Every
 /// answer carries them: their values (but the policy's, see [`policy_value`]) are written into
-/// one buffer and each header holds its slice of it (one allocation, where a value each took six), without `format!` (its machinery
-/// was most of their cost), and the names are constants (made from text on every answer, they
-/// were parsed and looked up each time).
+/// one buffer and each header holds its slice of it (one allocation, where a value each took
+/// six), without `format!` (its machinery was most of their cost), and the names are constants
+/// (made from text on every answer, they were parsed and looked up each time).
 fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
     let Some(binding) = decision.binding() else {
         return;

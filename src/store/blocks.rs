@@ -240,6 +240,13 @@ mod tests {
             bad[row_start + 8 + 1 + 8 + 1] = 0xff;
             assert!(decode(3, &bad, &mut Vec::new()).is_err(), "{row_start}");
         }
+        // A citation id no answer could show as it is (longer than an id, or with a character
+        // JSON escapes) is refused as corrupt.
+        for id in ["cit_aaaaaaaaaaaaaaaaaaaaa", "cit_\"a", "cit_\na"] {
+            let mut bad = Vec::new();
+            encode_row(&mut bad, 7, None, ["2022", "", "", "", id]);
+            assert!(decode(3, &bad, &mut Vec::new()).is_err(), "{id:?}");
+        }
         // A block cut short anywhere is refused, not misread.
         for end in 1..block.len() {
             let mut rows = Vec::new();

@@ -378,3 +378,21 @@ impl Scoped {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stored citation id is read as it is if an answer can show it so, and refused otherwise.
+    #[test]
+    fn stored_citation_ids_are_checked_when_read() {
+        let db = rusqlite::Connection::open_in_memory().unwrap();
+        let read = |id: &str| db.query_row("SELECT ?1", [id], |r| citation_at(r, 0));
+        let id = "cit_oqrh2d7jvc5jqlzuutgd";
+        assert_eq!(read(id).unwrap().as_str(), id);
+        assert_eq!(read("cit_old").unwrap().as_str(), "cit_old");
+        for bad in ["cit_oqrh2d7jvc5jqlzuutgdx", "cit_\"a", "cit_\\a", "cit_\ta"] {
+            assert!(read(bad).is_err(), "{bad:?}");
+        }
+    }
+}
