@@ -82,8 +82,8 @@ pub struct DatasetDetail {
 
 /// A source as answers show it (`SourceRecord::shown`): its publisher, title, landing URL,
 /// license, origin and transformation.
-pub fn shown_source<S: serde::Serializer>(
-    source: &Option<Arc<SourceRecord>>,
+pub fn shown_source<S: serde::Serializer, R: std::ops::Deref<Target = SourceRecord>>(
+    source: &Option<R>,
     s: S,
 ) -> Result<S::Ok, S::Error> {
     match source {
@@ -100,7 +100,7 @@ pub fn snapshot_text(snapshot: &SnapshotRow) -> &serde_json::value::RawValue {
 /// [`snapshot_text`] for `serialize_with`.
 #[cfg(test)]
 pub fn shown_snapshot<S: serde::Serializer>(
-    snapshot: &Arc<SnapshotRow>,
+    snapshot: &&SnapshotRow,
     s: S,
 ) -> Result<S::Ok, S::Error> {
     snapshot_text(snapshot).serialize(s)

@@ -1,6 +1,7 @@
 //! Citation detail: the primary row behind a number, where it came from and how to check it.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::catalog::snapshot_text;
 use super::error::{Error, Rejection};
@@ -10,48 +11,64 @@ use crate::catalogue::SourceRecord;
 use crate::citation::{is_well_formed, parse_dims};
 use crate::json_text;
 use crate::store::Scoped;
-use crate::store::datasets::SnapshotRow;
+use crate::store::datasets::{DatasetRow, SnapshotRow};
+use crate::store::observations::CitationRow;
+use crate::store::regions::RegionRow;
+
+/// What `GET /citations/{citation_id}` shows of a citation, as the store found it: its row and
+/// the dataset, region and source around it. [`Found::detail`] borrows the answer from it.
+pub struct Found {
+    row: CitationRow,
+    dataset: Arc<DatasetRow>,
+    region: Option<Arc<RegionRow>>,
+    source: Option<Arc<SourceRecord>>,
+    flags: Vec<Flag>,
+    /// None where the row is current and so stands for itself.
+    current_citation: Option<String>,
+}
 
 /// Written by [`CitationDetail::write_json`]; the derived `Serialize` is the unit test's oracle.
+/// Its texts are borrowed from [`Found`]: copied into strings of their own, they were a dozen
+/// allocations of every citation looked up.
 #[derive(Debug)]
 #[cfg_attr(test, derive(serde::Serialize))]
-pub struct CitationDetail {
-    pub id: String,
-    pub dataset: DatasetBrief,
-    pub region: RegionBrief,
-    pub period: String,
+pub struct CitationDetail<'a> {
+    pub id: &'a str,
+    pub dataset: DatasetBrief<'a>,
+    pub region: RegionBrief<'a>,
+    pub period: &'a str,
     #[cfg_attr(test, serde(serialize_with = "super::opt_number"))]
     pub value: Option<f64>,
     /// The value exactly as printed in the source file.
-    pub value_text: String,
-    pub unit: String,
-    pub dimensions: BTreeMap<String, String>,
-    pub flags: Vec<Flag>,
+    pub value_text: &'a str,
+    pub unit: &'a str,
+    pub dimensions: BTreeMap<&'a str, &'a str>,
+    pub flags: &'a [Flag],
     #[cfg_attr(test, serde(serialize_with = "super::catalog::shown_snapshot"))]
-    pub snapshot: std::sync::Arc<SnapshotRow>,
+    pub snapshot: &'a SnapshotRow,
     #[cfg_attr(test, serde(serialize_with = "super::catalog::shown_source"))]
-    pub source: Option<std::sync::Arc<SourceRecord>>,
+    pub source: Option<&'a SourceRecord>,
     /// Where in the original file the value stands.
     pub location: Location,
     /// Null if this is the current value; otherwise the next revision of it.
-    pub superseded_by: Option<String>,
+    pub superseded_by: Option<&'a str>,
     /// The citation that stands for this observation now (itself if not superseded).
-    pub current_citation: String,
+    pub current_citation: &'a str,
     pub how_to_verify: String,
 }
 
 #[derive(Debug)]
 #[cfg_attr(test, derive(serde::Serialize))]
-pub struct DatasetBrief {
-    pub code: String,
-    pub title: String,
+pub struct DatasetBrief<'a> {
+    pub code: &'a str,
+    pub title: &'a str,
 }
 
 #[derive(Debug)]
 #[cfg_attr(test, derive(serde::Serialize))]
-pub struct RegionBrief {
-    pub code: String,
-    pub name: Option<String>,
+pub struct RegionBrief<'a> {
+    pub code: &'a str,
+    pub name: Option<&'a str>,
     pub level: Option<i64>,
 }
 
@@ -63,34 +80,34 @@ pub struct Location {
     pub column: String,
 }
 
-impl CitationDetail {
+impl CitationDetail<'_> {
     /// The citation as JSON text, byte for byte what serde_json writes for it: serde's way
     /// through its twenty fields and their names was a tenth of a citation's instructions.
     pub fn write_json(&self, out: &mut Vec<u8>) {
         let text = json_text::push_str;
         out.extend_from_slice(b"{\"id\":");
-        text(out, &self.id);
+        text(out, self.id);
         out.extend_from_slice(b",\"dataset\":{\"code\":");
-        text(out, &self.dataset.code);
+        text(out, self.dataset.code);
         out.extend_from_slice(b",\"title\":");
-        text(out, &self.dataset.title);
+        text(out, self.dataset.title);
         out.extend_from_slice(b"},\"region\":{\"code\":");
-        text(out, &self.region.code);
+        text(out, self.region.code);
         out.extend_from_slice(b",\"name\":");
-        json_text::push_opt_str(out, self.region.name.as_deref());
+        json_text::push_opt_str(out, self.region.name);
         out.extend_from_slice(b",\"level\":");
         match self.region.level {
             Some(level) => json_text::push_int(out, level),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b"},\"period\":");
-        text(out, &self.period);
+        text(out, self.period);
         out.extend_from_slice(b",\"value\":");
         push_opt_number(out, self.value);
         out.extend_from_slice(b",\"value_text\":");
-        text(out, &self.value_text);
+        text(out, self.value_text);
         out.extend_from_slice(b",\"unit\":");
-        text(out, &self.unit);
+        text(out, self.unit);
         out.extend_from_slice(b",\"dimensions\":{");
         for (i, (name, value)) in self.dimensions.iter().enumerate() {
             if i > 0 {
@@ -101,11 +118,11 @@ impl CitationDetail {
             text(out, value);
         }
         out.extend_from_slice(b"},\"flags\":");
-        write_flags(&self.flags, out);
+        write_flags(self.flags, out);
         out.extend_from_slice(b",\"snapshot\":");
-        out.extend_from_slice(snapshot_text(&self.snapshot).get().as_bytes());
+        out.extend_from_slice(snapshot_text(self.snapshot).get().as_bytes());
         out.extend_from_slice(b",\"source\":");
-        match &self.source {
+        match self.source {
             Some(source) => out.extend_from_slice(source.shown().json.get().as_bytes()),
             None => out.extend_from_slice(b"null"),
         }
@@ -114,16 +131,17 @@ impl CitationDetail {
         out.extend_from_slice(b",\"column\":");
         text(out, &self.location.column);
         out.extend_from_slice(b"},\"superseded_by\":");
-        json_text::push_opt_str(out, self.superseded_by.as_deref());
+        json_text::push_opt_str(out, self.superseded_by);
         out.extend_from_slice(b",\"current_citation\":");
-        text(out, &self.current_citation);
+        text(out, self.current_citation);
         out.extend_from_slice(b",\"how_to_verify\":");
         text(out, &self.how_to_verify);
         out.push(b'}');
     }
 }
 
-pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<CitationDetail, Error> {
+/// The citation `id`, with everything its detail shows.
+pub fn find(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Found, Error> {
     let not_found =
         || Rejection::NotFound(format!("no citation with id {}", crate::error::shown(id)));
     if !is_well_formed(id) {
@@ -140,83 +158,100 @@ pub fn detail(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citatio
         Some(id) => store.source(id)?,
         None => None,
     };
-    let shown = source.as_ref().map(|s| s.shown());
-    let origin_format = shown
-        .and_then(|s| s.origin["format"].as_str())
-        .unwrap_or(&row.snapshot.format);
-    let sdmx = origin_format.contains("SDMX") || origin_format == "sdmx-csv";
-    let column = if sdmx {
-        "OBS_VALUE (with OBS_FLAG)".to_owned()
-    } else {
-        ["the column headed ", &row.obs.period].concat()
-    };
-    let original = shown.map_or(&row.snapshot.file_name, |s| &s.file);
-    // Joined rather than `format!`ted: every citation looked up writes this sentence.
-    let how_to_verify = [
-        "Open ",
-        original,
-        ", go to line ",
-        itoa::Buffer::new().format(row.src_line),
-        " and read ",
-        &column,
-        ": it shows ",
-        if row.obs.value_text.is_empty() {
-            ":"
-        } else {
-            &row.obs.value_text
-        },
-        if row.obs.flags.is_empty() {
-            ""
-        } else {
-            " with flag(s) "
-        },
-        &row.obs.flags,
-        ". regintel imported it on ",
-        &row.snapshot.imported_at,
-        " from ",
-        &row.snapshot.file_name,
-        " (SHA-256 ",
-        &row.snapshot.file_sha256,
-        ") as snapshot ",
-        &row.snapshot.public_id,
-        ".",
-    ]
-    .concat();
     // A current row stands for itself; only a revised one has a chain to follow.
     let current_citation = match &row.superseded_by {
-        None => id.to_owned(),
-        Some(_) => store.current_citation(id)?,
+        None => None,
+        Some(_) => Some(store.current_citation(id)?),
     };
-    Ok(CitationDetail {
-        id: id.to_owned(),
-        dataset: DatasetBrief {
-            code: dataset.code.clone(),
-            title: dataset.title.clone(),
-        },
-        region: RegionBrief {
-            code: row.region_code.clone(),
-            name: region.as_ref().and_then(|r| r.name().map(str::to_owned)),
-            level: region.and_then(|r| r.level),
-        },
-        period: row.obs.period.to_string(),
-        value: row.obs.value,
-        value_text: row.obs.value_text.to_string(),
-        unit: row.unit.clone(),
-        dimensions: parse_dims(&row.dims)
-            .into_iter()
-            .map(|(k, v)| (k.to_owned(), v.to_owned()))
-            .collect(),
+    Ok(Found {
         flags: explain_flags(catalogue, &row.obs.flags, &row.obs.conf_status),
-        snapshot: row.snapshot,
+        row,
+        dataset,
+        region,
         source,
-        location: Location {
-            line: row.src_line,
-            column,
-        },
-        superseded_by: row.superseded_by,
         current_citation,
-        how_to_verify,
     })
+}
+
+impl Found {
+    /// The snapshot the row is from.
+    pub fn snapshot(&self) -> &SnapshotRow {
+        &self.row.snapshot
+    }
+
+    pub fn detail(&self) -> CitationDetail<'_> {
+        let row = &self.row;
+        let shown = self.source.as_ref().map(|s| s.shown());
+        let origin_format = shown
+            .and_then(|s| s.origin["format"].as_str())
+            .unwrap_or(&row.snapshot.format);
+        let sdmx = origin_format.contains("SDMX") || origin_format == "sdmx-csv";
+        let column = if sdmx {
+            "OBS_VALUE (with OBS_FLAG)".to_owned()
+        } else {
+            ["the column headed ", &row.obs.period].concat()
+        };
+        let original = shown.map_or(&row.snapshot.file_name, |s| &s.file);
+        // Joined rather than `format!`ted: every citation looked up writes this sentence.
+        let how_to_verify = [
+            "Open ",
+            original,
+            ", go to line ",
+            itoa::Buffer::new().format(row.src_line),
+            " and read ",
+            &column,
+            ": it shows ",
+            if row.obs.value_text.is_empty() {
+                ":"
+            } else {
+                &row.obs.value_text
+            },
+            if row.obs.flags.is_empty() {
+                ""
+            } else {
+                " with flag(s) "
+            },
+            &row.obs.flags,
+            ". regintel imported it on ",
+            &row.snapshot.imported_at,
+            " from ",
+            &row.snapshot.file_name,
+            " (SHA-256 ",
+            &row.snapshot.file_sha256,
+            ") as snapshot ",
+            &row.snapshot.public_id,
+            ".",
+        ]
+        .concat();
+        let id = row.obs.citation_id.as_str();
+        CitationDetail {
+            id,
+            dataset: DatasetBrief {
+                code: &self.dataset.code,
+                title: &self.dataset.title,
+            },
+            region: RegionBrief {
+                code: &row.region_code,
+                name: self.region.as_ref().and_then(|r| r.name()),
+                level: self.region.as_ref().and_then(|r| r.level),
+            },
+            period: &row.obs.period,
+            value: row.obs.value,
+            value_text: &row.obs.value_text,
+            unit: &row.unit,
+            dimensions: parse_dims(&row.dims).into_iter().collect(),
+            flags: &self.flags,
+            snapshot: &row.snapshot,
+            source: self.source.as_deref(),
+            location: Location {
+                line: row.src_line,
+                column,
+            },
+            superseded_by: row.superseded_by.as_deref(),
+            current_citation: self.current_citation.as_deref().unwrap_or(id),
+            how_to_verify,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -228,7 +263,7 @@ mod tests {
     #[test]
     fn a_citation_is_written_as_serde_json_writes_it() {
         let cited = crate::domain::tests::cited_values();
-        let snapshot = std::sync::Arc::new(SnapshotRow {
+        let snapshot = SnapshotRow {
             public_id: "snp_4c2a".into(),
             imported_at: "2026-11-21T10:00:00Z".into(),
             file_name: "demo \"r\".tsv.gz".into(),
@@ -239,8 +274,8 @@ mod tests {
             rows_revised: 1,
             rows_unchanged: 1,
             shown: Default::default(),
-        });
-        let source = std::sync::Arc::new(SourceRecord {
+        };
+        let source = SourceRecord {
             publisher: "Eurostat".into(),
             title: "Population\tby \"age\"".into(),
             landing_url: Some("https://ec.europa.eu/eurostat".into()),
@@ -248,35 +283,39 @@ mod tests {
             origin_json: r#"{"format":"tsv","commit":"f4677da"}"#.into(),
             transformation: None,
             shown: Default::default(),
-        });
+        };
+        let dimensions: Vec<(String, String)> = (0..3)
+            .map(|i| (format!("dim\"{i}"), format!("v{i}\n")))
+            .collect();
         for (n, c) in cited.iter().enumerate() {
             let detail = CitationDetail {
-                id: c.citation.to_string(),
+                id: c.citation.as_str(),
                 dataset: DatasetBrief {
-                    code: "demo_r_pjangrp3".into(),
-                    title: "Population \\ \"NUTS 3\"".into(),
+                    code: "demo_r_pjangrp3",
+                    title: "Population \\ \"NUTS 3\"",
                 },
                 region: RegionBrief {
-                    code: "DE21".into(),
-                    name: (n % 2 == 0).then(|| "Oberbayern \u{1}".into()),
+                    code: "DE21",
+                    name: (n % 2 == 0).then_some("Oberbayern \u{1}"),
                     level: (n % 3 != 0).then_some(2),
                 },
-                period: c.period.to_string(),
+                period: &c.period,
                 value: c.value,
-                value_text: "4729243".into(),
-                unit: "NR".into(),
-                dimensions: (0..n % 3)
-                    .map(|i| (format!("dim\"{i}"), format!("v{i}\n")))
+                value_text: "4729243",
+                unit: "NR",
+                dimensions: dimensions[..n % 3]
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.as_str()))
                     .collect(),
-                flags: c.flags.clone(),
-                snapshot: std::sync::Arc::clone(&snapshot),
-                source: (n % 2 == 1).then(|| std::sync::Arc::clone(&source)),
+                flags: &c.flags,
+                snapshot: &snapshot,
+                source: (n % 2 == 1).then_some(&source),
                 location: Location {
                     line: 91344 + n as i64,
                     column: "the column headed 2022".into(),
                 },
-                superseded_by: (n % 4 == 0).then(|| "cit_next".into()),
-                current_citation: "cit_current".into(),
+                superseded_by: (n % 4 == 0).then_some("cit_next"),
+                current_citation: "cit_current",
                 how_to_verify: "Open \"x\", go to line 1".into(),
             };
             let mut ours = Vec::new();

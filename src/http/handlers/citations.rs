@@ -8,16 +8,16 @@ use crate::reply::Reply;
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let id = req.param("citation_id");
-    let citation = citations::detail(req.store()?, &req.state.catalogue, id)?;
+    let found = citations::find(req.store()?, &req.state.catalogue, id)?;
     /// `meta`: the one snapshot the row is from (a struct, not a `json!` tree built per answer).
     #[derive(serde::Serialize)]
     struct Meta<'a> {
         snapshots: [&'a str; 1],
     }
     let meta = Meta {
-        snapshots: [&citation.snapshot.public_id],
+        snapshots: [&found.snapshot().public_id],
     };
-    let data = crate::json_text::written_by(|out| citation.write_json(out));
+    let data = crate::json_text::written_by(|out| found.detail().write_json(out));
     let meta = crate::json_text::to_vec(&meta).map_err(|e| ApiError::Internal(e.into()))?;
     Ok(Reply::text(data, meta))
 }
