@@ -273,11 +273,15 @@ fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
         return;
     };
     let mut text = Vec::with_capacity(192);
-    let mut ends = Vec::with_capacity(5);
+    // Where each value ends: the four numbers', then the `RateLimit` list's.
+    let mut ends = [0; 5];
     let reset = (wall_secs.max(0) as u64) + binding.reset_secs;
-    for n in [binding.limit, binding.remaining, binding.used, reset] {
+    for (end, n) in ends
+        .iter_mut()
+        .zip([binding.limit, binding.remaining, binding.used, reset])
+    {
         push_number(&mut text, n);
-        ends.push(text.len());
+        *end = text.len();
     }
     // `"name";r=29;t=2, ...`.
     let state = text.len();
@@ -285,7 +289,7 @@ fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
         let (r, t) = ((";r=", s.remaining), (";t=", s.reset_secs));
         push_item(&mut text, state, s.policy, r, t);
     }
-    ends.push(text.len());
+    ends[4] = text.len();
     let text = hyper::body::Bytes::from(text);
     let mut values = ends.iter().scan(0, |start, &end| {
         let value = HeaderValue::from_maybe_shared(text.slice(*start..end)).ok();
