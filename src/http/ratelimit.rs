@@ -319,22 +319,26 @@ fn headers(headers: &mut HeaderMap, decision: &Decision, wall_secs: i64) {
     }
 }
 
+/// Sets of buckets [`policy_value`] keeps per thread: more than the kinds of caller (anonymous,
+/// a key or a session of either tier) and the auth-fail bucket together.
+const KINDS_KEPT: usize = 8;
+
 /// `RateLimit-Policy` for `statuses`: `"name";q=30;w=60, ...`. It changes only with the caller's
-/// kind and the configured quotas, so each thread keeps the last one it wrote and the buckets
-/// it describes, and answers the same buckets with it again instead of writing it anew.
+/// kind and the configured quotas, so each thread keeps the ones it wrote with the buckets they
+/// describe, and answers the same buckets with theirs again instead of writing it anew. A thread
+/// serves callers of every kind in turn: with only the last one kept, each change of kind wrote
+/// it anew.
 fn policy_value(statuses: &[Status]) -> Option<HeaderValue> {
     type Described = (Vec<(&'static str, u64, u64)>, HeaderValue);
     thread_local! {
-        static LAST: std::cell::RefCell<Option<Described>> = const { std::cell::RefCell::new(None) };
+        static KEPT: std::cell::RefCell<Vec<Described>> = const { std::cell::RefCell::new(Vec::new()) };
     }
     let describes = |buckets: &[(&'static str, u64, u64)]| {
         buckets.len() == statuses.len()
             && (buckets.iter().zip(statuses)).all(|(&b, s)| b == (s.policy, s.limit, s.window_secs))
     };
-    LAST.with_borrow_mut(|last| {
-        if let Some((buckets, value)) = last.as_ref()
-            && describes(buckets)
-        {
+    KEPT.with_borrow_mut(|kept| {
+        if let Some((_, value)) = kept.iter().find(|(buckets, _)| describes(buckets)) {
             return Some(value.clone());
         }
         let mut text = Vec::with_capacity(128);
@@ -349,7 +353,10 @@ fn policy_value(statuses: &[Status]) -> Option<HeaderValue> {
         }
         let value = HeaderValue::from_maybe_shared(hyper::body::Bytes::from(text)).ok()?;
         let buckets = statuses.iter().map(|s| (s.policy, s.limit, s.window_secs));
-        *last = Some((buckets.collect(), value.clone()));
+        if kept.len() == KINDS_KEPT {
+            kept.remove(0);
+        }
+        kept.push((buckets.collect(), value.clone()));
         Some(value)
     })
 }
@@ -393,6 +400,20 @@ mod tests {
             {
                 assert_eq!(policy_value(statuses).unwrap(), expected);
                 assert_eq!(policy_value(statuses).unwrap(), expected);
+            }
+        }
+    }
+
+    /// More sets of buckets than a thread keeps, in turn: each still gets its own policy after
+    /// the oldest kept ones make room.
+    #[test]
+    fn sets_beyond_those_kept_get_their_own_policy() {
+        let limits = 1..=(KINDS_KEPT as u64 + 2);
+        for _ in 0..2 {
+            for limit in limits.clone() {
+                let statuses = [status("ip-minute", limit, 60)];
+                let expected = format!(r#""ip-minute";q={limit};w=60"#);
+                assert_eq!(policy_value(&statuses).unwrap(), expected.as_str());
             }
         }
     }
