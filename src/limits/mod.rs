@@ -82,11 +82,12 @@ impl Decision {
 }
 
 /// Every bucket of one scope, so a request costs one lookup per scope: theoretical arrival
-/// times (nanoseconds since the limiter's origin; 0 = full) and the day's count.
+/// times (nanoseconds since the limiter's origin, which a u64 holds for 584 years; 0 = full) and
+/// the day's count.
 #[derive(Default, Clone, Copy)]
 struct Entry {
-    minute: u128,
-    hour: u128,
+    minute: u64,
+    hour: u64,
     day: i64,
     used: u64,
     /// What `usage_daily` holds for `day`; `used != flushed` means a flush is due.
@@ -94,7 +95,7 @@ struct Entry {
 }
 
 impl Entry {
-    fn tat(&mut self, kind: Kind) -> &mut u128 {
+    fn tat(&mut self, kind: Kind) -> &mut u64 {
         match kind {
             Kind::Hour => &mut self.hour,
             _ => &mut self.minute,
@@ -102,7 +103,7 @@ impl Entry {
     }
 
     /// Nothing to remember: both rolling buckets full and no count of today left to flush.
-    fn idle(&self, now: u128, today: i64, persisted: bool) -> bool {
+    fn idle(&self, now: u64, today: i64, persisted: bool) -> bool {
         self.minute <= now
             && self.hour <= now
             && (self.day != today || self.used == 0)
@@ -127,14 +128,16 @@ pub struct Limiter {
     state: Mutex<State>,
 }
 
+const NANOS_PER_SEC: u64 = 1_000_000_000;
+
 /// GCRA's emission interval `T = W / L`, at least 1 ns (limits beyond a billion per second are
 /// effectively unlimited).
-fn nanos_per(limit: u64, window_secs: u64) -> u128 {
-    (u128::from(window_secs) * 1_000_000_000 / u128::from(limit.max(1))).max(1)
+fn nanos_per(limit: u64, window_secs: u64) -> u64 {
+    (window_secs * NANOS_PER_SEC / limit.max(1)).max(1)
 }
 
-fn ceil_secs(nanos: u128) -> u64 {
-    nanos.div_ceil(1_000_000_000) as u64
+fn ceil_secs(nanos: u64) -> u64 {
+    nanos.div_ceil(NANOS_PER_SEC)
 }
 
 impl Limiter {
@@ -151,9 +154,10 @@ impl Limiter {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn nanos(&self, now: Instant) -> u128 {
+    fn nanos(&self, now: Instant) -> u64 {
         // +1 so that a TAT of 0 always means "full".
-        now.saturating_duration_since(self.origin).as_nanos() + 1
+        let since = now.saturating_duration_since(self.origin).as_nanos();
+        u64::try_from(since).unwrap_or(u64::MAX - 1) + 1
     }
 
     /// Admits a request of `weight` if every policy has room, consuming from all of them.
@@ -167,14 +171,15 @@ impl Limiter {
     ) -> Decision {
         let now = self.nanos(now);
         let mut state = self.lock();
-        let (decision, next) = evaluate(&mut state, policies, weight, now, wall_secs);
+        let decision = evaluate(&mut state, policies, weight, now, wall_secs);
         if decision.allowed && weight > 0 {
-            let mut next = next.into_iter();
-            each_entry(&mut state.entries, policies, |p, entry| {
-                let value = next.next().expect("a value for each policy");
-                match p.kind {
-                    Kind::Day => entry.used = value as u64,
-                    kind => *entry.tat(kind) = value,
+            // Every bucket has room: each takes `weight` as `evaluate` found it could.
+            each_entry(&mut state.entries, policies, |p, entry| match p.kind {
+                Kind::Day => entry.used = (entry.used + weight).min(p.limit),
+                kind => {
+                    let t = nanos_per(p.limit, p.window_secs());
+                    let tat = entry.tat(kind);
+                    *tat = (*tat).max(now).saturating_add(t.saturating_mul(weight));
                 }
             });
         }
@@ -189,7 +194,7 @@ impl Limiter {
     pub fn peek(&self, policies: &[Policy], now: Instant, wall_secs: i64) -> Vec<Status> {
         let now = self.nanos(now);
         let mut state = self.lock();
-        evaluate(&mut state, policies, 0, now, wall_secs).0.statuses
+        evaluate(&mut state, policies, 0, now, wall_secs).statuses
     }
 
     /// Gives back what an admitted request consumed (answers that do not count: an authenticated
@@ -205,7 +210,7 @@ impl Limiter {
                 Kind::Day if entry.day == day => entry.used = entry.used.saturating_sub(weight),
                 Kind::Day => {}
                 kind => {
-                    let back = nanos_per(p.limit, p.window_secs()) * u128::from(weight);
+                    let back = nanos_per(p.limit, p.window_secs()).saturating_mul(weight);
                     let tat = entry.tat(kind);
                     *tat = tat.saturating_sub(back);
                 }
@@ -254,7 +259,7 @@ impl Limiter {
     /// Evicts idle scopes; if more than three quarters of `max_entries` remain, then also the
     /// scopes closest to full (memory-only ones first), so a flood pays for one sweep per
     /// quarter of the table, not one per request.
-    fn sweep_locked(&self, state: &mut State, now: u128, wall_secs: i64) {
+    fn sweep_locked(&self, state: &mut State, now: u64, wall_secs: i64) {
         let today = wall_secs.div_euclid(DAY_SECS);
         state
             .entries
@@ -267,7 +272,7 @@ impl Limiter {
         // Least to lose first: memory-only scopes (anonymous clients), then the soonest full. A
         // key's or account's count of today is never dropped: it would restart at 0 and reset
         // the daily cap (there are only as many as keys and accounts used today).
-        let mut order: Vec<(bool, u128, Scope)> = state
+        let mut order: Vec<(bool, u64, Scope)> = state
             .entries
             .iter()
             .filter(|(scope, e)| {
@@ -283,13 +288,13 @@ impl Limiter {
 
     pub fn note_auth_failure(&self, now: Instant) {
         self.last_auth_failure
-            .store(self.nanos(now) as u64, Ordering::Relaxed);
+            .store(self.nanos(now), Ordering::Relaxed);
     }
 
     /// Whether any authentication failed in the last minute (the auth-fail window).
     pub fn auth_failed_within_a_minute(&self, now: Instant) -> bool {
         let last = self.last_auth_failure.load(Ordering::Relaxed);
-        last != 0 && (self.nanos(now) as u64).saturating_sub(last) <= 61_000_000_000
+        last != 0 && self.nanos(now).saturating_sub(last) <= 61 * NANOS_PER_SEC
     }
 
     /// Scopes held in memory.
@@ -298,8 +303,6 @@ impl Limiter {
     }
 }
 
-/// Decides without consuming; returns the decision and, per policy, the value that consuming
-/// would store (a TAT, or a day count).
 /// Calls `f` with each policy and its scope's entry (made if new), looked up once for each run of
 /// policies of one scope (an anonymous caller's three, a key's three): a lookup hashes the scope
 /// with SipHash, which a client cannot steer into collisions.
@@ -320,17 +323,18 @@ fn each_entry<'p>(
     }
 }
 
+/// Decides without consuming: where each bucket would stand after taking `weight` if every one
+/// has room, and where it stands now if one has not.
 fn evaluate(
     state: &mut State,
     policies: &[Policy],
     weight: u64,
-    now: u128,
+    now: u64,
     wall_secs: i64,
-) -> (Decision, Vec<u128>) {
+) -> Decision {
     let day = wall_secs.div_euclid(DAY_SECS);
     let to_midnight = (DAY_SECS - wall_secs.rem_euclid(DAY_SECS)) as u64;
     let mut statuses = Vec::with_capacity(policies.len());
-    let mut next = Vec::with_capacity(policies.len());
     let mut violated = Vec::new();
     let mut retry_after = 0;
     let State { entries, rolled } = state;
@@ -358,7 +362,6 @@ fn evaluate(
                     entry.used
                 }
                 .min(p.limit);
-                next.push(u128::from(used));
                 Status {
                     policy: p.name,
                     limit: p.limit,
@@ -371,18 +374,16 @@ fn evaluate(
             kind => {
                 let w = p.window_secs();
                 let t = nanos_per(p.limit, w);
-                let window = u128::from(w) * 1_000_000_000;
+                let window = w * NANOS_PER_SEC;
                 let tat = (*entry.tat(kind)).max(now);
-                let after = tat + t * u128::from(weight);
+                let after = tat.saturating_add(t.saturating_mul(weight));
                 let room = after - now <= window;
                 if !room {
                     violated.push(p.name);
                     retry_after = retry_after.max(ceil_secs(after - now - window));
                 }
                 let shown = if room { after } else { tat };
-                next.push(shown);
-                let remaining =
-                    ((now + window - shown.min(now + window)) / t).min(u128::from(p.limit)) as u64;
+                let remaining = ((now + window - shown.min(now + window)) / t).min(p.limit);
                 Status {
                     policy: p.name,
                     limit: p.limit,
@@ -396,14 +397,13 @@ fn evaluate(
         statuses.push(status);
     });
     let allowed = violated.is_empty();
-    let decision = Decision {
+    Decision {
         allowed,
         statuses,
         violated,
         // A refusal always asks to wait at least a second.
         retry_after: if allowed { 0 } else { retry_after.max(1) },
-    };
-    (decision, next)
+    }
 }
 
 #[cfg(test)]
