@@ -1,5 +1,6 @@
 //! What an operations team relies on: `check` and `backup`, the metrics, JSON logs, the systemd
-//! protocol (readiness, stopping, socket activation) and the Debian package.
+//! protocol (readiness, stopping, socket activation), the Debian package and the profile its
+//! optimised build is laid out by.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -597,6 +598,58 @@ async fn systemd_hears_of_readiness_and_stopping_on_a_socket_it_passed() {
     .await
     .unwrap();
     assert_eq!(stopping, "STOPPING=1");
+}
+
+/// What `pgo/rustc`, Cargo's rustc wrapper, runs for a compilation with `args`, with `echo`
+/// standing in for rustc.
+fn wrapped(args: &[&str]) -> Vec<String> {
+    let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("pgo/rustc");
+    let out = Command::new(&wrapper)
+        .arg("echo")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line = String::from_utf8(out.stdout).unwrap();
+    line.split_whitespace().map(str::to_owned).collect()
+}
+
+/// Release and bench builds (opt-level 3) are laid out by the committed profile, named by an
+/// absolute path (Cargo compiles dependencies in other directories); tests, dependencies of test
+/// builds (opt-level 2) and build scripts are compiled as they are.
+#[test]
+fn optimised_builds_and_only_they_use_the_profile() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let config = std::fs::read_to_string(root.join(".cargo/config.toml")).unwrap();
+    assert!(
+        config
+            .lines()
+            .any(|l| l == r#"rustc-wrapper = "pgo/rustc""#),
+        "{config}"
+    );
+    let release = wrapped(&["--crate-name", "hyper", "-C", "opt-level=3"]);
+    let (flag, rest) = release.split_last().unwrap();
+    assert_eq!(rest, ["--crate-name", "hyper", "-C", "opt-level=3"]);
+    let profile = Path::new(flag.strip_prefix("-Cprofile-use=").unwrap());
+    assert!(profile.is_absolute(), "{flag}");
+    assert_eq!(
+        profile.canonicalize().unwrap(),
+        root.join("pgo/regintel.profdata").canonicalize().unwrap()
+    );
+    // LLVM's indexed profile (IndexedInstrProf::Magic, little-endian), not a raw recording.
+    let header = std::fs::read(profile).unwrap();
+    assert_eq!(header[..8], *b"\xfflprofi\x81");
+    for unchanged in [
+        &["--crate-name", "hyper", "-C", "opt-level=2"][..],
+        &["--crate-name", "regintel", "--test"],
+        &["--crate-name", "build_script_build", "-C", "opt-level=0"],
+    ] {
+        assert_eq!(wrapped(unchanged), unchanged);
+    }
 }
 
 #[test]
