@@ -153,8 +153,8 @@ struct Ctx {
 }
 
 fn bench() -> Result<()> {
-    let regintel = regintel_bin()?;
     let target_dir = target_dir()?;
+    let regintel = regintel_bin(&target_dir)?;
     let measure_secs = env_secs("BENCH_SECONDS", 10)?;
     let warmup_secs = env_secs("BENCH_WARMUP_SECONDS", 2)?;
     let tools = Tools::ensure(&target_dir)?;
@@ -296,21 +296,45 @@ fn bench_api_key(ctx: &Ctx) -> Result<String> {
         .context("regintel key create --json printed no api_key")
 }
 
-fn regintel_bin() -> Result<PathBuf> {
-    // Cargo sets CARGO_BIN_EXE_regintel for benches of the regintel package; REGINTEL_BIN is for
-    // compiling this file elsewhere.
-    let bin = option_env!("CARGO_BIN_EXE_regintel")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("REGINTEL_BIN").map(PathBuf::from))
-        .context(
-            "no regintel binary: CARGO_BIN_EXE_regintel unset at build time and REGINTEL_BIN unset",
-        )?;
-    ensure!(
-        bin.is_file(),
-        "regintel binary {} does not exist",
-        bin.display()
-    );
-    Ok(bin)
+/// The server to measure: BENCH_SERVER_BIN if set (`pgo/make-profile` runs an instrumented
+/// build), else the binary `cargo build --release` makes, built here into `<target>/shipped`.
+/// Not the one Cargo builds with this bench: a bench's build unifies the features of the
+/// dev-dependencies (tokio's `test-util`, hyper-util's client) into the server's, so its code,
+/// and its symbols, differ from the shipped binary's, and the profile in `pgo/` (recorded
+/// from a release build) matches none of them. Its own target directory, because Cargo holds
+/// this one's lock while the bench runs.
+fn regintel_bin(target_dir: &Path) -> Result<PathBuf> {
+    if let Some(bin) = std::env::var_os("BENCH_SERVER_BIN") {
+        let bin = PathBuf::from(bin);
+        ensure!(
+            bin.is_file(),
+            "BENCH_SERVER_BIN {} does not exist",
+            bin.display()
+        );
+        return Ok(bin);
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    println!("building the shipped server: cargo build --release --bin regintel");
+    let out = Command::new(cargo)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["build", "--release", "--locked", "--bin", "regintel"])
+        .args([
+            "--message-format",
+            "json-render-diagnostics",
+            "--target-dir",
+        ])
+        .arg(target_dir.join("shipped"))
+        .stderr(Stdio::inherit())
+        .output()
+        .context("running cargo build")?;
+    ensure!(out.status.success(), "cargo build --release failed");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let executable = stdout
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "regintel")
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from));
+    executable.context("cargo build --release named no regintel executable")
 }
 
 /// The cargo target dir: the bench binary lives in `<target>/<profile>/deps/`.
