@@ -157,7 +157,7 @@ impl Limiter {
     fn nanos(&self, now: Instant) -> u64 {
         // +1 so that a TAT of 0 always means "full".
         let since = now.saturating_duration_since(self.origin).as_nanos();
-        u64::try_from(since).unwrap_or(u64::MAX - 1) + 1
+        u64::try_from(since).map_or(u64::MAX, |n| n.saturating_add(1))
     }
 
     /// Admits a request of `weight` if every policy has room, consuming from all of them.
@@ -175,7 +175,7 @@ impl Limiter {
         if decision.allowed && weight > 0 {
             // Every bucket has room: each takes `weight` as `evaluate` found it could.
             each_entry(&mut state.entries, policies, |p, entry| match p.kind {
-                Kind::Day => entry.used = (entry.used + weight).min(p.limit),
+                Kind::Day => entry.used = entry.used.saturating_add(weight).min(p.limit),
                 kind => {
                     let t = nanos_per(p.limit, p.window_secs());
                     let tat = entry.tat(kind);
@@ -351,13 +351,13 @@ fn evaluate(
                     entry.used = 0;
                     entry.flushed = 0;
                 }
-                let room = entry.used + weight <= p.limit;
+                let room = entry.used.saturating_add(weight) <= p.limit;
                 if !room {
                     violated.push(p.name);
                     retry_after = retry_after.max(to_midnight);
                 }
                 let used = if room {
-                    entry.used + weight
+                    entry.used.saturating_add(weight)
                 } else {
                     entry.used
                 }
@@ -476,6 +476,21 @@ mod tests {
         assert_eq!(refused.retry_after, 12 * 3600, "until midnight UTC");
         // The minute bucket was not charged for the refused request.
         assert_eq!(l.peek(&[minute(100)], t0, NOON)[0].used, 2);
+    }
+
+    /// Route weights are the operator's: one beyond every limit is refused by each bucket,
+    /// never wrapped around into room.
+    #[test]
+    fn a_weight_beyond_every_limit_is_refused_not_wrapped() {
+        let l = Limiter::new(1000);
+        let t0 = Instant::now();
+        let both = [minute(10), day(100)];
+        assert!(l.admit(&both, 1, t0, NOON).allowed);
+        let refused = l.admit(&both, u64::MAX, t0, NOON);
+        assert!(!refused.allowed);
+        assert_eq!(refused.violated, ["key-minute", "account-day"]);
+        let s = l.peek(&both, t0, NOON);
+        assert_eq!((s[0].used, s[1].used), (1, 1));
     }
 
     #[test]
