@@ -61,6 +61,15 @@ pub struct CatalogueEntry {
     pub nuts_edition: String,
     /// `unit` and dimension values of the series a profile shows by default.
     pub headline: BTreeMap<String, String>,
+    /// `current` for money at current prices (nominal: its changes include inflation).
+    #[serde(default)]
+    pub prices: Option<String>,
+}
+
+impl CatalogueEntry {
+    pub fn at_current_prices(&self) -> bool {
+        self.prices.as_deref() == Some("current")
+    }
 }
 
 impl Catalogue {

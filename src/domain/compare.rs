@@ -11,8 +11,7 @@ use super::error::{Error, Rejection};
 use super::regions;
 use super::{Cited, Citer, Derived, Sources, Warning, decimals, round_to};
 use crate::catalogue::Catalogue;
-use crate::citation::{CitationId, canonical_dims};
-use crate::error::shown;
+use crate::citation::CitationId;
 use crate::json_text;
 use crate::store::Scoped;
 use crate::store::observations::ObsRow;
@@ -142,7 +141,11 @@ pub fn compare(
     let dataset = store
         .dataset(&q.dataset)?
         .ok_or_else(|| Rejection::UnknownDataset(q.dataset.clone()))?;
-    let (unit, series, series_id) = select_series(store, &dataset, &q.filters)?;
+    let super::series::Chosen {
+        id: series_id,
+        unit,
+        dims: series,
+    } = super::series::select(store, &dataset, &q.filters, None)?;
     let unit_label = dataset
         .label("unit", &unit)
         .map_err(Error::internal)?
@@ -256,66 +259,6 @@ pub fn compare(
 
 /// The headline series of the dataset with `filters` applied; unknown dimension names or values
 /// are a 400 naming the parameter and what it could be.
-fn select_series(
-    store: &Scoped,
-    dataset: &crate::store::datasets::DatasetRow,
-    filters: &BTreeMap<String, String>,
-) -> Result<(String, BTreeMap<String, String>, i64), Error> {
-    let (headline_unit, headline) = dataset.headline().map_err(Error::internal)?;
-    let (mut unit, mut wanted) = (headline_unit.clone(), headline.clone());
-    let dim_names = dataset.dim_names().map_err(Error::internal)?;
-    let all_series = store.series_of(dataset.id)?;
-    for (name, value) in filters {
-        if name != "unit" && !dim_names.contains(name) {
-            return Err(Rejection::invalid(
-                name,
-                format!(
-                    "unknown parameter {}; {} has the dimensions unit{}",
-                    shown(name),
-                    dataset.code,
-                    dim_names
-                        .iter()
-                        .map(|d| format!(", {d}"))
-                        .collect::<String>()
-                ),
-            )
-            .into());
-        }
-        if name == "unit" {
-            value.clone_into(&mut unit);
-        } else {
-            wanted.insert(name.clone(), value.clone());
-        }
-    }
-    let (names, values): (Vec<String>, Vec<String>) =
-        wanted.iter().map(|(k, v)| (k.clone(), v.clone())).unzip();
-    let dims = canonical_dims(&names, &values);
-    match all_series.iter().find(|s| s.unit == unit && s.dims == dims) {
-        Some(s) => Ok((unit, wanted, s.id)),
-        None => {
-            let offered: BTreeSet<String> = all_series
-                .iter()
-                .map(|s| format!("unit={};{}", s.unit, s.dims))
-                .collect();
-            let parameter = filters
-                .keys()
-                .next()
-                .map(String::as_str)
-                .unwrap_or("dataset");
-            Err(Rejection::invalid(
-                parameter,
-                format!(
-                    "{} has no series {}; available: {}",
-                    dataset.code,
-                    shown(&format!("unit={unit};{dims}")),
-                    offered.into_iter().collect::<Vec<_>>().join(" | ")
-                ),
-            )
-            .into())
-        }
-    }
-}
-
 fn comparability_warnings(regions: &[RegionValues]) -> Vec<Warning> {
     let mut warnings = Vec::new();
     let levels: BTreeSet<Option<i64>> = regions.iter().map(|r| r.region.level).collect();

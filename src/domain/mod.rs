@@ -11,6 +11,7 @@ mod error;
 pub mod export;
 pub mod profile;
 pub mod regions;
+pub mod series;
 pub mod stats;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -394,12 +395,6 @@ impl<'a> Citer<'a> {
         self.groups.insert(key, group);
         Ok(group)
     }
-}
-
-/// A unit that adds up over regions (persons, million euro) rather than relating to population
-/// or area: such figures mostly measure a region's size.
-pub fn is_total(unit: &str) -> bool {
-    unit == "NR" || unit.starts_with("MIO_") || unit.starts_with("THS_")
 }
 
 /// Every visible dataset with a headline series, public first, a private one replacing a public

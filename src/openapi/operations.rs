@@ -479,7 +479,7 @@ pub static OPERATIONS: &[Operation] = &[
         id: "correlationMatrix",
         tag: "analytics",
         summary: "Correlation matrix for a region",
-        description: "Any API key or session. Correlates the headline series of several datasets pairwise. For a region with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out): each variable is taken at the latest period at which at least half of the subregions, and at least `min_n`, have a usable value (failing that, the period where most do), named in `variables[].period`. For a region without subregions it is over time: the periods both series have. Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as scipy.stats computes it) and a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of Fieller, Hartley and Pearson); below `min_n` pairs a cell has status `insufficient_data` and no r. `inputs` lists every value used with its citation, so any cell can be recomputed; `regions_dropped` says why a subregion (or, over time, a period) was left out of a variable: `missing`, `confidential` or `flagged` (flag u, low reliability). `caveats` name what the method cannot show (ecological inference, trending series, unadjusted p-values) and where the inputs differ (periods, NUTS editions, breaks in series). The caller's private datasets take part like public ones. Cost: 5 requests.",
+        description: "Any API key or session. Correlates one series of each of several datasets pairwise. For a region with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out; by default the next level down, or the first level below it with at least `min_n` regions, said in the `level_lowered` caveat): each variable is taken at `period` when given, else at the latest period at which at least half of the subregions, and at least `min_n`, have a usable value (failing that, the period where most do), named in `variables[].period`. For a region without subregions it is over time: the periods both series have, each series only after its last break in series (flag b). A variable's series is the dataset's headline series, or the one `series` names; across regions, a dataset whose headline series is a total (persons, million euro) gives its rate series instead (`series_choice`: `rate_instead_of_total`), and a dataset of totals only is left out unless named in `datasets`. Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as scipy.stats computes it), a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of Fieller, Hartley and Pearson) and `leave_one_out` (the range of r with each pair left out, and the pair that moves it most); below `min_n` pairs a cell has status `insufficient_data` and no r, and a value or sum that is not a finite number gives `not_computable` with a `reason`, never a number. Values are scaled by their largest magnitude before they are summed, so figures up to about 1e300 are correlated exactly. `inputs` lists every value used, as published, with its citation, so any cell can be recomputed (with `transform=log`, from the natural logarithms of the values); `regions_dropped` says why a subregion (or, over time, a period) was left out of a variable. `caveats` name what the method cannot show (ecological inference, trending series, unadjusted p-values) and give figures where the inputs give pause: `flagged_values_dropped` (flags remove a tenth or more of a variable's regions: r with and without them for each cell concerned), `influential_points` (one region moves r by more than 0.2), `small_n` (10 to 29 pairs) and `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years before the newest), `totals_not_rates`, `totals_left_out`, `different_periods`, `mixed_nuts_editions`, and over time `break_in_series` and `current_prices`. Leave-one-out ranges cost n² steps a cell for Spearman: past 4,000,000 steps in a matrix the remaining cells go without, counted in `influential_points_unchecked`. The caller's private datasets take part like public ones. Cost: 5 requests.",
         params: &[
             Param {
                 name: "nuts_code",
@@ -493,7 +493,7 @@ pub static OPERATIONS: &[Operation] = &[
                 location: Location::Query,
                 required: false,
                 schema: r#"{"type":"integer","minimum":1,"maximum":3}"#,
-                description: "NUTS level of the subregions, below the region's own; default the next level down.",
+                description: "NUTS level of the subregions, below the region's own; default the next level down with at least `min_n` regions.",
             },
             Param {
                 name: "method",
@@ -506,8 +506,29 @@ pub static OPERATIONS: &[Operation] = &[
                 name: "datasets",
                 location: Location::Query,
                 required: false,
-                schema: r#"{"type":"string","examples":["nama_10r_2gdp,tgs00010,demo_r_mlifexp"]}"#,
-                description: "Comma-separated dataset codes (at most 20) whose headline series are correlated; default every dataset with at least `min_n` usable values here (at most 20).",
+                schema: r#"{"type":"string","examples":["nama_10r_3gdp,tgs00010,demo_r_mlifexp"]}"#,
+                description: "Comma-separated dataset codes (at most 20) whose series are correlated; default every dataset with at least `min_n` usable values here (at most 20), totals-only datasets left out of a cross-section.",
+            },
+            Param {
+                name: "series",
+                location: Location::Query,
+                required: false,
+                schema: r#"{"type":"string","pattern":"^[^,:=]+:[^,:=]+=[^,:=]+(,[^,:=]+:[^,:=]+=[^,:=]+)*$","examples":["nama_10r_3gdp:unit=PPS_EU27_2020_HAB,demo_r_mlifexp:sex=F"]}"#,
+                description: "Series other than the default, as comma-separated `dataset:dimension=code` items (at most 40): each sets one dimension (or `unit`) of that dataset's series, the rest staying the headline series' (`demo_r_mlifexp:sex=F,demo_r_mlifexp:age=Y65` is life expectancy of women at 65). Each dataset named must be one of the matrix's; a series the dataset does not hold is refused, listing those it does.",
+            },
+            Param {
+                name: "period",
+                location: Location::Query,
+                required: false,
+                schema: r#"{"type":"string","examples":["2021"]}"#,
+                description: "A cross-section's period, the same for every variable (a year, `2021-Q3`, `2021-S1` or `2021-07`; `2021Q3` and `2021M07` are read as these). Refused for a region without subregions, whose matrix runs over time.",
+            },
+            Param {
+                name: "transform",
+                location: Location::Query,
+                required: false,
+                schema: r#"{"type":"string","enum":["none","log"],"default":"none"}"#,
+                description: "`log` correlates the natural logarithms of the values (skewed figures such as density or GDP); values at or below zero are left out with the reason `non_positive`.",
             },
             Param {
                 name: "min_n",

@@ -31,24 +31,30 @@ fn with_example(mut schema: Value, example: Value) -> Value {
 /// data.
 fn matrix_example() -> Value {
     json!({
-        "method": "pearson", "basis": "cross_section", "level": 1, "min_n": 8,
+        "method": "pearson", "transform": "none", "basis": "cross_section", "level": 1, "min_n": 8, "period": null,
         "region": {"code": "DE", "name": "Deutschland", "level": 0, "country": "DE", "parent_code": null,
                    "classification": "NUTS", "nuts_editions": ["2021", "2024"], "in_classification": true, "name_national": "Deutschland"},
         "variables": [
-            {"id": "nama_10r_2gdp", "dataset": "nama_10r_2gdp", "title": "Gross domestic product (GDP) at current market prices by NUTS 2 region",
-             "series": {"freq": "A"}, "unit": "MIO_EUR", "period": "2023", "coverage": 16},
+            {"id": "nama_10r_3gdp", "dataset": "nama_10r_3gdp", "title": "Gross domestic product (GDP) at current market prices by NUTS 3 region",
+             "series": {"freq": "A"}, "unit": "EUR_HAB", "series_choice": "headline", "period": "2022", "coverage": 16},
             {"id": "demo_r_mlifexp", "dataset": "demo_r_mlifexp", "title": "Life expectancy by age, sex and NUTS 2 region",
-             "series": {"age": "Y_LT1", "sex": "T"}, "unit": "YR", "period": "2021", "coverage": 16},
+             "series": {"age": "Y_LT1", "sex": "T"}, "unit": "YR", "series_choice": "headline", "period": "2021", "coverage": 16},
         ],
-        "cells": [{"x": "nama_10r_2gdp", "y": "demo_r_mlifexp", "n": 16, "status": "ok", "r": 0.5830486462548672,
-                   "p_value": 0.017763394160041284, "ci95": [0.12284924460144496, 0.8368789522474919]}],
+        "cells": [{"x": "nama_10r_3gdp", "y": "demo_r_mlifexp", "n": 16, "status": "ok", "r": 0.5951675229321699,
+                   "p_value": 0.015007803921566209, "ci95": [0.1410866710348494, 0.8423548327113022],
+                   "leave_one_out": {"r_min": 0.5560179511986154, "r_max": 0.6957758341827014, "most_influential": "DE6", "r_without": 0.6957758341827014}}],
         "inputs": {
             "demo_r_mlifexp": [{"region": "DE1", "period": "2021", "value": 82.1, "citation": "cit_rofkkisgwoiazxattls7"}],
-            "nama_10r_2gdp": [{"region": "DE1", "period": "2023", "value": 622068.89, "citation": "cit_w65hvhoaechehjnu4w6m"}],
+            "nama_10r_3gdp": [{"region": "DE1", "period": "2022", "value": 51300, "citation": "cit_me4qcndbvoxb7qk4sbvt"}],
         },
         "regions_used": ["DE1", "DE2", "DE3"],
         "regions_dropped": [],
-        "caveats": [{"code": "ecological_inference", "message": "these correlations describe regions, not the people or firms in them: a relation between regional figures need not hold for individuals (ecological inference), and neither shows cause"}],
+        "caveats": [
+            {"code": "ecological_inference", "message": "these correlations describe regions, not the people or firms in them: a relation between regional figures need not hold for individuals (ecological inference), and neither shows cause"},
+            {"code": "small_n", "message": "1 cell on 10 to 29 regions: their intervals are wide, and a single one can move r far (see each cell's leave_one_out)",
+             "details": {"cells": [{"x": "nama_10r_3gdp", "y": "demo_r_mlifexp", "n": 16}]}},
+            {"code": "different_periods", "message": "the variables are taken at different periods: nama_10r_3gdp 2022, demo_r_mlifexp 2021"},
+        ],
     })
 }
 
@@ -318,38 +324,51 @@ pub fn all() -> Value {
             "briefing_type": {"type": "string", "enum": crate::domain::briefings::TYPES},
             "title": {"type": "string"}, "created_at": {"type": "string", "format": "date-time"},
         }))},
-        "CorrelationMatrix": with_example(object(&["method", "basis", "level", "region", "min_n", "variables", "cells", "inputs", "regions_used", "regions_dropped", "caveats"], json!({
+        "CorrelationMatrix": with_example(object(&["method", "transform", "basis", "level", "region", "min_n", "period", "variables", "cells", "inputs", "regions_used", "regions_dropped", "caveats"], json!({
             "method": {"type": "string", "enum": ["pearson", "spearman"]},
+            "transform": {"type": "string", "enum": ["none", "log"], "description": "`log`: the cells correlate the natural logarithms of the inputs' values."},
             "basis": {"type": "string", "enum": ["cross_section", "time_series"]},
             "level": {"type": ["integer", "null"], "description": "Level of the regions correlated (over time: the region's own)."},
             "region": r("RegionSummary"),
             "min_n": {"type": "integer"},
-            "variables": {"type": "array", "items": object(&["id", "dataset", "title", "series", "unit", "period", "coverage"], json!({
+            "period": {"type": ["string", "null"], "description": "The period asked for, taken for every variable."},
+            "variables": {"type": "array", "items": object(&["id", "dataset", "title", "series", "unit", "series_choice", "period", "coverage"], json!({
                 "id": {"type": "string", "description": "Names the variable in cells and inputs (the dataset code)."},
                 "dataset": {"type": "string"}, "title": {"type": "string"},
-                "series": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Dimension codes of the headline series."},
+                "series": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Dimension codes of the series (without the unit)."},
                 "unit": {"type": "string"},
+                "series_choice": {"type": "string", "enum": ["headline", "requested", "rate_instead_of_total"], "description": "The dataset's headline series, the one named in `series`, or a rate in place of a headline series that is a total."},
                 "period": {"type": ["string", "null"], "description": "Cross-section: the period taken. Over time: null."},
                 "coverage": {"type": "integer", "description": "Values usable (regions, or periods over time)."},
             }))},
             "cells": {"type": "array", "description": "Each pair of variables once.", "items": object(&["x", "y", "n", "status"], json!({
                 "x": {"type": "string"}, "y": {"type": "string"},
                 "n": {"type": "integer", "description": "Regions (or periods) with a usable value of both."},
-                "status": {"type": "string", "enum": ["ok", "insufficient_data", "constant_input"]},
+                "status": {"type": "string", "enum": ["ok", "insufficient_data", "constant_input", "not_computable"]},
+                "reason": {"type": "string", "description": "not_computable: which value or intermediate result is not a finite number."},
                 "r": {"type": "number", "minimum": -1, "maximum": 1},
                 "p_value": {"type": "number", "minimum": 0, "maximum": 1, "description": "Two-sided."},
                 "ci95": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2, "description": "95 % interval; absent below 4 pairs."},
+                "leave_one_out": object(&["r_min", "r_max", "most_influential", "r_without"], json!({
+                    "r_min": {"type": "number"}, "r_max": {"type": "number"},
+                    "most_influential": {"type": "string", "description": "The region (over time: the period) whose leaving out moves r most."},
+                    "r_without": {"type": "number", "description": "r without it."},
+                })),
             }))},
-            "inputs": {"type": "object", "description": "Per variable id, every value used.", "additionalProperties": {"type": "array", "items": object(&["region", "period", "value", "citation"], json!({
+            "inputs": {"type": "object", "description": "Per variable id, every value used, as published.", "additionalProperties": {"type": "array", "items": object(&["region", "period", "value", "citation"], json!({
                 "region": {"type": "string"}, "period": {"type": "string"}, "value": {"type": "number"}, "citation": {"type": "string"},
             }))}},
             "regions_used": {"type": "array", "items": {"type": "string"}},
             "regions_dropped": {"type": "array", "items": object(&["code", "variable", "reason"], json!({
                 "code": {"type": "string"}, "variable": {"type": "string"},
                 "period": {"type": "string", "description": "Over time: the period left out."},
-                "reason": {"type": "string", "enum": ["missing", "confidential", "flagged"]},
+                "reason": {"type": "string", "enum": ["missing", "confidential", "flagged", "non_positive", "break_in_series", "before_break"]},
             }))},
-            "caveats": array_of("Warning"),
+            "caveats": {"type": "array", "items": object(&["code", "message"], json!({
+                "code": {"type": "string"},
+                "message": {"type": "string"},
+                "details": {"type": "object", "description": "The figures behind the caveat: the cells or variables concerned and their numbers."},
+            }))},
         })), matrix_example()),
         "Usage": object(&["account_id", "tier", "limits_enabled", "daily_cap", "today", "buckets", "keys", "days"], json!({
             "account_id": {"type": "integer"},

@@ -22,8 +22,14 @@ async fn matrix(s: &TestServer, who: &TestAccount, query: &str) -> Resp {
         .await
 }
 
-/// Pearson's r written out plainly, to check the server's cells against.
+/// Pearson's r written out plainly, to check the server's cells against (on values divided by
+/// their largest magnitude, which leaves r as it is and keeps sums of 1e300s finite).
 fn pearson(x: &[f64], y: &[f64]) -> f64 {
+    let scaled = |v: &[f64]| -> Vec<f64> {
+        let largest = v.iter().fold(0.0_f64, |m, a| m.max(a.abs()));
+        v.iter().map(|a| a / largest).collect()
+    };
+    let (x, y) = (&scaled(x)[..], &scaled(y)[..]);
     let n = x.len() as f64;
     let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
     let sxy: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
@@ -87,6 +93,40 @@ fn check_cells(v: &Value, key: &str, spearman: bool) -> usize {
         };
         let got = cell["r"].as_f64().unwrap();
         assert!((got - r).abs() < 1e-9, "{cell}: r should be {r}");
+        // Leaving out each pair in turn gives the range stated, and the pair named moves r most.
+        if let Some(loo) = cell.get("leave_one_out") {
+            let keys: Vec<&&str> = x.keys().filter(|k| y.contains_key(*k)).collect();
+            let mut without = Vec::new();
+            for (skip, key) in keys.iter().enumerate() {
+                let keep = |v: &[f64]| -> Vec<f64> {
+                    let mut v = v.to_vec();
+                    v.remove(skip);
+                    if spearman { ranks(&v) } else { v }
+                };
+                let r_without = pearson(&keep(&xs), &keep(&ys));
+                if r_without.is_finite() {
+                    without.push((r_without, **key));
+                }
+            }
+            let min = without.iter().map(|w| w.0).fold(f64::INFINITY, f64::min);
+            let max = without
+                .iter()
+                .map(|w| w.0)
+                .fold(f64::NEG_INFINITY, f64::max);
+            assert!(
+                (loo["r_min"].as_f64().unwrap() - min).abs() < 1e-9,
+                "{cell}"
+            );
+            assert!(
+                (loo["r_max"].as_f64().unwrap() - max).abs() < 1e-9,
+                "{cell}"
+            );
+            let named = loo["most_influential"].as_str().unwrap();
+            let (moved, _) = without.iter().find(|w| w.1 == named).unwrap();
+            let most = without.iter().map(|w| (w.0 - r).abs()).fold(0.0, f64::max);
+            assert!(((moved - r).abs() - most).abs() < 1e-9, "{cell}: {named}");
+            assert!((loo["r_without"].as_f64().unwrap() - moved).abs() < 1e-9);
+        }
         let p = cell["p_value"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&p), "{cell}");
         let ci = cell["ci95"].as_array().unwrap();
@@ -155,12 +195,109 @@ async fn a_cross_section_over_subregions_recomputes_from_its_cited_inputs() {
             "ecological_inference",
             "multiple_comparisons",
             "mixed_nuts_editions",
-            "size_effects",
             "different_periods",
             "variables_left_out",
+            "flagged_values_dropped",
+            "stale_variable",
+            "totals_left_out",
         ] {
             assert!(caveats.contains(code), "{caveats:?}");
         }
+        assert!(!caveats.contains("totals_not_rates"), "{caveats:?}");
+        let caveat = |code: &str| {
+            data["caveats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["code"] == code)
+                .unwrap()
+                .clone()
+        };
+        // Totals only (population, GDP in million euro) are left out of a default matrix.
+        let totals = caveat("totals_left_out")["message"].to_string();
+        assert!(
+            totals.contains("demo_r_pjangrp3") && totals.contains("nama_10r_2gdp"),
+            "{totals}"
+        );
+        assert!(data["inputs"].get("demo_r_pjangrp3").is_none());
+        // The p-values are said to be unadjusted for the cells actually computed.
+        let ok = data["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["status"] == "ok")
+            .count();
+        let multiple = caveat("multiple_comparisons")["message"].to_string();
+        assert!(
+            multiple.contains(&format!("the {ok} cells computed")),
+            "{multiple}"
+        );
+        // Household income is of 2013, eleven years before the newest variable.
+        let stale = caveat("stale_variable");
+        assert_eq!(stale["details"]["newest_year"], 2024, "{stale}");
+        assert_eq!(
+            stale["details"]["variables"][0]["variable"],
+            "nama_10r_2hhinc"
+        );
+        assert_eq!(stale["details"]["variables"][0]["years_earlier"], 11);
+        // Flags take 11 of the unemployment rate's 37 regions: each of its cells says what r
+        // would be with them, on that many more pairs.
+        let flagged = caveat("flagged_values_dropped");
+        let unemployment = flagged["details"]["variables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["variable"] == "tgs00010")
+            .expect("the unemployment rate lost a tenth of its regions to flags")
+            .clone();
+        assert_eq!(
+            (
+                unemployment["dropped"].as_u64(),
+                unemployment["of"].as_u64()
+            ),
+            (Some(11), Some(37))
+        );
+        let cells = unemployment["cells"].as_array().unwrap();
+        assert!(cells.len() >= 5, "{unemployment}");
+        for c in cells {
+            let cell = data["cells"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|cell| cell["x"] == c["x"] && cell["y"] == c["y"])
+                .unwrap();
+            assert_eq!(c["r_without"], cell["r"], "{c}");
+            assert_eq!(c["n_without"], cell["n"], "{c}");
+            assert!(c["n_with"].as_u64() > c["n_without"].as_u64(), "{c}");
+        }
+        // Berlin and Hamburg alone make density and unemployment correlate linearly.
+        if spearman {
+            continue;
+        }
+        let density = data["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["x"] == "demo_r_d3dens" && c["y"] == "tgs00010")
+            .unwrap();
+        let loo = &density["leave_one_out"];
+        assert!(
+            ["DE30", "DE60"].contains(&loo["most_influential"].as_str().unwrap()),
+            "{density}"
+        );
+    }
+    // Influential regions are named with figures in a caveat.
+    let v = matrix(&s, &a, "nuts_code=DE&level=2").await.json();
+    let influential = v["data"]["caveats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "influential_points")
+        .expect("a region moves some cell by more than 0.2")
+        .clone();
+    for c in influential["details"]["cells"].as_array().unwrap() {
+        let moved = (c["r"].as_f64().unwrap() - c["r_without"].as_f64().unwrap()).abs();
+        assert!(moved > 0.2, "{c}");
     }
 
     // An input's citation resolves to the row it quotes.
@@ -183,6 +320,14 @@ async fn a_cross_section_over_subregions_recomputes_from_its_cited_inputs() {
     assert_eq!(cited["data"]["region"]["code"], input["region"]);
     assert_eq!(v["data"]["variables"].as_array().unwrap().len(), 2);
     assert_eq!(v["data"]["cells"].as_array().unwrap().len(), 1);
+    // A total named explicitly is kept, and said to be one.
+    assert_eq!(v["data"]["variables"][0]["unit"], "MIO_EUR");
+    assert!(
+        v["data"]["caveats"]
+            .to_string()
+            .contains("totals_not_rates")
+    );
+    assert_eq!(check_cells(&v, "region", false), 1);
     s.stop().await.unwrap();
 }
 
@@ -244,6 +389,22 @@ async fn bad_parameters_are_refused_naming_the_parameter() {
         ("nuts_code=DE&datasets=tgs00010,", "datasets"),
         ("nuts_code=DE&colour=red", "colour"),
         ("level=2", "nuts_code"),
+        ("nuts_code=DE&transform=sqrt", "transform"),
+        ("nuts_code=DE&period=%402023", "period"),
+        ("nuts_code=DE212&period=2021", "period"),
+        ("nuts_code=DE&series=tgs00010", "series"),
+        ("nuts_code=DE&series=tgs00010:sex", "series"),
+        (
+            "nuts_code=DE&series=tgs00010:sex=F,tgs00010:sex=M",
+            "series",
+        ),
+        ("nuts_code=DE&series=tgs00010:colour=red", "series"),
+        ("nuts_code=DE&series=tgs00010:sex=X", "series"),
+        (
+            "nuts_code=DE&datasets=tgs00007&series=tgs00010:sex=F",
+            "series",
+        ),
+        ("nuts_code=DE&series=no_such:sex=F", "series"),
     ] {
         let r = matrix(&s, &a, query).await;
         let error = r.error(400, "invalid_parameter");
@@ -288,7 +449,7 @@ async fn the_callers_private_data_takes_part_and_nobody_elses() {
         NUTS1_DE.len()
     );
     assert_eq!(v["meta"]["access"], "account");
-    check_cells(&v, "region", false);
+    assert!(check_cells(&v, "region", false) > 0);
 
     let theirs = matrix(&s, &other, "nuts_code=DE&level=1").await;
     assert_eq!(
@@ -403,7 +564,11 @@ async fn dropped_regions_and_constant_variables_are_explained() {
     assert_eq!(constant["status"], "constant_input", "{constant}");
     assert!(constant.get("r").is_none());
     assert_eq!(cell("my_flags", "demo_r_mlifexp")["status"], "ok");
-    check_cells(&v, "region", false);
+    assert_eq!(
+        check_cells(&v, "region", false),
+        1,
+        "my_flags with life expectancy"
+    );
     s.stop().await.unwrap();
 }
 
@@ -416,9 +581,9 @@ async fn a_time_series_drops_periods_and_names_its_caveats() {
     let mut csv = String::from("nuts_code,period,value,flags,conf_status\n");
     for year in 2010..=2021 {
         let (value, flags, conf) = match year {
+            2012 => ("31.5", "b", ""),
             2015 => ("", "c", "C"),
             2016 => ("30.5", "u", ""),
-            2017 => ("31.5", "b", ""),
             _ => ("", "", ""),
         };
         let value = if value.is_empty() && conf.is_empty() {
@@ -453,21 +618,39 @@ async fn a_time_series_drops_periods_and_names_its_caveats() {
             )
         })
         .collect();
+    let dropped: Vec<(&str, &str)> = dropped
+        .iter()
+        .map(|(p, r)| (p.as_str(), r.as_str()))
+        .collect();
     assert_eq!(
         dropped,
         [
-            ("2015".to_owned(), "confidential".to_owned()),
-            ("2016".to_owned(), "flagged".to_owned())
+            ("2010", "before_break"),
+            ("2011", "before_break"),
+            ("2012", "break_in_series"),
+            ("2015", "confidential"),
+            ("2016", "flagged")
         ]
     );
-    // Population is published from 2014: 2014 and 2017 to 2021 pair with the series.
+    // Population is published from 2014: 2014 and 2017 to 2021 pair with the series, which is
+    // compared only after its break in 2012.
     let cell = &data["cells"][0];
     assert_eq!(
         (cell["status"].as_str(), cell["n"].as_u64()),
         (Some("ok"), Some(6)),
         "{cell}"
     );
-    check_cells(&v, "period", false);
+    assert_eq!(check_cells(&v, "period", false), 1);
+    let cut = data["caveats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "break_in_series")
+        .unwrap();
+    assert_eq!(
+        cut["details"]["variables"],
+        json!([{"variable": "my_series", "break_period": "2012", "periods_dropped": 3}])
+    );
     let caveats: Vec<&str> = data["caveats"]
         .as_array()
         .unwrap()
@@ -481,5 +664,215 @@ async fn a_time_series_drops_periods_and_names_its_caveats() {
         !caveats.contains(&"multiple_comparisons"),
         "one cell: {caveats:?}"
     );
+    s.stop().await.unwrap();
+}
+
+/// The caller chooses the period, each variable's series and a log transform; the answer says
+/// what it took.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn period_series_and_transform_are_the_callers_to_choose() {
+    let s = TestServer::start().await;
+    let a = s.account("analyst@example.org", Tier::Professional);
+    let v = matrix(
+        &s,
+        &a,
+        "nuts_code=DE&level=2&period=2021&datasets=demo_r_mlifexp,nama_10r_3gdp,tgs00010\
+         &series=demo_r_mlifexp:sex=F,nama_10r_3gdp:unit=PPS_EU27_2020_HAB",
+    )
+    .await;
+    assert_eq!(v.status, 200, "{}", String::from_utf8_lossy(&v.body));
+    let v = v.json();
+    let data = &v["data"];
+    assert_eq!(data["period"], "2021");
+    for variable in data["variables"].as_array().unwrap() {
+        assert_eq!(variable["period"], "2021", "{variable}");
+    }
+    let variable = |id: &str| {
+        data["variables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["id"] == id)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(variable("demo_r_mlifexp")["series"]["sex"], "F");
+    assert_eq!(variable("demo_r_mlifexp")["series_choice"], "requested");
+    assert_eq!(variable("nama_10r_3gdp")["unit"], "PPS_EU27_2020_HAB");
+    assert_eq!(variable("tgs00010")["series_choice"], "headline");
+    // Every input is a row of the series chosen.
+    let input = &data["inputs"]["demo_r_mlifexp"][0];
+    let cited = s
+        .get(&format!(
+            "/citations/{}",
+            input["citation"].as_str().unwrap()
+        ))
+        .await
+        .json();
+    assert_eq!(cited["data"]["dimensions"]["sex"], "F");
+    assert_eq!(cited["data"]["period"], "2021");
+    assert_eq!(check_cells(&v, "region", false), 3);
+
+    // Logarithms: the cells correlate ln(value); the inputs stay as published.
+    let v = matrix(
+        &s,
+        &a,
+        "nuts_code=DE&level=2&datasets=demo_r_d3dens,nama_10r_3gdp&transform=log",
+    )
+    .await
+    .json();
+    assert_eq!(v["data"]["transform"], "log");
+    let logged = |id: &str| -> BTreeMap<String, f64> {
+        v["data"]["inputs"][id]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| {
+                (
+                    i["region"].as_str().unwrap().to_owned(),
+                    i["value"].as_f64().unwrap().ln(),
+                )
+            })
+            .collect()
+    };
+    let (density, gdp) = (logged("demo_r_d3dens"), logged("nama_10r_3gdp"));
+    let (x, y): (Vec<f64>, Vec<f64>) = density
+        .iter()
+        .filter_map(|(k, a)| gdp.get(k).map(|b| (*a, *b)))
+        .unzip();
+    let cell = &v["data"]["cells"][0];
+    assert_eq!(cell["n"], x.len());
+    assert!(
+        (cell["r"].as_f64().unwrap() - pearson(&x, &y)).abs() < 1e-9,
+        "{cell}"
+    );
+    s.stop().await.unwrap();
+}
+
+/// Values at or below zero have no logarithm: they are left out with that reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_log_transform_leaves_out_values_at_or_below_zero() {
+    let s = TestServer::start().await;
+    let owner = s.account("owner@example.org", Tier::Professional);
+    let mut csv = String::from("nuts_code,period,value\n");
+    for (i, code) in NUTS1_DE.iter().enumerate() {
+        let value = match i {
+            0 => "0".to_owned(),
+            1 => "-4.5".to_owned(),
+            _ => format!("{}.5", 3 + (i * 5) % 13),
+        };
+        csv.push_str(&format!("{code},2021,{value}\n"));
+    }
+    let definition = json!({"code": "my_growth", "title": "Growth", "unit": "PC"});
+    s.private_dataset(&owner, definition, &csv).await;
+    let v = matrix(
+        &s,
+        &owner,
+        "nuts_code=DE&level=1&datasets=my_growth,demo_r_mlifexp&transform=log",
+    )
+    .await
+    .json();
+    let dropped: Vec<(&str, &str)> = v["data"]["regions_dropped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["variable"] == "my_growth")
+        .map(|d| (d["code"].as_str().unwrap(), d["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(dropped, [("DE1", "non_positive"), ("DE2", "non_positive")]);
+    assert_eq!(v["data"]["cells"][0]["n"], NUTS1_DE.len() - 2);
+    s.stop().await.unwrap();
+}
+
+/// Nord-Ovest has four NUTS 2 regions, too few for a cell: the default goes down to its NUTS 3
+/// regions and says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_level_with_fewer_regions_than_min_n_gives_way_to_the_next() {
+    let s = TestServer::start().await;
+    let a = s.account("analyst@example.org", Tier::Professional);
+    let v = matrix(&s, &a, "nuts_code=ITC").await.json();
+    let data = &v["data"];
+    assert_eq!(data["level"], 3, "{}", data["caveats"]);
+    let lowered = data["caveats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "level_lowered")
+        .unwrap();
+    assert!(
+        lowered["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("ITC has 4 regions at NUTS level 2, fewer than min_n = 8"),
+        "{lowered}"
+    );
+    assert!(check_cells(&v, "region", false) > 0);
+    // Asked for, the level stands.
+    let v = matrix(&s, &a, "nuts_code=ITC&level=2").await.json();
+    assert_eq!(v["data"]["level"], 2);
+    assert!(!v["data"]["caveats"].to_string().contains("level_lowered"));
+    s.stop().await.unwrap();
+}
+
+/// Where a dataset offers a rate beside a total, a default matrix takes the rate, and values
+/// near the largest a double holds still give the right r.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rates_stand_in_for_totals_and_huge_values_are_correlated() {
+    let s = TestServer::start().await;
+    let a = s.account("analyst@example.org", Tier::Professional);
+    // An operator's dataset whose headline series (its most common unit) is a count.
+    let mut csv = String::from("dataset_code,nuts_code,time,unit,value\n");
+    for (i, code) in NUTS1_DE.iter().enumerate() {
+        csv.push_str(&format!("my_jobs,{code},2021,NR,{}\n", 1000 + i * 37 % 11));
+        csv.push_str(&format!("my_jobs,{code},2020,NR,{}\n", 990 + i * 37 % 11));
+        csv.push_str(&format!("my_jobs,{code},2021,PC,{}.5\n", 2 + i * 7 % 13));
+        // 1e300 and more, as digits: an unscaled sum of squares overflows to infinity.
+        csv.push_str(&format!(
+            "my_jobs,{code},2021,XX,{}{}\n",
+            1 + i * 5 % 9,
+            "0".repeat(300)
+        ));
+    }
+    let file = s.dir.path().join("my_jobs.csv");
+    std::fs::write(&file, csv).unwrap();
+    crate::support::run_ok(&["import", file.to_str().unwrap()], s.dir.path(), None);
+
+    let v = matrix(
+        &s,
+        &a,
+        "nuts_code=DE&level=1&datasets=my_jobs,demo_r_mlifexp",
+    )
+    .await;
+    assert_eq!(v.status, 200, "{}", String::from_utf8_lossy(&v.body));
+    let jobs = &v.json()["data"]["variables"][0];
+    assert_eq!(jobs["unit"], "PC", "{jobs}");
+    assert_eq!(jobs["series_choice"], "rate_instead_of_total");
+    // The total, asked for, is what is correlated.
+    let v = matrix(
+        &s,
+        &a,
+        "nuts_code=DE&level=1&datasets=my_jobs,demo_r_mlifexp&series=my_jobs:unit=NR",
+    )
+    .await
+    .json();
+    assert_eq!(v["data"]["variables"][0]["unit"], "NR");
+    assert!(
+        v["data"]["caveats"]
+            .to_string()
+            .contains("totals_not_rates")
+    );
+
+    let v = matrix(
+        &s,
+        &a,
+        "nuts_code=DE&level=1&datasets=my_jobs,demo_r_mlifexp&series=my_jobs:unit=XX",
+    )
+    .await
+    .json();
+    let cell = &v["data"]["cells"][0];
+    assert_eq!(cell["status"], "ok", "{cell}");
+    let r = cell["r"].as_f64().unwrap();
+    assert!(r != 0.0 && r.is_finite(), "{cell}");
+    assert_eq!(check_cells(&v, "region", false), 1);
     s.stop().await.unwrap();
 }

@@ -330,7 +330,7 @@ impl Writer<'_> {
             return Ok(());
         };
         let figure = self.book.direct(&larger).expect("stated rows have values");
-        if crate::domain::is_total(unit) {
+        if crate::domain::series::is_total(unit) {
             if let Some(share) = self.book.derived(Operation::Share, &[&larger, latest]) {
                 text.push_str(&format!(
                     " The total for {comparator_name} is {figure}; {name} accounts for {share} % of it."

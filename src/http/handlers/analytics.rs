@@ -1,6 +1,7 @@
 //! The analytics endpoints besides briefings: bulk export and the correlation matrix.
 //! Gating is done by the route table.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::Mutex;
 
@@ -12,23 +13,19 @@ use super::{Req, cited};
 use crate::domain::Rejection;
 use crate::domain::correlations::{self, MatrixQuery};
 use crate::domain::export::{self, ExportFilter};
-use crate::domain::stats::Method;
+use crate::domain::stats::{Method, Transform};
 use crate::http::error::ApiError;
 use crate::reply::{Reply, StreamChunk};
 
-/// `GET /intelligence/correlations/matrix?nuts_code=X[&level=L][&method=M][&datasets=A,B][&min_n=N]`.
+/// `GET /intelligence/correlations/matrix?nuts_code=X[&level=L][&method=M][&datasets=A,B]
+/// [&series=A:dim=code,...][&period=P][&transform=log][&min_n=N]`.
 pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
     let region = req.query.require("nuts_code")?;
     let level = req.query.take_int("level", 1, 3)?;
-    let method = match req.query.take("method") {
-        None => Method::Pearson,
-        Some(name) => Method::parse(&name).ok_or_else(|| {
-            ApiError::invalid(
-                "method",
-                format!("method must be one of {}", Method::NAMES.join(", ")),
-            )
-        })?,
-    };
+    let method =
+        take_named(req, "method", Method::NAMES, Method::parse)?.unwrap_or(Method::Pearson);
+    let transform = take_named(req, "transform", Transform::NAMES, Transform::parse)?
+        .unwrap_or(Transform::None);
     let datasets = match req.query.take("datasets") {
         None => None,
         Some(list) => {
@@ -42,6 +39,11 @@ pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
             Some(codes)
         }
     };
+    let series = match req.query.take("series") {
+        None => BTreeMap::new(),
+        Some(list) => series_choices(&list)?,
+    };
+    let period = req.query.take_period("period")?;
     let min_n = req
         .query
         .take_int("min_n", correlations::SMALLEST_MIN_N as i64, 10_000)?
@@ -55,10 +57,69 @@ pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
             level,
             method,
             datasets,
+            series,
+            period,
+            transform,
             min_n,
         },
     )?;
     cited(&matrix, sources)
+}
+
+/// The parameter `name` as one of `names`, parsed.
+fn take_named<T>(
+    req: &mut Req,
+    name: &str,
+    names: &[&str],
+    parse: fn(&str) -> Option<T>,
+) -> Result<Option<T>, ApiError> {
+    req.query
+        .take(name)
+        .map(|value| {
+            parse(&value).ok_or_else(|| {
+                ApiError::invalid(name, format!("{name} must be one of {}", names.join(", ")))
+            })
+        })
+        .transpose()
+}
+
+/// Most `dataset:dimension=code` items a `series` list may hold.
+const MAX_SERIES_ITEMS: usize = 40;
+
+/// `series=tgs00010:sex=F,nama_10r_3gdp:unit=PPS_EU27_2020_HAB`: for each dataset named, the
+/// dimension values (`unit` among them) that replace its default series' ones.
+fn series_choices(list: &str) -> Result<BTreeMap<String, BTreeMap<String, String>>, ApiError> {
+    let refuse = |why: String| ApiError::invalid("series", why);
+    let items: Vec<&str> = list.split(',').map(str::trim).collect();
+    if items.len() > MAX_SERIES_ITEMS {
+        return Err(refuse(format!(
+            "series lists at most {MAX_SERIES_ITEMS} dataset:dimension=code items, not {}",
+            items.len()
+        )));
+    }
+    let mut out: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for item in items {
+        let parsed = item.split_once(':').and_then(|(dataset, choice)| {
+            let (dim, code) = choice.split_once('=')?;
+            let plain = |s: &str| !s.is_empty() && !s.contains(['=', ':']);
+            (plain(dataset) && plain(dim) && plain(code)).then_some((dataset, dim, code))
+        });
+        let Some((dataset, dim, code)) = parsed else {
+            return Err(refuse(format!(
+                "{} is not dataset:dimension=code (such as tgs00010:sex=F)",
+                crate::error::shown(item)
+            )));
+        };
+        let dims = out.entry(dataset.to_owned()).or_default();
+        if dims.insert(dim.to_owned(), code.to_owned()).is_some() {
+            return Err(refuse(format!(
+                "series sets {}:{} twice",
+                crate::error::shown(dataset),
+                crate::error::shown(dim)
+            )));
+        }
+    }
+    Ok(out)
 }
 
 /// An export must take this many bytes of CSV a second of the time it kept the producer waiting,
