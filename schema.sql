@@ -418,3 +418,10 @@ CREATE UNIQUE INDEX observation_blocks_key ON observation_blocks (series_id, reg
 CREATE VIEW v_observation_blocks AS
     SELECT * FROM observation_blocks
     WHERE owner_account_id IS NULL OR owner_account_id = current_account();
+
+-- migration 15: periods in one form
+
+-- Eurostat's bulk TSV writes quarters, semesters and months as 2023Q1, 2023S1 and 2023M01, SDMX-CSV
+-- as 2023-Q1, 2023-S1 and 2023-01. Imports now store the latter (ISO 8601 for months, see
+-- src/period.rs), so that one quarter from two files sorts together; the migration's step in
+-- src/store/migrate.rs rewrites the periods stored before, with the series' bounds and blocks.

@@ -39,6 +39,8 @@
 //!   that write it directly.
 //! - [`webhooks`]: Standard Webhooks signatures and secrets; the egress policy that decides which
 //!   addresses a webhook may reach.
+//! - [`period`]: reference periods in the one form regintel stores (`2023`, `2023-Q1`, `2023-S1`,
+//!   `2023-01`), whatever file they came from.
 //! - [`error`], [`clock`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`slots`], [`task`],
 //!   [`priority`], [`private_files`], [`dataset_file`], [`catalogue`], [`metrics`], [`progress`]
 //!   and [`systemd`]: small pieces that use no other module of the crate but `json_text`, below,
@@ -90,6 +92,7 @@ pub mod net;
 pub mod openapi;
 pub mod outbox;
 pub mod pages;
+pub mod period;
 pub mod priority;
 pub mod private_files;
 pub mod progress;

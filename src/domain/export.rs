@@ -61,7 +61,7 @@ const FIXED_COLUMNS: &[(&str, &str, &str, &str)] = &[
         "time",
         "Period",
         "string",
-        "The period of the observation (a year, 2021Q3, 2021-07).",
+        "The period of the observation (a year 2021, a quarter 2021-Q3, a semester 2021-S1, a month 2021-07).",
     ),
     ("unit", "Unit", "string", "Unit code; see the units note."),
     (

@@ -87,19 +87,12 @@ impl Query {
         }
     }
 
-    /// A period label (`2021`, `2021Q3`, `2021-07`): 1 to 16 letters, digits and `-`.
+    /// A period (`2021`, `2021-Q3` or `2021Q3`, `2021-S1`, `2021-07` or `2021M07`), in the form
+    /// periods are stored in.
     pub fn take_period(&mut self, name: &str) -> Result<Option<String>, ApiError> {
-        let period = self.take(name);
-        let plain = |p: &str| {
-            (1..=16).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        };
-        if period.as_deref().is_some_and(|p| !plain(p)) {
-            return Err(ApiError::invalid(
-                name,
-                format!("{name} is a period label such as 2021, 2021Q3 or 2021-07"),
-            ));
-        }
-        Ok(period)
+        self.take(name)
+            .map(|p| crate::period::canonical(&p).map_err(|why| ApiError::invalid(name, why)))
+            .transpose()
     }
 
     /// Everything not taken yet; for endpoints whose parameters depend on the data (dimensions).

@@ -28,12 +28,7 @@ pub(crate) fn observation(
     if cells.period.is_empty() {
         return Err("empty period".into());
     }
-    if cells.period.len() > MAX_PERIOD_LEN {
-        return Err(format!(
-            "period \"{}\" is longer than {MAX_PERIOD_LEN} characters",
-            shown(cells.period)
-        ));
-    }
+    let period = crate::period::canonical(cells.period)?;
     if cells.unit.is_empty() {
         return Err("empty unit".into());
     }
@@ -53,7 +48,7 @@ pub(crate) fn observation(
     }
     Ok(RawObservation {
         region: cells.region.to_owned(),
-        period: cells.period.to_owned(),
+        period,
         unit: cells.unit.to_owned(),
         dim_values,
         value_text: cells.value.to_owned(),
@@ -133,9 +128,6 @@ pub(crate) fn check_dimension_name(text: &str) -> Result<(), String> {
 
 /// Longest region code accepted; Eurostat's longest are 9 (`EU27_2020`).
 pub const MAX_REGION_CODE_LEN: usize = 16;
-
-/// Longest period label accepted (`2022`, `2022-Q1`, `2022M01`, `2022-01-15`).
-const MAX_PERIOD_LEN: usize = 32;
 
 /// Dimension values are codes too (`T`, `Y15-64`, `B-E`): letters, digits and `_ - @ $` (SDMX's
 /// identifier characters), at most [`MAX_CODE_LEN`]. Anything else is refused: a series is stored

@@ -3,7 +3,7 @@
 //! binary is refused rather than guessed at.
 
 use anyhow::{Context, bail};
-use rusqlite::Connection;
+use rusqlite::{Connection, OptionalExtension};
 
 pub const SCHEMA: &str = include_str!("../../schema.sql");
 
@@ -49,8 +49,94 @@ pub fn migrations() -> Vec<Migration> {
 fn code_step(version: i64) -> Option<fn(&rusqlite::Transaction) -> rusqlite::Result<()>> {
     match version {
         14 => Some(super::blocks::write_all),
+        15 => Some(canonical_periods),
         _ => None,
     }
+}
+
+/// Rewrites stored periods in the one form [`crate::period::canonical`] gives (`2023Q1` and
+/// `2023-Q1` both `2023-Q1`), with the series' bounds and blocks they appear in. Where a series
+/// and region held the same period in both forms as current rows (two imports of one dataset
+/// from different formats), the row of the later snapshot stands and the other is marked
+/// superseded by it, as a revision would be. A period of no known form is left as it is.
+fn canonical_periods(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+    let periods: Vec<String> = tx
+        .prepare("SELECT DISTINCT period FROM observations")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let renamed: Vec<(String, String)> = periods
+        .into_iter()
+        .filter_map(|p| {
+            let c = crate::period::canonical(&p).ok()?;
+            (c != p).then_some((p, c))
+        })
+        .collect();
+    let mut touched = std::collections::BTreeSet::new();
+    for (old, new) in &renamed {
+        let rows: Vec<(i64, i64, String, String, i64)> = tx
+            .prepare(
+                "SELECT id, series_id, region_code, citation_id, snapshot_id FROM observations
+                 WHERE period = ?1 AND superseded_by IS NULL",
+            )?
+            .query_map([old], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })?
+            .collect::<Result<_, _>>()?;
+        for (id, series, region, citation, snapshot) in rows {
+            let twin: Option<(i64, String, i64)> = tx
+                .query_row(
+                    "SELECT id, citation_id, snapshot_id FROM observations
+                     WHERE series_id = ?1 AND region_code = ?2 AND period = ?3
+                       AND superseded_by IS NULL",
+                    rusqlite::params![series, region, new],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+                .optional()?;
+            if let Some((twin, twin_citation, twin_snapshot)) = twin {
+                let (older, newer) = if twin_snapshot > snapshot {
+                    (id, twin_citation)
+                } else {
+                    (twin, citation)
+                };
+                tx.execute(
+                    "UPDATE observations SET superseded_by = ?2 WHERE id = ?1",
+                    rusqlite::params![older, newer],
+                )?;
+            }
+            touched.insert((series, region));
+        }
+        tx.execute(
+            "UPDATE observations SET period = ?2 WHERE period = ?1",
+            [old, new],
+        )?;
+    }
+    for (series, region) in &touched {
+        super::blocks::write(tx, *series, region)?;
+    }
+    let series: std::collections::BTreeSet<i64> = touched.iter().map(|(s, _)| *s).collect();
+    for id in series {
+        tx.execute(
+            "UPDATE series SET
+                 period_min = (SELECT MIN(period) FROM observations
+                               WHERE series_id = ?1 AND superseded_by IS NULL),
+                 period_max = (SELECT MAX(period) FROM observations
+                               WHERE series_id = ?1 AND superseded_by IS NULL)
+             WHERE id = ?1",
+            [id],
+        )?;
+    }
+    if !renamed.is_empty() {
+        // Answers cached under the old generation showed the old forms.
+        tx.execute(
+            "UPDATE store_meta SET value = value + 1 WHERE key = 'data_generation'",
+            [],
+        )?;
+        tx.execute(
+            "UPDATE account_generations SET generation = generation + 1",
+            [],
+        )?;
+    }
+    Ok(())
 }
 
 pub fn latest_version() -> i64 {
@@ -201,6 +287,88 @@ mod tests {
             .collect::<Result<_, _>>()
             .unwrap();
         assert_eq!(blocks, [(1, None, 1), (2, Some(7), 1)]);
+    }
+
+    /// Periods stored before in Eurostat's TSV forms are rewritten in the one form; a period
+    /// held in both forms keeps the later snapshot's row, the other superseded by it; blocks
+    /// and series bounds follow; a period of no known form stays.
+    #[test]
+    fn stored_periods_are_rewritten_in_one_form() {
+        let mut conn = memory();
+        for m in migrations().iter().filter(|m| m.version < 15) {
+            conn.execute_batch(m.sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 14).unwrap();
+        conn.execute_batch(
+            "INSERT INTO datasets (id, code, title, topic) VALUES (1, 'q', 'Quarterly', 'other');
+             INSERT INTO series (id, dataset_id, unit, dims, period_min, period_max)
+                 VALUES (1, 1, 'PC', '', '2023-Q2', '@2023');
+             INSERT INTO snapshots VALUES (1, 'snp_a', 1, NULL, 1, 'a.tsv', 'aa', 'tsv', 3, 3, 0, 0),
+                                          (2, 'snp_b', 1, NULL, 2, 'b.csv', 'bb', 'sdmx', 1, 1, 0, 0);
+             INSERT INTO observations
+                 (id, citation_id, series_id, region_code, period, value, value_text, src_line,
+                  snapshot_id)
+             VALUES (1, 'cit_q1_tsv', 1, 'DE21', '2023Q1', 1, '1', 2, 1),
+                    (2, 'cit_q1_sdmx', 1, 'DE21', '2023-Q1', 2, '2', 2, 2),
+                    (3, 'cit_m1', 1, 'DE21', '2023M01', 3, '3', 3, 1),
+                    (4, 'cit_q2', 1, 'DE21', '2023-Q2', 4, '4', 4, 1),
+                    (5, 'cit_odd', 1, 'DE21', '@2023', 5, '5', 5, 1);",
+        )
+        .unwrap();
+        let tx = conn.transaction().unwrap();
+        crate::store::blocks::write_all(&tx).unwrap();
+        tx.commit().unwrap();
+        let generation = |conn: &Connection| -> i64 {
+            conn.query_row(
+                "SELECT value FROM store_meta WHERE key = 'data_generation'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+        };
+        let before = generation(&conn);
+        assert_eq!(migrate(&mut conn).unwrap(), [15]);
+        let rows: Vec<(String, String, Option<String>)> = conn
+            .prepare("SELECT citation_id, period, superseded_by FROM observations ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let row =
+            |c: &str, p: &str, s: Option<&str>| (c.to_owned(), p.to_owned(), s.map(str::to_owned));
+        assert_eq!(
+            rows,
+            [
+                row("cit_q1_tsv", "2023-Q1", Some("cit_q1_sdmx")),
+                row("cit_q1_sdmx", "2023-Q1", None),
+                row("cit_m1", "2023-01", None),
+                row("cit_q2", "2023-Q2", None),
+                row("cit_odd", "@2023", None),
+            ]
+        );
+        let bounds: (String, String) = conn
+            .query_row(
+                "SELECT period_min, period_max FROM series WHERE id = 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(bounds, ("2023-01".to_owned(), "@2023".to_owned()));
+        let block: Vec<String> = conn
+            .query_row(
+                "SELECT rows FROM observation_blocks WHERE series_id = 1",
+                [],
+                |r| {
+                    let mut rows = Vec::new();
+                    crate::store::blocks::read(r, 0, 1, &mut rows).unwrap();
+                    Ok(rows.iter().map(|o| o.period.to_string()).collect())
+                },
+            )
+            .unwrap();
+        assert_eq!(block, ["2023-01", "2023-Q1", "2023-Q2", "@2023"]);
+        assert_eq!(generation(&conn), before + 1, "cached answers are renewed");
+        crate::store::integrity_check(&conn).unwrap();
     }
 
     #[test]

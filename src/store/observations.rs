@@ -321,7 +321,8 @@ pub struct ExportRow<'r> {
 
 /// Which rows an export holds: regions of one country (two letters as Eurostat writes them: EL
 /// for Greece) and of one NUTS level, periods from `from` to `to` (included; periods compare as
-/// text, which orders years, quarters `2021Q3` and months `2021-07` of one format correctly).
+/// text, which orders years, quarters `2021-Q3`, semesters `2021-S1` and months `2021-07` correctly
+/// within each frequency).
 /// SQLite applies the periods; the export applies country and level through the regions it
 /// reads once ([`Scoped::regions`]), so a filter costs no lookup per series.
 #[derive(Debug, Default, Clone)]

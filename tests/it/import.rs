@@ -258,6 +258,53 @@ dataflow,ESTAT:TEST_SDMX(1.0),Test indicator by NUTS 2 region,A,PC,DE22,2023,,,C
     assert!(column.contains("2022"), "{column}");
 }
 
+/// Eurostat's bulk TSV writes quarters `2023Q1`, SDMX-CSV `2023-Q1`: stored in one form, a
+/// quarter from one file is the same period as the quarter from the other (unchanged, not a
+/// second row), and the series sorts in time order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quarters_of_tsv_and_sdmx_files_are_stored_in_one_form() {
+    let data = bundled_data_dir();
+    let files = tempfile::tempdir().unwrap();
+    let tsv = write(
+        files.path(),
+        "test_quarters.tsv",
+        b"freq,unit,geo\\TIME_PERIOD\t2022Q4 \t2023Q1 \nQ,PC,DE21\t1.5 \t2.5 \n",
+    );
+    let sdmx = write(
+        files.path(),
+        "sdmx.csv",
+        b"DATAFLOW,LAST UPDATE,freq,unit,geo,TIME_PERIOD,OBS_VALUE,OBS_FLAG
+ESTAT:TEST_QUARTERS(1.0),01/01/24,Q,PC,DE21,2023-Q1,2.5,
+ESTAT:TEST_QUARTERS(1.0),01/01/24,Q,PC,DE21,2023-Q2,3.5,
+",
+    );
+    import(data.path(), &[&tsv]).unwrap();
+    let report = import(data.path(), &[&sdmx]).unwrap();
+    let outcome = &report.datasets[0];
+    assert_eq!(outcome.dataset, "test_quarters");
+    assert_eq!((outcome.added, outcome.unchanged), (1, 1), "{outcome:?}");
+    let s = TestServer::start_in(data, Options::default()).await;
+    let v = s
+        .get("/compare?regions=DE21,DE22&dataset=test_quarters&period=2023Q1")
+        .await
+        .json();
+    assert_eq!(
+        v["data"]["period"], "2023-Q1",
+        "the parameter is read in the stored form"
+    );
+    let periods: Vec<&str> = v["data"]["regions"][0]["series"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["period"].as_str().unwrap())
+        .collect();
+    assert_eq!(periods, ["2022-Q4", "2023-Q1", "2023-Q2"]);
+    s.get("/compare?regions=DE21,DE22&dataset=test_quarters&period=2023Q5")
+        .await
+        .error(400, "invalid_parameter");
+    s.stop().await.unwrap();
+}
+
 /// An export reads its dataset series by series; an import committing while it runs must change
 /// none of what it writes (one read transaction), here revising and adding rows of the series
 /// it has not reached yet.

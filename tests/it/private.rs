@@ -217,6 +217,18 @@ async fn bad_definitions_and_bad_csv_are_refused_whole() {
         .await
         .error(422, "validation_failed");
     assert_eq!(e["details"]["errors"][0]["pointer"], "line 4", "{e}");
+    // A period must be a year, quarter, semester or month: `@2023` would sort after every year
+    // and be taken as the latest.
+    let odd_period = CSV.replace(",2023,900,NR", ",@2023,900,NR");
+    let e = put(&s, a.key_header(), "my_jobs", &odd_period)
+        .await
+        .error(422, "validation_failed");
+    assert_eq!(e["details"]["errors"][0]["pointer"], "line 4", "{e}");
+    let detail = e["details"]["errors"][0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("period \"@2023\" is not a year (2023), quarter (2023-Q1)"),
+        "{detail}"
+    );
     let wrong_dims = CSV.replace(",sex,", ",age,");
     put(&s, a.key_header(), "my_jobs", &wrong_dims)
         .await
