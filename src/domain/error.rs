@@ -25,6 +25,13 @@ pub enum Rejection {
     /// Missing objects and routes; also someone else's object, so existence never leaks.
     #[error("{0}")]
     NotFound(String),
+    /// A briefing type with no figure to state about the region; `available` lists the types
+    /// that have some.
+    #[error("{message}")]
+    NothingToSay {
+        message: String,
+        available: Vec<&'static str>,
+    },
 }
 
 impl Rejection {

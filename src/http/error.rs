@@ -90,7 +90,7 @@ impl ApiError {
             ApiError::WebhookUrlNotAllowed(_) => 422,
             ApiError::Rejected(rejection) => match rejection {
                 Rejection::InvalidParameter { .. } => 400,
-                Rejection::Invalid { .. } => 422,
+                Rejection::Invalid { .. } | Rejection::NothingToSay { .. } => 422,
                 Rejection::UnknownRegion { .. }
                 | Rejection::UnknownDataset(_)
                 | Rejection::NotFound(_) => 404,
@@ -120,7 +120,7 @@ impl ApiError {
             ApiError::WebhookUrlNotAllowed(_) => "webhook_url_not_allowed",
             ApiError::Rejected(rejection) => match rejection {
                 Rejection::InvalidParameter { .. } => "invalid_parameter",
-                Rejection::Invalid { .. } => "validation_failed",
+                Rejection::Invalid { .. } | Rejection::NothingToSay { .. } => "validation_failed",
                 Rejection::UnknownRegion { .. } => "unknown_region",
                 Rejection::UnknownDataset(_) => "unknown_dataset",
                 Rejection::NotFound(_) => "not_found",
@@ -148,6 +148,10 @@ impl ApiError {
                 }
                 Rejection::UnknownDataset(code) => Some(json!({ "dataset": shown(code) })),
                 Rejection::NotFound(_) => None,
+                Rejection::NothingToSay { message, available } => Some(json!({
+                    "errors": [{"pointer": "#/briefing_type", "detail": message}],
+                    "available_types": available,
+                })),
             },
             ApiError::MethodNotAllowed { allow, .. } => Some(json!({ "allow": allow })),
             ApiError::PayloadTooLarge { limit } => Some(json!({ "limit_bytes": limit })),
@@ -290,6 +294,11 @@ mod tests {
                 violated: vec!["key-minute"],
             },
             ApiError::WebhookUrlNotAllowed("x".into()),
+            Rejection::NothingToSay {
+                message: "x".into(),
+                available: vec!["economy"],
+            }
+            .into(),
         ];
         let given: BTreeSet<(&str, u16)> = samples.iter().map(|e| (e.code(), e.status())).collect();
         let listed: BTreeSet<(&str, u16)> = ApiError::CODES.iter().copied().collect();

@@ -89,8 +89,10 @@ impl Charge {
     }
 
     /// After the answer is known: refunds what does not count (401, 429, 5xx and, as GitHub
-    /// does, an authenticated 304), charges a refused credential to the address's auth-fail
-    /// bucket, and describes the buckets in the headers.
+    /// does, an authenticated 304) and, of a request refused for what it asked (any other 4xx:
+    /// a bad parameter, a briefing type with nothing to say), all but one request of the
+    /// route's weight: it did no work of that weight. Charges a refused credential to the
+    /// address's auth-fail bucket, and describes the buckets in the headers.
     pub fn settle(
         mut self,
         state: &AppState,
@@ -103,10 +105,16 @@ impl Charge {
             || status == StatusCode::TOO_MANY_REQUESTS
             || status.is_server_error()
             || (status == StatusCode::NOT_MODIFIED && authenticated);
-        if free {
-            state
-                .limiter
-                .refund(&self.policies, self.weight, self.wall_secs);
+        let refund = if free {
+            self.weight
+        } else if status.is_client_error() {
+            self.weight.saturating_sub(1)
+        } else {
+            0
+        };
+        if refund > 0 {
+            state.limiter.refund(&self.policies, refund, self.wall_secs);
+            self.decision.give_back(refund);
         }
         if bad_credential {
             // Only a credential that was sent and refused counts as a failure (not a missing

@@ -70,6 +70,14 @@ pub struct Decision {
 }
 
 impl Decision {
+    /// The buckets as they stand after `weight` was refunded.
+    pub fn give_back(&mut self, weight: u64) {
+        for status in &mut self.statuses {
+            status.used = status.used.saturating_sub(weight);
+            status.remaining = status.remaining.saturating_add(weight).min(status.limit);
+        }
+    }
+
     /// The bucket the `X-RateLimit-*` headers describe: the lowest remaining, ties broken by the
     /// later reset, so a client that waits for it waits long enough.
     pub fn binding(&self) -> Option<&Status> {

@@ -59,24 +59,25 @@ fn matrix_example() -> Value {
 }
 
 /// Abridged from `{"region_nuts_code": "DE21", "briefing_type": "labour_market"}` on the
-/// bundled data.
+/// bundled data (the unemployment rate's section, to its first ranking; three of its claims, the
+/// rank's inputs cut to two).
 fn briefing_example() -> Value {
     json!({
         "id": "brf_01m84p3v6w2k9d1q7c5x8z0b4t", "briefing_type": "labour_market",
         "region": {"code": "DE21", "name": "Oberbayern", "level": 2},
-        "title": "Labour market: Oberbayern (DE21)", "created_at": "2026-11-23T17:00:00Z",
+        "title": "Labour market: Oberbayern (DE21)", "created_at": "2026-11-26T17:00:00Z",
         "sections": [{"heading": "Unemployment rate",
-                      "text": "Unemployment rate in Oberbayern: 2.7 (Percentage) in 2024. That is 0.8 percentage points more than in 2019 (1.9). Among the 7 regions of Bayern with a 2024 figure, Oberbayern ranks 2 from the top."}],
+                      "text": "Unemployment rate in Oberbayern: 2.7 (Percentage) in 2024. The series breaks in 2020 and 2021 (break in time series), so it is compared only from 2022 on: it is 0.5 percentage points more than in 2022 (2.2). Of the 26 NUTS 2 regions of Deutschland with a reliable figure for 2024, Oberbayern has the third-lowest unemployment rate (tied with Mittelfranken)."}],
         "claims": [
-            {"id": "c6", "display": "2.7", "value": 2.7, "kind": "direct", "citations": ["cit_..."]},
-            {"id": "c8", "display": "0.8", "value": 0.8, "kind": "derived", "operation": "difference",
-             "inputs": [{"citation": "cit_...", "value": 1.9}, {"citation": "cit_...", "value": 2.7}],
-             "derivation": "|b − a|, to the decimals of the inputs (a, b: the inputs in order)",
-             "reads": "0.8 percentage points more"},
+            {"id": "c10", "display": "2.7", "value": 2.7, "kind": "direct", "citations": ["cit_cjrhjnnt2ajnlnkugdaw"]},
+            {"id": "c12", "display": "0.5", "value": 0.5, "kind": "derived", "inputs": [{"citation": "cit_e4p7kiigh55ticewr2gz", "value": 2.2}, {"citation": "cit_cjrhjnnt2ajnlnkugdaw", "value": 2.7}], "derivation": "|b − a|, to the decimals of the inputs (a, b: the inputs in order)", "reads": "0.5 percentage points more", "operation": "difference"},
+            {"id": "c14", "display": "third-lowest", "value": 3.0, "kind": "derived", "inputs": [{"citation": "cit_cjrhjnnt2ajnlnkugdaw", "value": 2.7}, {"citation": "cit_b7ohbzcpqme4m43mhxnd", "value": 3.2}], "derivation": "1 + the number of the other inputs lower than the first (rank, lowest first; ties share the better rank)", "operation": "rank_from_bottom"},
         ],
+        "breaks": [{"dataset": "tgs00010", "period": "2020", "citation": "cit_3czg6wxkrfmoulmymn7m"},
+                   {"dataset": "tgs00010", "period": "2021", "citation": "cit_ugipgqrqf6v4qgostlcz"}],
         "not_covered": [],
-        "verification": {"status": "verified", "numbers_checked": 10, "claims_checked": 10},
-        "generator": {"name": "deterministic", "version": 1},
+        "verification": {"status": "verified", "numbers_checked": 18, "claims_checked": 18},
+        "generator": {"name": "deterministic", "version": 2},
     })
 }
 
@@ -286,14 +287,17 @@ pub fn all() -> Value {
         }},
         "Claim": object(&["id", "display", "value", "kind"], json!({
             "id": {"type": "string"},
-            "display": {"type": "string", "description": "The number exactly as the text writes it."},
+            "display": {"type": "string", "description": "The number exactly as the text writes it; for a rank, its phrase (\"second-highest\")."},
             "value": {"type": "number"},
             "kind": {"type": "string", "enum": ["direct", "derived"]},
             "citations": {"type": "array", "items": {"type": "string"}, "description": "Direct: the row the value is."},
             "inputs": {"type": "array", "items": object(&["citation", "value"], json!({"citation": {"type": "string"}, "value": {"type": "number"}})), "description": "Derived: the cited values, in the operation's order."},
             "operation": {"type": "string", "enum": crate::domain::briefings::OPERATIONS},
-            "reads": {"type": "string", "description": "How the text must state it when more than the display (\"2.1 % more\", \"3 from the top\"); a direction word at its end is checked against the inputs."},
+            "reads": {"type": "string", "description": "How the text must state it when more than the display (\"2.1 % more\", \"9.7 times\"); a direction word at its end is checked against the inputs."},
             "derivation": {"type": "string", "description": "The operation's formula in words."},
+            "flags": {"type": "array", "description": "The flags of every value in the claim's window: its rows, and for a change over time the values between them.", "items": object(&["citation", "period", "code", "meaning"], json!({
+                "citation": {"type": "string"}, "period": {"type": "string"}, "code": {"type": "string"}, "meaning": {"type": "string"},
+            }))},
         })),
         "Briefing": with_example(object(&["id", "region", "briefing_type", "title", "created_at", "sections", "claims", "not_covered", "verification", "generator"], json!({
             "id": {"type": "string"},
@@ -303,6 +307,9 @@ pub fn all() -> Value {
             "created_at": {"type": "string", "format": "date-time"},
             "sections": {"type": "array", "items": object(&["heading", "text"], json!({"heading": {"type": "string"}, "text": {"type": "string"}}))},
             "claims": array_of("Claim"),
+            "breaks": {"type": "array", "description": "The breaks in series the text names (a value flagged b), each with its row.", "items": object(&["dataset", "period", "citation"], json!({
+                "dataset": {"type": "string"}, "period": {"type": "string"}, "citation": {"type": "string"},
+            }))},
             "not_covered": {"type": "array", "items": {"type": "string"}, "description": "Series of the briefing's topics without a value for the region."},
             "verification": object(&["status", "numbers_checked", "claims_checked"], json!({
                 "status": {"type": "string", "enum": ["verified"]},

@@ -90,6 +90,29 @@ impl DatasetRow {
     }
 }
 
+#[cfg(test)]
+impl DatasetRow {
+    /// A public dataset of the 2021 NUTS edition whose headline series is `series` in `unit`,
+    /// for tests.
+    pub fn sample(id: i64, code: &str, topic: &str, short: &str, unit: &str, series: i64) -> Self {
+        DatasetRow {
+            id,
+            code: code.into(),
+            title: format!("{short} by NUTS 2 region"),
+            topic: topic.into(),
+            description: Some(short.into()),
+            nuts_edition: Some("2021".into()),
+            headline_json: serde_json::json!({ "unit": unit }).to_string(),
+            dim_names_json: "[]".into(),
+            labels_json: "{}".into(),
+            source_id: None,
+            headline_series_id: Some(series),
+            private: false,
+            parsed: OnceLock::new(),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct SeriesRow {
     pub id: i64,

@@ -145,6 +145,13 @@ async fn what_counts_against_the_limits() {
         Some("77"),
         "export costs 20"
     );
+    // A request refused for what it asked costs 1, not its route's weight.
+    let refused = s
+        .client
+        .get_with(&format!("{BASE}/export/bulk/tgs00042.csv?level=9"), &[key])
+        .await;
+    refused.error(400, "invalid_parameter");
+    assert_eq!(refused.header("x-ratelimit-remaining"), Some("76"));
     // A bad credential never touches the account's buckets.
     let bad = s
         .client
@@ -159,7 +166,7 @@ async fn what_counts_against_the_limits() {
         .json();
     assert_eq!(
         usage["data"]["today"]["used"],
-        1 + 1 + 1 + 20 + 1,
+        1 + 1 + 1 + 20 + 1 + 1,
         "the usage call counts itself"
     );
     assert_eq!(usage["data"]["days"].as_array().unwrap().len(), 90);

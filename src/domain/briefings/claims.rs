@@ -1,10 +1,12 @@
 //! Claims: every number a briefing's text states, with where it comes from. A direct claim is a
 //! cited value as published; a derived one is computed in code from cited values by a named
-//! operation, so the verifier (and anyone) can compute it again.
+//! operation, so the verifier (and anyone) can compute it again. Each claim carries the flags of
+//! every value in its window: its rows, and for a change over time the values between them.
 
 use serde::{Deserialize, Serialize};
 
 use super::numbers;
+use crate::catalogue::Catalogue;
 use crate::domain::decimals;
 use crate::store::observations::ObsRow;
 
@@ -25,13 +27,16 @@ pub struct Claim {
     /// Derived: the formula, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub derivation: Option<String>,
-    /// How the text must state it, when more than the display: "2.1 % more", "3 from the top".
-    /// A direction word at its end (more, above; less, below) is checked against the inputs.
+    /// How the text must state it, when more than the display: "2.1 % more", "1.5 times". A
+    /// direction word at its end (more, above; less, below) is checked against the inputs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reads: Option<String>,
-    /// Derived: the operation's name (`percent_change`, `difference`, `share`, `rank`, `count`).
+    /// Derived: the operation's name (see [`OPERATIONS`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub operation: Option<String>,
+    /// The flags of every value in the claim's window, each with its row.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<ClaimFlag>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -40,8 +45,26 @@ pub struct ClaimInput {
     pub value: f64,
 }
 
+/// A flag of a value in a claim's window.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ClaimFlag {
+    pub citation: String,
+    pub period: String,
+    pub code: String,
+    pub meaning: String,
+}
+
 /// The operations' names, as `Claim::operation` and the OpenAPI document give them.
-pub const OPERATIONS: &[&str] = &["percent_change", "difference", "share", "rank", "count"];
+pub const OPERATIONS: &[&str] = &[
+    "percent_change",
+    "difference",
+    "share",
+    "ratio",
+    "index_change",
+    "rank",
+    "rank_from_bottom",
+    "count",
+];
 
 /// How a derived claim is computed from its inputs `[a, b, ...]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,9 +76,17 @@ pub enum Operation {
     Difference,
     /// b / a × 100, to 1 decimal: b's share of a total a.
     Share,
+    /// b / a, to 1 decimal: how many times a b is.
+    Ratio,
+    /// |a − 100|, to the decimals of a: how far an index (base year = 100) lies from its base
+    /// year, in percent.
+    IndexChange,
     /// 1 + the number of inputs after the first that are higher than the first: its rank,
-    /// highest first.
+    /// highest first, ties sharing the better rank. Shown as "highest", "second-highest", ...
     Rank,
+    /// 1 + the number of inputs after the first that are lower than the first. Shown as
+    /// "lowest", "second-lowest", ...
+    RankFromBottom,
     /// The number of inputs.
     Count,
 }
@@ -66,16 +97,22 @@ impl Operation {
             Operation::PercentChange => "percent_change",
             Operation::Difference => "difference",
             Operation::Share => "share",
+            Operation::Ratio => "ratio",
+            Operation::IndexChange => "index_change",
             Operation::Rank => "rank",
+            Operation::RankFromBottom => "rank_from_bottom",
             Operation::Count => "count",
         }
     }
 
-    const ALL: [Operation; 5] = [
+    const ALL: [Operation; 8] = [
         Operation::PercentChange,
         Operation::Difference,
         Operation::Share,
+        Operation::Ratio,
+        Operation::IndexChange,
         Operation::Rank,
+        Operation::RankFromBottom,
         Operation::Count,
     ];
 
@@ -92,44 +129,77 @@ impl Operation {
                 "|b − a|, to the decimals of the inputs (a, b: the inputs in order)"
             }
             Operation::Share => "b / a × 100, to 1 decimal (a, b: the inputs in order)",
+            Operation::Ratio => "b / a, to 1 decimal (a, b: the inputs in order)",
+            Operation::IndexChange => {
+                "|a − 100|, to the decimals of a (a: an index whose base year is 100)"
+            }
             Operation::Rank => {
-                "1 + the number of the other inputs higher than the first (rank, highest first)"
+                "1 + the number of the other inputs higher than the first (rank, highest first; ties share the better rank)"
+            }
+            Operation::RankFromBottom => {
+                "1 + the number of the other inputs lower than the first (rank, lowest first; ties share the better rank)"
             }
             Operation::Count => "the number of inputs",
         }
     }
 
+    /// A rank of either direction.
+    pub fn is_rank(self) -> bool {
+        matches!(self, Operation::Rank | Operation::RankFromBottom)
+    }
+
     /// The value and the decimals it is shown with, from the inputs' values and the decimals
     /// they were published with; None where it is undefined (a change from zero).
     pub fn compute(self, values: &[f64], input_decimals: usize) -> Option<(f64, usize)> {
+        let round = crate::domain::round_to;
         match (self, values) {
-            (Operation::PercentChange, [a, b]) if *a != 0.0 => Some((
-                crate::domain::round_to((b - a).abs() / a.abs() * 100.0, 1),
-                1,
-            )),
-            (Operation::Difference, [a, b]) => Some((
-                crate::domain::round_to((b - a).abs(), input_decimals),
-                input_decimals,
-            )),
-            (Operation::Share, [a, b]) if *a != 0.0 => {
-                Some((crate::domain::round_to(b / a * 100.0, 1), 1))
+            (Operation::PercentChange, [a, b]) if *a != 0.0 => {
+                Some((round((b - a).abs() / a.abs() * 100.0, 1), 1))
+            }
+            (Operation::Difference, [a, b]) => {
+                Some((round((b - a).abs(), input_decimals), input_decimals))
+            }
+            (Operation::Share, [a, b]) if *a != 0.0 => Some((round(b / a * 100.0, 1), 1)),
+            (Operation::Ratio, [a, b]) if *a > 0.0 && *b >= 0.0 => Some((round(b / a, 1), 1)),
+            (Operation::IndexChange, [a]) => {
+                Some((round((a - 100.0).abs(), input_decimals), input_decimals))
             }
             (Operation::Rank, [first, rest @ ..]) => {
                 Some((1.0 + rest.iter().filter(|v| *v > first).count() as f64, 0))
+            }
+            (Operation::RankFromBottom, [first, rest @ ..]) => {
+                Some((1.0 + rest.iter().filter(|v| *v < first).count() as f64, 0))
             }
             (Operation::Count, values) if !values.is_empty() => Some((values.len() as f64, 0)),
             _ => None,
         }
     }
+
+    /// The value as the text writes it: a rank as its phrase ("second-highest"), any other
+    /// number with `decimals` places and thousands separators.
+    pub fn display(self, value: f64, decimals: usize) -> String {
+        match self {
+            Operation::Rank => numbers::rank_phrase(value as u64, "highest"),
+            Operation::RankFromBottom => numbers::rank_phrase(value as u64, "lowest"),
+            _ => numbers::display(value, decimals),
+        }
+    }
 }
 
 /// The claims of one briefing as its text is written: each call gives the display to write.
-#[derive(Default)]
-pub struct ClaimBook {
+pub struct ClaimBook<'c> {
     pub claims: Vec<Claim>,
+    catalogue: &'c Catalogue,
 }
 
-impl ClaimBook {
+impl<'c> ClaimBook<'c> {
+    pub fn new(catalogue: &'c Catalogue) -> Self {
+        ClaimBook {
+            claims: Vec::new(),
+            catalogue,
+        }
+    }
+
     /// A published value, as published (with the decimals of its source text).
     pub fn direct(&mut self, row: &ObsRow) -> Option<String> {
         let value = row.value?;
@@ -141,6 +211,7 @@ impl ClaimBook {
             return Some(known.display.clone());
         }
         let display = numbers::display(value, decimals(&row.value_text));
+        let flags = self.flags(&[row]);
         self.push(Claim {
             id: String::new(),
             display: display.clone(),
@@ -151,20 +222,23 @@ impl ClaimBook {
             derivation: None,
             operation: None,
             reads: None,
+            flags,
         });
         Some(display)
     }
 
     /// A value computed by `operation` from the rows' values, to be stated as its display then
-    /// `words` ("%", "from the top"): the reading to write, which the verifier holds the text
-    /// to. None where it is undefined.
+    /// `words` ("%", "times"): the reading to write, which the verifier holds the text to. The
+    /// claim carries the flags of the rows and of `window` (the values between them). None
+    /// where it is undefined.
     pub fn derived_reading(
         &mut self,
         operation: Operation,
         rows: &[&ObsRow],
+        window: &[&ObsRow],
         words: &str,
     ) -> Option<String> {
-        self.derived(operation, rows)?;
+        self.derived(operation, rows, window)?;
         let claim = self.claims.last_mut().expect("pushed by derived");
         let reads = format!("{} {words}", claim.display);
         claim.reads = Some(reads.clone());
@@ -176,8 +250,14 @@ impl ClaimBook {
         self.claims.pop();
     }
 
-    /// A value computed by `operation` from the rows' values; None where it is undefined.
-    pub fn derived(&mut self, operation: Operation, rows: &[&ObsRow]) -> Option<String> {
+    /// A value computed by `operation` from the rows' values, carrying the flags of the rows and
+    /// of `window`; None where it is undefined.
+    pub fn derived(
+        &mut self,
+        operation: Operation,
+        rows: &[&ObsRow],
+        window: &[&ObsRow],
+    ) -> Option<String> {
         let values: Vec<f64> = rows.iter().map(|r| r.value).collect::<Option<_>>()?;
         let places = rows
             .iter()
@@ -185,7 +265,14 @@ impl ClaimBook {
             .max()
             .unwrap_or(0);
         let (value, shown) = operation.compute(&values, places)?;
-        let display = numbers::display(value, shown);
+        let display = operation.display(value, shown);
+        let mut flagged: Vec<&ObsRow> = rows.to_vec();
+        flagged.extend(
+            window
+                .iter()
+                .filter(|w| !rows.iter().any(|r| r.citation_id == w.citation_id)),
+        );
+        let flags = self.flags(&flagged);
         self.push(Claim {
             id: String::new(),
             display: display.clone(),
@@ -203,8 +290,25 @@ impl ClaimBook {
             derivation: Some(operation.formula().into()),
             operation: Some(operation.name().into()),
             reads: None,
+            flags,
         });
         Some(display)
+    }
+
+    /// Every flag of `rows` (a confidential status as flag `c`), each with its row.
+    fn flags(&self, rows: &[&ObsRow]) -> Vec<ClaimFlag> {
+        rows.iter()
+            .flat_map(|row| {
+                crate::domain::explain_flags(self.catalogue, &row.flags, &row.conf_status)
+                    .into_iter()
+                    .map(|f| ClaimFlag {
+                        citation: row.citation_id.to_string(),
+                        period: row.period.to_string(),
+                        code: f.code.into_string(),
+                        meaning: f.meaning.into_string(),
+                    })
+            })
+            .collect()
     }
 
     fn push(&mut self, mut claim: Claim) {
@@ -230,11 +334,27 @@ mod tests {
             Operation::Rank.compute(&[5.0, 9.0, 1.0, 7.0], 0),
             Some((3.0, 0))
         );
+        assert_eq!(
+            Operation::RankFromBottom.compute(&[5.0, 9.0, 1.0, 7.0], 0),
+            Some((2.0, 0))
+        );
+        // Ties share the better rank.
+        assert_eq!(Operation::Rank.compute(&[7.0, 9.0, 7.0], 0), Some((2.0, 0)));
         assert_eq!(Operation::Count.compute(&[1.0, 2.0], 0), Some((2.0, 0)));
         assert_eq!(
             Operation::Share.compute(&[83_237_124.0, 4_729_243.0], 0),
             Some((5.7, 1))
         );
+        assert_eq!(
+            Operation::Ratio.compute(&[106.9, 1032.4], 1),
+            Some((9.7, 1))
+        );
+        assert_eq!(Operation::Ratio.compute(&[0.0, 1.0], 1), None);
+        assert_eq!(Operation::IndexChange.compute(&[107.9], 1), Some((7.9, 1)));
+        assert_eq!(Operation::IndexChange.compute(&[95.35], 2), Some((4.65, 2)));
+        assert_eq!(Operation::Rank.display(2.0, 0), "second-highest");
+        assert_eq!(Operation::RankFromBottom.display(1.0, 0), "lowest");
+        assert_eq!(Operation::Count.display(1234.0, 0), "1,234");
         let names: Vec<&str> = Operation::ALL.iter().map(|op| op.name()).collect();
         assert_eq!(
             names, OPERATIONS,

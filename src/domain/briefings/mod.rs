@@ -1,11 +1,16 @@
 //! AI briefings (spec endpoint 3): a short text about a region in which every number is a claim
-//! tied to cited rows. The deterministic writer (`writer`) picks the facts and writes the text;
-//! the verifier (`verify`) re-reads it before it is stored or shown.
+//! tied to cited rows. The deterministic writer (`writer`) picks the facts and writes the text,
+//! following the rules of `docs/analysis.md` (`peers` finds whom a region is ranked among,
+//! `wording` how things are named); the verifier (`verify`) re-reads it before it is stored or
+//! shown.
 
 mod claims;
 mod model;
 mod numbers;
+mod peers;
+mod source;
 mod verify;
+mod wording;
 mod writer;
 
 use std::collections::HashMap;
@@ -20,7 +25,8 @@ use crate::store::Scoped;
 use crate::store::briefings::{BriefingListRow, BriefingRow};
 use crate::store::observations::CitationRow;
 use crate::store::regions::RegionRow;
-pub use claims::{Claim, ClaimInput, OPERATIONS};
+pub use claims::{Claim, ClaimFlag, ClaimInput, OPERATIONS};
+pub use model::Prompt;
 use verify::Author;
 pub use verify::Verification;
 
@@ -34,8 +40,10 @@ pub const TYPES: &[&str] = &[
     "peer_comparison",
 ];
 
-/// Version of the deterministic writer, stored with each briefing it wrote.
-const WRITER_VERSION: u32 = 1;
+/// Version of the deterministic writer, stored with each briefing it wrote. Version 2 follows
+/// the rules of `docs/analysis.md` (breaks, indices, peers, wording, flags, stale years and
+/// prices); a briefing stored by version 1 stays as it was written, and says so.
+const WRITER_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Briefing {
@@ -46,6 +54,9 @@ pub struct Briefing {
     pub created_at: String,
     pub sections: Vec<Section>,
     pub claims: Vec<Claim>,
+    /// The breaks in series the text names (a value flagged b), each with its row.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub breaks: Vec<Break>,
     /// Headline series of the briefing's topics with no value for the region.
     pub not_covered: Vec<String>,
     pub verification: Verification,
@@ -84,11 +95,12 @@ pub struct Generator {
     pub fallback_reason: Option<String>,
 }
 
-/// A writer of prose from a fact sheet: the configured model server. `write` gets the system and
-/// the user message of a chat and returns the model's text, or why there is none.
+/// A writer of prose from a fact sheet: the configured model server. `write` gets the prompt
+/// (instructions, facts, and any quoted data) and returns the model's text, or why there is
+/// none.
 pub trait ProseModel {
     fn name(&self) -> &str;
-    fn write(&self, system: &str, user: &str) -> Result<String, String>;
+    fn write(&self, prompt: &Prompt) -> Result<String, String>;
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -114,13 +126,32 @@ pub struct BriefingSummary {
     pub created_at: String,
 }
 
+/// A break in series a briefing names: a value flagged b, which starts a series its
+/// predecessors do not compare with.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Break {
+    pub dataset: String,
+    pub period: String,
+    pub citation: String,
+}
+
+/// A name or title the text quotes (it may hold digits that are no numbers).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Label {
+    pub text: String,
+    /// Of a dataset an account uploaded: the model gets it only as quoted data, and in a
+    /// model's text its digits count like any other.
+    pub private: bool,
+}
+
 /// What the writer hands the verifier.
 pub struct Draft {
     pub title: String,
     pub sections: Vec<Section>,
     pub claims: Vec<Claim>,
     /// Names and titles the text quotes.
-    pub labels: Vec<String>,
+    pub labels: Vec<Label>,
+    pub breaks: Vec<Break>,
     pub not_covered: Vec<String>,
 }
 
@@ -141,10 +172,39 @@ pub fn subject(
     regions::find(store, region_code)
 }
 
+/// The briefing types with something to say about `region`: those of whose topics it has a
+/// figure (`profile_summary` and `peer_comparison` cover every topic).
+fn available_types(
+    store: &Scoped,
+    region: &RegionRow,
+    datasets: &[Arc<crate::store::datasets::DatasetRow>],
+) -> Result<Vec<&'static str>, Error> {
+    let mut topics = std::collections::BTreeSet::new();
+    for dataset in datasets {
+        let series = dataset.headline_series_id.expect("headline datasets only");
+        if store
+            .series_rows(&region.code, series)?
+            .iter()
+            .any(writer::stated)
+        {
+            topics.insert(dataset.topic.as_str());
+        }
+    }
+    Ok(TYPES
+        .iter()
+        .copied()
+        .filter(|t| match writer::plan(t).0 {
+            Some(topic) => topics.contains(topic),
+            None => !topics.is_empty(),
+        })
+        .collect())
+}
+
 /// Writes and verifies a briefing. With a `model`, the model rewrites the prose from the same
 /// facts; its text must pass the same verifier, or the deterministic one stands and the answer
-/// says why. A deterministic text that fails its verification is a bug in the writer: an
-/// internal error, never an answer.
+/// says why. A type with nothing to say about the region is refused (422 naming
+/// `briefing_type`, with the types that have something). A deterministic text that fails its
+/// verification is a bug in the writer: an internal error, never an answer.
 pub fn generate(
     store: &Scoped,
     catalogue: &Catalogue,
@@ -160,7 +220,24 @@ pub fn generate(
     let snapshot = store.snapshot()?;
     let region = subject(store, region_code, briefing_type)?;
     let datasets = super::headline_datasets(store)?;
-    let mut draft = writer::write(store, catalogue, &region, briefing_type, &datasets)?;
+    let Some(mut draft) = writer::write(store, catalogue, &region, briefing_type, &datasets)?
+    else {
+        let available = available_types(store, &region, &datasets)?;
+        return Err(Rejection::NothingToSay {
+            message: format!(
+                "regintel holds no {} figures for {}; briefing types with figures for it: {}",
+                writer::plan(briefing_type).0.unwrap_or("regional"),
+                region.code,
+                if available.is_empty() {
+                    "none".to_owned()
+                } else {
+                    available.join(", ")
+                }
+            ),
+            available,
+        }
+        .into());
+    };
     // Each cited row is read once: by the verifier, then for `meta.citations`.
     let mut read: HashMap<String, Option<CitationRow>> = HashMap::new();
     let mut rows = |citation: &str| -> Result<Option<verify::CitedRow>, Error> {
@@ -172,6 +249,9 @@ pub fn generate(
             region: row.region_code.clone(),
             value: row.obs.value,
             value_text: row.obs.value_text.to_string(),
+            unit: row.unit.clone(),
+            flags: row.obs.flags.to_string(),
+            conf_status: row.obs.conf_status.to_string(),
         }))
     };
     let own = verify::verify(
@@ -179,6 +259,7 @@ pub fn generate(
         &draft.sections,
         &draft.claims,
         &draft.labels,
+        &draft.breaks,
         Author::Writer,
     )?;
     let mut verification = own.map(|checked| checked.verification).map_err(|why| {
@@ -201,6 +282,7 @@ pub fn generate(
                 &sections,
                 &draft.claims,
                 &draft.labels,
+                &draft.breaks,
                 Author::Model,
             ) {
                 Ok(Ok(checked)) => Ok((sections, checked)),
@@ -234,6 +316,7 @@ pub fn generate(
         created_at,
         sections: draft.sections,
         claims: draft.claims,
+        breaks: draft.breaks,
         not_covered: draft.not_covered,
         verification,
         generator,
@@ -281,7 +364,8 @@ pub fn summary(row: &BriefingListRow) -> BriefingSummary {
     }
 }
 
-/// Every citation the claims rest on, each once, in order.
+/// Every citation the claims rest on (their rows, and the rows whose flags they carry) and the
+/// breaks the text names, each once, in order.
 fn cited(briefing: &Briefing) -> Vec<&str> {
     let mut seen = std::collections::BTreeSet::new();
     briefing
@@ -292,7 +376,9 @@ fn cited(briefing: &Briefing) -> Vec<&str> {
                 .iter()
                 .map(String::as_str)
                 .chain(c.inputs.iter().map(|i| i.citation.as_str()))
+                .chain(c.flags.iter().map(|f| f.citation.as_str()))
         })
+        .chain(briefing.breaks.iter().map(|b| b.citation.as_str()))
         .filter(|c| seen.insert(*c))
         .collect()
 }

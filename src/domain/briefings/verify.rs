@@ -1,14 +1,15 @@
 //! The verifier: before a briefing is stored or shown, it re-reads the text, finds every number
-//! in it, matches each to a claim written exactly so, and checks every claim against the rows it
-//! cites, with the rounding it shows. A text that fails is never stored or shown.
+//! in it (on characters: a digit after a non-breaking space, a currency sign or a dash counts),
+//! matches each to a claim written exactly so, and checks every claim against the rows it cites,
+//! with the rounding it shows and the flags of its window. A text that fails is never stored or
+//! shown.
 
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::Section;
 use super::claims::{Claim, Operation};
-use super::numbers;
+use super::{Break, Label, Section, numbers};
 use crate::domain::{Error, decimals};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -29,10 +30,12 @@ pub struct Checked {
 /// Who wrote the text under check.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Author {
-    /// regintel's writer: it states every claim it made.
+    /// regintel's writer: it states every claim it made, and may quote any label.
     Writer,
     /// A model: it may leave claims out, and it is held to the letter: no digit outside a claim,
-    /// a period or a quoted name, no number words, no look-alike digits or invisible characters.
+    /// a period or a quoted name of the catalogue (labels of an account's own datasets count
+    /// like any other text), no number or rank words, no look-alike digits, non-ASCII spaces or
+    /// dashes, or invisible characters.
     Model,
 }
 
@@ -43,6 +46,21 @@ pub struct CitedRow {
     pub value: Option<f64>,
     /// The value as published (its decimals are the rounding a claim must show).
     pub value_text: String,
+    /// Its unit: an index's (`I15`) names the base year the text may write as a period.
+    pub unit: String,
+    pub flags: String,
+    pub conf_status: String,
+}
+
+impl CitedRow {
+    /// Its flags as claims carry them: the letters, and `c` for a confidential status.
+    fn flag_codes(&self) -> BTreeSet<char> {
+        let mut codes: BTreeSet<char> = self.flags.chars().collect();
+        if self.conf_status.eq_ignore_ascii_case("c") {
+            codes.insert('c');
+        }
+        codes
+    }
 }
 
 /// Words that state a number without digits; a model's text may not use them.
@@ -79,21 +97,57 @@ const NUMBER_WORDS: &[&str] = &[
     "dozen",
     "dozens",
     "percent",
+    "half",
 ];
 
-/// Words before a period that make a four-digit number a year ("in 2022", "a 2022 figure").
-const BEFORE_PERIOD: &[&str] = &["in", "since", "from", "to", "until", "between", "and", "a"];
+/// Words that rank without a rank claim's phrase; a model's text may not use them.
+const RANK_WORDS: &[&str] = &["largest", "smallest", "biggest", "greatest"];
+
+/// Words before a period that make a four-digit number a year ("in 2022", "since 2015").
+const BEFORE_PERIOD: &[&str] = &[
+    "in", "since", "from", "to", "until", "between", "and", "for",
+];
+
+/// Words after a number that make it an amount, never a year: a period before one of them (or
+/// before `%`) is a number like any other.
+const UNIT_WORDS: &[&str] = &[
+    "percent",
+    "percentage",
+    "pp",
+    "points",
+    "per",
+    "years",
+    "year",
+    "euro",
+    "euros",
+    "eur",
+    "pps",
+    "persons",
+    "people",
+    "inhabitants",
+    "km",
+    "times",
+    "million",
+    "thousand",
+    "billion",
+    "index",
+];
 
 /// Checks `sections` against `claims`, reading each cited row through `rows` (None: no such
-/// row). Names and titles in `labels` (such as "Physicians per 100 000 inhabitants") and cited
-/// periods after one of [`BEFORE_PERIOD`] are not numbers; every other number must be written
-/// exactly as a claim's `display`, followed by its `reads` where it has one, whose direction
-/// word must agree with its inputs. The inner error says what failed.
+/// row). Names and titles in `labels` (such as "Physicians per 100 000 inhabitants") are not
+/// numbers, except, for a model, those of an account's own datasets; periods of the cited rows
+/// (and the base year of a cited index) are not numbers where they stand as dates: after one of
+/// [`BEFORE_PERIOD`], and not before `%` or a unit. Every other number must be written exactly as
+/// a claim's `display`, followed by its `reads` where it has one, whose direction word must
+/// agree with its inputs; a rank phrase ("second-highest") must be a rank claim's display.
+/// `breaks` are the breaks in series the text names: each must be a row flagged `b`. The inner
+/// error says what failed.
 pub fn verify(
     rows: &mut dyn FnMut(&str) -> Result<Option<CitedRow>, Error>,
     sections: &[Section],
     claims: &[Claim],
-    labels: &[String],
+    labels: &[Label],
+    breaks: &[Break],
     author: Author,
 ) -> Result<Result<Checked, String>, Error> {
     let mut cited = Cited::default();
@@ -105,9 +159,21 @@ pub fn verify(
             )));
         }
     }
+    for b in breaks {
+        match rows(&b.citation)? {
+            Some(row) if row.flags.contains('b') => cited.note(row),
+            _ => {
+                return Ok(Err(format!(
+                    "{} is named as a break in series but is no row flagged b",
+                    b.citation
+                )));
+            }
+        }
+    }
     let mut labels: Vec<&str> = labels
         .iter()
-        .map(String::as_str)
+        .filter(|l| author == Author::Writer || !l.private)
+        .map(|l| l.text.as_str())
         .filter(|l| !l.is_empty())
         .collect();
     // Longest first, so a name inside a longer title does not break the title apart.
@@ -123,7 +189,29 @@ pub fn verify(
                     text = text.replace(label, " ");
                 }
             }
-            let text = without_periods(&text, &cited.periods);
+            let mut text = without_periods(&text, &cited.periods);
+            for range in numbers::find_ranks(&text).into_iter().rev() {
+                let phrase = text[range.clone()].to_ascii_lowercase();
+                numbers_checked += 1;
+                let rank = |c: &&Claim| {
+                    c.display == phrase
+                        && c.operation
+                            .as_deref()
+                            .and_then(Operation::parse)
+                            .is_some_and(Operation::is_rank)
+                };
+                let unmatched = claims
+                    .iter()
+                    .filter(rank)
+                    .find(|c| !used.contains(c.id.as_str()));
+                let Some(claim) = unmatched.or_else(|| claims.iter().find(rank)) else {
+                    return Ok(Err(format!(
+                        "the text states a rank (\"{phrase}\") that is no claim"
+                    )));
+                };
+                used.insert(claim.id.as_str());
+                text.replace_range(range.clone(), &" ".repeat(range.len()));
+            }
             if author == Author::Model
                 && let Err(why) = held_to_the_letter(&text, &cited.regions)
             {
@@ -131,7 +219,7 @@ pub fn verify(
             }
             for (at, number) in numbers::find(&text) {
                 numbers_checked += 1;
-                // Two claims may read the same ("7 regions", "ranks 7"): each occurrence takes
+                // Two claims may read the same ("7 regions", "7.0 %"): each occurrence takes
                 // one not matched yet.
                 let unmatched = claims
                     .iter()
@@ -172,15 +260,25 @@ pub fn verify(
     }))
 }
 
-/// What the cited rows say about the text: their periods and regions.
+/// What the cited rows say about the text: the periods it may write as dates, and the regions.
 #[derive(Default)]
 struct Cited {
     periods: BTreeSet<String>,
     regions: BTreeSet<String>,
 }
 
-/// `text` with each cited period blanked where it stands as a period: a whole word after one of
-/// [`BEFORE_PERIOD`].
+impl Cited {
+    fn note(&mut self, row: CitedRow) {
+        if let Some(base) = crate::domain::series::index_base(&row.unit) {
+            self.periods.insert(base.to_string());
+        }
+        self.periods.insert(row.period);
+        self.regions.insert(row.region);
+    }
+}
+
+/// `text` with each cited period blanked where it stands as a date: a whole word after one of
+/// [`BEFORE_PERIOD`], not followed by `%` or one of [`UNIT_WORDS`].
 fn without_periods(text: &str, periods: &BTreeSet<String>) -> String {
     let mut out = text.to_owned();
     for period in periods {
@@ -193,11 +291,20 @@ fn without_periods(text: &str, periods: &BTreeSet<String>) -> String {
                 .rsplit(|c: char| !c.is_alphanumeric())
                 .next()
                 .unwrap_or("");
+            let after = out[end..].trim_start_matches(' ');
+            let word_after: String = after
+                .chars()
+                .take_while(|c| c.is_alphanumeric())
+                .collect::<String>()
+                .to_lowercase();
+            let amount =
+                after.starts_with(['%', '\u{2030}']) || UNIT_WORDS.contains(&word_after.as_str());
             let whole = out[..at].ends_with([' ', '('])
                 && !out[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
                 && !(out[end..].starts_with(['.', ','])
                     && out[end + 1..].starts_with(|c: char| c.is_ascii_digit()));
-            if whole && BEFORE_PERIOD.contains(&word_before) {
+            let date = BEFORE_PERIOD.contains(&word_before.to_lowercase().as_str());
+            if whole && !amount && date {
                 out.replace_range(at..end, &" ".repeat(period.len()));
             }
             from = end;
@@ -206,20 +313,50 @@ fn without_periods(text: &str, periods: &BTreeSet<String>) -> String {
     out
 }
 
+/// Spaces other than the ASCII one, dashes other than the ASCII hyphen-minus, and characters
+/// that show nothing: a model's text may hold none of them outside a quoted name.
+fn hides_something(c: char) -> bool {
+    (c.is_whitespace() && !matches!(c, ' ' | '\n' | '\t'))
+        || matches!(
+            c,
+            '\u{2010}'
+                ..='\u{2015}'
+                    | '\u{2212}'
+                    | '\u{2E3A}'
+                    | '\u{2E3B}'
+                    | '\u{FE58}'
+                    | '\u{FE63}'
+                    | '\u{FF0D}'
+        )
+        || matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+}
+
 /// A model's text may write digits only as numbers (a claim, a period, a region code), never
-/// inside other words, nor as look-alike digits, number words or behind invisible characters.
+/// inside other words, nor as look-alike digits, number, ordinal or rank words, or behind
+/// non-ASCII spaces, dashes or invisible characters.
 fn held_to_the_letter(text: &str, regions: &BTreeSet<String>) -> Result<(), String> {
-    if let Some(c) = text.chars().find(|c| {
-        (c.is_numeric() && !c.is_ascii_digit())
-            || matches!(c, '\u{2212}' | '\u{200B}'..='\u{200F}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
-    }) {
-        return Err(format!("the text writes U+{:04X}, which may hide a number", c as u32));
+    if let Some(c) = text
+        .chars()
+        .find(|c| (c.is_numeric() && !c.is_ascii_digit()) || hides_something(*c))
+    {
+        return Err(format!(
+            "the text writes U+{:04X}, which may hide a number",
+            c as u32
+        ));
     }
     for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
         let lower = word.to_lowercase();
-        if NUMBER_WORDS.contains(&lower.as_str()) {
+        if NUMBER_WORDS.contains(&lower.as_str())
+            || numbers::ORDINAL_WORDS.contains(&lower.as_str())
+        {
             return Err(format!(
                 "the text writes the number word \"{}\"",
+                crate::error::shown(word)
+            ));
+        }
+        if RANK_WORDS.contains(&lower.as_str()) {
+            return Err(format!(
+                "the text ranks with \"{}\", which is no rank claim",
                 crate::error::shown(word)
             ));
         }
@@ -237,30 +374,48 @@ fn held_to_the_letter(text: &str, regions: &BTreeSet<String>) -> Result<(), Stri
 
 /// One claim against its rows: a direct one is the row's value shown with the row's decimals; a
 /// derived one is its operation on the rows' values, and the direction word it reads (more,
-/// above; less, below) must be the way its second input lies from its first. The rows' periods
-/// and regions are collected.
+/// above; less, below) must be the way its second input lies from its first (an index's, from
+/// 100). Every flag of its rows must be among its flags, and every flag it carries must be its
+/// row's. The rows' periods and regions are collected.
 fn check_claim(
     rows: &mut dyn FnMut(&str) -> Result<Option<CitedRow>, Error>,
     claim: &Claim,
     cited: &mut Cited,
 ) -> Result<Result<(), String>, Error> {
-    let mut row = |citation: &str| -> Result<Option<(f64, String)>, Error> {
+    let carried: BTreeSet<(&str, char)> = claim
+        .flags
+        .iter()
+        .filter_map(|f| Some((f.citation.as_str(), f.code.chars().next()?)))
+        .collect();
+    let mut read = |citation: &str,
+                    cited: &mut Cited|
+     -> Result<Result<Option<(f64, String)>, String>, Error> {
         let Some(row) = rows(citation)? else {
-            return Ok(None);
+            return Ok(Ok(None));
         };
-        cited.periods.insert(row.period);
-        cited.regions.insert(row.region);
-        Ok(row.value.map(|v| (v, row.value_text)))
+        if let Some(code) = row
+            .flag_codes()
+            .into_iter()
+            .find(|code| !carried.contains(&(citation, *code)))
+        {
+            return Ok(Err(format!("it does not carry flag {code} of {citation}")));
+        }
+        let value = row.value.map(|v| (v, row.value_text.clone()));
+        cited.note(row);
+        Ok(Ok(value))
     };
-    let (value, shown) = match claim.kind.as_str() {
+    let (value, shown, operation) = match claim.kind.as_str() {
         "direct" => {
             let [citation] = claim.citations.as_slice() else {
                 return Ok(Err("a direct claim cites exactly one row".into()));
             };
-            let Some((value, text)) = row(citation)? else {
+            let Some((value, text)) = (match read(citation, cited)? {
+                Ok(v) => v,
+                Err(why) => return Ok(Err(why)),
+            }) else {
                 return Ok(Err(format!("{citation} is no row with a value")));
             };
-            (value, decimals(&text))
+            (value, decimals(&text), None)
         }
         "derived" => {
             let Some(operation) = claim.operation.as_deref().and_then(Operation::parse) else {
@@ -269,7 +424,10 @@ fn check_claim(
             let mut values = Vec::with_capacity(claim.inputs.len());
             let mut places = 0;
             for input in &claim.inputs {
-                let Some((value, text)) = row(&input.citation)? else {
+                let Some((value, text)) = (match read(&input.citation, cited)? {
+                    Ok(v) => v,
+                    Err(why) => return Ok(Err(why)),
+                }) else {
                     return Ok(Err(format!("{} is no row with a value", input.citation)));
                 };
                 if value != input.value {
@@ -282,16 +440,45 @@ fn check_claim(
                 values.push(value);
             }
             match operation.compute(&values, places) {
-                Some(computed) => computed,
+                Some((value, shown)) => (value, shown, Some(operation)),
                 None => return Ok(Err("the operation is undefined on its inputs".into())),
             }
         }
         other => return Ok(Err(format!("unknown kind {}", crate::error::shown(other)))),
     };
+    // The flags it carries beyond its own rows' (the values between them) are theirs.
+    for flag in &claim.flags {
+        let listed = claim.citations.contains(&flag.citation)
+            || claim.inputs.iter().any(|i| i.citation == flag.citation);
+        if listed {
+            continue;
+        }
+        let holds = match rows(&flag.citation)? {
+            Some(row) => {
+                let holds = flag
+                    .code
+                    .chars()
+                    .next()
+                    .is_some_and(|c| row.flag_codes().contains(&c));
+                cited.note(row);
+                holds
+            }
+            None => false,
+        };
+        if !holds {
+            return Ok(Err(format!(
+                "{} carries no flag {}",
+                flag.citation, flag.code
+            )));
+        }
+    }
     if value != claim.value {
         return Ok(Err(format!("the rows give {value}, not {}", claim.value)));
     }
-    let display = numbers::display(value, shown);
+    let display = match operation {
+        Some(op) => op.display(value, shown),
+        None => numbers::display(value, shown),
+    };
     if display != claim.display {
         return Ok(Err(format!("the rows give {display} as shown")));
     }
@@ -305,8 +492,13 @@ fn check_claim(
             "less" | "below" => Some(false),
             _ => None,
         };
-        if let (Some(up), [a, b]) = (up, claim.inputs.as_slice())
-            && up != (b.value > a.value)
+        let goes_up = match claim.inputs.as_slice() {
+            [a, b] => Some(b.value > a.value),
+            [a] if operation == Some(Operation::IndexChange) => Some(a.value > 100.0),
+            _ => None,
+        };
+        if let (Some(up), Some(goes_up)) = (up, goes_up)
+            && up != goes_up
         {
             return Ok(Err(format!("its inputs do not go \"{direction}\"")));
         }
@@ -320,6 +512,7 @@ mod tests {
 
     use super::super::claims::{ClaimBook, Operation};
     use super::*;
+    use crate::catalogue::Catalogue;
     use crate::store::observations::ObsRow;
 
     fn row(citation: &str, period: &str, value: f64, text: &str) -> ObsRow {
@@ -341,11 +534,17 @@ mod tests {
             row("cit_a", then_period, 4_633_323.0, "4633323"),
             row("cit_b", now_period, 4_729_243.0, "4729243"),
         ];
-        let mut book = ClaimBook::default();
+        let catalogue = Catalogue::bundled();
+        let mut book = ClaimBook::new(&catalogue);
         let now = book.direct(&rows[1]).unwrap();
         let then = book.direct(&rows[0]).unwrap();
         let change = book
-            .derived_reading(Operation::PercentChange, &[&rows[0], &rows[1]], "% more")
+            .derived_reading(
+                Operation::PercentChange,
+                &[&rows[0], &rows[1]],
+                &[],
+                "% more",
+            )
             .unwrap();
         let text = format!(
             "Population in DE21 Oberbayern: {now} in {now_period}. That is {change} than in {then_period} ({then})."
@@ -367,6 +566,20 @@ mod tests {
         text: &str,
         author: Author,
     ) -> Result<Verification, String> {
+        check_all(rows, claims, text, author, &[], &[])
+    }
+
+    /// The verifier on `text`, the rows of `rows` (in unit `I15` when their citation says
+    /// `index`), the label "Physicians per 100 000 inhabitants" from the catalogue and
+    /// `private` labels of an account's dataset.
+    fn check_all(
+        rows: &[ObsRow],
+        claims: &[Claim],
+        text: &str,
+        author: Author,
+        private: &[&str],
+        breaks: &[Break],
+    ) -> Result<Verification, String> {
         let by_id: HashMap<&str, &ObsRow> =
             rows.iter().map(|r| (r.citation_id.as_str(), r)).collect();
         let mut lookup = |id: &str| {
@@ -375,17 +588,30 @@ mod tests {
                 region: "DE21".into(),
                 value: r.value,
                 value_text: r.value_text.to_string(),
+                unit: if id.contains("index") { "I15" } else { "NR" }.into(),
+                flags: r.flags.to_string(),
+                conf_status: r.conf_status.to_string(),
             }))
         };
         let sections = [Section {
             heading: "Physicians per 100 000 inhabitants".into(),
             text: text.into(),
         }];
-        let labels = [
-            "Physicians per 100 000 inhabitants".to_owned(),
-            String::new(),
+        let mut labels = vec![
+            Label {
+                text: "Physicians per 100 000 inhabitants".to_owned(),
+                private: false,
+            },
+            Label {
+                text: String::new(),
+                private: false,
+            },
         ];
-        verify(&mut lookup, &sections, claims, &labels, author)
+        labels.extend(private.iter().map(|p| Label {
+            text: (*p).to_owned(),
+            private: true,
+        }));
+        verify(&mut lookup, &sections, claims, &labels, breaks, author)
             .unwrap()
             .map(|c| c.verification)
     }
@@ -403,19 +629,36 @@ mod tests {
     }
 
     #[test]
-    fn periods_of_any_format_are_years_after_in_or_since() {
+    fn periods_of_any_format_are_years_in_a_date_position() {
         for (then, now) in [
-            ("2017Q1", "2022Q1"),
+            ("2017-Q1", "2022-Q1"),
             ("2017-07", "2022-07"),
-            ("2017M07", "2022M07"),
+            ("2017-S1", "2022-S1"),
         ] {
             let (rows, claims, text) = written_at(then, now);
             assert!(check(&rows, &claims, &text).is_ok(), "{text}");
         }
-        // A cited period used as a count is a number like any other.
         let (rows, claims, text) = written();
-        let count = format!("{text} It lost 2017 jobs.");
-        assert!(check(&rows, &claims, &count).is_err());
+        for date in [
+            "Since 2017 it grew.",
+            "It has a figure for 2017.",
+            "From 2017 to 2022.",
+        ] {
+            let dated = format!("{text} {date}");
+            assert!(check(&rows, &claims, &dated).is_ok(), "{date}");
+        }
+        // A cited period used as a count, an amount or after "a" is a number like any other.
+        for not_a_date in [
+            "It lost 2017 jobs.",
+            "It has a 2017 % margin.",
+            "It has a 2017 figure.",
+            "It grew in 2017 % terms.",
+            "It is in 2017 percent.",
+            "It spent in 2017 euro.",
+        ] {
+            let counted = format!("{text} {not_a_date}");
+            assert!(check(&rows, &claims, &counted).is_err(), "{not_a_date}");
+        }
     }
 
     #[test]
@@ -434,6 +677,27 @@ mod tests {
         assert!(check(&rows, &claims, &year).is_err());
     }
 
+    /// Numbers are found on characters: behind a non-breaking or narrow space, a currency sign,
+    /// an en or em dash or a letter of another script, they are numbers, and must be claims,
+    /// whoever wrote the text.
+    #[test]
+    fn numbers_behind_non_ascii_characters_are_numbers() {
+        let (rows, claims, text) = written();
+        for hidden in [
+            "Oberbayern:\u{a0}45 (Percentage).",
+            "It has\u{202f}12 towns.",
+            "It gained €4521.",
+            "It changed by –99.",
+            "It changed by —99.",
+            "Its rate is é5.",
+        ] {
+            let tricked = format!("{text} {hidden}");
+            let why = check(&rows, &claims, &tricked).unwrap_err();
+            assert!(why.contains("not a claim"), "{hidden}: {why}");
+            assert!(check_by(&rows, &claims, &tricked, Author::Model).is_err());
+        }
+    }
+
     #[test]
     fn a_model_is_held_to_the_letter() {
         let (rows, claims, text) = written();
@@ -442,8 +706,16 @@ mod tests {
             "It grew by \u{2212}3.5.",
             "It has \u{200B}12 towns.",
             "It has \u{0661}\u{0662} towns.",
+            "It has \u{FF11}\u{FF12} towns.",
+            "It has x\u{B2} towns.",
             "Twelve towns grew.",
             "Its output doubled.",
+            "It is the third region.",
+            "It has the largest output.",
+            // Spaces and dashes other than ASCII ones, even without a digit.
+            "It grew\u{a0}fast.",
+            "It grew \u{2013} fast.",
+            "It grew\u{202f}fast.",
         ] {
             let tricked = format!("{text} {trick}");
             assert!(
@@ -459,6 +731,21 @@ mod tests {
         assert!(check(&rows, &claims, &shorter).is_err());
         let v = check_by(&rows, &claims, &shorter, Author::Model).unwrap();
         assert_eq!(v.claims_checked, 2);
+    }
+
+    /// A name of the catalogue with a dash or digits may be quoted by anyone; one of an
+    /// account's own datasets only by the writer: in a model's text, its digits are numbers.
+    #[test]
+    fn labels_of_an_accounts_datasets_are_no_exemption_for_a_model() {
+        let (rows, claims, text) = written();
+        let quoted = format!("{text} It is Jobs 2019 \u{2013} 45 in our own dataset.");
+        let private = ["Jobs 2019 \u{2013} 45"];
+        assert!(check_all(&rows, &claims, &quoted, Author::Writer, &private, &[]).is_ok());
+        let why = check_all(&rows, &claims, &quoted, Author::Model, &private, &[]).unwrap_err();
+        assert!(
+            why.contains("U+2013") || why.contains("not a claim"),
+            "{why}"
+        );
     }
 
     #[test]
@@ -480,5 +767,114 @@ mod tests {
         claims[2].reads = Some("2.1 % less".into());
         let text = text.replace("% more", "% less");
         assert!(check(&rows, &claims, &text).unwrap_err().contains("less"));
+    }
+
+    /// A claim carries the flags of its rows and of the values between them, and only flags
+    /// those rows have.
+    #[test]
+    fn a_claims_flags_are_its_rows_flags() {
+        let catalogue = Catalogue::bundled();
+        let mut rows = vec![
+            row("cit_a", "2017", 4.0, "4.0"),
+            row("cit_m", "2019", 4.5, "4.5"),
+            row("cit_b", "2022", 5.0, "5.0"),
+        ];
+        rows[1].flags = "p".into();
+        rows[2].flags = "e".into();
+        let mut book = ClaimBook::new(&catalogue);
+        let change = book
+            .derived_reading(
+                Operation::PercentChange,
+                &[&rows[0], &rows[2]],
+                &[&rows[0], &rows[1], &rows[2]],
+                "% more",
+            )
+            .unwrap();
+        let claims = book.claims;
+        let carried: Vec<(&str, &str)> = claims[0]
+            .flags
+            .iter()
+            .map(|f| (f.citation.as_str(), f.code.as_str()))
+            .collect();
+        assert_eq!(carried, [("cit_b", "e"), ("cit_m", "p")]);
+        let text = format!("That is {change} than in 2017.");
+        assert!(check(&rows, &claims, &text).is_ok());
+        let mut dropped = claims.clone();
+        dropped[0].flags.retain(|f| f.citation != "cit_b");
+        let why = check(&rows, &dropped, &text).unwrap_err();
+        assert!(why.contains("flag e of cit_b"), "{why}");
+        let mut invented = claims.clone();
+        invented[0].flags[1].code = "b".into();
+        let why = check(&rows, &invented, &text).unwrap_err();
+        assert!(why.contains("cit_m carries no flag b"), "{why}");
+    }
+
+    /// Ranks are claims written as phrases: "second-highest" must be a rank claim's display,
+    /// and no rank phrase may stand without one.
+    #[test]
+    fn rank_phrases_are_claims() {
+        let catalogue = Catalogue::bundled();
+        let rows = vec![
+            row("cit_a", "2022", 2.7, "2.7"),
+            row("cit_b", "2022", 2.8, "2.8"),
+            row("cit_c", "2022", 2.0, "2.0"),
+        ];
+        let all: Vec<&ObsRow> = rows.iter().collect();
+        let mut book = ClaimBook::new(&catalogue);
+        let count = book.derived(Operation::Count, &all, &[]).unwrap();
+        let rank = book.derived(Operation::Rank, &all, &[]).unwrap();
+        assert_eq!(rank, "second-highest");
+        let claims = book.claims;
+        let text =
+            format!("Of the {count} regions with a figure for 2022, it has the {rank} rate.");
+        let v = check(&rows, &claims, &text).unwrap();
+        assert_eq!(v.claims_checked, 2);
+        assert!(check_by(&rows, &claims, &text, Author::Model).is_ok());
+        for wrong in ["highest", "third-highest", "second-lowest", "2nd-highest"] {
+            let text = text.replace("second-highest", wrong);
+            let why = check_by(&rows, &claims, &text, Author::Model).unwrap_err();
+            assert!(
+                why.contains("rank") || why.contains("not a claim"),
+                "{wrong}: {why}"
+            );
+        }
+        let extra = format!("{text} It also has the lowest age.");
+        assert!(
+            check(&rows, &claims, &extra)
+                .unwrap_err()
+                .contains("lowest")
+        );
+    }
+
+    /// An index's base year is a period the text may write as a date; a break the text names
+    /// must be a row flagged b, and its period is one too.
+    #[test]
+    fn base_years_and_breaks_are_periods() {
+        let catalogue = Catalogue::bundled();
+        let mut rows = vec![
+            row("cit_index", "2023", 107.9, "107.9"),
+            row("cit_break", "2020", 99.0, "99.0"),
+        ];
+        rows[1].flags = "b".into();
+        let mut book = ClaimBook::new(&catalogue);
+        let growth = book
+            .derived_reading(Operation::IndexChange, &[&rows[0]], &[], "% more")
+            .unwrap();
+        assert_eq!(growth, "7.9 % more");
+        let claims = book.claims;
+        let text = format!("It is {growth} than in 2015. The series breaks in 2020.");
+        let named = [Break {
+            dataset: "x".into(),
+            period: "2020".into(),
+            citation: "cit_break".into(),
+        }];
+        let v = check_all(&rows, &claims, &text, Author::Writer, &[], &named).unwrap();
+        assert_eq!(v.claims_checked, 1);
+        // Without the break's row, 2020 is a number like any other.
+        assert!(check_all(&rows, &claims, &text, Author::Writer, &[], &[]).is_err());
+        // A break named on a row not flagged b is refused.
+        rows[1].flags = "p".into();
+        let why = check_all(&rows, &claims, &text, Author::Writer, &[], &named).unwrap_err();
+        assert!(why.contains("no row flagged b"), "{why}");
     }
 }

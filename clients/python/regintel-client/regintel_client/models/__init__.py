@@ -7,6 +7,7 @@ from .api_key_event_data import ApiKeyEventData
 from .api_key_event_data_links import ApiKeyEventDataLinks
 from .api_key_status import ApiKeyStatus
 from .briefing import Briefing
+from .briefing_breaks_item import BriefingBreaksItem
 from .briefing_briefing_type import BriefingBriefingType
 from .briefing_created_data import BriefingCreatedData
 from .briefing_created_data_links import BriefingCreatedDataLinks
@@ -31,6 +32,7 @@ from .citation_detail_region import CitationDetailRegion
 from .citation_ref import CitationRef
 from .cited import Cited
 from .claim import Claim
+from .claim_flags_item import ClaimFlagsItem
 from .claim_inputs_item import ClaimInputsItem
 from .claim_kind import ClaimKind
 from .claim_operation import ClaimOperation
@@ -42,7 +44,10 @@ from .comparison_dataset_series import ComparisonDatasetSeries
 from .comparison_period_basis import ComparisonPeriodBasis
 from .correlation_matrix import CorrelationMatrix
 from .correlation_matrix_basis import CorrelationMatrixBasis
+from .correlation_matrix_caveats_item import CorrelationMatrixCaveatsItem
+from .correlation_matrix_caveats_item_details import CorrelationMatrixCaveatsItemDetails
 from .correlation_matrix_cells_item import CorrelationMatrixCellsItem
+from .correlation_matrix_cells_item_leave_one_out import CorrelationMatrixCellsItemLeaveOneOut
 from .correlation_matrix_cells_item_status import CorrelationMatrixCellsItemStatus
 from .correlation_matrix_inputs import CorrelationMatrixInputs
 from .correlation_matrix_inputs_additional_property_item import CorrelationMatrixInputsAdditionalPropertyItem
@@ -50,8 +55,10 @@ from .correlation_matrix_method import CorrelationMatrixMethod
 from .correlation_matrix_regions_dropped_item import CorrelationMatrixRegionsDroppedItem
 from .correlation_matrix_regions_dropped_item_reason import CorrelationMatrixRegionsDroppedItemReason
 from .correlation_matrix_response_200 import CorrelationMatrixResponse200
+from .correlation_matrix_transform import CorrelationMatrixTransform
 from .correlation_matrix_variables_item import CorrelationMatrixVariablesItem
 from .correlation_matrix_variables_item_series import CorrelationMatrixVariablesItemSeries
+from .correlation_matrix_variables_item_series_choice import CorrelationMatrixVariablesItemSeriesChoice
 from .create_api_key import CreateApiKey
 from .create_api_key_response_201 import CreateApiKeyResponse201
 from .create_briefing_response_201 import CreateBriefingResponse201
@@ -163,6 +170,7 @@ __all__ = (
     "ApiKeyEventDataLinks",
     "ApiKeyStatus",
     "Briefing",
+    "BriefingBreaksItem",
     "BriefingBriefingType",
     "BriefingCreatedData",
     "BriefingCreatedDataLinks",
@@ -187,6 +195,7 @@ __all__ = (
     "CitationRef",
     "Cited",
     "Claim",
+    "ClaimFlagsItem",
     "ClaimInputsItem",
     "ClaimKind",
     "ClaimOperation",
@@ -198,7 +207,10 @@ __all__ = (
     "ComparisonPeriodBasis",
     "CorrelationMatrix",
     "CorrelationMatrixBasis",
+    "CorrelationMatrixCaveatsItem",
+    "CorrelationMatrixCaveatsItemDetails",
     "CorrelationMatrixCellsItem",
+    "CorrelationMatrixCellsItemLeaveOneOut",
     "CorrelationMatrixCellsItemStatus",
     "CorrelationMatrixInputs",
     "CorrelationMatrixInputsAdditionalPropertyItem",
@@ -206,8 +218,10 @@ __all__ = (
     "CorrelationMatrixRegionsDroppedItem",
     "CorrelationMatrixRegionsDroppedItemReason",
     "CorrelationMatrixResponse200",
+    "CorrelationMatrixTransform",
     "CorrelationMatrixVariablesItem",
     "CorrelationMatrixVariablesItemSeries",
+    "CorrelationMatrixVariablesItemSeriesChoice",
     "CreateApiKey",
     "CreateApiKeyResponse201",
     "CreateBriefingResponse201",

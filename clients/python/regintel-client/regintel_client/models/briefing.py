@@ -11,6 +11,7 @@ from ..models.briefing_briefing_type import BriefingBriefingType
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.briefing_breaks_item import BriefingBreaksItem
     from ..models.briefing_generator import BriefingGenerator
     from ..models.briefing_region import BriefingRegion
     from ..models.briefing_revisions import BriefingRevisions
@@ -36,6 +37,8 @@ class Briefing:
         sections (list[BriefingSectionsItem]):
         title (str):
         verification (BriefingVerification):
+        breaks (list[BriefingBreaksItem] | Unset): The breaks in series the text names (a value flagged b), each with
+            its row.
         revisions (BriefingRevisions | Unset):
     """
 
@@ -49,6 +52,7 @@ class Briefing:
     sections: list[BriefingSectionsItem]
     title: str
     verification: BriefingVerification
+    breaks: list[BriefingBreaksItem] | Unset = UNSET
     revisions: BriefingRevisions | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -79,6 +83,13 @@ class Briefing:
 
         verification = self.verification.to_dict()
 
+        breaks: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.breaks, Unset):
+            breaks = []
+            for breaks_item_data in self.breaks:
+                breaks_item = breaks_item_data.to_dict()
+                breaks.append(breaks_item)
+
         revisions: dict[str, Any] | Unset = UNSET
         if not isinstance(self.revisions, Unset):
             revisions = self.revisions.to_dict()
@@ -99,6 +110,8 @@ class Briefing:
                 "verification": verification,
             }
         )
+        if breaks is not UNSET:
+            field_dict["breaks"] = breaks
         if revisions is not UNSET:
             field_dict["revisions"] = revisions
 
@@ -106,6 +119,7 @@ class Briefing:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.briefing_breaks_item import BriefingBreaksItem  # noqa: PLC0415
         from ..models.briefing_generator import BriefingGenerator  # noqa: PLC0415
         from ..models.briefing_region import BriefingRegion  # noqa: PLC0415
         from ..models.briefing_revisions import BriefingRevisions  # noqa: PLC0415
@@ -144,6 +158,15 @@ class Briefing:
 
         verification = BriefingVerification.from_dict(d.pop("verification"))
 
+        _breaks = d.pop("breaks", UNSET)
+        breaks: list[BriefingBreaksItem] | Unset = UNSET
+        if _breaks is not UNSET:
+            breaks = []
+            for breaks_item_data in _breaks:
+                breaks_item = BriefingBreaksItem.from_dict(breaks_item_data)
+
+                breaks.append(breaks_item)
+
         _revisions = d.pop("revisions", UNSET)
         revisions: BriefingRevisions | Unset
         if isinstance(_revisions, Unset):
@@ -162,6 +185,7 @@ class Briefing:
             sections=sections,
             title=title,
             verification=verification,
+            breaks=breaks,
             revisions=revisions,
         )
 

@@ -11,6 +11,7 @@ from ..models.claim_operation import ClaimOperation
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.claim_flags_item import ClaimFlagsItem
     from ..models.claim_inputs_item import ClaimInputsItem
 
 
@@ -21,15 +22,17 @@ T = TypeVar("T", bound="Claim")
 class Claim:
     """
     Attributes:
-        display (str): The number exactly as the text writes it.
+        display (str): The number exactly as the text writes it; for a rank, its phrase ("second-highest").
         id (str):
         kind (ClaimKind):
         value (float):
         citations (list[str] | Unset): Direct: the row the value is.
         derivation (str | Unset): The operation's formula in words.
+        flags (list[ClaimFlagsItem] | Unset): The flags of every value in the claim's window: its rows, and for a change
+            over time the values between them.
         inputs (list[ClaimInputsItem] | Unset): Derived: the cited values, in the operation's order.
         operation (ClaimOperation | Unset):
-        reads (str | Unset): How the text must state it when more than the display ("2.1 % more", "3 from the top"); a
+        reads (str | Unset): How the text must state it when more than the display ("2.1 % more", "9.7 times"); a
             direction word at its end is checked against the inputs.
     """
 
@@ -39,6 +42,7 @@ class Claim:
     value: float
     citations: list[str] | Unset = UNSET
     derivation: str | Unset = UNSET
+    flags: list[ClaimFlagsItem] | Unset = UNSET
     inputs: list[ClaimInputsItem] | Unset = UNSET
     operation: ClaimOperation | Unset = UNSET
     reads: str | Unset = UNSET
@@ -58,6 +62,13 @@ class Claim:
             citations = self.citations
 
         derivation = self.derivation
+
+        flags: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.flags, Unset):
+            flags = []
+            for flags_item_data in self.flags:
+                flags_item = flags_item_data.to_dict()
+                flags.append(flags_item)
 
         inputs: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.inputs, Unset):
@@ -86,6 +97,8 @@ class Claim:
             field_dict["citations"] = citations
         if derivation is not UNSET:
             field_dict["derivation"] = derivation
+        if flags is not UNSET:
+            field_dict["flags"] = flags
         if inputs is not UNSET:
             field_dict["inputs"] = inputs
         if operation is not UNSET:
@@ -97,6 +110,7 @@ class Claim:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.claim_flags_item import ClaimFlagsItem  # noqa: PLC0415
         from ..models.claim_inputs_item import ClaimInputsItem  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -111,6 +125,15 @@ class Claim:
         citations = cast(list[str], d.pop("citations", UNSET))
 
         derivation = d.pop("derivation", UNSET)
+
+        _flags = d.pop("flags", UNSET)
+        flags: list[ClaimFlagsItem] | Unset = UNSET
+        if _flags is not UNSET:
+            flags = []
+            for flags_item_data in _flags:
+                flags_item = ClaimFlagsItem.from_dict(flags_item_data)
+
+                flags.append(flags_item)
 
         _inputs = d.pop("inputs", UNSET)
         inputs: list[ClaimInputsItem] | Unset = UNSET
@@ -137,6 +160,7 @@ class Claim:
             value=value,
             citations=citations,
             derivation=derivation,
+            flags=flags,
             inputs=inputs,
             operation=operation,
             reads=reads,

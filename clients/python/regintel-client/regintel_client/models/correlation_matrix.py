@@ -8,14 +8,15 @@ from attrs import field as _attrs_field
 
 from ..models.correlation_matrix_basis import CorrelationMatrixBasis
 from ..models.correlation_matrix_method import CorrelationMatrixMethod
+from ..models.correlation_matrix_transform import CorrelationMatrixTransform
 
 if TYPE_CHECKING:
+    from ..models.correlation_matrix_caveats_item import CorrelationMatrixCaveatsItem
     from ..models.correlation_matrix_cells_item import CorrelationMatrixCellsItem
     from ..models.correlation_matrix_inputs import CorrelationMatrixInputs
     from ..models.correlation_matrix_regions_dropped_item import CorrelationMatrixRegionsDroppedItem
     from ..models.correlation_matrix_variables_item import CorrelationMatrixVariablesItem
     from ..models.region_summary import RegionSummary
-    from ..models.warning import Warning_
 
 
 T = TypeVar("T", bound="CorrelationMatrix")
@@ -26,28 +27,32 @@ class CorrelationMatrix:
     """
     Attributes:
         basis (CorrelationMatrixBasis):
-        caveats (list[Warning_]):
+        caveats (list[CorrelationMatrixCaveatsItem]):
         cells (list[CorrelationMatrixCellsItem]): Each pair of variables once.
-        inputs (CorrelationMatrixInputs): Per variable id, every value used.
+        inputs (CorrelationMatrixInputs): Per variable id, every value used, as published.
         level (int | None): Level of the regions correlated (over time: the region's own).
         method (CorrelationMatrixMethod):
         min_n (int):
+        period (None | str): The period asked for, taken for every variable.
         region (RegionSummary):
         regions_dropped (list[CorrelationMatrixRegionsDroppedItem]):
         regions_used (list[str]):
+        transform (CorrelationMatrixTransform): `log`: the cells correlate the natural logarithms of the inputs' values.
         variables (list[CorrelationMatrixVariablesItem]):
     """
 
     basis: CorrelationMatrixBasis
-    caveats: list[Warning_]
+    caveats: list[CorrelationMatrixCaveatsItem]
     cells: list[CorrelationMatrixCellsItem]
     inputs: CorrelationMatrixInputs
     level: int | None
     method: CorrelationMatrixMethod
     min_n: int
+    period: None | str
     region: RegionSummary
     regions_dropped: list[CorrelationMatrixRegionsDroppedItem]
     regions_used: list[str]
+    transform: CorrelationMatrixTransform
     variables: list[CorrelationMatrixVariablesItem]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -73,6 +78,9 @@ class CorrelationMatrix:
 
         min_n = self.min_n
 
+        period: None | str
+        period = self.period
+
         region = self.region.to_dict()
 
         regions_dropped = []
@@ -81,6 +89,8 @@ class CorrelationMatrix:
             regions_dropped.append(regions_dropped_item)
 
         regions_used = self.regions_used
+
+        transform = self.transform.value
 
         variables = []
         for variables_item_data in self.variables:
@@ -98,9 +108,11 @@ class CorrelationMatrix:
                 "level": level,
                 "method": method,
                 "min_n": min_n,
+                "period": period,
                 "region": region,
                 "regions_dropped": regions_dropped,
                 "regions_used": regions_used,
+                "transform": transform,
                 "variables": variables,
             }
         )
@@ -109,12 +121,12 @@ class CorrelationMatrix:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.correlation_matrix_caveats_item import CorrelationMatrixCaveatsItem  # noqa: PLC0415
         from ..models.correlation_matrix_cells_item import CorrelationMatrixCellsItem  # noqa: PLC0415
         from ..models.correlation_matrix_inputs import CorrelationMatrixInputs  # noqa: PLC0415
         from ..models.correlation_matrix_regions_dropped_item import CorrelationMatrixRegionsDroppedItem  # noqa: PLC0415
         from ..models.correlation_matrix_variables_item import CorrelationMatrixVariablesItem  # noqa: PLC0415
         from ..models.region_summary import RegionSummary  # noqa: PLC0415
-        from ..models.warning import Warning_  # noqa: PLC0415
 
         d = dict(src_dict)
         basis = CorrelationMatrixBasis(d.pop("basis"))
@@ -122,7 +134,7 @@ class CorrelationMatrix:
         caveats = []
         _caveats = d.pop("caveats")
         for caveats_item_data in _caveats:
-            caveats_item = Warning_.from_dict(caveats_item_data)
+            caveats_item = CorrelationMatrixCaveatsItem.from_dict(caveats_item_data)
 
             caveats.append(caveats_item)
 
@@ -146,6 +158,13 @@ class CorrelationMatrix:
 
         min_n = d.pop("min_n")
 
+        def _parse_period(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        period = _parse_period(d.pop("period"))
+
         region = RegionSummary.from_dict(d.pop("region"))
 
         regions_dropped = []
@@ -156,6 +175,8 @@ class CorrelationMatrix:
             regions_dropped.append(regions_dropped_item)
 
         regions_used = cast(list[str], d.pop("regions_used"))
+
+        transform = CorrelationMatrixTransform(d.pop("transform"))
 
         variables = []
         _variables = d.pop("variables")
@@ -172,9 +193,11 @@ class CorrelationMatrix:
             level=level,
             method=method,
             min_n=min_n,
+            period=period,
             region=region,
             regions_dropped=regions_dropped,
             regions_used=regions_used,
+            transform=transform,
             variables=variables,
         )
 

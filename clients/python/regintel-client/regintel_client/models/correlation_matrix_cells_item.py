@@ -1,13 +1,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.correlation_matrix_cells_item_status import CorrelationMatrixCellsItemStatus
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.correlation_matrix_cells_item_leave_one_out import CorrelationMatrixCellsItemLeaveOneOut
+
 
 T = TypeVar("T", bound="CorrelationMatrixCellsItem")
 
@@ -21,8 +25,10 @@ class CorrelationMatrixCellsItem:
         x (str):
         y (str):
         ci95 (list[float] | Unset): 95 % interval; absent below 4 pairs.
+        leave_one_out (CorrelationMatrixCellsItemLeaveOneOut | Unset):
         p_value (float | Unset): Two-sided.
         r (float | Unset):
+        reason (str | Unset): not_computable: which value or intermediate result is not a finite number.
     """
 
     n: int
@@ -30,8 +36,10 @@ class CorrelationMatrixCellsItem:
     x: str
     y: str
     ci95: list[float] | Unset = UNSET
+    leave_one_out: CorrelationMatrixCellsItemLeaveOneOut | Unset = UNSET
     p_value: float | Unset = UNSET
     r: float | Unset = UNSET
+    reason: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -47,9 +55,15 @@ class CorrelationMatrixCellsItem:
         if not isinstance(self.ci95, Unset):
             ci95 = self.ci95
 
+        leave_one_out: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.leave_one_out, Unset):
+            leave_one_out = self.leave_one_out.to_dict()
+
         p_value = self.p_value
 
         r = self.r
+
+        reason = self.reason
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -63,15 +77,21 @@ class CorrelationMatrixCellsItem:
         )
         if ci95 is not UNSET:
             field_dict["ci95"] = ci95
+        if leave_one_out is not UNSET:
+            field_dict["leave_one_out"] = leave_one_out
         if p_value is not UNSET:
             field_dict["p_value"] = p_value
         if r is not UNSET:
             field_dict["r"] = r
+        if reason is not UNSET:
+            field_dict["reason"] = reason
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.correlation_matrix_cells_item_leave_one_out import CorrelationMatrixCellsItemLeaveOneOut  # noqa: PLC0415
+
         d = dict(src_dict)
         n = d.pop("n")
 
@@ -83,9 +103,18 @@ class CorrelationMatrixCellsItem:
 
         ci95 = cast(list[float], d.pop("ci95", UNSET))
 
+        _leave_one_out = d.pop("leave_one_out", UNSET)
+        leave_one_out: CorrelationMatrixCellsItemLeaveOneOut | Unset
+        if isinstance(_leave_one_out, Unset):
+            leave_one_out = UNSET
+        else:
+            leave_one_out = CorrelationMatrixCellsItemLeaveOneOut.from_dict(_leave_one_out)
+
         p_value = d.pop("p_value", UNSET)
 
         r = d.pop("r", UNSET)
+
+        reason = d.pop("reason", UNSET)
 
         correlation_matrix_cells_item = cls(
             n=n,
@@ -93,8 +122,10 @@ class CorrelationMatrixCellsItem:
             x=x,
             y=y,
             ci95=ci95,
+            leave_one_out=leave_one_out,
             p_value=p_value,
             r=r,
+            reason=reason,
         )
 
         correlation_matrix_cells_item.additional_properties = d

@@ -17,7 +17,7 @@ T = TypeVar("T", bound="CorrelationMatrixInputs")
 
 @_attrs_define
 class CorrelationMatrixInputs:
-    """Per variable id, every value used."""
+    """Per variable id, every value used, as published."""
 
     additional_properties: dict[str, list[CorrelationMatrixInputsAdditionalPropertyItem]] = _attrs_field(
         init=False, factory=dict

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.correlation_matrix_variables_item_series_choice import CorrelationMatrixVariablesItemSeriesChoice
+
 if TYPE_CHECKING:
     from ..models.correlation_matrix_variables_item_series import CorrelationMatrixVariablesItemSeries
 
@@ -21,7 +23,9 @@ class CorrelationMatrixVariablesItem:
         dataset (str):
         id (str): Names the variable in cells and inputs (the dataset code).
         period (None | str): Cross-section: the period taken. Over time: null.
-        series (CorrelationMatrixVariablesItemSeries): Dimension codes of the headline series.
+        series (CorrelationMatrixVariablesItemSeries): Dimension codes of the series (without the unit).
+        series_choice (CorrelationMatrixVariablesItemSeriesChoice): The dataset's headline series, the one named in
+            `series`, or a rate in place of a headline series that is a total.
         title (str):
         unit (str):
     """
@@ -31,6 +35,7 @@ class CorrelationMatrixVariablesItem:
     id: str
     period: None | str
     series: CorrelationMatrixVariablesItemSeries
+    series_choice: CorrelationMatrixVariablesItemSeriesChoice
     title: str
     unit: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -47,6 +52,8 @@ class CorrelationMatrixVariablesItem:
 
         series = self.series.to_dict()
 
+        series_choice = self.series_choice.value
+
         title = self.title
 
         unit = self.unit
@@ -60,6 +67,7 @@ class CorrelationMatrixVariablesItem:
                 "id": id,
                 "period": period,
                 "series": series,
+                "series_choice": series_choice,
                 "title": title,
                 "unit": unit,
             }
@@ -87,6 +95,8 @@ class CorrelationMatrixVariablesItem:
 
         series = CorrelationMatrixVariablesItemSeries.from_dict(d.pop("series"))
 
+        series_choice = CorrelationMatrixVariablesItemSeriesChoice(d.pop("series_choice"))
+
         title = d.pop("title")
 
         unit = d.pop("unit")
@@ -97,6 +107,7 @@ class CorrelationMatrixVariablesItem:
             id=id,
             period=period,
             series=series,
+            series_choice=series_choice,
             title=title,
             unit=unit,
         )

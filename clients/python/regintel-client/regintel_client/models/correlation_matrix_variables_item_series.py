@@ -11,7 +11,7 @@ T = TypeVar("T", bound="CorrelationMatrixVariablesItemSeries")
 
 @_attrs_define
 class CorrelationMatrixVariablesItemSeries:
-    """Dimension codes of the headline series."""
+    """Dimension codes of the series (without the unit)."""
 
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)
 

@@ -7,6 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.correlation_matrix_method import CorrelationMatrixMethod
 from ...models.correlation_matrix_response_200 import CorrelationMatrixResponse200
+from ...models.correlation_matrix_transform import CorrelationMatrixTransform
 from ...models.error_envelope import ErrorEnvelope
 from ...types import UNSET, Response, Unset
 
@@ -17,6 +18,9 @@ def _get_kwargs(
     level: int | Unset = UNSET,
     method: CorrelationMatrixMethod | Unset = CorrelationMatrixMethod.PEARSON,
     datasets: str | Unset = UNSET,
+    series: str | Unset = UNSET,
+    period: str | Unset = UNSET,
+    transform: CorrelationMatrixTransform | Unset = CorrelationMatrixTransform.NONE,
     min_n: int | Unset = 8,
 ) -> dict[str, Any]:
 
@@ -33,6 +37,16 @@ def _get_kwargs(
     params["method"] = json_method
 
     params["datasets"] = datasets
+
+    params["series"] = series
+
+    params["period"] = period
+
+    json_transform: str | Unset = UNSET
+    if not isinstance(transform, Unset):
+        json_transform = transform.value
+
+    params["transform"] = json_transform
 
     params["min_n"] = min_n
 
@@ -118,23 +132,41 @@ def sync_detailed(
     level: int | Unset = UNSET,
     method: CorrelationMatrixMethod | Unset = CorrelationMatrixMethod.PEARSON,
     datasets: str | Unset = UNSET,
+    series: str | Unset = UNSET,
+    period: str | Unset = UNSET,
+    transform: CorrelationMatrixTransform | Unset = CorrelationMatrixTransform.NONE,
     min_n: int | Unset = 8,
 ) -> Response[Any | CorrelationMatrixResponse200 | ErrorEnvelope]:
     """Correlation matrix for a region
 
-     Any API key or session. Correlates the headline series of several datasets pairwise. For a region
-    with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out):
-    each variable is taken at the latest period at which at least half of the subregions, and at least
-    `min_n`, have a usable value (failing that, the period where most do), named in
-    `variables[].period`. For a region without subregions it is over time: the periods both series have.
-    Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as scipy.stats
-    computes it) and a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of Fieller,
-    Hartley and Pearson); below `min_n` pairs a cell has status `insufficient_data` and no r. `inputs`
-    lists every value used with its citation, so any cell can be recomputed; `regions_dropped` says why
-    a subregion (or, over time, a period) was left out of a variable: `missing`, `confidential` or
-    `flagged` (flag u, low reliability). `caveats` name what the method cannot show (ecological
-    inference, trending series, unadjusted p-values) and where the inputs differ (periods, NUTS
-    editions, breaks in series). The caller's private datasets take part like public ones. Cost: 5
+     Any API key or session. Correlates one series of each of several datasets pairwise. For a region
+    with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out; by
+    default the next level down, or the first level below it with at least `min_n` regions, said in the
+    `level_lowered` caveat): each variable is taken at `period` when given, else at the latest period at
+    which at least half of the subregions, and at least `min_n`, have a usable value (failing that, the
+    period where most do), named in `variables[].period`. For a region without subregions it is over
+    time: the periods both series have, each series only after its last break in series (flag b). A
+    variable's series is the dataset's headline series, or the one `series` names; across regions, a
+    dataset whose headline series is a total (persons, million euro) gives its rate series instead
+    (`series_choice`: `rate_instead_of_total`), and a dataset of totals only is left out unless named in
+    `datasets`. Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as
+    scipy.stats computes it), a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of
+    Fieller, Hartley and Pearson) and `leave_one_out` (the range of r with each pair left out, and the
+    pair that moves it most); below `min_n` pairs a cell has status `insufficient_data` and no r, and a
+    value or sum that is not a finite number gives `not_computable` with a `reason`, never a number.
+    Values are scaled by their largest magnitude before they are summed, so figures up to about 1e300
+    are correlated exactly. `inputs` lists every value used, as published, with its citation, so any
+    cell can be recomputed (with `transform=log`, from the natural logarithms of the values);
+    `regions_dropped` says why a subregion (or, over time, a period) was left out of a variable.
+    `caveats` name what the method cannot show (ecological inference, trending series, unadjusted
+    p-values) and give figures where the inputs give pause: `flagged_values_dropped` (flags remove a
+    tenth or more of a variable's regions: r with and without them for each cell concerned),
+    `influential_points` (one region moves r by more than 0.2), `small_n` (10 to 29 pairs) and
+    `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years before the newest),
+    `totals_not_rates`, `totals_left_out`, `different_periods`, `mixed_nuts_editions`, and over time
+    `break_in_series` and `current_prices`. Leave-one-out ranges cost n² steps a cell for Spearman: past
+    4,000,000 steps in a matrix the remaining cells go without, counted in
+    `influential_points_unchecked`. The caller's private datasets take part like public ones. Cost: 5
     requests. Costs 5 requests against rate limits (the operator may change this with --route-weight).
 
     Args:
@@ -142,6 +174,9 @@ def sync_detailed(
         level (int | Unset):
         method (CorrelationMatrixMethod | Unset):  Default: CorrelationMatrixMethod.PEARSON.
         datasets (str | Unset):
+        series (str | Unset):
+        period (str | Unset):
+        transform (CorrelationMatrixTransform | Unset):  Default: CorrelationMatrixTransform.NONE.
         min_n (int | Unset):  Default: 8.
 
     Raises:
@@ -157,6 +192,9 @@ def sync_detailed(
         level=level,
         method=method,
         datasets=datasets,
+        series=series,
+        period=period,
+        transform=transform,
         min_n=min_n,
     )
 
@@ -174,23 +212,41 @@ def sync(
     level: int | Unset = UNSET,
     method: CorrelationMatrixMethod | Unset = CorrelationMatrixMethod.PEARSON,
     datasets: str | Unset = UNSET,
+    series: str | Unset = UNSET,
+    period: str | Unset = UNSET,
+    transform: CorrelationMatrixTransform | Unset = CorrelationMatrixTransform.NONE,
     min_n: int | Unset = 8,
 ) -> Any | CorrelationMatrixResponse200 | ErrorEnvelope | None:
     """Correlation matrix for a region
 
-     Any API key or session. Correlates the headline series of several datasets pairwise. For a region
-    with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out):
-    each variable is taken at the latest period at which at least half of the subregions, and at least
-    `min_n`, have a usable value (failing that, the period where most do), named in
-    `variables[].period`. For a region without subregions it is over time: the periods both series have.
-    Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as scipy.stats
-    computes it) and a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of Fieller,
-    Hartley and Pearson); below `min_n` pairs a cell has status `insufficient_data` and no r. `inputs`
-    lists every value used with its citation, so any cell can be recomputed; `regions_dropped` says why
-    a subregion (or, over time, a period) was left out of a variable: `missing`, `confidential` or
-    `flagged` (flag u, low reliability). `caveats` name what the method cannot show (ecological
-    inference, trending series, unadjusted p-values) and where the inputs differ (periods, NUTS
-    editions, breaks in series). The caller's private datasets take part like public ones. Cost: 5
+     Any API key or session. Correlates one series of each of several datasets pairwise. For a region
+    with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out; by
+    default the next level down, or the first level below it with at least `min_n` regions, said in the
+    `level_lowered` caveat): each variable is taken at `period` when given, else at the latest period at
+    which at least half of the subregions, and at least `min_n`, have a usable value (failing that, the
+    period where most do), named in `variables[].period`. For a region without subregions it is over
+    time: the periods both series have, each series only after its last break in series (flag b). A
+    variable's series is the dataset's headline series, or the one `series` names; across regions, a
+    dataset whose headline series is a total (persons, million euro) gives its rate series instead
+    (`series_choice`: `rate_instead_of_total`), and a dataset of totals only is left out unless named in
+    `datasets`. Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as
+    scipy.stats computes it), a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of
+    Fieller, Hartley and Pearson) and `leave_one_out` (the range of r with each pair left out, and the
+    pair that moves it most); below `min_n` pairs a cell has status `insufficient_data` and no r, and a
+    value or sum that is not a finite number gives `not_computable` with a `reason`, never a number.
+    Values are scaled by their largest magnitude before they are summed, so figures up to about 1e300
+    are correlated exactly. `inputs` lists every value used, as published, with its citation, so any
+    cell can be recomputed (with `transform=log`, from the natural logarithms of the values);
+    `regions_dropped` says why a subregion (or, over time, a period) was left out of a variable.
+    `caveats` name what the method cannot show (ecological inference, trending series, unadjusted
+    p-values) and give figures where the inputs give pause: `flagged_values_dropped` (flags remove a
+    tenth or more of a variable's regions: r with and without them for each cell concerned),
+    `influential_points` (one region moves r by more than 0.2), `small_n` (10 to 29 pairs) and
+    `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years before the newest),
+    `totals_not_rates`, `totals_left_out`, `different_periods`, `mixed_nuts_editions`, and over time
+    `break_in_series` and `current_prices`. Leave-one-out ranges cost n² steps a cell for Spearman: past
+    4,000,000 steps in a matrix the remaining cells go without, counted in
+    `influential_points_unchecked`. The caller's private datasets take part like public ones. Cost: 5
     requests. Costs 5 requests against rate limits (the operator may change this with --route-weight).
 
     Args:
@@ -198,6 +254,9 @@ def sync(
         level (int | Unset):
         method (CorrelationMatrixMethod | Unset):  Default: CorrelationMatrixMethod.PEARSON.
         datasets (str | Unset):
+        series (str | Unset):
+        period (str | Unset):
+        transform (CorrelationMatrixTransform | Unset):  Default: CorrelationMatrixTransform.NONE.
         min_n (int | Unset):  Default: 8.
 
     Raises:
@@ -214,6 +273,9 @@ def sync(
         level=level,
         method=method,
         datasets=datasets,
+        series=series,
+        period=period,
+        transform=transform,
         min_n=min_n,
     ).parsed
 
@@ -225,23 +287,41 @@ async def asyncio_detailed(
     level: int | Unset = UNSET,
     method: CorrelationMatrixMethod | Unset = CorrelationMatrixMethod.PEARSON,
     datasets: str | Unset = UNSET,
+    series: str | Unset = UNSET,
+    period: str | Unset = UNSET,
+    transform: CorrelationMatrixTransform | Unset = CorrelationMatrixTransform.NONE,
     min_n: int | Unset = 8,
 ) -> Response[Any | CorrelationMatrixResponse200 | ErrorEnvelope]:
     """Correlation matrix for a region
 
-     Any API key or session. Correlates the headline series of several datasets pairwise. For a region
-    with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out):
-    each variable is taken at the latest period at which at least half of the subregions, and at least
-    `min_n`, have a usable value (failing that, the period where most do), named in
-    `variables[].period`. For a region without subregions it is over time: the periods both series have.
-    Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as scipy.stats
-    computes it) and a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of Fieller,
-    Hartley and Pearson); below `min_n` pairs a cell has status `insufficient_data` and no r. `inputs`
-    lists every value used with its citation, so any cell can be recomputed; `regions_dropped` says why
-    a subregion (or, over time, a period) was left out of a variable: `missing`, `confidential` or
-    `flagged` (flag u, low reliability). `caveats` name what the method cannot show (ecological
-    inference, trending series, unadjusted p-values) and where the inputs differ (periods, NUTS
-    editions, breaks in series). The caller's private datasets take part like public ones. Cost: 5
+     Any API key or session. Correlates one series of each of several datasets pairwise. For a region
+    with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out; by
+    default the next level down, or the first level below it with at least `min_n` regions, said in the
+    `level_lowered` caveat): each variable is taken at `period` when given, else at the latest period at
+    which at least half of the subregions, and at least `min_n`, have a usable value (failing that, the
+    period where most do), named in `variables[].period`. For a region without subregions it is over
+    time: the periods both series have, each series only after its last break in series (flag b). A
+    variable's series is the dataset's headline series, or the one `series` names; across regions, a
+    dataset whose headline series is a total (persons, million euro) gives its rate series instead
+    (`series_choice`: `rate_instead_of_total`), and a dataset of totals only is left out unless named in
+    `datasets`. Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as
+    scipy.stats computes it), a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of
+    Fieller, Hartley and Pearson) and `leave_one_out` (the range of r with each pair left out, and the
+    pair that moves it most); below `min_n` pairs a cell has status `insufficient_data` and no r, and a
+    value or sum that is not a finite number gives `not_computable` with a `reason`, never a number.
+    Values are scaled by their largest magnitude before they are summed, so figures up to about 1e300
+    are correlated exactly. `inputs` lists every value used, as published, with its citation, so any
+    cell can be recomputed (with `transform=log`, from the natural logarithms of the values);
+    `regions_dropped` says why a subregion (or, over time, a period) was left out of a variable.
+    `caveats` name what the method cannot show (ecological inference, trending series, unadjusted
+    p-values) and give figures where the inputs give pause: `flagged_values_dropped` (flags remove a
+    tenth or more of a variable's regions: r with and without them for each cell concerned),
+    `influential_points` (one region moves r by more than 0.2), `small_n` (10 to 29 pairs) and
+    `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years before the newest),
+    `totals_not_rates`, `totals_left_out`, `different_periods`, `mixed_nuts_editions`, and over time
+    `break_in_series` and `current_prices`. Leave-one-out ranges cost n² steps a cell for Spearman: past
+    4,000,000 steps in a matrix the remaining cells go without, counted in
+    `influential_points_unchecked`. The caller's private datasets take part like public ones. Cost: 5
     requests. Costs 5 requests against rate limits (the operator may change this with --route-weight).
 
     Args:
@@ -249,6 +329,9 @@ async def asyncio_detailed(
         level (int | Unset):
         method (CorrelationMatrixMethod | Unset):  Default: CorrelationMatrixMethod.PEARSON.
         datasets (str | Unset):
+        series (str | Unset):
+        period (str | Unset):
+        transform (CorrelationMatrixTransform | Unset):  Default: CorrelationMatrixTransform.NONE.
         min_n (int | Unset):  Default: 8.
 
     Raises:
@@ -264,6 +347,9 @@ async def asyncio_detailed(
         level=level,
         method=method,
         datasets=datasets,
+        series=series,
+        period=period,
+        transform=transform,
         min_n=min_n,
     )
 
@@ -279,23 +365,41 @@ async def asyncio(
     level: int | Unset = UNSET,
     method: CorrelationMatrixMethod | Unset = CorrelationMatrixMethod.PEARSON,
     datasets: str | Unset = UNSET,
+    series: str | Unset = UNSET,
+    period: str | Unset = UNSET,
+    transform: CorrelationMatrixTransform | Unset = CorrelationMatrixTransform.NONE,
     min_n: int | Unset = 8,
 ) -> Any | CorrelationMatrixResponse200 | ErrorEnvelope | None:
     """Correlation matrix for a region
 
-     Any API key or session. Correlates the headline series of several datasets pairwise. For a region
-    with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out):
-    each variable is taken at the latest period at which at least half of the subregions, and at least
-    `min_n`, have a usable value (failing that, the period where most do), named in
-    `variables[].period`. For a region without subregions it is over time: the periods both series have.
-    Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as scipy.stats
-    computes it) and a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of Fieller,
-    Hartley and Pearson); below `min_n` pairs a cell has status `insufficient_data` and no r. `inputs`
-    lists every value used with its citation, so any cell can be recomputed; `regions_dropped` says why
-    a subregion (or, over time, a period) was left out of a variable: `missing`, `confidential` or
-    `flagged` (flag u, low reliability). `caveats` name what the method cannot show (ecological
-    inference, trending series, unadjusted p-values) and where the inputs differ (periods, NUTS
-    editions, breaks in series). The caller's private datasets take part like public ones. Cost: 5
+     Any API key or session. Correlates one series of each of several datasets pairwise. For a region
+    with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out; by
+    default the next level down, or the first level below it with at least `min_n` regions, said in the
+    `level_lowered` caveat): each variable is taken at `period` when given, else at the latest period at
+    which at least half of the subregions, and at least `min_n`, have a usable value (failing that, the
+    period where most do), named in `variables[].period`. For a region without subregions it is over
+    time: the periods both series have, each series only after its last break in series (flag b). A
+    variable's series is the dataset's headline series, or the one `series` names; across regions, a
+    dataset whose headline series is a total (persons, million euro) gives its rate series instead
+    (`series_choice`: `rate_instead_of_total`), and a dataset of totals only is left out unless named in
+    `datasets`. Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as
+    scipy.stats computes it), a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of
+    Fieller, Hartley and Pearson) and `leave_one_out` (the range of r with each pair left out, and the
+    pair that moves it most); below `min_n` pairs a cell has status `insufficient_data` and no r, and a
+    value or sum that is not a finite number gives `not_computable` with a `reason`, never a number.
+    Values are scaled by their largest magnitude before they are summed, so figures up to about 1e300
+    are correlated exactly. `inputs` lists every value used, as published, with its citation, so any
+    cell can be recomputed (with `transform=log`, from the natural logarithms of the values);
+    `regions_dropped` says why a subregion (or, over time, a period) was left out of a variable.
+    `caveats` name what the method cannot show (ecological inference, trending series, unadjusted
+    p-values) and give figures where the inputs give pause: `flagged_values_dropped` (flags remove a
+    tenth or more of a variable's regions: r with and without them for each cell concerned),
+    `influential_points` (one region moves r by more than 0.2), `small_n` (10 to 29 pairs) and
+    `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years before the newest),
+    `totals_not_rates`, `totals_left_out`, `different_periods`, `mixed_nuts_editions`, and over time
+    `break_in_series` and `current_prices`. Leave-one-out ranges cost n² steps a cell for Spearman: past
+    4,000,000 steps in a matrix the remaining cells go without, counted in
+    `influential_points_unchecked`. The caller's private datasets take part like public ones. Cost: 5
     requests. Costs 5 requests against rate limits (the operator may change this with --route-weight).
 
     Args:
@@ -303,6 +407,9 @@ async def asyncio(
         level (int | Unset):
         method (CorrelationMatrixMethod | Unset):  Default: CorrelationMatrixMethod.PEARSON.
         datasets (str | Unset):
+        series (str | Unset):
+        period (str | Unset):
+        transform (CorrelationMatrixTransform | Unset):  Default: CorrelationMatrixTransform.NONE.
         min_n (int | Unset):  Default: 8.
 
     Raises:
@@ -320,6 +427,9 @@ async def asyncio(
             level=level,
             method=method,
             datasets=datasets,
+            series=series,
+            period=period,
+            transform=transform,
             min_n=min_n,
         )
     ).parsed

@@ -1,0 +1,866 @@
+//! The deterministic writer: picks the facts a briefing of one type needs and writes them as
+//! short paragraphs in which every number is a claim, following the rules of
+//! `docs/analysis.md`: a change over time only within a stretch without a break in series; an
+//! index as growth since its base year; ranks among the regions of the same level in the
+//! country and the EU (the parent's children only beside them, and only when there are enough),
+//! saying the direction, the ties and what was left out for its flags; no comparison of a region
+//! with a parent of which it is the only child; a ratio past 2 as "times"; stale years and
+//! current prices named; across countries, purchasing power standards where the data hold them.
+
+use std::sync::Arc;
+
+use super::claims::{ClaimBook, Operation};
+use super::peers::{self, Among, Group};
+use super::source::Source;
+use super::wording::{self, additive, listed, unreliable, year};
+use super::{Break, Draft, Label, Section};
+use crate::catalogue::Catalogue;
+use crate::domain::Error;
+use crate::domain::series::{self, Chosen};
+use crate::store::datasets::DatasetRow;
+use crate::store::observations::ObsRow;
+use crate::store::regions::RegionRow;
+
+/// The EU aggregate a region is set against where the data has it.
+const EU: &str = "EU27_2020";
+/// How far back the change over time looks, in periods with a value (years for annual data).
+const LOOK_BACK: usize = 5;
+/// Years a value may lag the briefing's newest before it is named the latest available.
+const STALE_YEARS: i32 = 3;
+/// Regions a sentence names at most (ties, those left out); past that, "and others".
+const NAMED: usize = 5;
+/// A parent's other children needed before a region is also ranked among them.
+const PARENT_PEERS: usize = 3;
+/// Regions a rank needs: between two, a rank says no more than the comparison.
+const RANKED_AT_LEAST: usize = 3;
+/// A ratio from which "is 9.7 times" reads better than "is 865.8 % above".
+const TIMES_FROM: f64 = 2.0;
+
+/// The headline series' topics a briefing type covers (None: all), its title, and whether it
+/// sets the region against its peers.
+pub fn plan(briefing_type: &str) -> (Option<&'static str>, &'static str, bool) {
+    match briefing_type {
+        "economy" => (Some("economy"), "Economy", true),
+        "labour_market" => (Some("labour market"), "Labour market", true),
+        "demography" => (Some("demography"), "Demography", true),
+        "health" => (Some("health"), "Health", true),
+        "peer_comparison" => (None, "Peer comparison", true),
+        _ => (None, "Profile summary", false),
+    }
+}
+
+/// A value to state: published (its flags are said with it; one of low reliability or
+/// confidential is neither ranked nor compared).
+pub fn stated(row: &ObsRow) -> bool {
+    row.value.is_some()
+}
+
+/// One series of the region: what its section states.
+struct Fact {
+    dataset: Arc<DatasetRow>,
+    short: String,
+    measure: String,
+    series_id: i64,
+    unit: String,
+    /// Every current row of the region's series, by period (gaps that carry only a flag too:
+    /// a break is a break whether or not it has a value).
+    rows: Vec<ObsRow>,
+    /// The latest row with a value to state.
+    latest: usize,
+    current_prices: bool,
+}
+
+impl Fact {
+    fn own(&self) -> &ObsRow {
+        &self.rows[self.latest]
+    }
+
+    /// The rows from `from` to `to` (periods, both included).
+    fn window(&self, from: &str, to: &str) -> Vec<&ObsRow> {
+        (self.rows.iter())
+            .filter(|r| r.period.as_str() >= from && r.period.as_str() <= to)
+            .collect()
+    }
+}
+
+/// Whom a region is set against, found once for all its series.
+struct Comparators {
+    /// The parent, unless it is the country or the region is its only child.
+    parent: Option<(Arc<RegionRow>, String)>,
+    country: Option<(Arc<RegionRow>, String)>,
+    eu: Option<Arc<RegionRow>>,
+    /// The regions of its level in its country.
+    in_country: Option<Group>,
+    /// The parent's other children, when there are enough of them.
+    in_parent: Option<Group>,
+    /// Across countries: the regions of its level in the EU's member states, or for a country
+    /// the member states (all countries, for one outside the EU).
+    across: Option<Group>,
+}
+
+struct Writer<'a> {
+    store: &'a dyn Source,
+    catalogue: &'a Catalogue,
+    book: ClaimBook<'a>,
+    /// Names and titles written in the text (they may hold digits that are no claims).
+    labels: Vec<Label>,
+    breaks: Vec<Break>,
+}
+
+/// The briefing's draft, or None when the region has no figure on the type's topics.
+pub fn write(
+    store: &dyn Source,
+    catalogue: &Catalogue,
+    region: &RegionRow,
+    briefing_type: &str,
+    datasets: &[Arc<DatasetRow>],
+) -> Result<Option<Draft>, Error> {
+    let (topic, type_title, peers) = plan(briefing_type);
+    let mut w = Writer {
+        store,
+        catalogue,
+        book: ClaimBook::new(catalogue),
+        labels: Vec::new(),
+        breaks: Vec::new(),
+    };
+    let name = w.name_of(region);
+    let mut facts = Vec::new();
+    let mut missing = Vec::new();
+    for dataset in datasets
+        .iter()
+        .filter(|d| topic.is_none_or(|t| d.topic == t))
+    {
+        let short = dataset.description.clone().unwrap_or(dataset.title.clone());
+        let short = w.label(short, dataset.private);
+        let series_id = dataset.headline_series_id.expect("headline datasets only");
+        let rows = store.series_rows(&region.code, series_id)?;
+        let Some(latest) = rows.iter().rposition(stated) else {
+            missing.push(short);
+            continue;
+        };
+        let unit = dataset.headline().map_err(Error::internal)?.0.clone();
+        facts.push(Fact {
+            measure: w.label(wording::measure(&short), dataset.private),
+            current_prices: wording::at_current_prices(catalogue, dataset, &unit),
+            dataset: Arc::clone(dataset),
+            short,
+            series_id,
+            unit,
+            rows,
+            latest,
+        });
+    }
+    if facts.is_empty() {
+        return Ok(None);
+    }
+    let newest = facts.iter().filter_map(|f| year(&f.own().period)).max();
+    let comparators = match peers {
+        true => Some(w.comparators(region)?),
+        false => None,
+    };
+    let mut sections = Vec::new();
+    for fact in &facts {
+        let mut text = String::new();
+        w.latest(&mut text, &name, fact, newest);
+        w.index_growth(&mut text, fact);
+        w.change(&mut text, fact);
+        if let Some(c) = &comparators {
+            w.peers(&mut text, &name, region, fact, c)?;
+        }
+        sections.push(Section {
+            heading: fact.short.clone(),
+            text,
+        });
+    }
+    if !peers {
+        let text = sections
+            .drain(..)
+            .map(|s| s.text)
+            .collect::<Vec<_>>()
+            .join(" ");
+        sections.push(Section {
+            heading: "Overview".into(),
+            text,
+        });
+    }
+    if !missing.is_empty() {
+        sections.push(Section {
+            heading: "Not covered".into(),
+            text: format!(
+                "regintel holds no figures for {name} on: {}.",
+                missing.join("; ")
+            ),
+        });
+    }
+    let title = format!("{type_title}: {name} ({})", region.code);
+    w.labels.push(Label {
+        text: title.clone(),
+        private: false,
+    });
+    Ok(Some(Draft {
+        title,
+        sections,
+        claims: w.book.claims,
+        labels: w.labels,
+        breaks: w.breaks,
+        not_covered: missing,
+    }))
+}
+
+/// How a value stands against another, as the text must read it.
+enum Reading {
+    /// "2.1 % more", "0.8 percentage points less", "3.5 above".
+    By(String),
+    /// "9.7 times".
+    Times(String),
+    /// Rounds to nothing.
+    Same,
+}
+
+impl Writer<'_> {
+    fn label(&mut self, text: String, private: bool) -> String {
+        self.labels.push(Label {
+            text: text.clone(),
+            private,
+        });
+        text
+    }
+
+    fn name_of(&mut self, region: &RegionRow) -> String {
+        self.label(region.name().unwrap_or(&region.code).to_owned(), false)
+    }
+
+    fn unit_label(&mut self, dataset: &DatasetRow, unit: &str) -> String {
+        let label = dataset
+            .label("unit", unit)
+            .ok()
+            .flatten()
+            .map(str::to_owned)
+            .or_else(|| self.catalogue.units.get(unit).cloned())
+            .unwrap_or_else(|| unit.to_owned());
+        self.label(label, dataset.private)
+    }
+
+    /// Parent, country, the EU and the groups to rank among.
+    fn comparators(&mut self, region: &RegionRow) -> Result<Comparators, Error> {
+        let store = self.store;
+        let country = match &region.country_code {
+            Some(code) if *code != region.code => store.region(code)?,
+            _ => None,
+        };
+        let parent = match &region.parent_code {
+            Some(code) if country.as_ref().is_none_or(|c| c.code != *code) => store.region(code)?,
+            _ => None,
+        };
+        let family = match &parent {
+            Some(parent) => Some(Group::children(store, parent, region)?),
+            None => None,
+        };
+        let level = region.level.unwrap_or(0);
+        let member = peers::is_eu_member(region.country_code.as_deref());
+        let in_country = match (&country, level) {
+            (Some(country), 1..) => Some(Group::at_level(
+                store,
+                Among::Country(self.name_of(country)),
+                level,
+                Some(&country.code),
+                &region.code,
+            )?),
+            _ => None,
+        };
+        let across = match (level, member) {
+            (0, true) => Some(Group::at_level(
+                store,
+                Among::MemberStates,
+                0,
+                None,
+                &region.code,
+            )?),
+            (0, false) => Some(Group::at_level(
+                store,
+                Among::Countries,
+                0,
+                None,
+                &region.code,
+            )?),
+            (_, true) => Some(Group::at_level(
+                store,
+                Among::Eu,
+                level,
+                None,
+                &region.code,
+            )?),
+            (_, false) => None,
+        };
+        let (parent, in_parent) = match (parent, family) {
+            // A region that is its parent's only child is its parent: nothing to compare.
+            (Some(_), Some(family)) if family.others.is_empty() => (None, None),
+            (Some(parent), Some(family)) => {
+                let named = self.name_of(&parent);
+                let enough = family.others.len() >= PARENT_PEERS;
+                (Some((parent, named)), enough.then_some(family))
+            }
+            _ => (None, None),
+        };
+        // A region alone at its level in its country is the country, as far as figures go.
+        let alone = in_country.as_ref().is_some_and(|g| g.others.is_empty());
+        let country = country.filter(|_| !alone).map(|c| {
+            let named = self.name_of(&c);
+            (c, named)
+        });
+        Ok(Comparators {
+            parent,
+            country,
+            eu: store.region(EU)?,
+            in_country,
+            in_parent,
+            across,
+        })
+    }
+
+    /// "GDP in Oberbayern: 349,686.03 (Million euro) at current prices in 2023, estimated."
+    fn latest(&mut self, text: &mut String, name: &str, fact: &Fact, newest: Option<i32>) {
+        let own = fact.own();
+        let value = self.book.direct(own).expect("stated rows have values");
+        let unit_label = self.unit_label(&fact.dataset, &fact.unit);
+        // A count needs no unit ("4,729,243", not "4,729,243 (Number)").
+        let unit_note = if fact.unit == "NR" || unit_label.is_empty() {
+            String::new()
+        } else {
+            format!(" ({unit_label})")
+        };
+        let prices = if fact.current_prices {
+            " at current prices"
+        } else {
+            ""
+        };
+        let flags = wording::flag_note(self.catalogue, own);
+        let stale = match (newest, year(&own.period)) {
+            (Some(newest), Some(y)) if newest - y > STALE_YEARS => ", the latest available",
+            _ => "",
+        };
+        text.push_str(&format!(
+            "{} in {name}: {value}{unit_note}{prices} in {}{flags}{stale}.",
+            fact.short, own.period
+        ));
+    }
+
+    /// An index is growth since its base year: "It is 7.9 % more than in 2015, the base year of
+    /// the index." Not stated where the series breaks since then.
+    fn index_growth(&mut self, text: &mut String, fact: &Fact) {
+        let Some(base) = series::index_base(&fact.unit) else {
+            return;
+        };
+        let own = fact.own();
+        if year(&own.period).is_none_or(|y| y <= i32::from(base)) {
+            return;
+        }
+        let window = fact.window(&base.to_string(), &own.period);
+        if let Some(breaks) = self.breaks_in(fact, &window) {
+            text.push_str(&format!(
+                " The series breaks in {breaks} (break in time series), so its growth since {base} is neither stated, ranked nor compared."
+            ));
+            return;
+        }
+        if let Some(reads) = self.growth(own, &window) {
+            text.push_str(&format!(
+                " It is {reads} than in {base}, the base year of the index."
+            ));
+        }
+    }
+
+    /// An index value's distance from its base year's 100, as the claim reads it ("7.9 %
+    /// more"), carrying the flags of `window`.
+    fn growth(&mut self, index: &ObsRow, window: &[&ObsRow]) -> Option<String> {
+        let direction = if index.value > Some(100.0) {
+            "more"
+        } else {
+            "less"
+        };
+        self.book.derived_reading(
+            Operation::IndexChange,
+            &[index],
+            window,
+            &format!("% {direction}"),
+        )
+    }
+
+    /// The breaks in series among `window` (values flagged b), recorded and named ("2020",
+    /// "2018 and 2020"); None when there are none.
+    fn breaks_in(&mut self, fact: &Fact, window: &[&ObsRow]) -> Option<String> {
+        let breaks: Vec<&&ObsRow> = window.iter().filter(|r| r.flags.contains('b')).collect();
+        if breaks.is_empty() {
+            return None;
+        }
+        for b in &breaks {
+            let known = self
+                .breaks
+                .iter()
+                .any(|k| k.citation == b.citation_id.as_str());
+            if !known {
+                self.breaks.push(Break {
+                    dataset: fact.dataset.code.clone(),
+                    period: b.period.to_string(),
+                    citation: b.citation_id.to_string(),
+                });
+            }
+        }
+        let periods: Vec<String> = breaks.iter().map(|b| b.period.to_string()).collect();
+        Some(listed(&periods, periods.len()))
+    }
+
+    /// "That is 3.2 % more than in 2017 (4,582,000)." over about five periods, within the
+    /// stretch after the last break in series; or why no change is stated.
+    fn change(&mut self, text: &mut String, fact: &Fact) {
+        let own = fact.own();
+        let with_values: Vec<&ObsRow> = fact.rows[..=fact.latest]
+            .iter()
+            .filter(|r| stated(r))
+            .collect();
+        let earlier = with_values[with_values.len().saturating_sub(1 + LOOK_BACK)];
+        if earlier.period == own.period {
+            return;
+        }
+        let window = fact.window(&earlier.period, &own.period);
+        let Some(breaks) = self.breaks_in(fact, &window) else {
+            return self.change_since(text, fact, earlier, &window, "");
+        };
+        let last_break = window
+            .iter()
+            .rfind(|r| r.flags.contains('b'))
+            .expect("a break was found")
+            .period
+            .clone();
+        // The comparable stretch: the values after the last break.
+        let first = with_values
+            .iter()
+            .find(|r| r.period > last_break && r.period <= own.period)
+            .filter(|r| r.period != own.period);
+        match first {
+            Some(first) => {
+                let window = fact.window(&first.period, &own.period);
+                let opening = format!(
+                    " The series breaks in {breaks} (break in time series), so it is compared only from {} on:",
+                    first.period
+                );
+                self.change_since(text, fact, first, &window, &opening);
+            }
+            None => text.push_str(&format!(
+                " The series breaks in {breaks} (break in time series), so no comparable change can be given."
+            )),
+        }
+    }
+
+    /// The change from `earlier` to the latest value, after `opening` (which then starts the
+    /// sentence).
+    fn change_since(
+        &mut self,
+        text: &mut String,
+        fact: &Fact,
+        earlier: &ObsRow,
+        window: &[&ObsRow],
+        opening: &str,
+    ) {
+        let own = fact.own();
+        let before = self.book.direct(earlier).expect("stated rows have values");
+        let period = &earlier.period;
+        let lead = if opening.is_empty() {
+            " That is".to_owned()
+        } else {
+            format!("{opening} it is")
+        };
+        match self.relative(earlier, own, &fact.unit, window, ("more", "less")) {
+            Reading::By(reads) => {
+                text.push_str(&format!("{lead} {reads} than in {period} ({before})."))
+            }
+            Reading::Times(reads) => text.push_str(&format!(
+                "{lead} {reads} the figure for {period} ({before})."
+            )),
+            Reading::Same => {
+                let lead = if opening.is_empty() {
+                    " It".to_owned()
+                } else {
+                    format!("{opening} it")
+                };
+                text.push_str(&format!(
+                    "{lead} was about the same in {period} ({before})."
+                ))
+            }
+        }
+    }
+
+    /// How `later` stands against `base`, as a claim the text must read so: "2.1 % more",
+    /// "0.8 percentage points less", "9.7 times", or a plain difference ("3.5 more") where a
+    /// percentage of the base would mislead (a base at or below zero).
+    fn relative(
+        &mut self,
+        base: &ObsRow,
+        later: &ObsRow,
+        unit: &str,
+        window: &[&ObsRow],
+        (up, down): (&str, &str),
+    ) -> Reading {
+        let (Some(a), Some(b)) = (base.value, later.value) else {
+            return Reading::Same;
+        };
+        let direction = if b > a { up } else { down };
+        let (operation, words) = match additive(unit) {
+            Some(words) => (Operation::Difference, format!("{words} {direction}")),
+            None if a <= 0.0 || b < 0.0 => (Operation::Difference, direction.to_owned()),
+            None if b / a >= TIMES_FROM => (Operation::Ratio, "times".to_owned()),
+            None => (Operation::PercentChange, format!("% {direction}")),
+        };
+        let Some(reads) = self
+            .book
+            .derived_reading(operation, &[base, later], window, &words)
+        else {
+            return Reading::Same;
+        };
+        if self.book.claims.last().is_some_and(|c| c.value == 0.0) {
+            self.book.take_back();
+            return Reading::Same;
+        }
+        match operation {
+            Operation::Ratio => Reading::Times(reads),
+            _ => Reading::By(reads),
+        }
+    }
+
+    /// Ranks and comparisons: within the country (the level's regions, the parent's children,
+    /// the parent, the country), then across countries (the EU's regions, the EU figure).
+    fn peers(
+        &mut self,
+        text: &mut String,
+        name: &str,
+        region: &RegionRow,
+        fact: &Fact,
+        c: &Comparators,
+    ) -> Result<(), Error> {
+        let own = fact.own();
+        if unreliable(own) {
+            text.push_str(&format!(
+                " Its figure is {}, so it is neither ranked nor compared.",
+                wording::unreliable_because(own)
+            ));
+            return Ok(());
+        }
+        let base = series::index_base(&fact.unit);
+        if let Some(base) = base {
+            // An index ranks and compares as growth since its base year: not across a break.
+            let window = fact.window(&base.to_string(), &own.period);
+            if window.iter().any(|r| r.flags.contains('b')) {
+                return Ok(());
+            }
+        }
+        let measure = match base {
+            Some(base) => format!("growth since {base} in {}", fact.measure),
+            None => fact.measure.clone(),
+        };
+        let within = Across {
+            series_id: fact.series_id,
+            own: own.clone(),
+            unit: fact.unit.clone(),
+            measure,
+            unadjusted: false,
+            standards: None,
+        };
+        for group in [&c.in_country, &c.in_parent].into_iter().flatten() {
+            self.rank(text, name, fact, group, &within)?;
+        }
+        for (comparator, named) in [&c.parent, &c.country].into_iter().flatten() {
+            self.gap(text, name, fact, comparator, named, &within)?;
+        }
+        let Some(across) = self.across_countries(region, fact, within)? else {
+            return Ok(());
+        };
+        let mut said = String::new();
+        if let Some(group) = &c.across {
+            self.rank(&mut said, name, fact, group, &across)?;
+        }
+        if let Some(eu) = &c.eu {
+            self.gap(&mut said, name, fact, eu, "the EU", &across)?;
+        }
+        if said.is_empty() {
+            return Ok(());
+        }
+        if let Some(label) = &across.standards {
+            let value = self
+                .book
+                .direct(&across.own)
+                .expect("stated rows have values");
+            text.push_str(&format!(
+                " Across countries, in purchasing power standards ({label}), which adjust for price levels, {name}'s figure for {} is {value}.",
+                across.own.period
+            ));
+        }
+        text.push_str(&said);
+        Ok(())
+    }
+
+    /// The series to compare across countries: money in euro is not adjusted for price levels,
+    /// so where the dataset holds it in purchasing power standards, those; else the euro
+    /// figures, said to be unadjusted. None for national currencies, which no comparison across
+    /// countries can use.
+    fn across_countries(
+        &mut self,
+        region: &RegionRow,
+        fact: &Fact,
+        within: Across,
+    ) -> Result<Option<Across>, Error> {
+        if fact.unit.contains("NAC") {
+            return Ok(None);
+        }
+        if !series::in_euro(&fact.unit) {
+            return Ok(Some(within));
+        }
+        let (_, dims) = fact.dataset.headline().map_err(Error::internal)?;
+        let chosen = Chosen {
+            id: fact.series_id,
+            unit: fact.unit.clone(),
+            dims: dims.clone(),
+        };
+        let all = self.store.series_of(fact.dataset.id)?;
+        let adjusted = series::other_unit(&all, &chosen, series::price_adjusted_rank(&fact.unit));
+        let in_standards = match &adjusted {
+            Some(alt) => self
+                .store
+                .value_at(&region.code, alt.id, &within.own.period)?
+                .filter(|r| stated(r) && !unreliable(r)),
+            None => None,
+        };
+        let (Some(alt), Some(row)) = (adjusted, in_standards) else {
+            return Ok(Some(Across {
+                unadjusted: true,
+                ..within
+            }));
+        };
+        let label = self.unit_label(&fact.dataset, &alt.unit);
+        Ok(Some(Across {
+            series_id: alt.id,
+            own: row,
+            unit: alt.unit,
+            measure: format!("{} in purchasing power standards", within.measure),
+            unadjusted: false,
+            standards: Some(label),
+        }))
+    }
+
+    /// "Of the 38 NUTS 2 regions of Deutschland, Oberbayern has the second-highest unemployment
+    /// rate (tied with Schwaben)." Regions of low reliability are left out and named; a group
+    /// of fewer than three, or one that covers too little of the EU, is not ranked among.
+    fn rank(
+        &mut self,
+        text: &mut String,
+        name: &str,
+        fact: &Fact,
+        group: &Group,
+        across: &Across,
+    ) -> Result<(), Error> {
+        let edition = match group.among {
+            Among::Countries => None,
+            _ => fact.dataset.nuts_edition.as_deref(),
+        };
+        let since = series::index_base(&across.unit);
+        let Some(ranked) = peers::ranked(
+            self.store,
+            group,
+            &across.own,
+            across.series_id,
+            edition,
+            since,
+        )?
+        else {
+            return Ok(());
+        };
+        let eu_wide = matches!(group.among, Among::Eu | Among::MemberStates);
+        if ranked.rows.len() < RANKED_AT_LEAST || (eu_wide && !ranked.covers_the_eu()) {
+            return Ok(());
+        }
+        let rows: Vec<&ObsRow> = ranked.rows.iter().collect();
+        let value = across.own.value;
+        let above = rows[1..].iter().filter(|r| r.value > value).count();
+        let below = rows[1..].iter().filter(|r| r.value < value).count();
+        let operation = if above <= below {
+            Operation::Rank
+        } else {
+            Operation::RankFromBottom
+        };
+        let (Some(count), Some(rank)) = (
+            self.book.derived(Operation::Count, &rows, &[]),
+            self.book.derived(operation, &rows, &[]),
+        ) else {
+            return Ok(());
+        };
+        // "NUTS 2" names a level of the classification, not a figure.
+        let level = self.label(format!("NUTS {}", group.level), false);
+        let whom = match &group.among {
+            Among::Country(country) => format!("{level} regions of {country}"),
+            Among::Eu => format!("{level} regions of EU member states"),
+            Among::MemberStates => "EU member states".to_owned(),
+            Among::Countries => "countries".to_owned(),
+            Among::Parent(parent) => format!("regions of {parent}"),
+        };
+        let with = if ranked.complete() {
+            String::new()
+        } else if !ranked.broken.is_empty() {
+            format!(" with a comparable figure for {}", across.own.period)
+        } else if !ranked.excluded.is_empty() {
+            format!(" with a reliable figure for {}", across.own.period)
+        } else {
+            format!(" with a figure for {}", across.own.period)
+        };
+        let tied: Vec<String> = ranked
+            .rows
+            .iter()
+            .zip(&ranked.regions)
+            .filter(|(r, _)| r.value == value)
+            .filter_map(|(_, region)| region.as_deref().map(|r| self.name_of(r)))
+            .collect();
+        let tied = match tied.is_empty() {
+            true => String::new(),
+            false => format!(" (tied with {})", listed(&tied, NAMED)),
+        };
+        text.push_str(&format!(
+            " Of the {count} {whom}{with}, {name} has the {rank} {}{}{tied}.",
+            across.measure,
+            across.unadjusted_note()
+        ));
+        for (left_out, why) in [
+            (
+                &ranked.excluded,
+                "as of low reliability or confidential".to_owned(),
+            ),
+            (
+                &ranked.broken,
+                format!("as their series break since {}", since.unwrap_or_default()),
+            ),
+        ] {
+            if !left_out.is_empty() {
+                let names: Vec<String> = left_out.iter().map(|r| self.name_of(r)).collect();
+                text.push_str(&format!(
+                    " Left out of that ranking {why}: {}.",
+                    listed(&names, NAMED)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The region against a larger one (its parent, its country, the EU): "The figure for
+    /// Deutschland is 46,300; Oberbayern is 45.1 % above it.", for totals its share ("The total
+    /// for Deutschland is 83,237,124; Oberbayern accounts for 5.7 % of it."), for an index the
+    /// larger region's growth since the base year.
+    fn gap(
+        &mut self,
+        text: &mut String,
+        name: &str,
+        fact: &Fact,
+        comparator: &RegionRow,
+        comparator_name: &str,
+        across: &Across,
+    ) -> Result<(), Error> {
+        let own = &across.own;
+        let Some(larger) = self
+            .store
+            .value_at(&comparator.code, across.series_id, &own.period)?
+            .filter(stated)
+        else {
+            return Ok(());
+        };
+        let note = match &across.standards {
+            Some(_) => " in purchasing power standards",
+            None => across.unadjusted_note(),
+        };
+        if unreliable(&larger) {
+            text.push_str(&format!(
+                " The figure for {comparator_name}{note} is {} and not compared.",
+                wording::unreliable_because(&larger)
+            ));
+            return Ok(());
+        }
+        if let Some(base) = series::index_base(&across.unit) {
+            return self.index_gap(text, fact, comparator, comparator_name, &larger, base);
+        }
+        let figure = self.book.direct(&larger).expect("stated rows have values");
+        if series::is_total(&across.unit) {
+            // A total of zero has no shares: its figure is stated alone.
+            match self.book.derived(Operation::Share, &[&larger, own], &[]) {
+                Some(share) => text.push_str(&format!(
+                    " The total for {comparator_name}{note} is {figure}; {name} accounts for {share} % of it."
+                )),
+                None => text.push_str(&format!(
+                    " The total for {comparator_name}{note} is {figure}."
+                )),
+            }
+            return Ok(());
+        }
+        match self.relative(&larger, own, &across.unit, &[], ("above", "below")) {
+            Reading::By(reads) => text.push_str(&format!(
+                " The figure for {comparator_name}{note} is {figure}; {name} is {reads} it."
+            )),
+            Reading::Times(reads) => text.push_str(&format!(
+                " The figure for {comparator_name}{note} is {figure}; {name}'s is {reads} as high."
+            )),
+            Reading::Same => text.push_str(&format!(
+                " The figure for {comparator_name}{note} is about the same, {figure}."
+            )),
+        }
+        Ok(())
+    }
+
+    /// A larger region's growth since the base year of an index, where its series does not
+    /// break since: "In France it is 9.7 % more than in 2015 (109.7)."
+    fn index_gap(
+        &mut self,
+        text: &mut String,
+        fact: &Fact,
+        comparator: &RegionRow,
+        comparator_name: &str,
+        larger: &ObsRow,
+        base: u16,
+    ) -> Result<(), Error> {
+        let series = self.store.series_rows(&comparator.code, fact.series_id)?;
+        let window: Vec<&ObsRow> = series
+            .iter()
+            .filter(|r| year(&r.period).is_some_and(|y| y >= i32::from(base)))
+            .filter(|r| r.period <= larger.period)
+            .collect();
+        if window.iter().any(|r| r.flags.contains('b')) {
+            return Ok(());
+        }
+        let figure = self.book.direct(larger).expect("stated rows have values");
+        if let Some(reads) = self.growth(larger, &window) {
+            text.push_str(&format!(
+                " In {comparator_name} it is {reads} than in {base} ({figure})."
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The series a comparison is made in, and how the text says so.
+struct Across {
+    series_id: i64,
+    /// The region's own value in it.
+    own: ObsRow,
+    unit: String,
+    /// The measure as a rank names it.
+    measure: String,
+    /// Euro compared across countries: not adjusted for price levels, and said so.
+    unadjusted: bool,
+    /// In purchasing power standards: the unit's label, for the sentence that says so.
+    standards: Option<String>,
+}
+
+impl Across {
+    fn unadjusted_note(&self) -> &'static str {
+        if self.unadjusted {
+            " (in euro, not adjusted for price levels)"
+        } else {
+            ""
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
