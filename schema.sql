@@ -425,3 +425,41 @@ CREATE VIEW v_observation_blocks AS
 -- as 2023-Q1, 2023-S1 and 2023-01. Imports now store the latter (ISO 8601 for months, see
 -- src/period.rs), so that one quarter from two files sorts together; the migration's step in
 -- src/store/migrate.rs rewrites the periods stored before, with the series' bounds and blocks.
+
+-- migration 16: citations of regions and snapshots
+
+-- A region's names, level and parent come from a row of the bundled classification file
+-- (nuts_regions.csv; an aggregate's name from catalogue.json): the row's file, SHA-256 and line
+-- and the sources it names for its names, and the citation id answers give it (see
+-- src/store/classification.rs). Codes seen only in data have none: every field of theirs is
+-- derived from the code. Databases made before get them from the migration's step in
+-- src/store/migrate.rs, for the rows that are as the bundled file has them.
+ALTER TABLE regions ADD COLUMN citation_id TEXT;
+ALTER TABLE regions ADD COLUMN source_file TEXT;
+ALTER TABLE regions ADD COLUMN source_sha256 TEXT;
+ALTER TABLE regions ADD COLUMN source_line INTEGER;
+ALTER TABLE regions ADD COLUMN name_source TEXT;
+ALTER TABLE regions ADD COLUMN name_latin_source TEXT;
+CREATE UNIQUE INDEX regions_citation ON regions (citation_id) WHERE citation_id IS NOT NULL;
+
+DROP VIEW v_regions;
+CREATE VIEW v_regions AS
+    SELECT code, name_latin, name_national, level, parent_code, country_code, classification,
+           in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to, citation_id
+    FROM regions
+    UNION ALL
+    SELECT code, NULL, NULL, level, parent_code, country_code, classification, 0, 0, NULL, NULL, NULL,
+           NULL
+    FROM private_regions
+    WHERE account_id = current_account() AND code NOT IN (SELECT code FROM regions);
+
+-- What a region's citation resolves to.
+CREATE VIEW v_region_sources AS
+    SELECT code, citation_id, source_file, source_sha256, source_line, name_source,
+           name_latin_source
+    FROM regions WHERE citation_id IS NOT NULL;
+
+-- A dataset answer cites the snapshot (the imported file and its SHA-256) its figures come
+-- from; the id is computed from the snapshot's public id and its file's SHA-256.
+ALTER TABLE snapshots ADD COLUMN citation_id TEXT;
+CREATE UNIQUE INDEX snapshots_citation ON snapshots (citation_id);

@@ -49,6 +49,10 @@ pub struct Catalogue {
     /// Dimension name → code → label.
     pub dimensions: BTreeMap<String, BTreeMap<String, String>>,
     pub datasets: Vec<CatalogueEntry>,
+    /// Where the bundled classification (`nuts_regions.csv`) comes from, as `sources.json`
+    /// records it.
+    #[serde(skip)]
+    pub classification: Option<SourceRecord>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -74,7 +78,10 @@ impl CatalogueEntry {
 
 impl Catalogue {
     pub fn bundled() -> Catalogue {
-        serde_json::from_str(CATALOGUE_JSON).expect("data/catalogue.json is valid (unit-tested)")
+        let mut catalogue: Catalogue = serde_json::from_str(CATALOGUE_JSON)
+            .expect("data/catalogue.json is valid (unit-tested)");
+        catalogue.classification = bundled_source("nuts_regions.csv");
+        catalogue
     }
 
     pub fn entry(&self, code: &str) -> Option<&CatalogueEntry> {
@@ -194,7 +201,12 @@ pub fn bundled_source(file: &str) -> Option<SourceRecord> {
         title: text(&entry["title"])?,
         landing_url: text(&entry["landing_url"]),
         license: text(&entry["license"]).or_else(|| text(&doc["license"]))?,
-        origin_json: entry["origin"].to_string(),
+        // A data file has one origin; the classification, built from several, lists them.
+        origin_json: entry
+            .get("origin")
+            .or(entry.get("origins"))
+            .unwrap_or(&serde_json::Value::Null)
+            .to_string(),
         transformation: text(&entry["transformation"]),
         shown: ShownOnce::default(),
     })

@@ -58,6 +58,26 @@ pub fn citation_id(row: &CanonicalRow<'_>) -> String {
     id
 }
 
+/// The citation id of a row that is no observation: a region's row of the classification file
+/// (`kind` "classification": the file's SHA-256, the line, the code) or a dataset's snapshot
+/// (`kind` "snapshot": the snapshot's public id and its file's SHA-256). The kind comes first in
+/// the hashed text, so no such id can equal an observation's.
+pub fn source_citation_id(kind: &str, parts: &[&str]) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(b"source=");
+    hasher.update(kind.as_bytes());
+    hasher.update([0x1f]);
+    for part in parts {
+        hasher.update(part.as_bytes());
+        hasher.update([0x1f]);
+    }
+    let digest = hasher.finalize();
+    let mut id = String::with_capacity(24);
+    id.push_str(PREFIX);
+    id.push_str(&crate::ids::base32_lower(&digest, 20));
+    id
+}
+
 /// `name=value` pairs sorted by name and joined with `;`: the same series whatever the column
 /// order of the file it came from.
 pub fn canonical_dims(names: &[String], values: &[String]) -> String {

@@ -16,7 +16,6 @@ use crate::progress::Progress;
 use crate::store::datasets::DatasetRow;
 use crate::store::generations;
 use crate::store::import::{self as write, DatasetMeta, FileOrigin, ImportOutcome};
-use crate::store::regions::RegionRow;
 use crate::store::{Store, StoreError};
 
 #[derive(Debug, Default, serde::Serialize)]
@@ -47,7 +46,7 @@ pub fn import_bundled(
     catalogue: &Catalogue,
     progress: &mut Progress,
 ) -> anyhow::Result<ImportReport> {
-    let regions = parse_regions(catalogue::NUTS_REGIONS_CSV)?;
+    let regions = crate::store::classification::bundled()?;
     let mut conn = store.admin()?;
     let tx = conn.transaction()?;
     let mut report = ImportReport {
@@ -439,55 +438,4 @@ fn most_common<'a>(values: impl Iterator<Item = &'a str>) -> String {
         .max_by_key(|(_, n)| *n)
         .map(|(v, _)| v.to_owned())
         .unwrap_or_default()
-}
-
-/// Reads `nuts_regions.csv` (columns documented in data/README.md).
-pub fn parse_regions(bytes: &[u8]) -> anyhow::Result<Vec<RegionRow>> {
-    let mut reader = csv::Reader::from_reader(bytes);
-    let headers = reader.headers()?.clone();
-    let col = |name: &str| {
-        headers
-            .iter()
-            .position(|h| h == name)
-            .with_context(|| format!("nuts_regions.csv: missing column {name}"))
-    };
-    let (code, latin, national, level, parent, country, class, in21, in24, change, from, to) = (
-        col("nuts_code")?,
-        col("name_latin")?,
-        col("name_national")?,
-        col("level")?,
-        col("parent_code")?,
-        col("country_code")?,
-        col("classification")?,
-        col("in_nuts2021")?,
-        col("in_nuts2024")?,
-        col("change_2021_2024")?,
-        col("recoded_from")?,
-        col("recoded_to")?,
-    );
-    let mut out = Vec::new();
-    for (i, record) in reader.records().enumerate() {
-        let record = record.with_context(|| format!("nuts_regions.csv: line {}", i + 2))?;
-        let text = |c: usize| {
-            let v = record.get(c).unwrap_or("").trim();
-            (!v.is_empty()).then(|| v.to_owned())
-        };
-        out.push(RegionRow {
-            code: text(code)
-                .with_context(|| format!("nuts_regions.csv: line {}: empty code", i + 2))?,
-            name_latin: text(latin),
-            name_national: text(national),
-            level: text(level).and_then(|l| l.parse().ok()),
-            parent_code: text(parent),
-            country_code: text(country),
-            classification: text(class).unwrap_or_else(|| "NUTS".into()),
-            in_nuts2021: record.get(in21) == Some("true"),
-            in_nuts2024: record.get(in24) == Some("true"),
-            change_2021_2024: text(change),
-            recoded_from: text(from),
-            recoded_to: text(to),
-            shown: Default::default(),
-        });
-    }
-    Ok(out)
 }

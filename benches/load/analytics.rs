@@ -259,11 +259,17 @@ impl Client {
 const DATASETS: &str = "SELECT id, headline_series_id FROM v_datasets
     ORDER BY owner_account_id IS NOT NULL, code";
 const REGION: &str = "SELECT code, name_latin, name_national, level, parent_code, country_code,
-    classification, in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to
+    classification, in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to, citation_id
     FROM v_regions WHERE code = ?1";
 const SUBREGIONS: &str = "SELECT code, name_latin, name_national, level, parent_code, country_code,
-    classification, in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to
+    classification, in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to, citation_id
     FROM v_regions WHERE parent_code = ?1 ORDER BY code";
+/// A dataset's series.
+const SERIES_OF: &str = "SELECT id, unit, dims FROM v_series WHERE dataset_id = ?1 ORDER BY id";
+/// The regions of a level.
+const AT_LEVEL: &str = "SELECT code, name_latin, name_national, level, parent_code, country_code,
+    classification, in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to, citation_id
+    FROM v_regions WHERE level = ?1 ORDER BY code";
 /// A region's current rows of a series: its block (see `regintel::store::blocks`).
 const SERIES_ROWS: &str =
     "SELECT rows FROM v_observation_blocks WHERE series_id = ?2 AND region_code = ?1";
@@ -275,7 +281,7 @@ const VALUE_AT: &str = "SELECT o.citation_id, o.series_id, o.period, o.value, o.
 const CITATION: &str = "SELECT o.citation_id, o.series_id, o.period, o.value, o.value_text,
     o.flags, o.conf_status, o.snapshot_id, o.region_code, o.src_line, o.superseded_by, d.code,
     d.id, se.unit, se.dims, s.imported_at, s.file_name, s.file_sha256, s.format, s.rows_in_file,
-    s.rows_added, s.rows_revised, s.rows_unchanged, d.source_id, s.public_id
+    s.rows_added, s.rows_revised, s.rows_unchanged, d.source_id, s.public_id, s.citation_id
     FROM v_observations o
     JOIN v_snapshots s ON s.id = o.snapshot_id
     JOIN v_series se ON se.id = o.series_id
@@ -308,14 +314,6 @@ fn read_all(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Resu
     Ok(n)
 }
 
-fn headline_series(conn: &Connection) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare_cached(DATASETS)?;
-    let ids = stmt.query_map([], |r| r.get::<_, Option<i64>>(1))?;
-    Ok(ids
-        .filter_map(|id| id.transpose())
-        .collect::<Result<_, _>>()?)
-}
-
 fn subregion_codes(conn: &Connection, parent: &str) -> Result<Vec<(String, Option<i64>)>> {
     let mut stmt = conn.prepare_cached(SUBREGIONS)?;
     let rows = stmt.query_map([parent], |r| Ok((r.get(0)?, r.get(3)?)))?;
@@ -338,9 +336,42 @@ fn with_conn<T>(db: &Path, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T
     })
 }
 
-/// The matrix's reads: the region, its subregions level by level, the datasets, and each
-/// dataset's headline series for each subregion.
+/// A dataset's headline series and its other series: (id, unit, dims).
+type SeriesList = Vec<(i64, String, String)>;
+
+/// Every visible dataset with a headline series: its id, its headline series and all its series.
+fn datasets_and_series(conn: &Connection) -> Result<Vec<(i64, i64, SeriesList)>> {
+    let mut out = Vec::new();
+    let mut stmt = conn.prepare_cached(DATASETS)?;
+    let datasets: Vec<(i64, Option<i64>)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    let mut series = conn.prepare_cached(SERIES_OF)?;
+    for (id, headline) in datasets {
+        let Some(headline) = headline else { continue };
+        let all: SeriesList = series
+            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<Result<_, _>>()?;
+        out.push((id, headline, all));
+    }
+    Ok(out)
+}
+
+/// The series of `all` with the dims of `headline` whose unit `rank` ranks first.
+fn other_unit(all: &SeriesList, headline: i64, rank: impl Fn(&str) -> Option<u8>) -> Option<i64> {
+    let (_, unit, dims) = all.iter().find(|(id, _, _)| *id == headline)?;
+    all.iter()
+        .filter(|(_, u, d)| d == dims && u != unit)
+        .filter_map(|(id, u, _)| Some((rank(u)?, u, *id)))
+        .min()
+        .map(|(_, _, id)| id)
+}
+
+/// The matrix's reads: the region, its subregions level by level, the datasets and their
+/// series, and for each subregion the series the matrix takes of each dataset (its headline
+/// series; across regions, for a total, the dataset's rate series, or none).
 fn matrix_reads(db: &Path) -> Result<()> {
+    use regintel::domain::series::{is_total, rate_rank};
     with_conn(db, |conn| {
         read_all(conn, REGION, [MATRIX_REGION])?;
         let mut frontier = vec![MATRIX_REGION.to_owned()];
@@ -351,48 +382,79 @@ fn matrix_reads(db: &Path) -> Result<()> {
             }
             frontier = next;
         }
-        for series in headline_series(conn)? {
-            for code in &frontier {
-                read_all(conn, SERIES_ROWS, params![code, series])?;
+        for (_, headline, all) in datasets_and_series(conn)? {
+            let unit = all
+                .iter()
+                .find(|(id, _, _)| *id == headline)
+                .map(|(_, u, _)| u);
+            let series = match unit {
+                Some(unit) if is_total(unit) => other_unit(&all, headline, rate_rank),
+                _ => Some(headline),
+            };
+            if let Some(series) = series {
+                for code in &frontier {
+                    read_all(conn, SERIES_ROWS, params![code, series])?;
+                }
             }
         }
         Ok(())
     })
 }
 
-/// The briefing's reads: the region, its parent, country and the EU aggregate; each dataset's
-/// headline series for the region and, for a type that sets it against its `peers`, for its
-/// siblings, the country and the EU; and the verifier's reading of every cited row.
+/// The briefing's reads: the region, its parent, country and the EU aggregate, the parent's
+/// children and every region of the region's level; each dataset's series for the region and,
+/// for a type that sets it against its `peers`, each of those regions' value at the region's
+/// latest period (each row once), in purchasing power standards too for euro, and the whole
+/// series of each for an index (whose breaks since the base year leave a region out); and the
+/// verifier's reading of every row the answer cites.
 fn briefing_reads(db: &Path, peers: bool, citations: &[String]) -> Result<()> {
+    use regintel::domain::series::{in_euro, index_base, price_adjusted_rank};
     with_conn(db, |conn| {
         let parent = "DE2";
         for code in [BRIEFING_REGION, parent, "DE", "EU27_2020"] {
             read_all(conn, REGION, [code])?;
         }
-        let siblings = if peers {
-            subregion_codes(conn, parent)?
-        } else {
-            Vec::new()
-        };
-        for series in headline_series(conn)? {
+        let mut around: Vec<String> = Vec::new();
+        if peers {
+            around.extend(subregion_codes(conn, parent)?.into_iter().map(|(c, _)| c));
+            let mut stmt = conn.prepare_cached(AT_LEVEL)?;
+            let level: Vec<String> = stmt
+                .query_map([2], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            around.extend(level);
+            around.extend([parent, "DE", "EU27_2020"].map(str::to_owned));
+            around.sort();
+            around.dedup();
+        }
+        for (_, headline, all) in datasets_and_series(conn)? {
             // The region's block, decoded as the server decodes it, and its last period (what
             // the writer asks the peers for).
             let mut stmt = conn.prepare_cached(SERIES_ROWS)?;
-            let mut rows = stmt.query(params![BRIEFING_REGION, series])?;
+            let mut rows = stmt.query(params![BRIEFING_REGION, headline])?;
             let mut latest: Option<String> = None;
             if let Some(row) = rows.next()? {
                 let mut block = Vec::new();
-                regintel::store::blocks::read(row, 0, series, &mut block)?;
+                regintel::store::blocks::read(row, 0, headline, &mut block)?;
                 latest = block.last().map(|r| r.period.to_string());
             }
             let (Some(period), true) = (latest, peers) else {
                 continue;
             };
-            for code in ["DE", "EU27_2020"] {
-                read_all(conn, VALUE_AT, params![code, series, period])?;
+            let unit = all
+                .iter()
+                .find(|(id, _, _)| *id == headline)
+                .map_or("", |(_, u, _)| u.as_str());
+            let mut series = vec![headline];
+            if in_euro(unit) {
+                series.extend(other_unit(&all, headline, price_adjusted_rank(unit)));
             }
-            for (code, _) in &siblings {
-                read_all(conn, VALUE_AT, params![code, series, period])?;
+            for id in series {
+                for code in &around {
+                    read_all(conn, VALUE_AT, params![code, id, period])?;
+                    if index_base(unit).is_some() {
+                        read_all(conn, SERIES_ROWS, params![code, id])?;
+                    }
+                }
             }
         }
         for citation in citations {
@@ -402,7 +464,8 @@ fn briefing_reads(db: &Path, peers: bool, citations: &[String]) -> Result<()> {
     })
 }
 
-/// Every citation the claims of a briefing answer rest on.
+/// Every citation the claims of a briefing answer rest on (their rows, the rows whose flags
+/// they carry) and the breaks in series it names.
 fn claim_citations(answer: &[u8]) -> Result<Vec<String>> {
     let v: serde_json::Value = serde_json::from_slice(answer)?;
     let mut out = Vec::new();
@@ -413,6 +476,12 @@ fn claim_citations(answer: &[u8]) -> Result<Vec<String>> {
         for i in claim["inputs"].as_array().into_iter().flatten() {
             out.extend(i["citation"].as_str().map(str::to_owned));
         }
+        for f in claim["flags"].as_array().into_iter().flatten() {
+            out.extend(f["citation"].as_str().map(str::to_owned));
+        }
+    }
+    for b in v["data"]["breaks"].as_array().into_iter().flatten() {
+        out.extend(b["citation"].as_str().map(str::to_owned));
     }
     out.sort();
     out.dedup();

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::Citer;
 use super::error::{Error, Rejection};
 use crate::catalogue::SourceRecord;
 use crate::citation::parse_dims;
@@ -15,6 +16,13 @@ use crate::store::datasets::{DatasetRow, SeriesRow, SnapshotRow};
 pub struct CodeLabel {
     pub code: String,
     pub label: Option<String>,
+}
+
+/// A dataset named by its code and title.
+#[derive(Debug, Serialize)]
+pub struct CodeTitle {
+    pub code: String,
+    pub title: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -45,6 +53,8 @@ pub struct DatasetSummary {
     pub periods: Periods,
     pub observations: i64,
     pub latest_snapshot: Option<SnapshotInfo>,
+    /// The latest snapshot, which the description, periods and counts are of, as a citation.
+    pub citation: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -58,6 +68,14 @@ pub struct SnapshotInfo {
     pub rows_added: i64,
     pub rows_revised: i64,
     pub rows_unchanged: i64,
+}
+
+/// A snapshot and its citation (which resolves to the snapshot and its source).
+#[derive(Debug, Serialize)]
+pub struct CitedSnapshot {
+    #[serde(flatten)]
+    pub snapshot: SnapshotInfo,
+    pub citation: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -75,7 +93,7 @@ pub struct DatasetDetail {
     #[serde(flatten)]
     pub summary: DatasetSummary,
     pub series: Vec<SeriesInfo>,
-    pub snapshots: Vec<SnapshotInfo>,
+    pub snapshots: Vec<CitedSnapshot>,
     #[serde(serialize_with = "shown_source")]
     pub source: Option<Arc<SourceRecord>>,
 }
@@ -125,10 +143,15 @@ fn json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Error> {
 }
 
 fn summarize(
+    citer: &mut Citer,
     d: &DatasetRow,
     series: &[SeriesRow],
     latest: Option<&SnapshotRow>,
 ) -> Result<DatasetSummary, Error> {
+    let citation = match latest {
+        Some(snapshot) => citer.cite_snapshot(d, snapshot)?.map(|c| c.to_string()),
+        None => None,
+    };
     let labels = d.labels().map_err(Error::internal)?;
     let dim_names = d.dim_names().map_err(Error::internal)?;
     let label = |dim: &str, code: &str| labels.get(dim).and_then(|m| m.get(code)).cloned();
@@ -175,10 +198,12 @@ fn summarize(
         },
         observations: series.iter().map(|s| s.obs_count).sum(),
         latest_snapshot: latest.map(snapshot_info),
+        citation,
     })
 }
 
-pub fn list(store: &Scoped) -> Result<Vec<DatasetSummary>, Error> {
+/// Every dataset the caller sees, its latest snapshot cited by `citer`.
+pub fn list(store: &Scoped, citer: &mut Citer) -> Result<Vec<DatasetSummary>, Error> {
     let _snapshot = store.snapshot()?;
     store
         .datasets()?
@@ -186,12 +211,13 @@ pub fn list(store: &Scoped) -> Result<Vec<DatasetSummary>, Error> {
         .map(|d| {
             let series = store.series_of(d.id)?;
             let snapshots = store.snapshots_of(d.id)?;
-            summarize(d, &series, snapshots.first())
+            summarize(citer, d, &series, snapshots.first())
         })
         .collect()
 }
 
-pub fn detail(store: &Scoped, code: &str) -> Result<DatasetDetail, Error> {
+/// A dataset with its series, source and snapshots, each snapshot cited by `citer`.
+pub fn detail(store: &Scoped, citer: &mut Citer, code: &str) -> Result<DatasetDetail, Error> {
     let _snapshot = store.snapshot()?;
     let d = store
         .dataset(code)?
@@ -202,8 +228,15 @@ pub fn detail(store: &Scoped, code: &str) -> Result<DatasetDetail, Error> {
         Some(id) => store.source(id)?,
         None => None,
     };
+    let mut cited = Vec::with_capacity(snapshots.len());
+    for snapshot in &snapshots {
+        cited.push(CitedSnapshot {
+            snapshot: snapshot_info(snapshot),
+            citation: citer.cite_snapshot(&d, snapshot)?.map(|c| c.to_string()),
+        });
+    }
     Ok(DatasetDetail {
-        summary: summarize(&d, &series, snapshots.first())?,
+        summary: summarize(citer, &d, &series, snapshots.first())?,
         series: series
             .iter()
             .map(|s| SeriesInfo {
@@ -221,7 +254,7 @@ pub fn detail(store: &Scoped, code: &str) -> Result<DatasetDetail, Error> {
                 },
             })
             .collect(),
-        snapshots: snapshots.iter().map(snapshot_info).collect(),
+        snapshots: cited,
         source,
     })
 }

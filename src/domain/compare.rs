@@ -180,6 +180,9 @@ pub fn compare(
     };
 
     let mut citer = Citer::new(store, catalogue);
+    for region in &found {
+        citer.cite_region(region);
+    }
     let mut out = Vec::with_capacity(rows.len());
     let mut warnings = Vec::new();
     let mut missing = Vec::new();

@@ -149,6 +149,9 @@ pub struct Sources {
     /// Every cited row, in the order cited, possibly more than once: sorted and deduplicated
     /// when written, which costs less than keeping an ordered map while citing.
     cited: Vec<CitedRow>,
+    /// Citations of what is no observation (a region's row of the classification, a dataset's
+    /// snapshot), each with its entry of `meta.citations` as JSON text.
+    others: BTreeMap<CitationId, Vec<u8>>,
 }
 
 /// The members a (dataset, region)'s citations share, as JSON text: `before` the period is
@@ -237,21 +240,55 @@ impl Sources {
             json_text::push_str(&mut out, snapshot);
         }
         out.extend_from_slice(b"],\"citations\":{");
-        for (n, &key) in order.iter().enumerate() {
-            if n > 0 {
+        // The rows' citations and the others', merged in id order.
+        let mut others = self.others.iter().peekable();
+        let mut first = true;
+        let mut separate = |out: &mut Vec<u8>| {
+            if !std::mem::take(&mut first) {
                 out.push(b',');
             }
+        };
+        for &key in &order {
             let c = &self.cited[place(key)];
+            while let Some((id, entry)) = others.next_if(|(id, _)| **id < c.citation_id) {
+                separate(&mut out);
+                write_other(&mut out, id, entry);
+            }
             let group = &self.groups[c.group];
+            separate(&mut out);
             c.citation_id.push_json(&mut out);
             out.push(b':');
             out.extend_from_slice(&group.before);
             json_text::push_str(&mut out, &c.period);
             out.extend_from_slice(&self.endings[group.ending].1);
         }
+        for (id, entry) in others {
+            separate(&mut out);
+            write_other(&mut out, id, entry);
+        }
         out.extend_from_slice(b"}}");
         out
     }
+
+    /// The answer's `meta`: these sources and the members of `extra` (a JSON object, such as a
+    /// list's `total`).
+    pub fn to_json_with(self, extra: &serde_json::Value) -> Vec<u8> {
+        let mut out = self.to_json();
+        if let Some(members) = extra.as_object().filter(|m| !m.is_empty()) {
+            let text = serde_json::to_vec(members).expect("a JSON object serialises");
+            out.pop();
+            out.push(b',');
+            out.extend_from_slice(&text[1..]);
+        }
+        out
+    }
+}
+
+/// `id:entry` of `meta.citations`.
+fn write_other(out: &mut Vec<u8>, id: &CitationId, entry: &[u8]) {
+    id.push_json(out);
+    out.push(b':');
+    out.extend_from_slice(entry);
 }
 
 /// Turns rows into cited values while recording what they cite. Source URLs and snapshot ids
@@ -313,6 +350,64 @@ impl<'a> Citer<'a> {
             cited.push(self.cite(dataset, region, row)?);
         }
         Ok(cited)
+    }
+
+    /// A region's classification row (None for a code seen only in data, whose fields are all
+    /// derived from the code), listed in `meta.citations`: `{"kind": "classification",
+    /// "region", "file", "source_url"}`.
+    pub fn cite_region(&mut self, region: &crate::store::regions::RegionRow) -> Option<CitationId> {
+        let id = region.citation?;
+        if !self.sources.others.contains_key(&id) {
+            let file = match region.classification.as_str() {
+                "aggregate" => crate::store::classification::CATALOGUE_FILE,
+                _ => crate::store::classification::REGIONS_FILE,
+            };
+            let entry = serde_json::json!({
+                "kind": "classification",
+                "region": region.code,
+                "file": file,
+                "source_url": self.catalogue.classification.as_ref().and_then(|s| s.landing_url.as_deref()),
+            });
+            self.sources
+                .others
+                .insert(id, serde_json::to_vec(&entry).expect("JSON serialises"));
+        }
+        Some(id)
+    }
+
+    /// A dataset's snapshot, listed in `meta.citations` (`{"kind": "snapshot", "dataset",
+    /// "file", "source_url"}`) and `meta.snapshots`. None for a snapshot without a citation id
+    /// (made before they had one, until the migration gives it one).
+    pub fn cite_snapshot(
+        &mut self,
+        dataset: &DatasetRow,
+        snapshot: &crate::store::datasets::SnapshotRow,
+    ) -> Result<Option<CitationId>, Error> {
+        let Some(id) = snapshot.citation_id.as_deref().and_then(CitationId::new) else {
+            return Ok(None);
+        };
+        self.sources.snapshots.insert(snapshot.public_id.clone());
+        if !self.sources.others.contains_key(&id) {
+            let source = match dataset.source_id {
+                Some(source) => self.store.source(source)?,
+                None => None,
+            };
+            let entry = serde_json::json!({
+                "kind": "snapshot",
+                "dataset": dataset.code,
+                "file": snapshot.file_name,
+                "source_url": source.as_ref().and_then(|s| s.landing_url.as_deref()),
+            });
+            self.sources
+                .others
+                .insert(id, serde_json::to_vec(&entry).expect("JSON serialises"));
+        }
+        Ok(Some(id))
+    }
+
+    /// Names a snapshot in `meta.snapshots`.
+    pub fn snapshot_named(&mut self, public_id: &str) {
+        self.sources.snapshots.insert(public_id.to_owned());
     }
 
     /// Records a row read by its citation id (`Scoped::citation`).
@@ -615,14 +710,30 @@ mod tests {
                 group,
             });
         }
+        // Citations of what is no row, merged in id order.
+        sources.others.insert(
+            CitationId::new("cit_b0").unwrap(),
+            br#"{"kind":"classification","region":"DE21"}"#.to_vec(),
+        );
+        sources.others.insert(
+            CitationId::new("cit_z").unwrap(),
+            br#"{"kind":"snapshot","dataset":"own"}"#.to_vec(),
+        );
+        sources.others.insert(
+            CitationId::new("cit_0").unwrap(),
+            br#"{"kind":"snapshot","dataset":"gdp"}"#.to_vec(),
+        );
         // The members in the order the API documents, as serde_json writes a struct.
         let expected = concat!(
             r#"{"snapshots":["snp_a","snp_b"],"citations":{"#,
+            r#""cit_0":{"kind":"snapshot","dataset":"gdp"},"#,
             r#""cit_0123456789abA":{"dataset":"own","region":"FR10","period":"2017","source_url":null},"#,
             r#""cit_0123456789abZ":{"dataset":"own","region":"FR10","period":"2018","source_url":null},"#,
             r#""cit_a":{"dataset":"own","region":"FR10","period":"2021","source_url":null},"#,
             r#""cit_b":{"dataset":"gdp","region":"DE\"1","period":"2019\n","source_url":"https://x/?a=1&b=\\"},"#,
-            r#""cit_c":{"dataset":"gdp","region":"DE\"1","period":"2020","source_url":"https://x/?a=1&b=\\"}}}"#,
+            r#""cit_b0":{"kind":"classification","region":"DE21"},"#,
+            r#""cit_c":{"dataset":"gdp","region":"DE\"1","period":"2020","source_url":"https://x/?a=1&b=\\"},"#,
+            r#""cit_z":{"kind":"snapshot","dataset":"own"}}}"#,
         );
         assert_eq!(String::from_utf8(sources.to_json()).unwrap(), expected);
     }

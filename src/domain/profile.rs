@@ -92,11 +92,11 @@ pub fn profile(
     code: &str,
 ) -> Result<(Profile, Sources), Error> {
     let _snapshot = store.snapshot()?;
-    let region = regions::detail(store, code)?;
+    let mut citer = Citer::new(store, catalogue);
+    let region = regions::detail(store, &mut citer, code)?;
     // The code as published, whatever case it was asked in.
     let code = region.summary.code.as_str();
     let datasets = store.datasets()?;
-    let mut citer = Citer::new(store, catalogue);
     let headline_rows = store.headline_rows(code)?;
     let mut indicators: Vec<Indicator> = Vec::with_capacity(headline_rows.len());
     for (dataset_id, rows) in headline_rows {
@@ -190,10 +190,12 @@ pub(crate) mod tests {
                 classification: "NUTS".into(),
                 nuts_editions: vec!["2021".into(), "2024".into()],
                 in_classification: true,
+                citation: Some("cit_oqrh2d7jvc5jqlzuutgd".into()),
             },
             parent: Some(ParentRef {
                 code: "DEA".into(),
                 name: None,
+                citation: None,
             }),
             children: vec!["DEA22".into(), "DEA23".into()],
             change_2021_2024: None,

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::Citer;
 use super::error::{Error, Rejection};
 use crate::store::Scoped;
 use crate::store::regions::RegionRow;
@@ -12,6 +13,8 @@ use crate::store::regions::RegionRow;
 pub struct ParentRef {
     pub code: String,
     pub name: Option<String>,
+    /// The classification row its name comes from.
+    pub citation: Option<String>,
 }
 
 /// A region in lists and comparisons.
@@ -30,6 +33,10 @@ pub struct RegionSummary {
     pub nuts_editions: Vec<String>,
     /// False for codes that appear in data but in no edition regintel ships.
     pub in_classification: bool,
+    /// The row of the bundled classification (`nuts_regions.csv`; for an aggregate,
+    /// `catalogue.json`) its names, level and parent come from; null for a code seen only in
+    /// data, whose level, country and parent are derived from the code.
+    pub citation: Option<String>,
 }
 
 /// A region on its own or in a profile: its parent and children too.
@@ -61,6 +68,7 @@ pub fn summary(row: &RegionRow) -> RegionSummary {
         in_classification: !matches!(row.classification.as_str(), "historical" | "aggregate"),
         classification: row.classification.clone(),
         nuts_editions: editions(row).iter().map(|e| (*e).to_owned()).collect(),
+        citation: row.citation.map(|c| c.to_string()),
     }
 }
 
@@ -164,14 +172,24 @@ fn edit_distance(a: &[u8], b: &[u8], rows: &mut (Vec<usize>, Vec<usize>)) -> usi
     previous[b.len()]
 }
 
-pub fn detail(store: &Scoped, code: &str) -> Result<RegionDetail, Error> {
+/// The region with its parent and children, its classification row and its parent's cited by
+/// `citer`.
+pub fn detail(store: &Scoped, citer: &mut Citer, code: &str) -> Result<RegionDetail, Error> {
     let _snapshot = store.snapshot()?;
     let row = find(store, code)?;
+    citer.cite_region(&row);
     let parent = match &row.parent_code {
-        Some(p) => Some(ParentRef {
-            code: p.clone(),
-            name: store.region(p)?.and_then(|r| r.name().map(str::to_owned)),
-        }),
+        Some(p) => {
+            let parent = store.region(p)?;
+            Some(ParentRef {
+                code: p.clone(),
+                name: parent.as_ref().and_then(|r| r.name().map(str::to_owned)),
+                citation: parent
+                    .as_deref()
+                    .and_then(|r| citer.cite_region(r))
+                    .map(|c| c.to_string()),
+            })
+        }
         None => None,
     };
     Ok(RegionDetail {
@@ -241,11 +259,15 @@ pub struct RegionPage {
     pub total: usize,
 }
 
-pub fn list(store: &Scoped, q: &RegionQuery<'_>) -> Result<RegionPage, Error> {
+/// A page of regions, each one's classification row cited by `citer`.
+pub fn list(store: &Scoped, citer: &mut Citer, q: &RegionQuery<'_>) -> Result<RegionPage, Error> {
     let needle = q.search.map(str::to_lowercase);
     let found =
         store.regions_matching((q.level, q.country), needle.as_deref(), q.after, q.limit)?;
     let page = found.page;
+    for row in &page {
+        citer.cite_region(row);
+    }
     let next_after = (found.skipped + page.len() < found.total)
         .then(|| page.last().map(|r| r.code.clone()))
         .flatten();

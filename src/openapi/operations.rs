@@ -228,7 +228,7 @@ pub static OPERATIONS: &[Operation] = &[
         id: "getCitation",
         tag: "citations",
         summary: "Resolve a citation",
-        description: "The primary row behind a number: value as published, unit, dimensions, flags with their meanings, the snapshot it was imported in (time, file SHA-256), the source (publisher, title, landing page, licence, origin), the line and column of the original file, how to verify it by hand, and, if a later import revised the value, the citation that supersedes it. Citations resolve forever.",
+        description: "The primary row behind a number: value as published, unit, dimensions, flags with their meanings, the snapshot it was imported in (time, file SHA-256), the source (publisher, title, landing page, licence, origin), the line and column of the original file, how to verify it by hand, and, if a later import revised the value, the citation that supersedes it. A region's citation (`kind` `classification`) resolves to its row of the bundled classification file (its SHA-256 and line), each field with its column and the source the row names for it, or how it follows from the code; a dataset's snapshot citation (`kind` `snapshot`) to the snapshot and its source. Citations resolve forever.",
         params: &[Param {
             name: "citation_id",
             location: Location::Path,
@@ -237,7 +237,7 @@ pub static OPERATIONS: &[Operation] = &[
             description: "Citation id.",
         }],
         request: None,
-        schema: "CitationDetail",
+        schema: "Citation",
         errors: &["not_found"],
         success: 200,
         raw: None,

@@ -107,10 +107,18 @@ pub fn all() -> Value {
             "meta": r("Meta"),
             "error": r("Error"),
         })),
-        "CitationRef": object(&["dataset", "region", "period"], json!({
+        "CitationRef": {"oneOf": [r("RowCitationRef"), r("SourceCitationRef")]},
+        "RowCitationRef": object(&["dataset", "region", "period"], json!({
             "dataset": {"type": "string"}, "region": {"type": "string"}, "period": {"type": "string"},
             "source_url": nullable("string"),
         })),
+        "SourceCitationRef": {"type": "object", "required": ["kind", "file"], "description": "A region's row of the bundled classification, or a dataset's snapshot.", "properties": {
+            "kind": {"type": "string", "enum": ["classification", "snapshot"]},
+            "region": {"type": "string", "description": "classification: the region's code."},
+            "dataset": {"type": "string", "description": "snapshot: the dataset's code."},
+            "file": {"type": "string"},
+            "source_url": nullable("string"),
+        }},
         "Flag": object(&["code", "meaning"], json!({"code": {"type": "string"}, "meaning": {"type": "string"}})),
         "Warning": object(&["code", "message"], json!({"code": {"type": "string"}, "message": {"type": "string"}})),
         "Cited": object(&["period", "value", "flags", "citation"], json!({
@@ -135,9 +143,10 @@ pub fn all() -> Value {
             "classification": {"type": "string", "enum": ["NUTS", "SR", "NUTS2016_UK", "historical", "aggregate"]},
             "nuts_editions": {"type": "array", "items": {"type": "string"}},
             "in_classification": {"type": "boolean"},
+            "citation": {"type": ["string", "null"], "description": "The row of the bundled classification (nuts_regions.csv; for an aggregate, catalogue.json) its names, level and parent come from; null for a code seen only in data, whose level, country and parent are derived from the code."},
         })),
         "RegionDetail": {"allOf": [r("RegionSummary"), object(&["children"], json!({
-            "parent": {"oneOf": [{"type": "null"}, object(&["code"], json!({"code": {"type": "string"}, "name": nullable("string")}))]},
+            "parent": {"oneOf": [{"type": "null"}, object(&["code"], json!({"code": {"type": "string"}, "name": nullable("string"), "citation": {"type": ["string", "null"], "description": "The classification row the parent's name comes from."}}))]},
             "children": {"type": "array", "items": {"type": "string"}},
             "change_2021_2024": nullable("string"),
             "recoded_from": nullable("string"),
@@ -195,6 +204,7 @@ pub fn all() -> Value {
             "periods": r("Periods"),
             "observations": {"type": "integer"},
             "latest_snapshot": {"oneOf": [{"type": "null"}, r("SnapshotInfo")]},
+            "citation": {"type": ["string", "null"], "description": "The latest snapshot, which the description, periods and counts are of."},
         })),
         "DatasetList": array_of("DatasetSummary"),
         "DatasetDetail": {"allOf": [r("DatasetSummary"), object(&["series", "snapshots"], json!({
@@ -204,7 +214,9 @@ pub fn all() -> Value {
                 "headline": {"type": "boolean"},
                 "observations": {"type": "integer"}, "regions": {"type": "integer"}, "periods": r("Periods"),
             }))},
-            "snapshots": array_of("SnapshotInfo"),
+            "snapshots": {"type": "array", "items": {"allOf": [r("SnapshotInfo"), object(&["citation"], json!({
+                "citation": {"type": ["string", "null"], "description": "The snapshot's citation: it resolves to the snapshot and its source."},
+            }))]}},
             "source": {"oneOf": [{"type": "null"}, r("SourceInfo")]},
         }))]},
         "CitationDetail": object(&["id", "dataset", "region", "period", "value", "value_text", "unit", "dimensions", "flags", "snapshot", "location", "superseded_by", "current_citation", "how_to_verify"], json!({
@@ -222,6 +234,31 @@ pub fn all() -> Value {
             "location": object(&["line", "column"], json!({"line": {"type": "integer"}, "column": {"type": "string"}})),
             "superseded_by": nullable("string"),
             "current_citation": {"type": "string"},
+            "how_to_verify": {"type": "string"},
+        })),
+        "Citation": {"oneOf": [r("CitationDetail"), r("ClassificationCitation"), r("SnapshotCitation")]},
+        "ClassificationCitation": object(&["id", "kind", "region", "file", "fields", "how_to_verify"], json!({
+            "id": {"type": "string"},
+            "kind": {"type": "string", "const": "classification"},
+            "region": r("RegionSummary"),
+            "file": object(&["name", "sha256", "line"], json!({
+                "name": {"type": "string", "description": "nuts_regions.csv, or catalogue.json for an aggregate: files regintel ships in data/."},
+                "sha256": {"type": "string"}, "line": {"type": "integer", "description": "1-based; the header is line 1."},
+            })),
+            "fields": {"type": "array", "items": object(&["field", "column", "value"], json!({
+                "field": {"type": "string"}, "column": {"type": "string"}, "value": {},
+                "source": {"type": "string", "description": "Where the row says the value comes from."},
+                "derived": {"type": "string", "description": "How the value follows from the region's code."},
+            }))},
+            "source": {"oneOf": [{"type": "null"}, r("SourceInfo")]},
+            "how_to_verify": {"type": "string"},
+        })),
+        "SnapshotCitation": object(&["id", "kind", "dataset", "snapshot", "how_to_verify"], json!({
+            "id": {"type": "string"},
+            "kind": {"type": "string", "const": "snapshot"},
+            "dataset": object(&["code", "title"], json!({"code": {"type": "string"}, "title": {"type": "string"}})),
+            "snapshot": r("SnapshotInfo"),
+            "source": {"oneOf": [{"type": "null"}, r("SourceInfo")]},
             "how_to_verify": {"type": "string"},
         })),
         "Health": object(&["status"], json!({"status": {"type": "string", "const": "ok"}})),
@@ -292,6 +329,7 @@ pub fn all() -> Value {
             "kind": {"type": "string", "enum": ["direct", "derived"]},
             "citations": {"type": "array", "items": {"type": "string"}, "description": "Direct: the row the value is."},
             "inputs": {"type": "array", "items": object(&["citation", "value"], json!({"citation": {"type": "string"}, "value": {"type": "number"}})), "description": "Derived: the cited values, in the operation's order."},
+            "inputs_of": {"type": "string", "description": "Derived: the id of the claim whose inputs (and flags) are this one's too, in place of `inputs`: the count of the regions a rank is among."},
             "operation": {"type": "string", "enum": crate::domain::briefings::OPERATIONS},
             "reads": {"type": "string", "description": "How the text must state it when more than the display (\"2.1 % more\", \"9.7 times\"); a direction word at its end is checked against the inputs."},
             "derivation": {"type": "string", "description": "The operation's formula in words."},

@@ -124,6 +124,11 @@ pub struct SeriesRow {
     pub period_max: Option<String>,
 }
 
+/// A snapshot's citation id: of its public id and its file's SHA-256.
+pub fn snapshot_citation_id(public_id: &str, file_sha256: &str) -> String {
+    crate::citation::source_citation_id("snapshot", &[public_id, file_sha256])
+}
+
 #[derive(Debug, Clone)]
 pub struct SnapshotRow {
     pub public_id: String,
@@ -136,6 +141,9 @@ pub struct SnapshotRow {
     pub rows_added: i64,
     pub rows_revised: i64,
     pub rows_unchanged: i64,
+    /// What a dataset answer cites it by (None for a snapshot made before citations of
+    /// snapshots, until the migration that gives it one).
+    pub citation_id: Option<String>,
     /// Its JSON text as answers show it, made when first shown: a public snapshot is shown in
     /// every citation of its rows.
     pub shown: crate::json_text::Kept,
@@ -163,8 +171,10 @@ pub(super) fn dataset_from_row(r: &Row) -> rusqlite::Result<DatasetRow> {
     })
 }
 
-pub(super) const SNAPSHOT_COLUMNS: &str = "public_id, imported_at, file_name, file_sha256, format,
-    rows_in_file, rows_added, rows_revised, rows_unchanged";
+/// Of `v_snapshots` as `s`.
+pub(super) const SNAPSHOT_COLUMNS: &str = "s.public_id, s.imported_at, s.file_name,
+    s.file_sha256, s.format, s.rows_in_file, s.rows_added, s.rows_revised, s.rows_unchanged,
+    s.citation_id";
 
 /// [`SNAPSHOT_COLUMNS`] starting at column `at`.
 pub(super) fn snapshot_from_row(r: &Row, at: usize) -> rusqlite::Result<SnapshotRow> {
@@ -178,6 +188,7 @@ pub(super) fn snapshot_from_row(r: &Row, at: usize) -> rusqlite::Result<Snapshot
         rows_added: r.get(at + 6)?,
         rows_revised: r.get(at + 7)?,
         rows_unchanged: r.get(at + 8)?,
+        citation_id: r.get(at + 9)?,
         shown: Default::default(),
     })
 }
@@ -256,10 +267,27 @@ impl Scoped {
     /// Snapshots of a dataset, newest first.
     pub fn snapshots_of(&self, dataset_id: i64) -> StoreResult<Vec<SnapshotRow>> {
         let mut stmt = self.db().prepare_cached(&format!(
-            "SELECT {SNAPSHOT_COLUMNS} FROM v_snapshots WHERE dataset_id = ?1 ORDER BY id DESC"
+            "SELECT {SNAPSHOT_COLUMNS} FROM v_snapshots s WHERE s.dataset_id = ?1 ORDER BY s.id DESC"
         ))?;
         let rows = stmt.query_map([dataset_id], |r| snapshot_from_row(r, 0))?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The snapshot the caller can see whose citation id is `id`, with its dataset.
+    pub fn snapshot_cited(&self, id: &str) -> StoreResult<Option<(SnapshotRow, Arc<DatasetRow>)>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {SNAPSHOT_COLUMNS}, s.dataset_id FROM v_snapshots s WHERE s.citation_id = ?1"
+        ))?;
+        let Some((snapshot, dataset_id)) = stmt
+            .query_row([id], |r| {
+                Ok((snapshot_from_row(r, 0)?, r.get::<_, i64>(10)?))
+            })
+            .optional()?
+        else {
+            return Ok(None);
+        };
+        let dataset = self.datasets()?.into_iter().find(|d| d.id == dataset_id);
+        Ok(dataset.map(|d| (snapshot, d)))
     }
 
     pub fn source(&self, id: i64) -> StoreResult<Option<Arc<SourceRecord>>> {

@@ -15,6 +15,7 @@ use crate::catalogue::SourceRecord;
 use crate::citation::{CanonicalRow, canonical_dims, citation_id};
 use crate::dataset_file::ParsedFile;
 use crate::progress::Progress;
+use crate::store::classification::RegionSource;
 use crate::store::regions::RegionRow;
 use crate::store::webhooks::{Audience, emit};
 use crate::webhooks::events;
@@ -49,30 +50,41 @@ pub struct ImportOutcome {
     pub unchanged: u64,
 }
 
-pub fn upsert_regions(tx: &Transaction, regions: &[RegionRow]) -> rusqlite::Result<usize> {
+/// Writes the classification's regions, each with its source (where its row stands, and the
+/// citation answers give it). Returns the rows inserted or changed.
+pub fn upsert_regions(
+    tx: &Transaction,
+    regions: &[(RegionRow, RegionSource)],
+) -> rusqlite::Result<usize> {
     let mut stmt = tx.prepare(
         "INSERT INTO regions (code, name_latin, name_national, level, parent_code, country_code,
                               classification, in_nuts2021, in_nuts2024, change_2021_2024,
-                              recoded_from, recoded_to)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                              recoded_from, recoded_to, citation_id, source_file, source_sha256,
+                              source_line, name_source, name_latin_source)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
          ON CONFLICT (code) DO UPDATE SET
              name_latin = excluded.name_latin, name_national = excluded.name_national,
              level = excluded.level, parent_code = excluded.parent_code,
              country_code = excluded.country_code, classification = excluded.classification,
              in_nuts2021 = excluded.in_nuts2021, in_nuts2024 = excluded.in_nuts2024,
              change_2021_2024 = excluded.change_2021_2024, recoded_from = excluded.recoded_from,
-             recoded_to = excluded.recoded_to
+             recoded_to = excluded.recoded_to, citation_id = excluded.citation_id,
+             source_file = excluded.source_file, source_sha256 = excluded.source_sha256,
+             source_line = excluded.source_line, name_source = excluded.name_source,
+             name_latin_source = excluded.name_latin_source
          WHERE (name_latin, name_national, level, parent_code, country_code, classification,
-                in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to)
+                in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to, citation_id,
+                name_source, name_latin_source)
                IS NOT (excluded.name_latin, excluded.name_national, excluded.level,
                        excluded.parent_code, excluded.country_code, excluded.classification,
                        excluded.in_nuts2021, excluded.in_nuts2024, excluded.change_2021_2024,
-                       excluded.recoded_from, excluded.recoded_to)",
+                       excluded.recoded_from, excluded.recoded_to, excluded.citation_id,
+                       excluded.name_source, excluded.name_latin_source)",
     )?;
     // Rows inserted or changed: an identical classification changes nothing (and renews no
     // answer).
     let mut changed = 0;
-    for r in regions {
+    for (r, source) in regions {
         changed += stmt.execute(params![
             r.code,
             r.name_latin,
@@ -85,7 +97,13 @@ pub fn upsert_regions(tx: &Transaction, regions: &[RegionRow]) -> rusqlite::Resu
             r.in_nuts2024,
             r.change_2021_2024,
             r.recoded_from,
-            r.recoded_to
+            r.recoded_to,
+            source.citation_id(&r.code),
+            source.file,
+            source.sha256,
+            source.line as i64,
+            source.name_source,
+            source.name_latin_source
         ])?;
     }
     Ok(changed)
@@ -333,8 +351,8 @@ pub fn import_dataset(
     tx.execute(
         "INSERT INTO snapshots (public_id, dataset_id, owner_account_id, imported_at, file_name,
                                 file_sha256, format, rows_in_file, rows_added, rows_revised,
-                                rows_unchanged)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, 0)",
+                                rows_unchanged, citation_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, 0, ?9)",
         params![
             snapshot_public,
             dataset_id,
@@ -343,7 +361,8 @@ pub fn import_dataset(
             file_name,
             file_sha256,
             parsed.format.as_str(),
-            outcome.rows_in_file as i64
+            outcome.rows_in_file as i64,
+            super::datasets::snapshot_citation_id(&snapshot_public, file_sha256),
         ],
     )?;
     let snapshot_id = tx.last_insert_rowid();
@@ -601,18 +620,30 @@ fn add_unclassified_regions<'a>(
     Ok(())
 }
 
-/// Names non-NUTS aggregate codes (and reclassifies NUTS-shaped ones such as `FX`).
+/// Names non-NUTS aggregate codes (and reclassifies NUTS-shaped ones such as `FX`), each cited
+/// to its line of the bundled catalogue.
 pub fn name_aggregates(
     tx: &Transaction,
     aggregates: &BTreeMap<String, String>,
 ) -> rusqlite::Result<()> {
     let mut stmt = tx.prepare(
         "UPDATE regions SET name_latin = ?2, name_national = ?2, classification = 'aggregate',
-                level = NULL, parent_code = NULL, country_code = NULL
+                level = NULL, parent_code = NULL, country_code = NULL, citation_id = ?3,
+                source_file = ?4, source_sha256 = ?5, source_line = ?6, name_source = ?7,
+                name_latin_source = NULL
          WHERE code = ?1 AND classification IN ('historical', 'aggregate')",
     )?;
     for (code, name) in aggregates {
-        stmt.execute(params![code, name])?;
+        let source = super::classification::aggregate_source(code);
+        stmt.execute(params![
+            code,
+            name,
+            source.as_ref().map(|s| s.citation_id(code)),
+            source.as_ref().map(|s| s.file),
+            source.as_ref().map(|s| s.sha256.as_str()),
+            source.as_ref().map(|s| s.line as i64),
+            source.as_ref().and_then(|s| s.name_source.as_deref()),
+        ])?;
     }
     Ok(())
 }

@@ -50,8 +50,76 @@ fn code_step(version: i64) -> Option<fn(&rusqlite::Transaction) -> rusqlite::Res
     match version {
         14 => Some(super::blocks::write_all),
         15 => Some(canonical_periods),
+        16 => Some(cite_regions_and_snapshots),
         _ => None,
     }
+}
+
+/// Gives every snapshot its citation id, and every region whose row is as the bundled
+/// classification (or, for an aggregate, the bundled catalogue) has it its source and citation;
+/// a region whose row differs waits for the next import of the bundled extract.
+fn cite_regions_and_snapshots(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
+    let snapshots: Vec<(i64, String, String)> = tx
+        .prepare("SELECT id, public_id, file_sha256 FROM snapshots")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<Result<_, _>>()?;
+    for (id, public_id, sha) in snapshots {
+        tx.execute(
+            "UPDATE snapshots SET citation_id = ?2 WHERE id = ?1",
+            rusqlite::params![id, super::datasets::snapshot_citation_id(&public_id, &sha)],
+        )?;
+    }
+    let bundled = super::classification::bundled()
+        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(e.into()))?;
+    let mut cite = tx.prepare(
+        "UPDATE regions SET citation_id = ?2, source_file = ?3, source_sha256 = ?4,
+                source_line = ?5, name_source = ?6, name_latin_source = ?7
+         WHERE code = ?1 AND name_latin IS ?8 AND name_national IS ?9 AND level IS ?10
+           AND parent_code IS ?11 AND country_code IS ?12",
+    )?;
+    for (row, source) in &bundled {
+        cite.execute(rusqlite::params![
+            row.code,
+            source.citation_id(&row.code),
+            source.file,
+            source.sha256,
+            source.line as i64,
+            source.name_source,
+            source.name_latin_source,
+            row.name_latin,
+            row.name_national,
+            row.level,
+            row.parent_code,
+            row.country_code,
+        ])?;
+    }
+    let aggregates: Vec<String> = tx
+        .prepare("SELECT code FROM regions WHERE classification = 'aggregate'")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    for code in aggregates {
+        if let Some(source) = super::classification::aggregate_source(&code) {
+            tx.execute(
+                "UPDATE regions SET citation_id = ?2, source_file = ?3, source_sha256 = ?4,
+                        source_line = ?5, name_source = ?6
+                 WHERE code = ?1",
+                rusqlite::params![
+                    code,
+                    source.citation_id(&code),
+                    source.file,
+                    source.sha256,
+                    source.line as i64,
+                    source.name_source,
+                ],
+            )?;
+        }
+    }
+    // Answers cached under the old generation showed no citations for them.
+    tx.execute(
+        "UPDATE store_meta SET value = value + 1 WHERE key = 'data_generation'",
+        [],
+    )?;
+    Ok(())
 }
 
 /// Rewrites stored periods in the one form [`crate::period::canonical`] gives (`2023Q1` and
@@ -327,7 +395,7 @@ mod tests {
             .unwrap()
         };
         let before = generation(&conn);
-        assert_eq!(migrate(&mut conn).unwrap(), [15]);
+        assert_eq!(migrate(&mut conn).unwrap(), [15, 16]);
         let rows: Vec<(String, String, Option<String>)> = conn
             .prepare("SELECT citation_id, period, superseded_by FROM observations ORDER BY id")
             .unwrap()
@@ -367,7 +435,75 @@ mod tests {
             )
             .unwrap();
         assert_eq!(block, ["2023-01", "2023-Q1", "2023-Q2", "@2023"]);
-        assert_eq!(generation(&conn), before + 1, "cached answers are renewed");
+        // Migration 16 renews them too (its answers cite regions).
+        assert_eq!(generation(&conn), before + 2, "cached answers are renewed");
+        crate::store::integrity_check(&conn).unwrap();
+    }
+
+    /// A database made before citations of regions and snapshots: every snapshot gets its id,
+    /// a region whose row is as the bundled classification has it gets its source, an
+    /// aggregate its line of the catalogue, and a row that differs (or a code seen only in
+    /// data) none.
+    #[test]
+    fn regions_and_snapshots_get_their_citations() {
+        let mut conn = memory();
+        for m in migrations().iter().filter(|m| m.version < 16) {
+            conn.execute_batch(m.sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 15).unwrap();
+        conn.execute_batch(
+            "INSERT INTO regions (code, name_latin, name_national, level, parent_code, country_code,
+                                  classification)
+             VALUES ('DE21', 'Oberbayern', 'Oberbayern', 2, 'DE2', 'DE', 'NUTS'),
+                    ('DE22', 'Renamed', 'Niederbayern', 2, 'DE2', 'DE', 'NUTS'),
+                    ('DE2Z', NULL, NULL, 2, 'DE2', 'DE', 'historical'),
+                    ('EU27_2020', 'European Union', 'European Union', NULL, NULL, NULL, 'aggregate');
+             INSERT INTO datasets (id, code, title, topic) VALUES (1, 'x', 'X', 'other');
+             INSERT INTO snapshots VALUES (1, 'snp_a', 1, NULL, 1, 'a.csv', 'aa', 'tidy', 1, 1, 0, 0);",
+        )
+        .unwrap();
+        assert_eq!(migrate(&mut conn).unwrap(), [16]);
+        let cited = |code: &str| -> Option<(String, String, i64)> {
+            conn.query_row(
+                "SELECT citation_id, source_file, source_line FROM regions WHERE code = ?1",
+                [code],
+                |r| {
+                    Ok(r.get::<_, Option<String>>(0)?
+                        .map(|c| (c, r.get(1).unwrap(), r.get(2).unwrap())))
+                },
+            )
+            .unwrap()
+        };
+        let bundled = crate::store::classification::bundled().unwrap();
+        let (_, source) = bundled.iter().find(|(r, _)| r.code == "DE21").unwrap();
+        assert_eq!(
+            cited("DE21"),
+            Some((
+                source.citation_id("DE21"),
+                "nuts_regions.csv".to_owned(),
+                source.line as i64
+            ))
+        );
+        assert_eq!(cited("DE22"), None, "not the bundled row");
+        assert_eq!(cited("DE2Z"), None, "seen only in data");
+        let eu = crate::store::classification::aggregate_source("EU27_2020").unwrap();
+        assert_eq!(
+            cited("EU27_2020"),
+            Some((
+                eu.citation_id("EU27_2020"),
+                "catalogue.json".to_owned(),
+                eu.line as i64
+            ))
+        );
+        let snapshot: String = conn
+            .query_row("SELECT citation_id FROM snapshots WHERE id = 1", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(
+            snapshot,
+            crate::store::datasets::snapshot_citation_id("snp_a", "aa")
+        );
         crate::store::integrity_check(&conn).unwrap();
     }
 

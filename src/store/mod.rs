@@ -11,6 +11,7 @@
 pub mod accounts;
 pub mod blocks;
 pub mod briefings;
+pub mod classification;
 pub mod datasets;
 pub mod generations;
 pub mod import;

@@ -65,7 +65,7 @@ impl PublicCatalog {
             .query_map([], |r| Ok((r.get(0)?, Arc::new(source_from_row(r, 1)?))))?
             .collect::<Result<_, _>>()?;
         let mut stmt = db.prepare(&format!(
-            "SELECT id, {SNAPSHOT_COLUMNS} FROM v_snapshots WHERE owner_account_id IS NULL"
+            "SELECT s.id, {SNAPSHOT_COLUMNS} FROM v_snapshots s WHERE s.owner_account_id IS NULL"
         ))?;
         let snapshots = stmt
             .query_map([], |r| Ok((r.get(0)?, Arc::new(snapshot_from_row(r, 1)?))))?

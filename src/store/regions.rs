@@ -6,6 +6,7 @@ use rusqlite::{OptionalExtension, Row};
 
 use super::region_index::RegionIndex;
 use super::{Scoped, StoreResult, text_or_null};
+use crate::citation::CitationId;
 
 #[derive(Debug, Clone)]
 pub struct RegionRow {
@@ -21,6 +22,9 @@ pub struct RegionRow {
     pub change_2021_2024: Option<String>,
     pub recoded_from: Option<String>,
     pub recoded_to: Option<String>,
+    /// The citation of the classification row its names, level and parent come from (None for a
+    /// code seen only in data, whose every field is derived from the code).
+    pub citation: Option<CitationId>,
     /// Its summary's JSON text as answers show it, made when first shown: a comparison shows
     /// the summary of each region it compares.
     pub shown: crate::json_text::Kept,
@@ -43,6 +47,7 @@ impl RegionRow {
             change_2021_2024: None,
             recoded_from: None,
             recoded_to: None,
+            citation: None,
             shown: Default::default(),
         }
     }
@@ -54,7 +59,8 @@ impl RegionRow {
 }
 
 const COLUMNS: &str = "code, name_latin, name_national, level, parent_code, country_code,
-    classification, in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to";
+    classification, in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to,
+    citation_id";
 
 fn from_row(r: &Row) -> rusqlite::Result<RegionRow> {
     Ok(RegionRow {
@@ -70,8 +76,22 @@ fn from_row(r: &Row) -> rusqlite::Result<RegionRow> {
         change_2021_2024: r.get(9)?,
         recoded_from: r.get(10)?,
         recoded_to: r.get(11)?,
+        citation: r
+            .get::<_, Option<String>>(12)?
+            .and_then(|id| CitationId::new(&id)),
         shown: Default::default(),
     })
+}
+
+/// Where a region's row of the classification stands, as its citation resolves it.
+#[derive(Debug, Clone)]
+pub struct RegionSourceRow {
+    pub code: String,
+    pub file: String,
+    pub sha256: String,
+    pub line: i64,
+    pub name_source: Option<String>,
+    pub name_latin_source: Option<String>,
 }
 
 /// A page of [`Scoped::regions_matching`].
@@ -154,6 +174,26 @@ impl Scoped {
             "SELECT {COLUMNS} FROM v_regions WHERE code = ?1 COLLATE NOCASE ORDER BY code LIMIT 1"
         ))?;
         Ok(stmt.query_row([code], from_row).optional()?.map(Arc::new))
+    }
+
+    /// The classification row whose citation id is `id`.
+    pub fn region_source(&self, id: &str) -> StoreResult<Option<RegionSourceRow>> {
+        let mut stmt = self.db().prepare_cached(
+            "SELECT code, source_file, source_sha256, source_line, name_source, name_latin_source
+             FROM v_region_sources WHERE citation_id = ?1",
+        )?;
+        Ok(stmt
+            .query_row([id], |r| {
+                Ok(RegionSourceRow {
+                    code: r.get(0)?,
+                    file: r.get(1)?,
+                    sha256: r.get(2)?,
+                    line: r.get(3)?,
+                    name_source: r.get(4)?,
+                    name_latin_source: r.get(5)?,
+                })
+            })
+            .optional()?)
     }
 
     /// Every code the caller can see.

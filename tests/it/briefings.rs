@@ -77,17 +77,26 @@ fn rank_phrase(rank: f64, direction: &str) -> String {
 async fn check_claims(s: &TestServer, who: &TestAccount, briefing: &Value) -> usize {
     let mut rows: BTreeMap<String, Value> = BTreeMap::new();
     let mut checked = 0;
-    for claim in briefing["claims"].as_array().unwrap() {
+    let claims = briefing["claims"].as_array().unwrap();
+    for claim in claims {
+        // A count names the rank whose inputs (and their flags) it counts.
+        let owner = match claim["inputs_of"].as_str() {
+            Some(of) => claims
+                .iter()
+                .find(|c| c["id"] == of)
+                .expect("the claim it names"),
+            None => claim,
+        };
         let own: Vec<String> = match claim["kind"].as_str().unwrap() {
             "direct" => vec![claim["citations"][0].as_str().unwrap().to_owned()],
-            _ => claim["inputs"]
+            _ => owner["inputs"]
                 .as_array()
                 .unwrap()
                 .iter()
                 .map(|i| i["citation"].as_str().unwrap().to_owned())
                 .collect(),
         };
-        let flagged: Vec<String> = claim["flags"]
+        let flagged: Vec<String> = owner["flags"]
             .as_array()
             .into_iter()
             .flatten()
@@ -115,7 +124,7 @@ async fn check_claims(s: &TestServer, who: &TestAccount, briefing: &Value) -> us
                 .map(|f| f["code"].as_str().unwrap().to_owned())
                 .collect()
         };
-        for flag in claim["flags"].as_array().into_iter().flatten() {
+        for flag in owner["flags"].as_array().into_iter().flatten() {
             let id = flag["citation"].as_str().unwrap();
             assert!(
                 flags_of(id).contains(&flag["code"].as_str().unwrap().to_owned()),
@@ -124,7 +133,7 @@ async fn check_claims(s: &TestServer, who: &TestAccount, briefing: &Value) -> us
         }
         for id in &own {
             for code in flags_of(id) {
-                let carried = claim["flags"]
+                let carried = owner["flags"]
                     .as_array()
                     .into_iter()
                     .flatten()
@@ -148,7 +157,7 @@ async fn check_claims(s: &TestServer, who: &TestAccount, briefing: &Value) -> us
             assert_eq!(rows[&own[0]]["value"].as_f64().unwrap(), value, "{claim}");
             continue;
         }
-        let inputs: Vec<f64> = claim["inputs"]
+        let inputs: Vec<f64> = owner["inputs"]
             .as_array()
             .unwrap()
             .iter()

@@ -53,7 +53,9 @@ struct Party {
     /// Value texts of its rows, all `<n>.5` with `n` from these bases up.
     shared_base: u32,
     own_base: u32,
+    /// The citations of its rows, and of its snapshots (which its dataset answers cite).
     citations: Vec<String>,
+    snapshot_citations: Vec<String>,
     snapshots: Vec<String>,
     file_sha256: Vec<String>,
     /// Its briefing, which quotes its private values.
@@ -96,6 +98,7 @@ impl Party {
         ];
         all.extend(self.values());
         all.extend(self.citations.iter().cloned());
+        all.extend(self.snapshot_citations.iter().cloned());
         all.extend(self.snapshots.iter().cloned());
         all.extend(self.file_sha256.iter().cloned());
         all.extend(self.briefings.iter().cloned());
@@ -149,6 +152,7 @@ async fn fixture() -> (TestServer, Party, Party, Receiver) {
         shared_base: 111_111,
         own_base: 222_221,
         citations: Vec::new(),
+        snapshot_citations: Vec::new(),
         snapshots: Vec::new(),
         briefings: Vec::new(),
         file_sha256: Vec::new(),
@@ -167,6 +171,7 @@ async fn fixture() -> (TestServer, Party, Party, Receiver) {
         shared_base: 333_331,
         own_base: 444_441,
         citations: Vec::new(),
+        snapshot_citations: Vec::new(),
         snapshots: Vec::new(),
         briefings: Vec::new(),
         file_sha256: Vec::new(),
@@ -217,6 +222,7 @@ async fn fixture() -> (TestServer, Party, Party, Receiver) {
         p.collect_ids(&s).await;
         let rows = (REGIONS.len() + 1) * PERIODS.len();
         assert_eq!(p.citations.len(), 2 * rows + 1, "{:?}", p.citations);
+        assert_eq!(p.snapshot_citations.len(), 3, "{:?}", p.snapshot_citations);
         assert_eq!(p.snapshots.len(), 3, "{:?}", p.snapshots);
         assert_eq!(p.file_sha256.len(), 3);
         let body = json!({"region_nuts_code": "DE21", "briefing_type": "profile_summary"});
@@ -299,17 +305,30 @@ impl Party {
                 for snapshot in view["data"]["snapshots"].as_array().unwrap() {
                     let sha = snapshot["file_sha256"].as_str().unwrap();
                     self.file_sha256.push(sha.to_owned());
+                    let cited = snapshot["citation"].as_str().unwrap();
+                    self.snapshot_citations.push(cited.to_owned());
                 }
             }
         }
         for ids in [
             &mut self.citations,
+            &mut self.snapshot_citations,
             &mut self.snapshots,
             &mut self.file_sha256,
         ] {
             ids.sort();
             ids.dedup();
         }
+        // The rows of the public classification that the answers cite for their regions are
+        // everybody's: what stays private is what an anonymous caller cannot resolve.
+        let mut rows = Vec::new();
+        for id in std::mem::take(&mut self.citations) {
+            let private = s.get(&format!("/citations/{id}")).await.status != 200;
+            if private && !self.snapshot_citations.contains(&id) {
+                rows.push(id);
+            }
+        }
+        self.citations = rows;
     }
 }
 
@@ -428,6 +447,12 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
             .iter()
             .map(|c| ident(c, Some(MISSING_CITATION)))
             .collect();
+        ids.extend(
+            victim
+                .snapshot_citations
+                .iter()
+                .map(|c| ident(c, Some(MISSING_CITATION))),
+        );
         ids.extend(
             victim
                 .snapshots

@@ -14,11 +14,39 @@ const STRUCTURAL: &[&str] = &["level", "rank"];
 struct Walk {
     cited: BTreeMap<String, Option<f64>>,
     derived: Vec<(String, f64, Vec<String>)>,
+    /// Citations of regions (their classification rows): the region as the answer showed it.
+    regions: BTreeMap<String, Value>,
+    /// Citations of snapshots: the file's SHA-256 the answer showed.
+    snapshots: BTreeMap<String, String>,
 }
 
 impl Walk {
     fn visit(&mut self, v: &Value, key: &str, context: &str) {
         match v {
+            Value::Object(map) if map.contains_key("citation") && !map.contains_key("value") => {
+                // A region (its classification row) or a dataset's snapshot: no figure, a source.
+                if let Some(cit) = map["citation"].as_str() {
+                    if map.contains_key("title") || map.contains_key("file_sha256") {
+                        let sha = map
+                            .get("file_sha256")
+                            .or_else(|| map["latest_snapshot"].get("file_sha256"))
+                            .and_then(Value::as_str)
+                            .unwrap_or_else(|| panic!("{context}: a snapshot without its file"));
+                        self.snapshots.insert(cit.to_owned(), sha.to_owned());
+                    } else {
+                        assert!(map.contains_key("code"), "{context}: {v}");
+                        self.regions.insert(cit.to_owned(), v.clone());
+                    }
+                }
+                // Its numbers (a level, a snapshot's row counts) are the source's, which the
+                // citation resolves to; what it holds may cite more.
+                for (k, child) in map {
+                    match child {
+                        Value::Object(_) | Value::Array(_) => self.visit_sourced(child, k, context),
+                        _ => {}
+                    }
+                }
+            }
             Value::Object(map) => {
                 if let Some(cit) = map.get("citation") {
                     let cit = cit
@@ -63,12 +91,30 @@ impl Walk {
         }
     }
 
+    /// What a region's or a snapshot's citation covers: numbers are its source's; an object
+    /// inside with a citation of its own is walked as any other.
+    fn visit_sourced(&mut self, v: &Value, key: &str, context: &str) {
+        match v {
+            Value::Object(map) if map.contains_key("citation") => self.visit(v, key, context),
+            Value::Object(map) => {
+                for (k, child) in map {
+                    self.visit_sourced(child, k, context);
+                }
+            }
+            Value::Array(items) => items
+                .iter()
+                .for_each(|i| self.visit_sourced(i, key, context)),
+            _ => {}
+        }
+    }
+
     /// Every citation used in data is listed in meta.citations.
     fn check_meta(answer: &Value, context: &str) {
         let mut walk = Walk::default();
         walk.visit(&answer["data"], "data", context);
         let listed = answer["meta"]["citations"].as_object().unwrap();
-        for cit in walk.cited.keys() {
+        let sources = walk.regions.keys().chain(walk.snapshots.keys());
+        for cit in walk.cited.keys().chain(sources) {
             assert!(
                 listed.contains_key(cit),
                 "{context}: {cit} missing from meta.citations"
@@ -140,8 +186,101 @@ async fn every_number_in_profiles_and_comparisons_resolves_to_its_row() {
         Walk::check_meta(&answer, regions);
         walk.visit(&answer["data"], "data", regions);
     }
+    // Dataset answers cite their snapshots.
+    for path in [
+        "/datasets".to_owned(),
+        "/datasets/tgs00010".to_owned(),
+        "/datasets/nama_10r_3gdp".to_owned(),
+    ] {
+        let answer = get(path.clone()).await;
+        Walk::check_meta(&answer, &path);
+        walk.visit(&answer["data"], "data", &path);
+    }
+    // The region lists and a region on its own cite the classification rows too.
+    for path in [
+        "/regions?country=DE&level=2".to_owned(),
+        "/regions/DE21".to_owned(),
+    ] {
+        let answer = get(path.clone()).await;
+        Walk::check_meta(&answer, &path);
+        walk.visit(&answer["data"], "data", &path);
+    }
     assert!(walk.cited.len() > 10_000, "{}", walk.cited.len());
     assert!(walk.derived.len() > 5);
+    assert!(walk.regions.len() > 150, "{}", walk.regions.len());
+    assert!(walk.snapshots.len() >= 13, "{}", walk.snapshots.len());
+
+    // A region's citation resolves to its row of the bundled file, whose columns hold what the
+    // answer showed; the file is the one in data/, by its SHA-256.
+    let sha256 = |bytes: &[u8]| -> String {
+        use sha2::Digest;
+        sha2::Sha256::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
+    let files = [
+        ("nuts_regions.csv", regintel::catalogue::NUTS_REGIONS_CSV),
+        (
+            "catalogue.json",
+            regintel::catalogue::CATALOGUE_JSON.as_bytes(),
+        ),
+    ];
+    for (cit, shown) in &walk.regions {
+        let c = get(format!("/citations/{cit}")).await;
+        let data = &c["data"];
+        assert_eq!(data["kind"], "classification", "{cit}");
+        assert_eq!(data["region"]["code"], shown["code"], "{cit}");
+        let (_, bytes) = files
+            .iter()
+            .find(|(name, _)| data["file"]["name"] == *name)
+            .unwrap_or_else(|| panic!("{cit}: {}", data["file"]));
+        assert_eq!(data["file"]["sha256"], sha256(bytes), "{cit}");
+        let line = std::str::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .nth(data["file"]["line"].as_u64().unwrap() as usize - 1)
+            .unwrap();
+        let code = shown["code"].as_str().unwrap();
+        assert!(
+            line.starts_with(&format!("{code},")) || line.contains(&format!("\"{code}\":")),
+            "{cit}: line {line:?}"
+        );
+        let field = |name: &str| {
+            data["fields"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["field"] == name)
+                .map(|f| f["value"].clone())
+        };
+        assert_eq!(field("name"), Some(shown["name"].clone()), "{cit}");
+        if let Some(level) = shown.get("level").filter(|l| !l.is_null()) {
+            assert_eq!(field("level").as_ref(), Some(level), "{cit}");
+            assert!(line.contains(&format!(",{level},")), "{cit}: {line}");
+        }
+        if let Some(parent) = shown.get("parent_code").filter(|p| !p.is_null()) {
+            assert_eq!(field("parent_code").as_ref(), Some(parent), "{cit}");
+        }
+        for f in data["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| !f["value"].is_null())
+        {
+            assert!(
+                f.get("source").is_some() || f.get("derived").is_some(),
+                "{cit}: {f} says where it comes from"
+            );
+        }
+    }
+    // A snapshot's citation resolves to the snapshot, its file's SHA-256 and its source.
+    for (cit, sha) in &walk.snapshots {
+        let c = get(format!("/citations/{cit}")).await;
+        assert_eq!(c["data"]["kind"], "snapshot", "{cit}");
+        assert_eq!(c["data"]["snapshot"]["file_sha256"], sha.as_str(), "{cit}");
+        assert!(c["data"]["source"]["license"].is_string(), "{cit}");
+    }
 
     // Resolve every citation and compare values.
     for (cit, value) in &walk.cited {

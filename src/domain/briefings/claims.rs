@@ -24,6 +24,10 @@ pub struct Claim {
     /// Derived: the cited values it is computed from, in the operation's order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<ClaimInput>,
+    /// Derived: the claim whose inputs (and flags) are this one's too, in place of `inputs`:
+    /// the count of the regions a rank is among.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs_of: Option<String>,
     /// Derived: the formula, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub derivation: Option<String>,
@@ -219,6 +223,7 @@ impl<'c> ClaimBook<'c> {
             kind: "direct".into(),
             citations: vec![row.citation_id.to_string()],
             inputs: Vec::new(),
+            inputs_of: None,
             derivation: None,
             operation: None,
             reads: None,
@@ -287,10 +292,33 @@ impl<'c> ClaimBook<'c> {
                     value: *v,
                 })
                 .collect(),
+            inputs_of: None,
             derivation: Some(operation.formula().into()),
             operation: Some(operation.name().into()),
             reads: None,
             flags,
+        });
+        Some(display)
+    }
+
+    /// The number of inputs of the last claim made, as a claim of its own that names that one
+    /// for its inputs (a rank's regions, counted, without listing them twice).
+    pub fn count_of_last(&mut self) -> Option<String> {
+        let of = self.claims.last()?;
+        let (value, of_id) = (of.inputs.len() as f64, of.id.clone());
+        let display = Operation::Count.display(value, 0);
+        self.push(Claim {
+            id: String::new(),
+            display: display.clone(),
+            value,
+            kind: "derived".into(),
+            citations: Vec::new(),
+            inputs: Vec::new(),
+            inputs_of: Some(of_id),
+            derivation: Some(Operation::Count.formula().into()),
+            operation: Some(Operation::Count.name().into()),
+            reads: None,
+            flags: Vec::new(),
         });
         Some(display)
     }

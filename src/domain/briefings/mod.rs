@@ -292,8 +292,14 @@ pub fn generate(
         });
         match written {
             Ok((sections, checked)) => {
-                // Only the claims the model's text states.
-                draft.claims.retain(|c| checked.used.contains(&c.id));
+                // Only the claims the model's text states, and those whose inputs they name.
+                let named: std::collections::BTreeSet<String> = (draft.claims.iter())
+                    .filter(|c| checked.used.contains(&c.id))
+                    .filter_map(|c| c.inputs_of.clone())
+                    .collect();
+                draft
+                    .claims
+                    .retain(|c| checked.used.contains(&c.id) || named.contains(&c.id));
                 draft.sections = sections;
                 verification = checked.verification;
                 generator.name = "model".into();

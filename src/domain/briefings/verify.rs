@@ -152,7 +152,21 @@ pub fn verify(
 ) -> Result<Result<Checked, String>, Error> {
     let mut cited = Cited::default();
     for claim in claims {
-        if let Err(why) = check_claim(rows, claim, &mut cited)? {
+        // A claim that names another for its inputs is checked on that one's.
+        let inputs_of = match &claim.inputs_of {
+            None => None,
+            Some(of) => match claims.iter().find(|c| c.id == *of && c.inputs_of.is_none()) {
+                Some(other) => Some(other),
+                None => {
+                    return Ok(Err(format!(
+                        "claim {} names {}, which is no claim with inputs",
+                        claim.id,
+                        crate::error::shown(of)
+                    )));
+                }
+            },
+        };
+        if let Err(why) = check_claim(rows, claim, inputs_of, &mut cited)? {
             return Ok(Err(format!(
                 "claim {} ({}): {why}",
                 claim.id, claim.display
@@ -380,9 +394,15 @@ fn held_to_the_letter(text: &str, regions: &BTreeSet<String>) -> Result<(), Stri
 fn check_claim(
     rows: &mut dyn FnMut(&str) -> Result<Option<CitedRow>, Error>,
     claim: &Claim,
+    inputs_of: Option<&Claim>,
     cited: &mut Cited,
 ) -> Result<Result<(), String>, Error> {
-    let carried: BTreeSet<(&str, char)> = claim
+    // The inputs, and the flags that go with them, of the claim it names, if it names one.
+    let (inputs, flagged) = match inputs_of {
+        Some(other) => (&other.inputs, other),
+        None => (&claim.inputs, claim),
+    };
+    let carried: BTreeSet<(&str, char)> = flagged
         .flags
         .iter()
         .filter_map(|f| Some((f.citation.as_str(), f.code.chars().next()?)))
@@ -421,9 +441,9 @@ fn check_claim(
             let Some(operation) = claim.operation.as_deref().and_then(Operation::parse) else {
                 return Ok(Err("unknown operation".into()));
             };
-            let mut values = Vec::with_capacity(claim.inputs.len());
+            let mut values = Vec::with_capacity(inputs.len());
             let mut places = 0;
-            for input in &claim.inputs {
+            for input in inputs {
                 let Some((value, text)) = (match read(&input.citation, cited)? {
                     Ok(v) => v,
                     Err(why) => return Ok(Err(why)),
@@ -449,7 +469,7 @@ fn check_claim(
     // The flags it carries beyond its own rows' (the values between them) are theirs.
     for flag in &claim.flags {
         let listed = claim.citations.contains(&flag.citation)
-            || claim.inputs.iter().any(|i| i.citation == flag.citation);
+            || inputs.iter().any(|i| i.citation == flag.citation);
         if listed {
             continue;
         }
@@ -492,7 +512,7 @@ fn check_claim(
             "less" | "below" => Some(false),
             _ => None,
         };
-        let goes_up = match claim.inputs.as_slice() {
+        let goes_up = match inputs.as_slice() {
             [a, b] => Some(b.value > a.value),
             [a] if operation == Some(Operation::IndexChange) => Some(a.value > 100.0),
             _ => None,
@@ -821,10 +841,15 @@ mod tests {
         ];
         let all: Vec<&ObsRow> = rows.iter().collect();
         let mut book = ClaimBook::new(&catalogue);
-        let count = book.derived(Operation::Count, &all, &[]).unwrap();
         let rank = book.derived(Operation::Rank, &all, &[]).unwrap();
-        assert_eq!(rank, "second-highest");
+        let count = book.count_of_last().unwrap();
+        assert_eq!((rank.as_str(), count.as_str()), ("second-highest", "3"));
         let claims = book.claims;
+        assert_eq!(claims[1].inputs_of.as_deref(), Some("c1"));
+        assert!(
+            claims[1].inputs.is_empty(),
+            "the rank's inputs are not listed twice"
+        );
         let text =
             format!("Of the {count} regions with a figure for 2022, it has the {rank} rate.");
         let v = check(&rows, &claims, &text).unwrap();
@@ -844,6 +869,14 @@ mod tests {
                 .unwrap_err()
                 .contains("lowest")
         );
+        // A count that names no claim with inputs is refused.
+        let mut dangling = claims.clone();
+        dangling[1].inputs_of = Some("c9".into());
+        let why = check(&rows, &dangling, &text).unwrap_err();
+        assert!(why.contains("names c9"), "{why}");
+        let mut miscounted = claims.clone();
+        miscounted[1].value = 4.0;
+        assert!(check(&rows, &miscounted, &text).is_err());
     }
 
     /// An index's base year is a period the text may write as a date; a break the text names

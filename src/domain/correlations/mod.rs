@@ -214,6 +214,7 @@ pub fn matrix(
     caveats.extend(caveats::of(across.basis, &collected, &computed, q.method));
     // Only the variables kept are cited.
     let mut citer = Citer::new(store, catalogue);
+    citer.cite_region(&region);
     let mut regions_used = BTreeSet::new();
     let mut inputs = BTreeMap::new();
     let mut regions_dropped = Vec::new();

@@ -1,14 +1,24 @@
 //! `GET /citations/{citation_id}`.
 
-use super::Req;
-use crate::domain::citations;
+use super::{Req, cited};
+use crate::domain::citations::{self, Citation};
+use crate::domain::{Citer, Sources};
 use crate::http::error::ApiError;
 use crate::reply::Reply;
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let id = req.param("citation_id");
-    let found = citations::find(req.store()?, &req.state.catalogue, id)?;
+    let store = req.store()?;
+    let found = match citations::find(store, &req.state.catalogue, id)? {
+        Citation::Row(found) => found,
+        Citation::Classification(detail) => return cited(&detail, Sources::default()),
+        Citation::Snapshot(detail) => {
+            let mut citer = Citer::new(store, &req.state.catalogue);
+            citer.snapshot_named(&detail.snapshot.id);
+            return cited(&detail, citer.sources);
+        }
+    };
     /// `meta`: the one snapshot the row is from (a struct, not a `json!` tree built per answer).
     #[derive(serde::Serialize)]
     struct Meta<'a> {

@@ -124,8 +124,10 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         &body.dimensions,
     )?;
     req.state.refresh_generations();
-    let detail = catalog::detail(req.store()?, &body.code)?;
-    Ok(json(&detail, &json!({}))?.with_status(201))
+    let store = req.store()?;
+    let mut citer = crate::domain::Citer::new(store, &req.state.catalogue);
+    let detail = catalog::detail(store, &mut citer, &body.code)?;
+    Ok(super::cited(&detail, citer.sources)?.with_status(201))
 }
 
 /// Runs on the blocking pool: a large CSV takes a while to validate and write.

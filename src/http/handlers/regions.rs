@@ -2,7 +2,8 @@
 
 use serde_json::json;
 
-use super::{Req, cited_text, json};
+use super::{Req, cited, cited_text};
+use crate::domain::Citer;
 use crate::domain::{profile, regions};
 use crate::http::error::ApiError;
 use crate::reply::Reply;
@@ -26,8 +27,11 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
         .unwrap_or(DEFAULT_LIMIT);
     let after = req.query.take("after");
     req.no_more_params()?;
+    let store = req.store()?;
+    let mut citer = Citer::new(store, &req.state.catalogue);
     let page = regions::list(
-        req.store()?,
+        store,
+        &mut citer,
         &regions::RegionQuery {
             level,
             country: country.as_deref(),
@@ -36,16 +40,18 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
             limit: limit as usize,
         },
     )?;
-    json(
-        &regions::Summaries(&page.regions),
-        &json!({ "total": page.total, "next_after": page.next_after }),
-    )
+    let data = crate::json_text::to_vec(&regions::Summaries(&page.regions))
+        .map_err(|e| ApiError::Internal(e.into()))?;
+    let meta = json!({ "total": page.total, "next_after": page.next_after });
+    Ok(Reply::text(data, citer.sources.to_json_with(&meta)))
 }
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
-    let region = regions::detail(req.store()?, req.param("region_code"))?;
-    json(&region, &json!({}))
+    let store = req.store()?;
+    let mut citer = Citer::new(store, &req.state.catalogue);
+    let region = regions::detail(store, &mut citer, req.param("region_code"))?;
+    cited(&region, citer.sources)
 }
 
 pub fn profile(req: &mut Req) -> Result<Reply, ApiError> {

@@ -685,12 +685,11 @@ impl Writer<'_> {
         } else {
             Operation::RankFromBottom
         };
-        let (Some(count), Some(rank)) = (
-            self.book.derived(Operation::Count, &rows, &[]),
-            self.book.derived(operation, &rows, &[]),
-        ) else {
+        // The count names the rank's inputs rather than listing them again.
+        let Some(rank) = self.book.derived(operation, &rows, &[]) else {
             return Ok(());
         };
+        let count = self.book.count_of_last().expect("the rank was made");
         // "NUTS 2" names a level of the classification, not a figure.
         let level = self.label(format!("NUTS {}", group.level), false);
         let whom = match &group.among {

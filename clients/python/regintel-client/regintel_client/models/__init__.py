@@ -29,13 +29,15 @@ from .citation_detail_dataset import CitationDetailDataset
 from .citation_detail_dimensions import CitationDetailDimensions
 from .citation_detail_location import CitationDetailLocation
 from .citation_detail_region import CitationDetailRegion
-from .citation_ref import CitationRef
 from .cited import Cited
 from .claim import Claim
 from .claim_flags_item import ClaimFlagsItem
 from .claim_inputs_item import ClaimInputsItem
 from .claim_kind import ClaimKind
 from .claim_operation import ClaimOperation
+from .classification_citation import ClassificationCitation
+from .classification_citation_fields_item import ClassificationCitationFieldsItem
+from .classification_citation_file import ClassificationCitationFile
 from .code_label import CodeLabel
 from .compare_regions_response_200 import CompareRegionsResponse200
 from .comparison import Comparison
@@ -76,6 +78,7 @@ from .csvw_metadata_table_schema_columns_item import CsvwMetadataTableSchemaColu
 from .dataset_detail import DatasetDetail
 from .dataset_detail_series_item import DatasetDetailSeriesItem
 from .dataset_detail_series_item_dimensions import DatasetDetailSeriesItemDimensions
+from .dataset_detail_snapshots_item import DatasetDetailSnapshotsItem
 from .dataset_summary import DatasetSummary
 from .dataset_summary_dimensions_item import DatasetSummaryDimensionsItem
 from .dataset_summary_headline import DatasetSummaryHeadline
@@ -127,8 +130,13 @@ from .replay_webhook_events import ReplayWebhookEvents
 from .replay_webhook_events_response_202 import ReplayWebhookEventsResponse202
 from .resend_webhook_delivery_response_202 import ResendWebhookDeliveryResponse202
 from .rotate_webhook_secret_response_200 import RotateWebhookSecretResponse200
+from .row_citation_ref import RowCitationRef
 from .session import Session
+from .snapshot_citation import SnapshotCitation
+from .snapshot_citation_dataset import SnapshotCitationDataset
 from .snapshot_info import SnapshotInfo
+from .source_citation_ref import SourceCitationRef
+from .source_citation_ref_kind import SourceCitationRefKind
 from .source_info import SourceInfo
 from .source_info_origin import SourceInfoOrigin
 from .test_webhook_response_202 import TestWebhookResponse202
@@ -192,13 +200,15 @@ __all__ = (
     "CitationDetailDimensions",
     "CitationDetailLocation",
     "CitationDetailRegion",
-    "CitationRef",
     "Cited",
     "Claim",
     "ClaimFlagsItem",
     "ClaimInputsItem",
     "ClaimKind",
     "ClaimOperation",
+    "ClassificationCitation",
+    "ClassificationCitationFieldsItem",
+    "ClassificationCitationFile",
     "CodeLabel",
     "CompareRegionsResponse200",
     "Comparison",
@@ -239,6 +249,7 @@ __all__ = (
     "DatasetDetail",
     "DatasetDetailSeriesItem",
     "DatasetDetailSeriesItemDimensions",
+    "DatasetDetailSnapshotsItem",
     "DatasetSummary",
     "DatasetSummaryDimensionsItem",
     "DatasetSummaryHeadline",
@@ -290,8 +301,13 @@ __all__ = (
     "ReplayWebhookEventsResponse202",
     "ResendWebhookDeliveryResponse202",
     "RotateWebhookSecretResponse200",
+    "RowCitationRef",
     "Session",
+    "SnapshotCitation",
+    "SnapshotCitationDataset",
     "SnapshotInfo",
+    "SourceCitationRef",
+    "SourceCitationRefKind",
     "SourceInfo",
     "SourceInfoOrigin",
     "TestWebhookResponse202",

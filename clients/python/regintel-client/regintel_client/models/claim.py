@@ -31,6 +31,8 @@ class Claim:
         flags (list[ClaimFlagsItem] | Unset): The flags of every value in the claim's window: its rows, and for a change
             over time the values between them.
         inputs (list[ClaimInputsItem] | Unset): Derived: the cited values, in the operation's order.
+        inputs_of (str | Unset): Derived: the id of the claim whose inputs (and flags) are this one's too, in place of
+            `inputs`: the count of the regions a rank is among.
         operation (ClaimOperation | Unset):
         reads (str | Unset): How the text must state it when more than the display ("2.1 % more", "9.7 times"); a
             direction word at its end is checked against the inputs.
@@ -44,6 +46,7 @@ class Claim:
     derivation: str | Unset = UNSET
     flags: list[ClaimFlagsItem] | Unset = UNSET
     inputs: list[ClaimInputsItem] | Unset = UNSET
+    inputs_of: str | Unset = UNSET
     operation: ClaimOperation | Unset = UNSET
     reads: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -77,6 +80,8 @@ class Claim:
                 inputs_item = inputs_item_data.to_dict()
                 inputs.append(inputs_item)
 
+        inputs_of = self.inputs_of
+
         operation: str | Unset = UNSET
         if not isinstance(self.operation, Unset):
             operation = self.operation.value
@@ -101,6 +106,8 @@ class Claim:
             field_dict["flags"] = flags
         if inputs is not UNSET:
             field_dict["inputs"] = inputs
+        if inputs_of is not UNSET:
+            field_dict["inputs_of"] = inputs_of
         if operation is not UNSET:
             field_dict["operation"] = operation
         if reads is not UNSET:
@@ -144,6 +151,8 @@ class Claim:
 
                 inputs.append(inputs_item)
 
+        inputs_of = d.pop("inputs_of", UNSET)
+
         _operation = d.pop("operation", UNSET)
         operation: ClaimOperation | Unset
         if isinstance(_operation, Unset):
@@ -162,6 +171,7 @@ class Claim:
             derivation=derivation,
             flags=flags,
             inputs=inputs,
+            inputs_of=inputs_of,
             operation=operation,
             reads=reads,
         )

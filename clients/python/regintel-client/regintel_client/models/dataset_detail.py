@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.code_label import CodeLabel
     from ..models.dataset_detail_series_item import DatasetDetailSeriesItem
+    from ..models.dataset_detail_snapshots_item import DatasetDetailSnapshotsItem
     from ..models.dataset_summary_dimensions_item import DatasetSummaryDimensionsItem
     from ..models.dataset_summary_headline import DatasetSummaryHeadline
     from ..models.periods import Periods
@@ -35,7 +36,8 @@ class DatasetDetail:
         topic (str):
         units (list[CodeLabel]):
         series (list[DatasetDetailSeriesItem]):
-        snapshots (list[SnapshotInfo]):
+        snapshots (list[DatasetDetailSnapshotsItem]):
+        citation (None | str | Unset): The latest snapshot, which the description, periods and counts are of.
         label (None | str | Unset):
         latest_snapshot (None | SnapshotInfo | Unset):
         nuts_edition (None | str | Unset):
@@ -52,7 +54,8 @@ class DatasetDetail:
     topic: str
     units: list[CodeLabel]
     series: list[DatasetDetailSeriesItem]
-    snapshots: list[SnapshotInfo]
+    snapshots: list[DatasetDetailSnapshotsItem]
+    citation: None | str | Unset = UNSET
     label: None | str | Unset = UNSET
     latest_snapshot: None | SnapshotInfo | Unset = UNSET
     nuts_edition: None | str | Unset = UNSET
@@ -96,6 +99,12 @@ class DatasetDetail:
         for snapshots_item_data in self.snapshots:
             snapshots_item = snapshots_item_data.to_dict()
             snapshots.append(snapshots_item)
+
+        citation: None | str | Unset
+        if isinstance(self.citation, Unset):
+            citation = UNSET
+        else:
+            citation = self.citation
 
         label: None | str | Unset
         if isinstance(self.label, Unset):
@@ -142,6 +151,8 @@ class DatasetDetail:
                 "snapshots": snapshots,
             }
         )
+        if citation is not UNSET:
+            field_dict["citation"] = citation
         if label is not UNSET:
             field_dict["label"] = label
         if latest_snapshot is not UNSET:
@@ -157,6 +168,7 @@ class DatasetDetail:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.code_label import CodeLabel  # noqa: PLC0415
         from ..models.dataset_detail_series_item import DatasetDetailSeriesItem  # noqa: PLC0415
+        from ..models.dataset_detail_snapshots_item import DatasetDetailSnapshotsItem  # noqa: PLC0415
         from ..models.dataset_summary_dimensions_item import DatasetSummaryDimensionsItem  # noqa: PLC0415
         from ..models.dataset_summary_headline import DatasetSummaryHeadline  # noqa: PLC0415
         from ..models.periods import Periods  # noqa: PLC0415
@@ -202,9 +214,18 @@ class DatasetDetail:
         snapshots = []
         _snapshots = d.pop("snapshots")
         for snapshots_item_data in _snapshots:
-            snapshots_item = SnapshotInfo.from_dict(snapshots_item_data)
+            snapshots_item = DatasetDetailSnapshotsItem.from_dict(snapshots_item_data)
 
             snapshots.append(snapshots_item)
+
+        def _parse_citation(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        citation = _parse_citation(d.pop("citation", UNSET))
 
         def _parse_label(data: object) -> None | str | Unset:
             if data is None:
@@ -270,6 +291,7 @@ class DatasetDetail:
             units=units,
             series=series,
             snapshots=snapshots,
+            citation=citation,
             label=label,
             latest_snapshot=latest_snapshot,
             nuts_edition=nuts_edition,

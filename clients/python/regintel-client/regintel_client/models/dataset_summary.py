@@ -32,6 +32,7 @@ class DatasetSummary:
         title (str):
         topic (str):
         units (list[CodeLabel]):
+        citation (None | str | Unset): The latest snapshot, which the description, periods and counts are of.
         label (None | str | Unset):
         latest_snapshot (None | SnapshotInfo | Unset):
         nuts_edition (None | str | Unset):
@@ -46,6 +47,7 @@ class DatasetSummary:
     title: str
     topic: str
     units: list[CodeLabel]
+    citation: None | str | Unset = UNSET
     label: None | str | Unset = UNSET
     latest_snapshot: None | SnapshotInfo | Unset = UNSET
     nuts_edition: None | str | Unset = UNSET
@@ -77,6 +79,12 @@ class DatasetSummary:
         for units_item_data in self.units:
             units_item = units_item_data.to_dict()
             units.append(units_item)
+
+        citation: None | str | Unset
+        if isinstance(self.citation, Unset):
+            citation = UNSET
+        else:
+            citation = self.citation
 
         label: None | str | Unset
         if isinstance(self.label, Unset):
@@ -113,6 +121,8 @@ class DatasetSummary:
                 "units": units,
             }
         )
+        if citation is not UNSET:
+            field_dict["citation"] = citation
         if label is not UNSET:
             field_dict["label"] = label
         if latest_snapshot is not UNSET:
@@ -159,6 +169,15 @@ class DatasetSummary:
 
             units.append(units_item)
 
+        def _parse_citation(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        citation = _parse_citation(d.pop("citation", UNSET))
+
         def _parse_label(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -204,6 +223,7 @@ class DatasetSummary:
             title=title,
             topic=topic,
             units=units,
+            citation=citation,
             label=label,
             latest_snapshot=latest_snapshot,
             nuts_edition=nuts_edition,

@@ -8,7 +8,9 @@ from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.citation_detail import CitationDetail
+    from ..models.classification_citation import ClassificationCitation
     from ..models.meta import Meta
+    from ..models.snapshot_citation import SnapshotCitation
 
 
 T = TypeVar("T", bound="GetCitationResponse200")
@@ -18,16 +20,25 @@ T = TypeVar("T", bound="GetCitationResponse200")
 class GetCitationResponse200:
     """
     Attributes:
-        data (CitationDetail):
+        data (CitationDetail | ClassificationCitation | SnapshotCitation):
         meta (Meta):
     """
 
-    data: CitationDetail
+    data: CitationDetail | ClassificationCitation | SnapshotCitation
     meta: Meta
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        data = self.data.to_dict()
+        from ..models.citation_detail import CitationDetail  # noqa: PLC0415
+        from ..models.classification_citation import ClassificationCitation  # noqa: PLC0415
+
+        data: dict[str, Any]
+        if isinstance(self.data, CitationDetail):
+            data = self.data.to_dict()
+        elif isinstance(self.data, ClassificationCitation):
+            data = self.data.to_dict()
+        else:
+            data = self.data.to_dict()
 
         meta = self.meta.to_dict()
 
@@ -45,10 +56,36 @@ class GetCitationResponse200:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.citation_detail import CitationDetail  # noqa: PLC0415
+        from ..models.classification_citation import ClassificationCitation  # noqa: PLC0415
         from ..models.meta import Meta  # noqa: PLC0415
+        from ..models.snapshot_citation import SnapshotCitation  # noqa: PLC0415
 
         d = dict(src_dict)
-        data = CitationDetail.from_dict(d.pop("data"))
+
+        def _parse_data(data: object) -> CitationDetail | ClassificationCitation | SnapshotCitation:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_citation_type_0 = CitationDetail.from_dict(data)
+
+                return componentsschemas_citation_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                componentsschemas_citation_type_1 = ClassificationCitation.from_dict(data)
+
+                return componentsschemas_citation_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            componentsschemas_citation_type_2 = SnapshotCitation.from_dict(data)
+
+            return componentsschemas_citation_type_2
+
+        data = _parse_data(d.pop("data"))
 
         meta = Meta.from_dict(d.pop("meta"))
 

@@ -25,6 +25,9 @@ class RegionDetail:
         in_classification (bool):
         nuts_editions (list[str]):
         children (list[str]):
+        citation (None | str | Unset): The row of the bundled classification (nuts_regions.csv; for an aggregate,
+            catalogue.json) its names, level and parent come from; null for a code seen only in data, whose level, country
+            and parent are derived from the code.
         country (None | str | Unset):
         level (int | None | Unset):
         name (None | str | Unset):
@@ -41,6 +44,7 @@ class RegionDetail:
     in_classification: bool
     nuts_editions: list[str]
     children: list[str]
+    citation: None | str | Unset = UNSET
     country: None | str | Unset = UNSET
     level: int | None | Unset = UNSET
     name: None | str | Unset = UNSET
@@ -64,6 +68,12 @@ class RegionDetail:
         nuts_editions = self.nuts_editions
 
         children = self.children
+
+        citation: None | str | Unset
+        if isinstance(self.citation, Unset):
+            citation = UNSET
+        else:
+            citation = self.citation
 
         country: None | str | Unset
         if isinstance(self.country, Unset):
@@ -132,6 +142,8 @@ class RegionDetail:
                 "children": children,
             }
         )
+        if citation is not UNSET:
+            field_dict["citation"] = citation
         if country is not UNSET:
             field_dict["country"] = country
         if level is not UNSET:
@@ -167,6 +179,15 @@ class RegionDetail:
         nuts_editions = cast(list[str], d.pop("nuts_editions"))
 
         children = cast(list[str], d.pop("children"))
+
+        def _parse_citation(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        citation = _parse_citation(d.pop("citation", UNSET))
 
         def _parse_country(data: object) -> None | str | Unset:
             if data is None:
@@ -263,6 +284,7 @@ class RegionDetail:
             in_classification=in_classification,
             nuts_editions=nuts_editions,
             children=children,
+            citation=citation,
             country=country,
             level=level,
             name=name,

@@ -16,15 +16,23 @@ class RegionDetailParentType1:
     """
     Attributes:
         code (str):
+        citation (None | str | Unset): The classification row the parent's name comes from.
         name (None | str | Unset):
     """
 
     code: str
+    citation: None | str | Unset = UNSET
     name: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         code = self.code
+
+        citation: None | str | Unset
+        if isinstance(self.citation, Unset):
+            citation = UNSET
+        else:
+            citation = self.citation
 
         name: None | str | Unset
         if isinstance(self.name, Unset):
@@ -39,6 +47,8 @@ class RegionDetailParentType1:
                 "code": code,
             }
         )
+        if citation is not UNSET:
+            field_dict["citation"] = citation
         if name is not UNSET:
             field_dict["name"] = name
 
@@ -48,6 +58,15 @@ class RegionDetailParentType1:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
         code = d.pop("code")
+
+        def _parse_citation(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        citation = _parse_citation(d.pop("citation", UNSET))
 
         def _parse_name(data: object) -> None | str | Unset:
             if data is None:
@@ -60,6 +79,7 @@ class RegionDetailParentType1:
 
         region_detail_parent_type_1 = cls(
             code=code,
+            citation=citation,
             name=name,
         )
 

@@ -20,6 +20,9 @@ class RegionSummary:
         code (str):
         in_classification (bool):
         nuts_editions (list[str]):
+        citation (None | str | Unset): The row of the bundled classification (nuts_regions.csv; for an aggregate,
+            catalogue.json) its names, level and parent come from; null for a code seen only in data, whose level, country
+            and parent are derived from the code.
         country (None | str | Unset):
         level (int | None | Unset):
         name (None | str | Unset):
@@ -31,6 +34,7 @@ class RegionSummary:
     code: str
     in_classification: bool
     nuts_editions: list[str]
+    citation: None | str | Unset = UNSET
     country: None | str | Unset = UNSET
     level: int | None | Unset = UNSET
     name: None | str | Unset = UNSET
@@ -46,6 +50,12 @@ class RegionSummary:
         in_classification = self.in_classification
 
         nuts_editions = self.nuts_editions
+
+        citation: None | str | Unset
+        if isinstance(self.citation, Unset):
+            citation = UNSET
+        else:
+            citation = self.citation
 
         country: None | str | Unset
         if isinstance(self.country, Unset):
@@ -87,6 +97,8 @@ class RegionSummary:
                 "nuts_editions": nuts_editions,
             }
         )
+        if citation is not UNSET:
+            field_dict["citation"] = citation
         if country is not UNSET:
             field_dict["country"] = country
         if level is not UNSET:
@@ -110,6 +122,15 @@ class RegionSummary:
         in_classification = d.pop("in_classification")
 
         nuts_editions = cast(list[str], d.pop("nuts_editions"))
+
+        def _parse_citation(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        citation = _parse_citation(d.pop("citation", UNSET))
 
         def _parse_country(data: object) -> None | str | Unset:
             if data is None:
@@ -161,6 +182,7 @@ class RegionSummary:
             code=code,
             in_classification=in_classification,
             nuts_editions=nuts_editions,
+            citation=citation,
             country=country,
             level=level,
             name=name,

@@ -99,7 +99,11 @@ def sync_detailed(
      The primary row behind a number: value as published, unit, dimensions, flags with their meanings,
     the snapshot it was imported in (time, file SHA-256), the source (publisher, title, landing page,
     licence, origin), the line and column of the original file, how to verify it by hand, and, if a
-    later import revised the value, the citation that supersedes it. Citations resolve forever.
+    later import revised the value, the citation that supersedes it. A region's citation (`kind`
+    `classification`) resolves to its row of the bundled classification file (its SHA-256 and line),
+    each field with its column and the source the row names for it, or how it follows from the code; a
+    dataset's snapshot citation (`kind` `snapshot`) to the snapshot and its source. Citations resolve
+    forever.
 
     Args:
         citation_id (str):
@@ -133,7 +137,11 @@ def sync(
      The primary row behind a number: value as published, unit, dimensions, flags with their meanings,
     the snapshot it was imported in (time, file SHA-256), the source (publisher, title, landing page,
     licence, origin), the line and column of the original file, how to verify it by hand, and, if a
-    later import revised the value, the citation that supersedes it. Citations resolve forever.
+    later import revised the value, the citation that supersedes it. A region's citation (`kind`
+    `classification`) resolves to its row of the bundled classification file (its SHA-256 and line),
+    each field with its column and the source the row names for it, or how it follows from the code; a
+    dataset's snapshot citation (`kind` `snapshot`) to the snapshot and its source. Citations resolve
+    forever.
 
     Args:
         citation_id (str):
@@ -162,7 +170,11 @@ async def asyncio_detailed(
      The primary row behind a number: value as published, unit, dimensions, flags with their meanings,
     the snapshot it was imported in (time, file SHA-256), the source (publisher, title, landing page,
     licence, origin), the line and column of the original file, how to verify it by hand, and, if a
-    later import revised the value, the citation that supersedes it. Citations resolve forever.
+    later import revised the value, the citation that supersedes it. A region's citation (`kind`
+    `classification`) resolves to its row of the bundled classification file (its SHA-256 and line),
+    each field with its column and the source the row names for it, or how it follows from the code; a
+    dataset's snapshot citation (`kind` `snapshot`) to the snapshot and its source. Citations resolve
+    forever.
 
     Args:
         citation_id (str):
@@ -194,7 +206,11 @@ async def asyncio(
      The primary row behind a number: value as published, unit, dimensions, flags with their meanings,
     the snapshot it was imported in (time, file SHA-256), the source (publisher, title, landing page,
     licence, origin), the line and column of the original file, how to verify it by hand, and, if a
-    later import revised the value, the citation that supersedes it. Citations resolve forever.
+    later import revised the value, the citation that supersedes it. A region's citation (`kind`
+    `classification`) resolves to its row of the bundled classification file (its SHA-256 and line),
+    each field with its column and the source the row names for it, or how it follows from the code; a
+    dataset's snapshot citation (`kind` `snapshot`) to the snapshot and its source. Citations resolve
+    forever.
 
     Args:
         citation_id (str):

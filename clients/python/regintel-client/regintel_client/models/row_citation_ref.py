@@ -8,11 +8,11 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="CitationRef")
+T = TypeVar("T", bound="RowCitationRef")
 
 
 @_attrs_define
-class CitationRef:
+class RowCitationRef:
     """
     Attributes:
         dataset (str):
@@ -72,15 +72,15 @@ class CitationRef:
 
         source_url = _parse_source_url(d.pop("source_url", UNSET))
 
-        citation_ref = cls(
+        row_citation_ref = cls(
             dataset=dataset,
             period=period,
             region=region,
             source_url=source_url,
         )
 
-        citation_ref.additional_properties = d
-        return citation_ref
+        row_citation_ref.additional_properties = d
+        return row_citation_ref
 
     @property
     def additional_keys(self) -> list[str]:
