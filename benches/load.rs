@@ -203,6 +203,14 @@ fn bench() -> Result<()> {
             }
             return Ok(());
         }
+        Ok("analytics") => {
+            let analytics = analytics::run(&ctx, &api_key)?;
+            analytics::print(&analytics);
+            for c in analytics::checks(&analytics) {
+                print_check(&c);
+            }
+            return Ok(());
+        }
         _ => {}
     }
     let (datasette_db, max_id) = datasette_db(&ctx)?;
