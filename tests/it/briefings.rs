@@ -431,6 +431,58 @@ async fn briefings_are_stored_per_account_and_report_later_revisions() {
     s.stop().await.unwrap();
 }
 
+/// A briefing stored by the first writer stays as it was written, and says which writer made
+/// it: its text and claims are served as stored, not written anew by today's rules.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_briefing_stored_by_an_earlier_writer_stays_as_written() {
+    let s = TestServer::start().await;
+    let a = s.account("inst@example.org", Tier::Institutional);
+    let store = regintel::store::Store::open(s.dir.path(), 1).unwrap();
+    let cited =
+        s.get("/regions/DE21/profile").await.json()["data"]["indicators"][0]["latest"]["citation"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    let body = json!({
+        "id": "brf_01m84p3v6w2k9d1q7c5x8z0b4t", "briefing_type": "labour_market",
+        "region": {"code": "DE21", "name": "Oberbayern", "level": 2},
+        "title": "Labour market: Oberbayern (DE21)", "created_at": "2026-11-23T17:00:00Z",
+        "sections": [{"heading": "Unemployment rate", "text": "Among the 7 regions of Bayern with a 2024 figure, Oberbayern ranks 2 from the top."}],
+        "claims": [{"id": "c1", "display": "2", "value": 2.0, "kind": "derived", "operation": "rank",
+                    "inputs": [{"citation": cited, "value": 1.0}], "reads": "2 from the top",
+                    "derivation": "1 + the number of the other inputs higher than the first (rank, highest first)"}],
+        "not_covered": [], "verification": {"status": "verified", "numbers_checked": 2, "claims_checked": 1},
+        "generator": {"name": "deterministic", "version": 1},
+    });
+    store
+        .admin()
+        .unwrap()
+        .execute(
+            "INSERT INTO briefings (public_id, account_id, region_code, briefing_type, title, created_at, body_json)
+             VALUES ('brf_01m84p3v6w2k9d1q7c5x8z0b4t', ?1, 'DE21', 'labour_market', 'Labour market: Oberbayern (DE21)', 0, ?2)",
+            rusqlite::params![a.id, body.to_string()],
+        )
+        .unwrap();
+    let got = s
+        .client
+        .get_with(
+            "/api/v1/regional/briefings/brf_01m84p3v6w2k9d1q7c5x8z0b4t",
+            &[a.key_header()],
+        )
+        .await
+        .json();
+    let data = &got["data"];
+    assert_eq!(data["generator"]["version"], 1);
+    assert_eq!(data["sections"], body["sections"]);
+    assert_eq!(data["claims"], body["claims"]);
+    assert!(data.get("breaks").is_none(), "{data}");
+    assert!(got["meta"]["citations"].get(&cited).is_some());
+    // Written today, the same type is written by today's writer.
+    let written = create(&s, &a, "DE21", "labour_market").await.json();
+    assert_eq!(written["data"]["generator"]["version"], 2);
+    s.stop().await.unwrap();
+}
+
 /// An account keeps at most 10,000 briefings; the next is refused and nothing is written.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_account_keeps_a_bounded_number_of_briefings() {
