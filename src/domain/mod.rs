@@ -560,7 +560,12 @@ pub fn decimals(value_text: &str) -> usize {
 /// floating-point noise beyond the precision of its inputs.
 pub fn round_to(value: f64, places: usize) -> f64 {
     let factor = 10f64.powi(places.min(12) as i32);
-    (value * factor).round() / factor
+    let scaled = value * factor;
+    // A value too large to scale has no fractional digits left to round.
+    if !scaled.is_finite() {
+        return value;
+    }
+    scaled.round() / factor
 }
 
 #[cfg(test)]
@@ -744,5 +749,6 @@ mod tests {
         assert_eq!(decimals("83"), 0);
         assert_eq!(round_to(0.1 + 0.2, 1), 0.3);
         assert_eq!(round_to(4729243.0 - 4719716.0, 0), 9527.0);
+        assert_eq!(round_to(1e300, 2), 1e300);
     }
 }

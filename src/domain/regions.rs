@@ -65,7 +65,7 @@ pub fn summary(row: &RegionRow) -> RegionSummary {
         level: row.level,
         country: row.country_code.clone(),
         parent_code: row.parent_code.clone(),
-        in_classification: !matches!(row.classification.as_str(), "historical" | "aggregate"),
+        in_classification: row.in_classification(),
         classification: row.classification.clone(),
         nuts_editions: editions(row).iter().map(|e| (*e).to_owned()).collect(),
         citation: row.citation.map(|c| c.to_string()),

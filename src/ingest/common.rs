@@ -81,12 +81,26 @@ fn parse_value(text: &str) -> Result<f64, String> {
 }
 
 /// Eurostat flags are single letters, concatenated (`bep`); stored lower-case as published.
+/// Each letter says one thing of the value, so a letter given twice is a mistake (and would
+/// make every claim on the value carry it as often).
 fn parse_flags(text: &str) -> Result<String, String> {
-    if text.bytes().all(|b| b.is_ascii_alphabetic()) {
-        Ok(text.to_ascii_lowercase())
-    } else {
-        Err(format!("flags \"{}\" are not letters", shown(text)))
+    if !text.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return Err(format!("flags \"{}\" are not letters", shown(text)));
     }
+    let flags = text.to_ascii_lowercase();
+    let mut seen = [false; 26];
+    for b in flags.bytes() {
+        let seen = &mut seen[usize::from(b - b'a')];
+        if *seen {
+            return Err(format!(
+                "flags \"{}\" give the letter {} more than once",
+                shown(text),
+                char::from(b)
+            ));
+        }
+        *seen = true;
+    }
+    Ok(flags)
 }
 
 /// Geo codes and dimension names: `[A-Za-z0-9_]+` (NUTS codes, `EU27_2020`, `na_item`).
@@ -381,6 +395,12 @@ mod tests {
         assert_eq!(parse_flags("bEp").unwrap(), "bep");
         assert!(parse_flags("p*").is_err());
         assert!(parse_flags("b p").is_err());
+        assert!(
+            parse_flags("bB")
+                .unwrap_err()
+                .contains("the letter b more than once")
+        );
+        assert_eq!(parse_flags("bcdefnprsuz").unwrap(), "bcdefnprsuz");
     }
 
     /// A body of line breaks must not reserve memory by its line count.

@@ -305,11 +305,11 @@ pub fn all() -> Value {
             "unit": {"type": "string", "pattern": "^[A-Z0-9_]{1,32}$"},
             "dimensions": {"type": "array", "maxItems": crate::store::import::MAX_DIMENSIONS, "items": {"type": "string", "pattern": "^[a-z0-9_]{1,32}$", "not": {"enum": crate::ingest::tidy::KNOWN}}},
             "topic": {"type": "string", "minLength": 1, "maxLength": 50},
-            "description": {"type": "string"},
+            "description": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A short name of the measure; a briefing heads its section with it (else with the title)."},
         }},
         "TidyCsv": {
             "type": "string",
-            "description": "CSV with a header row. Columns, in any order: `nuts_code` (or `geo`), `period` (or `time`), `value`, and one column per dimension of the dataset; optional: `unit` (default: the dataset's unit), `flags` (Eurostat letters such as `p`, `e`), `dataset_code` and `nuts_level` (when present they must be this dataset and the code's level), `conf_status`, `src_line`. Region codes are 1 to 16 letters, digits or `_` (any case: a known code is stored as published), periods at most 32 characters, dimension values 1 to 64 of letters, digits, `_ - @ $`.",
+            "description": "CSV with a header row. Columns, in any order: `nuts_code` (or `geo`), `period` (or `time`), `value`, and one column per dimension of the dataset; optional: `unit` (default: the dataset's unit), `flags` (Eurostat letters such as `p`, `e`, each at most once), `dataset_code` and `nuts_level` (when present they must be this dataset and the code's level), `conf_status`, `src_line`. Region codes are 1 to 16 letters, digits or `_` (any case: a known code is stored as published), periods a year (`2023`), quarter (`2023-Q1` or `2023Q1`), semester (`2023-S1` or `2023S1`) or month (`2023-01` or `2023M01`), stored in the first form, dimension values 1 to 64 of letters, digits, `_ - @ $`.",
             "examples": ["nuts_code,period,value,sex\nDE21,2022,12.5,T\nDE22,2022,11,T\n"],
         },
         "ImportOutcome": object(&["dataset", "rows_in_file", "added", "revised", "unchanged"], json!({

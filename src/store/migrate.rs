@@ -128,37 +128,44 @@ fn cite_regions_and_snapshots(tx: &rusqlite::Transaction) -> rusqlite::Result<()
 /// from different formats), the row of the later snapshot stands and the other is marked
 /// superseded by it, as a revision would be. A period of no known form is left as it is.
 fn canonical_periods(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
-    let periods: Vec<String> = tx
-        .prepare("SELECT DISTINCT period FROM observations")?
-        .query_map([], |r| r.get(0))?
+    // One scan: a year is canonical already, and most rows are years.
+    let rows: Vec<(i64, i64, String, String, String, i64, bool)> = tx
+        .prepare(
+            "SELECT id, series_id, region_code, period, citation_id, snapshot_id,
+                    superseded_by IS NULL
+             FROM observations WHERE period NOT GLOB '[0-9][0-9][0-9][0-9]'",
+        )?
+        .query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })?
         .collect::<Result<_, _>>()?;
-    let renamed: Vec<(String, String)> = periods
-        .into_iter()
-        .filter_map(|p| {
-            let c = crate::period::canonical(&p).ok()?;
-            (c != p).then_some((p, c))
-        })
-        .collect();
+    let mut twin_of = tx.prepare(
+        "SELECT id, citation_id, snapshot_id FROM observations
+         WHERE series_id = ?1 AND region_code = ?2 AND period = ?3 AND superseded_by IS NULL",
+    )?;
+    let mut supersede = tx.prepare("UPDATE observations SET superseded_by = ?2 WHERE id = ?1")?;
+    let mut rename = tx.prepare("UPDATE observations SET period = ?2 WHERE id = ?1")?;
     let mut touched = std::collections::BTreeSet::new();
-    for (old, new) in &renamed {
-        let rows: Vec<(i64, i64, String, String, i64)> = tx
-            .prepare(
-                "SELECT id, series_id, region_code, citation_id, snapshot_id FROM observations
-                 WHERE period = ?1 AND superseded_by IS NULL",
-            )?
-            .query_map([old], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-            })?
-            .collect::<Result<_, _>>()?;
-        for (id, series, region, citation, snapshot) in rows {
-            let twin: Option<(i64, String, i64)> = tx
-                .query_row(
-                    "SELECT id, citation_id, snapshot_id FROM observations
-                     WHERE series_id = ?1 AND region_code = ?2 AND period = ?3
-                       AND superseded_by IS NULL",
-                    rusqlite::params![series, region, new],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-                )
+    for (id, series, region, period, citation, snapshot, current) in rows {
+        let Ok(new) = crate::period::canonical(&period) else {
+            continue;
+        };
+        if new == period {
+            continue;
+        }
+        if current {
+            let twin: Option<(i64, String, i64)> = twin_of
+                .query_row(rusqlite::params![series, region, new], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })
                 .optional()?;
             if let Some((twin, twin_citation, twin_snapshot)) = twin {
                 let (older, newer) = if twin_snapshot > snapshot {
@@ -166,17 +173,11 @@ fn canonical_periods(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
                 } else {
                     (twin, citation)
                 };
-                tx.execute(
-                    "UPDATE observations SET superseded_by = ?2 WHERE id = ?1",
-                    rusqlite::params![older, newer],
-                )?;
+                supersede.execute(rusqlite::params![older, newer])?;
             }
-            touched.insert((series, region));
         }
-        tx.execute(
-            "UPDATE observations SET period = ?2 WHERE period = ?1",
-            [old, new],
-        )?;
+        rename.execute(rusqlite::params![id, new])?;
+        touched.insert((series, region));
     }
     for (series, region) in &touched {
         super::blocks::write(tx, *series, region)?;
@@ -193,7 +194,7 @@ fn canonical_periods(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
             [id],
         )?;
     }
-    if !renamed.is_empty() {
+    if !touched.is_empty() {
         // Answers cached under the old generation showed the old forms.
         tx.execute(
             "UPDATE store_meta SET value = value + 1 WHERE key = 'data_generation'",

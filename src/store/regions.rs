@@ -52,6 +52,12 @@ impl RegionRow {
         }
     }
 
+    /// A region of a classification regintel ships (NUTS, its statistical regions, the UK's of
+    /// NUTS 2016), not a code seen only in data (historical) nor an aggregate.
+    pub fn in_classification(&self) -> bool {
+        !matches!(self.classification.as_str(), "historical" | "aggregate")
+    }
+
     /// The name in Latin script where Eurostat gives one, else the national one.
     pub fn name(&self) -> Option<&str> {
         self.name_latin.as_deref().or(self.name_national.as_deref())

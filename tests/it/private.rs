@@ -134,7 +134,7 @@ async fn bad_definitions_and_bad_csv_are_refused_whole() {
     let e = create(
         &s,
         a.key_header(),
-        json!({"code": "Bad Code", "title": "", "unit": "nr", "dimensions": ["geo", "x", "x"]}),
+        json!({"code": "Bad Code", "title": "", "unit": "nr", "dimensions": ["geo", "x", "x"], "description": "d".repeat(201)}),
     )
     .await
     .error(422, "validation_failed");
@@ -151,7 +151,8 @@ async fn bad_definitions_and_bad_csv_are_refused_whole() {
             "#/title",
             "#/unit",
             "#/dimensions/0",
-            "#/dimensions/2"
+            "#/dimensions/2",
+            "#/description"
         ]
     );
     create(

@@ -153,10 +153,11 @@ impl Operation {
     }
 
     /// The value and the decimals it is shown with, from the inputs' values and the decimals
-    /// they were published with; None where it is undefined (a change from zero).
+    /// they were published with; None where it is undefined (a change from zero) or too large
+    /// for a double (a ratio of 1e300 to 1e-300).
     pub fn compute(self, values: &[f64], input_decimals: usize) -> Option<(f64, usize)> {
         let round = crate::domain::round_to;
-        match (self, values) {
+        let computed = match (self, values) {
             (Operation::PercentChange, [a, b]) if *a != 0.0 => {
                 Some((round((b - a).abs() / a.abs() * 100.0, 1), 1))
             }
@@ -176,7 +177,8 @@ impl Operation {
             }
             (Operation::Count, values) if !values.is_empty() => Some((values.len() as f64, 0)),
             _ => None,
-        }
+        };
+        computed.filter(|(value, _)| value.is_finite())
     }
 
     /// The value as the text writes it: a rank as its phrase ("second-highest"), any other
@@ -378,6 +380,9 @@ mod tests {
             Some((9.7, 1))
         );
         assert_eq!(Operation::Ratio.compute(&[0.0, 1.0], 1), None);
+        assert_eq!(Operation::Ratio.compute(&[1e-300, 1e300], 1), None);
+        assert_eq!(pc.compute(&[1e-300, 1e300], 0), None);
+        assert_eq!(Operation::Difference.compute(&[-1.7e308, 1.7e308], 0), None);
         assert_eq!(Operation::IndexChange.compute(&[107.9], 1), Some((7.9, 1)));
         assert_eq!(Operation::IndexChange.compute(&[95.35], 2), Some((4.65, 2)));
         assert_eq!(Operation::Rank.display(2.0, 0), "second-highest");

@@ -8,7 +8,7 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{Draft, ProseModel, Section};
+use super::{Draft, ProseModel, Section, verify};
 
 const SYSTEM: &str = "You rewrite short briefings about European regions for policy analysts, in clear, plain English. \
 Use only the facts in the fact sheet. Every number you write must be one of the claims, written character for character as its `reads` text \
@@ -49,16 +49,16 @@ pub fn rewrite(model: &dyn ProseModel, draft: &Draft) -> Result<Vec<Section>, St
         .map(|l| l.text.as_str())
         .collect();
     // Longest first, so a title holding a shorter label is replaced whole.
-    quoted.sort_by_key(|l| std::cmp::Reverse(l.len()));
+    quoted.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
     quoted.dedup();
     let placeholder = |i: usize| format!("[[Q{}]]", i + 1);
+    // Only where a title stands whole: one titled "1" leaves the figure 10 as it is.
     let hide = |text: &str| -> String {
-        quoted
-            .iter()
-            .enumerate()
-            .fold(text.to_owned(), |text, (i, label)| {
-                text.replace(label, &placeholder(i))
-            })
+        let mut out = text.to_owned();
+        for (span, i) in verify::label_spans(text, &quoted).into_iter().rev() {
+            out.replace_range(span, &placeholder(i));
+        }
+        out
     };
     let fact_sheet: Vec<Section> = draft
         .sections

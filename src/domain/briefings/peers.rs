@@ -51,7 +51,9 @@ pub struct Group {
 
 impl Group {
     /// The regions at `level` of `country` (every country when None), or of the EU's member
-    /// states, without extra-regio codes and aggregates, and without `own`.
+    /// states, without extra-regio codes and without `own`: only regions of the classification,
+    /// so that codes of an earlier edition, aggregates and an account's own codes are neither
+    /// ranked among nor read (an account may upload ten thousand).
     pub fn at_level(
         store: &dyn Source,
         among: Among,
@@ -66,7 +68,7 @@ impl Group {
             .filter(|r| {
                 r.code != own
                     && !is_extra_regio(&r.code)
-                    && r.classification != "aggregate"
+                    && r.in_classification()
                     && (!eu || is_eu_member(r.country_code.as_deref()))
             })
             .collect();
@@ -77,7 +79,8 @@ impl Group {
         })
     }
 
-    /// The children of a parent, without extra-regio codes and without `own`.
+    /// The children of a parent of the classification, without extra-regio codes and without
+    /// `own`.
     pub fn children(
         store: &dyn Source,
         parent: &RegionRow,
@@ -86,7 +89,7 @@ impl Group {
         let others = store
             .subregions(&parent.code)?
             .into_iter()
-            .filter(|r| r.code != own.code && !is_extra_regio(&r.code))
+            .filter(|r| r.code != own.code && !is_extra_regio(&r.code) && r.in_classification())
             .map(Arc::new)
             .collect();
         Ok(Group {

@@ -1,6 +1,8 @@
 //! What the writer reads, and from where: the caller's scoped store in the service, constructed
 //! series in the writer's tests.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::domain::Error;
@@ -55,5 +57,67 @@ impl Source for Scoped {
 
     fn series_of(&self, dataset_id: i64) -> Result<Arc<[SeriesRow]>, Error> {
         Ok(Scoped::series_of(self, dataset_id)?)
+    }
+}
+
+/// A source that reads each row once per briefing: a region's value is read for every group it
+/// is ranked in (its country's regions, its parent's children, the EU's), and a series for every
+/// rank that checks it for breaks.
+pub struct ReadOnce<'a> {
+    inner: &'a dyn Source,
+    values: RefCell<HashMap<(String, i64, String), Option<ObsRow>>>,
+    series: RefCell<HashMap<(String, i64), Vec<ObsRow>>>,
+}
+
+impl<'a> ReadOnce<'a> {
+    pub fn new(inner: &'a dyn Source) -> Self {
+        ReadOnce {
+            inner,
+            values: RefCell::default(),
+            series: RefCell::default(),
+        }
+    }
+}
+
+impl Source for ReadOnce<'_> {
+    fn region(&self, code: &str) -> Result<Option<Arc<RegionRow>>, Error> {
+        self.inner.region(code)
+    }
+
+    fn subregions(&self, code: &str) -> Result<Vec<RegionRow>, Error> {
+        self.inner.subregions(code)
+    }
+
+    fn regions_at(&self, level: i64, country: Option<&str>) -> Result<Vec<Arc<RegionRow>>, Error> {
+        self.inner.regions_at(level, country)
+    }
+
+    fn series_rows(&self, region: &str, series_id: i64) -> Result<Vec<ObsRow>, Error> {
+        let key = (region.to_owned(), series_id);
+        if let Some(rows) = self.series.borrow().get(&key) {
+            return Ok(rows.clone());
+        }
+        let rows = self.inner.series_rows(region, series_id)?;
+        self.series.borrow_mut().insert(key, rows.clone());
+        Ok(rows)
+    }
+
+    fn value_at(
+        &self,
+        region: &str,
+        series_id: i64,
+        period: &str,
+    ) -> Result<Option<ObsRow>, Error> {
+        let key = (region.to_owned(), series_id, period.to_owned());
+        if let Some(row) = self.values.borrow().get(&key) {
+            return Ok(row.clone());
+        }
+        let row = self.inner.value_at(region, series_id, period)?;
+        self.values.borrow_mut().insert(key, row.clone());
+        Ok(row)
+    }
+
+    fn series_of(&self, dataset_id: i64) -> Result<Arc<[SeriesRow]>, Error> {
+        self.inner.series_of(dataset_id)
     }
 }

@@ -5,6 +5,7 @@
 //! shown.
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
@@ -63,8 +64,10 @@ impl CitedRow {
     }
 }
 
-/// Words that state a number without digits; a model's text may not use them.
+/// Words that state a number without digits; a model's text may not use them (nor the
+/// ordinals of [`numbers::ORDINAL_WORDS`], nor any of these or those before "fold").
 const NUMBER_WORDS: &[&str] = &[
+    "zero",
     "two",
     "three",
     "four",
@@ -76,32 +79,125 @@ const NUMBER_WORDS: &[&str] = &[
     "ten",
     "eleven",
     "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
     "twenty",
     "thirty",
     "forty",
     "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
     "hundred",
     "hundreds",
+    "hundredth",
     "thousand",
     "thousands",
+    "thousandth",
     "million",
     "millions",
+    "millionth",
     "billion",
     "billions",
+    "trillion",
+    "trillions",
+    "thirtieth",
+    "fortieth",
+    "fiftieth",
+    "sixtieth",
+    "seventieth",
+    "eightieth",
+    "ninetieth",
     "twice",
+    "thrice",
     "double",
     "doubled",
     "triple",
     "tripled",
+    "quadruple",
+    "quadrupled",
     "halved",
     "dozen",
     "dozens",
     "percent",
     "half",
+    "quarter",
 ];
 
-/// Words that rank without a rank claim's phrase; a model's text may not use them.
-const RANK_WORDS: &[&str] = &["largest", "smallest", "biggest", "greatest"];
+/// Words that rank without a rank claim's phrase; a model's text may not use them, nor a
+/// superlative (a word ending in "est" but those of [`NOT_SUPERLATIVES`]).
+const RANK_WORDS: &[&str] = &["top", "bottom", "last", "best", "worst", "most", "least"];
+
+/// Words ending in "est" that rank nothing.
+const NOT_SUPERLATIVES: &[&str] = &[
+    "latest",
+    "interest",
+    "interests",
+    "west",
+    "rest",
+    "forest",
+    "honest",
+    "modest",
+    "request",
+    "suggest",
+    "suggests",
+    "invest",
+    "invests",
+    "harvest",
+    "test",
+    "tests",
+    "digest",
+    "manifest",
+];
+
+/// Words after a number that compare it: a model may write one there only as a claim's `reads`.
+const COMPARING: &[&str] = &[
+    "more",
+    "less",
+    "fewer",
+    "above",
+    "below",
+    "higher",
+    "lower",
+    "greater",
+    "larger",
+    "smaller",
+    "times",
+    "up",
+    "down",
+    "over",
+    "under",
+    "ahead",
+    "behind",
+    "increase",
+    "increased",
+    "decrease",
+    "decreased",
+    "rise",
+    "rose",
+    "fall",
+    "fell",
+    "grew",
+    "growth",
+    "gain",
+    "drop",
+    "dropped",
+];
+
+/// Words a model may write after a period standing as a date; before any other, the period is a
+/// number like any other (a model writing "in 2015 regions" states a number of regions).
+const AFTER_PERIOD: &[&str] = &[
+    "and", "or", "to", "on", "the", "it", "its", "when", "where", "which", "with", "while", "but",
+    "in", "of", "for", "from", "until", "since", "than", "was", "were", "is", "are", "has", "had",
+    "have", "as", "by", "at", "so", "because", "after", "before", "compared", "against", "there",
+    "this", "that", "then", "a", "an",
+];
 
 /// Words before a period that make a four-digit number a year ("in 2022", "since 2015").
 const BEFORE_PERIOD: &[&str] = &[
@@ -196,17 +292,17 @@ pub fn verify(
     let mut numbers_checked = 0;
     for section in sections {
         for part in [&section.heading, &section.text] {
-            let mut text = part.clone();
-            for label in &labels {
-                // `replace` copies the whole text even when the label is not in it.
-                if text.contains(label) {
-                    text = text.replace(label, " ");
-                }
-            }
-            let mut text = without_periods(&text, &cited.periods);
+            // A number or rank phrase that is a claim is one, wherever it stands; one that is
+            // not may still be part of a name or title.
+            let names: Vec<Range<usize>> = (label_spans(part, &labels).into_iter())
+                .map(|(span, _)| span)
+                .collect();
+            let in_a_name = |range: &Range<usize>| {
+                (names.iter()).any(|n| n.start <= range.start && range.end <= n.end)
+            };
+            let mut text = without_periods(part, &cited.periods, author == Author::Model);
             for range in numbers::find_ranks(&text).into_iter().rev() {
                 let phrase = text[range.clone()].to_ascii_lowercase();
-                numbers_checked += 1;
                 let rank = |c: &&Claim| {
                     c.display == phrase
                         && c.operation
@@ -218,42 +314,84 @@ pub fn verify(
                     .iter()
                     .filter(rank)
                     .find(|c| !used.contains(c.id.as_str()));
-                let Some(claim) = unmatched.or_else(|| claims.iter().find(rank)) else {
-                    return Ok(Err(format!(
-                        "the text states a rank (\"{phrase}\") that is no claim"
-                    )));
-                };
-                used.insert(claim.id.as_str());
+                match unmatched.or_else(|| claims.iter().find(rank)) {
+                    Some(claim) => {
+                        numbers_checked += 1;
+                        used.insert(claim.id.as_str());
+                    }
+                    None if in_a_name(&range) => {}
+                    None => {
+                        return Ok(Err(format!(
+                            "the text states a rank (\"{phrase}\") that is no claim"
+                        )));
+                    }
+                }
                 text.replace_range(range.clone(), &" ".repeat(range.len()));
             }
-            if author == Author::Model
-                && let Err(why) = held_to_the_letter(&text, &cited.regions)
-            {
-                return Ok(Err(why));
+            if author == Author::Model {
+                let mut unnamed = text.clone();
+                for name in &names {
+                    unnamed.replace_range(name.clone(), &" ".repeat(name.len()));
+                }
+                if let Err(why) = held_to_the_letter(&unnamed, &cited.regions) {
+                    return Ok(Err(why));
+                }
             }
+            // Where each number stated ends, and the claim it is.
+            let mut stated: Vec<(usize, &Claim)> = Vec::new();
             for (at, number) in numbers::find(&text) {
-                numbers_checked += 1;
+                let span = at..at + number.len();
                 // Two claims may read the same ("7 regions", "7.0 %"): each occurrence takes
-                // one not matched yet.
-                let unmatched = claims
-                    .iter()
-                    .find(|c| c.display == number && !used.contains(c.id.as_str()));
-                let Some(claim) = unmatched.or_else(|| claims.iter().find(|c| c.display == number))
-                else {
-                    return Ok(Err(format!(
-                        "the number {} in the text is not a claim",
-                        crate::error::shown(number)
-                    )));
+                // one not matched yet, among those the text reads as they must be read.
+                let reads_here = |c: &&Claim| {
+                    (c.reads.as_ref()).is_none_or(|reads| text[at..].starts_with(reads.as_str()))
                 };
-                if let Some(reads) = &claim.reads
-                    && !text[at..].starts_with(reads.as_str())
-                {
+                let mut alike = claims.iter().filter(|c| c.display == number);
+                let claim = (alike.clone().filter(reads_here))
+                    .find(|c| !used.contains(c.id.as_str()))
+                    .or_else(|| alike.clone().find(reads_here));
+                let Some(claim) = claim else {
+                    if in_a_name(&span) {
+                        continue;
+                    }
+                    return Ok(Err(match alike.next() {
+                        Some(claim) => format!(
+                            "claim {} must read \"{}\" where the text states it",
+                            claim.id,
+                            claim.reads.as_deref().unwrap_or_default()
+                        ),
+                        None => format!(
+                            "the number {} in the text is not a claim",
+                            crate::error::shown(number)
+                        ),
+                    }));
+                };
+                if author == Author::Model && claim.reads.is_none() && compares(&text[span.end..]) {
                     return Ok(Err(format!(
-                        "claim {} must read \"{reads}\" where the text states it",
+                        "the text compares the number {number}, which claim {} does not read so",
                         claim.id
                     )));
                 }
+                numbers_checked += 1;
                 used.insert(claim.id.as_str());
+                stated.push((span.end, claim));
+            }
+            if author == Author::Model {
+                // A percentage only where a claim reads as one.
+                for (at, _) in text.match_indices('%') {
+                    let number_end = text[..at].trim_end_matches(' ').len();
+                    let percentage = stated.iter().any(|(end, c)| {
+                        *end == number_end
+                            && (c.reads.as_ref())
+                                .and_then(|r| r.strip_prefix(c.display.as_str()))
+                                .is_some_and(|r| r.trim_start().starts_with('%'))
+                    });
+                    if !percentage && !in_a_name(&(at..at + 1)) {
+                        return Ok(Err(
+                            "the text writes % after no claim that reads as a percentage".into(),
+                        ));
+                    }
+                }
             }
         }
     }
@@ -291,10 +429,43 @@ impl Cited {
     }
 }
 
+/// Where `labels` (longest first) stand whole in `text`, each with the label's index: not inside
+/// a longer word or number (a dataset titled "1" is not in "10" or "1.5"), nor inside a longer
+/// label. In text order.
+pub(super) fn label_spans(text: &str, labels: &[&str]) -> Vec<(Range<usize>, usize)> {
+    let mut spans: Vec<(Range<usize>, usize)> = Vec::new();
+    for (index, label) in labels.iter().enumerate() {
+        let mut from = 0;
+        while let Some(found) = text[from..].find(label) {
+            let (at, end) = (from + found, from + found + label.len());
+            let before = text[..at].chars().rev().take(2).collect::<Vec<_>>();
+            let after = text[end..].chars().take(2).collect::<Vec<_>>();
+            let joins = |near: &[char]| match near {
+                [c, ..] if c.is_alphanumeric() => true,
+                ['.' | ',', d, ..] => d.is_ascii_digit(),
+                _ => false,
+            };
+            let overlaps = spans.iter().any(|(s, _)| s.start < end && at < s.end);
+            if joins(&before) || joins(&after) || overlaps {
+                from = at + text[at..].chars().next().map_or(1, char::len_utf8);
+            } else {
+                spans.push((at..end, index));
+                from = end;
+            }
+        }
+    }
+    spans.sort_by_key(|(span, _)| span.start);
+    spans
+}
+
 /// `text` with each cited period blanked where it stands as a date: a whole word after one of
-/// [`BEFORE_PERIOD`], not followed by `%` or one of [`UNIT_WORDS`].
-fn without_periods(text: &str, periods: &BTreeSet<String>) -> String {
+/// [`BEFORE_PERIOD`], not followed by `%` or one of [`UNIT_WORDS`], and in a model's text
+/// (`strict`) followed by punctuation, a number or one of [`AFTER_PERIOD`]. Longer periods first:
+/// 2024 is not blanked out of 2024-01.
+fn without_periods(text: &str, periods: &BTreeSet<String>, strict: bool) -> String {
     let mut out = text.to_owned();
+    let mut periods: Vec<&String> = periods.iter().collect();
+    periods.sort_by_key(|p| std::cmp::Reverse(p.len()));
     for period in periods {
         let mut from = 0;
         while let Some(found) = out[from..].find(period.as_str()) {
@@ -313,12 +484,17 @@ fn without_periods(text: &str, periods: &BTreeSet<String>) -> String {
                 .to_lowercase();
             let amount =
                 after.starts_with(['%', '\u{2030}']) || UNIT_WORDS.contains(&word_after.as_str());
+            let joined = |rest: &str, joiners: &[char]| {
+                rest.starts_with(joiners) && rest[1..].starts_with(|c: char| c.is_alphanumeric())
+            };
             let whole = out[..at].ends_with([' ', '('])
                 && !out[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-                && !(out[end..].starts_with(['.', ','])
-                    && out[end + 1..].starts_with(|c: char| c.is_ascii_digit()));
+                && !joined(&out[end..], &['.', ',', '-']);
             let date = BEFORE_PERIOD.contains(&word_before.to_lowercase().as_str());
-            if whole && !amount && date {
+            let fits = !strict
+                || !after.starts_with(char::is_alphabetic)
+                || AFTER_PERIOD.contains(&word_after.as_str());
+            if whole && !amount && date && fits {
                 out.replace_range(at..end, &" ".repeat(period.len()));
             }
             from = end;
@@ -327,50 +503,46 @@ fn without_periods(text: &str, periods: &BTreeSet<String>) -> String {
     out
 }
 
-/// Spaces other than the ASCII one, dashes other than the ASCII hyphen-minus, and characters
-/// that show nothing: a model's text may hold none of them outside a quoted name.
-fn hides_something(c: char) -> bool {
-    (c.is_whitespace() && !matches!(c, ' ' | '\n' | '\t'))
-        || matches!(
-            c,
-            '\u{2010}'
-                ..='\u{2015}'
-                    | '\u{2212}'
-                    | '\u{2E3A}'
-                    | '\u{2E3B}'
-                    | '\u{FE58}'
-                    | '\u{FE63}'
-                    | '\u{FF0D}'
-        )
-        || matches!(c, '\u{00AD}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+/// Typographic quotes, the only characters beyond ASCII a model may write outside names.
+fn typographic_quote(c: char) -> bool {
+    matches!(c, '\u{2018}' | '\u{2019}' | '\u{201C}' | '\u{201D}')
 }
 
-/// A model's text may write digits only as numbers (a claim, a period, a region code), never
-/// inside other words, nor as look-alike digits, number, ordinal or rank words, or behind
-/// non-ASCII spaces, dashes or invisible characters.
+/// Whether `lower` (a lower-case word) states a number or a rank without digits.
+fn number_or_rank_word(lower: &str) -> Option<&'static str> {
+    let numeric = |w: &str| NUMBER_WORDS.contains(&w) || numbers::ORDINAL_WORDS.contains(&w);
+    if numeric(lower) || lower.strip_suffix("fold").is_some_and(numeric) {
+        return Some("the number word");
+    }
+    let superlative =
+        lower.len() > 4 && lower.ends_with("est") && !NOT_SUPERLATIVES.contains(&lower);
+    if RANK_WORDS.contains(&lower) || superlative {
+        return Some("the rank word");
+    }
+    None
+}
+
+/// A model's text, its names blanked, may write only ASCII (and typographic quotes) without
+/// control characters, and digits only as numbers (a claim, a period, a region code): never
+/// inside other words, nor as number, ordinal, rank or superlative words. A letter beyond ASCII
+/// may be a digit's look-alike (Cyrillic З for 3), a space beyond ASCII may hide where a number
+/// ends.
 fn held_to_the_letter(text: &str, regions: &BTreeSet<String>) -> Result<(), String> {
-    if let Some(c) = text
-        .chars()
-        .find(|c| (c.is_numeric() && !c.is_ascii_digit()) || hides_something(*c))
-    {
+    let unwritable = |c: &char| {
+        (!c.is_ascii() && !typographic_quote(*c))
+            || (c.is_ascii_control() && !matches!(c, '\n' | '\t'))
+    };
+    if let Some(c) = text.chars().find(unwritable) {
         return Err(format!(
-            "the text writes U+{:04X}, which may hide a number",
+            "the text writes U+{:04X}; outside names a model writes ASCII",
             c as u32
         ));
     }
     for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
         let lower = word.to_lowercase();
-        if NUMBER_WORDS.contains(&lower.as_str())
-            || numbers::ORDINAL_WORDS.contains(&lower.as_str())
-        {
+        if let Some(what) = number_or_rank_word(&lower) {
             return Err(format!(
-                "the text writes the number word \"{}\"",
-                crate::error::shown(word)
-            ));
-        }
-        if RANK_WORDS.contains(&lower.as_str()) {
-            return Err(format!(
-                "the text ranks with \"{}\", which is no rank claim",
+                "the text writes {what} \"{}\", which is no claim",
                 crate::error::shown(word)
             ));
         }
@@ -384,6 +556,21 @@ fn held_to_the_letter(text: &str, regions: &BTreeSet<String>) -> Result<(), Stri
         }
     }
     Ok(())
+}
+
+/// Whether the words after a number, up to the next punctuation or number (three words at
+/// most), compare it ("5,000 more", "12.5 above").
+fn compares(after: &str) -> bool {
+    after
+        .split(|c: char| {
+            matches!(c, '.' | ',' | ';' | ':' | '(' | ')' | '!' | '?') || c.is_ascii_digit()
+        })
+        .next()
+        .unwrap_or("")
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .any(|w| COMPARING.contains(&w.to_lowercase().as_str()))
 }
 
 /// One claim against its rows: a direct one is the row's value shown with the row's decimals; a
@@ -467,10 +654,11 @@ fn check_claim(
         other => return Ok(Err(format!("unknown kind {}", crate::error::shown(other)))),
     };
     // The flags it carries beyond its own rows' (the values between them) are theirs.
+    let own_rows: BTreeSet<&str> = (claim.citations.iter().map(String::as_str))
+        .chain(inputs.iter().map(|i| i.citation.as_str()))
+        .collect();
     for flag in &claim.flags {
-        let listed = claim.citations.contains(&flag.citation)
-            || inputs.iter().any(|i| i.citation == flag.citation);
-        if listed {
+        if own_rows.contains(flag.citation.as_str()) {
             continue;
         }
         let holds = match rows(&flag.citation)? {
@@ -654,6 +842,8 @@ mod tests {
             ("2017-Q1", "2022-Q1"),
             ("2017-07", "2022-07"),
             ("2017-S1", "2022-S1"),
+            // A year that begins a month cited too is not blanked out of it.
+            ("2022", "2022-07"),
         ] {
             let (rows, claims, text) = written_at(then, now);
             assert!(check(&rows, &claims, &text).is_ok(), "{text}");
@@ -743,6 +933,30 @@ mod tests {
                 "{trick}"
             );
         }
+        for (trick, refused_for) in [
+            // A letter beyond ASCII may be a digit's look-alike (Cyrillic Ze for 3).
+            ("It grew by \u{0417}.5 points.", "U+0417"),
+            ("Thirteen towns grew.", "number word \"Thirteen\""),
+            ("It has sixty towns.", "number word \"sixty\""),
+            ("Its output grew tenfold.", "number word \"tenfold\""),
+            ("It is the thirtieth region.", "number word \"thirtieth\""),
+            ("It is at the top.", "rank word \"top\""),
+            ("It is the richest region.", "rank word \"richest\""),
+            ("It came last.", "rank word \"last\""),
+            // A cited number compared or made a percentage where no claim reads so.
+            (
+                "It has 4,633,323 more people.",
+                "compares the number 4,633,323",
+            ),
+            ("Some 4,633,323 fewer lived there.", "compares the number"),
+            ("It has a 4,729,243 % share.", "% after no claim"),
+            // A cited year as a count: "in" does not make it a date before any word.
+            ("It grew in 2017 towns.", "the number 2017"),
+        ] {
+            let tricked = format!("{text} {trick}");
+            let why = check_by(&rows, &claims, &tricked, Author::Model).unwrap_err();
+            assert!(why.contains(refused_for), "{trick}: {why}");
+        }
         // Flipping the direction of a change is refused, writer or model.
         let flipped = text.replace("% more", "% less");
         assert!(check_by(&rows, &claims, &flipped, Author::Model).is_err());
@@ -751,6 +965,15 @@ mod tests {
         assert!(check(&rows, &claims, &shorter).is_err());
         let v = check_by(&rows, &claims, &shorter, Author::Model).unwrap();
         assert_eq!(v.claims_checked, 2);
+        // What a model may write: typographic quotes, a date before a word that follows one, a
+        // claim's percentage as it reads.
+        let plain = format!(
+            "{shorter} In 2017 it had \u{201C}fewer\u{201D} people; it\u{2019}s grown since 2017 and its population is larger."
+        );
+        assert!(check_by(&rows, &claims, &plain, Author::Model).is_ok());
+        // The writer's own phrasing keeps a date before any word.
+        let dated = format!("{text} It grew in 2017 towns.");
+        assert!(check(&rows, &claims, &dated).is_ok());
     }
 
     /// A name of the catalogue with a dash or digits may be quoted by anyone; one of an
@@ -766,6 +989,20 @@ mod tests {
             why.contains("U+2013") || why.contains("not a claim"),
             "{why}"
         );
+    }
+
+    /// A label is a name only where it stands whole: a dataset titled "1", "2.1" or "4,729"
+    /// leaves the numbers it is part of to be checked as numbers.
+    #[test]
+    fn labels_are_blanked_only_where_they_stand_whole() {
+        let (rows, claims, text) = written();
+        for title in ["1", "2", "2.1", "4,729", "729,243", "Population in DE"] {
+            let quoted = format!("{title}: {text}");
+            let v = check_all(&rows, &claims, &quoted, Author::Writer, &[title], &[]);
+            assert!(v.is_ok(), "{title}: {v:?}");
+        }
+        let spans = label_spans("A 1 in 10, 1.5, 0.1, x1 and (1).", &["1"]);
+        assert_eq!(spans, [(2..3, 0), (29..30, 0)]);
     }
 
     #[test]

@@ -105,6 +105,18 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     {
         problem(&mut errors, "#/topic", "topic must have 1 to 50 characters");
     }
+    // A briefing names the dataset by its description where it has one.
+    if body
+        .description
+        .as_deref()
+        .is_some_and(|d| d.trim().is_empty() || d.chars().count() > 200)
+    {
+        problem(
+            &mut errors,
+            "#/description",
+            "description must have 1 to 200 characters",
+        );
+    }
     if !errors.is_empty() {
         return Err(Rejection::Invalid { errors }.into());
     }
@@ -116,7 +128,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
             code: body.code.clone(),
             title: body.title.trim().to_owned(),
             topic: body.topic.unwrap_or_else(|| "private".into()),
-            description: body.description,
+            description: body.description.map(|d| d.trim().to_owned()),
             nuts_edition: None,
             headline: [("unit".to_owned(), body.unit)].into_iter().collect(),
             labels_json: "{}".into(),

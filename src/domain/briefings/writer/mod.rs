@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::claims::{ClaimBook, Operation};
 use super::peers::{self, Among, Group};
-use super::source::Source;
+use super::source::{ReadOnce, Source};
 use super::wording::{self, additive, listed, unreliable, year};
 use super::{Break, Draft, Label, Section};
 use crate::catalogue::Catalogue;
@@ -116,8 +116,9 @@ pub fn write(
     datasets: &[Arc<DatasetRow>],
 ) -> Result<Option<Draft>, Error> {
     let (topic, type_title, peers) = plan(briefing_type);
+    let store = ReadOnce::new(store);
     let mut w = Writer {
-        store,
+        store: &store,
         catalogue,
         book: ClaimBook::new(catalogue),
         labels: Vec::new(),
@@ -197,6 +198,11 @@ pub fn write(
         text: title.clone(),
         private: false,
     });
+    // Each region is named once per rank it is tied or left out in: the verifier needs each
+    // name once.
+    w.labels
+        .sort_by(|a, b| (a.private, &a.text).cmp(&(b.private, &b.text)));
+    w.labels.dedup();
     Ok(Some(Draft {
         title,
         sections,
@@ -226,8 +232,11 @@ impl Writer<'_> {
         text
     }
 
+    /// A region's name; one not of the classification (a code an account uploaded) is quoted
+    /// to a model like an account's titles.
     fn name_of(&mut self, region: &RegionRow) -> String {
-        self.label(region.name().unwrap_or(&region.code).to_owned(), false)
+        let name = region.name().unwrap_or(&region.code).to_owned();
+        self.label(name, region.citation.is_none())
     }
 
     fn unit_label(&mut self, dataset: &DatasetRow, unit: &str) -> String {
@@ -462,6 +471,11 @@ impl Writer<'_> {
         opening: &str,
     ) {
         let own = fact.own();
+        // The change first: where it cannot be computed, neither it nor its base is stated.
+        let Some(reading) = self.relative(earlier, own, &fact.unit, window, ("more", "less"))
+        else {
+            return;
+        };
         let before = self.book.direct(earlier).expect("stated rows have values");
         let period = &earlier.period;
         let lead = if opening.is_empty() {
@@ -469,7 +483,7 @@ impl Writer<'_> {
         } else {
             format!("{opening} it is")
         };
-        match self.relative(earlier, own, &fact.unit, window, ("more", "less")) {
+        match reading {
             Reading::By(reads) => {
                 text.push_str(&format!("{lead} {reads} than in {period} ({before})."))
             }
@@ -491,7 +505,8 @@ impl Writer<'_> {
 
     /// How `later` stands against `base`, as a claim the text must read so: "2.1 % more",
     /// "0.8 percentage points less", "9.7 times", or a plain difference ("3.5 more") where a
-    /// percentage of the base would mislead (a base at or below zero).
+    /// percentage of the base would mislead (a base at or below zero). None where it cannot be
+    /// computed (a gap past the largest double).
     fn relative(
         &mut self,
         base: &ObsRow,
@@ -499,10 +514,8 @@ impl Writer<'_> {
         unit: &str,
         window: &[&ObsRow],
         (up, down): (&str, &str),
-    ) -> Reading {
-        let (Some(a), Some(b)) = (base.value, later.value) else {
-            return Reading::Same;
-        };
+    ) -> Option<Reading> {
+        let (a, b) = (base.value?, later.value?);
         let direction = if b > a { up } else { down };
         let (operation, words) = match additive(unit) {
             Some(words) => (Operation::Difference, format!("{words} {direction}")),
@@ -510,20 +523,17 @@ impl Writer<'_> {
             None if b / a >= TIMES_FROM => (Operation::Ratio, "times".to_owned()),
             None => (Operation::PercentChange, format!("% {direction}")),
         };
-        let Some(reads) = self
+        let reads = self
             .book
-            .derived_reading(operation, &[base, later], window, &words)
-        else {
-            return Reading::Same;
-        };
+            .derived_reading(operation, &[base, later], window, &words)?;
         if self.book.claims.last().is_some_and(|c| c.value == 0.0) {
             self.book.take_back();
-            return Reading::Same;
+            return Some(Reading::Same);
         }
-        match operation {
+        Some(match operation {
             Operation::Ratio => Reading::Times(reads),
             _ => Reading::By(reads),
-        }
+        })
     }
 
     /// Ranks and comparisons: within the country (the level's regions, the parent's children,
@@ -568,7 +578,7 @@ impl Writer<'_> {
             self.rank(text, name, fact, group, &within)?;
         }
         for (comparator, named) in [&c.parent, &c.country].into_iter().flatten() {
-            self.gap(text, name, fact, comparator, named, &within)?;
+            self.gap(text, name, comparator, named, &within)?;
         }
         let Some(across) = self.across_countries(region, fact, within)? else {
             return Ok(());
@@ -578,7 +588,7 @@ impl Writer<'_> {
             self.rank(&mut said, name, fact, group, &across)?;
         }
         if let Some(eu) = &c.eu {
-            self.gap(&mut said, name, fact, eu, "the EU", &across)?;
+            self.gap(&mut said, name, eu, "the EU", &across)?;
         }
         if said.is_empty() {
             return Ok(());
@@ -753,7 +763,6 @@ impl Writer<'_> {
         &mut self,
         text: &mut String,
         name: &str,
-        fact: &Fact,
         comparator: &RegionRow,
         comparator_name: &str,
         across: &Across,
@@ -778,14 +787,14 @@ impl Writer<'_> {
             return Ok(());
         }
         if let Some(base) = series::index_base(&across.unit) {
-            return self.index_gap(text, fact, comparator, comparator_name, &larger, base);
+            return self.index_gap(text, across, comparator, comparator_name, &larger, base);
         }
-        let figure = self.book.direct(&larger).expect("stated rows have values");
         if series::is_total(&across.unit) {
+            let figure = self.book.direct(&larger).expect("stated rows have values");
             // A total of zero has no shares: its figure is stated alone.
-            match self.book.derived(Operation::Share, &[&larger, own], &[]) {
+            match (self.book).derived_reading(Operation::Share, &[&larger, own], &[], "%") {
                 Some(share) => text.push_str(&format!(
-                    " The total for {comparator_name}{note} is {figure}; {name} accounts for {share} % of it."
+                    " The total for {comparator_name}{note} is {figure}; {name} accounts for {share} of it."
                 )),
                 None => text.push_str(&format!(
                     " The total for {comparator_name}{note} is {figure}."
@@ -793,7 +802,12 @@ impl Writer<'_> {
             }
             return Ok(());
         }
-        match self.relative(&larger, own, &across.unit, &[], ("above", "below")) {
+        let Some(reading) = self.relative(&larger, own, &across.unit, &[], ("above", "below"))
+        else {
+            return Ok(());
+        };
+        let figure = self.book.direct(&larger).expect("stated rows have values");
+        match reading {
             Reading::By(reads) => text.push_str(&format!(
                 " The figure for {comparator_name}{note} is {figure}; {name} is {reads} it."
             )),
@@ -812,13 +826,13 @@ impl Writer<'_> {
     fn index_gap(
         &mut self,
         text: &mut String,
-        fact: &Fact,
+        across: &Across,
         comparator: &RegionRow,
         comparator_name: &str,
         larger: &ObsRow,
         base: u16,
     ) -> Result<(), Error> {
-        let series = self.store.series_rows(&comparator.code, fact.series_id)?;
+        let series = self.store.series_rows(&comparator.code, across.series_id)?;
         let window: Vec<&ObsRow> = series
             .iter()
             .filter(|r| year(&r.period).is_some_and(|y| y >= i32::from(base)))
