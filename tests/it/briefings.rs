@@ -770,8 +770,7 @@ async fn an_accounts_titles_reach_the_model_only_as_quoted_data() {
 async fn quarterly_data_is_briefed_and_the_list_pages() {
     let s = TestServer::start().await;
     let a = s.account("inst@example.org", Tier::Institutional);
-    let csv =
-        "nuts_code,period,value,flags\nDE21,2023-Q4,-1.5,\nDE21,2024-Q1,2.5,p\nDE22,2024-Q1,0.5,\n";
+    let csv = "nuts_code,period,value,flags\nDE21,2023-Q1,1.0,\nDE21,2023-Q4,-1.5,\nDE21,2024-Q1,2.5,p\nDE22,2024-Q1,0.5,\n";
     let definition = json!({"code": "my_quarters", "title": "Orders received", "unit": "PCH_PRE"});
     s.private_dataset(&a, definition, csv).await;
     let mut ids = Vec::new();
@@ -789,13 +788,14 @@ async fn quarterly_data_is_briefed_and_the_list_pages() {
             continue;
         }
         let text = b["sections"].to_string();
-        // A growth rate changes by percentage points, and a flagged value says so.
+        // A growth rate changes by percentage points, over a year (from the same quarter), and
+        // a flagged value says so.
         assert!(
             text.contains("2.5 (") && text.contains("in 2024-Q1, provisional"),
             "{text}"
         );
         assert!(
-            text.contains("4.0 percentage points more than in 2023-Q4"),
+            text.contains("1.5 percentage points more than in 2023-Q1"),
             "{text}"
         );
         check_claims(&s, &a, &b).await;

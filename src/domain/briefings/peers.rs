@@ -146,11 +146,12 @@ fn in_edition(region: &RegionRow, edition: Option<&str>) -> bool {
 /// dataset of `mixed` codes counts in NUTS 2021 or 2024, whichever more of the group's values
 /// are of (2024 when as many). With `since` (an index's base year), regions whose series breaks
 /// from then on are left out: their index is no growth. None when the group holds no other
-/// region.
+/// region, or when the region (`own`, with its row) is not of the edition the group is counted
+/// in: a code of NUTS 2021 ranked among those of 2024 would be counted beside its successor.
 pub fn ranked(
     store: &dyn Source,
     group: &Group,
-    own: &ObsRow,
+    (own_region, own): (&RegionRow, &ObsRow),
     series_id: i64,
     edition: Option<&str>,
     since: Option<u16>,
@@ -179,6 +180,9 @@ pub fn ranked(
         Some(e @ ("2021" | "2024")) => Some(e),
         _ => None,
     };
+    if !in_edition(own_region, edition) {
+        return Ok(None);
+    }
     let mut out = Ranked {
         rows: vec![own.clone()],
         regions: vec![None],

@@ -23,7 +23,7 @@ use crate::store::regions::RegionRow;
 
 /// The EU aggregate a region is set against where the data has it.
 const EU: &str = "EU27_2020";
-/// How far back the change over time looks, in periods with a value (years for annual data).
+/// How far back the change over time of annual data looks, in years with a value.
 const LOOK_BACK: usize = 5;
 /// Years a value may lag the briefing's newest before it is named the latest available.
 const STALE_YEARS: i32 = 3;
@@ -75,6 +75,28 @@ impl Fact {
         &self.rows[self.latest]
     }
 
+    /// The value a change over time starts from: for annual data the fifth value with one
+    /// before the latest (or the first), for data within the year the same quarter, half or
+    /// month a year before (a quarter against the one before would mix in the season). None
+    /// when there is none.
+    fn base_of_change(&self) -> Option<&ObsRow> {
+        let own = self.own();
+        let before = &self.rows[..self.latest];
+        match own.period.split_once('-') {
+            Some((year, within)) => {
+                let a_year_before = format!("{}-{within}", year.parse::<i32>().ok()? - 1);
+                before
+                    .iter()
+                    .find(|r| r.period.as_str() == a_year_before && stated(r))
+            }
+            None => {
+                let with_values: Vec<&ObsRow> = before.iter().filter(|r| stated(r)).collect();
+                let back = with_values.len().saturating_sub(LOOK_BACK);
+                with_values.get(back).copied()
+            }
+        }
+    }
+
     /// The rows from `from` to `to` (periods, both included).
     fn window(&self, from: &str, to: &str) -> Vec<&ObsRow> {
         (self.rows.iter())
@@ -84,6 +106,7 @@ impl Fact {
 }
 
 /// Whom a region is set against, found once for all its series.
+#[derive(Default)]
 struct Comparators {
     /// The parent, unless it is the country or the region is its only child.
     parent: Option<(Arc<RegionRow>, String)>,
@@ -91,7 +114,7 @@ struct Comparators {
     eu: Option<Arc<RegionRow>>,
     /// The regions of its level in its country.
     in_country: Option<Group>,
-    /// The parent's other children, when there are enough of them.
+    /// The parent's other children (ranked among when enough of them have a figure).
     in_parent: Option<Group>,
     /// Across countries: the regions of its level in the EU's member states, or for a country
     /// the member states (all countries, for one outside the EU).
@@ -250,9 +273,14 @@ impl Writer<'_> {
         self.label(label, dataset.private)
     }
 
-    /// Parent, country, the EU and the groups to rank among.
+    /// Parent, country, the EU and the groups to rank among. An aggregate (the EU itself) is set
+    /// against nothing; a code not of the classification is ranked among no one.
     fn comparators(&mut self, region: &RegionRow) -> Result<Comparators, Error> {
         let store = self.store;
+        if region.classification == "aggregate" {
+            return Ok(Comparators::default());
+        }
+        let classified = region.in_classification();
         let country = match &region.country_code {
             Some(code) if *code != region.code => store.region(code)?,
             _ => None,
@@ -261,14 +289,20 @@ impl Writer<'_> {
             Some(code) if country.as_ref().is_none_or(|c| c.code != *code) => store.region(code)?,
             _ => None,
         };
+        // A parent alone at its level in its country (CZ0 in CZ) is the country, as far as
+        // figures go.
+        let parent = match parent {
+            Some(p) if self.alone_in_country(&p)? => None,
+            parent => parent,
+        };
         let family = match &parent {
-            Some(parent) => Some(Group::children(store, parent, region)?),
-            None => None,
+            Some(parent) if classified => Some(Group::children(store, parent, region)?),
+            _ => None,
         };
         let level = region.level.unwrap_or(0);
         let member = peers::is_eu_member(region.country_code.as_deref());
         let in_country = match (&country, level) {
-            (Some(country), 1..) => Some(Group::at_level(
+            (Some(country), 1..) if classified => Some(Group::at_level(
                 store,
                 Among::Country(self.name_of(country)),
                 level,
@@ -277,40 +311,26 @@ impl Writer<'_> {
             )?),
             _ => None,
         };
-        let across = match (level, member) {
-            (0, true) => Some(Group::at_level(
-                store,
-                Among::MemberStates,
-                0,
-                None,
-                &region.code,
-            )?),
-            (0, false) => Some(Group::at_level(
-                store,
-                Among::Countries,
-                0,
-                None,
-                &region.code,
-            )?),
-            (_, true) => Some(Group::at_level(
-                store,
-                Among::Eu,
-                level,
-                None,
-                &region.code,
-            )?),
+        let among = match (level, member) {
+            (0, true) => Some(Among::MemberStates),
+            (0, false) => Some(Among::Countries),
+            (_, true) => Some(Among::Eu),
             (_, false) => None,
         };
-        let (parent, in_parent) = match (parent, family) {
-            // A region that is its parent's only child is its parent: nothing to compare.
-            (Some(_), Some(family)) if family.others.is_empty() => (None, None),
-            (Some(parent), Some(family)) => {
-                let named = self.name_of(&parent);
-                let enough = family.others.len() >= PARENT_PEERS;
-                (Some((parent, named)), enough.then_some(family))
-            }
-            _ => (None, None),
+        let across = match among.filter(|_| classified) {
+            Some(among) => Some(Group::at_level(store, among, level, None, &region.code)?),
+            None => None,
         };
+        let parent = match (parent, &family) {
+            // A region that is its parent's only child is its parent: nothing to compare.
+            (Some(_), Some(family)) if family.others.is_empty() => None,
+            (Some(parent), _) => {
+                let named = self.name_of(&parent);
+                Some((parent, named))
+            }
+            (None, _) => None,
+        };
+        let in_parent = family.filter(|f| !f.others.is_empty() && parent.is_some());
         // A region alone at its level in its country is the country, as far as figures go.
         let alone = in_country.as_ref().is_some_and(|g| g.others.is_empty());
         let country = country.filter(|_| !alone).map(|c| {
@@ -325,6 +345,21 @@ impl Writer<'_> {
             in_parent,
             across,
         })
+    }
+
+    /// Whether `region` is the only one of its level in its country (extra-regio codes aside).
+    fn alone_in_country(&self, region: &RegionRow) -> Result<bool, Error> {
+        let (Some(level), Some(country)) = (region.level, region.country_code.as_deref()) else {
+            return Ok(false);
+        };
+        let others = Group::at_level(
+            self.store,
+            Among::Countries,
+            level,
+            Some(country),
+            &region.code,
+        )?;
+        Ok(others.others.is_empty())
     }
 
     /// "GDP in Oberbayern: 349,686.03 (Million euro) at current prices in 2023, estimated."
@@ -418,16 +453,28 @@ impl Writer<'_> {
         Some(listed(&periods, periods.len()))
     }
 
-    /// "That is 3.2 % more than in 2017 (4,582,000)." over about five periods, within the
+    /// "That is 3.2 % more than in 2017 (4,582,000)." over five years for annual data, over a
+    /// year (from the same quarter, half or month) for data within the year, and within the
     /// stretch after the last break in series; or why no change is stated.
     fn change(&mut self, text: &mut String, fact: &Fact) {
         let own = fact.own();
-        let with_values: Vec<&ObsRow> = fact.rows[..=fact.latest]
-            .iter()
-            .filter(|r| stated(r))
-            .collect();
-        let earlier = with_values[with_values.len().saturating_sub(1 + LOOK_BACK)];
-        if earlier.period == own.period {
+        let Some(earlier) = fact.base_of_change() else {
+            return;
+        };
+        if unreliable(own) {
+            text.push_str(&format!(
+                " As it is {}, no change over time is stated.",
+                wording::unreliable_because(own)
+            ));
+            return;
+        }
+        if unreliable(earlier) {
+            let value = self.book.direct(earlier).expect("stated rows have values");
+            text.push_str(&format!(
+                " The figure for {} ({value}) is {}, so no change over time is stated.",
+                earlier.period,
+                wording::unreliable_because(earlier)
+            ));
             return;
         }
         let window = fact.window(&earlier.period, &own.period);
@@ -440,11 +487,12 @@ impl Writer<'_> {
             .expect("a break was found")
             .period
             .clone();
-        // The comparable stretch: the values after the last break.
-        let first = with_values
+        // The comparable stretch: the values after the last break (for data within the year,
+        // none: its change is over a year).
+        let first = fact.rows[..fact.latest]
             .iter()
-            .find(|r| r.period > last_break && r.period <= own.period)
-            .filter(|r| r.period != own.period);
+            .filter(|r| stated(r) && !unreliable(r) && !sub_annual(&r.period))
+            .find(|r| r.period > last_break);
         match first {
             Some(first) => {
                 let window = fact.window(&first.period, &own.period);
@@ -575,7 +623,7 @@ impl Writer<'_> {
             standards: None,
         };
         for group in [&c.in_country, &c.in_parent].into_iter().flatten() {
-            self.rank(text, name, fact, group, &within)?;
+            self.rank(text, (name, region), fact, group, &within)?;
         }
         for (comparator, named) in [&c.parent, &c.country].into_iter().flatten() {
             self.gap(text, name, comparator, named, &within)?;
@@ -585,7 +633,7 @@ impl Writer<'_> {
         };
         let mut said = String::new();
         if let Some(group) = &c.across {
-            self.rank(&mut said, name, fact, group, &across)?;
+            self.rank(&mut said, (name, region), fact, group, &across)?;
         }
         if let Some(eu) = &c.eu {
             self.gap(&mut said, name, eu, "the EU", &across)?;
@@ -661,7 +709,7 @@ impl Writer<'_> {
     fn rank(
         &mut self,
         text: &mut String,
-        name: &str,
+        (name, region): (&str, &RegionRow),
         fact: &Fact,
         group: &Group,
         across: &Across,
@@ -674,7 +722,7 @@ impl Writer<'_> {
         let Some(ranked) = peers::ranked(
             self.store,
             group,
-            &across.own,
+            (region, &across.own),
             across.series_id,
             edition,
             since,
@@ -683,7 +731,13 @@ impl Writer<'_> {
             return Ok(());
         };
         let eu_wide = matches!(group.among, Among::Eu | Among::MemberStates);
-        if ranked.rows.len() < RANKED_AT_LEAST || (eu_wide && !ranked.covers_the_eu()) {
+        // Among a parent's children, only with enough others of the dataset's edition.
+        let parents = matches!(group.among, Among::Parent(_));
+        let too_few_siblings = ranked.total.unwrap_or(group.others.len() + 1) <= PARENT_PEERS;
+        if ranked.rows.len() < RANKED_AT_LEAST
+            || (eu_wide && !ranked.covers_the_eu())
+            || (parents && too_few_siblings)
+        {
             return Ok(());
         }
         let rows: Vec<&ObsRow> = ranked.rows.iter().collect();
@@ -849,6 +903,11 @@ impl Writer<'_> {
         }
         Ok(())
     }
+}
+
+/// A period within a year (`2023-Q1`, `2023-S1`, `2023-07`).
+fn sub_annual(period: &str) -> bool {
+    period.contains('-')
 }
 
 /// The series a comparison is made in, and how the text says so.

@@ -547,3 +547,292 @@ fn a_type_without_figures_for_the_region_has_nothing_to_say() {
     assert!(f.write("DE21", "health", &[&dataset]).is_none());
     assert!(f.write("FR10", "labour_market", &[&dataset]).is_none());
 }
+
+impl Fixture {
+    fn add(&mut self, region: RegionRow) {
+        self.regions.push(Arc::new(region));
+    }
+
+    /// Changes the region `code` in place.
+    fn edit(&mut self, code: &str, change: impl FnOnce(&mut RegionRow)) {
+        let region = self.regions.iter_mut().find(|r| r.code == code).unwrap();
+        change(Arc::make_mut(region));
+    }
+}
+
+/// The fixture's unemployment with a figure for Ile-de-France and Bourgogne too: 13 of the EU's
+/// 14 NUTS 2 regions.
+fn unemployment_in_the_eu() -> (Fixture, DatasetRow) {
+    let (mut f, dataset) = unemployment(&[("2024", "2.7", "")]);
+    f.put_at(1, "2024", &[("FR10", "8.0"), ("FRC1", "6.1")]);
+    (f, dataset)
+}
+
+#[test]
+fn a_rank_among_the_eus_regions_needs_four_fifths_of_them() {
+    let (f, dataset) = unemployment_in_the_eu();
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains(
+            "Of the 13 NUTS 2 regions of EU member states with a figure for 2024, Oberbayern has the sixth-lowest unemployment rate."
+        ),
+        "{said}"
+    );
+    // Germany's 11 alone are under four fifths of the 14: ranked among whoever reports.
+    let (f, dataset) = unemployment(&[("2024", "2.7", "")]);
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(!said.contains("EU member states"), "{said}");
+}
+
+#[test]
+fn ranks_count_the_regions_of_the_datasets_nuts_edition() {
+    // Schwaben is new in NUTS 2024; "Alt-Schwaben" was dropped from it. A dataset of mixed
+    // codes has as many of either: it counts in 2024, without the code it replaced.
+    let (mut f, mut dataset) = unemployment(&[("2024", "2.7", "")]);
+    f.edit("DE27", |r| r.in_nuts2021 = false);
+    f.add(RegionRow {
+        in_nuts2024: false,
+        ..region("DE28", "Alt-Schwaben", 2, Some("DE2"))
+    });
+    f.put("DE28", 1, &[("2024", "9.9", "")]);
+    dataset.nuts_edition = Some("mixed".into());
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains("Of the 11 NUTS 2 regions of Deutschland, Oberbayern"),
+        "{said}"
+    );
+    assert!(!said.contains("Alt-Schwaben"), "{said}");
+    // The dropped code itself is ranked among no one: it would stand beside its successor.
+    let said = text(&f.write("DE28", "labour_market", &[&dataset]).unwrap());
+    assert!(!said.contains("Of the"), "{said}");
+
+    // Of Bayern's seven, only three are of the dataset's edition: too few to rank among.
+    let (mut f, dataset) = unemployment(&[("2024", "2.7", "")]);
+    for code in ["DE23", "DE24", "DE25", "DE26"] {
+        f.edit(code, |r| r.in_nuts2021 = false);
+    }
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(!said.contains("regions of Bayern"), "{said}");
+    assert!(
+        said.contains("Of the 7 NUTS 2 regions of Deutschland, Oberbayern"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_country_is_ranked_among_the_member_states_and_a_non_member_among_countries() {
+    let mut f = Fixture::new();
+    f.add(region("AT", "Österreich", 0, None));
+    f.add(region("BE", "Belgique", 0, None));
+    f.add(region("CH", "Schweiz", 0, None));
+    f.series(1, 1, "PC");
+    f.put_at(
+        1,
+        "2024",
+        &[
+            ("DE", "3.4"),
+            ("FR", "7.4"),
+            ("AT", "5.2"),
+            ("BE", "5.7"),
+            ("CH", "4.1"),
+        ],
+    );
+    let dataset = DatasetRow::sample(1, "tgs00010", "labour market", "Unemployment rate", "PC", 1);
+    let said = text(&f.write("DE", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains("Of the 4 EU member states, Deutschland has the lowest unemployment rate."),
+        "{said}"
+    );
+    let said = text(&f.write("CH", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains(
+            "Of the 5 countries with a figure for 2024, Schweiz has the second-lowest unemployment rate."
+        ),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_confidential_value_is_neither_ranked_nor_compared() {
+    let (mut f, dataset) = unemployment(&[("2024", "2.7", "")]);
+    f.rows.get_mut(&("DE22".to_owned(), 1)).unwrap()[0].conf_status = "C".into();
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains(
+            "Left out of that ranking as of low reliability or confidential: Niederbayern."
+        ),
+        "{said}"
+    );
+    let said = text(&f.write("DE22", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains("Its figure is confidential, so it is neither ranked nor compared."),
+        "{said}"
+    );
+}
+
+#[test]
+fn national_currencies_are_compared_within_the_country_only() {
+    let (mut f, _) = unemployment_in_the_eu();
+    f.units.insert(1, "NAC_HAB".into());
+    f.series.clear();
+    f.series(1, 1, "NAC_HAB");
+    f.put_at(1, "2024", &[("EU27_2020", "3.0"), ("DE", "2.9")]);
+    let dataset = DatasetRow::sample(1, "own_nac", "labour market", "Income", "NAC_HAB", 1);
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(said.contains("NUTS 2 regions of Deutschland"), "{said}");
+    assert!(said.contains("The figure for Deutschland is 2.9"), "{said}");
+    assert!(
+        !said.contains("EU member states") && !said.contains("the EU"),
+        "{said}"
+    );
+}
+
+#[test]
+fn an_index_ranks_only_among_series_without_a_break_since_the_base_year() {
+    let mut f = Fixture::new();
+    f.series(2, 2, "I15");
+    for (code, value) in DE_NUTS2.iter().zip([
+        "104.1", "101.0", "99.5", "103.3", "107.9", "100.2", "102.0", "98.7", "105.5", "101.9",
+        "100.8",
+    ]) {
+        f.put(code, 2, &[("2023", value, "")]);
+    }
+    f.put("DE11", 2, &[("2019", "100.4", "b"), ("2023", "104.1", "")]);
+    let dataset = DatasetRow::sample(2, "nama_10r_2gvagr", "economy", "Real GVA", "I15", 2);
+    let said = text(&f.write("DE21", "economy", &[&dataset]).unwrap());
+    assert!(
+        said.contains(
+            "Of the 10 NUTS 2 regions of Deutschland with a comparable figure for 2023, Oberbayern has the highest growth since 2015 in real GVA."
+        ),
+        "{said}"
+    );
+    assert!(
+        said.contains("Left out of that ranking as their series break since 2015: Stuttgart."),
+        "{said}"
+    );
+    // Its own series breaking: no growth, no rank, and why.
+    let said = text(&f.write("DE11", "economy", &[&dataset]).unwrap());
+    assert!(
+        said.contains(
+            "The series breaks in 2019 (break in time series), so its growth since 2015 is neither stated, ranked nor compared."
+        ),
+        "{said}"
+    );
+    assert!(!said.contains("Of the"), "{said}");
+}
+
+#[test]
+fn a_region_or_parent_alone_at_its_level_is_its_country() {
+    let mut f = Fixture::new();
+    f.add(region("LU", "Luxembourg", 0, None));
+    f.add(region("LU0", "Luxembourg (NUTS 1)", 1, Some("LU")));
+    f.add(region("LU00", "Luxembourg (NUTS 2)", 2, Some("LU0")));
+    f.add(region("CZ", "Czechia", 0, None));
+    f.add(region("CZ0", "Cesko", 1, Some("CZ")));
+    for (code, name) in [
+        ("CZ01", "Praha"),
+        ("CZ02", "Stredni Cechy"),
+        ("CZ03", "Jihozapad"),
+        ("CZ04", "Severozapad"),
+    ] {
+        f.add(region(code, name, 2, Some("CZ0")));
+    }
+    f.series(1, 1, "PC");
+    f.put_at(
+        1,
+        "2024",
+        &[
+            ("LU", "5.8"),
+            ("LU0", "5.8"),
+            ("LU00", "5.8"),
+            ("CZ", "2.8"),
+            ("CZ0", "2.8"),
+            ("CZ01", "1.6"),
+            ("CZ02", "2.0"),
+            ("CZ03", "2.4"),
+            ("CZ04", "4.1"),
+        ],
+    );
+    let dataset = DatasetRow::sample(1, "tgs00010", "labour market", "Unemployment rate", "PC", 1);
+    let said = text(&f.write("LU00", "labour_market", &[&dataset]).unwrap());
+    assert!(!said.contains("Luxembourg (NUTS 1)"), "{said}");
+    assert!(!said.contains("The figure for Luxembourg"), "{said}");
+    assert!(!said.contains("Of the"), "{said}");
+    // Cesko is Czechia's only NUTS 1 region: Praha is set against Czechia, once.
+    let said = text(&f.write("CZ01", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains(
+            "Of the 4 NUTS 2 regions of Czechia, Praha has the lowest unemployment rate."
+        ),
+        "{said}"
+    );
+    assert!(said.contains("The figure for Czechia is 2.8"), "{said}");
+    assert!(!said.contains("Cesko"), "{said}");
+}
+
+#[test]
+fn the_eu_aggregate_is_set_against_nothing() {
+    let (mut f, dataset) = unemployment_in_the_eu();
+    f.put("EU27_2020", 1, &[("2019", "6.7", ""), ("2024", "5.9", "")]);
+    let draft = f.write("EU27_2020", "labour_market", &[&dataset]).unwrap();
+    let said = text(&draft);
+    assert!(
+        said.contains("That is 0.8 percentage points less than in 2019 (6.7)."),
+        "{said}"
+    );
+    assert!(
+        !said.contains("Of the") && !said.contains("the EU"),
+        "{said}"
+    );
+}
+
+#[test]
+fn no_change_is_stated_from_or_to_a_value_of_low_reliability() {
+    let (f, dataset) = unemployment(&[("2019", "1.9", "u"), ("2024", "2.7", "")]);
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains(
+            "The figure for 2019 (1.9) is of low reliability, so no change over time is stated."
+        ),
+        "{said}"
+    );
+    assert!(!said.contains("than in 2019"), "{said}");
+    let (f, dataset) = unemployment(&[("2019", "1.9", ""), ("2024", "2.7", "u")]);
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains(
+            "2.7 (Percentage) in 2024, low reliability. As it is of low reliability, no change over time is stated."
+        ),
+        "{said}"
+    );
+}
+
+#[test]
+fn data_within_the_year_changes_over_a_year() {
+    let quarters = [
+        ("2023-Q1", "1.0", ""),
+        ("2023-Q2", "1.4", ""),
+        ("2023-Q3", "0.2", ""),
+        ("2023-Q4", "-1.5", ""),
+        ("2024-Q1", "2.5", "p"),
+    ];
+    let (f, dataset) = unemployment(&quarters);
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains("That is 1.5 percentage points more than in 2023-Q1 (1.0)."),
+        "{said}"
+    );
+    // Without the same quarter a year before, no change: not one against the last quarter.
+    let (f, dataset) = unemployment(&quarters[1..]);
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(!said.contains("than in 2023"), "{said}");
+    // A break within the year leaves nothing comparable.
+    let mut broken = quarters;
+    broken[2].2 = "b";
+    let (f, dataset) = unemployment(&broken);
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains("The series breaks in 2023-Q3 (break in time series), so no comparable change can be given."),
+        "{said}"
+    );
+}
