@@ -876,3 +876,51 @@ async fn rates_stand_in_for_totals_and_huge_values_are_correlated() {
     assert_eq!(check_cells(&v, "region", false), 1);
     s.stop().await.unwrap();
 }
+
+/// Portugal's NUTS 1 region holds ten NUTS 2 codes: five of NUTS 2021, seven of 2024. A
+/// matrix counts the regions of one edition, and a dataset of 2024 codes is not said to be
+/// missing the codes 2024 dropped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regions_are_counted_in_one_nuts_edition() {
+    let s = TestServer::start().await;
+    let a = s.account("analyst@example.org", Tier::Professional);
+    let v = matrix(&s, &a, "nuts_code=PT1&datasets=nama_10r_2gdp,tgs00010")
+        .await
+        .json();
+    let lowered = v["data"]["caveats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "level_lowered")
+        .map(|c| c["message"].as_str().unwrap().to_owned())
+        .unwrap_or_default();
+    assert!(
+        lowered.starts_with("PT1 has 7 regions at NUTS level 2, fewer than min_n = 8"),
+        "{}",
+        v["data"]["caveats"]
+    );
+    let v = matrix(
+        &s,
+        &a,
+        "nuts_code=PT1&level=2&datasets=nama_10r_2gdp,tgs00010",
+    )
+    .await
+    .json();
+    let data = &v["data"];
+    let missing = |variable: &str| -> BTreeSet<String> {
+        data["regions_dropped"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["variable"] == variable && d["reason"] == "missing")
+            .map(|d| d["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // PT16, PT17 and PT18 are of NUTS 2021 only: no dataset of 2024 codes can have them.
+    assert!(
+        missing("nama_10r_2gdp").is_empty(),
+        "{}",
+        data["regions_dropped"]
+    );
+    s.stop().await.unwrap();
+}

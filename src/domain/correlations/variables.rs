@@ -30,16 +30,56 @@ pub struct Across {
 /// A region a cross-section spans (or, for a time series, the region itself).
 pub struct Unit {
     pub code: String,
-    /// In a classification regintel ships (not a code seen only in data): such a region without
-    /// a value is listed as dropped; a code of an earlier edition takes part only where it has
-    /// data.
-    pub classified: bool,
+    /// Of NUTS 2021 and of NUTS 2024: a region of a classification in neither (the UK's of NUTS
+    /// 2016, statistical regions) counts as of both, a code seen only in data as of neither
+    /// (it takes part only where it has data; one of the dataset's edition without a value is
+    /// listed as dropped).
+    pub in_2021: bool,
+    pub in_2024: bool,
+}
+
+impl Unit {
+    fn of(region: &RegionRow) -> Unit {
+        let classified = region.in_classification();
+        let in_neither = classified && !region.in_nuts2021 && !region.in_nuts2024;
+        Unit {
+            code: region.code.clone(),
+            in_2021: region.in_nuts2021 || in_neither,
+            in_2024: region.in_nuts2024 || in_neither,
+        }
+    }
+
+    /// Whether a dataset of NUTS `edition` should have a value for it: of that edition, or of
+    /// either for a dataset of mixed or unknown codes.
+    fn expected_in(&self, edition: Option<&str>) -> bool {
+        match edition {
+            Some("2021") => self.in_2021,
+            Some("2024") => self.in_2024,
+            _ => self.in_2021 || self.in_2024,
+        }
+    }
+}
+
+/// How many of `units` a dataset of NUTS `edition` can have values for: of mixed or unknown
+/// codes, those of the larger edition (a region recoded between editions counts once).
+fn expected(units: &[Unit], edition: Option<&str>) -> usize {
+    let count = |edition| {
+        units
+            .iter()
+            .filter(|u| u.expected_in(Some(edition)))
+            .count()
+    };
+    match edition {
+        Some(e @ ("2021" | "2024")) => count(e),
+        _ => count("2021").max(count("2024")),
+    }
 }
 
 /// What is correlated across: the subregions at `level` when there are some, else the region
 /// itself over time. By default the next level down, or the first below it with at least
-/// `min_n` regions (Nord-Ovest's four NUTS 2 regions could give no cell); an explicit level
-/// must lie below the region and hold subregions.
+/// `min_n` regions of one NUTS edition (Nord-Ovest's four NUTS 2 regions could give no cell;
+/// Portugal's ten NUTS 2 codes are five of 2021 and seven of 2024); an explicit level must lie
+/// below the region and hold subregions.
 pub fn units(
     store: &Scoped,
     region: &RegionRow,
@@ -51,10 +91,7 @@ pub fn units(
         Ok(descendants(store, region, level)?
             .iter()
             .filter(|r| !regions::is_extra_regio(&r.code))
-            .map(|r| Unit {
-                code: r.code.clone(),
-                classified: regions::summary(r).in_classification,
-            })
+            .map(Unit::of)
             .collect())
     };
     let cross_section = |level, units: Vec<Unit>, caveat| -> Result<Across, Error> {
@@ -68,36 +105,35 @@ pub fn units(
     };
     let Some(level) = level else {
         let next = own.map_or(DEEPEST_LEVEL + 1, |l| l + 1);
-        let mut first: Option<(i64, Vec<Unit>)> = None;
+        // The first level with regions, and how many it counts.
+        let mut first: Option<(i64, Vec<Unit>, usize)> = None;
         for level in next..=DEEPEST_LEVEL {
             let units = below(level)?;
             if units.is_empty() {
                 continue;
             }
-            let counted = units.iter().filter(|u| u.classified).count();
+            let counted = expected(&units, None);
             if counted >= min_n {
-                let caveat = first.map(|(higher, units)| {
+                let caveat = first.map(|(higher, _, had)| {
                     Caveat::new(
                         "level_lowered",
                         format!(
-                            "{} has {} regions at NUTS level {higher}, fewer than min_n = {min_n}: the matrix runs across its {counted} regions at level {level} instead",
+                            "{} has {had} regions at NUTS level {higher}, fewer than min_n = {min_n}: the matrix runs across its {counted} regions at level {level} instead",
                             region.code,
-                            units.len()
                         ),
                     )
                 });
                 return cross_section(level, units, caveat);
             }
-            first.get_or_insert((level, units));
+            first.get_or_insert((level, units, counted));
         }
         return match first {
-            Some((level, units)) => {
+            Some((level, units, had)) => {
                 let caveat = Caveat::new(
                     "too_few_regions",
                     format!(
-                        "{} has {} regions at NUTS level {level} and no level with min_n = {min_n}: no cell can reach min_n pairs",
+                        "{} has {had} regions at NUTS level {level} and no level with min_n = {min_n}: no cell can reach min_n pairs",
                         region.code,
-                        units.len()
                     ),
                 );
                 cross_section(level, units, Some(caveat))
@@ -105,10 +141,7 @@ pub fn units(
             None => Ok(Across {
                 basis: Basis::TimeSeries,
                 level: own,
-                units: vec![Unit {
-                    code: region.code.clone(),
-                    classified: true,
-                }],
+                units: vec![Unit::of(region)],
                 caveat: None,
             }),
         };
@@ -371,8 +404,8 @@ pub fn collect(
                     *usable_at.entry(row.period.as_str()).or_default() += 1;
                 }
             }
-            let classified = across.units.iter().filter(|u| u.classified).count();
-            let enough = q.min_n.max(classified.div_ceil(2));
+            let expected = expected(&across.units, dataset.nuts_edition.as_deref());
+            let enough = q.min_n.max(expected.div_ceil(2));
             let latest_enough = usable_at
                 .iter()
                 .rev()
@@ -413,7 +446,8 @@ pub fn collect(
             Some(p) => series.iter().filter(|r| r.period == *p).collect(),
             None => series.iter().collect(),
         };
-        if chosen.is_empty() && across.basis == Basis::CrossSection && unit.classified {
+        let expected = unit.expected_in(c.dataset.nuts_edition.as_deref());
+        if chosen.is_empty() && across.basis == Basis::CrossSection && expected {
             c.dropped.push(Dropped {
                 code: unit_code.clone(),
                 variable: c.variable.id.clone(),
@@ -502,10 +536,7 @@ mod tests {
     fn a_cross_section_over_more_than_2000_regions_is_refused_naming_level() {
         let units = |n: usize| -> Vec<Unit> {
             (0..n)
-                .map(|i| Unit {
-                    code: format!("R{i}"),
-                    classified: true,
-                })
+                .map(|i| Unit::of(&RegionRow::sample(&format!("R{i}"), "R")))
                 .collect()
         };
         assert!(too_many(&units(MAX_UNITS), 3).is_ok());
