@@ -3,6 +3,15 @@
 //! as SDMX writes them (ISO 8601 for months), a quarter of one file sorts with the same quarter of
 //! another, and text order is time order within each frequency.
 
+/// Years a figure may lag the newest one of an answer before it is named stale ("the latest
+/// available", `stale_variable`): regions, prices and methods may have changed since.
+pub const STALE_YEARS: i32 = 3;
+
+/// The year a period falls in (`2021`, `2021-Q3`, `2021-07`).
+pub fn year(period: &str) -> Option<i32> {
+    period.get(..4)?.parse().ok()
+}
+
 /// `text` in the one form regintel stores: a year `2023`, a quarter `2023-Q1`, a semester
 /// `2023-S1` or a month `2023-01`; or why it is none of them.
 pub fn canonical(text: &str) -> Result<String, String> {

@@ -1,4 +1,4 @@
-//! Comparison (spec endpoint 2): one series of one dataset for 2 to 50 regions, the value at the
+//! Comparison (`GET /compare`): one series of one dataset for 2 to 50 regions, the value at the
 //! latest period they all have (or a requested one), derived figures with the rows they come from,
 //! and warnings where the regions are not strictly comparable.
 

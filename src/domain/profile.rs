@@ -1,5 +1,5 @@
-//! Region profile (spec endpoint 1): the region and, for every dataset with data for it, the
-//! headline series with its latest value and history.
+//! Region profile (`GET /regions/{code}/profile`): the region and, for every dataset with data for
+//! it, the headline series with its latest value and history.
 
 use std::collections::BTreeMap;
 

@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::error::{Error, Rejection};
+use crate::catalogue::Catalogue;
 use crate::citation::canonical_dims;
 use crate::error::shown;
 use crate::store::Scoped;
@@ -116,9 +117,13 @@ pub fn is_total(unit: &str) -> bool {
 }
 
 /// How well a unit stands for a rate in place of a total: per inhabitant in euro first, then per
-/// inhabitant in any measure, per area or per 100 000, then percentages; None for totals.
+/// inhabitant in any other measure (purchasing power standards, % of the EU average), per area
+/// or per 100 000, then shares (`PC`, `PC_GDP`). None for anything else: totals, growth rates
+/// (`PCH_PRE`: a change, not a level), indices (`I15`: growth since a base year) and national
+/// currencies (not comparable across countries).
 pub fn rate_rank(unit: &str) -> Option<u8> {
-    if is_total(unit) {
+    let growth_or_index = unit.starts_with("PCH") || index_base(unit).is_some();
+    if is_total(unit) || growth_or_index || unit.contains("NAC") {
         None
     } else if unit.starts_with("EUR") && unit.contains("HAB") {
         Some(0)
@@ -126,10 +131,10 @@ pub fn rate_rank(unit: &str) -> Option<u8> {
         Some(1)
     } else if unit.starts_with("PER_") || unit.starts_with("P_") {
         Some(2)
-    } else if unit.starts_with("PC") {
+    } else if unit == "PC" || unit.starts_with("PC_") {
         Some(3)
     } else {
-        Some(4)
+        None
     }
 }
 
@@ -137,6 +142,18 @@ pub fn rate_rank(unit: &str) -> Option<u8> {
 /// adjusted for their price levels.
 pub fn in_euro(unit: &str) -> bool {
     unit.contains("EUR") && !is_price_adjusted(unit)
+}
+
+/// Money whose figures are at current prices, as the catalogue says of the dataset: changes
+/// over time include inflation. Said of a dataset the catalogue describes, never of an
+/// account's own (whose prices regintel does not know).
+pub fn at_current_prices(catalogue: &Catalogue, dataset: &DatasetRow, unit: &str) -> bool {
+    let money = in_euro(unit) || is_price_adjusted(unit) || unit.contains("NAC");
+    money
+        && !dataset.private
+        && catalogue
+            .entry(&dataset.code)
+            .is_some_and(|e| e.at_current_prices())
 }
 
 /// Purchasing power standards (PPS, PPCS): money figures adjusted for price levels.
@@ -157,13 +174,19 @@ pub fn price_adjusted_rank(euro_unit: &str) -> impl Fn(&str) -> Option<u8> + '_ 
 fn money_kind(unit: &str) -> u8 {
     if is_total(unit) {
         0
-    } else if unit.contains("HAB") && unit.ends_with("_EU27_2020") {
+    } else if in_percent_of_eu_average(unit) {
         1
     } else if unit.contains("HAB") {
         2
     } else {
         3
     }
+}
+
+/// Per inhabitant in % of the EU average (`PPS_HAB_EU27_2020`; `MIO_PPS_EU27_2020` is a total
+/// in the EU's purchasing power standards).
+pub fn in_percent_of_eu_average(unit: &str) -> bool {
+    unit.contains("HAB") && unit.ends_with("_EU27_2020")
 }
 
 /// The base year of an index unit (`I15`: 2015, `I2010`: 2010), whose value 100 is that year's.
@@ -192,6 +215,10 @@ mod tests {
         assert_eq!(rate_rank("MIO_EUR"), None);
         assert!(rate_rank("EUR_HAB") < rate_rank("PPS_EU27_2020_HAB"));
         assert!(rate_rank("P_HTHAB") < rate_rank("PC"));
+        assert!(rate_rank("PER_KM2") < rate_rank("PC_GDP"));
+        for not_a_rate in ["PCH_PRE", "I15", "I2010", "NAC_HAB", "MIO_NAC", "YR"] {
+            assert_eq!(rate_rank(not_a_rate), None, "{not_a_rate}");
+        }
         assert!(in_euro("EUR_HAB") && in_euro("MIO_EUR") && in_euro("EUR_HAB_EU27_2020"));
         assert!(!in_euro("PPS_EU27_2020_HAB") && !in_euro("MIO_NAC") && !in_euro("PC"));
         let per_head = price_adjusted_rank("EUR_HAB");

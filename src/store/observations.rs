@@ -30,6 +30,12 @@ impl ObsRow {
     pub fn is_confidential(&self) -> bool {
         confidential(&self.flags, &self.conf_status)
     }
+
+    /// Of low reliability (flag `u`) or confidential: a value an analysis neither ranks, compares
+    /// nor correlates.
+    pub fn is_unreliable(&self) -> bool {
+        self.flags.contains('u') || self.is_confidential()
+    }
 }
 
 fn confidential(flags: &str, conf_status: &str) -> bool {

@@ -1,4 +1,4 @@
-//! AI briefings (spec endpoint 3): a short text about a region in which every number is a claim
+//! AI briefings (`POST /briefings`): a short text about a region in which every number is a claim
 //! tied to cited rows. The deterministic writer (`writer`) picks the facts and writes the text,
 //! following the rules of `docs/analysis.md` (`peers` finds whom a region is ranked among,
 //! `wording` how things are named); the verifier (`verify`) re-reads it before it is stored or

@@ -6,7 +6,6 @@
 use std::sync::Arc;
 
 use super::source::Source;
-use super::wording::unreliable;
 use crate::domain::Error;
 use crate::domain::regions::is_extra_regio;
 use crate::store::observations::ObsRow;
@@ -200,7 +199,7 @@ pub fn ranked(
         let Some(row) = row.filter(|_| in_edition(region, edition)) else {
             continue;
         };
-        if unreliable(&row) {
+        if row.is_unreliable() {
             out.excluded.push(Arc::clone(region));
         } else if let Some(since) = since
             && breaks_since(store, &region.code, series_id, since, &own.period)?

@@ -2,7 +2,6 @@
 
 use crate::catalogue::Catalogue;
 use crate::domain::series;
-use crate::store::datasets::DatasetRow;
 use crate::store::observations::ObsRow;
 
 /// The measure as it stands inside a sentence ("the highest unemployment rate"): the series'
@@ -19,20 +18,16 @@ pub fn measure(short: &str) -> String {
 }
 
 /// Units whose change reads best as a difference in the unit (percentage points, years) rather
-/// than a percentage of a percentage: shares (`PC`, `PC_GDP`), growth rates (`PCH_PRE`), years.
+/// than a percentage of a percentage: shares (`PC`, `PC_GDP`), growth rates (`PCH_PRE`), a
+/// figure in % of the EU average (`PPS_HAB_EU27_2020`), years.
 pub fn additive(unit: &str) -> Option<&'static str> {
-    if unit.starts_with("PC") {
+    if unit.starts_with("PC") || series::in_percent_of_eu_average(unit) {
         Some("percentage points")
     } else if unit == "YR" {
         Some("years")
     } else {
         None
     }
-}
-
-/// A value of low reliability (flag `u`) or confidential: neither ranked nor compared.
-pub fn unreliable(row: &ObsRow) -> bool {
-    row.flags.contains('u') || row.is_confidential()
 }
 
 /// Why a value is neither ranked nor compared, in words.
@@ -50,23 +45,6 @@ pub fn flag_note(catalogue: &Catalogue, row: &ObsRow) -> String {
         .into_iter()
         .map(|f| format!(", {}", f.meaning))
         .collect()
-}
-
-/// Money whose figures are at current prices, as the catalogue says of the dataset: changes
-/// over time include inflation. Said of a dataset the catalogue describes, never of an
-/// account's own (whose prices regintel does not know).
-pub fn at_current_prices(catalogue: &Catalogue, dataset: &DatasetRow, unit: &str) -> bool {
-    let money = series::in_euro(unit) || series::is_price_adjusted(unit) || unit.contains("NAC");
-    money
-        && !dataset.private
-        && catalogue
-            .entry(&dataset.code)
-            .is_some_and(|e| e.at_current_prices())
-}
-
-/// The year a period falls in (`2021`, `2021-Q3`, `2021-07`).
-pub fn year(period: &str) -> Option<i32> {
-    period.get(..4)?.parse().ok()
 }
 
 /// Names listed in a sentence: "A", "A and B", "A, B and C"; past `most`, "A, B, C and others".
@@ -92,6 +70,10 @@ mod tests {
             "R&D expenditure (% of GDP)"
         );
         assert_eq!(measure("Élan"), "élan");
+        assert_eq!(additive("PPS_HAB_EU27_2020"), Some("percentage points"));
+        assert_eq!(additive("PCH_PRE"), Some("percentage points"));
+        assert_eq!(additive("PPS_EU27_2020_HAB"), None);
+        assert_eq!(additive("MIO_PPS_EU27_2020"), None);
         assert_eq!(
             listed(&["A".into(), "B".into(), "C".into()], 5),
             "A, B and C"
@@ -100,6 +82,5 @@ mod tests {
             listed(&["A".into(), "B".into(), "C".into()], 2),
             "A, B and others"
         );
-        assert_eq!(year("2021-Q3"), Some(2021));
     }
 }

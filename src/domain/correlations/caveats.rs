@@ -10,6 +10,7 @@ use super::variables::Collected;
 use super::{Basis, Caveat};
 use crate::domain::series;
 use crate::domain::stats::Method;
+use crate::period::{STALE_YEARS, year};
 
 /// Below this many pairs, the t and Fisher z approximations behind p-values and intervals are
 /// rough.
@@ -21,8 +22,6 @@ const SMALL_N: usize = 30;
 const FLAGGED_SHARE: f64 = 0.1;
 /// How far leaving out one pair may move r before the cell is named as resting on it.
 const INFLUENCE: f64 = 0.2;
-/// Years a variable's period may lag the newest one's before it is named as stale.
-const STALE_YEARS: i32 = 3;
 
 pub fn of(
     basis: Basis,
@@ -256,11 +255,6 @@ fn influential(ok: &[&Cell], what: &str) -> Vec<Caveat> {
         ),
         details: Some(json!({"cells": details})),
     }]
-}
-
-/// The year a period falls in (`2021`, `2021-Q3`, `2021-07`).
-fn year(period: &str) -> Option<i32> {
-    period.get(..4)?.parse().ok()
 }
 
 /// Variables taken at different periods, and those that lag the newest by more than

@@ -1,9 +1,9 @@
-//! Correlation matrix (spec endpoint 5): one series of each of several datasets, correlated
-//! pairwise across a region's subregions (a cross-section) or, for a region without subregions,
-//! over the years. Every value that enters a cell is listed with its citation, so anyone can
-//! recompute the cell; regions left out say why, and the caveats give the figures a statistician
-//! would ask for before believing a cell (how flagged values, single regions and small n move
-//! it).
+//! Correlation matrix (`GET /intelligence/correlations/matrix`): one series of each of several
+//! datasets, correlated pairwise across a region's subregions (a cross-section) or, for a region
+//! without subregions, over the years. Every value that enters a cell is listed with its citation,
+//! so anyone can recompute the cell; regions left out say why, and the caveats give the figures a
+//! statistician would ask for before believing a cell (how flagged values, single regions and small
+//! n move it).
 
 mod caveats;
 mod cells;

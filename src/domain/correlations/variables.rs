@@ -419,10 +419,7 @@ pub fn collect(
     };
 
     let mut c = Collected {
-        current_prices: !dataset.private
-            && catalogue
-                .entry(&dataset.code)
-                .is_some_and(|e| e.at_current_prices()),
+        current_prices: series::at_current_prices(catalogue, &dataset, &series.unit),
         variable: Variable {
             id: dataset.code.clone(),
             dataset: dataset.code.clone(),

@@ -12,11 +12,12 @@ use std::sync::Arc;
 use super::claims::{ClaimBook, Operation};
 use super::peers::{self, Among, Group};
 use super::source::{ReadOnce, Source};
-use super::wording::{self, additive, listed, unreliable, year};
+use super::wording::{self, additive, listed};
 use super::{Break, Draft, Label, Section};
 use crate::catalogue::Catalogue;
 use crate::domain::Error;
 use crate::domain::series::{self, Chosen};
+use crate::period::{STALE_YEARS, year};
 use crate::store::datasets::DatasetRow;
 use crate::store::observations::ObsRow;
 use crate::store::regions::RegionRow;
@@ -25,8 +26,6 @@ use crate::store::regions::RegionRow;
 const EU: &str = "EU27_2020";
 /// How far back the change over time of annual data looks, in years with a value.
 const LOOK_BACK: usize = 5;
-/// Years a value may lag the briefing's newest before it is named the latest available.
-const STALE_YEARS: i32 = 3;
 /// Regions a sentence names at most (ties, those left out); past that, "and others".
 const NAMED: usize = 5;
 /// A parent's other children needed before a region is also ranked among them.
@@ -165,7 +164,7 @@ pub fn write(
         let unit = dataset.headline().map_err(Error::internal)?.0.clone();
         facts.push(Fact {
             measure: w.label(wording::measure(&short), dataset.private),
-            current_prices: wording::at_current_prices(catalogue, dataset, &unit),
+            current_prices: series::at_current_prices(catalogue, dataset, &unit),
             dataset: Arc::clone(dataset),
             short,
             series_id,
@@ -461,14 +460,14 @@ impl Writer<'_> {
         let Some(earlier) = fact.base_of_change() else {
             return;
         };
-        if unreliable(own) {
+        if own.is_unreliable() {
             text.push_str(&format!(
                 " As it is {}, no change over time is stated.",
                 wording::unreliable_because(own)
             ));
             return;
         }
-        if unreliable(earlier) {
+        if earlier.is_unreliable() {
             let value = self.book.direct(earlier).expect("stated rows have values");
             text.push_str(&format!(
                 " The figure for {} ({value}) is {}, so no change over time is stated.",
@@ -491,7 +490,7 @@ impl Writer<'_> {
         // none: its change is over a year).
         let first = fact.rows[..fact.latest]
             .iter()
-            .filter(|r| stated(r) && !unreliable(r) && !sub_annual(&r.period))
+            .filter(|r| stated(r) && !r.is_unreliable() && !sub_annual(&r.period))
             .find(|r| r.period > last_break);
         match first {
             Some(first) => {
@@ -595,7 +594,7 @@ impl Writer<'_> {
         c: &Comparators,
     ) -> Result<(), Error> {
         let own = fact.own();
-        if unreliable(own) {
+        if own.is_unreliable() {
             text.push_str(&format!(
                 " Its figure is {}, so it is neither ranked nor compared.",
                 wording::unreliable_because(own)
@@ -683,7 +682,7 @@ impl Writer<'_> {
             Some(alt) => self
                 .store
                 .value_at(&region.code, alt.id, &within.own.period)?
-                .filter(|r| stated(r) && !unreliable(r)),
+                .filter(|r| stated(r) && !r.is_unreliable()),
             None => None,
         };
         let (Some(alt), Some(row)) = (adjusted, in_standards) else {
@@ -833,7 +832,7 @@ impl Writer<'_> {
             Some(_) => " in purchasing power standards",
             None => across.unadjusted_note(),
         };
-        if unreliable(&larger) {
+        if larger.is_unreliable() {
             text.push_str(&format!(
                 " The figure for {comparator_name}{note} is {} and not compared.",
                 wording::unreliable_because(&larger)

@@ -17,7 +17,8 @@ class CreateDataset:
         code (str):
         title (str):
         unit (str):
-        description (str | Unset):
+        description (str | Unset): A short name of the measure; a briefing heads its section with it (else with the
+            title).
         dimensions (list[str] | Unset):
         topic (str | Unset):
     """

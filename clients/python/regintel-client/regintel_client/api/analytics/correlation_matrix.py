@@ -141,33 +141,36 @@ def sync_detailed(
 
      Any API key or session. Correlates one series of each of several datasets pairwise. For a region
     with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out; by
-    default the next level down, or the first level below it with at least `min_n` regions, said in the
-    `level_lowered` caveat): each variable is taken at `period` when given, else at the latest period at
-    which at least half of the subregions, and at least `min_n`, have a usable value (failing that, the
-    period where most do), named in `variables[].period`. For a region without subregions it is over
-    time: the periods both series have, each series only after its last break in series (flag b). A
-    variable's series is the dataset's headline series, or the one `series` names; across regions, a
-    dataset whose headline series is a total (persons, million euro) gives its rate series instead
-    (`series_choice`: `rate_instead_of_total`), and a dataset of totals only is left out unless named in
-    `datasets`. Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as
-    scipy.stats computes it), a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of
-    Fieller, Hartley and Pearson) and `leave_one_out` (the range of r with each pair left out, and the
-    pair that moves it most); below `min_n` pairs a cell has status `insufficient_data` and no r, and a
-    value or sum that is not a finite number gives `not_computable` with a `reason`, never a number.
-    Values are scaled by their largest magnitude before they are summed, so figures up to about 1e300
-    are correlated exactly. `inputs` lists every value used, as published, with its citation, so any
-    cell can be recomputed (with `transform=log`, from the natural logarithms of the values);
-    `regions_dropped` says why a subregion (or, over time, a period) was left out of a variable.
-    `caveats` name what the method cannot show (ecological inference, trending series, unadjusted
-    p-values) and give figures where the inputs give pause: `flagged_values_dropped` (flags remove a
-    tenth or more of a variable's regions: r with and without them for each cell concerned),
-    `influential_points` (one region moves r by more than 0.2), `small_n` (10 to 29 pairs) and
-    `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years before the newest),
-    `totals_not_rates`, `totals_left_out`, `different_periods`, `mixed_nuts_editions`, and over time
-    `break_in_series` and `current_prices`. Leave-one-out ranges cost n² steps a cell for Spearman: past
-    4,000,000 steps in a matrix the remaining cells go without, counted in
-    `influential_points_unchecked`. The caller's private datasets take part like public ones. Cost: 5
-    requests. Costs 5 requests against rate limits (the operator may change this with --route-weight).
+    default the next level down, or the first level below it with at least `min_n` regions of one NUTS
+    edition, said in the `level_lowered` caveat): each variable is taken at `period` when given, else at
+    the latest period at which at least half of the subregions of the dataset's NUTS edition, and at
+    least `min_n`, have a usable value (failing that, the period where most do), named in
+    `variables[].period`. For a region without subregions it is over time: the periods both series have,
+    each series only after its last break in series (flag b; the flagged value is left out too, as
+    producers mark a break on either side of it). A variable's series is the dataset's headline series,
+    or the one `series` names; across regions, a dataset whose headline series is a total (persons,
+    million euro) gives its rate series instead (per inhabitant, per area or a share; never a growth
+    rate, an index or national currency; `series_choice`: `rate_instead_of_total`), and a dataset of
+    totals only is left out unless named in `datasets`. Each cell holds r, n, the two-sided p-value
+    (Student's t with n-2 degrees of freedom, as scipy.stats computes it), a 95 % interval (Fisher's z;
+    for Spearman with the 1.06/(n-3) variance of Fieller, Hartley and Pearson) and `leave_one_out` (the
+    range of r with each pair left out, and the pair that moves it most); below `min_n` pairs a cell has
+    status `insufficient_data` and no r, and a value or sum that is not a finite number gives
+    `not_computable` with a `reason`, never a number. Values are scaled by their largest magnitude
+    before they are summed, so figures up to about 1e300 give the right r. `inputs` lists every value
+    used, as published, with its citation, so any cell can be recomputed (with `transform=log`, from the
+    natural logarithms of the values); `regions_dropped` says why a subregion (or, over time, a period)
+    was left out of a variable. `caveats` name what the method cannot show (ecological inference,
+    trending series, unadjusted p-values) and give figures where the inputs give pause:
+    `flagged_values_dropped` (flags remove a tenth or more of a variable's regions: r with and without
+    them for each cell concerned), `influential_points` (one region moves r by more than 0.2), `small_n`
+    (10 to 29 pairs) and `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years
+    before the newest), `totals_not_rates`, `totals_left_out`, `different_periods`,
+    `mixed_nuts_editions`, and over time `break_in_series` and `current_prices`. Leave-one-out ranges
+    cost n² steps a cell for Spearman: past 4,000,000 steps in a matrix the remaining cells go without,
+    counted in `influential_points_unchecked`. The caller's private datasets take part like public ones.
+    Cost: 5 requests. Costs 5 requests against rate limits (the operator may change this with --route-
+    weight).
 
     Args:
         nuts_code (str):
@@ -221,33 +224,36 @@ def sync(
 
      Any API key or session. Correlates one series of each of several datasets pairwise. For a region
     with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out; by
-    default the next level down, or the first level below it with at least `min_n` regions, said in the
-    `level_lowered` caveat): each variable is taken at `period` when given, else at the latest period at
-    which at least half of the subregions, and at least `min_n`, have a usable value (failing that, the
-    period where most do), named in `variables[].period`. For a region without subregions it is over
-    time: the periods both series have, each series only after its last break in series (flag b). A
-    variable's series is the dataset's headline series, or the one `series` names; across regions, a
-    dataset whose headline series is a total (persons, million euro) gives its rate series instead
-    (`series_choice`: `rate_instead_of_total`), and a dataset of totals only is left out unless named in
-    `datasets`. Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as
-    scipy.stats computes it), a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of
-    Fieller, Hartley and Pearson) and `leave_one_out` (the range of r with each pair left out, and the
-    pair that moves it most); below `min_n` pairs a cell has status `insufficient_data` and no r, and a
-    value or sum that is not a finite number gives `not_computable` with a `reason`, never a number.
-    Values are scaled by their largest magnitude before they are summed, so figures up to about 1e300
-    are correlated exactly. `inputs` lists every value used, as published, with its citation, so any
-    cell can be recomputed (with `transform=log`, from the natural logarithms of the values);
-    `regions_dropped` says why a subregion (or, over time, a period) was left out of a variable.
-    `caveats` name what the method cannot show (ecological inference, trending series, unadjusted
-    p-values) and give figures where the inputs give pause: `flagged_values_dropped` (flags remove a
-    tenth or more of a variable's regions: r with and without them for each cell concerned),
-    `influential_points` (one region moves r by more than 0.2), `small_n` (10 to 29 pairs) and
-    `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years before the newest),
-    `totals_not_rates`, `totals_left_out`, `different_periods`, `mixed_nuts_editions`, and over time
-    `break_in_series` and `current_prices`. Leave-one-out ranges cost n² steps a cell for Spearman: past
-    4,000,000 steps in a matrix the remaining cells go without, counted in
-    `influential_points_unchecked`. The caller's private datasets take part like public ones. Cost: 5
-    requests. Costs 5 requests against rate limits (the operator may change this with --route-weight).
+    default the next level down, or the first level below it with at least `min_n` regions of one NUTS
+    edition, said in the `level_lowered` caveat): each variable is taken at `period` when given, else at
+    the latest period at which at least half of the subregions of the dataset's NUTS edition, and at
+    least `min_n`, have a usable value (failing that, the period where most do), named in
+    `variables[].period`. For a region without subregions it is over time: the periods both series have,
+    each series only after its last break in series (flag b; the flagged value is left out too, as
+    producers mark a break on either side of it). A variable's series is the dataset's headline series,
+    or the one `series` names; across regions, a dataset whose headline series is a total (persons,
+    million euro) gives its rate series instead (per inhabitant, per area or a share; never a growth
+    rate, an index or national currency; `series_choice`: `rate_instead_of_total`), and a dataset of
+    totals only is left out unless named in `datasets`. Each cell holds r, n, the two-sided p-value
+    (Student's t with n-2 degrees of freedom, as scipy.stats computes it), a 95 % interval (Fisher's z;
+    for Spearman with the 1.06/(n-3) variance of Fieller, Hartley and Pearson) and `leave_one_out` (the
+    range of r with each pair left out, and the pair that moves it most); below `min_n` pairs a cell has
+    status `insufficient_data` and no r, and a value or sum that is not a finite number gives
+    `not_computable` with a `reason`, never a number. Values are scaled by their largest magnitude
+    before they are summed, so figures up to about 1e300 give the right r. `inputs` lists every value
+    used, as published, with its citation, so any cell can be recomputed (with `transform=log`, from the
+    natural logarithms of the values); `regions_dropped` says why a subregion (or, over time, a period)
+    was left out of a variable. `caveats` name what the method cannot show (ecological inference,
+    trending series, unadjusted p-values) and give figures where the inputs give pause:
+    `flagged_values_dropped` (flags remove a tenth or more of a variable's regions: r with and without
+    them for each cell concerned), `influential_points` (one region moves r by more than 0.2), `small_n`
+    (10 to 29 pairs) and `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years
+    before the newest), `totals_not_rates`, `totals_left_out`, `different_periods`,
+    `mixed_nuts_editions`, and over time `break_in_series` and `current_prices`. Leave-one-out ranges
+    cost n² steps a cell for Spearman: past 4,000,000 steps in a matrix the remaining cells go without,
+    counted in `influential_points_unchecked`. The caller's private datasets take part like public ones.
+    Cost: 5 requests. Costs 5 requests against rate limits (the operator may change this with --route-
+    weight).
 
     Args:
         nuts_code (str):
@@ -296,33 +302,36 @@ async def asyncio_detailed(
 
      Any API key or session. Correlates one series of each of several datasets pairwise. For a region
     with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out; by
-    default the next level down, or the first level below it with at least `min_n` regions, said in the
-    `level_lowered` caveat): each variable is taken at `period` when given, else at the latest period at
-    which at least half of the subregions, and at least `min_n`, have a usable value (failing that, the
-    period where most do), named in `variables[].period`. For a region without subregions it is over
-    time: the periods both series have, each series only after its last break in series (flag b). A
-    variable's series is the dataset's headline series, or the one `series` names; across regions, a
-    dataset whose headline series is a total (persons, million euro) gives its rate series instead
-    (`series_choice`: `rate_instead_of_total`), and a dataset of totals only is left out unless named in
-    `datasets`. Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as
-    scipy.stats computes it), a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of
-    Fieller, Hartley and Pearson) and `leave_one_out` (the range of r with each pair left out, and the
-    pair that moves it most); below `min_n` pairs a cell has status `insufficient_data` and no r, and a
-    value or sum that is not a finite number gives `not_computable` with a `reason`, never a number.
-    Values are scaled by their largest magnitude before they are summed, so figures up to about 1e300
-    are correlated exactly. `inputs` lists every value used, as published, with its citation, so any
-    cell can be recomputed (with `transform=log`, from the natural logarithms of the values);
-    `regions_dropped` says why a subregion (or, over time, a period) was left out of a variable.
-    `caveats` name what the method cannot show (ecological inference, trending series, unadjusted
-    p-values) and give figures where the inputs give pause: `flagged_values_dropped` (flags remove a
-    tenth or more of a variable's regions: r with and without them for each cell concerned),
-    `influential_points` (one region moves r by more than 0.2), `small_n` (10 to 29 pairs) and
-    `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years before the newest),
-    `totals_not_rates`, `totals_left_out`, `different_periods`, `mixed_nuts_editions`, and over time
-    `break_in_series` and `current_prices`. Leave-one-out ranges cost n² steps a cell for Spearman: past
-    4,000,000 steps in a matrix the remaining cells go without, counted in
-    `influential_points_unchecked`. The caller's private datasets take part like public ones. Cost: 5
-    requests. Costs 5 requests against rate limits (the operator may change this with --route-weight).
+    default the next level down, or the first level below it with at least `min_n` regions of one NUTS
+    edition, said in the `level_lowered` caveat): each variable is taken at `period` when given, else at
+    the latest period at which at least half of the subregions of the dataset's NUTS edition, and at
+    least `min_n`, have a usable value (failing that, the period where most do), named in
+    `variables[].period`. For a region without subregions it is over time: the periods both series have,
+    each series only after its last break in series (flag b; the flagged value is left out too, as
+    producers mark a break on either side of it). A variable's series is the dataset's headline series,
+    or the one `series` names; across regions, a dataset whose headline series is a total (persons,
+    million euro) gives its rate series instead (per inhabitant, per area or a share; never a growth
+    rate, an index or national currency; `series_choice`: `rate_instead_of_total`), and a dataset of
+    totals only is left out unless named in `datasets`. Each cell holds r, n, the two-sided p-value
+    (Student's t with n-2 degrees of freedom, as scipy.stats computes it), a 95 % interval (Fisher's z;
+    for Spearman with the 1.06/(n-3) variance of Fieller, Hartley and Pearson) and `leave_one_out` (the
+    range of r with each pair left out, and the pair that moves it most); below `min_n` pairs a cell has
+    status `insufficient_data` and no r, and a value or sum that is not a finite number gives
+    `not_computable` with a `reason`, never a number. Values are scaled by their largest magnitude
+    before they are summed, so figures up to about 1e300 give the right r. `inputs` lists every value
+    used, as published, with its citation, so any cell can be recomputed (with `transform=log`, from the
+    natural logarithms of the values); `regions_dropped` says why a subregion (or, over time, a period)
+    was left out of a variable. `caveats` name what the method cannot show (ecological inference,
+    trending series, unadjusted p-values) and give figures where the inputs give pause:
+    `flagged_values_dropped` (flags remove a tenth or more of a variable's regions: r with and without
+    them for each cell concerned), `influential_points` (one region moves r by more than 0.2), `small_n`
+    (10 to 29 pairs) and `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years
+    before the newest), `totals_not_rates`, `totals_left_out`, `different_periods`,
+    `mixed_nuts_editions`, and over time `break_in_series` and `current_prices`. Leave-one-out ranges
+    cost n² steps a cell for Spearman: past 4,000,000 steps in a matrix the remaining cells go without,
+    counted in `influential_points_unchecked`. The caller's private datasets take part like public ones.
+    Cost: 5 requests. Costs 5 requests against rate limits (the operator may change this with --route-
+    weight).
 
     Args:
         nuts_code (str):
@@ -374,33 +383,36 @@ async def asyncio(
 
      Any API key or session. Correlates one series of each of several datasets pairwise. For a region
     with subregions it is a cross-section over its subregions at `level` (extra-regio codes left out; by
-    default the next level down, or the first level below it with at least `min_n` regions, said in the
-    `level_lowered` caveat): each variable is taken at `period` when given, else at the latest period at
-    which at least half of the subregions, and at least `min_n`, have a usable value (failing that, the
-    period where most do), named in `variables[].period`. For a region without subregions it is over
-    time: the periods both series have, each series only after its last break in series (flag b). A
-    variable's series is the dataset's headline series, or the one `series` names; across regions, a
-    dataset whose headline series is a total (persons, million euro) gives its rate series instead
-    (`series_choice`: `rate_instead_of_total`), and a dataset of totals only is left out unless named in
-    `datasets`. Each cell holds r, n, the two-sided p-value (Student's t with n-2 degrees of freedom, as
-    scipy.stats computes it), a 95 % interval (Fisher's z; for Spearman with the 1.06/(n-3) variance of
-    Fieller, Hartley and Pearson) and `leave_one_out` (the range of r with each pair left out, and the
-    pair that moves it most); below `min_n` pairs a cell has status `insufficient_data` and no r, and a
-    value or sum that is not a finite number gives `not_computable` with a `reason`, never a number.
-    Values are scaled by their largest magnitude before they are summed, so figures up to about 1e300
-    are correlated exactly. `inputs` lists every value used, as published, with its citation, so any
-    cell can be recomputed (with `transform=log`, from the natural logarithms of the values);
-    `regions_dropped` says why a subregion (or, over time, a period) was left out of a variable.
-    `caveats` name what the method cannot show (ecological inference, trending series, unadjusted
-    p-values) and give figures where the inputs give pause: `flagged_values_dropped` (flags remove a
-    tenth or more of a variable's regions: r with and without them for each cell concerned),
-    `influential_points` (one region moves r by more than 0.2), `small_n` (10 to 29 pairs) and
-    `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years before the newest),
-    `totals_not_rates`, `totals_left_out`, `different_periods`, `mixed_nuts_editions`, and over time
-    `break_in_series` and `current_prices`. Leave-one-out ranges cost n² steps a cell for Spearman: past
-    4,000,000 steps in a matrix the remaining cells go without, counted in
-    `influential_points_unchecked`. The caller's private datasets take part like public ones. Cost: 5
-    requests. Costs 5 requests against rate limits (the operator may change this with --route-weight).
+    default the next level down, or the first level below it with at least `min_n` regions of one NUTS
+    edition, said in the `level_lowered` caveat): each variable is taken at `period` when given, else at
+    the latest period at which at least half of the subregions of the dataset's NUTS edition, and at
+    least `min_n`, have a usable value (failing that, the period where most do), named in
+    `variables[].period`. For a region without subregions it is over time: the periods both series have,
+    each series only after its last break in series (flag b; the flagged value is left out too, as
+    producers mark a break on either side of it). A variable's series is the dataset's headline series,
+    or the one `series` names; across regions, a dataset whose headline series is a total (persons,
+    million euro) gives its rate series instead (per inhabitant, per area or a share; never a growth
+    rate, an index or national currency; `series_choice`: `rate_instead_of_total`), and a dataset of
+    totals only is left out unless named in `datasets`. Each cell holds r, n, the two-sided p-value
+    (Student's t with n-2 degrees of freedom, as scipy.stats computes it), a 95 % interval (Fisher's z;
+    for Spearman with the 1.06/(n-3) variance of Fieller, Hartley and Pearson) and `leave_one_out` (the
+    range of r with each pair left out, and the pair that moves it most); below `min_n` pairs a cell has
+    status `insufficient_data` and no r, and a value or sum that is not a finite number gives
+    `not_computable` with a `reason`, never a number. Values are scaled by their largest magnitude
+    before they are summed, so figures up to about 1e300 give the right r. `inputs` lists every value
+    used, as published, with its citation, so any cell can be recomputed (with `transform=log`, from the
+    natural logarithms of the values); `regions_dropped` says why a subregion (or, over time, a period)
+    was left out of a variable. `caveats` name what the method cannot show (ecological inference,
+    trending series, unadjusted p-values) and give figures where the inputs give pause:
+    `flagged_values_dropped` (flags remove a tenth or more of a variable's regions: r with and without
+    them for each cell concerned), `influential_points` (one region moves r by more than 0.2), `small_n`
+    (10 to 29 pairs) and `few_pairs` (fewer than 10), `stale_variable` (a period more than 3 years
+    before the newest), `totals_not_rates`, `totals_left_out`, `different_periods`,
+    `mixed_nuts_editions`, and over time `break_in_series` and `current_prices`. Leave-one-out ranges
+    cost n² steps a cell for Spearman: past 4,000,000 steps in a matrix the remaining cells go without,
+    counted in `influential_points_unchecked`. The caller's private datasets take part like public ones.
+    Cost: 5 requests. Costs 5 requests against rate limits (the operator may change this with --route-
+    weight).
 
     Args:
         nuts_code (str):

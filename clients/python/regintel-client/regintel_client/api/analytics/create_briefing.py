@@ -126,49 +126,56 @@ def sync_detailed(
     regintel's own writer is deterministic and offline and follows the rules of docs/analysis.md: for
     each headline series of the briefing's topics it states the region's latest value (with its flags
     spelled out, `at current prices` for money at current prices, and `the latest available` when more
-    than 3 years older than the briefing's newest period) and its change over about five periods, never
-    across a break in series (a value flagged b between or at either end): it then compares only within
-    the stretch after the break, or says no comparable change exists, and lists the break in `breaks`.
-    An index (unit such as `I15`) reads as growth since its base year. Every type but `profile_summary`
-    ranks the region among the regions of its NUTS level in its country ("Of the 38 NUTS 2 regions of
-    Deutschland, ...", counted in the NUTS edition the dataset uses) and among the EU member states'
-    regions of that level where the data cover at least 80 % of them (a country among the member states,
-    or all countries), and among its parent's other children only when there are at least three; ranks
-    say their direction (`highest`, `second-lowest`) and ties name the tied regions; values of low
+    than 3 years older than the briefing's newest period) and its change over five years (for data
+    within the year, from the same quarter, half or month a year before), never across a break in series
+    (a value flagged b between or at either end): it then compares only within the stretch after the
+    break, or says no comparable change exists, and lists the break in `breaks`; nor from or to a value
+    of low reliability or a confidential one, which it says. An index (unit such as `I15`) reads as
+    growth since its base year. Every type but `profile_summary` ranks the region among the regions of
+    its NUTS level in its country ("Of the 38 NUTS 2 regions of Deutschland, ...", counted in the NUTS
+    edition the dataset uses) and among the EU member states' regions of that level where the data cover
+    at least 80 % of them (a country among the member states, or all countries), and among its parent's
+    other children only when at least three are of the dataset's NUTS edition (a region not of the
+    edition a group is counted in is not ranked in it; only regions of the classification are peers);
+    ranks say their direction (`highest`, `second-lowest`) and ties name the tied regions; values of low
     reliability (flag u) or confidential are left out of ranks and named, and a region whose own value
     is so is neither ranked nor compared. It gives the gap to its parent (unless the region is its only
-    child), its country and the EU (for totals such as population: the region's share; past twice as
-    high: `9.7 times`); across countries, money in euro is compared in purchasing power standards where
-    the dataset holds them, and otherwise said not to be adjusted for price levels. Types:
-    `profile_summary` (every topic, latest values and change), `economy`, `labour_market`, `demography`,
-    `health` (one topic each) and `peer_comparison` (every topic, against the peers). A type with no
-    figure for the region is refused: 422 `validation_failed` with `details.errors[0].pointer`
-    `#/briefing_type` and `details.available_types`, the types that have figures for it (costing 1
-    request, not 10). Series of the type without a value for the region are named in `not_covered`.
-    Every number in the text (periods of the cited rows in a date position aside) is the `display` of a
-    claim, written exactly so: `direct` claims cite the row whose value they are; `derived` claims give
-    their `inputs` (each a cited value), the `operation` and its formula; a rank's display is its phrase
-    (`second-highest`). Each claim carries in `flags` the flags of every value in its window (its rows,
-    and for a change the values between them). Where the text must say more than the number, `reads`
-    gives the words ("2.1 % more", "9.7 times"). Before a briefing is stored, a verifier re-reads the
-    text, finding numbers on characters (a digit after a non-breaking space, a currency sign or a dash
-    is a number): every number must be a claim's display followed by its `reads`, whose direction word
-    (more, above; less, below) must agree with the inputs; every rank phrase must be a rank claim; a
-    cited period counts as a period only in a date position (after
-    in/since/from/to/until/between/and/for, never before % or a unit); every claim and its flags are
-    recomputed from the cited rows with the rounding shown; `verification` reports it. It checks the
-    numbers and the words bound to them, not the rest of the prose. A text that fails is never stored or
-    shown. Where the operator has configured a model server, the model rewrites the prose from the
-    writer's text and claims; titles of an account's own datasets reach it only as quoted data in a
-    message of their own (the fact sheet names them `[[Q1]]`, ...); its text passes the same verifier
-    and more strictly (no digits inside words, no number, ordinal or rank words, no look-alike digits,
-    no non-ASCII spaces or dashes, no invisible characters, and the digits of an account's own titles
-    count; it may leave claims out, and `claims` then lists only those it states), and `generator.name`
-    is `model`; a text that fails, a model error or a timeout leaves the deterministic text in place,
-    with `generator.fallback_reason` saying why. `generator.version` is the writer's version (2;
-    briefings stored by version 1 stay as they were written). Cost: 10 requests. An account keeps at
-    most 10,000 briefings (409 `conflict` beyond). Costs 10 requests against rate limits (the operator
-    may change this with --route-weight).
+    child, or the parent is alone at its level in its country), its country (unless the region is alone
+    at its level there) and the EU (the EU aggregate itself is set against nothing) (for totals such as
+    population: the region's share; past twice as high: `9.7 times`); across countries, money in euro is
+    compared in purchasing power standards where the dataset holds them, and otherwise said not to be
+    adjusted for price levels. Types: `profile_summary` (every topic, latest values and change),
+    `economy`, `labour_market`, `demography`, `health` (one topic each) and `peer_comparison` (every
+    topic, against the peers). A type with no figure for the region is refused: 422 `validation_failed`
+    with `details.errors[0].pointer` `#/briefing_type` and `details.available_types`, the types that
+    have figures for it (costing 1 request, not 10). Series of the type without a value for the region
+    are named in `not_covered`. Every number in the text (periods of the cited rows in a date position
+    aside) is the `display` of a claim, written exactly so: `direct` claims cite the row whose value
+    they are; `derived` claims give their `inputs` (each a cited value), the `operation` and its
+    formula; a rank's display is its phrase (`second-highest`). Each claim carries in `flags` the flags
+    of every value in its window (its rows, and for a change the values between them). Where the text
+    must say more than the number, `reads` gives the words ("2.1 % more", "9.7 times"). Before a
+    briefing is stored, a verifier re-reads the text, finding numbers on characters (a digit after a
+    non-breaking space, a currency sign or a dash is a number): every number must be a claim's display
+    followed by its `reads`, whose direction word (more, above; less, below) must agree with the inputs;
+    every rank phrase must be a rank claim; a cited period counts as a period only in a date position
+    (after in/since/from/to/until/between/and/for, never before % or a unit); every claim is recomputed
+    from the cited rows with the rounding shown, must carry every flag of the rows it cites, and may
+    carry only flags its cited rows have; a name or title excuses digits only where it stands whole and
+    they are no claim; `verification` reports it. It checks the numbers and the words bound to them, not
+    the rest of the prose. A text that fails is never stored or shown. Where the operator has configured
+    a model server, the model rewrites the prose from the writer's text and claims; titles of an
+    account's own datasets reach it only as quoted data in a message of their own (the fact sheet names
+    them `[[Q1]]`, ...); its text passes the same verifier and more strictly (outside names ASCII only,
+    typographic quotes aside; no digits inside words; no number, ordinal, rank or superlative words; no
+    % or comparing word after a number but as its claim's `reads`; a cited year after in/since/... is a
+    date only before punctuation, a number or a word such as and, the, it, was; and the digits of an
+    account's own titles count; it may leave claims out, and `claims` then lists only those it states),
+    and `generator.name` is `model`; a text that fails, a model error or a timeout leaves the
+    deterministic text in place, with `generator.fallback_reason` saying why. `generator.version` is the
+    writer's version (2; briefings stored by version 1 stay as they were written). Cost: 10 requests. An
+    account keeps at most 10,000 briefings (409 `conflict` beyond). Costs 10 requests against rate
+    limits (the operator may change this with --route-weight).
 
     Args:
         body (BriefingRequest):
@@ -203,49 +210,56 @@ def sync(
     regintel's own writer is deterministic and offline and follows the rules of docs/analysis.md: for
     each headline series of the briefing's topics it states the region's latest value (with its flags
     spelled out, `at current prices` for money at current prices, and `the latest available` when more
-    than 3 years older than the briefing's newest period) and its change over about five periods, never
-    across a break in series (a value flagged b between or at either end): it then compares only within
-    the stretch after the break, or says no comparable change exists, and lists the break in `breaks`.
-    An index (unit such as `I15`) reads as growth since its base year. Every type but `profile_summary`
-    ranks the region among the regions of its NUTS level in its country ("Of the 38 NUTS 2 regions of
-    Deutschland, ...", counted in the NUTS edition the dataset uses) and among the EU member states'
-    regions of that level where the data cover at least 80 % of them (a country among the member states,
-    or all countries), and among its parent's other children only when there are at least three; ranks
-    say their direction (`highest`, `second-lowest`) and ties name the tied regions; values of low
+    than 3 years older than the briefing's newest period) and its change over five years (for data
+    within the year, from the same quarter, half or month a year before), never across a break in series
+    (a value flagged b between or at either end): it then compares only within the stretch after the
+    break, or says no comparable change exists, and lists the break in `breaks`; nor from or to a value
+    of low reliability or a confidential one, which it says. An index (unit such as `I15`) reads as
+    growth since its base year. Every type but `profile_summary` ranks the region among the regions of
+    its NUTS level in its country ("Of the 38 NUTS 2 regions of Deutschland, ...", counted in the NUTS
+    edition the dataset uses) and among the EU member states' regions of that level where the data cover
+    at least 80 % of them (a country among the member states, or all countries), and among its parent's
+    other children only when at least three are of the dataset's NUTS edition (a region not of the
+    edition a group is counted in is not ranked in it; only regions of the classification are peers);
+    ranks say their direction (`highest`, `second-lowest`) and ties name the tied regions; values of low
     reliability (flag u) or confidential are left out of ranks and named, and a region whose own value
     is so is neither ranked nor compared. It gives the gap to its parent (unless the region is its only
-    child), its country and the EU (for totals such as population: the region's share; past twice as
-    high: `9.7 times`); across countries, money in euro is compared in purchasing power standards where
-    the dataset holds them, and otherwise said not to be adjusted for price levels. Types:
-    `profile_summary` (every topic, latest values and change), `economy`, `labour_market`, `demography`,
-    `health` (one topic each) and `peer_comparison` (every topic, against the peers). A type with no
-    figure for the region is refused: 422 `validation_failed` with `details.errors[0].pointer`
-    `#/briefing_type` and `details.available_types`, the types that have figures for it (costing 1
-    request, not 10). Series of the type without a value for the region are named in `not_covered`.
-    Every number in the text (periods of the cited rows in a date position aside) is the `display` of a
-    claim, written exactly so: `direct` claims cite the row whose value they are; `derived` claims give
-    their `inputs` (each a cited value), the `operation` and its formula; a rank's display is its phrase
-    (`second-highest`). Each claim carries in `flags` the flags of every value in its window (its rows,
-    and for a change the values between them). Where the text must say more than the number, `reads`
-    gives the words ("2.1 % more", "9.7 times"). Before a briefing is stored, a verifier re-reads the
-    text, finding numbers on characters (a digit after a non-breaking space, a currency sign or a dash
-    is a number): every number must be a claim's display followed by its `reads`, whose direction word
-    (more, above; less, below) must agree with the inputs; every rank phrase must be a rank claim; a
-    cited period counts as a period only in a date position (after
-    in/since/from/to/until/between/and/for, never before % or a unit); every claim and its flags are
-    recomputed from the cited rows with the rounding shown; `verification` reports it. It checks the
-    numbers and the words bound to them, not the rest of the prose. A text that fails is never stored or
-    shown. Where the operator has configured a model server, the model rewrites the prose from the
-    writer's text and claims; titles of an account's own datasets reach it only as quoted data in a
-    message of their own (the fact sheet names them `[[Q1]]`, ...); its text passes the same verifier
-    and more strictly (no digits inside words, no number, ordinal or rank words, no look-alike digits,
-    no non-ASCII spaces or dashes, no invisible characters, and the digits of an account's own titles
-    count; it may leave claims out, and `claims` then lists only those it states), and `generator.name`
-    is `model`; a text that fails, a model error or a timeout leaves the deterministic text in place,
-    with `generator.fallback_reason` saying why. `generator.version` is the writer's version (2;
-    briefings stored by version 1 stay as they were written). Cost: 10 requests. An account keeps at
-    most 10,000 briefings (409 `conflict` beyond). Costs 10 requests against rate limits (the operator
-    may change this with --route-weight).
+    child, or the parent is alone at its level in its country), its country (unless the region is alone
+    at its level there) and the EU (the EU aggregate itself is set against nothing) (for totals such as
+    population: the region's share; past twice as high: `9.7 times`); across countries, money in euro is
+    compared in purchasing power standards where the dataset holds them, and otherwise said not to be
+    adjusted for price levels. Types: `profile_summary` (every topic, latest values and change),
+    `economy`, `labour_market`, `demography`, `health` (one topic each) and `peer_comparison` (every
+    topic, against the peers). A type with no figure for the region is refused: 422 `validation_failed`
+    with `details.errors[0].pointer` `#/briefing_type` and `details.available_types`, the types that
+    have figures for it (costing 1 request, not 10). Series of the type without a value for the region
+    are named in `not_covered`. Every number in the text (periods of the cited rows in a date position
+    aside) is the `display` of a claim, written exactly so: `direct` claims cite the row whose value
+    they are; `derived` claims give their `inputs` (each a cited value), the `operation` and its
+    formula; a rank's display is its phrase (`second-highest`). Each claim carries in `flags` the flags
+    of every value in its window (its rows, and for a change the values between them). Where the text
+    must say more than the number, `reads` gives the words ("2.1 % more", "9.7 times"). Before a
+    briefing is stored, a verifier re-reads the text, finding numbers on characters (a digit after a
+    non-breaking space, a currency sign or a dash is a number): every number must be a claim's display
+    followed by its `reads`, whose direction word (more, above; less, below) must agree with the inputs;
+    every rank phrase must be a rank claim; a cited period counts as a period only in a date position
+    (after in/since/from/to/until/between/and/for, never before % or a unit); every claim is recomputed
+    from the cited rows with the rounding shown, must carry every flag of the rows it cites, and may
+    carry only flags its cited rows have; a name or title excuses digits only where it stands whole and
+    they are no claim; `verification` reports it. It checks the numbers and the words bound to them, not
+    the rest of the prose. A text that fails is never stored or shown. Where the operator has configured
+    a model server, the model rewrites the prose from the writer's text and claims; titles of an
+    account's own datasets reach it only as quoted data in a message of their own (the fact sheet names
+    them `[[Q1]]`, ...); its text passes the same verifier and more strictly (outside names ASCII only,
+    typographic quotes aside; no digits inside words; no number, ordinal, rank or superlative words; no
+    % or comparing word after a number but as its claim's `reads`; a cited year after in/since/... is a
+    date only before punctuation, a number or a word such as and, the, it, was; and the digits of an
+    account's own titles count; it may leave claims out, and `claims` then lists only those it states),
+    and `generator.name` is `model`; a text that fails, a model error or a timeout leaves the
+    deterministic text in place, with `generator.fallback_reason` saying why. `generator.version` is the
+    writer's version (2; briefings stored by version 1 stay as they were written). Cost: 10 requests. An
+    account keeps at most 10,000 briefings (409 `conflict` beyond). Costs 10 requests against rate
+    limits (the operator may change this with --route-weight).
 
     Args:
         body (BriefingRequest):
@@ -275,49 +289,56 @@ async def asyncio_detailed(
     regintel's own writer is deterministic and offline and follows the rules of docs/analysis.md: for
     each headline series of the briefing's topics it states the region's latest value (with its flags
     spelled out, `at current prices` for money at current prices, and `the latest available` when more
-    than 3 years older than the briefing's newest period) and its change over about five periods, never
-    across a break in series (a value flagged b between or at either end): it then compares only within
-    the stretch after the break, or says no comparable change exists, and lists the break in `breaks`.
-    An index (unit such as `I15`) reads as growth since its base year. Every type but `profile_summary`
-    ranks the region among the regions of its NUTS level in its country ("Of the 38 NUTS 2 regions of
-    Deutschland, ...", counted in the NUTS edition the dataset uses) and among the EU member states'
-    regions of that level where the data cover at least 80 % of them (a country among the member states,
-    or all countries), and among its parent's other children only when there are at least three; ranks
-    say their direction (`highest`, `second-lowest`) and ties name the tied regions; values of low
+    than 3 years older than the briefing's newest period) and its change over five years (for data
+    within the year, from the same quarter, half or month a year before), never across a break in series
+    (a value flagged b between or at either end): it then compares only within the stretch after the
+    break, or says no comparable change exists, and lists the break in `breaks`; nor from or to a value
+    of low reliability or a confidential one, which it says. An index (unit such as `I15`) reads as
+    growth since its base year. Every type but `profile_summary` ranks the region among the regions of
+    its NUTS level in its country ("Of the 38 NUTS 2 regions of Deutschland, ...", counted in the NUTS
+    edition the dataset uses) and among the EU member states' regions of that level where the data cover
+    at least 80 % of them (a country among the member states, or all countries), and among its parent's
+    other children only when at least three are of the dataset's NUTS edition (a region not of the
+    edition a group is counted in is not ranked in it; only regions of the classification are peers);
+    ranks say their direction (`highest`, `second-lowest`) and ties name the tied regions; values of low
     reliability (flag u) or confidential are left out of ranks and named, and a region whose own value
     is so is neither ranked nor compared. It gives the gap to its parent (unless the region is its only
-    child), its country and the EU (for totals such as population: the region's share; past twice as
-    high: `9.7 times`); across countries, money in euro is compared in purchasing power standards where
-    the dataset holds them, and otherwise said not to be adjusted for price levels. Types:
-    `profile_summary` (every topic, latest values and change), `economy`, `labour_market`, `demography`,
-    `health` (one topic each) and `peer_comparison` (every topic, against the peers). A type with no
-    figure for the region is refused: 422 `validation_failed` with `details.errors[0].pointer`
-    `#/briefing_type` and `details.available_types`, the types that have figures for it (costing 1
-    request, not 10). Series of the type without a value for the region are named in `not_covered`.
-    Every number in the text (periods of the cited rows in a date position aside) is the `display` of a
-    claim, written exactly so: `direct` claims cite the row whose value they are; `derived` claims give
-    their `inputs` (each a cited value), the `operation` and its formula; a rank's display is its phrase
-    (`second-highest`). Each claim carries in `flags` the flags of every value in its window (its rows,
-    and for a change the values between them). Where the text must say more than the number, `reads`
-    gives the words ("2.1 % more", "9.7 times"). Before a briefing is stored, a verifier re-reads the
-    text, finding numbers on characters (a digit after a non-breaking space, a currency sign or a dash
-    is a number): every number must be a claim's display followed by its `reads`, whose direction word
-    (more, above; less, below) must agree with the inputs; every rank phrase must be a rank claim; a
-    cited period counts as a period only in a date position (after
-    in/since/from/to/until/between/and/for, never before % or a unit); every claim and its flags are
-    recomputed from the cited rows with the rounding shown; `verification` reports it. It checks the
-    numbers and the words bound to them, not the rest of the prose. A text that fails is never stored or
-    shown. Where the operator has configured a model server, the model rewrites the prose from the
-    writer's text and claims; titles of an account's own datasets reach it only as quoted data in a
-    message of their own (the fact sheet names them `[[Q1]]`, ...); its text passes the same verifier
-    and more strictly (no digits inside words, no number, ordinal or rank words, no look-alike digits,
-    no non-ASCII spaces or dashes, no invisible characters, and the digits of an account's own titles
-    count; it may leave claims out, and `claims` then lists only those it states), and `generator.name`
-    is `model`; a text that fails, a model error or a timeout leaves the deterministic text in place,
-    with `generator.fallback_reason` saying why. `generator.version` is the writer's version (2;
-    briefings stored by version 1 stay as they were written). Cost: 10 requests. An account keeps at
-    most 10,000 briefings (409 `conflict` beyond). Costs 10 requests against rate limits (the operator
-    may change this with --route-weight).
+    child, or the parent is alone at its level in its country), its country (unless the region is alone
+    at its level there) and the EU (the EU aggregate itself is set against nothing) (for totals such as
+    population: the region's share; past twice as high: `9.7 times`); across countries, money in euro is
+    compared in purchasing power standards where the dataset holds them, and otherwise said not to be
+    adjusted for price levels. Types: `profile_summary` (every topic, latest values and change),
+    `economy`, `labour_market`, `demography`, `health` (one topic each) and `peer_comparison` (every
+    topic, against the peers). A type with no figure for the region is refused: 422 `validation_failed`
+    with `details.errors[0].pointer` `#/briefing_type` and `details.available_types`, the types that
+    have figures for it (costing 1 request, not 10). Series of the type without a value for the region
+    are named in `not_covered`. Every number in the text (periods of the cited rows in a date position
+    aside) is the `display` of a claim, written exactly so: `direct` claims cite the row whose value
+    they are; `derived` claims give their `inputs` (each a cited value), the `operation` and its
+    formula; a rank's display is its phrase (`second-highest`). Each claim carries in `flags` the flags
+    of every value in its window (its rows, and for a change the values between them). Where the text
+    must say more than the number, `reads` gives the words ("2.1 % more", "9.7 times"). Before a
+    briefing is stored, a verifier re-reads the text, finding numbers on characters (a digit after a
+    non-breaking space, a currency sign or a dash is a number): every number must be a claim's display
+    followed by its `reads`, whose direction word (more, above; less, below) must agree with the inputs;
+    every rank phrase must be a rank claim; a cited period counts as a period only in a date position
+    (after in/since/from/to/until/between/and/for, never before % or a unit); every claim is recomputed
+    from the cited rows with the rounding shown, must carry every flag of the rows it cites, and may
+    carry only flags its cited rows have; a name or title excuses digits only where it stands whole and
+    they are no claim; `verification` reports it. It checks the numbers and the words bound to them, not
+    the rest of the prose. A text that fails is never stored or shown. Where the operator has configured
+    a model server, the model rewrites the prose from the writer's text and claims; titles of an
+    account's own datasets reach it only as quoted data in a message of their own (the fact sheet names
+    them `[[Q1]]`, ...); its text passes the same verifier and more strictly (outside names ASCII only,
+    typographic quotes aside; no digits inside words; no number, ordinal, rank or superlative words; no
+    % or comparing word after a number but as its claim's `reads`; a cited year after in/since/... is a
+    date only before punctuation, a number or a word such as and, the, it, was; and the digits of an
+    account's own titles count; it may leave claims out, and `claims` then lists only those it states),
+    and `generator.name` is `model`; a text that fails, a model error or a timeout leaves the
+    deterministic text in place, with `generator.fallback_reason` saying why. `generator.version` is the
+    writer's version (2; briefings stored by version 1 stay as they were written). Cost: 10 requests. An
+    account keeps at most 10,000 briefings (409 `conflict` beyond). Costs 10 requests against rate
+    limits (the operator may change this with --route-weight).
 
     Args:
         body (BriefingRequest):
@@ -350,49 +371,56 @@ async def asyncio(
     regintel's own writer is deterministic and offline and follows the rules of docs/analysis.md: for
     each headline series of the briefing's topics it states the region's latest value (with its flags
     spelled out, `at current prices` for money at current prices, and `the latest available` when more
-    than 3 years older than the briefing's newest period) and its change over about five periods, never
-    across a break in series (a value flagged b between or at either end): it then compares only within
-    the stretch after the break, or says no comparable change exists, and lists the break in `breaks`.
-    An index (unit such as `I15`) reads as growth since its base year. Every type but `profile_summary`
-    ranks the region among the regions of its NUTS level in its country ("Of the 38 NUTS 2 regions of
-    Deutschland, ...", counted in the NUTS edition the dataset uses) and among the EU member states'
-    regions of that level where the data cover at least 80 % of them (a country among the member states,
-    or all countries), and among its parent's other children only when there are at least three; ranks
-    say their direction (`highest`, `second-lowest`) and ties name the tied regions; values of low
+    than 3 years older than the briefing's newest period) and its change over five years (for data
+    within the year, from the same quarter, half or month a year before), never across a break in series
+    (a value flagged b between or at either end): it then compares only within the stretch after the
+    break, or says no comparable change exists, and lists the break in `breaks`; nor from or to a value
+    of low reliability or a confidential one, which it says. An index (unit such as `I15`) reads as
+    growth since its base year. Every type but `profile_summary` ranks the region among the regions of
+    its NUTS level in its country ("Of the 38 NUTS 2 regions of Deutschland, ...", counted in the NUTS
+    edition the dataset uses) and among the EU member states' regions of that level where the data cover
+    at least 80 % of them (a country among the member states, or all countries), and among its parent's
+    other children only when at least three are of the dataset's NUTS edition (a region not of the
+    edition a group is counted in is not ranked in it; only regions of the classification are peers);
+    ranks say their direction (`highest`, `second-lowest`) and ties name the tied regions; values of low
     reliability (flag u) or confidential are left out of ranks and named, and a region whose own value
     is so is neither ranked nor compared. It gives the gap to its parent (unless the region is its only
-    child), its country and the EU (for totals such as population: the region's share; past twice as
-    high: `9.7 times`); across countries, money in euro is compared in purchasing power standards where
-    the dataset holds them, and otherwise said not to be adjusted for price levels. Types:
-    `profile_summary` (every topic, latest values and change), `economy`, `labour_market`, `demography`,
-    `health` (one topic each) and `peer_comparison` (every topic, against the peers). A type with no
-    figure for the region is refused: 422 `validation_failed` with `details.errors[0].pointer`
-    `#/briefing_type` and `details.available_types`, the types that have figures for it (costing 1
-    request, not 10). Series of the type without a value for the region are named in `not_covered`.
-    Every number in the text (periods of the cited rows in a date position aside) is the `display` of a
-    claim, written exactly so: `direct` claims cite the row whose value they are; `derived` claims give
-    their `inputs` (each a cited value), the `operation` and its formula; a rank's display is its phrase
-    (`second-highest`). Each claim carries in `flags` the flags of every value in its window (its rows,
-    and for a change the values between them). Where the text must say more than the number, `reads`
-    gives the words ("2.1 % more", "9.7 times"). Before a briefing is stored, a verifier re-reads the
-    text, finding numbers on characters (a digit after a non-breaking space, a currency sign or a dash
-    is a number): every number must be a claim's display followed by its `reads`, whose direction word
-    (more, above; less, below) must agree with the inputs; every rank phrase must be a rank claim; a
-    cited period counts as a period only in a date position (after
-    in/since/from/to/until/between/and/for, never before % or a unit); every claim and its flags are
-    recomputed from the cited rows with the rounding shown; `verification` reports it. It checks the
-    numbers and the words bound to them, not the rest of the prose. A text that fails is never stored or
-    shown. Where the operator has configured a model server, the model rewrites the prose from the
-    writer's text and claims; titles of an account's own datasets reach it only as quoted data in a
-    message of their own (the fact sheet names them `[[Q1]]`, ...); its text passes the same verifier
-    and more strictly (no digits inside words, no number, ordinal or rank words, no look-alike digits,
-    no non-ASCII spaces or dashes, no invisible characters, and the digits of an account's own titles
-    count; it may leave claims out, and `claims` then lists only those it states), and `generator.name`
-    is `model`; a text that fails, a model error or a timeout leaves the deterministic text in place,
-    with `generator.fallback_reason` saying why. `generator.version` is the writer's version (2;
-    briefings stored by version 1 stay as they were written). Cost: 10 requests. An account keeps at
-    most 10,000 briefings (409 `conflict` beyond). Costs 10 requests against rate limits (the operator
-    may change this with --route-weight).
+    child, or the parent is alone at its level in its country), its country (unless the region is alone
+    at its level there) and the EU (the EU aggregate itself is set against nothing) (for totals such as
+    population: the region's share; past twice as high: `9.7 times`); across countries, money in euro is
+    compared in purchasing power standards where the dataset holds them, and otherwise said not to be
+    adjusted for price levels. Types: `profile_summary` (every topic, latest values and change),
+    `economy`, `labour_market`, `demography`, `health` (one topic each) and `peer_comparison` (every
+    topic, against the peers). A type with no figure for the region is refused: 422 `validation_failed`
+    with `details.errors[0].pointer` `#/briefing_type` and `details.available_types`, the types that
+    have figures for it (costing 1 request, not 10). Series of the type without a value for the region
+    are named in `not_covered`. Every number in the text (periods of the cited rows in a date position
+    aside) is the `display` of a claim, written exactly so: `direct` claims cite the row whose value
+    they are; `derived` claims give their `inputs` (each a cited value), the `operation` and its
+    formula; a rank's display is its phrase (`second-highest`). Each claim carries in `flags` the flags
+    of every value in its window (its rows, and for a change the values between them). Where the text
+    must say more than the number, `reads` gives the words ("2.1 % more", "9.7 times"). Before a
+    briefing is stored, a verifier re-reads the text, finding numbers on characters (a digit after a
+    non-breaking space, a currency sign or a dash is a number): every number must be a claim's display
+    followed by its `reads`, whose direction word (more, above; less, below) must agree with the inputs;
+    every rank phrase must be a rank claim; a cited period counts as a period only in a date position
+    (after in/since/from/to/until/between/and/for, never before % or a unit); every claim is recomputed
+    from the cited rows with the rounding shown, must carry every flag of the rows it cites, and may
+    carry only flags its cited rows have; a name or title excuses digits only where it stands whole and
+    they are no claim; `verification` reports it. It checks the numbers and the words bound to them, not
+    the rest of the prose. A text that fails is never stored or shown. Where the operator has configured
+    a model server, the model rewrites the prose from the writer's text and claims; titles of an
+    account's own datasets reach it only as quoted data in a message of their own (the fact sheet names
+    them `[[Q1]]`, ...); its text passes the same verifier and more strictly (outside names ASCII only,
+    typographic quotes aside; no digits inside words; no number, ordinal, rank or superlative words; no
+    % or comparing word after a number but as its claim's `reads`; a cited year after in/since/... is a
+    date only before punctuation, a number or a word such as and, the, it, was; and the digits of an
+    account's own titles count; it may leave claims out, and `claims` then lists only those it states),
+    and `generator.name` is `model`; a text that fails, a model error or a timeout leaves the
+    deterministic text in place, with `generator.fallback_reason` saying why. `generator.version` is the
+    writer's version (2; briefings stored by version 1 stay as they were written). Cost: 10 requests. An
+    account keeps at most 10,000 briefings (409 `conflict` beyond). Costs 10 requests against rate
+    limits (the operator may change this with --route-weight).
 
     Args:
         body (BriefingRequest):
