@@ -128,12 +128,15 @@ fn cite_regions_and_snapshots(tx: &rusqlite::Transaction) -> rusqlite::Result<()
 /// from different formats), the row of the later snapshot stands and the other is marked
 /// superseded by it, as a revision would be. A period of no known form is left as it is.
 fn canonical_periods(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
-    // One scan: a year is canonical already, and most rows are years.
+    // One scan, of the rows in no canonical form: most are years.
     let rows: Vec<(i64, i64, String, String, String, i64, bool)> = tx
         .prepare(
             "SELECT id, series_id, region_code, period, citation_id, snapshot_id,
                     superseded_by IS NULL
-             FROM observations WHERE period NOT GLOB '[0-9][0-9][0-9][0-9]'",
+             FROM observations
+             WHERE period NOT GLOB '[0-9][0-9][0-9][0-9]'
+               AND period NOT GLOB '[0-9][0-9][0-9][0-9]-[QS][0-9]'
+               AND period NOT GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]'",
         )?
         .query_map([], |r| {
             Ok((

@@ -916,7 +916,15 @@ async fn regions_are_counted_in_one_nuts_edition() {
             .map(|d| d["code"].as_str().unwrap().to_owned())
             .collect()
     };
-    // PT16, PT17 and PT18 are of NUTS 2021 only: no dataset of 2024 codes can have them.
+    // PT16, PT17 and PT18 are of NUTS 2021 only: no dataset of 2024 codes can have them. The
+    // dataset's seven regions of 2024 all have a value.
+    let gdp = data["variables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["id"] == "nama_10r_2gdp")
+        .unwrap();
+    assert_eq!(gdp["coverage"], 7, "{gdp}");
     assert!(
         missing("nama_10r_2gdp").is_empty(),
         "{}",

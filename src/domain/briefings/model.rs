@@ -14,7 +14,7 @@ const SYSTEM: &str = "You rewrite short briefings about European regions for pol
 Use only the facts in the fact sheet. Every number you write must be one of the claims, written character for character as its `reads` text \
 (or its `display` when it has no `reads`), keeping thousands separators, decimals and the words that follow; \
 do not round, convert, add up, compare or invent any other number, and write no number words (twelve, twice, doubled, tenfold), no ordinals (1st, 2nd) \
-and no ranks or superlatives (highest, top, last, richest) but a claim's display. Write % and words that compare (more, above, times) after a number only as its claim's `reads`. \
+and no ranks or superlatives (highest, top, last, richest) but a claim's display. Write % and words that compare (more, above, times) after a number only as its claim's `reads`, no words of change (rose, fell, by) before a number whose claim reads no direction, and each rank phrase once. \
 Outside names, write plain ASCII (typographic quotes allowed): no accented letters, no non-breaking or other special spaces, no dashes but the hyphen, no currency signs. \
 Write a period only as the fact sheet does, after \"in\", \"since\", \"from\", \"to\", \"until\", \"between\", \"and\" or \"for\", and before punctuation or a word such as \"and\", \"the\", \"it\" or \"was\", never before % or a unit. \
 Names and titles may be quoted as given. Some names are placeholders such as [[Q1]]: they stand for text from data an account uploaded, \
@@ -53,12 +53,23 @@ pub fn rewrite(model: &dyn ProseModel, draft: &Draft) -> Result<Vec<Section>, St
     quoted.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
     quoted.dedup();
     let placeholder = |i: usize| format!("[[Q{}]]", i + 1);
-    // Only where a title stands whole: one titled "1" leaves the figure 10 as it is.
+    // Only where a title stands whole: one titled "1" leaves the figure 10 as it is. Titles that
+    // overlap ("5 Jobs", "Jobs in Oberbayern") are hidden together, none of their text shown.
     let hide = |text: &str| -> String {
-        let mut out = text.to_owned();
-        for (span, i) in verify::label_spans(text, &quoted).into_iter().rev() {
-            out.replace_range(span, &placeholder(i));
+        let mut out = String::with_capacity(text.len());
+        let mut shown_to = 0;
+        let mut spans = verify::label_spans(text, &quoted).into_iter().peekable();
+        while let Some((span, i)) = spans.next() {
+            out.push_str(&text[shown_to..span.start]);
+            let (mut end, mut names) = (span.end, vec![placeholder(i)]);
+            while let Some((next, j)) = spans.next_if(|(next, _)| next.start < end) {
+                end = end.max(next.end);
+                names.push(placeholder(j));
+            }
+            out.push_str(&names.join(" "));
+            shown_to = end;
         }
+        out.push_str(&text[shown_to..]);
         out
     };
     let fact_sheet: Vec<Section> = draft
@@ -92,13 +103,32 @@ pub fn rewrite(model: &dyn ProseModel, draft: &Draft) -> Result<Vec<Section>, St
     };
     let text = model.write(&prompt)?;
     let sections = parse(&text)?;
+    // One pass: a title put back is never read again, so one holding "[[Q2]]" stays as it is
+    // (filled in pass after pass, six such titles would make gigabytes).
     let show = |text: &str| -> String {
-        quoted
-            .iter()
-            .enumerate()
-            .fold(text.to_owned(), |text, (i, label)| {
-                text.replace(&placeholder(i), label)
-            })
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find("[[Q") {
+            out.push_str(&rest[..at]);
+            let after = &rest[at + 3..];
+            let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+            let label = (after[digits..].starts_with("]]"))
+                .then(|| after[..digits].parse::<usize>().ok())
+                .flatten()
+                .and_then(|n| quoted.get(n.checked_sub(1)?));
+            match label {
+                Some(label) => {
+                    out.push_str(label);
+                    rest = &after[digits + 2..];
+                }
+                None => {
+                    out.push_str("[[Q");
+                    rest = after;
+                }
+            }
+        }
+        out.push_str(rest);
+        out
     };
     Ok(sections
         .into_iter()
@@ -136,6 +166,67 @@ fn parse(text: &str) -> Result<Vec<Section>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A model that answers with `text` and records the fact sheet it was sent.
+    struct Echo {
+        text: String,
+        facts: std::cell::RefCell<String>,
+    }
+
+    impl ProseModel for Echo {
+        fn name(&self) -> &str {
+            "echo"
+        }
+
+        fn write(&self, prompt: &Prompt) -> Result<String, String> {
+            *self.facts.borrow_mut() = prompt.facts.clone();
+            Ok(serde_json::json!({"sections": [{"heading": "H", "text": self.text}]}).to_string())
+        }
+    }
+
+    fn draft(text: &str, private: &[&str]) -> Draft {
+        Draft {
+            title: "T".into(),
+            sections: vec![Section {
+                heading: "H".into(),
+                text: text.into(),
+            }],
+            claims: Vec::new(),
+            labels: (private.iter())
+                .map(|p| super::super::Label {
+                    text: (*p).into(),
+                    private: true,
+                })
+                .collect(),
+            breaks: Vec::new(),
+            not_covered: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn titles_are_hidden_whole_and_put_back_once() {
+        // A title holding a placeholder is put back as it is, not filled in again.
+        let titles = ["[[Q2]][[Q2]]", "xy"];
+        let model = Echo {
+            text: "[[Q1]] and [[Q2]], [[Q9]] [[Q".into(),
+            facts: Default::default(),
+        };
+        let sections = rewrite(&model, &draft("About xy.", &titles)).unwrap();
+        assert_eq!(sections[0].text, "[[Q2]][[Q2]] and xy, [[Q9]] [[Q");
+        assert!(model.facts.borrow().contains("About [[Q2]]."));
+        // Overlapping titles are hidden together; none of their text reaches the model.
+        let model = Echo {
+            text: "ok".into(),
+            facts: Default::default(),
+        };
+        let overlapping = ["5 Jobs", "Jobs in Oberbayern"];
+        rewrite(&model, &draft("5 Jobs in Oberbayern: 12.", &overlapping)).unwrap();
+        let facts = model.facts.borrow();
+        assert!(
+            facts.contains(": 12.") && !facts.contains("Jobs"),
+            "{facts}"
+        );
+    }
 
     #[test]
     fn answers_are_read_bare_or_fenced_and_bounded() {

@@ -132,7 +132,18 @@ const NUMBER_WORDS: &[&str] = &[
 
 /// Words that rank without a rank claim's phrase; a model's text may not use them, nor a
 /// superlative (a word ending in "est" but those of [`NOT_SUPERLATIVES`]).
-const RANK_WORDS: &[&str] = &["top", "bottom", "last", "best", "worst", "most", "least"];
+const RANK_WORDS: &[&str] = &[
+    "top",
+    "bottom",
+    "last",
+    "best",
+    "worst",
+    "most",
+    "least",
+    "penultimate",
+    "runner",
+    "foremost",
+];
 
 /// Words ending in "est" that rank nothing.
 const NOT_SUPERLATIVES: &[&str] = &[
@@ -188,6 +199,32 @@ const COMPARING: &[&str] = &[
     "gain",
     "drop",
     "dropped",
+];
+
+/// Words that make a number a percentage: a model may write one after a number only as its
+/// claim's `reads`.
+const PERCENT_WORDS: &[&str] = &["cent", "pct", "pp", "percentage", "points"];
+
+/// Verbs of change: before a number, they say it is a change, which only a claim reading a
+/// direction states.
+const CHANGING: &[&str] = &[
+    "by",
+    "rose",
+    "risen",
+    "fell",
+    "fallen",
+    "declined",
+    "climbed",
+    "jumped",
+    "slipped",
+    "lost",
+    "gained",
+    "shrank",
+    "expanded",
+    "grown",
+    "dropped",
+    "increased",
+    "decreased",
 ];
 
 /// Words a model may write after a period standing as a date; before any other, the period is a
@@ -280,26 +317,39 @@ pub fn verify(
             }
         }
     }
-    let mut labels: Vec<&str> = labels
-        .iter()
-        .filter(|l| author == Author::Writer || !l.private)
-        .map(|l| l.text.as_str())
-        .filter(|l| !l.is_empty())
-        .collect();
-    // Longest first, so a name inside a longer title does not break the title apart.
-    labels.sort_by_key(|l| std::cmp::Reverse(l.len()));
+    // Names and titles that excuse the digits in them: for a model, not an account's own.
+    let names_of = |private: bool| -> Vec<&str> {
+        (labels.iter())
+            .filter(|l| l.private == private && !l.text.is_empty())
+            .map(|l| l.text.as_str())
+            .collect()
+    };
+    let (public, private) = (names_of(false), names_of(true));
+    let excusing: Vec<&str> = match author {
+        Author::Writer => public.iter().chain(&private).copied().collect(),
+        Author::Model => public.clone(),
+    };
     let mut used = BTreeSet::new();
     let mut numbers_checked = 0;
     for section in sections {
         for part in [&section.heading, &section.text] {
             // A number or rank phrase that is a claim is one, wherever it stands; one that is
             // not may still be part of a name or title.
-            let names: Vec<Range<usize>> = (label_spans(part, &labels).into_iter())
+            let names: Vec<Range<usize>> = (label_spans(part, &excusing).into_iter())
                 .map(|(span, _)| span)
                 .collect();
-            let in_a_name = |range: &Range<usize>| {
-                (names.iter()).any(|n| n.start <= range.start && range.end <= n.end)
+            // For a model, an account's titles: their words are the account's, their digits
+            // still numbers.
+            let quoted: Vec<Range<usize>> = match author {
+                Author::Writer => Vec::new(),
+                Author::Model => (label_spans(part, &private).into_iter())
+                    .map(|(span, _)| span)
+                    .collect(),
             };
+            let inside = |spans: &[Range<usize>], range: &Range<usize>| {
+                (spans.iter()).any(|n| n.start <= range.start && range.end <= n.end)
+            };
+            let in_a_name = |range: &Range<usize>| inside(&names, range);
             let mut text = without_periods(part, &cited.periods, author == Author::Model);
             for range in numbers::find_ranks(&text).into_iter().rev() {
                 let phrase = text[range.clone()].to_ascii_lowercase();
@@ -314,26 +364,35 @@ pub fn verify(
                     .iter()
                     .filter(rank)
                     .find(|c| !used.contains(c.id.as_str()));
-                match unmatched.or_else(|| claims.iter().find(rank)) {
+                // The writer states a rank once; a model stating one phrase twice would lend
+                // one measure's rank to another.
+                let again = || match author {
+                    Author::Writer => claims.iter().find(rank),
+                    Author::Model => None,
+                };
+                match unmatched.or_else(again) {
                     Some(claim) => {
                         numbers_checked += 1;
                         used.insert(claim.id.as_str());
                     }
-                    None if in_a_name(&range) => {}
+                    None if in_a_name(&range) || inside(&quoted, &range) => {}
                     None => {
                         return Ok(Err(format!(
-                            "the text states a rank (\"{phrase}\") that is no claim"
+                            "the text states a rank (\"{phrase}\") that is no claim, or one already stated"
                         )));
                     }
                 }
                 text.replace_range(range.clone(), &" ".repeat(range.len()));
             }
+            // A model's text without names and titles, an account's own too: what it writes
+            // itself, held to the letter.
+            let mut own_words = String::new();
             if author == Author::Model {
-                let mut unnamed = text.clone();
-                for name in &names {
-                    unnamed.replace_range(name.clone(), &" ".repeat(name.len()));
+                own_words.clone_from(&text);
+                for name in names.iter().chain(&quoted) {
+                    own_words.replace_range(name.clone(), &" ".repeat(name.len()));
                 }
-                if let Err(why) = held_to_the_letter(&unnamed, &cited.regions) {
+                if let Err(why) = held_to_the_letter(&own_words, &cited.regions) {
                     return Ok(Err(why));
                 }
             }
@@ -342,14 +401,14 @@ pub fn verify(
             for (at, number) in numbers::find(&text) {
                 let span = at..at + number.len();
                 // Two claims may read the same ("7 regions", "7.0 %"): each occurrence takes
-                // one not matched yet, among those the text reads as they must be read.
-                let reads_here = |c: &&Claim| {
+                // one not matched yet, one the text reads as it must be read before one without
+                // words to read.
+                let reads_here = |c: &Claim| {
                     (c.reads.as_ref()).is_none_or(|reads| text[at..].starts_with(reads.as_str()))
                 };
                 let mut alike = claims.iter().filter(|c| c.display == number);
-                let claim = (alike.clone().filter(reads_here))
-                    .find(|c| !used.contains(c.id.as_str()))
-                    .or_else(|| alike.clone().find(reads_here));
+                let claim = (alike.clone().filter(|c| reads_here(c)))
+                    .min_by_key(|c| (used.contains(c.id.as_str()), c.reads.is_none()));
                 let Some(claim) = claim else {
                     if in_a_name(&span) {
                         continue;
@@ -366,11 +425,10 @@ pub fn verify(
                         ),
                     }));
                 };
-                if author == Author::Model && claim.reads.is_none() && compares(&text[span.end..]) {
-                    return Ok(Err(format!(
-                        "the text compares the number {number}, which claim {} does not read so",
-                        claim.id
-                    )));
+                if author == Author::Model
+                    && let Some(why) = compared_beyond(claim, &own_words, span.clone())
+                {
+                    return Ok(Err(why));
                 }
                 numbers_checked += 1;
                 used.insert(claim.id.as_str());
@@ -378,7 +436,7 @@ pub fn verify(
             }
             if author == Author::Model {
                 // A percentage only where a claim reads as one.
-                for (at, _) in text.match_indices('%') {
+                for (at, _) in own_words.match_indices('%') {
                     let number_end = text[..at].trim_end_matches(' ').len();
                     let percentage = stated.iter().any(|(end, c)| {
                         *end == number_end
@@ -386,7 +444,7 @@ pub fn verify(
                                 .and_then(|r| r.strip_prefix(c.display.as_str()))
                                 .is_some_and(|r| r.trim_start().starts_with('%'))
                     });
-                    if !percentage && !in_a_name(&(at..at + 1)) {
+                    if !percentage {
                         return Ok(Err(
                             "the text writes % after no claim that reads as a percentage".into(),
                         ));
@@ -429,12 +487,12 @@ impl Cited {
     }
 }
 
-/// Where `labels` (longest first) stand whole in `text`, each with the label's index: not inside
-/// a longer word or number (a dataset titled "1" is not in "10" or "1.5"), nor inside a longer
-/// label. In text order.
+/// Where `labels` stand whole in `text`, each with the label's index: not inside a longer word or
+/// number (a dataset titled "1" is not in "10" or "1.5"). Every such occurrence, overlapping ones
+/// too ("5 Jobs" and "Jobs in Oberbayern" in "5 Jobs in Oberbayern"), in text order.
 pub(super) fn label_spans(text: &str, labels: &[&str]) -> Vec<(Range<usize>, usize)> {
     let mut spans: Vec<(Range<usize>, usize)> = Vec::new();
-    for (index, label) in labels.iter().enumerate() {
+    for (index, label) in labels.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
         let mut from = 0;
         while let Some(found) = text[from..].find(label) {
             let (at, end) = (from + found, from + found + label.len());
@@ -445,16 +503,13 @@ pub(super) fn label_spans(text: &str, labels: &[&str]) -> Vec<(Range<usize>, usi
                 ['.' | ',', d, ..] => d.is_ascii_digit(),
                 _ => false,
             };
-            let overlaps = spans.iter().any(|(s, _)| s.start < end && at < s.end);
-            if joins(&before) || joins(&after) || overlaps {
-                from = at + text[at..].chars().next().map_or(1, char::len_utf8);
-            } else {
+            if !joins(&before) && !joins(&after) {
                 spans.push((at..end, index));
-                from = end;
             }
+            from = at + text[at..].chars().next().map_or(1, char::len_utf8);
         }
     }
-    spans.sort_by_key(|(span, _)| span.start);
+    spans.sort_by_key(|(span, index)| (span.start, *index));
     spans
 }
 
@@ -558,19 +613,51 @@ fn held_to_the_letter(text: &str, regions: &BTreeSet<String>) -> Result<(), Stri
     Ok(())
 }
 
-/// Whether the words after a number, up to the next punctuation or number (three words at
-/// most), compare it ("5,000 more", "12.5 above").
-fn compares(after: &str) -> bool {
-    after
-        .split(|c: char| {
-            matches!(c, '.' | ',' | ';' | ':' | '(' | ')' | '!' | '?') || c.is_ascii_digit()
-        })
-        .next()
-        .unwrap_or("")
-        .split(|c: char| !c.is_alphanumeric())
+/// The words of a clause next to a number: up to the nearest punctuation or number, three at
+/// most, lower-cased.
+fn clause_words(text: &str, after: bool) -> Vec<String> {
+    let ends =
+        |c: char| matches!(c, '.' | ',' | ';' | ':' | '(' | ')' | '!' | '?') || c.is_ascii_digit();
+    let clause = match after {
+        true => text.split(ends).next(),
+        false => text.rsplit(ends).next(),
+    };
+    let words: Vec<String> = (clause.unwrap_or("").split(|c: char| !c.is_alphanumeric()))
         .filter(|w| !w.is_empty())
-        .take(3)
-        .any(|w| COMPARING.contains(&w.to_lowercase().as_str()))
+        .map(str::to_lowercase)
+        .collect();
+    match after {
+        true => words.into_iter().take(3).collect(),
+        false => words.into_iter().rev().take(3).collect(),
+    }
+}
+
+/// Why a model's number at `span` of `text` (its names blanked) says more than its claim: a
+/// comparing or percentage word right after what the claim reads ("9.7 times lower", "5.7 %
+/// higher", "2.1 per cent"), or, for a claim that reads no direction, a comparing word or verb of
+/// change right before it ("fell by 2.1", "4,633,323 more").
+fn compared_beyond(claim: &Claim, text: &str, span: Range<usize>) -> Option<String> {
+    let read = claim.reads.as_ref().map_or(span.len(), String::len);
+    let after = clause_words(&text[(span.start + read).min(text.len())..], true);
+    let beyond = |words: &[String], list: &[&str]| {
+        words.iter().find(|w| list.contains(&w.as_str())).cloned()
+    };
+    if let Some(word) = beyond(&after, COMPARING).or_else(|| beyond(&after, PERCENT_WORDS)) {
+        return Some(format!(
+            "the text writes \"{word}\" after {}, which claim {} does not read",
+            claim.display, claim.id
+        ));
+    }
+    let direction = claim.reads.as_ref().and_then(|r| r.rsplit(' ').next());
+    let directed = direction.is_some_and(|d| matches!(d, "more" | "less" | "above" | "below"));
+    let before = clause_words(&text[..span.start], false);
+    match beyond(&before, COMPARING).or_else(|| beyond(&before, CHANGING)) {
+        Some(word) if !directed => Some(format!(
+            "the text writes \"{word}\" before {}, which claim {} reads as no change",
+            claim.display, claim.id
+        )),
+        _ => None,
+    }
 }
 
 /// One claim against its rows: a direct one is the row's value shown with the row's decimals; a
@@ -944,11 +1031,16 @@ mod tests {
             ("It is the richest region.", "rank word \"richest\""),
             ("It came last.", "rank word \"last\""),
             // A cited number compared or made a percentage where no claim reads so.
+            ("It has 4,633,323 more people.", "\"more\" after 4,633,323"),
             (
-                "It has 4,633,323 more people.",
-                "compares the number 4,633,323",
+                "Some 4,633,323 fewer lived there.",
+                "\"fewer\" after 4,633,323",
             ),
-            ("Some 4,633,323 fewer lived there.", "compares the number"),
+            ("It fell by 4,633,323.", "\"fell\" before 4,633,323"),
+            ("It changed by 4,633,323.", "\"by\" before 4,633,323"),
+            ("It has 4,633,323 per cent.", "\"cent\" after 4,633,323"),
+            ("It has 4,633,323 pp.", "\"pp\" after 4,633,323"),
+            ("Its 2.1 % more is lower.", "\"lower\" after 2.1"),
             ("It has a 4,729,243 % share.", "% after no claim"),
             // A cited year as a count: "in" does not make it a date before any word.
             ("It grew in 2017 towns.", "the number 2017"),
@@ -1003,6 +1095,12 @@ mod tests {
         }
         let spans = label_spans("A 1 in 10, 1.5, 0.1, x1 and (1).", &["1"]);
         assert_eq!(spans, [(2..3, 0), (29..30, 0)]);
+        // Overlapping titles both stand: a number in either is in a name.
+        let spans = label_spans(
+            "5 Jobs in Oberbayern: 12",
+            &["Jobs in Oberbayern", "5 Jobs"],
+        );
+        assert_eq!(spans, [(0..6, 1), (2..20, 0)]);
     }
 
     #[test]
@@ -1100,6 +1198,12 @@ mod tests {
                 "{wrong}: {why}"
             );
         }
+        // One rank claim lends its phrase once: a model may not give a second measure the
+        // same rank.
+        let twice = format!("{text} It also has the second-highest age.");
+        assert!(check(&rows, &claims, &twice).is_ok());
+        let why = check_by(&rows, &claims, &twice, Author::Model).unwrap_err();
+        assert!(why.contains("one already stated"), "{why}");
         let extra = format!("{text} It also has the lowest age.");
         assert!(
             check(&rows, &claims, &extra)

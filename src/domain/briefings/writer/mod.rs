@@ -24,8 +24,8 @@ use crate::store::regions::RegionRow;
 
 /// The EU aggregate a region is set against where the data has it.
 const EU: &str = "EU27_2020";
-/// How far back the change over time of annual data looks, in years with a value.
-const LOOK_BACK: usize = 5;
+/// How far back the change over time of annual data looks, in years.
+const LOOK_BACK_YEARS: i32 = 5;
 /// Regions a sentence names at most (ties, those left out); past that, "and others".
 const NAMED: usize = 5;
 /// A parent's other children needed before a region is also ranked among them.
@@ -74,9 +74,9 @@ impl Fact {
         &self.rows[self.latest]
     }
 
-    /// The value a change over time starts from: for annual data the fifth value with one
-    /// before the latest (or the first), for data within the year the same quarter, half or
-    /// month a year before (a quarter against the one before would mix in the season). None
+    /// The value a change over time starts from: for annual data that of five years before the
+    /// latest (or the first year after it with a value), for data within the year the same
+    /// quarter, half or month a year before (a quarter against the one before would mix in the season). None
     /// when there is none.
     fn base_of_change(&self) -> Option<&ObsRow> {
         let own = self.own();
@@ -89,9 +89,8 @@ impl Fact {
                     .find(|r| r.period.as_str() == a_year_before && stated(r))
             }
             None => {
-                let with_values: Vec<&ObsRow> = before.iter().filter(|r| stated(r)).collect();
-                let back = with_values.len().saturating_sub(LOOK_BACK);
-                with_values.get(back).copied()
+                let since = year(&own.period)? - LOOK_BACK_YEARS;
+                (before.iter()).find(|r| stated(r) && year(&r.period).is_some_and(|y| y >= since))
             }
         }
     }
@@ -713,9 +712,11 @@ impl Writer<'_> {
         group: &Group,
         across: &Across,
     ) -> Result<(), Error> {
+        // Countries are of every edition; an account's dataset, whose edition regintel does not
+        // know, counts in whichever its values are of, like one of mixed codes.
         let edition = match group.among {
             Among::Countries => None,
-            _ => fact.dataset.nuts_edition.as_deref(),
+            _ => Some(fact.dataset.nuts_edition.as_deref().unwrap_or("mixed")),
         };
         let since = series::index_base(&across.unit);
         let Some(ranked) = peers::ranked(

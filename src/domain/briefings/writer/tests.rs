@@ -602,6 +602,14 @@ fn ranks_count_the_regions_of_the_datasets_nuts_edition() {
         "{said}"
     );
     assert!(!said.contains("Alt-Schwaben"), "{said}");
+    // So does an account's own dataset, whose edition regintel does not know.
+    dataset.nuts_edition = None;
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains("Of the 11 NUTS 2 regions of Deutschland, Oberbayern"),
+        "{said}"
+    );
+    dataset.nuts_edition = Some("mixed".into());
     // The dropped code itself is ranked among no one: it would stand beside its successor.
     let said = text(&f.write("DE28", "labour_market", &[&dataset]).unwrap());
     assert!(!said.contains("Of the"), "{said}");
@@ -803,6 +811,23 @@ fn no_change_is_stated_from_or_to_a_value_of_low_reliability() {
         said.contains(
             "2.7 (Percentage) in 2024, low reliability. As it is of low reliability, no change over time is stated."
         ),
+        "{said}"
+    );
+}
+
+#[test]
+fn annual_data_changes_over_five_years_whatever_the_gaps() {
+    // Every second year up to 2020, then 2024: five years back is 2019, the first value from
+    // then on is 2020's (the fifth value back would be 2012's, twelve years).
+    let mut series: Vec<(&str, &str, &str)> = ["2010", "2012", "2014", "2016", "2018", "2020"]
+        .iter()
+        .map(|y| (*y, "2.0", ""))
+        .collect();
+    series.push(("2024", "2.7", ""));
+    let (f, dataset) = unemployment(&series);
+    let said = text(&f.write("DE21", "labour_market", &[&dataset]).unwrap());
+    assert!(
+        said.contains("That is 0.7 percentage points more than in 2020 (2.0)."),
         "{said}"
     );
 }

@@ -168,14 +168,15 @@ def sync_detailed(
     account's own datasets reach it only as quoted data in a message of their own (the fact sheet names
     them `[[Q1]]`, ...); its text passes the same verifier and more strictly (outside names ASCII only,
     typographic quotes aside; no digits inside words; no number, ordinal, rank or superlative words; no
-    % or comparing word after a number but as its claim's `reads`; a cited year after in/since/... is a
-    date only before punctuation, a number or a word such as and, the, it, was; and the digits of an
-    account's own titles count; it may leave claims out, and `claims` then lists only those it states),
-    and `generator.name` is `model`; a text that fails, a model error or a timeout leaves the
-    deterministic text in place, with `generator.fallback_reason` saying why. `generator.version` is the
-    writer's version (2; briefings stored by version 1 stay as they were written). Cost: 10 requests. An
-    account keeps at most 10,000 briefings (409 `conflict` beyond). Costs 10 requests against rate
-    limits (the operator may change this with --route-weight).
+    % or comparing word after a number but as its claim's `reads`, and no verb of change before a number
+    whose claim reads no direction; each rank phrase takes a rank claim of its own; a cited year after
+    in/since/... is a date only before punctuation, a number or a word such as and, the, it, was; and
+    the digits of an account's own titles count; it may leave claims out, and `claims` then lists only
+    those it states), and `generator.name` is `model`; a text that fails, a model error or a timeout
+    leaves the deterministic text in place, with `generator.fallback_reason` saying why.
+    `generator.version` is the writer's version (2; briefings stored by version 1 stay as they were
+    written). Cost: 10 requests. An account keeps at most 10,000 briefings (409 `conflict` beyond).
+    Costs 10 requests against rate limits (the operator may change this with --route-weight).
 
     Args:
         body (BriefingRequest):
@@ -252,14 +253,15 @@ def sync(
     account's own datasets reach it only as quoted data in a message of their own (the fact sheet names
     them `[[Q1]]`, ...); its text passes the same verifier and more strictly (outside names ASCII only,
     typographic quotes aside; no digits inside words; no number, ordinal, rank or superlative words; no
-    % or comparing word after a number but as its claim's `reads`; a cited year after in/since/... is a
-    date only before punctuation, a number or a word such as and, the, it, was; and the digits of an
-    account's own titles count; it may leave claims out, and `claims` then lists only those it states),
-    and `generator.name` is `model`; a text that fails, a model error or a timeout leaves the
-    deterministic text in place, with `generator.fallback_reason` saying why. `generator.version` is the
-    writer's version (2; briefings stored by version 1 stay as they were written). Cost: 10 requests. An
-    account keeps at most 10,000 briefings (409 `conflict` beyond). Costs 10 requests against rate
-    limits (the operator may change this with --route-weight).
+    % or comparing word after a number but as its claim's `reads`, and no verb of change before a number
+    whose claim reads no direction; each rank phrase takes a rank claim of its own; a cited year after
+    in/since/... is a date only before punctuation, a number or a word such as and, the, it, was; and
+    the digits of an account's own titles count; it may leave claims out, and `claims` then lists only
+    those it states), and `generator.name` is `model`; a text that fails, a model error or a timeout
+    leaves the deterministic text in place, with `generator.fallback_reason` saying why.
+    `generator.version` is the writer's version (2; briefings stored by version 1 stay as they were
+    written). Cost: 10 requests. An account keeps at most 10,000 briefings (409 `conflict` beyond).
+    Costs 10 requests against rate limits (the operator may change this with --route-weight).
 
     Args:
         body (BriefingRequest):
@@ -331,14 +333,15 @@ async def asyncio_detailed(
     account's own datasets reach it only as quoted data in a message of their own (the fact sheet names
     them `[[Q1]]`, ...); its text passes the same verifier and more strictly (outside names ASCII only,
     typographic quotes aside; no digits inside words; no number, ordinal, rank or superlative words; no
-    % or comparing word after a number but as its claim's `reads`; a cited year after in/since/... is a
-    date only before punctuation, a number or a word such as and, the, it, was; and the digits of an
-    account's own titles count; it may leave claims out, and `claims` then lists only those it states),
-    and `generator.name` is `model`; a text that fails, a model error or a timeout leaves the
-    deterministic text in place, with `generator.fallback_reason` saying why. `generator.version` is the
-    writer's version (2; briefings stored by version 1 stay as they were written). Cost: 10 requests. An
-    account keeps at most 10,000 briefings (409 `conflict` beyond). Costs 10 requests against rate
-    limits (the operator may change this with --route-weight).
+    % or comparing word after a number but as its claim's `reads`, and no verb of change before a number
+    whose claim reads no direction; each rank phrase takes a rank claim of its own; a cited year after
+    in/since/... is a date only before punctuation, a number or a word such as and, the, it, was; and
+    the digits of an account's own titles count; it may leave claims out, and `claims` then lists only
+    those it states), and `generator.name` is `model`; a text that fails, a model error or a timeout
+    leaves the deterministic text in place, with `generator.fallback_reason` saying why.
+    `generator.version` is the writer's version (2; briefings stored by version 1 stay as they were
+    written). Cost: 10 requests. An account keeps at most 10,000 briefings (409 `conflict` beyond).
+    Costs 10 requests against rate limits (the operator may change this with --route-weight).
 
     Args:
         body (BriefingRequest):
@@ -413,14 +416,15 @@ async def asyncio(
     account's own datasets reach it only as quoted data in a message of their own (the fact sheet names
     them `[[Q1]]`, ...); its text passes the same verifier and more strictly (outside names ASCII only,
     typographic quotes aside; no digits inside words; no number, ordinal, rank or superlative words; no
-    % or comparing word after a number but as its claim's `reads`; a cited year after in/since/... is a
-    date only before punctuation, a number or a word such as and, the, it, was; and the digits of an
-    account's own titles count; it may leave claims out, and `claims` then lists only those it states),
-    and `generator.name` is `model`; a text that fails, a model error or a timeout leaves the
-    deterministic text in place, with `generator.fallback_reason` saying why. `generator.version` is the
-    writer's version (2; briefings stored by version 1 stay as they were written). Cost: 10 requests. An
-    account keeps at most 10,000 briefings (409 `conflict` beyond). Costs 10 requests against rate
-    limits (the operator may change this with --route-weight).
+    % or comparing word after a number but as its claim's `reads`, and no verb of change before a number
+    whose claim reads no direction; each rank phrase takes a rank claim of its own; a cited year after
+    in/since/... is a date only before punctuation, a number or a word such as and, the, it, was; and
+    the digits of an account's own titles count; it may leave claims out, and `claims` then lists only
+    those it states), and `generator.name` is `model`; a text that fails, a model error or a timeout
+    leaves the deterministic text in place, with `generator.fallback_reason` saying why.
+    `generator.version` is the writer's version (2; briefings stored by version 1 stay as they were
+    written). Cost: 10 requests. An account keeps at most 10,000 briefings (409 `conflict` beyond).
+    Costs 10 requests against rate limits (the operator may change this with --route-weight).
 
     Args:
         body (BriefingRequest):
