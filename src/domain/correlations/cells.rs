@@ -28,7 +28,8 @@ impl<'c> From<&'c Collected> for Values<'c> {
 }
 
 /// Leave-one-out work a matrix may spend, in [`stats::loo_work`] steps: Spearman's costs n² a
-/// cell, 190 cells of 145 regions (about 40 ms here); Pearson's, n a cell, always fits.
+/// cell, so the budget covers 190 cells of 145 regions, a bound on the work whatever the data;
+/// Pearson's, n a cell, always fits.
 pub const LOO_BUDGET: usize = 4_000_000;
 
 #[derive(Debug, Serialize)]
