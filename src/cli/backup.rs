@@ -1,12 +1,15 @@
 //! `regintel backup`: an online copy of the database, consistent at one moment, taken while the
 //! server runs. `VACUUM INTO` (<https://www.sqlite.org/lang_vacuum.html#vacuuminto>) writes the
 //! copy from one read transaction, so the server's writers carry on, and the copy is compact. It
-//! is written beside the target under a temporary name, checked (`PRAGMA integrity_check`),
-//! synced, and only then renamed: a file at the target's name is always a whole, sound backup.
+//! is written into a new directory beside the target that only its owner can enter, checked
+//! (`PRAGMA integrity_check`), synced, and only then linked to the target's name, which must not
+//! exist: a file at the target's name is always a whole, sound backup, and a link or a file
+//! someone else made beside it is never written through.
 //!
-//! The copy holds accounts and their data: it is created readable by its owner only. The
+//! The copy holds accounts and their data: it is readable by its owner only. The
 //! secrets (`<data dir>/secrets/`) are not in it; they are backed up once, apart from it.
 
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -15,23 +18,28 @@ use crate::store::{integrity_check, open_read_only};
 
 pub fn run(data_dir: &Path, target: &Path) -> anyhow::Result<()> {
     let database = super::launch::database(data_dir)?;
-    if target.exists() {
+    if target.symlink_metadata().is_ok() {
         bail!(
             "{} exists: give a new file name (a backup never overwrites a file)",
             target.display()
         );
     }
-    let partial = partial_name(target)?;
-    // VACUUM INTO takes an empty file; created here so that it is private from the start.
-    crate::private_files::write(&partial, b"")?;
-    let copied = copy(&database, &partial).and_then(|()| verify(&partial));
-    if let Err(e) = copied {
-        let _ = std::fs::remove_file(&partial);
-        return Err(e);
-    }
-    std::fs::File::open(&partial)?.sync_all()?;
-    std::fs::rename(&partial, target)
-        .with_context(|| format!("while renaming the backup to {}", target.display()))?;
+    let workspace = Workspace::create(target)?;
+    let copy_path = workspace.dir.join("copy.sqlite");
+    copy(&database, &copy_path)?;
+    verify(&copy_path)?;
+    let copied = std::fs::File::open(&copy_path)?;
+    copied.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    copied.sync_all()?;
+    // A hard link fails where the name exists: nothing is ever replaced, not even a file or link
+    // made at the target's name while the copy was taken.
+    std::fs::hard_link(&copy_path, target).with_context(|| {
+        format!(
+            "while putting the backup in place at {} (a backup never overwrites a file)",
+            target.display()
+        )
+    })?;
+    drop(workspace);
     let (version, observations) = summary(target)?;
     println!(
         "backup {}: ok (schema version {version}, {observations} observations, integrity checked)",
@@ -40,13 +48,41 @@ pub fn run(data_dir: &Path, target: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn partial_name(target: &Path) -> anyhow::Result<PathBuf> {
-    let name = target
-        .file_name()
-        .with_context(|| format!("{} is not a file name", target.display()))?;
-    let mut partial = name.to_owned();
-    partial.push(".partial");
-    Ok(target.with_file_name(partial))
+/// A directory beside the target that only the service user can enter, made anew for this
+/// backup (never one that exists, nor a link: `mkdir` refuses both), where the copy is written.
+/// `VACUUM INTO` opens its file by name, so the name must lie where no one else can put a link.
+/// Removed with what it holds when dropped.
+struct Workspace {
+    dir: PathBuf,
+}
+
+impl Workspace {
+    fn create(target: &Path) -> anyhow::Result<Workspace> {
+        use std::os::unix::fs::DirBuilderExt;
+        let name = target
+            .file_name()
+            .with_context(|| format!("{} is not a file name", target.display()))?;
+        let mut random = [0u8; 10];
+        crate::ids::fill_random(&mut random);
+        let mut dir_name = std::ffi::OsString::from(".");
+        dir_name.push(name);
+        dir_name.push(format!(
+            ".partial-{}",
+            crate::ids::base32_lower(&random, 16)
+        ));
+        let dir = target.with_file_name(dir_name);
+        std::fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&dir)
+            .with_context(|| format!("while creating the directory {}", dir.display()))?;
+        Ok(Workspace { dir })
+    }
+}
+
+impl Drop for Workspace {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 /// Copies from a read-only connection: a backup changes nothing (not even the schema version,

@@ -239,6 +239,57 @@ async fn a_backup_taken_under_load_restores_to_identical_observations() {
     server.stop().await.unwrap();
 }
 
+/// `regintel backup` never writes through what someone else put beside the target: a link at
+/// the old temporary name (to a file the attacker wants overwritten), a world-readable file
+/// there, or a link at the target's name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_never_writes_through_a_link_or_a_file_made_beside_it() {
+    let server = TestServer::start().await;
+    let backups = tempfile::tempdir().unwrap();
+    let target = backups.path().join("regintel-backup.sqlite");
+    let victim = backups.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    std::os::unix::fs::symlink(
+        &victim,
+        backups.path().join("regintel-backup.sqlite.partial"),
+    )
+    .unwrap();
+    let backup = |target: &Path| {
+        regintel()
+            .arg("backup")
+            .arg("--data-dir")
+            .arg(server.dir.path())
+            .arg(target)
+            .output()
+            .unwrap()
+    };
+    let out = backup(&target);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    let meta = std::fs::symlink_metadata(&target).unwrap();
+    assert!(meta.file_type().is_file());
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    // Nothing of the copy's workspace is left.
+    let left: Vec<String> = std::fs::read_dir(backups.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("partial-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // A link at the target's name, even a dangling one, is never followed.
+    let linked = backups.path().join("linked.sqlite");
+    std::os::unix::fs::symlink(backups.path().join("nowhere"), &linked).unwrap();
+    let out = backup(&linked);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("never overwrites"));
+    assert!(!backups.path().join("nowhere").exists());
+    server.stop().await.unwrap();
+}
+
 fn tight_anonymous_limit(config: &mut regintel::config::ServerConfig) {
     config.limits.anonymous.minute = 4;
 }
