@@ -386,11 +386,16 @@ impl Found {
         let origin_format = shown
             .and_then(|s| s.origin["format"].as_str())
             .unwrap_or(&row.snapshot.format);
+        // Where the file puts the value: SDMX in OBS_VALUE, Eurostat's TSV in a column per
+        // period, a tidy CSV (an upload, an operator's import) in its `value` column.
         let sdmx = origin_format.contains("SDMX") || origin_format == "sdmx-csv";
+        let tsv = origin_format.contains("TSV") || origin_format == "eurostat-tsv";
         let column = if sdmx {
             "OBS_VALUE (with OBS_FLAG)".to_owned()
-        } else {
+        } else if tsv {
             ["the column headed ", &row.obs.period].concat()
+        } else {
+            "the column headed value".to_owned()
         };
         let original = shown.map_or(&row.snapshot.file_name, |s| &s.file);
         // Joined rather than `format!`ted: every citation looked up writes this sentence.

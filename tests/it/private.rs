@@ -76,6 +76,13 @@ async fn a_private_dataset_is_created_loaded_and_served_to_its_owner_only() {
         .await
         .json();
     assert_eq!(c["data"]["value_text"], "1300");
+    // A tidy CSV holds its values in the column headed value, whatever the period.
+    assert_eq!(c["data"]["location"]["column"], "the column headed value");
+    let how = c["data"]["how_to_verify"].as_str().unwrap();
+    assert!(
+        how.contains("read the column headed value: it shows 1300"),
+        "{how}"
+    );
     // ...and in comparisons and the dataset list.
     let cmp = s
         .client
