@@ -18,6 +18,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use clap::builder::BoolishValueParser;
 use clap::{Args, Parser, Subcommand};
 
 use crate::config::{AccessLines, LimitConfig, LlmConfig, Quotas, ServerConfig, defaults};
@@ -197,7 +198,7 @@ struct LimitArgs {
     #[arg(long, env = "REGINTEL_ROUTE_WEIGHTS", value_delimiter = ',', value_parser = parse_weight)]
     route_weight: Vec<(String, u64)>,
     /// Serve without rate limits (for a gateway that limits requests itself).
-    #[arg(long, env = "REGINTEL_NO_RATE_LIMITS")]
+    #[arg(long, env = "REGINTEL_NO_RATE_LIMITS", value_parser = BoolishValueParser::new())]
     no_rate_limits: bool,
 }
 
@@ -261,7 +262,7 @@ struct ServeArgs {
     #[command(flatten)]
     tls: TlsFiles,
     /// Serve plain HTTP (behind a TLS-terminating proxy, or for local tests).
-    #[arg(long, env = "REGINTEL_PLAIN_HTTP")]
+    #[arg(long, env = "REGINTEL_PLAIN_HTTP", value_parser = BoolishValueParser::new())]
     plain_http: bool,
     #[command(flatten)]
     address: PublicAddress,
@@ -386,7 +387,7 @@ fn warn_unknown_variables() {
 #[derive(clap::Args, Debug, Clone)]
 struct WebhookArgs {
     /// Let webhooks reach loopback addresses (127.0.0.0/8, ::1): for tests and the local demo.
-    #[arg(long, env = "REGINTEL_WEBHOOK_ALLOW_LOOPBACK")]
+    #[arg(long, env = "REGINTEL_WEBHOOK_ALLOW_LOOPBACK", value_parser = BoolishValueParser::new())]
     webhook_allow_loopback: bool,
     /// Internal ranges (CIDR) webhooks may reach besides public addresses, e.g. 10.20.0.0/16
     /// (repeatable, or comma-separated in the variable).

@@ -79,6 +79,34 @@ fn check_fails_on_exposed_secrets_a_corrupted_file_and_a_newer_schema() {
     assert!(said.contains("database"), "{said}");
 }
 
+/// A switch read from the environment takes the values environment files write: 1, yes, on,
+/// true (and 0, no, off, false), as `REGINTEL_PLAIN_HTTP=1` in a unit's environment file.
+#[test]
+fn switches_from_the_environment_read_1_and_yes() {
+    let data = bundled_data_dir();
+    chmod(data.path(), 0o700);
+    let check_with = |value: &str| {
+        let out = regintel()
+            .args(["check", "--data-dir"])
+            .arg(data.path())
+            .env("REGINTEL_PLAIN_HTTP", value)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for on in ["1", "yes", "on", "true", "TRUE"] {
+        let (ok, said) = check_with(on);
+        assert!(ok, "{on}: {said}");
+    }
+    for off in ["0", "no", "off", "false"] {
+        let (ok, said) = check_with(off);
+        assert!(!ok && said.contains("--tls-cert"), "{off}: {said}");
+    }
+}
+
 /// A digest of every observation, in citation order.
 fn observations_digest(db: &Path) -> (i64, String) {
     use sha2::{Digest, Sha256};
