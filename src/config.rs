@@ -197,6 +197,9 @@ pub struct ServerConfig {
     /// handlers read the wall clock): the wall clock, which tests move forward to reach later
     /// steps of the retry schedule.
     pub webhook_clock: crate::clock::Clock,
+    /// How long a registration or URL change waits for the host's addresses before it is
+    /// refused (the lookup goes on in its place, see `webhooks::url_checks`).
+    pub webhook_resolve_wait: Duration,
     /// The token a Prometheus scrape of `/metrics` must present; None: loopback clients only.
     pub metrics_token: Option<String>,
     /// Where text logs take each request's access line, written without tracing; None: through
@@ -268,6 +271,7 @@ impl ServerConfig {
             llm: None,
             webhook_egress: Default::default(),
             webhook_clock: Default::default(),
+            webhook_resolve_wait: crate::webhooks::send::CONNECT_TIMEOUT,
             metrics_token: None,
             access_lines: None,
         }

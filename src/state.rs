@@ -33,6 +33,8 @@ pub struct AppState {
     /// uploads are bounded by their upload slots instead.) A permit moves into the blocking
     /// task, so it is held for as long as the work runs.
     pub blocking: Arc<Semaphore>,
+    /// Lookups of webhook URLs being registered, bounded at once and per account.
+    pub url_checks: crate::webhooks::url_checks::UrlChecks,
     /// Bounds the reads run off the async threads at once: long reads (`Handler::Heavy`), short
     /// ones that found no request connection free, and the compression of large answers.
     pub reads: Arc<Semaphore>,
@@ -132,6 +134,7 @@ impl AppState {
             base_path,
             auth,
             blocking: Arc::new(Semaphore::new(permits)),
+            url_checks: Default::default(),
             reads: Arc::new(Semaphore::new(permits)),
             read_threads: crate::task::Threads::new("reads", permits)?,
             exports: Slots::new(config.max_exports, SLOTS_PER_ACCOUNT),

@@ -413,6 +413,7 @@ impl WebhookArgs {
                 .collect(),
             deny_cidrs: self.webhook_deny_cidr.clone(),
             allow_loopback: self.webhook_allow_loopback,
+            resolver: Default::default(),
         }
     }
 }

@@ -187,6 +187,10 @@ async fn answer(
     let query = Query::parse(parts.uri.query())?;
     let upload = upload_slot(state, route, principal)?;
     let body = read_body(state, route, parts, body).await?;
+    let checked_url = match route.checks_webhook_url {
+        true => handlers::webhooks::check_url_first(state, principal, &body).await,
+        false => None,
+    };
 
     let account = principal.account_id();
     let cached = route
@@ -219,6 +223,7 @@ async fn answer(
         accepts_gzip,
         body,
         conn: std::cell::OnceCell::new(),
+        checked_url,
     };
     let reply = Arc::new(run_handler(state, route.handler, req, upload).await?);
     Ok(Answer::Reply {
@@ -597,6 +602,7 @@ mod tests {
                 accepts_gzip: false,
                 body: Bytes::new(),
                 conn: std::cell::OnceCell::new(),
+                checked_url: None,
             };
             tokio::spawn(async move {
                 run_handler(&state, Handler::Blocking(long_work), req, held).await

@@ -37,6 +37,9 @@ pub struct Route {
     /// Served at the root of the host (`/healthz`), outside the base path and the OpenAPI
     /// document.
     pub root: bool,
+    /// The JSON body's `url` is a webhook URL whose host is resolved and checked before the
+    /// handler takes a permit of the blocking pool.
+    pub checks_webhook_url: bool,
     /// What a call costs against rate limits, in requests; 0 for operational routes, which are
     /// not counted. See [`Route::cost`].
     pub weight: u64,
@@ -95,10 +98,10 @@ pub static ROUTES: &[Route] = &[
     Route::new(GET,    "/export/bulk/{dataset_code}.csv-metadata.json", "exportMetadata", Institutional, Inline(analytics::export_metadata)).cached(),
     Route::new(GET,    "/intelligence/correlations/matrix",  "correlationMatrix",  Credential,    Heavy(analytics::correlations)).cached().weight(5),
     Route::new(GET,    "/account/usage",                     "getUsage",           Credential,    Inline(account::usage)),
-    Route::new(POST,   "/webhooks",                          "createWebhook",      Credential,    Blocking(webhooks::create)).json().secret(),
+    Route::new(POST,   "/webhooks",                          "createWebhook",      Credential,    Blocking(webhooks::create)).json().secret().checks_webhook_url(),
     Route::new(GET,    "/webhooks",                          "listWebhooks",       Credential,    Inline(webhooks::list)),
     Route::new(GET,    "/webhooks/{webhook_id}",             "getWebhook",         Credential,    Inline(webhooks::get)),
-    Route::new(PATCH,  "/webhooks/{webhook_id}",             "updateWebhook",      Credential,    Blocking(webhooks::update)).json(),
+    Route::new(PATCH,  "/webhooks/{webhook_id}",             "updateWebhook",      Credential,    Blocking(webhooks::update)).json().checks_webhook_url(),
     Route::new(DELETE, "/webhooks/{webhook_id}",             "deleteWebhook",      Credential,    Blocking(webhooks::delete)),
     Route::new(POST,   "/webhooks/{webhook_id}/rotate-secret", "rotateWebhookSecret", Credential, Blocking(webhooks::rotate_secret)).secret(),
     Route::new(POST,   "/webhooks/{webhook_id}/test",        "testWebhook",        Credential,    Blocking(webhooks::test)),
@@ -141,6 +144,7 @@ impl Route {
             secret: false,
             presents_credential: false,
             root: false,
+            checks_webhook_url: false,
             weight: 1,
             fixed_len: fixed_len(path),
         }
@@ -173,6 +177,11 @@ impl Route {
 
     const fn presents_credential(mut self) -> Route {
         self.presents_credential = true;
+        self
+    }
+
+    const fn checks_webhook_url(mut self) -> Route {
+        self.checks_webhook_url = true;
         self
     }
 

@@ -116,6 +116,8 @@ pub struct EgressPolicy {
     pub deny_cidrs: Vec<Cidr>,
     /// Loopback allowed (for tests and the local demo).
     pub allow_loopback: bool,
+    /// How host names are resolved: the system's resolver, or a test's.
+    pub resolver: super::resolve::Resolver,
 }
 
 /// A webhook URL, checked for form (not yet for where it leads).
@@ -365,6 +367,7 @@ mod tests {
             allow_hosts: vec!["hooks.intra.example".into()],
             deny_cidrs: vec!["10.20.5.0/24".parse().unwrap()],
             allow_loopback: true,
+            ..EgressPolicy::default()
         };
         let internal = url("http://receiver.intra/");
         policy.check(&internal, &ips(&["10.20.1.1"])).unwrap();

@@ -6,8 +6,10 @@
 pub mod breaker;
 pub mod egress;
 pub mod events;
+pub mod resolve;
 pub mod schedule;
 pub mod send;
 pub mod signing;
 #[cfg(test)]
 pub mod test_receiver;
+pub mod url_checks;

@@ -131,17 +131,29 @@ async fn attempt(
     }
 }
 
-/// Resolves the URL's host and checks every address against `policy` (at registration and
-/// before every attempt, so a changed DNS answer cannot lead a delivery inside): the addresses
+/// Resolves the URL's host and checks every address against `policy` before every attempt (so a
+/// changed DNS answer cannot lead a delivery inside), within [`CONNECT_TIMEOUT`]: the addresses
 /// to connect to, or why not.
 pub async fn check_destination(
     url: &WebhookUrl,
     policy: &EgressPolicy,
 ) -> Result<Vec<SocketAddr>, Destination> {
-    let addrs = tokio::time::timeout(CONNECT_TIMEOUT, resolve(url))
+    tokio::time::timeout(CONNECT_TIMEOUT, resolve_and_check(url, policy))
         .await
         .map_err(|_| Destination::Unresolved(format!("{} did not resolve in time", url.host)))?
-        .map_err(Destination::Unresolved)?;
+}
+
+/// [`check_destination`] without a deadline: for a caller that bounds the wait itself.
+pub async fn resolve_and_check(
+    url: &WebhookUrl,
+    policy: &EgressPolicy,
+) -> Result<Vec<SocketAddr>, Destination> {
+    let addrs = match url.literal() {
+        Some(ip) => vec![SocketAddr::new(ip, url.port)],
+        None => {
+            (policy.resolver.lookup(&url.host, url.port).await).map_err(Destination::Unresolved)?
+        }
+    };
     let ips: Vec<IpAddr> = addrs.iter().map(SocketAddr::ip).collect();
     policy.check(url, &ips).map_err(Destination::Denied)?;
     Ok(addrs)
@@ -154,21 +166,6 @@ pub enum Destination {
     Unresolved(String),
     /// The policy refuses an address.
     Denied(String),
-}
-
-/// The host's addresses, or the literal address the URL names.
-async fn resolve(url: &WebhookUrl) -> Result<Vec<SocketAddr>, String> {
-    if let Some(ip) = url.literal() {
-        return Ok(vec![SocketAddr::new(ip, url.port)]);
-    }
-    let addrs: Vec<SocketAddr> = tokio::net::lookup_host((url.host.as_str(), url.port))
-        .await
-        .map_err(|e| format!("cannot resolve {}: {e}", url.host))?
-        .collect();
-    if addrs.is_empty() {
-        return Err(format!("{} has no address", url.host));
-    }
-    Ok(addrs)
 }
 
 async fn exchange<S>(

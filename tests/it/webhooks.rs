@@ -794,3 +794,92 @@ pub fn verify_with_standardwebhooks(
     );
     printed
 }
+
+/// Lookups of `hang.example` made through [`hanging_resolver`], and their release.
+static HANG_ASKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static HANG_RELEASE: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
+/// A resolver that never answers for `hang.example` until the test releases it, and a wait for
+/// it longer than any test.
+fn hanging_resolver(config: &mut regintel::config::ServerConfig) {
+    config.webhook_resolve_wait = Duration::from_secs(600);
+    config.webhook_egress.resolver = regintel::webhooks::resolve::Resolver::given(|host, _| {
+        let host = host.to_owned();
+        Box::pin(async move {
+            if host != "hang.example" {
+                return Err(format!("{host} is unknown here"));
+            }
+            HANG_ASKED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            HANG_RELEASE.notified().await;
+            Err("hang.example has no address".to_owned())
+        })
+    });
+}
+
+/// Registrations whose resolver never answers hold no permit of the blocking pool (this
+/// machine's two were taken by two such registrations, and every login waited): another
+/// account signs in and makes a key while three hang. One account has one lookup at a time;
+/// once the resolver answers, each is refused with the one message that tells nothing of the
+/// operator's network.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resolver_that_never_answers_slows_no_other_account() {
+    let s = TestServer::start_with(Options {
+        configure: Some(hanging_resolver),
+        ..Default::default()
+    })
+    .await;
+    let waiting: Vec<TestAccount> = (0..3)
+        .map(|i| s.account(&format!("hang{i}@example.org"), Tier::Professional))
+        .collect();
+    let other = s.account("other@example.org", Tier::Institutional);
+    {
+        let hang = |who| try_register(&s, who, "https://hang.example/hook", &["webhook.test"]);
+        let registrations =
+            async { tokio::join!(hang(&waiting[0]), hang(&waiting[1]), hang(&waiting[2])) };
+        tokio::pin!(registrations);
+        let meanwhile = async {
+            while HANG_ASKED.load(std::sync::atomic::Ordering::SeqCst) < 3 {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            let token = s.login(&other).await;
+            let key = s
+                .call(
+                    "POST",
+                    "/account/api-keys",
+                    &[
+                        ("authorization", &format!("Bearer {token}")),
+                        ("content-type", "application/json"),
+                    ],
+                    br#"{"name": "while others wait"}"#,
+                )
+                .await;
+            assert_eq!(key.status, 201, "{}", String::from_utf8_lossy(&key.body));
+            // The same account again while its lookup is unanswered: refused at once.
+            let (status, body) = hang(&waiting[0]).await;
+            assert_eq!(
+                (status, body["error"]["code"].as_str()),
+                (409, Some("conflict")),
+                "{body}"
+            );
+        };
+        tokio::select! {
+            _ = &mut registrations => panic!("the registrations were answered before their resolver"),
+            () = meanwhile => {}
+        }
+        HANG_RELEASE.notify_waiters();
+        let (first, second, third) = registrations.await;
+        let told = first.1["error"]["message"].clone();
+        for (status, body) in [first, second, third] {
+            assert_eq!(status, 422, "{body}");
+            assert_eq!(body["error"]["code"], "webhook_url_not_allowed");
+            let message = body["error"]["message"].as_str().unwrap();
+            assert!(!message.contains("hang.example"), "{message}");
+        }
+        // An internal address is told the same message as a name that does not resolve.
+        let (status, body) =
+            try_register(&s, &other, "https://10.1.2.3/hook", &["webhook.test"]).await;
+        assert_eq!(status, 422);
+        assert_eq!(body["error"]["message"], told);
+    }
+    s.stop().await.unwrap();
+}

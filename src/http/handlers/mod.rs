@@ -43,6 +43,9 @@ pub struct Req {
     /// The caller's database connection: checked out by the pipeline without waiting for an
     /// inline handler, on first use for a blocking one.
     pub conn: OnceCell<Scoped>,
+    /// The body's webhook URL and whether it leads where webhooks may go, found before the
+    /// handler ran (routes that check one).
+    pub checked_url: Option<(String, Result<(), crate::webhooks::url_checks::Unchecked>)>,
 }
 
 impl Req {

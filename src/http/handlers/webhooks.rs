@@ -7,16 +7,18 @@ use serde_json::json;
 
 use super::{Req, json, shown_once};
 use crate::domain::Rejection;
+use crate::http::Principal;
 use crate::http::error::ApiError;
 use crate::reply::Reply;
+use crate::state::AppState;
 use crate::store::StoreError;
 use crate::store::webhooks::{
     DeliveryRow, EndpointPatch, EndpointRow, MAX_ENDPOINTS_PER_ACCOUNT, NewEndpoint,
 };
 use crate::webhooks::egress::{MAX_URL_LEN, WebhookUrl};
 use crate::webhooks::events;
-use crate::webhooks::send::{Destination, check_destination};
 use crate::webhooks::signing::Secret;
+use crate::webhooks::url_checks::Unchecked;
 
 /// How long a rotated secret keeps signing beside the new one (Stripe's maximum grace).
 const SECRET_GRACE_MS: i64 = 24 * 3600 * 1000;
@@ -460,8 +462,37 @@ fn checked_description(text: &str) -> Result<&str, ApiError> {
     Ok(text)
 }
 
-/// A URL of the right form whose every address the egress policy allows now (it is checked
-/// again before every attempt). Runs on the blocking pool, which may wait for DNS.
+/// What a refused webhook URL is told, whatever the reason: whether the host resolves or where it
+/// leads stays in the server's log, so answers cannot map the operator's internal names.
+const NOT_REACHABLE: &str = "the webhook URL must lead to an address webhooks may reach: a host that resolves to public addresses, over https://, or one the operator allows";
+
+/// The body's `url` and whether it leads where webhooks may go, found before the handler runs
+/// (and takes a permit of the blocking pool), within `webhook_resolve_wait` and the bounds of
+/// [`crate::webhooks::url_checks`]; the handler answers with it once the rest of the body is
+/// checked. None when the body has no URL of the right form: the handler says what is wrong.
+pub async fn check_url_first(
+    state: &AppState,
+    principal: &Principal,
+    body: &[u8],
+) -> Option<(String, Result<(), Unchecked>)> {
+    let account = principal.account_id()?;
+    let value = serde_json::from_slice::<serde_json::Value>(body).ok()?;
+    let text = value.get("url")?.as_str()?;
+    let url = (text.len() <= MAX_URL_LEN)
+        .then(|| WebhookUrl::parse(text).ok())
+        .flatten()?;
+    let policy = state.outbox.policy().clone();
+    let wait = state.config.webhook_resolve_wait;
+    let host = url.host.clone();
+    let checked = state.url_checks.check(account, url, policy, wait).await;
+    if let Err(why @ (Unchecked::TimedOut | Unchecked::Refused(_))) = &checked {
+        tracing::info!(%host, reason = ?why, "webhook URL refused");
+    }
+    Some((text.to_owned(), checked))
+}
+
+/// A URL of the right form, found to lead where webhooks may go before the handler ran (it is
+/// checked again before every attempt).
 fn checked_url(req: &Req, text: &str) -> Result<String, ApiError> {
     if text.len() > MAX_URL_LEN {
         return Err(Rejection::invalid_at(
@@ -470,18 +501,20 @@ fn checked_url(req: &Req, text: &str) -> Result<String, ApiError> {
         )
         .into());
     }
-    let url = WebhookUrl::parse(text).map_err(|why| Rejection::invalid_at("#/url", why))?;
-    let policy = req.state.outbox.policy();
-    tokio::runtime::Handle::current()
-        .block_on(check_destination(&url, policy))
-        .map_err(|refused| {
-            // What the host resolves to stays in the server's log: answers must not map the
-            // operator's internal names and ranges for a caller.
-            tracing::info!(url = %text, ?refused, "webhook URL refused");
-            ApiError::WebhookUrlNotAllowed(match refused {
-                Destination::Denied(_) => "the webhook URL leads to an address webhooks may not reach: a public address over https://, or one the operator allows".into(),
-                Destination::Unresolved(_) => "the webhook URL's host does not resolve".into(),
-            })
-        })?;
-    Ok(text.to_owned())
+    WebhookUrl::parse(text).map_err(|why| Rejection::invalid_at("#/url", why))?;
+    match &req.checked_url {
+        Some((checked, Ok(()))) if checked == text => Ok(text.to_owned()),
+        Some((checked, Err(why))) if checked == text => Err(match why {
+            Unchecked::Busy => ApiError::Unavailable,
+            Unchecked::AccountBusy => ApiError::Conflict(
+                "this account's previous webhook URL is still being checked: send again once it is answered".into(),
+            ),
+            Unchecked::TimedOut | Unchecked::Refused(_) => {
+                ApiError::WebhookUrlNotAllowed(NOT_REACHABLE.into())
+            }
+        }),
+        _ => Err(ApiError::Internal(anyhow::anyhow!(
+            "the webhook URL reached its handler unchecked"
+        ))),
+    }
 }

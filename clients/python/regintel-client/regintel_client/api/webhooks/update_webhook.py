@@ -62,6 +62,11 @@ def _parse_response(
 
         return response_408
 
+    if response.status_code == 409:
+        response_409 = ErrorEnvelope.from_dict(response.json())
+
+        return response_409
+
     if response.status_code == 413:
         response_413 = ErrorEnvelope.from_dict(response.json())
 
