@@ -105,6 +105,9 @@ fn switches_from_the_environment_read_1_and_yes() {
         let (ok, said) = check_with(off);
         assert!(!ok && said.contains("--tls-cert"), "{off}: {said}");
     }
+    // Plain HTTP is served behind a proxy: without a metrics token, check says what that means.
+    let (ok, said) = check(data.path());
+    assert!(ok && said.contains("warning: no metrics token"), "{said}");
 }
 
 /// A digest of every observation, in citation order.
@@ -343,6 +346,12 @@ async fn metrics_parse_with_prometheus_clients_parser() {
     );
     // /metrics is neither counted against nor limited by the anonymous minute.
     assert_eq!(server.client.get("/metrics").await.status, 200);
+    // A request a same-host proxy forwarded comes from loopback too, and from anywhere.
+    let forwarded = server
+        .client
+        .get_with("/metrics", &[("x-forwarded-for", "203.0.113.7")])
+        .await;
+    assert_eq!(forwarded.status, 403);
 
     let parser = "import json, sys\n\
         from prometheus_client.parser import text_string_to_metric_families\n\
