@@ -17,7 +17,9 @@ pub fn run(args: &super::ServeArgs) -> anyhow::Result<()> {
     let config = args.config()?;
     super::launch::tls_settings(args.tls.pair()?, args.plain_http)?;
     println!("settings: ok");
-    if config.metrics_token.is_none() && (args.plain_http || !config.limits.trusted_proxies.is_empty()) {
+    if config.metrics_token.is_none()
+        && (args.plain_http || !config.limits.trusted_proxies.is_empty())
+    {
         println!(
             "warning: no metrics token: /metrics answers loopback clients that no proxy forwarded; behind a proxy on this host, give --metrics-token-file so the scrape is authenticated"
         );
