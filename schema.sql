@@ -463,3 +463,13 @@ CREATE VIEW v_region_sources AS
 -- from; the id is computed from the snapshot's public id and its file's SHA-256.
 ALTER TABLE snapshots ADD COLUMN citation_id TEXT;
 CREATE UNIQUE INDEX snapshots_citation ON snapshots (citation_id);
+
+-- migration 17: secret fingerprints
+-- A fingerprint of each secret file the database was used with (a SHA-256 of the file with a
+-- label, which tells nothing of the secret): a restore without `secrets/`, or with other ones,
+-- is refused at start instead of every API key answering 401.
+CREATE TABLE secret_fingerprints (
+    file        TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL,
+    recorded_at INTEGER NOT NULL
+) WITHOUT ROWID;

@@ -200,6 +200,9 @@ pub struct ServerConfig {
     /// How long a registration or URL change waits for the host's addresses before it is
     /// refused (the lookup goes on in its place, see `webhooks::url_checks`).
     pub webhook_resolve_wait: Duration,
+    /// Make new secrets over a database that holds what the old ones protected (`--new-secrets`):
+    /// without it, a missing or different secret file stops the start.
+    pub new_secrets: bool,
     /// The token a Prometheus scrape of `/metrics` must present; None: loopback clients only.
     pub metrics_token: Option<String>,
     /// Where text logs take each request's access line, written without tracing; None: through
@@ -272,6 +275,7 @@ impl ServerConfig {
             webhook_egress: Default::default(),
             webhook_clock: Default::default(),
             webhook_resolve_wait: crate::webhooks::send::CONNECT_TIMEOUT,
+            new_secrets: false,
             metrics_token: None,
             access_lines: None,
         }

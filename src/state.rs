@@ -105,7 +105,16 @@ impl AppState {
         let openapi = Bytes::from(serde_json::to_vec(openapi)?);
         let generations = DataGenerations::default();
         generations.set(store.system()?.generations()?);
-        let auth = Auth::open(&config.data_dir, config.issuer())?;
+        let (auth, sealing) = crate::auth::secret_guard::guarded(
+            &store,
+            &config.data_dir,
+            config.new_secrets,
+            || {
+                let auth = Auth::open(&config.data_dir, config.issuer())?;
+                let sealing = SealingKey::load_or_create(&secrets_dir(&config.data_dir)?)?;
+                Ok((auth, sealing))
+            },
+        )?;
         auth.refresh(&store);
         let limiter = Limiter::new(config.limits.max_entries);
         // Today's counters, so a restart does not reset a daily cap.
@@ -118,7 +127,6 @@ impl AppState {
             }
         }
         let permits = blocking_permits();
-        let sealing = SealingKey::load_or_create(&secrets_dir(&config.data_dir)?)?;
         let metrics = Arc::new(crate::metrics::Metrics::default());
         let outbox = Arc::new(Outbox::new(
             store.clone(),

@@ -13,6 +13,7 @@ pub mod api_key;
 mod error;
 pub mod jwt;
 pub mod password;
+pub mod secret_guard;
 pub mod secrets;
 pub mod throttle;
 

@@ -181,7 +181,9 @@ pub fn account(data_dir: &Path, action: AccountAction, json_output: bool) -> any
 
 pub fn key(data_dir: &Path, action: KeyAction, json_output: bool) -> anyhow::Result<()> {
     let store = open(data_dir)?;
-    let auth = Auth::open(data_dir, "regintel")?;
+    let auth = crate::auth::secret_guard::guarded(&store, data_dir, false, || {
+        Auth::open(data_dir, "regintel")
+    })?;
     match action {
         KeyAction::Create { email, name } => {
             let (account, _) = store

@@ -36,7 +36,8 @@ pub fn run(args: &super::ServeArgs) -> anyhow::Result<()> {
         }
     }
     secrets(&data_dir.join("secrets"), config.issuer())?;
-    database_state(&database)
+    database_state(&database)?;
+    secrets_of_the_database(&database, &data_dir.join("secrets"), config.new_secrets)
 }
 
 /// Fails when `path` grants any of the permission bits `forbidden` (0o007: others; 0o077: group
@@ -85,6 +86,27 @@ fn secrets(dir: &Path, issuer: &str) -> anyhow::Result<()> {
         KeyRing::load_or_create(dir, issuer)?;
     }
     println!("secrets {}: ok", dir.display());
+    Ok(())
+}
+
+/// The secret files are those the database was used with (or `--new-secrets` is given).
+fn secrets_of_the_database(database: &Path, dir: &Path, new_secrets: bool) -> anyhow::Result<()> {
+    let conn = open_read_only(database)?;
+    let known: bool = conn.query_row(
+        "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'secret_fingerprints'",
+        [],
+        |r| r.get(0),
+    )?;
+    if !known {
+        // A database from before the fingerprints: the next start records them.
+        return Ok(());
+    }
+    let problems = crate::auth::secret_guard::problems(&conn, dir)?;
+    match (problems.is_empty(), new_secrets) {
+        (true, _) => println!("secrets: those the database was used with"),
+        (false, true) => println!("warning: --new-secrets: {}", problems.join("; ")),
+        (false, false) => bail!("{}", problems.join("; ")),
+    }
     Ok(())
 }
 

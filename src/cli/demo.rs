@@ -42,7 +42,9 @@ pub fn run(
     } else {
         eprintln!("regintel: reusing the data in {}", dir.display());
     }
-    let auth = Auth::open(dir, config.issuer())?;
+    let auth = crate::auth::secret_guard::guarded(&store, dir, false, || {
+        Auth::open(dir, config.issuer())
+    })?;
     let accounts = demo_accounts(&store, &auth)?;
     drop((store, auth));
     let tls = if plain_http {

@@ -266,6 +266,11 @@ struct ServeArgs {
     plain_http: bool,
     #[command(flatten)]
     address: PublicAddress,
+    /// Make new secrets where those the database was used with are missing or different: every
+    /// API key then answers 401, every session ends, and webhooks deliver nothing until their
+    /// secrets are rotated. Without it such a start is refused, naming the file to restore.
+    #[arg(long)]
+    new_secrets: bool,
     /// Connections served at once.
     #[arg(long, env = "REGINTEL_MAX_CONNECTIONS", default_value_t = defaults::MAX_CONNECTIONS)]
     max_connections: usize,
@@ -483,6 +488,7 @@ impl ServeArgs {
         config.limits = self.limits.config();
         config.llm = self.llm.config()?;
         config.webhook_egress = self.webhooks.policy();
+        config.new_secrets = self.new_secrets;
         config.metrics_token = secret(
             SecretVar::METRICS_TOKEN,
             "--metrics-token-file",

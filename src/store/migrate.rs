@@ -399,7 +399,10 @@ mod tests {
             .unwrap()
         };
         let before = generation(&conn);
-        assert_eq!(migrate(&mut conn).unwrap(), [15, 16]);
+        assert_eq!(
+            migrate(&mut conn).unwrap(),
+            (15..=latest_version()).collect::<Vec<_>>()
+        );
         let rows: Vec<(String, String, Option<String>)> = conn
             .prepare("SELECT citation_id, period, superseded_by FROM observations ORDER BY id")
             .unwrap()
@@ -466,7 +469,10 @@ mod tests {
              INSERT INTO snapshots VALUES (1, 'snp_a', 1, NULL, 1, 'a.csv', 'aa', 'tidy', 1, 1, 0, 0);",
         )
         .unwrap();
-        assert_eq!(migrate(&mut conn).unwrap(), [16]);
+        assert_eq!(
+            migrate(&mut conn).unwrap(),
+            (16..=latest_version()).collect::<Vec<_>>()
+        );
         let cited = |code: &str| -> Option<(String, String, i64)> {
             conn.query_row(
                 "SELECT citation_id, source_file, source_line FROM regions WHERE code = ?1",

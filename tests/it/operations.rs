@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::support::{
-    BASE, Client, Options, Running, TestServer, account_in, bundled_data_dir, regintel,
+    BASE, Client, Options, Running, TestServer, Tier, account_in, bundled_data_dir, regintel,
     serve_plain, start_plain, tool,
 };
 
@@ -108,6 +108,73 @@ fn switches_from_the_environment_read_1_and_yes() {
     // Plain HTTP is served behind a proxy: without a metrics token, check says what that means.
     let (ok, said) = check(data.path());
     assert!(ok && said.contains("warning: no metrics token"), "{said}");
+}
+
+/// A database restored without its secrets, or with another installation's, is refused at
+/// `check` and at start, naming the file, instead of starting with new ones under which every
+/// API key answers 401; `--new-secrets` makes new ones over it, saying what that breaks.
+#[test]
+fn a_database_without_its_secrets_is_refused_naming_the_file() {
+    let data = bundled_data_dir();
+    chmod(data.path(), 0o700);
+    account_in(data.path(), "keyholder@example.org", Tier::Professional);
+    // A first start records the fingerprints of the secrets it starts with.
+    let started = start_plain(&mut serve_plain(data.path()));
+    let ready = tokio::runtime::Runtime::new()
+        .unwrap()
+        .block_on(Client::new(started.addr, None).get("/readyz"));
+    assert_eq!(ready.status, 200);
+    drop(started);
+    assert!(check(data.path()).0);
+    let secrets = data.path().join("secrets");
+    let kept = data.path().join("secrets-kept");
+    std::fs::rename(&secrets, &kept).unwrap();
+    let (ok, said) = check(data.path());
+    assert!(!ok && said.contains("api_key_pepper is missing"), "{said}");
+    assert!(said.contains("--new-secrets"), "{said}");
+    let start = serve_plain(data.path())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    let told = String::from_utf8_lossy(&start.stderr);
+    assert!(
+        !start.status.success() && told.contains("api_key_pepper is missing"),
+        "{told}"
+    );
+    assert!(
+        !secrets.join("api_key_pepper").exists(),
+        "no new pepper was made"
+    );
+
+    // Another installation's secrets: different, and refused as such.
+    let other = bundled_data_dir();
+    chmod(other.path(), 0o700);
+    account_in(other.path(), "elsewhere@example.org", Tier::Professional);
+    std::fs::rename(other.path().join("secrets"), &secrets).unwrap();
+    let (ok, said) = check(data.path());
+    assert!(
+        !ok && said.contains("is not the one the database was used with"),
+        "{said}"
+    );
+    let new_secrets = regintel()
+        .args(["check", "--plain-http", "--new-secrets", "--data-dir"])
+        .arg(data.path())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&new_secrets.stdout);
+    assert!(
+        new_secrets.status.success() && said.contains("warning: --new-secrets"),
+        "{said}"
+    );
+
+    // Its own secrets back: all is well.
+    std::fs::remove_dir_all(&secrets).unwrap();
+    std::fs::rename(&kept, &secrets).unwrap();
+    let (ok, said) = check(data.path());
+    assert!(
+        ok && said.contains("those the database was used with"),
+        "{said}"
+    );
 }
 
 /// A digest of every observation, in citation order.
@@ -247,6 +314,15 @@ async fn a_backup_taken_under_load_restores_to_identical_observations() {
     assert_eq!(original.status, 200);
     let original = original.json();
     let source = observations_digest(&server.dir.path().join(regintel::store::DB_FILE));
+    // The secrets are backed up once, apart from the database.
+    let secret_files: Vec<(std::ffi::OsString, Vec<u8>)> =
+        std::fs::read_dir(server.dir.path().join("secrets"))
+            .unwrap()
+            .map(|f| {
+                let f = f.unwrap();
+                (f.file_name(), std::fs::read(f.path()).unwrap())
+            })
+            .collect();
     server.stop().await.unwrap();
 
     // Restore: the backup in place of the database of a fresh data directory.
@@ -254,6 +330,14 @@ async fn a_backup_taken_under_load_restores_to_identical_observations() {
     chmod(restored.path(), 0o700);
     let db = restored.path().join(regintel::store::DB_FILE);
     std::fs::copy(&target, &db).unwrap();
+    // The secrets come back beside it.
+    let secrets = restored.path().join("secrets");
+    std::fs::create_dir(&secrets).unwrap();
+    chmod(&secrets, 0o700);
+    for (name, bytes) in &secret_files {
+        std::fs::write(secrets.join(name), bytes).unwrap();
+        chmod(&secrets.join(name), 0o600);
+    }
     let integrity: String = rusqlite::Connection::open(&db)
         .unwrap()
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))

@@ -1,0 +1,189 @@
+//! The secret files and the database belong together: API keys are MACs under the pepper,
+//! webhook secrets are sealed with the sealing key, sessions are signed with the key ring. A
+//! database restored without its `secrets/` (or with another installation's) would start, make
+//! new secrets, and then answer every API key with 401 and never deliver a webhook. So the
+//! database keeps a fingerprint of each file it was used with, and the server (and `check`)
+//! refuses to start when a file is missing or different, naming it; making new secrets over a
+//! database that holds what the old ones protect takes `--new-secrets`, which says what breaks.
+
+use std::path::Path;
+
+use anyhow::bail;
+use rusqlite::{Connection, OptionalExtension};
+use sha2::{Digest, Sha256};
+
+use super::jwt::KEYRING_FILE;
+use super::secrets::{PEPPER_FILE, SEALING_KEY_FILE};
+
+/// Each secret file, the rows that depend on it (counted, named) and what a new one does to them.
+const GUARDED: [(&str, &str, &str, &str); 3] = [
+    (
+        PEPPER_FILE,
+        "SELECT count(*) FROM api_keys WHERE revoked_at IS NULL",
+        "active API keys",
+        "each would answer 401",
+    ),
+    (
+        SEALING_KEY_FILE,
+        "SELECT count(*) FROM webhook_endpoints",
+        "webhook endpoints",
+        "none could sign a delivery until its secret is rotated",
+    ),
+    (
+        KEYRING_FILE,
+        "SELECT count(*) FROM sessions WHERE revoked_at IS NULL",
+        "sessions",
+        "each would end",
+    ),
+];
+
+/// A secret's fingerprint: a labelled SHA-256 of the file, from which nothing of it follows.
+pub fn fingerprint(bytes: &[u8]) -> String {
+    let digest = Sha256::new()
+        .chain_update(b"regintel secret fingerprint v1\0")
+        .chain_update(bytes)
+        .finalize();
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What is wrong between the secret files in `secrets_dir` and the database: for each file the
+/// database was used with (or holds rows it protects), missing or different. Read-only.
+pub fn problems(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<Vec<String>> {
+    let mut out = Vec::new();
+    for (file, protected, rows_are, new_one) in GUARDED {
+        let recorded: Option<String> = conn
+            .query_row(
+                "SELECT fingerprint FROM secret_fingerprints WHERE file = ?1",
+                [file],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let rows: i64 = conn.query_row(protected, [], |r| r.get(0))?;
+        let path = secrets_dir.join(file);
+        let present = match std::fs::read(&path) {
+            Ok(bytes) => Some(bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => bail!("cannot read {}: {e}", path.display()),
+        };
+        let what = match (&recorded, &present) {
+            (Some(_), None) => "is missing",
+            (Some(known), Some(bytes)) if *known != fingerprint(bytes) => {
+                "is not the one the database was used with"
+            }
+            (None, None) if rows > 0 => "is missing",
+            _ => continue,
+        };
+        out.push(format!(
+            "{} {what}: the database holds {rows} {rows_are} that depend on it ({new_one} with a new one). Restore it from the backup of the secrets directory, or start with --new-secrets to make new ones",
+            path.display()
+        ));
+    }
+    Ok(out)
+}
+
+/// At start, before the secrets are loaded: refuses on [`problems`], unless `new_secrets`, which
+/// logs what the new secrets break (a different file present is then taken as the new one).
+fn before_loading(conn: &Connection, secrets_dir: &Path, new_secrets: bool) -> anyhow::Result<()> {
+    let problems = problems(conn, secrets_dir)?;
+    if problems.is_empty() {
+        return Ok(());
+    }
+    if !new_secrets {
+        bail!("{}", problems.join("; "));
+    }
+    for problem in &problems {
+        tracing::warn!(%problem, "--new-secrets: a new secret replaces the one the database was used with");
+    }
+    Ok(())
+}
+
+/// Checks the secrets of `data_dir` against the database before `load` reads them (and makes
+/// the missing ones), and records their fingerprints after.
+pub fn guarded<T>(
+    store: &crate::store::Store,
+    data_dir: &Path,
+    new_secrets: bool,
+    load: impl FnOnce() -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    let dir = super::secrets::secrets_dir(data_dir)?;
+    let conn = store.admin()?;
+    before_loading(&conn, &dir, new_secrets)?;
+    let loaded = load()?;
+    record(&conn, &dir)?;
+    Ok(loaded)
+}
+
+/// Once the secrets are loaded (made where missing): records the fingerprint of each file there
+/// is.
+fn record(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<()> {
+    for (file, ..) in GUARDED {
+        let Ok(bytes) = std::fs::read(secrets_dir.join(file)) else {
+            continue;
+        };
+        conn.execute(
+            "INSERT INTO secret_fingerprints (file, fingerprint, recorded_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (file) DO UPDATE SET fingerprint = excluded.fingerprint,
+                 recorded_at = excluded.recorded_at
+             WHERE fingerprint <> excluded.fingerprint",
+            rusqlite::params![file, fingerprint(&bytes), crate::clock::now_ms()],
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn database_with_a_key() -> Connection {
+        let mut conn =
+            crate::store::pool::open(Path::new(":memory:"), crate::store::pool::Role::System)
+                .unwrap()
+                .conn;
+        crate::store::migrate::migrate(&mut conn).unwrap();
+        conn.execute_batch(
+            "INSERT INTO accounts (id, email, display_name, tier, created_at)
+                 VALUES (1, 'a@example.org', 'A', 'professional', 0);
+             INSERT INTO api_keys (id, key_id, account_id, name, mac, pepper_version, created_at)
+                 VALUES (1, 'abcdefgh', 1, 'k', x'00', 1, 0);",
+        )
+        .unwrap();
+        conn
+    }
+
+    /// A database from before the fingerprints (none recorded) that holds keys still needs its
+    /// pepper; a recorded fingerprint tells another installation's file from its own.
+    #[test]
+    fn missing_and_different_secrets_are_named_with_what_depends_on_them() {
+        let conn = database_with_a_key();
+        let dir = tempfile::tempdir().unwrap();
+        let problems = problems(&conn, dir.path()).unwrap();
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].contains("api_key_pepper is missing")
+                && problems[0].contains("1 active API keys"),
+            "{problems:?}"
+        );
+        assert!(before_loading(&conn, dir.path(), false).is_err());
+        assert!(before_loading(&conn, dir.path(), true).is_ok());
+
+        std::fs::write(dir.path().join(PEPPER_FILE), [7u8; 32]).unwrap();
+        assert!(super::problems(&conn, dir.path()).unwrap().is_empty());
+        record(&conn, dir.path()).unwrap();
+        std::fs::write(dir.path().join(PEPPER_FILE), [8u8; 32]).unwrap();
+        let problems = super::problems(&conn, dir.path()).unwrap();
+        assert!(
+            problems.len() == 1
+                && problems[0].contains("is not the one the database was used with"),
+            "{problems:?}"
+        );
+        // Nothing of the secret can be read from its fingerprint's place.
+        let stored: String = conn
+            .query_row("SELECT fingerprint FROM secret_fingerprints", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(stored, fingerprint(&[7u8; 32]));
+        assert_ne!(stored, fingerprint(&[8u8; 32]));
+    }
+}
