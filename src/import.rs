@@ -66,7 +66,7 @@ pub fn import_bundled(
         }
         let defaults = ingest::Defaults {
             dataset: Some(&entry.code),
-            unit: None,
+            ..Default::default()
         };
         let parsed = ingest::parse_file(file.name, file.bytes, defaults)?;
         let source = catalogue::bundled_source(file.name)
@@ -86,26 +86,49 @@ pub fn import_bundled(
     Ok(report)
 }
 
+/// What the operator says of files that do not say it themselves (`import --dataset --unit
+/// --title`).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Naming<'a> {
+    /// The dataset of files that do not name it.
+    pub dataset: Option<&'a str>,
+    /// The unit of tidy rows without a `unit` column (read in capitals).
+    pub unit: Option<&'a str>,
+    /// The title of a dataset the catalogue does not know.
+    pub title: Option<&'a str>,
+}
+
 /// Imports files in Eurostat TSV, SDMX-CSV or tidy CSV. All files are parsed first; then they are
 /// written in one transaction, each as a snapshot of its dataset.
 pub fn import_files(
     store: &Store,
     catalogue: &Catalogue,
     paths: &[&Path],
-    dataset: Option<&str>,
+    naming: &Naming<'_>,
     owner: Option<i64>,
     progress: &mut Progress,
 ) -> anyhow::Result<ImportReport> {
-    // Rows of a private dataset that exists already may leave out its unit.
-    let unit = match (owner, dataset) {
+    // Rows of a private dataset that exists already may leave out its unit, and must have it.
+    let existing_unit = match (owner, naming.dataset) {
         (Some(owner), Some(code)) => write::private_headline_json(&store.admin()?, code, owner)?
             .map(|json| crate::store::datasets::headline_of(&json).map(|(unit, _)| unit))
-            .transpose()?,
+            .transpose()?
+            .filter(|u| !u.is_empty()),
         _ => None,
     };
+    let given_unit = naming.unit.map(str::to_ascii_uppercase);
+    if let (Some(existing), Some(given)) = (&existing_unit, &given_unit)
+        && existing != given
+    {
+        anyhow::bail!(
+            "--unit {}: the dataset's unit is {existing}",
+            shown(naming.unit.unwrap_or_default())
+        );
+    }
     let defaults = ingest::Defaults {
-        dataset,
-        unit: unit.as_deref().filter(|u| !u.is_empty()),
+        dataset: naming.dataset,
+        unit: existing_unit.as_deref().or(given_unit.as_deref()),
+        unit_only: existing_unit.is_some(),
     };
     // An account's region codes are matched to the known ones (in any case); read once.
     let known_codes = match owner {
@@ -124,6 +147,11 @@ pub fn import_files(
             .map(|n| n.to_string_lossy().into_owned())
             .with_context(|| format!("{} is not a file", path.display()))?;
         let mut file = file;
+        if let Some(title) = naming.title
+            && catalogue.entry(&file.dataset).is_none()
+        {
+            file.title = Some(title.to_owned());
+        }
         if owner.is_some() {
             canonical_region_codes(&known_codes, &mut file)
                 .map_err(|(line, reason)| anyhow::anyhow!("{}:{line}: {reason}", path.display()))?;
@@ -171,6 +199,33 @@ pub fn create_private_dataset(
     Ok(())
 }
 
+/// The problems of an upload, listed up to [`ingest::MAX_PROBLEMS`] and counted beyond.
+#[derive(Default)]
+struct Problems {
+    errors: Vec<FieldError>,
+    not_listed: usize,
+}
+
+impl Problems {
+    fn add(&mut self, line: u64, detail: String) {
+        if self.errors.len() < ingest::MAX_PROBLEMS {
+            self.errors.push(FieldError {
+                pointer: format!("line {line}"),
+                detail,
+            });
+        } else {
+            self.not_listed += 1;
+        }
+    }
+
+    fn into_rejection(self) -> Rejection {
+        Rejection::Invalid {
+            errors: self.errors,
+            not_listed: self.not_listed,
+        }
+    }
+}
+
 /// Loads a tidy CSV body into an account's private dataset (`PUT /datasets/{dataset_code}/data`). The
 /// whole body is checked first (format, dataset code, dimensions, unit); problems come back as
 /// 422 with their lines, and nothing is written.
@@ -181,44 +236,48 @@ pub fn import_private_csv(
     body: &[u8],
     owner: i64,
 ) -> Result<ImportOutcome, Error> {
-    let invalid = |pointer: String, detail: String| FieldError { pointer, detail };
     let unit = dataset.headline().map_err(Error::internal)?.0.clone();
     let defaults = ingest::Defaults {
         dataset: Some(&dataset.code),
         unit: Some(&unit),
+        unit_only: true,
     };
-    let mut parsed = ingest::tidy::parse("request body", body, defaults)
-        .map_err(|e| Rejection::invalid_at(format!("line {}", e.line), e.reason))?;
-    canonical_region_codes(&store.system()?.region_codes()?, &mut parsed)
-        .map_err(|(line, reason)| Rejection::invalid_at(format!("line {line}"), reason))?;
+    let mut problems = Problems::default();
+    let parsed = ingest::tidy::parse("request body", body, defaults);
     let declared_dims: BTreeSet<String> = dataset
         .dim_names()
         .map_err(Error::internal)?
         .iter()
         .cloned()
         .collect();
-    let mut errors = Vec::new();
+    let mut parsed = match parsed {
+        Err(e) => {
+            for (line, reason) in e.problems() {
+                problems.add(line, reason.to_owned());
+            }
+            problems.not_listed += e.not_listed;
+            return Err(problems.into_rejection().into());
+        }
+        Ok(parsed) => parsed,
+    };
     let given_dims: BTreeSet<String> = parsed.dim_names.iter().cloned().collect();
     if given_dims != declared_dims {
-        errors.push(invalid(
-            "line 1".into(),
+        problems.add(
+            1,
             format!(
                 "dimension columns are [{}]; the dataset declares [{}]",
                 shown(&given_dims.into_iter().collect::<Vec<_>>().join(", ")),
                 declared_dims.into_iter().collect::<Vec<_>>().join(", ")
             ),
-        ));
+        );
     }
-    for (i, row) in parsed.rows.iter().enumerate() {
-        if row.unit != unit && errors.len() < 20 {
-            errors.push(invalid(
-                format!("line {}", i + 2),
-                format!("unit is {}; the dataset's unit is {unit}", shown(&row.unit)),
-            ));
-        }
+    if let Err((line, reason)) =
+        canonical_region_codes(&store.system()?.region_codes()?, &mut parsed)
+    {
+        problems.add(line, reason);
     }
-    if !errors.is_empty() {
-        return Err(Rejection::Invalid { errors }.into());
+    if !problems.errors.is_empty() {
+        return Err(problems.into_rejection().into());
     }
     let mut meta = dataset_meta(catalogue, &parsed);
     meta.title.clone_from(&dataset.title);

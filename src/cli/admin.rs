@@ -63,9 +63,15 @@ pub enum KeyAction {
     Revoke { key_id: String },
 }
 
+/// The database of `data_dir`, which must exist: an account or key made in a database no server
+/// reads (a mistyped or forgotten `--data-dir`) would be lost without a word.
 fn open(data_dir: &Path) -> anyhow::Result<Store> {
-    if !data_dir.join(crate::store::DB_FILE).exists() {
-        crate::private_files::create_dir(data_dir)?;
+    let database = data_dir.join(crate::store::DB_FILE);
+    if !database.exists() {
+        bail!(
+            "no database at {}: name the server's data directory with --data-dir (or REGINTEL_DATA_DIR); `regintel import --bundled --data-dir DIR` or `regintel demo` makes one",
+            database.display()
+        );
     }
     Store::open(data_dir, 1)
 }
@@ -244,7 +250,7 @@ pub fn import(
     data_dir: &Path,
     files: &[PathBuf],
     bundled: bool,
-    dataset: Option<&str>,
+    naming: &crate::import::Naming<'_>,
     account: Option<&str>,
     json: bool,
 ) -> anyhow::Result<()> {
@@ -254,6 +260,24 @@ pub fn import(
     if bundled && account.is_some() {
         bail!("--bundled imports public data; --account goes with files");
     }
+    if let Some(title) = naming.title
+        && (title.trim().is_empty() || title.chars().count() > 200)
+    {
+        bail!("--title must have 1 to 200 characters");
+    }
+    if let Some(unit) = naming.unit
+        && (!(1..=32).contains(&unit.len())
+            || !unit.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+    {
+        bail!(
+            "--unit must be 1 to 32 characters of letters, digits and _ (e.g. PC, EUR_HAB), got {}",
+            crate::error::shown(unit)
+        );
+    }
+    let naming = crate::import::Naming {
+        title: naming.title.map(str::trim),
+        ..*naming
+    };
     crate::private_files::create_dir(data_dir)?;
     let store = Store::open(data_dir, 1)?;
     let catalogue = Catalogue::bundled();
@@ -277,7 +301,7 @@ pub fn import(
             &store,
             &catalogue,
             &paths,
-            dataset,
+            &naming,
             owner,
             &mut progress,
         )?);

@@ -66,9 +66,17 @@ enum Command {
         /// Import the Eurostat extract compiled into this binary.
         #[arg(long)]
         bundled: bool,
-        /// Dataset code for files that do not name it (TSV named otherwise than the dataset).
+        /// Dataset code for files that do not name it (TSV named otherwise than the dataset, a
+        /// tidy CSV without a dataset_code column).
         #[arg(long)]
         dataset: Option<String>,
+        /// Unit of a tidy CSV's rows without a unit column (a code such as PC; read in
+        /// capitals). An account's existing dataset has its own.
+        #[arg(long)]
+        unit: Option<String>,
+        /// Title of a dataset the bundled catalogue does not know (otherwise its code).
+        #[arg(long)]
+        title: Option<String>,
         /// Import as this account's private data.
         #[arg(long)]
         account: Option<String>,
@@ -540,6 +548,8 @@ fn dispatch(command: Command, access_lines: Option<AccessLines>) -> anyhow::Resu
             files,
             bundled,
             dataset,
+            unit,
+            title,
             account,
             data,
             json,
@@ -547,7 +557,11 @@ fn dispatch(command: Command, access_lines: Option<AccessLines>) -> anyhow::Resu
             &data.data_dir,
             &files,
             bundled,
-            dataset.as_deref(),
+            &crate::import::Naming {
+                dataset: dataset.as_deref(),
+                unit: unit.as_deref(),
+                title: title.as_deref(),
+            },
             account.as_deref(),
             json,
         ),

@@ -11,9 +11,13 @@ pub enum Rejection {
     /// A parameter is malformed or not allowed here; names the parameter.
     #[error("{message}")]
     InvalidParameter { parameter: String, message: String },
-    /// A well-formed body that says something invalid; `errors` lists every problem found.
+    /// A well-formed body that says something invalid; `errors` lists every problem found, up
+    /// to a bound past which `not_listed` counts them.
     #[error("the request body is not valid: {}", .errors.first().map(|e| format!("{}: {}", e.pointer, e.detail)).unwrap_or_default())]
-    Invalid { errors: Vec<FieldError> },
+    Invalid {
+        errors: Vec<FieldError>,
+        not_listed: usize,
+    },
     /// With the closest known codes, when there are some.
     #[error("no region with code {}", shown(.code))]
     UnknownRegion {
@@ -50,6 +54,7 @@ impl Rejection {
                 pointer: pointer.into(),
                 detail: detail.into(),
             }],
+            not_listed: 0,
         }
     }
 }

@@ -142,7 +142,10 @@ impl ApiError {
                 Rejection::InvalidParameter { parameter, .. } => {
                     Some(json!({ "parameter": parameter }))
                 }
-                Rejection::Invalid { errors } => Some(json!({ "errors": errors })),
+                Rejection::Invalid { errors, not_listed } => Some(match not_listed {
+                    0 => json!({ "errors": errors }),
+                    n => json!({ "errors": errors, "errors_not_listed": n }),
+                }),
                 Rejection::UnknownRegion { code, suggestions } => {
                     Some(json!({ "region": shown(code), "suggestions": suggestions }))
                 }
@@ -265,7 +268,11 @@ mod tests {
             .into(),
             Rejection::UnknownDataset("x".into()).into(),
             Rejection::NotFound("x".into()).into(),
-            Rejection::Invalid { errors: vec![] }.into(),
+            Rejection::Invalid {
+                errors: vec![],
+                not_listed: 0,
+            }
+            .into(),
             ApiError::MethodNotAllowed {
                 method: "PUT".into(),
                 allow: "GET".into(),

@@ -16,20 +16,38 @@ use std::fmt;
 use std::io::Read;
 
 /// Why a file was refused: which file, which line (1-based, 0 = the file as a whole), and why.
+/// A tidy CSV reports every problem of its rows, not only the first: `further` holds those after
+/// the first, up to [`MAX_PROBLEMS`] in all, and `not_listed` counts the rest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FormatError {
     pub file: String,
     pub line: u64,
     pub reason: String,
+    pub further: Vec<(u64, String)>,
+    pub not_listed: usize,
 }
+
+/// The most problems of one file reported one by one; beyond, they are counted.
+pub const MAX_PROBLEMS: usize = 100;
 
 impl fmt::Display for FormatError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line == 0 {
-            write!(f, "{}: {}", self.file, self.reason)
-        } else {
-            write!(f, "{}:{}: {}", self.file, self.line, self.reason)
+        let one = |f: &mut fmt::Formatter<'_>, line: u64, reason: &str| {
+            if line == 0 {
+                write!(f, "{}: {reason}", self.file)
+            } else {
+                write!(f, "{}:{line}: {reason}", self.file)
+            }
+        };
+        one(f, self.line, &self.reason)?;
+        for (line, reason) in &self.further {
+            writeln!(f)?;
+            one(f, *line, reason)?;
         }
+        if self.not_listed > 0 {
+            write!(f, "\n{}: {} more problems", self.file, self.not_listed)?;
+        }
+        Ok(())
     }
 }
 
@@ -41,7 +59,50 @@ impl FormatError {
             file: file.to_owned(),
             line,
             reason: reason.into(),
+            further: Vec::new(),
+            not_listed: 0,
         }
+    }
+
+    /// Every problem listed, the first included, as (line, reason).
+    pub fn problems(&self) -> impl Iterator<Item = (u64, &str)> {
+        std::iter::once((self.line, self.reason.as_str()))
+            .chain(self.further.iter().map(|(l, r)| (*l, r.as_str())))
+    }
+}
+
+/// Collects the problems of a file's rows so that one answer lists them all.
+pub(crate) struct Problems<'a> {
+    file: &'a str,
+    found: Option<FormatError>,
+}
+
+impl<'a> Problems<'a> {
+    pub(crate) fn new(file: &'a str) -> Self {
+        Problems { file, found: None }
+    }
+
+    pub(crate) fn add(&mut self, line: u64, reason: impl Into<String>) {
+        match &mut self.found {
+            None => self.found = Some(FormatError::new(self.file, line, reason)),
+            Some(e) if e.further.len() + 1 < MAX_PROBLEMS => e.further.push((line, reason.into())),
+            Some(e) => e.not_listed += 1,
+        }
+    }
+
+    /// Adds every problem `error` lists.
+    pub(crate) fn add_all(&mut self, error: FormatError) {
+        for (line, reason) in error.problems() {
+            self.add(line, reason);
+        }
+        if let Some(e) = &mut self.found {
+            e.not_listed += error.not_listed;
+        }
+    }
+
+    /// `Err` with every problem added, if any.
+    pub(crate) fn into_result(self) -> Result<(), FormatError> {
+        self.found.map_or(Ok(()), Err)
     }
 }
 
@@ -120,7 +181,7 @@ mod tests {
     fn named(dataset: Option<&str>) -> Defaults<'_> {
         Defaults {
             dataset,
-            unit: None,
+            ..Default::default()
         }
     }
 

@@ -12,8 +12,10 @@
 //!
 //! Columns are found by name, so their order does not matter.
 
+use std::borrow::Cow;
+
 use super::common::{self, Cells};
-use super::{Format, FormatError, ParsedFile};
+use super::{Format, FormatError, ParsedFile, RawObservation};
 
 /// What a tidy file may leave out, and what stands in for it.
 #[derive(Debug, Default, Clone, Copy)]
@@ -22,6 +24,8 @@ pub struct Defaults<'a> {
     pub dataset: Option<&'a str>,
     /// The unit of rows without a `unit` column.
     pub unit: Option<&'a str>,
+    /// Rows with a `unit` column must give `unit` (a private dataset has one unit).
+    pub unit_only: bool,
 }
 
 /// Where each known column is, and which columns are dimensions.
@@ -54,71 +58,61 @@ pub fn parse(file: &str, bytes: &[u8], defaults: Defaults<'_>) -> Result<ParsedF
     }
     if cols.unit.is_none() && defaults.unit.is_none() {
         return Err(header_error(
-            "missing column \"unit\" (the dataset has no unit to default to)".into(),
+            "missing column \"unit\" (or name the unit: --unit)".into(),
         ));
     }
 
     // The dataset every row must name: the caller's, or else the first row's (with its line).
     let mut dataset: Option<(String, u64)> = defaults.dataset.map(|d| (d.to_owned(), 0));
     let mut rows = common::Observations::with_capacity(common::line_count(bytes));
-    while let Some((line, record)) = csv.next()? {
-        common::check_width(file, line, cols.width, record.len())?;
-        let at_line = |reason: String| FormatError::new(file, line, reason);
+    // Every row's problem is reported, not only the first; a CSV that cannot be read further
+    // (broken quoting, bytes that are not UTF-8) ends the reading.
+    let mut problems = super::Problems::new(file);
+    loop {
+        let (line, record) = match csv.next() {
+            Ok(Some(next)) => next,
+            Ok(None) => break,
+            Err(e) => {
+                problems.add_all(e);
+                break;
+            }
+        };
+        if let Err(e) = common::check_width(file, line, cols.width, record.len()) {
+            problems.add_all(e);
+            continue;
+        }
         let field = |i: usize| record[i].trim();
-
         if let Some(i) = cols.dataset {
             let code = field(i);
             match &dataset {
                 None => dataset = Some((code.to_owned(), line)),
                 Some((expected, _)) if !expected.eq_ignore_ascii_case(code) => {
-                    return Err(at_line(format!(
-                        "dataset_code \"{}\" is not {}",
-                        common::shown(code),
-                        match defaults.dataset {
-                            Some(_) => format!("this dataset's code \"{expected}\""),
-                            None => format!("\"{expected}\" of the first row"),
-                        }
-                    )));
+                    problems.add(
+                        line,
+                        format!(
+                            "dataset_code \"{}\" is not {}",
+                            common::shown(code),
+                            match defaults.dataset {
+                                Some(_) => format!("this dataset's code \"{expected}\""),
+                                None => format!("\"{expected}\" of the first row"),
+                            }
+                        ),
+                    );
+                    continue;
                 }
                 Some(_) => {}
             }
         }
-        let src_line = match cols.src_line {
-            None => line,
-            Some(i) => match field(i).parse::<u64>() {
-                Ok(n) if n > 0 => n,
-                _ => {
-                    return Err(at_line(format!(
-                        "src_line \"{}\" is not a line number",
-                        common::shown(field(i))
-                    )));
+        match row(&cols, defaults, line, record) {
+            Ok(observation) => {
+                if let Err(e) = rows.push(file, line, observation) {
+                    problems.add_all(e);
                 }
-            },
-        };
-        let region = field(cols.region);
-        if let Some(level) = cols.nuts_level.map(field).filter(|l| !l.is_empty()) {
-            check_level(region, level).map_err(at_line)?;
+            }
+            Err(reason) => problems.add(line, reason),
         }
-        let cells = Cells {
-            region,
-            period: field(cols.period),
-            unit: cols.unit.map_or(defaults.unit.unwrap_or(""), field),
-            value: field(cols.value),
-            flags: cols.flags.map_or("", field),
-            conf_status: cols.conf_status.map_or("", field),
-        };
-        if cells.value.is_empty() && cells.flags.is_empty() && cells.conf_status.is_empty() {
-            return Err(at_line(
-                "empty value with neither flags nor conf_status".into(),
-            ));
-        }
-        let dim_values = cols.dims.iter().map(|&i| field(i).to_owned()).collect();
-        rows.push(
-            file,
-            line,
-            common::observation(cells, dim_values, src_line).map_err(at_line)?,
-        )?;
     }
+    problems.into_result()?;
 
     let Some((code, line)) = dataset else {
         return Err(FormatError::new(
@@ -144,6 +138,60 @@ pub fn parse(file: &str, bytes: &[u8], defaults: Defaults<'_>) -> Result<ParsedF
         dim_names,
         rows: rows.into_vec(),
     })
+}
+
+/// One row's observation, or the reason it is refused.
+fn row(
+    cols: &Columns,
+    defaults: Defaults<'_>,
+    line: u64,
+    record: &csv::StringRecord,
+) -> Result<RawObservation, String> {
+    let field = |i: usize| record[i].trim();
+    let src_line = match cols.src_line {
+        None => line,
+        Some(i) => match field(i).parse::<u64>() {
+            Ok(n) if n > 0 => n,
+            _ => {
+                return Err(format!(
+                    "src_line \"{}\" is not a line number",
+                    common::shown(field(i))
+                ));
+            }
+        },
+    };
+    let region = field(cols.region);
+    if let Some(level) = cols.nuts_level.map(field).filter(|l| !l.is_empty()) {
+        check_level(region, level)?;
+    }
+    // Units are codes in capitals (PC, EUR_HAB); one written in lower case means the same.
+    let unit = cols.unit.map_or(defaults.unit.unwrap_or(""), field);
+    let unit: Cow<'_, str> = if unit.bytes().any(|b| b.is_ascii_lowercase()) {
+        Cow::Owned(unit.to_ascii_uppercase())
+    } else {
+        Cow::Borrowed(unit)
+    };
+    if let Some(only) = defaults.unit.filter(|_| defaults.unit_only)
+        && unit != only
+    {
+        return Err(format!(
+            "unit is {}; the dataset's unit is {only}",
+            common::shown(&unit)
+        ));
+    }
+    let cells = Cells {
+        region,
+        period: field(cols.period),
+        unit: &unit,
+        value: field(cols.value),
+        flags: cols.flags.map_or("", field),
+        conf_status: cols.conf_status.map_or("", field),
+    };
+    if cells.value.is_empty() && cells.flags.is_empty() && cells.conf_status.is_empty() {
+        return Err("empty value with neither flags nor conf_status".into());
+    }
+    let dim_values = cols.dims.iter().map(|&i| field(i).to_owned()).collect();
+    common::observation(cells, dim_values, src_line)
 }
 
 /// A `nuts_level` must be the level the code has: its length less the two letters of the
@@ -182,19 +230,73 @@ pub const KNOWN: [&str; 11] = [
     "src_line",
 ];
 
-/// Whether a CSV header line looks like tidy CSV: a value column and a region column.
+/// Whether a CSV header line looks like tidy CSV: a value column and a region column, however
+/// named (one named otherwise than regintel reads is then told its name).
 pub(super) fn is_header(first_line: &str) -> bool {
-    let names: Vec<&str> = first_line
+    let names: Vec<String> = first_line
         .split(',')
-        .map(|n| n.trim().trim_matches('"'))
+        .map(|n| n.trim().trim_matches('"').to_ascii_lowercase())
         .collect();
-    names.contains(&"value") && (names.contains(&"nuts_code") || names.contains(&"geo"))
+    let region_like = |name: &String| {
+        name == "nuts_code"
+            || ALIKE
+                .iter()
+                .any(|(alike, read_as)| *read_as == "nuts_code" && alike == name)
+    };
+    names.iter().any(|n| n == "value") && names.iter().any(region_like)
+}
+
+/// Names people give the columns regintel reads, each with the name it reads.
+const ALIKE: [(&str, &str); 14] = [
+    ("region", "nuts_code"),
+    ("regions", "nuts_code"),
+    ("region_code", "nuts_code"),
+    ("nuts", "nuts_code"),
+    ("nuts_id", "nuts_code"),
+    ("geo", "nuts_code"),
+    ("geo_code", "nuts_code"),
+    ("year", "period"),
+    ("years", "period"),
+    ("date", "period"),
+    ("time", "period"),
+    ("time_period", "period"),
+    ("period", "period"),
+    ("value", "value"),
+];
+
+/// A header without a region, period or value column, whose other columns are named as people
+/// often name them (`region`, `Year`, `GEO`), is told the name to use: otherwise it would read
+/// as a dimension and the error would not say why.
+fn misnamed(names: &[&str]) -> Result<(), String> {
+    let has = |wanted: &str| names.contains(&wanted);
+    let missing = |read_as: &str| match read_as {
+        "nuts_code" => !has("nuts_code") && !has("geo"),
+        "period" => !has("period") && !has("time"),
+        _ => !has(read_as),
+    };
+    let renames: Vec<String> = names
+        .iter()
+        .filter(|name| !KNOWN.contains(name))
+        .filter_map(|name| {
+            let lower = name.to_ascii_lowercase();
+            let (_, read_as) = ALIKE.iter().find(|(alike, _)| *alike == lower)?;
+            missing(read_as).then(|| format!("\"{}\" to \"{read_as}\"", common::shown(name)))
+        })
+        .collect();
+    if renames.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "a tidy CSV's columns are nuts_code, period and value (and the dataset's dimensions): rename {}",
+        renames.join(", ")
+    ))
 }
 
 /// Maps header names to positions; the error is the reason.
 fn columns(header: &csv::StringRecord) -> Result<(Columns, Vec<String>), String> {
     common::check_column_count(header.len())?;
     let names: Vec<&str> = header.iter().map(str::trim).collect();
+    misnamed(&names)?;
     let mut seen = common::SeenNames::default();
     for (i, &name) in names.iter().enumerate() {
         if name.is_empty() {
@@ -314,10 +416,7 @@ mod tests {
         let e = err("dataset_code,nuts_code,nuts_level,time,value,flags\nx,AT,0,2020,1,\n");
         assert_eq!(
             (e.line, e.reason.as_str()),
-            (
-                1,
-                "missing column \"unit\" (the dataset has no unit to default to)"
-            )
+            (1, "missing column \"unit\" (or name the unit: --unit)")
         );
     }
 
@@ -325,6 +424,7 @@ mod tests {
         Defaults {
             dataset: Some(dataset),
             unit: Some(unit),
+            unit_only: false,
         }
     }
 
@@ -563,5 +663,91 @@ mod tests {
         bytes.extend_from_slice(b"\xff\n");
         let e = parse("t.csv", &bytes, Defaults::default()).unwrap_err();
         assert_eq!((e.line, e.reason.as_str()), (3, "not valid UTF-8"));
+    }
+}
+
+#[cfg(test)]
+mod problems {
+    use super::*;
+
+    fn parse_minimal(text: &str, unit_only: bool) -> Result<ParsedFile, FormatError> {
+        let defaults = Defaults {
+            dataset: Some("mine"),
+            unit: Some("PC"),
+            unit_only,
+        };
+        parse("body", text.as_bytes(), defaults)
+    }
+
+    /// Every bad row is reported, in line order, each with its reason, not only the first.
+    #[test]
+    fn every_bad_row_is_reported() {
+        let text = "nuts_code,period,value,unit\nDE21,2023,1x,PC\nDE22,2023,2,PC\nDE23,20x3,3,PC\nDE24,2023,4,NR\nDE25,2023\n";
+        let e = parse_minimal(text, true).unwrap_err();
+        let listed: Vec<(u64, &str)> = e.problems().collect();
+        assert_eq!(
+            listed.iter().map(|(l, _)| *l).collect::<Vec<_>>(),
+            [2, 4, 5, 6],
+            "{e}"
+        );
+        assert!(listed[0].1.contains("value \"1x\""), "{e}");
+        assert!(listed[2].1.contains("the dataset's unit is PC"), "{e}");
+        assert!(listed[3].1.contains("expected 4 fields"), "{e}");
+        assert_eq!(e.not_listed, 0);
+        assert_eq!(e.to_string().lines().count(), 4, "{e}");
+    }
+
+    /// Past [`super::super::MAX_PROBLEMS`], problems are counted, not listed.
+    #[test]
+    fn problems_past_the_bound_are_counted() {
+        let mut text = String::from("nuts_code,period,value\n");
+        for i in 0..250 {
+            text.push_str(&format!("DE{i},2023,bad\n"));
+        }
+        let e = parse_minimal(&text, false).unwrap_err();
+        assert_eq!(e.problems().count(), super::super::MAX_PROBLEMS);
+        assert_eq!(e.not_listed, 150);
+        assert!(e.to_string().ends_with("body: 150 more problems"), "{e}");
+    }
+
+    /// A unit in lower case is the same code: read in capitals, from the column and from the
+    /// caller's default alike.
+    #[test]
+    fn units_are_read_in_capitals() {
+        let parsed = parse_minimal("nuts_code,period,value,unit\nDE21,2023,1,pc\n", true).unwrap();
+        assert_eq!(parsed.rows[0].unit, "PC");
+        let defaults = Defaults {
+            dataset: Some("mine"),
+            unit: Some("eur_hab"),
+            unit_only: false,
+        };
+        let parsed = parse("f", b"nuts_code,period,value\nDE21,2023,1\n", defaults).unwrap();
+        assert_eq!(parsed.rows[0].unit, "EUR_HAB");
+    }
+
+    /// Columns named as people often name them are told the name regintel reads.
+    #[test]
+    fn a_header_saying_region_or_year_is_told_the_names_to_use() {
+        let e = parse_minimal("region,year,value\nDE21,2023,1\n", false).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(
+            e.reason
+                .contains("rename \"region\" to \"nuts_code\", \"year\" to \"period\""),
+            "{e}"
+        );
+        let e = parse_minimal("GEO,TIME,Value\nDE21,2023,1\n", false).unwrap_err();
+        assert!(
+            e.reason.contains(
+                "\"GEO\" to \"nuts_code\", \"TIME\" to \"period\", \"Value\" to \"value\""
+            ),
+            "{e}"
+        );
+        // A file so named is still recognised as tidy CSV, so the operator gets the hint too.
+        assert!(is_header("region,year,value"));
+        assert!(!is_header("region,year,obs_value"));
+        // Where the column regintel reads is there, a look-alike is a dimension.
+        let parsed =
+            parse_minimal("nuts_code,period,value,region\nDE21,2023,1,north\n", false).unwrap();
+        assert_eq!(parsed.dim_names, ["region"]);
     }
 }

@@ -302,7 +302,7 @@ pub fn all() -> Value {
         "CreateDataset": {"type": "object", "additionalProperties": false, "required": ["code", "title", "unit"], "properties": {
             "code": {"type": "string", "pattern": "^[a-z0-9_]{1,64}$"},
             "title": {"type": "string", "minLength": 1, "maxLength": 200},
-            "unit": {"type": "string", "pattern": "^[A-Z0-9_]{1,32}$"},
+            "unit": {"type": "string", "pattern": "^[A-Za-z0-9_]{1,32}$", "description": "A code such as PC or EUR_HAB; stored in capitals (pc is PC)."},
             "dimensions": {"type": "array", "maxItems": crate::store::import::MAX_DIMENSIONS, "items": {"type": "string", "pattern": "^[a-z0-9_]{1,32}$", "not": {"enum": crate::ingest::tidy::KNOWN}}},
             "topic": {"type": "string", "minLength": 1, "maxLength": 50},
             "description": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A short name of the measure; a briefing heads its section with it (else with the title)."},

@@ -455,14 +455,12 @@ async fn the_database_and_its_wal_are_private_whatever_the_umask() {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("fresh");
+    // An import makes the data directory and the database (account commands need one).
+    let file = dir.path().join("tiny.csv");
+    std::fs::write(&file, "nuts_code,period,value\nDE21,2023,1\n").unwrap();
+    let file = file.display().to_string();
     let out = with_open_umask(
-        &[
-            "account",
-            "create",
-            "a@example.org",
-            "--tier",
-            "professional",
-        ],
+        &["import", "--dataset", "tiny", "--unit", "NR", &file],
         &data,
     )
     .output()
@@ -519,4 +517,135 @@ fn operator_imports_record_the_file_name_not_its_path() {
     assert_eq!(name, "my_survey.csv");
     let origin: serde_json::Value = serde_json::from_str(&origin).unwrap();
     assert_eq!(origin["path"], "my_survey.csv");
+}
+
+/// The README's operator lines work as written: account and key commands refuse a data
+/// directory without a database (they made one nobody reads), and a private import of the CSV a
+/// user writes (`nuts_code,period,value`) takes its dataset, unit and title from the command.
+#[test]
+fn operator_lines_of_the_readme_work_as_written() {
+    let empty = tempfile::tempdir().unwrap();
+    for args in [
+        &[
+            "account",
+            "create",
+            "ana@example.org",
+            "--tier",
+            "institutional",
+        ][..],
+        &["key", "create", "ana@example.org"][..],
+        &["account", "list"][..],
+    ] {
+        let out = regintel()
+            .args(args)
+            .arg("--data-dir")
+            .arg(empty.path())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && said.contains("no database at") && said.contains("--data-dir"),
+            "{args:?}: {said}"
+        );
+        assert_eq!(
+            std::fs::read_dir(empty.path()).unwrap().count(),
+            0,
+            "nothing made"
+        );
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(bundled_db(), dir.path().join(regintel::store::DB_FILE)).unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let line = |start: &str| -> Vec<String> {
+        let line = readme
+            .lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_else(|| panic!("README has no line starting {start}"));
+        let command = line.split("  #").next().unwrap();
+        // The words of the line, quotes kept together, the data directory made this test's.
+        let mut words = Vec::new();
+        let mut quoted: Option<String> = None;
+        for word in command.split_whitespace().skip(1) {
+            match (&mut quoted, word.strip_prefix('"')) {
+                (None, Some(rest)) if rest.ends_with('"') => {
+                    words.push(rest.trim_end_matches('"').to_owned())
+                }
+                (None, Some(rest)) => quoted = Some(rest.to_owned()),
+                (Some(q), _) if word.ends_with('"') => {
+                    words.push(format!("{q} {}", word.trim_end_matches('"')));
+                    quoted = None;
+                }
+                (Some(q), _) => *q = format!("{q} {word}"),
+                (None, None) => words.push(word.to_owned()),
+            }
+        }
+        words
+            .into_iter()
+            .map(|w| match w.as_str() {
+                "/var/lib/regintel" => dir.path().display().to_string(),
+                _ => w,
+            })
+            .collect()
+    };
+    let run = |words: Vec<String>| {
+        let out = regintel()
+            .args(&words)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{words:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(line("regintel account create --data-dir"));
+    run(line("regintel key create --data-dir"));
+    std::fs::write(
+        dir.path().join("our_survey.csv"),
+        "nuts_code,period,value\nDE21,2023,12.5\nde22,2023,11\n",
+    )
+    .unwrap();
+    run(line(
+        "regintel import --data-dir /var/lib/regintel --account",
+    ));
+    let db = rusqlite::Connection::open(dir.path().join(regintel::store::DB_FILE)).unwrap();
+    let (title, headline, rows): (String, String, i64) = db
+        .query_row(
+            "SELECT title, headline_json,
+                    (SELECT count(*) FROM observations o JOIN series s ON s.id = o.series_id
+                     WHERE s.dataset_id = d.id AND s.unit = 'PC')
+             FROM datasets d WHERE code = 'our_survey'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!((title.as_str(), rows), ("Our survey", 2));
+    assert!(headline.contains("\"PC\""), "{headline}");
+
+    // The unit in lower case is read in capitals; another than the dataset's is refused.
+    let again = |unit: &str| {
+        regintel()
+            .args([
+                "import",
+                "--account",
+                "ana@example.org",
+                "--dataset",
+                "our_survey",
+            ])
+            .args(["--unit", unit, "--data-dir"])
+            .arg(dir.path())
+            .arg(dir.path().join("our_survey.csv"))
+            .output()
+            .unwrap()
+    };
+    assert!(again("pc").status.success());
+    let other = again("NR");
+    let said = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        !other.status.success() && said.contains("the dataset's unit is PC"),
+        "{said}"
+    );
 }

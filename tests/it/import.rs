@@ -30,7 +30,7 @@ fn import(dir: &Path, files: &[&Path]) -> anyhow::Result<ImportReport> {
         &store,
         &Catalogue::bundled(),
         files,
-        None,
+        &Default::default(),
         None,
         &mut Progress::hidden(),
     )
@@ -337,7 +337,7 @@ test_pop,DE23,2022,70,NR,T
         &store,
         &catalogue,
         &[&v1],
-        None,
+        &Default::default(),
         None,
         &mut Progress::hidden(),
     )
@@ -352,7 +352,7 @@ test_pop,DE23,2022,70,NR,T
                     &store,
                     &catalogue,
                     &[&v2],
-                    None,
+                    &Default::default(),
                     None,
                     &mut Progress::hidden(),
                 )

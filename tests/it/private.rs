@@ -141,7 +141,7 @@ async fn bad_definitions_and_bad_csv_are_refused_whole() {
     let e = create(
         &s,
         a.key_header(),
-        json!({"code": "Bad Code", "title": "", "unit": "nr", "dimensions": ["geo", "x", "x"], "description": "d".repeat(201)}),
+        json!({"code": "Bad Code", "title": "", "unit": "n-r", "dimensions": ["geo", "x", "x"], "description": "d".repeat(201)}),
     )
     .await
     .error(422, "validation_failed");
@@ -219,7 +219,14 @@ async fn bad_definitions_and_bad_csv_are_refused_whole() {
     let e = put(&s, a.key_header(), "my_jobs", &wrong)
         .await
         .error(422, "validation_failed");
-    assert_eq!(e["details"]["errors"][0]["pointer"], "line 2", "{e}");
+    let listed: Vec<&str> = e["details"]["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["pointer"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, ["line 2", "line 4"], "{e}");
+    assert!(e["details"].get("errors_not_listed").is_none(), "{e}");
     let wrong_unit = CSV.replace("2023,900,NR", "2023,900,PC");
     let e = put(&s, a.key_header(), "my_jobs", &wrong_unit)
         .await
@@ -361,7 +368,7 @@ fn another_account_reads_none_of_an_accounts_blocks() {
         &store,
         &regintel::catalogue::Catalogue::bundled(),
         &[&file],
-        None,
+        &Default::default(),
         Some(alpha),
         &mut regintel::progress::Progress::hidden(),
     )
@@ -386,4 +393,68 @@ fn another_account_reads_none_of_an_accounts_blocks() {
         assert!(other.series_rows("DE21", series).unwrap().is_empty());
         assert!(other.headline_rows("DE21").unwrap().is_empty());
     }
+}
+
+/// An upload with many bad lines reports them all in one answer (up to 100, then a count); a
+/// header that says `region` or `year` is told the names to use; a unit in lower case is read in
+/// capitals, in the dataset's definition and in the CSV alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upload_lists_every_problem_and_reads_units_in_capitals() {
+    let s = TestServer::start().await;
+    let a = s.account("a@example.org", Tier::Professional);
+    let r = create(
+        &s,
+        a.key_header(),
+        json!({"code": "rates", "title": "Rates", "unit": "pc"}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.json());
+    let detail = s
+        .client
+        .get_with("/api/v1/regional/datasets/rates", &[a.key_header()])
+        .await
+        .json();
+    assert_eq!(detail["data"]["headline"]["unit"], "PC", "{detail}");
+
+    let mut csv = String::from("nuts_code,period,value,unit\n");
+    for i in 0..130 {
+        csv.push_str(&format!("DE{i},2023,{i}x,pc\n"));
+    }
+    let e = put(&s, a.key_header(), "rates", &csv)
+        .await
+        .error(422, "validation_failed");
+    let errors = e["details"]["errors"].as_array().unwrap();
+    assert_eq!(errors.len(), 100, "{e}");
+    assert_eq!(errors[0]["pointer"], "line 2");
+    assert_eq!(errors[99]["pointer"], "line 101");
+    assert_eq!(e["details"]["errors_not_listed"], 30, "{e}");
+
+    let e = put(
+        &s,
+        a.key_header(),
+        "rates",
+        "region,year,value\nDE21,2023,1\n",
+    )
+    .await
+    .error(422, "validation_failed");
+    let detail = e["details"]["errors"][0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("rename \"region\" to \"nuts_code\", \"year\" to \"period\""),
+        "{detail}"
+    );
+
+    let r = put(
+        &s,
+        a.key_header(),
+        "rates",
+        "nuts_code,period,value,unit\nDE21,2023,4.5,pc\n",
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.json());
+    let detail = s
+        .client
+        .get_with("/api/v1/regional/datasets/rates", &[a.key_header()])
+        .await
+        .json();
+    assert_eq!(detail["data"]["observations"], 1, "{detail}");
 }

@@ -523,7 +523,7 @@ async fn a_public_import_reaches_every_subscribed_endpoint() {
         &store,
         &regintel::catalogue::Catalogue::bundled(),
         &[&file],
-        None,
+        &Default::default(),
         None,
         &mut regintel::progress::Progress::hidden(),
     )

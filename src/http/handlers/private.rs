@@ -65,11 +65,13 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
             "title must have 1 to 200 characters",
         );
     }
-    if !is_code(&body.unit, 32, true) {
+    // A unit is a code in capitals (PC, EUR_HAB); `pc` means the same and is stored so.
+    let unit = body.unit.to_ascii_uppercase();
+    if !is_code(&unit, 32, true) {
         problem(
             &mut errors,
             "#/unit",
-            "unit must be 1 to 32 characters of A-Z, 0-9 and _ (e.g. NR, PC)",
+            "unit must be 1 to 32 characters of letters, digits and _ (e.g. NR, PC), stored in capitals",
         );
     }
     if body.dimensions.len() > MAX_DIMENSIONS {
@@ -118,7 +120,11 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         );
     }
     if !errors.is_empty() {
-        return Err(Rejection::Invalid { errors }.into());
+        return Err(Rejection::Invalid {
+            errors,
+            not_listed: 0,
+        }
+        .into());
     }
     let owner = req.caller()?.account_id;
     crate::import::create_private_dataset(
@@ -130,7 +136,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
             topic: body.topic.unwrap_or_else(|| "private".into()),
             description: body.description.map(|d| d.trim().to_owned()),
             nuts_edition: None,
-            headline: [("unit".to_owned(), body.unit)].into_iter().collect(),
+            headline: [("unit".to_owned(), unit)].into_iter().collect(),
             labels_json: "{}".into(),
         },
         &body.dimensions,

@@ -16,7 +16,7 @@ class CreateDataset:
     Attributes:
         code (str):
         title (str):
-        unit (str):
+        unit (str): A code such as PC or EUR_HAB; stored in capitals (pc is PC).
         description (str | Unset): A short name of the measure; a briefing heads its section with it (else with the
             title).
         dimensions (list[str] | Unset):

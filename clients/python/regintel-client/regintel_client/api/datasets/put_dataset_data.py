@@ -118,10 +118,13 @@ def sync_detailed(
      A CSV body (`text/csv`, or the file's bytes as `application/octet-stream`) in the form of the
     `TidyCsv` schema: at least `nuts_code,period,value` and a column per dimension of the dataset. The
     full form of regintel's data/ directory is accepted as it is. The whole body is validated before
-    anything is written; problems are listed with line and reason (422). The load is a snapshot:
-    unchanged rows keep their citations, revised ones are superseded. An account uploads one body at a
-    time (a second concurrent upload answers 429 `account-uploads`; all upload slots busy answers 503),
-    and the body must arrive within the body timeout (408).
+    anything is written; every problem is listed with its line and reason (422 `validation_failed`,
+    `details.errors`; past 100, `details.errors_not_listed` counts the rest), and a header naming its
+    columns `region`, `year`, `GEO` and the like is told the names to use. A unit in lower case is read
+    in capitals (`pc` is `PC`). The load is a snapshot: unchanged rows keep their citations, revised
+    ones are superseded. An account uploads one body at a time (a second concurrent upload answers 429
+    `account-uploads`; all upload slots busy answers 503), and the body must arrive within the body
+    timeout (408).
 
     Args:
         dataset_code (str):
@@ -158,10 +161,13 @@ def sync(
      A CSV body (`text/csv`, or the file's bytes as `application/octet-stream`) in the form of the
     `TidyCsv` schema: at least `nuts_code,period,value` and a column per dimension of the dataset. The
     full form of regintel's data/ directory is accepted as it is. The whole body is validated before
-    anything is written; problems are listed with line and reason (422). The load is a snapshot:
-    unchanged rows keep their citations, revised ones are superseded. An account uploads one body at a
-    time (a second concurrent upload answers 429 `account-uploads`; all upload slots busy answers 503),
-    and the body must arrive within the body timeout (408).
+    anything is written; every problem is listed with its line and reason (422 `validation_failed`,
+    `details.errors`; past 100, `details.errors_not_listed` counts the rest), and a header naming its
+    columns `region`, `year`, `GEO` and the like is told the names to use. A unit in lower case is read
+    in capitals (`pc` is `PC`). The load is a snapshot: unchanged rows keep their citations, revised
+    ones are superseded. An account uploads one body at a time (a second concurrent upload answers 429
+    `account-uploads`; all upload slots busy answers 503), and the body must arrive within the body
+    timeout (408).
 
     Args:
         dataset_code (str):
@@ -193,10 +199,13 @@ async def asyncio_detailed(
      A CSV body (`text/csv`, or the file's bytes as `application/octet-stream`) in the form of the
     `TidyCsv` schema: at least `nuts_code,period,value` and a column per dimension of the dataset. The
     full form of regintel's data/ directory is accepted as it is. The whole body is validated before
-    anything is written; problems are listed with line and reason (422). The load is a snapshot:
-    unchanged rows keep their citations, revised ones are superseded. An account uploads one body at a
-    time (a second concurrent upload answers 429 `account-uploads`; all upload slots busy answers 503),
-    and the body must arrive within the body timeout (408).
+    anything is written; every problem is listed with its line and reason (422 `validation_failed`,
+    `details.errors`; past 100, `details.errors_not_listed` counts the rest), and a header naming its
+    columns `region`, `year`, `GEO` and the like is told the names to use. A unit in lower case is read
+    in capitals (`pc` is `PC`). The load is a snapshot: unchanged rows keep their citations, revised
+    ones are superseded. An account uploads one body at a time (a second concurrent upload answers 429
+    `account-uploads`; all upload slots busy answers 503), and the body must arrive within the body
+    timeout (408).
 
     Args:
         dataset_code (str):
@@ -231,10 +240,13 @@ async def asyncio(
      A CSV body (`text/csv`, or the file's bytes as `application/octet-stream`) in the form of the
     `TidyCsv` schema: at least `nuts_code,period,value` and a column per dimension of the dataset. The
     full form of regintel's data/ directory is accepted as it is. The whole body is validated before
-    anything is written; problems are listed with line and reason (422). The load is a snapshot:
-    unchanged rows keep their citations, revised ones are superseded. An account uploads one body at a
-    time (a second concurrent upload answers 429 `account-uploads`; all upload slots busy answers 503),
-    and the body must arrive within the body timeout (408).
+    anything is written; every problem is listed with its line and reason (422 `validation_failed`,
+    `details.errors`; past 100, `details.errors_not_listed` counts the rest), and a header naming its
+    columns `region`, `year`, `GEO` and the like is told the names to use. A unit in lower case is read
+    in capitals (`pc` is `PC`). The load is a snapshot: unchanged rows keep their citations, revised
+    ones are superseded. An account uploads one body at a time (a second concurrent upload answers 429
+    `account-uploads`; all upload slots busy answers 503), and the body must arrive within the body
+    timeout (408).
 
     Args:
         dataset_code (str):
