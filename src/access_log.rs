@@ -291,9 +291,8 @@ impl FormatTime for Micros {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::{Arc, Mutex};
-
     use super::*;
+    use crate::test_logs::Captured;
 
     #[derive(Clone, Copy)]
     struct Fixed;
@@ -304,20 +303,6 @@ mod tests {
     impl FormatTime for Fixed {
         fn format_time(&self, w: &mut Writer<'_>) -> fmt::Result {
             w.write_str(&crate::clock::rfc3339_micros(FIXED))
-        }
-    }
-
-    #[derive(Clone, Default)]
-    struct Captured(Arc<Mutex<Vec<u8>>>);
-
-    impl std::io::Write for Captured {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
         }
     }
 

@@ -200,6 +200,8 @@ pub struct ServerConfig {
     /// How long a registration or URL change waits for the host's addresses before it is
     /// refused (the lookup goes on in its place, see `webhooks::url_checks`).
     pub webhook_resolve_wait: Duration,
+    /// Queue webhook deliveries and send nothing (`--webhooks-paused`).
+    pub webhooks_paused: bool,
     /// Make new secrets over a database that holds what the old ones protected (`--new-secrets`):
     /// without it, a missing or different secret file stops the start.
     pub new_secrets: bool,
@@ -276,6 +278,7 @@ impl ServerConfig {
             webhook_clock: Default::default(),
             webhook_resolve_wait: crate::webhooks::send::CONNECT_TIMEOUT,
             new_secrets: false,
+            webhooks_paused: false,
             metrics_token: None,
             access_lines: None,
         }

@@ -102,6 +102,8 @@ pub mod state;
 pub mod store;
 pub mod systemd;
 pub mod task;
+#[cfg(test)]
+mod test_logs;
 pub mod webhooks;
 
 pub use app::start;

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// Upper bounds (seconds) of the request-latency buckets: from a cached answer to a slow export.
@@ -103,6 +103,7 @@ pub struct Metrics {
     queue_depth: AtomicI64,
     /// Bytes of public rows held in memory, as last seen by the background task.
     public_data_bytes: AtomicU64,
+    webhooks_paused: AtomicBool,
     pool_waits: Mutex<BTreeMap<&'static str, Histogram>>,
     imports: Mutex<Histogram>,
 }
@@ -113,6 +114,7 @@ impl Default for Metrics {
             routes: Mutex::default(),
             refusals: Mutex::default(),
             cache_hits: AtomicU64::new(0),
+            webhooks_paused: AtomicBool::new(false),
             cache_misses: AtomicU64::new(0),
             deliveries: Mutex::default(),
             queue_depth: AtomicI64::new(0),
@@ -159,6 +161,10 @@ impl Metrics {
 
     pub fn delivery(&self, outcome: DeliveryOutcome) {
         *lock(&self.deliveries).entry(outcome).or_default() += 1;
+    }
+
+    pub fn set_webhooks_paused(&self, paused: bool) {
+        self.webhooks_paused.store(paused, Ordering::Relaxed);
     }
 
     pub fn set_queue_depth(&self, pending: i64) {
@@ -247,6 +253,12 @@ impl Metrics {
             "regintel_webhook_queue_depth",
             "Webhook deliveries waiting to be sent (counted about once a second).",
             self.queue_depth.load(Ordering::Relaxed),
+        );
+        gauge(
+            &mut out,
+            "regintel_webhooks_paused",
+            "1 while webhook deliveries are paused (--webhooks-paused): events are queued, nothing is sent.",
+            u8::from(self.webhooks_paused.load(Ordering::Relaxed)),
         );
         gauge(
             &mut out,

@@ -63,6 +63,8 @@ pub struct Outbox {
     /// Retry times, breaker periods, leases and ages are read from this clock.
     clock: Clock,
     metrics: Arc<Metrics>,
+    /// Deliveries are queued and nothing is sent (`--webhooks-paused`).
+    paused: bool,
 }
 
 impl Outbox {
@@ -83,7 +85,20 @@ impl Outbox {
             metrics,
             wake: Notify::new(),
             breakers: Mutex::new(HashMap::new()),
+            paused: false,
         }
+    }
+
+    /// Queues deliveries and sends nothing while `paused` (restore drills, staging copies of a
+    /// production database): the metrics and `/readyz` say so.
+    pub fn paused(mut self, paused: bool) -> Outbox {
+        self.paused = paused;
+        self.metrics.set_webhooks_paused(paused);
+        self
+    }
+
+    pub fn is_paused(&self) -> bool {
+        self.paused
     }
 
     /// Tells the worker that deliveries were committed.
@@ -151,6 +166,11 @@ impl Outbox {
             Ok(Err(e)) => tracing::error!(error = %e, "releasing webhook leases"),
             Err(e) => tracing::error!(error = %e, "releasing webhook leases"),
         }
+        if self.paused {
+            tracing::warn!(
+                "webhook deliveries are paused (--webhooks-paused): events are queued and nothing is sent; a message not sent within 84 hours of its event is given up"
+            );
+        }
         let mut last_purge: Option<std::time::Instant> = None;
         loop {
             if last_purge.is_none_or(|at| at.elapsed() >= PURGE_EVERY) {
@@ -189,8 +209,12 @@ impl Outbox {
     }
 
     /// Claims what is due now and sends it, at most [`IN_FLIGHT`] at once and
-    /// [`PER_ENDPOINT`] to one endpoint. Returns how many deliveries it claimed.
+    /// [`PER_ENDPOINT`] to one endpoint. Returns how many deliveries it claimed: none while
+    /// paused.
     pub async fn deliver_due(self: &Arc<Self>) -> anyhow::Result<usize> {
+        if self.paused {
+            return Ok(0);
+        }
         let store = self.store.clone();
         let now = self.clock.now_ms();
         let claimed = tokio::task::spawn_blocking(move || {
@@ -291,6 +315,16 @@ impl Outbox {
         };
         let done = self.clock.now_ms();
         let judged = verdict(attempt.status);
+        if judged != Verdict::Delivered {
+            tracing::warn!(
+                endpoint = %c.endpoint_public_id,
+                webhook_id = %c.event_public_id,
+                attempt = c.attempts + 1,
+                status = attempt.status,
+                error = attempt.error.as_deref(),
+                "a webhook delivery attempt failed"
+            );
+        }
         let next = match judged {
             Verdict::Delivered => NextStep::Delivered,
             Verdict::Gone => NextStep::Failed,
@@ -580,6 +614,56 @@ mod tests {
         assert_eq!(s.outbox.deliver_due().await.unwrap(), 0, "not due yet");
         assert_eq!(s.store.system().unwrap().pending_deliveries().unwrap(), 1);
         assert_outcome(&s.outbox, "retried", 1);
+        assert_outcome(&s.outbox, "delivered", 0);
+    }
+
+    /// A failed attempt is logged at WARN with the endpoint, the status and the error, never
+    /// the URL.
+    #[tokio::test]
+    async fn a_failed_attempt_is_logged_with_endpoint_status_and_error() {
+        let (port, _seen) =
+            receiver("HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n").await;
+        let s = setup(port);
+        emit_test(&s.store);
+        let logs = crate::test_logs::Captured::default();
+        let _logging = logs.as_default();
+        s.outbox.deliver_due().await.unwrap();
+        let text = logs.text();
+        let line = text
+            .lines()
+            .find(|l| l.contains("a webhook delivery attempt failed"))
+            .unwrap_or_else(|| panic!("no failed attempt logged: {text}"));
+        assert!(line.contains(" WARN "), "{line}");
+        for field in [
+            "endpoint=whk_1",
+            "webhook_id=msg_1",
+            "attempt=1",
+            "status=503",
+        ] {
+            assert!(line.contains(field), "{field} not in {line}");
+        }
+        assert!(!line.contains("/hook"), "the URL is not logged: {line}");
+    }
+
+    /// Paused, the worker claims nothing: the delivery stays pending, unsent, its attempts
+    /// unspent, and the metrics say the deliveries are paused.
+    #[tokio::test]
+    async fn paused_deliveries_are_queued_and_nothing_is_sent() {
+        let (port, mut seen) = receiver("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").await;
+        let mut s = setup(port);
+        let outbox = Arc::into_inner(s.outbox).unwrap().paused(true);
+        assert!(
+            outbox
+                .metrics
+                .render()
+                .contains("regintel_webhooks_paused 1\n")
+        );
+        s.outbox = Arc::new(outbox);
+        emit_test(&s.store);
+        assert_eq!(s.outbox.deliver_due().await.unwrap(), 0);
+        let (status, attempts, _, codes) = only_delivery(&s.store);
+        assert_eq!((status.as_str(), attempts, codes), ("pending", 0, vec![]));
+        assert!(seen.try_recv().is_err(), "nothing was sent");
         assert_outcome(&s.outbox, "delivered", 0);
     }
 

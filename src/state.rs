@@ -128,14 +128,17 @@ impl AppState {
         }
         let permits = blocking_permits();
         let metrics = Arc::new(crate::metrics::Metrics::default());
-        let outbox = Arc::new(Outbox::new(
-            store.clone(),
-            Arc::new(sealing),
-            config.webhook_egress.clone(),
-            crate::webhooks::send::client_tls(),
-            config.webhook_clock.clone(),
-            Arc::clone(&metrics),
-        ));
+        let outbox = Arc::new(
+            Outbox::new(
+                store.clone(),
+                Arc::new(sealing),
+                config.webhook_egress.clone(),
+                crate::webhooks::send::client_tls(),
+                config.webhook_clock.clone(),
+                Arc::clone(&metrics),
+            )
+            .paused(config.webhooks_paused),
+        );
         Ok(AppState {
             outbox,
             metrics,

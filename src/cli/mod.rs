@@ -413,6 +413,11 @@ struct WebhookArgs {
     /// Ranges (CIDR) webhooks never reach, even inside an allowed range.
     #[arg(long, env = "REGINTEL_WEBHOOK_DENY_CIDRS", value_delimiter = ',')]
     webhook_deny_cidr: Vec<crate::client_addr::Cidr>,
+    /// Queue webhook deliveries and send none (restore drills, staging copies of production
+    /// data); /readyz, /metrics and the log say so. A message not sent within 84 hours of its
+    /// event is given up.
+    #[arg(long, env = "REGINTEL_WEBHOOKS_PAUSED", value_parser = BoolishValueParser::new())]
+    webhooks_paused: bool,
 }
 
 impl WebhookArgs {
@@ -497,6 +502,7 @@ impl ServeArgs {
         config.llm = self.llm.config()?;
         config.webhook_egress = self.webhooks.policy();
         config.new_secrets = self.new_secrets;
+        config.webhooks_paused = self.webhooks.webhooks_paused;
         config.metrics_token = secret(
             SecretVar::METRICS_TOKEN,
             "--metrics-token-file",

@@ -110,6 +110,54 @@ fn switches_from_the_environment_read_1_and_yes() {
     assert!(ok && said.contains("warning: no metrics token"), "{said}");
 }
 
+/// `REGINTEL_WEBHOOKS_PAUSED` (a restore drill, a staging copy): `/readyz` and `/metrics` say
+/// deliveries are paused, and the log says so at start.
+#[test]
+fn paused_webhooks_are_said_in_readyz_metrics_and_the_log() {
+    let data = bundled_data_dir();
+    chmod(data.path(), 0o700);
+    let mut started = start_plain(
+        serve_plain(data.path())
+            .env("REGINTEL_WEBHOOKS_PAUSED", "yes")
+            .stderr(Stdio::piped()),
+    );
+    let log = started.child.0.stderr.take().unwrap();
+    let (lines, logged) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(log).lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let client = Client::new(started.addr, None);
+    let ready = runtime.block_on(client.get("/readyz"));
+    assert_eq!(
+        ready.json()["data"]["webhooks"],
+        "paused",
+        "{}",
+        ready.json()
+    );
+    let metrics = runtime.block_on(client.get("/metrics"));
+    assert!(
+        String::from_utf8_lossy(&metrics.body).contains("regintel_webhooks_paused 1\n"),
+        "{}",
+        String::from_utf8_lossy(&metrics.body)
+    );
+    // The log says so once the worker starts: waited for, never timed.
+    let said = std::iter::from_fn(|| logged.recv_timeout(Duration::from_secs(60)).ok())
+        .find(|line| line.contains("webhook deliveries are paused"))
+        .expect("the log says deliveries are paused");
+    assert!(said.contains("WARN"), "{said}");
+    drop(started);
+
+    let started = start_plain(&mut serve_plain(data.path()));
+    let ready = runtime.block_on(Client::new(started.addr, None).get("/readyz"));
+    assert_eq!(ready.json()["data"]["webhooks"], "delivering");
+}
+
 /// A database restored without its secrets, or with another installation's, is refused at
 /// `check` and at start, naming the file, instead of starting with new ones under which every
 /// API key answers 401; `--new-secrets` makes new ones over it, saying what that breaks.

@@ -31,6 +31,7 @@ pub fn readyz(req: &mut Req) -> Result<Reply, ApiError> {
             "datasets": datasets,
             "data_generation": req.state.public_generation(),
             "rate_limit_entries": req.state.limiter.entries(),
+            "webhooks": if req.state.outbox.is_paused() { "paused" } else { "delivering" },
         }),
         &json!({}),
     )
