@@ -42,13 +42,14 @@
 //! - [`period`]: reference periods in the one form regintel stores (`2023`, `2023-Q1`, `2023-S1`,
 //!   `2023-01`), whatever file they came from.
 //! - [`error`], [`clock`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`slots`], [`task`],
-//!   [`priority`], [`private_files`], [`dataset_file`], [`catalogue`], [`metrics`], [`progress`]
-//!   and [`systemd`]: small pieces that use no other module of the crate but `json_text`, below,
+//!   [`priority`], [`private_files`], [`dataset_file`], [`catalogue`], [`metrics`], [`progress`],
+//!   [`systemd`] and [`test_logs`]: small pieces that use no other module of the crate but
+//!   `json_text`, below,
 //!   which `reply` uses (error-message quoting, time formatting, identifiers, client addresses,
 //!   rendered answers, the GCRA limiter, bounded work slots, tasks that end with their owner,
 //!   lower CPU priority for background threads, owner-only files, the parsed-file types, the
 //!   bundled extract, the Prometheus counters, an import's progress on a terminal, the systemd
-//!   notification protocol).
+//!   notification protocol, log lines captured for unit tests).
 //! - [`json_text`]: JSON text written byte for byte as serde_json writes it, with fewer
 //!   instructions.
 //!
@@ -103,7 +104,7 @@ pub mod store;
 pub mod systemd;
 pub mod task;
 #[cfg(test)]
-mod test_logs;
+pub mod test_logs;
 pub mod webhooks;
 
 pub use app::start;
