@@ -1,6 +1,7 @@
 //! Progress of a long import, on standard error: on a terminal a bar redrawn in place with rows
 //! and rate; otherwise (a log, a pipe) plain lines, one every [`LINE_EVERY`] while a dataset is
-//! written and one when it is done, since carriage returns make a log unreadable.
+//! written and one when it is done, since carriage returns make a log unreadable; with JSON logs,
+//! log events as often, whose fields are the figures.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -19,6 +20,8 @@ enum Output {
     Lines(Duration),
     /// A bar redrawn in place at most this often.
     Bar(Duration),
+    /// Log events (`import progress`) at most this often.
+    Events(Duration),
 }
 
 pub struct Progress {
@@ -45,6 +48,12 @@ impl Progress {
             Output::Lines(LINE_EVERY)
         };
         Progress::with(output, Box::new(std::io::stderr()))
+    }
+
+    /// Log events, which the log's format writes (one JSON object per line with `--log-format
+    /// json`).
+    pub fn as_log_events() -> Progress {
+        Progress::with(Output::Events(LINE_EVERY), Box::new(std::io::sink()))
     }
 
     fn with(output: Output, sink: Box<dyn Write>) -> Progress {
@@ -78,10 +87,14 @@ impl Progress {
             Output::Hidden => return,
             Output::Lines(every) => (every, "", "\n"),
             Output::Bar(every) => (every, "\r", ""),
+            Output::Events(every) => (every, "", ""),
         };
         if self.drawn.elapsed() >= every {
             self.drawn = Instant::now();
-            self.draw(prefix, suffix);
+            match self.output {
+                Output::Events(_) => self.event("import progress"),
+                _ => self.draw(prefix, suffix),
+            }
         }
     }
 
@@ -91,7 +104,31 @@ impl Progress {
             Output::Hidden => {}
             Output::Bar(_) => self.draw("\r", "\n"),
             Output::Lines(_) => self.draw("", "\n"),
+            Output::Events(_) => self.event("dataset written"),
         }
+    }
+
+    fn event(&self, what: &str) {
+        let (seconds, rate) = self.pace();
+        tracing::info!(
+            dataset = %self.label,
+            rows = self.done,
+            of = self.total,
+            rows_per_second = rate.round() as u64,
+            seconds,
+            "{what}"
+        );
+    }
+
+    /// Seconds since the dataset began, and rows a second.
+    fn pace(&self) -> (f64, f64) {
+        let seconds = self.started.elapsed().as_secs_f64();
+        let rate = if seconds > 0.0 {
+            self.done as f64 / seconds
+        } else {
+            0.0
+        };
+        (seconds, rate)
     }
 
     fn draw(&mut self, prefix: &str, suffix: &str) {
@@ -101,12 +138,7 @@ impl Progress {
     }
 
     fn line(&self) -> String {
-        let seconds = self.started.elapsed().as_secs_f64();
-        let rate = if seconds > 0.0 {
-            self.done as f64 / seconds
-        } else {
-            0.0
-        };
+        let (seconds, rate) = self.pace();
         let filled = (self.done * BAR_WIDTH)
             .checked_div(self.total)
             .unwrap_or(BAR_WIDTH);

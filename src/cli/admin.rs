@@ -9,9 +9,9 @@ use anyhow::{Context, bail};
 use clap::Subcommand;
 use serde_json::json;
 
+use super::logging::{LogFormat, Printed};
 use crate::auth::{Auth, password};
 use crate::catalogue::Catalogue;
-use crate::progress::Progress;
 use crate::store::Store;
 use crate::store::accounts::Tier;
 
@@ -76,17 +76,6 @@ fn open(data_dir: &Path) -> anyhow::Result<Store> {
     Store::open(data_dir, 1)
 }
 
-fn print(json_output: bool, value: serde_json::Value, text: String) {
-    if json_output {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&value).expect("JSON values serialise")
-        );
-    } else {
-        println!("{text}");
-    }
-}
-
 fn account_id(store: &Store, email: &str) -> anyhow::Result<i64> {
     match store.system()?.account_by_email(&email.to_lowercase())? {
         Some((account, _)) => Ok(account.id),
@@ -103,7 +92,7 @@ fn valid_email(email: &str) -> bool {
         && !email.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
-pub fn account(data_dir: &Path, action: AccountAction, json_output: bool) -> anyhow::Result<()> {
+pub fn account(data_dir: &Path, action: AccountAction, printed: Printed) -> anyhow::Result<()> {
     let store = open(data_dir)?;
     let system = store.system()?;
     match action {
@@ -140,7 +129,7 @@ pub fn account(data_dir: &Path, action: AccountAction, json_output: bool) -> any
                 value["password"] = json!(password);
                 text.push_str(&format!("\npassword (shown once): {password}"));
             }
-            print(json_output, value, text);
+            printed.print(&value, || text);
         }
         AccountAction::List => {
             let accounts = system.accounts()?;
@@ -157,35 +146,31 @@ pub fn account(data_dir: &Path, action: AccountAction, json_output: bool) -> any
                 })
                 .collect::<Vec<_>>()
                 .join("\n");
-            print(json_output, json!({ "accounts": accounts }), text);
+            printed.print(&json!({ "accounts": accounts }), || text);
         }
         AccountAction::SetTier { email, tier } => {
             if !system.update_account(&email.to_lowercase(), Some(tier), None)? {
                 bail!("no account with email {email}");
             }
             system.bump_auth_generation()?;
-            print(
-                json_output,
-                json!({ "email": email, "tier": tier }),
-                format!("{email} is now {}", tier.as_str()),
-            );
+            printed.print(&json!({ "email": email, "tier": tier }), || {
+                format!("{email} is now {}", tier.as_str())
+            });
         }
         AccountAction::Disable { email } => {
             if !system.update_account(&email.to_lowercase(), None, Some(true))? {
                 bail!("no account with email {email}");
             }
             system.bump_auth_generation()?;
-            print(
-                json_output,
-                json!({ "email": email, "disabled": true }),
-                format!("{email} is disabled"),
-            );
+            printed.print(&json!({ "email": email, "disabled": true }), || {
+                format!("{email} is disabled")
+            });
         }
     }
     Ok(())
 }
 
-pub fn key(data_dir: &Path, action: KeyAction, json_output: bool) -> anyhow::Result<()> {
+pub fn key(data_dir: &Path, action: KeyAction, printed: Printed) -> anyhow::Result<()> {
     let store = open(data_dir)?;
     let auth = crate::auth::secret_guard::guarded(&store, data_dir, false, || {
         Auth::open(data_dir, "regintel")
@@ -199,10 +184,9 @@ pub fn key(data_dir: &Path, action: KeyAction, json_output: bool) -> anyhow::Res
             let (row, plaintext) = auth
                 .create_key(&store, account.id, account.tier, &name)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
-            print(
-                json_output,
-                json!({ "key_id": row.key_id, "api_key": plaintext, "account": email }),
-                format!("API key for {email} (shown once): {plaintext}"),
+            printed.print(
+                &json!({ "key_id": row.key_id, "api_key": plaintext, "account": email }),
+                || format!("API key for {email} (shown once): {plaintext}"),
             );
         }
         KeyAction::List { email } => {
@@ -228,17 +212,15 @@ pub fn key(data_dir: &Path, action: KeyAction, json_output: bool) -> anyhow::Res
                 })
                 .collect::<Vec<_>>()
                 .join("\n");
-            print(json_output, json!({ "keys": keys }), text);
+            printed.print(&json!({ "keys": keys }), || text);
         }
         KeyAction::Revoke { key_id } => {
             if !auth.revoke_key(&store, None, &key_id)? {
                 bail!("no active key {key_id}");
             }
-            print(
-                json_output,
-                json!({ "key_id": key_id, "revoked": true }),
-                format!("revoked {key_id}"),
-            );
+            printed.print(&json!({ "key_id": key_id, "revoked": true }), || {
+                format!("revoked {key_id}")
+            });
         }
     }
     Ok(())
@@ -253,6 +235,7 @@ pub fn import(
     naming: &crate::import::Naming<'_>,
     account: Option<&str>,
     json: bool,
+    format: LogFormat,
 ) -> anyhow::Result<()> {
     if !bundled && files.is_empty() {
         bail!("name files to import, or --bundled for the extract compiled into regintel");
@@ -287,7 +270,7 @@ pub fn import(
         None => None,
     };
     let mut reports = Vec::new();
-    let mut progress = Progress::on_stderr();
+    let mut progress = format.progress();
     if bundled {
         reports.push(crate::import::import_bundled(
             &store,
@@ -307,18 +290,34 @@ pub fn import(
         )?);
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&reports)?);
-    } else {
-        for d in reports.iter().flat_map(|r| &r.datasets) {
-            match &d.snapshot {
+        Printed::of(json, format).print(&reports, String::new);
+        return Ok(());
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    for d in reports.iter().flat_map(|r| &r.datasets) {
+        match format {
+            LogFormat::Json => tracing::info!(
+                dataset = %d.dataset,
+                file = %d.file,
+                snapshot = d.snapshot.as_deref(),
+                rows = d.rows_in_file,
+                added = d.added,
+                revised = d.revised,
+                unchanged = d.unchanged,
+                "imported"
+            ),
+            LogFormat::Text => match &d.snapshot {
                 Some(s) => println!(
                     "{}: snapshot {s} from {}: {} rows, {} added, {} revised, {} unchanged",
                     d.dataset, d.file, d.rows_in_file, d.added, d.revised, d.unchanged
                 ),
                 None => println!("{}: {} unchanged, nothing written", d.dataset, d.file),
-            }
+            },
         }
-        println!("done in {:.1} s", started.elapsed().as_secs_f64());
+    }
+    match format {
+        LogFormat::Json => tracing::info!(seconds, "import done"),
+        LogFormat::Text => println!("done in {seconds:.1} s"),
     }
     Ok(())
 }

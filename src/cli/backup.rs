@@ -16,7 +16,7 @@ use anyhow::{Context, bail};
 
 use crate::store::{integrity_check, open_read_only};
 
-pub fn run(data_dir: &Path, target: &Path) -> anyhow::Result<()> {
+pub fn run(data_dir: &Path, target: &Path, say: super::logging::LogFormat) -> anyhow::Result<()> {
     let database = super::launch::database(data_dir)?;
     if target.symlink_metadata().is_ok() {
         bail!(
@@ -41,10 +41,10 @@ pub fn run(data_dir: &Path, target: &Path) -> anyhow::Result<()> {
     })?;
     drop(workspace);
     let (version, observations) = summary(target)?;
-    println!(
+    say.say(&format!(
         "backup {}: ok (schema version {version}, {observations} observations, integrity checked)",
         target.display()
-    );
+    ));
     Ok(())
 }
 

@@ -8,20 +8,21 @@ use std::path::Path;
 
 use anyhow::{Context, bail};
 
+use super::logging::LogFormat;
 use crate::auth::jwt::{KEYRING_FILE, KeyRing};
 use crate::auth::secrets::{PEPPER_FILE, Pepper, SEALING_KEY_FILE, SealingKey};
 use crate::store::migrate::latest_version;
 use crate::store::{integrity_check, open_read_only};
 
-pub fn run(args: &super::ServeArgs) -> anyhow::Result<()> {
+pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
     let config = args.config()?;
     super::launch::tls_settings(args.tls.pair()?, args.plain_http)?;
-    println!("settings: ok");
+    say.say("settings: ok");
     if config.metrics_token.is_none()
         && (args.plain_http || !config.limits.trusted_proxies.is_empty())
     {
-        println!(
-            "warning: no metrics token: /metrics answers loopback clients that no proxy forwarded; behind a proxy on this host, give --metrics-token-file so the scrape is authenticated"
+        say.warn(
+            "no metrics token: /metrics answers loopback clients that no proxy forwarded; behind a proxy on this host, give --metrics-token-file so the scrape is authenticated",
         );
     }
     let data_dir = &config.data_dir;
@@ -35,9 +36,14 @@ pub fn run(args: &super::ServeArgs) -> anyhow::Result<()> {
             private(file, 0o007, "the database")?;
         }
     }
-    secrets(&data_dir.join("secrets"), config.issuer())?;
-    database_state(&database)?;
-    secrets_of_the_database(&database, &data_dir.join("secrets"), config.new_secrets)
+    secrets(&data_dir.join("secrets"), config.issuer(), say)?;
+    database_state(&database, say)?;
+    secrets_of_the_database(
+        &database,
+        &data_dir.join("secrets"),
+        config.new_secrets,
+        say,
+    )
 }
 
 /// Fails when `path` grants any of the permission bits `forbidden` (0o007: others; 0o077: group
@@ -61,12 +67,12 @@ fn private(path: &Path, forbidden: u32, what: &str) -> anyhow::Result<()> {
 
 /// The secrets directory and each secret: private to the service user, and readable as the
 /// server reads them. A missing one is made at the first start.
-fn secrets(dir: &Path, issuer: &str) -> anyhow::Result<()> {
+fn secrets(dir: &Path, issuer: &str, say: LogFormat) -> anyhow::Result<()> {
     if !dir.exists() {
-        println!(
+        say.say(&format!(
             "secrets {}: none yet (made at the first start)",
             dir.display()
-        );
+        ));
         return Ok(());
     }
     private(dir, 0o077, "the secrets directory").context(
@@ -85,12 +91,17 @@ fn secrets(dir: &Path, issuer: &str) -> anyhow::Result<()> {
     if dir.join(KEYRING_FILE).exists() {
         KeyRing::load_or_create(dir, issuer)?;
     }
-    println!("secrets {}: ok", dir.display());
+    say.say(&format!("secrets {}: ok", dir.display()));
     Ok(())
 }
 
 /// The secret files are those the database was used with (or `--new-secrets` is given).
-fn secrets_of_the_database(database: &Path, dir: &Path, new_secrets: bool) -> anyhow::Result<()> {
+fn secrets_of_the_database(
+    database: &Path,
+    dir: &Path,
+    new_secrets: bool,
+    say: LogFormat,
+) -> anyhow::Result<()> {
     let conn = open_read_only(database)?;
     let known: bool = conn.query_row(
         "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'secret_fingerprints'",
@@ -103,8 +114,8 @@ fn secrets_of_the_database(database: &Path, dir: &Path, new_secrets: bool) -> an
     }
     let problems = crate::auth::secret_guard::problems(&conn, dir)?;
     match (problems.is_empty(), new_secrets) {
-        (true, _) => println!("secrets: those the database was used with"),
-        (false, true) => println!("warning: --new-secrets: {}", problems.join("; ")),
+        (true, _) => say.say("secrets: those the database was used with"),
+        (false, true) => say.warn(&format!("--new-secrets: {}", problems.join("; "))),
         (false, false) => bail!("{}", problems.join("; ")),
     }
     Ok(())
@@ -112,7 +123,7 @@ fn secrets_of_the_database(database: &Path, dir: &Path, new_secrets: bool) -> an
 
 /// Integrity, foreign keys, schema version (older: migrated at the next start; newer: this
 /// binary is older than the data, and refuses it), data. Read-only: a check changes nothing.
-fn database_state(path: &Path) -> anyhow::Result<()> {
+fn database_state(path: &Path, say: LogFormat) -> anyhow::Result<()> {
     let conn = open_read_only(path)?;
     integrity_check(&conn).with_context(|| format!("database {}", path.display()))?;
     let violations: i64 =
@@ -147,9 +158,9 @@ fn database_state(path: &Path) -> anyhow::Result<()> {
     } else {
         String::new()
     };
-    println!(
+    say.say(&format!(
         "database {}: ok (schema version {version}{migrations}, {datasets} datasets, {observations} observations)",
         path.display()
-    );
+    ));
     Ok(())
 }

@@ -6,6 +6,7 @@
 use std::net::SocketAddr;
 use std::path::Path;
 
+use super::logging::LogFormat;
 use crate::auth::{Auth, password};
 use crate::catalogue::Catalogue;
 use crate::config::{AccessLines, LimitConfig, ServerConfig, defaults};
@@ -20,6 +21,7 @@ pub fn run(
     limits: LimitConfig,
     webhook_egress: crate::webhooks::egress::EgressPolicy,
     access_lines: Option<AccessLines>,
+    format: LogFormat,
 ) -> anyhow::Result<()> {
     let mut config = ServerConfig::new(dir.to_path_buf());
     config.access_lines = access_lines;
@@ -29,18 +31,12 @@ pub fn run(
     config.validate()?;
     crate::private_files::create_dir(dir)?;
     let store = Store::open(dir, 1)?;
-    let report = crate::import::import_bundled(
-        &store,
-        &Catalogue::bundled(),
-        &mut crate::progress::Progress::on_stderr(),
-    )?;
+    let report =
+        crate::import::import_bundled(&store, &Catalogue::bundled(), &mut format.progress())?;
     if report.changed() {
-        eprintln!(
-            "regintel: imported the bundled Eurostat extract into {}",
-            dir.display()
-        );
+        tracing::info!(data_dir = %dir.display(), "imported the bundled Eurostat extract");
     } else {
-        eprintln!("regintel: reusing the data in {}", dir.display());
+        tracing::info!(data_dir = %dir.display(), "reusing the data");
     }
     let auth = crate::auth::secret_guard::guarded(&store, dir, false, || {
         Auth::open(dir, config.issuer())
@@ -61,7 +57,7 @@ pub fn run(
     let base_path = config.base_path();
     let dir = dir.to_path_buf();
     let cert = tls.as_ref().map(|(_, cert)| cert.clone());
-    super::launch::serve(config, listen, tls.map(|(t, _)| t), move |addr| {
+    super::launch::serve(config, listen, tls.map(|(t, _)| t), format, move |addr| {
         let host = if addr.ip().is_loopback() {
             "localhost".to_owned()
         } else {
@@ -82,26 +78,48 @@ pub fn run(
             Some(cert) => format!("curl --cacert {}", cert.display()),
             None => "curl".to_owned(),
         };
-        println!(
-            "\nregintel demo: {base_url}  (credentials: {})",
-            path.display()
-        );
-        println!(
-            "Account area: {}/account/login (sign in with an email and password from the credentials)",
+        let key = |i: usize| accounts[i].api_key.as_str();
+        let account_area = format!(
+            "{}/account/login",
             base_url.trim_end_matches(base_path.as_str())
         );
-        println!("Try:");
-        let key = |i: usize| accounts[i].api_key.as_str();
-        println!("  {curl} {base_url}/regions/DE21/profile");
-        println!(
-            "  {curl} -H 'X-API-Key: {}' '{base_url}/compare?regions=DE21,FR10,ITC4&dataset=nama_10r_3gdp'",
-            key(0)
-        );
-        println!(
-            "  {curl} -H 'X-API-Key: {}' {base_url}/export/bulk/tgs00010.csv",
-            key(1)
-        );
-        println!("Press Ctrl-C to stop.\n");
+        let tries = [
+            format!("{curl} {base_url}/regions/DE21/profile"),
+            format!(
+                "{curl} -H 'X-API-Key: {}' '{base_url}/compare?regions=DE21,FR10,ITC4&dataset=nama_10r_3gdp'",
+                key(0)
+            ),
+            format!(
+                "{curl} -H 'X-API-Key: {}' {base_url}/export/bulk/tgs00010.csv",
+                key(1)
+            ),
+        ];
+        match format {
+            // The keys are in the commands: printed, never logged.
+            LogFormat::Json => println!(
+                "{}",
+                serde_json::json!({
+                    "demo": base_url,
+                    "credentials": path.display().to_string(),
+                    "account_area": account_area,
+                    "try": tries,
+                })
+            ),
+            LogFormat::Text => {
+                println!(
+                    "\nregintel demo: {base_url}  (credentials: {})",
+                    path.display()
+                );
+                println!(
+                    "Account area: {account_area} (sign in with an email and password from the credentials)"
+                );
+                println!("Try:");
+                for command in &tries {
+                    println!("  {command}");
+                }
+                println!("Press Ctrl-C to stop.\n");
+            }
+        }
         Ok(())
     })
 }

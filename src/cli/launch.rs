@@ -9,6 +9,7 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use tokio::net::TcpListener;
 
+use super::logging::LogFormat;
 use crate::config::ServerConfig;
 use crate::net::tls;
 
@@ -19,10 +20,11 @@ pub fn production(
     listen: SocketAddr,
     tls: Option<(&Path, &Path)>,
     plain_http: bool,
+    format: LogFormat,
 ) -> anyhow::Result<()> {
     let tls = tls_settings(tls, plain_http)?;
     database(&config.data_dir)?;
-    serve(config, listen, tls, |_| Ok(()))
+    serve(config, listen, tls, format, |_| Ok(()))
 }
 
 /// HTTPS with the certificate and key (both read and matched), or plain HTTP when asked.
@@ -61,6 +63,7 @@ pub fn serve(
     config: ServerConfig,
     listen: SocketAddr,
     tls: Option<Arc<rustls::ServerConfig>>,
+    format: LogFormat,
     on_bound: impl FnOnce(SocketAddr) -> anyhow::Result<()> + Send + 'static,
 ) -> anyhow::Result<()> {
     runtime()?.block_on(async move {
@@ -71,7 +74,7 @@ pub fn serve(
                 format!("cannot listen on {listen} (in use? choose another with --listen)")
             })?,
         };
-        let addr = announce(&listener, tls.is_some())?;
+        let addr = announce(&listener, tls.is_some(), format)?;
         on_bound(addr)?;
         crate::start(config, listener, tls, shutdown).await
     })
@@ -84,8 +87,9 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .context("while starting the async runtime")
 }
 
-/// Prints the bound address on stdout (scripts and the benchmark read it) and logs the mode.
-fn announce(listener: &TcpListener, tls: bool) -> anyhow::Result<SocketAddr> {
+/// Prints the bound address on stdout (scripts and the benchmark read it; with JSON logs as a
+/// JSON object, `{"listening":"http://..."}`) and logs the mode.
+fn announce(listener: &TcpListener, tls: bool, format: LogFormat) -> anyhow::Result<SocketAddr> {
     let addr = listener.local_addr()?;
     let scheme = if tls { "https" } else { "http" };
     if !tls {
@@ -93,7 +97,11 @@ fn announce(listener: &TcpListener, tls: bool) -> anyhow::Result<SocketAddr> {
             "serving plain HTTP (--plain-http): use only on loopback or behind a TLS-terminating proxy"
         );
     }
-    println!("regintel listening on {scheme}://{addr}");
+    let url = format!("{scheme}://{addr}");
+    match format {
+        LogFormat::Text => println!("regintel listening on {url}"),
+        LogFormat::Json => println!("{}", serde_json::json!({ "listening": url })),
+    }
     Ok(addr)
 }
 

@@ -15,6 +15,64 @@ pub enum LogFormat {
     Json,
 }
 
+impl LogFormat {
+    /// A line a command tells its operator: on standard output as it is in text; with JSON logs
+    /// a log event (the line its message) on standard error, like every other line.
+    pub fn say(self, line: &str) {
+        match self {
+            LogFormat::Text => println!("{line}"),
+            LogFormat::Json => tracing::info!("{line}"),
+        }
+    }
+
+    /// A warning a command tells its operator: `warning: ` and the line in text, a WARN event
+    /// with JSON logs.
+    pub fn warn(self, line: &str) {
+        match self {
+            LogFormat::Text => println!("warning: {line}"),
+            LogFormat::Json => tracing::warn!("{line}"),
+        }
+    }
+
+    /// How an import shows its progress: a bar or lines in text, log events with JSON logs.
+    pub fn progress(self) -> crate::progress::Progress {
+        match self {
+            LogFormat::Text => crate::progress::Progress::on_stderr(),
+            LogFormat::Json => crate::progress::Progress::as_log_events(),
+        }
+    }
+}
+
+/// How a command prints its result on standard output: text, JSON for a script (`--json`), or,
+/// with JSON logs, JSON on one line (so every line the command writes is JSON). A result that
+/// holds a secret (a new key, a generated password) is printed, never logged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Printed {
+    Text,
+    Json,
+    JsonLine,
+}
+
+impl Printed {
+    pub fn of(json_flag: bool, format: LogFormat) -> Printed {
+        match (json_flag, format) {
+            (_, LogFormat::Json) => Printed::JsonLine,
+            (true, LogFormat::Text) => Printed::Json,
+            (false, LogFormat::Text) => Printed::Text,
+        }
+    }
+
+    /// `value` as JSON, or `text` when the result is printed as text.
+    pub fn print(self, value: &impl serde::Serialize, text: impl FnOnce() -> String) {
+        let json = match self {
+            Printed::Text => return println!("{}", text()),
+            Printed::Json => serde_json::to_string_pretty(value),
+            Printed::JsonLine => serde_json::to_string(value),
+        };
+        println!("{}", json.expect("results serialise"));
+    }
+}
+
 /// `RUST_LOG` if set, else `info` (rustls's own warnings about clients' handshakes muted). Lines
 /// are written as [`Pending`] says; the returned guard writes what is left when dropped.
 pub fn init(format: LogFormat) -> Flushed {

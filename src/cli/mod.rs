@@ -515,21 +515,32 @@ impl ServeArgs {
 
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
-    let logged = logging::init(cli.log_format);
+    let format = cli.log_format;
+    let logged = logging::init(format);
     warn_unknown_variables();
-    let outcome = dispatch(cli.command, logged.access_lines());
+    let outcome = dispatch(cli.command, format, logged.access_lines());
+    if let (Err(e), logging::LogFormat::Json) = (&outcome, format) {
+        tracing::error!(error = %format!("{e:#}"), "regintel stopped");
+    }
     drop(logged);
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("regintel: {e:#}");
+            if format == logging::LogFormat::Text {
+                eprintln!("regintel: {e:#}");
+            }
             ExitCode::FAILURE
         }
     }
 }
 
-/// Runs `command`; a server writes its access lines to `access_lines` where logging gives one.
-fn dispatch(command: Command, access_lines: Option<AccessLines>) -> anyhow::Result<()> {
+/// Runs `command`, telling the operator in `format`; a server writes its access lines to
+/// `access_lines` where logging gives one.
+fn dispatch(
+    command: Command,
+    format: logging::LogFormat,
+    access_lines: Option<AccessLines>,
+) -> anyhow::Result<()> {
     match command {
         Command::Demo {
             dir,
@@ -544,11 +555,18 @@ fn dispatch(command: Command, access_lines: Option<AccessLines>) -> anyhow::Resu
             limits.config(),
             webhooks.policy(),
             access_lines,
+            format,
         ),
         Command::Serve(args) => {
             let mut config = args.config()?;
             config.access_lines = access_lines;
-            launch::production(config, args.listen, args.tls.pair()?, args.plain_http)
+            launch::production(
+                config,
+                args.listen,
+                args.tls.pair()?,
+                args.plain_http,
+                format,
+            )
         }
         Command::Import {
             files,
@@ -570,9 +588,18 @@ fn dispatch(command: Command, access_lines: Option<AccessLines>) -> anyhow::Resu
             },
             account.as_deref(),
             json,
+            format,
         ),
-        Command::Account { action, admin } => admin::account(&admin.data_dir, action, admin.json),
-        Command::Key { action, admin } => admin::key(&admin.data_dir, action, admin.json),
+        Command::Account { action, admin } => admin::account(
+            &admin.data_dir,
+            action,
+            logging::Printed::of(admin.json, format),
+        ),
+        Command::Key { action, admin } => admin::key(
+            &admin.data_dir,
+            action,
+            logging::Printed::of(admin.json, format),
+        ),
         Command::Openapi { address } => {
             let mut config = ServerConfig::new(PathBuf::new());
             config.service = address.service;
@@ -582,8 +609,8 @@ fn dispatch(command: Command, access_lines: Option<AccessLines>) -> anyhow::Resu
             println!("{}", serde_json::to_string_pretty(&doc)?);
             Ok(())
         }
-        Command::Check(args) => check::run(&args),
-        Command::Backup { data, file } => backup::run(&data.data_dir, &file),
+        Command::Check(args) => check::run(&args, format),
+        Command::Backup { data, file } => backup::run(&data.data_dir, &file, format),
     }
 }
 

@@ -84,7 +84,10 @@ pub async fn serve(
     }
 
     drop(listener);
-    tracing::info!(drain_timeout = ?config.drain_timeout, "shutting down: draining connections");
+    tracing::info!(
+        drain_timeout_seconds = config.drain_timeout.as_secs_f64(),
+        "shutting down: draining connections"
+    );
     let _ = stop.send(true);
     let drained = tokio::time::timeout(config.drain_timeout, async {
         while connections.join_next().await.is_some() {}

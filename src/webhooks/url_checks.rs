@@ -29,6 +29,21 @@ pub enum Unchecked {
     Refused(Destination),
 }
 
+/// The reason, as a log line's field says it.
+impl std::fmt::Display for Unchecked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::webhooks::send::Destination;
+        match self {
+            Unchecked::Busy => f.write_str("every place for a lookup is taken"),
+            Unchecked::AccountBusy => f.write_str("the account's previous lookup is unanswered"),
+            Unchecked::TimedOut => f.write_str("the resolver did not answer in time"),
+            Unchecked::Refused(Destination::Unresolved(why) | Destination::Denied(why)) => {
+                f.write_str(why)
+            }
+        }
+    }
+}
+
 pub struct UrlChecks {
     places: Arc<Semaphore>,
     accounts: Arc<Mutex<HashSet<i64>>>,

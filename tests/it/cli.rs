@@ -649,3 +649,139 @@ fn operator_lines_of_the_readme_work_as_written() {
         "{said}"
     );
 }
+
+fn succeeded(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Every line of output is one JSON object, none of it text.
+fn all_json(what: &str, text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|line| {
+            serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("{what}: a line that is not JSON ({e}): {line:?}"))
+        })
+        .collect()
+}
+
+/// The log event whose message is `message`.
+fn event<'a>(lines: &'a [serde_json::Value], message: &str) -> &'a serde_json::Value {
+    lines
+        .iter()
+        .find(|l| l["fields"]["message"] == message)
+        .unwrap_or_else(|| panic!("no {message:?} event in {lines:?}"))
+}
+
+/// With `--log-format json` every line a command writes is JSON: an import's progress and
+/// summary (as log events with their figures as fields), `check`'s findings, the listen address,
+/// a refusal at exit (its reason a field).
+#[test]
+fn with_json_logs_every_line_is_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("tiny.csv");
+    std::fs::write(&file, "nuts_code,period,value\nDE21,2023,1\nDE22,2023,2\n").unwrap();
+    let out = regintel()
+        .args([
+            "--log-format",
+            "json",
+            "import",
+            "--dataset",
+            "tiny",
+            "--unit",
+            "NR",
+        ])
+        .arg(&file)
+        .arg("--data-dir")
+        .arg(&data)
+        .output()
+        .unwrap();
+    succeeded(&out);
+    all_json("import stdout", &String::from_utf8_lossy(&out.stdout));
+    let logged = all_json("import stderr", &String::from_utf8_lossy(&out.stderr));
+    let written = &event(&logged, "dataset written")["fields"];
+    assert_eq!(
+        (written["dataset"].as_str(), written["rows"].as_u64()),
+        (Some("tiny"), Some(2))
+    );
+    let imported = &event(&logged, "imported")["fields"];
+    assert_eq!(imported["added"], 2, "{imported}");
+    assert!(event(&logged, "import done")["fields"]["seconds"].is_number());
+
+    let out = regintel()
+        .env("REGINTEL_LOG_FORMAT", "json")
+        .args(["check", "--plain-http", "--data-dir"])
+        .arg(&data)
+        .output()
+        .unwrap();
+    succeeded(&out);
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let logged = all_json("check", &String::from_utf8_lossy(&out.stderr));
+    event(&logged, "settings: ok");
+    assert!(
+        logged.iter().any(|l| l["level"] == "WARN"
+            && l["fields"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("no metrics token")),
+        "{logged:?}"
+    );
+
+    // A refusal at exit: an ERROR event whose reason is a field.
+    let out = regintel()
+        .env("REGINTEL_LOG_FORMAT", "json")
+        .args(["account", "list", "--data-dir"])
+        .arg(dir.path().join("nowhere"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let logged = all_json("refusal", &String::from_utf8_lossy(&out.stderr));
+    let stopped = event(&logged, "regintel stopped");
+    assert_eq!(stopped["level"], "ERROR");
+    assert!(
+        stopped["fields"]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("no database at"),
+        "{stopped}"
+    );
+
+    // The listen address, on stdout as JSON; the server's log lines too.
+    let mut server = Running(
+        crate::support::serve_plain(&data)
+            .env("REGINTEL_LOG_FORMAT", "json")
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let mut first = String::new();
+    BufReader::new(server.0.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let listening: serde_json::Value = serde_json::from_str(&first).expect(&first);
+    let url = listening["listening"].as_str().unwrap();
+    let addr = url.strip_prefix("http://").unwrap().parse().unwrap();
+    let ready = tokio::runtime::Runtime::new()
+        .unwrap()
+        .block_on(Client::new(addr, None).get("/readyz"));
+    assert_eq!(ready.status, 200);
+    signal(&server.0, "-INT");
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut server.0.stderr.take().unwrap(), &mut log).unwrap();
+    let logged = all_json("serve", &log);
+    assert!(
+        logged.iter().any(
+            |l| l["fields"]["message"] == "shutting down: draining connections"
+                && l["fields"]["drain_timeout_seconds"].is_number()
+        ),
+        "{logged:?}"
+    );
+}

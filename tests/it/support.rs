@@ -686,10 +686,16 @@ pub fn start_plain(cmd: &mut std::process::Command) -> Started {
             .recv_timeout(std::time::Duration::from_secs(120))
             .expect("the server announces its address");
         printed.push(line.clone());
-        if let Some(addr) = line.split("listening on http://").nth(1) {
+        // `regintel listening on http://...`, or with JSON logs `{"listening":"http://..."}`.
+        let json: Option<serde_json::Value> = serde_json::from_str(&line).ok();
+        let url = match &json {
+            Some(json) => json["listening"].as_str(),
+            None => line.split("listening on ").nth(1),
+        };
+        if let Some(addr) = url.and_then(|url| url.trim().strip_prefix("http://")) {
             return Started {
                 child,
-                addr: addr.trim().parse().unwrap(),
+                addr: addr.parse().unwrap(),
                 printed,
                 stdout: rx,
             };

@@ -486,7 +486,7 @@ pub async fn check_url_first(
     let host = url.host.clone();
     let checked = state.url_checks.check(account, url, policy, wait).await;
     if let Err(why @ (Unchecked::TimedOut | Unchecked::Refused(_))) = &checked {
-        tracing::info!(%host, reason = ?why, "webhook URL refused");
+        tracing::info!(%host, reason = %why, "webhook URL refused");
     }
     Some((text.to_owned(), checked))
 }
