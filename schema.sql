@@ -473,3 +473,9 @@ CREATE TABLE secret_fingerprints (
     fingerprint TEXT NOT NULL,
     recorded_at INTEGER NOT NULL
 ) WITHOUT ROWID;
+
+-- migration 18: bounded replays
+-- A replay of an endpoint is allowed once an hour (`last_replay_at`, unix ms); the deliveries it
+-- schedules are marked `replayed`, so the worker sends an account's new events before them.
+ALTER TABLE webhook_endpoints ADD COLUMN last_replay_at INTEGER;
+ALTER TABLE webhook_deliveries ADD COLUMN replayed INTEGER NOT NULL DEFAULT 0;

@@ -13,9 +13,10 @@ use crate::auth::secrets::SealingKey;
 use crate::clock::Clock;
 use crate::metrics::{DeliveryOutcome, Metrics};
 use crate::store::Store;
-use crate::store::webhooks::{AttemptRecord, Claimed, EndpointChange, NextStep};
+use crate::store::webhooks::{AttemptRecord, Claimed, EndpointChange, GONE_REASON, NextStep};
 use crate::webhooks::breaker::{Admission, Breaker};
 use crate::webhooks::egress::{EgressPolicy, WebhookUrl};
+use crate::webhooks::host_rate::HostRates;
 use crate::webhooks::schedule::{Verdict, next_delay, verdict};
 use crate::webhooks::send::{ATTEMPT_TIMEOUT, Signed, send};
 use crate::webhooks::signing::{Secret, signature_header};
@@ -46,7 +47,6 @@ const SECRET_RETRY_MS: i64 = 5 * 60 * 1000;
 /// until they finish).
 pub const RETENTION_MS: i64 = 30 * 24 * 3600 * 1000;
 const PURGE_EVERY: Duration = Duration::from_secs(3600);
-const GONE: &str = "the receiver answered 410 Gone";
 /// Polling when nothing wakes the worker (an event enqueued by another process).
 const POLL: Duration = Duration::from_secs(1);
 /// How much nicer than the server the worker runs: 10 steps give it about a tenth of a request
@@ -60,6 +60,8 @@ pub struct Outbox {
     tls: Arc<rustls::ClientConfig>,
     wake: Notify,
     breakers: Mutex<HashMap<i64, Breaker>>,
+    /// Each account's pace at each destination host.
+    host_rates: HostRates,
     /// Retry times, breaker periods, leases and ages are read from this clock.
     clock: Clock,
     metrics: Arc<Metrics>,
@@ -85,6 +87,7 @@ impl Outbox {
             metrics,
             wake: Notify::new(),
             breakers: Mutex::new(HashMap::new()),
+            host_rates: HostRates::default(),
             paused: false,
         }
     }
@@ -289,6 +292,13 @@ impl Outbox {
             outbox: self,
             endpoint: c.endpoint_id,
         });
+        let url = WebhookUrl::parse(&c.url);
+        // Over the account's pace at the host: later, no attempt spent.
+        if let Ok(url) = &url
+            && let Err(at) = self.host_rates.admit(&url.host, c.account_id, now)
+        {
+            return Ok(unsent(&c, now, NextStep::DeferTo(at), None));
+        }
         let Some(secrets) = self.secrets(&c, now) else {
             tracing::error!(endpoint = %c.endpoint_public_id, "cannot open the webhook signing secret; is secrets/webhook_secrets_key the one it was sealed with?");
             let at = now + SECRET_RETRY_MS;
@@ -296,7 +306,7 @@ impl Outbox {
         };
         let timestamp = now.div_euclid(1000);
         let signature = signature_header(&secrets, &c.event_public_id, timestamp, &c.payload);
-        let attempt = match WebhookUrl::parse(&c.url) {
+        let attempt = match url {
             Ok(url) => {
                 let signed = Signed {
                     message_id: &c.event_public_id,
@@ -397,7 +407,7 @@ impl Outbox {
             return (judged == Verdict::Gone).then(|| EndpointChange {
                 endpoint_id: c.endpoint_id,
                 breaker: Breaker::default(),
-                disable: Some(GONE),
+                disable: Some(GONE_REASON),
             });
         };
         let before = breaker.clone();
@@ -405,7 +415,7 @@ impl Outbox {
             tracing::info!(endpoint = %c.endpoint_public_id, from = moved.from.as_str(), to = moved.to.as_str(), "webhook breaker");
         }
         let disable = match judged {
-            Verdict::Gone => Some(GONE),
+            Verdict::Gone => Some(GONE_REASON),
             _ if breaker.should_disable(now) => Some("every attempt failed for 5 days"),
             _ => None,
         };
@@ -665,6 +675,40 @@ mod tests {
         assert_eq!((status.as_str(), attempts, codes), ("pending", 0, vec![]));
         assert!(seen.try_recv().is_err(), "nothing was sent");
         assert_outcome(&s.outbox, "delivered", 0);
+    }
+
+    /// An account over its pace at a host waits, no attempt spent, while another account's
+    /// delivery to the same host goes at once.
+    #[tokio::test]
+    async fn an_account_over_its_pace_at_a_host_waits_and_no_other_account_does() {
+        let (port, mut seen) = receiver("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").await;
+        let s = setup(port);
+        let sealed = s
+            .outbox
+            .sealing()
+            .seal(&Secret::generate().shown(), "whk_2");
+        let url = format!("http://127.0.0.1:{port}/other");
+        register(&s.store, 2, "whk_2", r#"["webhook.test"]"#, &url, &sealed);
+        let now = crate::clock::now_ms();
+        for (id, account) in [("msg_1", 1), ("msg_2", 2)] {
+            emit(
+                &s.store,
+                id,
+                "webhook.test",
+                Audience::Account(account),
+                now,
+            );
+        }
+        // Account 1's budget at the host is spent an hour ahead.
+        let later = now + 3_600_000;
+        while s.outbox.host_rates.admit("127.0.0.1", 1, later).is_ok() {}
+        assert_eq!(s.outbox.deliver_due().await.unwrap(), 2);
+        assert!(seen.recv().await.unwrap().contains("POST /other "));
+        assert_eq!(delivery_of(&s.store, "msg_2").0, "delivered");
+        let (status, attempts, next) = delivery_of(&s.store, "msg_1");
+        assert_eq!((status.as_str(), attempts), ("pending", 0));
+        assert!(next >= later, "{next}");
+        assert_outcome(&s.outbox, "deferred", 1);
     }
 
     #[tokio::test]

@@ -70,6 +70,7 @@ pub fn schemas() -> Value {
         "WebhookDeliveryList": array_of("WebhookDelivery"),
         "ReplayWebhookEvents": {"type": "object", "additionalProperties": false, "required": ["since"], "properties": {
             "since": {"type": "string", "format": "date-time", "description": "Within the last 30 days."},
+            "include_delivered": {"type": "boolean", "default": false, "description": "Also send again the events the endpoint received."},
         }},
         "WebhookReplay": object(&["scheduled", "complete", "resume_from"], json!({
             "scheduled": {"type": "integer", "description": "Deliveries scheduled (pending ones are not counted)."},

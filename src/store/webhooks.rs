@@ -289,8 +289,9 @@ impl System {
         per_account: usize,
     ) -> StoreResult<Vec<Claimed>> {
         let tx = self.transaction()?;
-        // (next attempt, delivery, account) of every endpoint's first due deliveries.
-        let mut due: Vec<(i64, i64, i64)> = Vec::new();
+        // (replayed, next attempt, delivery, account) of every endpoint's first due deliveries:
+        // an account's new events go before what it asked to be replayed.
+        let mut due: Vec<(bool, i64, i64, i64)> = Vec::new();
         {
             let mut endpoints = tx.prepare_cached(
                 "SELECT p.id, p.account_id FROM webhook_endpoints p
@@ -298,10 +299,11 @@ impl System {
                  WHERE p.enabled AND NOT a.disabled",
             )?;
             let mut first_due = tx.prepare_cached(
-                "SELECT id, next_attempt_at FROM webhook_deliveries INDEXED BY webhook_deliveries_pending
+                "SELECT id, next_attempt_at, replayed
+                 FROM webhook_deliveries INDEXED BY webhook_deliveries_pending
                  WHERE endpoint_id = ?1 AND status = 'pending' AND next_attempt_at <= ?2
                    AND (lease_until IS NULL OR lease_until <= ?2)
-                 ORDER BY next_attempt_at, id LIMIT ?3",
+                 ORDER BY replayed, next_attempt_at, id LIMIT ?3",
             )?;
             let endpoints: Vec<(i64, i64)> = endpoints
                 .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -309,7 +311,7 @@ impl System {
             for (endpoint, account) in endpoints {
                 let rows = first_due
                     .query_map(params![endpoint, now, per_endpoint as i64], |r| {
-                        Ok((r.get(1)?, r.get(0)?, account))
+                        Ok((r.get(2)?, r.get(1)?, r.get(0)?, account))
                     })?;
                 for row in rows {
                     due.push(row?);
@@ -320,7 +322,7 @@ impl System {
         let mut of_account: HashMap<i64, usize> = HashMap::new();
         let chosen = due
             .into_iter()
-            .filter(|&(_, _, account)| {
+            .filter(|&(_, _, _, account)| {
                 let taken = of_account.entry(account).or_default();
                 *taken += 1;
                 *taken <= per_account
@@ -339,7 +341,7 @@ impl System {
             )?;
             let mut lease =
                 tx.prepare_cached("UPDATE webhook_deliveries SET lease_until = ?2 WHERE id = ?1")?;
-            for (_, delivery, _) in chosen {
+            for (_, _, delivery, _) in chosen {
                 claimed.push(read.query_row([delivery], |r| {
                     Ok(Claimed {
                         delivery_id: r.get(0)?,
@@ -509,8 +511,11 @@ pub struct EndpointPatch<'a> {
 /// way (a few per endpoint) may still save.
 const RESET_VERSION_STEP: i64 = 1 << 20;
 
-/// Events a replay sends at most: the write stays one short transaction.
-pub const MAX_REPLAY: usize = 10_000;
+/// Events a replay sends at most: one call schedules a bounded amount of sending.
+pub const MAX_REPLAY: usize = 1_000;
+/// An endpoint is replayed at most once in this long (unix ms): a replay is a recovery, and
+/// repeated ones would make the service send the same events again and again.
+pub const REPLAY_EVERY_MS: i64 = 3_600_000;
 
 /// How a replay went: the deliveries scheduled, and whether every event since the time was
 /// reached (false: call again from `resume_from`).
@@ -520,6 +525,18 @@ pub struct Replay {
     pub complete: bool,
     pub resume_from: Option<i64>,
 }
+
+/// What a replay call did: scheduled, or refused because the endpoint's last replay was less
+/// than [`REPLAY_EVERY_MS`] ago (the next may start at `next_at`, unix ms).
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReplayOutcome {
+    Scheduled(Replay),
+    TooSoon { next_at: i64 },
+}
+
+/// The reason an endpoint is disabled after its receiver answered 410 Gone: it stays until the
+/// URL changes, whatever else is done to the endpoint.
+pub const GONE_REASON: &str = "the receiver answered 410 Gone";
 
 impl System {
     /// Changes an endpoint of `account`; None when it has no such endpoint.
@@ -532,7 +549,31 @@ impl System {
         let Some((tx, id)) = self.endpoint_write(account, public_id)? else {
             return Ok(None);
         };
-        // Before `enabled` changes: only a change of state touches the reason and the breaker.
+        let (url, reason): (String, Option<String>) = tx.query_row(
+            "SELECT url, disabled_reason FROM webhook_endpoints WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        // The breaker's history and a 410 belong to the receiver at the URL: a new URL starts
+        // afresh (closed, at a version above any an attempt under way may still save); disabling
+        // and enabling again does not, so it cannot open the way to a failing or departed one.
+        let new_url = patch.url.is_some_and(|u| u != url);
+        if new_url {
+            tx.execute(
+                "UPDATE webhook_endpoints
+                 SET breaker_state = 'closed', consecutive_failures = 0, breaker_open_until = NULL,
+                     breaker_trips = 0, failing_since = NULL,
+                     breaker_version = breaker_version + ?2,
+                     disabled_reason = CASE WHEN disabled_reason = ?3 THEN 'disabled after its previous URL answered 410 Gone' ELSE disabled_reason END
+                 WHERE id = ?1",
+                params![id, RESET_VERSION_STEP, GONE_REASON],
+            )?;
+        } else if patch.enabled == Some(true) && reason.as_deref() == Some(GONE_REASON) {
+            return Err(super::StoreError::Conflict(
+                "the receiver answered 410 Gone, asking never to be called again: give a new url to enable the endpoint".into(),
+            ));
+        }
+        // Before `enabled` changes: only a change of state touches the reason.
         match patch.enabled {
             // Disabling keeps the reason of an endpoint disabled already (a 410, say).
             Some(false) => tx.execute(
@@ -540,15 +581,9 @@ impl System {
                  WHERE id = ?1 AND enabled",
                 [id],
             )?,
-            // Enabling a disabled endpoint closes its breaker, at a version above any an attempt
-            // under way may still save; an enabled one keeps its breaker (no way around it).
             Some(true) => tx.execute(
-                "UPDATE webhook_endpoints
-                 SET disabled_reason = NULL, breaker_state = 'closed', consecutive_failures = 0,
-                     breaker_open_until = NULL, breaker_trips = 0, failing_since = NULL,
-                     breaker_version = breaker_version + ?2
-                 WHERE id = ?1 AND NOT enabled",
-                params![id, RESET_VERSION_STEP],
+                "UPDATE webhook_endpoints SET disabled_reason = NULL WHERE id = ?1 AND NOT enabled",
+                [id],
             )?,
             None => 0,
         };
@@ -653,7 +688,7 @@ impl System {
         }
         if status != "pending" {
             tx.execute(
-                &format!("UPDATE webhook_deliveries SET {RESCHEDULE} WHERE id = ?1"),
+                &format!("UPDATE webhook_deliveries SET {RESCHEDULE}, replayed = 0 WHERE id = ?1"),
                 params![id, now],
             )?;
         }
@@ -663,30 +698,52 @@ impl System {
 
     /// Sends one endpoint of `account` every event since `since` (unix ms) that the account
     /// received or would have received by the endpoint's current subscription (test events,
-    /// which were for one endpoint each, left out), oldest first,
-    /// at most [`MAX_REPLAY`]; deliveries pending already stay as they are. None when there is
-    /// no such endpoint.
+    /// which were for one endpoint each, left out), oldest first, at most [`MAX_REPLAY`]:
+    /// events whose delivery to the endpoint failed or never was, and with `include_delivered`
+    /// those it received too; deliveries pending already stay as they are. At most once in
+    /// [`REPLAY_EVERY_MS`] per endpoint. None when there is no such endpoint.
     pub fn replay(
         &mut self,
         account: i64,
         public_id: &str,
         since: i64,
+        include_delivered: bool,
         now: i64,
-    ) -> StoreResult<Option<Replay>> {
+    ) -> StoreResult<Option<ReplayOutcome>> {
         let Some((tx, endpoint)) = self.endpoint_write(account, public_id)? else {
             return Ok(None);
         };
         ensure_enabled(&tx, endpoint)?;
+        let last: Option<i64> = tx.query_row(
+            "SELECT last_replay_at FROM webhook_endpoints WHERE id = ?1",
+            [endpoint],
+            |r| r.get(0),
+        )?;
+        if let Some(last) = last.filter(|last| now - last < REPLAY_EVERY_MS) {
+            return Ok(Some(ReplayOutcome::TooSoon {
+                next_at: last + REPLAY_EVERY_MS,
+            }));
+        }
         let events: Vec<(i64, i64)> = tx
             .prepare_cached(
                 "SELECT e.id, e.occurred_at FROM webhook_events e, webhook_endpoints p
                  WHERE p.id = ?1 AND e.occurred_at >= ?2
                    AND (e.account_id IS NULL OR e.account_id = ?3) AND e.type != 'webhook.test'
                    AND EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = e.type)
+                   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
+                                   WHERE d.event_id = e.id AND d.endpoint_id = p.id
+                                     AND (d.status = 'pending'
+                                          OR (d.status = 'delivered' AND NOT ?5)))
                  ORDER BY e.occurred_at, e.id LIMIT ?4",
             )?
             .query_map(
-                params![endpoint, since, account, MAX_REPLAY as i64 + 1],
+                params![
+                    endpoint,
+                    since,
+                    account,
+                    MAX_REPLAY as i64 + 1,
+                    include_delivered
+                ],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )?
             .collect::<Result<_, _>>()?;
@@ -696,21 +753,25 @@ impl System {
         {
             let mut upsert = tx.prepare_cached(&format!(
                 "INSERT INTO webhook_deliveries (public_id, event_id, endpoint_id, status,
-                                                 next_attempt_at, scheduled_at)
-                 VALUES ('dlv_' || lower(hex(randomblob(12))), ?1, ?3, 'pending', ?2, ?2)
-                 ON CONFLICT (event_id, endpoint_id) DO UPDATE SET {RESCHEDULE}
+                                                 next_attempt_at, scheduled_at, replayed)
+                 VALUES ('dlv_' || lower(hex(randomblob(12))), ?1, ?3, 'pending', ?2, ?2, 1)
+                 ON CONFLICT (event_id, endpoint_id) DO UPDATE SET {RESCHEDULE}, replayed = 1
                  WHERE status != 'pending'"
             ))?;
             for (event, _) in events.iter().take(MAX_REPLAY) {
                 scheduled += upsert.execute(params![event, now, endpoint])?;
             }
         }
+        tx.execute(
+            "UPDATE webhook_endpoints SET last_replay_at = ?2 WHERE id = ?1",
+            params![endpoint, now],
+        )?;
         tx.commit()?;
-        Ok(Some(Replay {
+        Ok(Some(ReplayOutcome::Scheduled(Replay {
             scheduled,
             complete,
             resume_from,
-        }))
+        })))
     }
 
     /// Removes deliveries whose schedule began before `before` (unix ms) with their attempts:
@@ -1005,6 +1066,190 @@ mod tests {
     use super::*;
 
     const HOOK: &str = "https://hooks.example.org/in";
+
+    fn status_of(store: &crate::store::Store, event: &str, endpoint: &str) -> String {
+        store
+            .system()
+            .unwrap()
+            .db()
+            .query_row(
+                "SELECT d.status FROM webhook_deliveries d
+                 JOIN webhook_events e ON e.id = d.event_id
+                 JOIN webhook_endpoints p ON p.id = d.endpoint_id
+                 WHERE e.public_id = ?1 AND p.public_id = ?2",
+                [event, endpoint],
+                |r| r.get(0),
+            )
+            .unwrap()
+    }
+
+    fn scheduled(outcome: Option<ReplayOutcome>) -> Replay {
+        match outcome {
+            Some(ReplayOutcome::Scheduled(replay)) => replay,
+            other => panic!("not scheduled: {other:?}"),
+        }
+    }
+
+    /// A replay sends again what failed or never went, and what was delivered only when asked;
+    /// once an hour per endpoint, at most [`MAX_REPLAY`] events a call.
+    #[test]
+    fn replays_are_bounded_and_resend_delivered_events_only_when_asked() {
+        let (_dir, store) = store_with_accounts();
+        register(&store, 1, "whk_a", r#"["dataset.updated"]"#, HOOK, "v1:s");
+        for (i, id) in ["msg_1", "msg_2", "msg_3"].into_iter().enumerate() {
+            emit(
+                &store,
+                id,
+                "dataset.updated",
+                Audience::Account(1),
+                2_000 + i as i64,
+            );
+        }
+        let mut system = store.system().unwrap();
+        system
+            .db()
+            .execute_batch(
+                "UPDATE webhook_deliveries SET status = 'delivered'
+                  WHERE event_id = (SELECT id FROM webhook_events WHERE public_id = 'msg_1');
+                 UPDATE webhook_deliveries SET status = 'failed'
+                  WHERE event_id = (SELECT id FROM webhook_events WHERE public_id = 'msg_2');",
+            )
+            .unwrap();
+        let now = 10_000;
+        let first = scheduled(system.replay(1, "whk_a", 0, false, now).unwrap());
+        assert_eq!((first.scheduled, first.complete), (1, true));
+        assert_eq!(
+            status_of(&store, "msg_1", "whk_a"),
+            "delivered",
+            "not asked"
+        );
+        assert_eq!(status_of(&store, "msg_2", "whk_a"), "pending");
+        assert_eq!(
+            system.replay(1, "whk_a", 0, true, now + 1_000).unwrap(),
+            Some(ReplayOutcome::TooSoon {
+                next_at: now + REPLAY_EVERY_MS
+            })
+        );
+        let asked = scheduled(
+            system
+                .replay(1, "whk_a", 0, true, now + REPLAY_EVERY_MS)
+                .unwrap(),
+        );
+        assert_eq!(
+            asked.scheduled, 1,
+            "msg_1; the pending ones stay as they are"
+        );
+        assert_eq!(status_of(&store, "msg_1", "whk_a"), "pending");
+
+        // An endpoint made after the events: every one is new to it, a thousand a call.
+        for i in 0..MAX_REPLAY + 5 {
+            emit(
+                &store,
+                &format!("msg_b{i}"),
+                "dataset.updated",
+                Audience::Account(2),
+                5_000 + i as i64,
+            );
+        }
+        register(&store, 2, "whk_b", r#"["dataset.updated"]"#, HOOK, "v1:s");
+        let bounded = scheduled(system.replay(2, "whk_b", 0, false, now).unwrap());
+        assert_eq!(
+            bounded,
+            Replay {
+                scheduled: MAX_REPLAY,
+                complete: false,
+                resume_from: Some(5_000 + MAX_REPLAY as i64)
+            }
+        );
+        // Its deliveries come after the account's new events.
+        emit(
+            &store,
+            "msg_new",
+            "dataset.updated",
+            Audience::Account(2),
+            now,
+        );
+        let claimed = system.claim_due(now, 60_000, 10, 4, 100).unwrap();
+        let of_b: Vec<&str> = claimed
+            .iter()
+            .filter(|c| c.endpoint_public_id == "whk_b")
+            .map(|c| c.event_public_id.as_str())
+            .collect();
+        assert_eq!(of_b[0], "msg_new", "{of_b:?}");
+    }
+
+    /// Disabling and enabling keep the breaker's history, and an endpoint whose receiver
+    /// answered 410 is enabled again only with a new URL, which starts afresh.
+    #[test]
+    fn breaker_and_410_survive_disable_and_enable_until_the_url_changes() {
+        let (_dir, store) = store_with_accounts();
+        let endpoint = register(&store, 1, "whk_a", r#"["webhook.test"]"#, HOOK, "v1:s").id;
+        emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
+        let mut system = store.system().unwrap();
+        let delivery = system.claim_due(2_000, 60_000, 10, 4, 100).unwrap()[0].delivery_id;
+        let mut tripped = Breaker::default();
+        for _ in 0..crate::webhooks::breaker::TRIP_AFTER {
+            tripped.record(false, 3_000);
+        }
+        tripped.version = 1;
+        let gone = |breaker: &Breaker| AttemptRecord {
+            delivery_id: delivery,
+            at: 3_000,
+            status_code: Some(410),
+            latency_ms: 1,
+            error: None,
+            next: NextStep::Failed,
+            endpoint: Some(EndpointChange {
+                endpoint_id: endpoint,
+                breaker: breaker.clone(),
+                disable: Some(GONE_REASON),
+            }),
+        };
+        system.record_attempts(&[gone(&tripped)]).unwrap();
+        let patch = |enabled: Option<bool>, url: Option<&'static str>| EndpointPatch {
+            url,
+            description: None,
+            event_types: None,
+            enabled,
+        };
+        let refused = system.update_endpoint(1, "whk_a", &patch(Some(true), None));
+        assert!(
+            matches!(&refused, Err(super::super::StoreError::Conflict(m)) if m.contains("new url")),
+            "{refused:?}"
+        );
+        assert_eq!(system.breaker(endpoint).unwrap().trips, tripped.trips);
+
+        // Another reason: disable and enable keep the breaker as it was.
+        system
+            .db()
+            .execute(
+                "UPDATE webhook_endpoints SET disabled_reason = 'disabled by its owner'",
+                [],
+            )
+            .unwrap();
+        let row = system
+            .update_endpoint(1, "whk_a", &patch(Some(true), None))
+            .unwrap()
+            .unwrap();
+        assert!(row.enabled);
+        assert_eq!((row.breaker_state.as_str(), row.breaker_trips), ("open", 1));
+
+        // A new URL starts afresh.
+        system.record_attempts(&[gone(&tripped)]).unwrap();
+        let row = system
+            .update_endpoint(
+                1,
+                "whk_a",
+                &patch(Some(true), Some("https://hooks.example.org/new")),
+            )
+            .unwrap()
+            .unwrap();
+        assert!(row.enabled && row.disabled_reason.is_none(), "{row:?}");
+        assert_eq!(
+            (row.breaker_state.as_str(), row.breaker_trips),
+            ("closed", 0)
+        );
+    }
 
     #[test]
     fn events_reach_the_subscribed_endpoints_of_their_audience_only() {
@@ -1327,10 +1572,21 @@ mod management_tests {
             set_enabled(&mut system, false).disabled_reason.as_deref(),
             Some("disabled by its owner")
         );
+        // Nor is disabling and enabling it: the breaker belongs to the receiver at the URL.
         set_enabled(&mut system, true);
+        assert_eq!(system.breaker(row.id).unwrap().consecutive_failures, 2);
+        // A new URL closes it, above every version an attempt under way may still save.
+        let patch = EndpointPatch {
+            url: Some("https://elsewhere.example/"),
+            ..EndpointPatch::default()
+        };
+        system
+            .update_endpoint(1, "whk_a1", &patch)
+            .unwrap()
+            .unwrap();
         save(&mut system, 3, 3);
         let after = system.breaker(row.id).unwrap();
-        assert_eq!(after.consecutive_failures, 0, "closed by the owner");
+        assert_eq!(after.consecutive_failures, 0, "closed by the new URL");
         assert!(after.version > 3);
     }
 

@@ -460,7 +460,9 @@ async fn private_data_changes_reach_their_owner_only_and_can_be_sent_again() {
             "POST",
             &format!("/webhooks/{id}/replay"),
             &[a.key_header(), ("content-type", "application/json")],
-            json!({"since": since}).to_string().as_bytes(),
+            json!({"since": since, "include_delivered": true})
+                .to_string()
+                .as_bytes(),
         )
         .await;
     assert_eq!(r.status, 202, "{}", String::from_utf8_lossy(&r.body));
@@ -488,6 +490,22 @@ async fn private_data_changes_reach_their_owner_only_and_can_be_sent_again() {
         String::from_utf8_lossy(&r.body)
     );
     assert!(replayed.iter().all(|r| r.path == "/a"));
+    // Once an hour per endpoint: a second replay is refused with the time to wait.
+    let again = s
+        .call(
+            "POST",
+            &format!("/webhooks/{id}/replay"),
+            &[a.key_header(), ("content-type", "application/json")],
+            json!({"since": since}).to_string().as_bytes(),
+        )
+        .await;
+    let retry_after: u64 = again.header("retry-after").unwrap().parse().unwrap();
+    assert!((3_000..=3_600).contains(&retry_after), "{retry_after}");
+    let e = again.error(429, "rate_limit_exceeded");
+    assert_eq!(
+        e["details"]["violated_policies"],
+        json!(["endpoint-replays"])
+    );
     let r = s
         .call(
             "POST",

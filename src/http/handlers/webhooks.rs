@@ -13,7 +13,7 @@ use crate::reply::Reply;
 use crate::state::AppState;
 use crate::store::StoreError;
 use crate::store::webhooks::{
-    DeliveryRow, EndpointPatch, EndpointRow, MAX_ENDPOINTS_PER_ACCOUNT, NewEndpoint,
+    DeliveryRow, EndpointPatch, EndpointRow, MAX_ENDPOINTS_PER_ACCOUNT, NewEndpoint, ReplayOutcome,
 };
 use crate::webhooks::egress::{MAX_URL_LEN, WebhookUrl};
 use crate::webhooks::events;
@@ -345,6 +345,9 @@ pub fn resend(req: &mut Req) -> Result<Reply, ApiError> {
 #[serde(deny_unknown_fields)]
 struct ReplayRequest {
     since: String,
+    /// Events the endpoint received are sent again only when asked.
+    #[serde(default)]
+    include_delivered: bool,
 }
 
 pub fn replay(req: &mut Req) -> Result<Reply, ApiError> {
@@ -369,12 +372,30 @@ pub fn replay(req: &mut Req) -> Result<Reply, ApiError> {
         .into());
     }
     let account = req.caller()?.account_id;
-    let replay = req
+    let outcome = req
         .state
         .store
         .system()?
-        .replay(account, req.param("webhook_id"), since, now)?
+        .replay(
+            account,
+            req.param("webhook_id"),
+            since,
+            body.include_delivered,
+            now,
+        )?
         .ok_or_else(|| not_found(req))?;
+    let replay = match outcome {
+        ReplayOutcome::Scheduled(replay) => replay,
+        ReplayOutcome::TooSoon { next_at } => {
+            return Err(ApiError::RateLimited {
+                retry_after: u64::try_from(next_at - now)
+                    .unwrap_or(0)
+                    .div_ceil(1000)
+                    .max(1),
+                violated: vec!["endpoint-replays"],
+            });
+        }
+    };
     req.state.outbox.wake();
     Ok(json(
         &json!({

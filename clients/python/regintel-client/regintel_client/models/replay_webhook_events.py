@@ -6,6 +6,8 @@ from typing import Any, TypeVar
 
 from attrs import define as _attrs_define
 
+from ..types import UNSET, Unset
+
 T = TypeVar("T", bound="ReplayWebhookEvents")
 
 
@@ -14,12 +16,16 @@ class ReplayWebhookEvents:
     """
     Attributes:
         since (datetime.datetime): Within the last 30 days.
+        include_delivered (bool | Unset): Also send again the events the endpoint received. Default: False.
     """
 
     since: datetime.datetime
+    include_delivered: bool | Unset = False
 
     def to_dict(self) -> dict[str, Any]:
         since = self.since.isoformat()
+
+        include_delivered = self.include_delivered
 
         field_dict: dict[str, Any] = {}
 
@@ -28,6 +34,8 @@ class ReplayWebhookEvents:
                 "since": since,
             }
         )
+        if include_delivered is not UNSET:
+            field_dict["include_delivered"] = include_delivered
 
         return field_dict
 
@@ -36,8 +44,11 @@ class ReplayWebhookEvents:
         d = dict(src_dict)
         since = datetime.datetime.fromisoformat(d.pop("since"))
 
+        include_delivered = d.pop("include_delivered", UNSET)
+
         replay_webhook_events = cls(
             since=since,
+            include_delivered=include_delivered,
         )
 
         return replay_webhook_events

@@ -124,10 +124,14 @@ def sync_detailed(
 
      Schedules a new delivery to this endpoint of every event since `since` (within the last 30 days)
     that the account received or would have received by the endpoint's current subscription (not test
-    events), oldest first; deliveries still pending are left as they are. At most 10,000 events a call:
-    `complete: false` says to call again with `since` = `resume_from`. A disabled endpoint answers 409
-    `conflict`. Costs 10 requests against rate limits (the operator may change this with --route-
-    weight).
+    events), oldest first, whose delivery to the endpoint failed or never was; events it received are
+    sent again only with `include_delivered: true`; deliveries still pending are left as they are. At
+    most 1,000 events a call: `complete: false` says to call again with `since` = `resume_from`. At most
+    one replay an hour per endpoint: before, 429 `rate_limit_exceeded` with `Retry-After` and
+    `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after the account's new
+    events, at most 10 a second (bursts of 20) to one destination host per account. A disabled endpoint
+    answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this with
+    --route-weight).
 
     Args:
         webhook_id (str):
@@ -163,10 +167,14 @@ def sync(
 
      Schedules a new delivery to this endpoint of every event since `since` (within the last 30 days)
     that the account received or would have received by the endpoint's current subscription (not test
-    events), oldest first; deliveries still pending are left as they are. At most 10,000 events a call:
-    `complete: false` says to call again with `since` = `resume_from`. A disabled endpoint answers 409
-    `conflict`. Costs 10 requests against rate limits (the operator may change this with --route-
-    weight).
+    events), oldest first, whose delivery to the endpoint failed or never was; events it received are
+    sent again only with `include_delivered: true`; deliveries still pending are left as they are. At
+    most 1,000 events a call: `complete: false` says to call again with `since` = `resume_from`. At most
+    one replay an hour per endpoint: before, 429 `rate_limit_exceeded` with `Retry-After` and
+    `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after the account's new
+    events, at most 10 a second (bursts of 20) to one destination host per account. A disabled endpoint
+    answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this with
+    --route-weight).
 
     Args:
         webhook_id (str):
@@ -197,10 +205,14 @@ async def asyncio_detailed(
 
      Schedules a new delivery to this endpoint of every event since `since` (within the last 30 days)
     that the account received or would have received by the endpoint's current subscription (not test
-    events), oldest first; deliveries still pending are left as they are. At most 10,000 events a call:
-    `complete: false` says to call again with `since` = `resume_from`. A disabled endpoint answers 409
-    `conflict`. Costs 10 requests against rate limits (the operator may change this with --route-
-    weight).
+    events), oldest first, whose delivery to the endpoint failed or never was; events it received are
+    sent again only with `include_delivered: true`; deliveries still pending are left as they are. At
+    most 1,000 events a call: `complete: false` says to call again with `since` = `resume_from`. At most
+    one replay an hour per endpoint: before, 429 `rate_limit_exceeded` with `Retry-After` and
+    `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after the account's new
+    events, at most 10 a second (bursts of 20) to one destination host per account. A disabled endpoint
+    answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this with
+    --route-weight).
 
     Args:
         webhook_id (str):
@@ -234,10 +246,14 @@ async def asyncio(
 
      Schedules a new delivery to this endpoint of every event since `since` (within the last 30 days)
     that the account received or would have received by the endpoint's current subscription (not test
-    events), oldest first; deliveries still pending are left as they are. At most 10,000 events a call:
-    `complete: false` says to call again with `since` = `resume_from`. A disabled endpoint answers 409
-    `conflict`. Costs 10 requests against rate limits (the operator may change this with --route-
-    weight).
+    events), oldest first, whose delivery to the endpoint failed or never was; events it received are
+    sent again only with `include_delivered: true`; deliveries still pending are left as they are. At
+    most 1,000 events a call: `complete: false` says to call again with `since` = `resume_from`. At most
+    one replay an hour per endpoint: before, 429 `rate_limit_exceeded` with `Retry-After` and
+    `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after the account's new
+    events, at most 10 a second (bursts of 20) to one destination host per account. A disabled endpoint
+    answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this with
+    --route-weight).
 
     Args:
         webhook_id (str):

@@ -123,9 +123,12 @@ def sync_detailed(
     """Change a webhook endpoint
 
      Any of `url` (checked as at registration), `event_types`, `description` and `status`. `status:
-    enabled` re-enables a disabled endpoint and closes its breaker; deliveries still pending resume
-    (replay events since a time for those given up). `status: disabled` stops deliveries: events while
-    it is disabled are not queued for it (replay them after enabling it), and pending ones wait.
+    enabled` re-enables a disabled endpoint with its breaker as it was (the breaker belongs to the
+    receiver at the URL: a new `url` starts a closed one); an endpoint disabled because its receiver
+    answered 410 Gone is enabled again only with a new `url` (409 `conflict` otherwise). Deliveries
+    still pending resume (replay events since a time for those given up). `status: disabled` stops
+    deliveries: events while it is disabled are not queued for it (replay them after enabling it), and
+    pending ones wait.
 
     Args:
         webhook_id (str):
@@ -160,9 +163,12 @@ def sync(
     """Change a webhook endpoint
 
      Any of `url` (checked as at registration), `event_types`, `description` and `status`. `status:
-    enabled` re-enables a disabled endpoint and closes its breaker; deliveries still pending resume
-    (replay events since a time for those given up). `status: disabled` stops deliveries: events while
-    it is disabled are not queued for it (replay them after enabling it), and pending ones wait.
+    enabled` re-enables a disabled endpoint with its breaker as it was (the breaker belongs to the
+    receiver at the URL: a new `url` starts a closed one); an endpoint disabled because its receiver
+    answered 410 Gone is enabled again only with a new `url` (409 `conflict` otherwise). Deliveries
+    still pending resume (replay events since a time for those given up). `status: disabled` stops
+    deliveries: events while it is disabled are not queued for it (replay them after enabling it), and
+    pending ones wait.
 
     Args:
         webhook_id (str):
@@ -192,9 +198,12 @@ async def asyncio_detailed(
     """Change a webhook endpoint
 
      Any of `url` (checked as at registration), `event_types`, `description` and `status`. `status:
-    enabled` re-enables a disabled endpoint and closes its breaker; deliveries still pending resume
-    (replay events since a time for those given up). `status: disabled` stops deliveries: events while
-    it is disabled are not queued for it (replay them after enabling it), and pending ones wait.
+    enabled` re-enables a disabled endpoint with its breaker as it was (the breaker belongs to the
+    receiver at the URL: a new `url` starts a closed one); an endpoint disabled because its receiver
+    answered 410 Gone is enabled again only with a new `url` (409 `conflict` otherwise). Deliveries
+    still pending resume (replay events since a time for those given up). `status: disabled` stops
+    deliveries: events while it is disabled are not queued for it (replay them after enabling it), and
+    pending ones wait.
 
     Args:
         webhook_id (str):
@@ -227,9 +236,12 @@ async def asyncio(
     """Change a webhook endpoint
 
      Any of `url` (checked as at registration), `event_types`, `description` and `status`. `status:
-    enabled` re-enables a disabled endpoint and closes its breaker; deliveries still pending resume
-    (replay events since a time for those given up). `status: disabled` stops deliveries: events while
-    it is disabled are not queued for it (replay them after enabling it), and pending ones wait.
+    enabled` re-enables a disabled endpoint with its breaker as it was (the breaker belongs to the
+    receiver at the URL: a new `url` starts a closed one); an endpoint disabled because its receiver
+    answered 410 Gone is enabled again only with a new `url` (409 `conflict` otherwise). Deliveries
+    still pending resume (replay events since a time for those given up). `status: disabled` stops
+    deliveries: events while it is disabled are not queued for it (replay them after enabling it), and
+    pending ones wait.
 
     Args:
         webhook_id (str):
