@@ -106,7 +106,7 @@ pub fn activated_listener() -> anyhow::Result<Option<std::net::TcpListener>> {
         .context("LISTEN_FDS is not a number")?;
     if count != 1 {
         bail!(
-            "socket activation passed {count} sockets; regintel.socket must listen on exactly one"
+            "socket activation passed {count} sockets; regintel-listener.socket must listen on exactly one"
         );
     }
     // SAFETY: systemd passed this descriptor to this process (LISTEN_PID) for it to own, and

@@ -8,14 +8,15 @@
 # cargo-nextest (or cargo test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Debian packages: the browser for the account area's tests, systemd-analyze for the unit's
-# sandbox check, dpkg-deb for the package's.
+# Debian packages: the browser for the account area's tests, systemd-analyze for the units'
+# checks, dpkg-deb for the package's, deb-systemd-helper which its maintainer scripts call.
 if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
-    || ! command -v systemd-analyze >/dev/null || ! command -v dpkg-deb >/dev/null; then
+    || ! command -v systemd-analyze >/dev/null || ! command -v dpkg-deb >/dev/null \
+    || ! command -v deb-systemd-helper >/dev/null; then
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
     $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver systemd dpkg >/dev/null
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver systemd dpkg init-system-helpers >/dev/null
 fi
 venv=target/test-venv
 requirements=tests/python-requirements.txt

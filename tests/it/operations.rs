@@ -885,8 +885,8 @@ fn the_debian_package_unpacks_into_a_fresh_root_and_its_binary_serves() {
     assert!(status.success());
     for file in [
         "usr/bin/regintel",
-        "lib/systemd/system/regintel.service",
-        "lib/systemd/system/regintel.socket",
+        "usr/lib/systemd/system/regintel.service",
+        "usr/lib/systemd/system/regintel-listener.socket",
         "etc/regintel/regintel.env",
         "usr/share/doc/regintel/README.md",
         "usr/share/doc/regintel/LICENSE",
@@ -902,8 +902,8 @@ fn the_debian_package_unpacks_into_a_fresh_root_and_its_binary_serves() {
         String::from_utf8_lossy(&conffiles.stdout).trim(),
         "/etc/regintel/regintel.env"
     );
-    let unit =
-        std::fs::read_to_string(root.path().join("lib/systemd/system/regintel.service")).unwrap();
+    let unit = std::fs::read_to_string(root.path().join("usr/lib/systemd/system/regintel.service"))
+        .unwrap();
     assert!(unit.contains("Type=notify") && unit.contains("ExecStart=/usr/bin/regintel serve"));
 
     let binary = root.path().join("usr/bin/regintel");
@@ -932,6 +932,166 @@ fn the_debian_package_unpacks_into_a_fresh_root_and_its_binary_serves() {
     let profile = runtime.block_on(client.get(&format!("{BASE}/regions/DE21/profile")));
     assert_eq!(profile.status, 200);
     drop(started);
+}
+
+/// The package as dpkg installs it: file modes, dependencies, units that systemd accepts, and
+/// maintainer scripts that enable regintel.service at installation (starting it only once its
+/// settings are in place, saying so otherwise), restart it after an upgrade when it runs, stop it
+/// on removal, and leave the optional socket disabled.
+#[test]
+fn the_debian_package_enables_its_unit_and_its_scripts_manage_it() {
+    let deb = tool("REGINTEL_DEB");
+    let listing = Command::new("dpkg-deb")
+        .arg("-c")
+        .arg(&deb)
+        .output()
+        .unwrap();
+    let listing = String::from_utf8_lossy(&listing.stdout);
+    let mode_of = |path: &str| -> String {
+        listing
+            .lines()
+            .find(|l| l.ends_with(&format!(" ./{path}")))
+            .unwrap_or_else(|| panic!("{path} is not in the package:\n{listing}"))
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    assert_eq!(mode_of("usr/bin/regintel"), "-rwxr-xr-x");
+    assert_eq!(mode_of("etc/regintel/regintel.env"), "-rw-r-----");
+    for unit in ["regintel.service", "regintel-listener.socket"] {
+        assert_eq!(
+            mode_of(&format!("usr/lib/systemd/system/{unit}")),
+            "-rw-r--r--"
+        );
+    }
+    let field = |name: &str| {
+        let out = Command::new("dpkg-deb")
+            .args(["-f", &deb, name])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    let depends = field("Depends");
+    assert!(
+        depends.contains("libc6 (>=") && depends.contains("init-system-helpers"),
+        "{depends}"
+    );
+
+    // systemd accepts each unit as installed (its binary in place, every key known).
+    let root = tempfile::tempdir().unwrap();
+    assert!(
+        Command::new("dpkg-deb")
+            .arg("-x")
+            .arg(&deb)
+            .arg(root.path())
+            .status()
+            .unwrap()
+            .success()
+    );
+    for unit in ["regintel.service", "regintel-listener.socket"] {
+        let out = Command::new("systemd-analyze")
+            .args(["verify", "--recursive-errors=no", "--man=no"])
+            .arg(format!("--root={}", root.path().display()))
+            .arg(format!("/usr/lib/systemd/system/{unit}"))
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && said.trim().is_empty(),
+            "{unit}: {said}"
+        );
+    }
+
+    // The maintainer scripts, run with the systemd helpers standing in (a first installation
+    // here: nothing was enabled before; no systemd runs, so nothing is started).
+    let scripts = tempfile::tempdir().unwrap();
+    assert!(
+        Command::new("dpkg-deb")
+            .arg("-e")
+            .arg(&deb)
+            .arg(scripts.path())
+            .status()
+            .unwrap()
+            .success()
+    );
+    let script = |name: &str| std::fs::read_to_string(scripts.path().join(name)).unwrap();
+    let (postinst, prerm) = (script("postinst"), script("prerm"));
+    assert!(
+        postinst.contains("deb-systemd-invoke try-restart regintel.service"),
+        "{postinst}"
+    );
+    assert!(
+        !postinst.contains("try-restart regintel.service regintel-listener"),
+        "{postinst}"
+    );
+    assert!(
+        prerm.contains("[ \"$1\" = remove ]")
+            && prerm.contains("deb-systemd-invoke stop regintel.service"),
+        "{prerm}"
+    );
+    let helpers = tempfile::tempdir().unwrap();
+    let calls = helpers.path().join("calls");
+    for (helper, answer) in [
+        (
+            "deb-systemd-helper",
+            "case \"$*\" in *debian-installed*) exit 1;; esac",
+        ),
+        ("deb-systemd-invoke", ""),
+        ("systemctl", ""),
+    ] {
+        let path = helpers.path().join(helper);
+        std::fs::write(
+            &path,
+            format!(
+                "#!/bin/sh\necho \"{helper} $*\" >> {}\n{answer}\nexit 0\n",
+                calls.display()
+            ),
+        )
+        .unwrap();
+        chmod(&path, 0o755);
+    }
+    let run = |name: &str, args: &[&str]| {
+        let out = Command::new("sh")
+            .arg(scripts.path().join(name))
+            .args(args)
+            .env(
+                "PATH",
+                format!("{}:/usr/bin:/bin", helpers.path().display()),
+            )
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{name} {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let said = run("postinst", &["configure", ""]);
+    let called = std::fs::read_to_string(&calls).unwrap();
+    assert!(
+        called.contains("deb-systemd-helper enable regintel.service"),
+        "{called}"
+    );
+    assert!(
+        !called.contains("enable regintel-listener.socket"),
+        "the socket stays disabled: {called}"
+    );
+    if !Path::new("/etc/regintel").exists() {
+        assert!(
+            said.contains("regintel.service is enabled and not started"),
+            "{said}"
+        );
+        assert!(!called.contains("deb-systemd-invoke start"), "{called}");
+    }
+    run("prerm", &["remove"]);
+    run("postrm", &["remove"]);
+    let called = std::fs::read_to_string(&calls).unwrap();
+    assert!(
+        called.contains("deb-systemd-helper mask regintel.service"),
+        "{called}"
+    );
 }
 
 #[test]
