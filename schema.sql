@@ -474,8 +474,20 @@ CREATE TABLE secret_fingerprints (
     recorded_at INTEGER NOT NULL
 ) WITHOUT ROWID;
 
--- migration 18: bounded replays
--- A replay of an endpoint is allowed once an hour (`last_replay_at`, unix ms); the deliveries it
--- schedules are marked `replayed`, so the worker sends an account's new events before them.
-ALTER TABLE webhook_endpoints ADD COLUMN last_replay_at INTEGER;
+-- migration 18: bounded replays, and what a receiver's URL has said
+-- The deliveries a replay schedules are marked `replayed`, so the worker sends an account's new
+-- events before them, each from its own range of the index of pending deliveries.
 ALTER TABLE webhook_deliveries ADD COLUMN replayed INTEGER NOT NULL DEFAULT 0;
+DROP INDEX webhook_deliveries_pending;
+CREATE INDEX webhook_deliveries_pending
+    ON webhook_deliveries (endpoint_id, replayed, next_attempt_at) WHERE status = 'pending';
+-- Per account and destination (the URL in a normal form, see WebhookUrl::key): when it was last
+-- replayed to (once an hour, whichever endpoint names it, one deleted and made again included)
+-- and when its receiver answered 410 Gone (no endpoint of the account may name it for 30 days).
+CREATE TABLE webhook_destinations (
+    account_id     INTEGER NOT NULL REFERENCES accounts (id),
+    url_key        TEXT NOT NULL,
+    last_replay_at INTEGER,
+    gone_at        INTEGER,
+    PRIMARY KEY (account_id, url_key)
+) WITHOUT ROWID;

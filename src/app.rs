@@ -42,11 +42,8 @@ pub async fn start(
     // enough for every thread that can hold one at once (each async worker, each export, each
     // upload, each permit of the blocking pool's two kinds), so a checkout finds one free.
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let needed = workers
-        + config.max_exports
-        + config.max_uploads
-        + 2 * crate::state::blocking_permits()
-        + 1;
+    let needed =
+        workers + config.max_exports + config.max_uploads + 2 * config.blocking_permits + 1;
     let pool_size = config
         .pool_size
         .max(u32::try_from(needed).unwrap_or(u32::MAX));

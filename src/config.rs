@@ -202,6 +202,9 @@ pub struct ServerConfig {
     pub webhook_resolve_wait: Duration,
     /// Queue webhook deliveries and send nothing (`--webhooks-paused`).
     pub webhooks_paused: bool,
+    /// Permits of each blocking pool (reads; writes and password hashing): one per processor,
+    /// which tests set to a number of their own.
+    pub blocking_permits: usize,
     /// Make new secrets over a database that holds what the old ones protected (`--new-secrets`):
     /// without it, a missing or different secret file stops the start.
     pub new_secrets: bool,
@@ -279,6 +282,7 @@ impl ServerConfig {
             webhook_resolve_wait: crate::webhooks::send::CONNECT_TIMEOUT,
             new_secrets: false,
             webhooks_paused: false,
+            blocking_permits: blocking_permits(),
             metrics_token: None,
             access_lines: None,
         }
@@ -363,6 +367,12 @@ impl ServerConfig {
         }
         Ok(())
     }
+}
+
+/// Work run on the blocking pool at once, of each kind (writes and hashing; long reads): one per
+/// core.
+pub fn blocking_permits() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
 #[cfg(test)]

@@ -129,6 +129,7 @@ pub fn import_files(
         dataset: naming.dataset,
         unit: existing_unit.as_deref().or(given_unit.as_deref()),
         unit_only: existing_unit.is_some(),
+        dims: None,
     };
     // An account's region codes are matched to the known ones (in any case); read once.
     let known_codes = match owner {
@@ -199,30 +200,18 @@ pub fn create_private_dataset(
     Ok(())
 }
 
-/// The problems of an upload, listed up to [`ingest::MAX_PROBLEMS`] and counted beyond.
-#[derive(Default)]
-struct Problems {
-    errors: Vec<FieldError>,
-    not_listed: usize,
-}
-
-impl Problems {
-    fn add(&mut self, line: u64, detail: String) {
-        if self.errors.len() < ingest::MAX_PROBLEMS {
-            self.errors.push(FieldError {
+/// A file's problems as the answer to an upload lists them: each with its line, past
+/// [`ingest::MAX_PROBLEMS`] counted.
+fn rejection(e: &ingest::FormatError) -> Rejection {
+    Rejection::Invalid {
+        errors: e
+            .problems()
+            .map(|(line, reason)| FieldError {
                 pointer: format!("line {line}"),
-                detail,
-            });
-        } else {
-            self.not_listed += 1;
-        }
-    }
-
-    fn into_rejection(self) -> Rejection {
-        Rejection::Invalid {
-            errors: self.errors,
-            not_listed: self.not_listed,
-        }
+                detail: reason.to_owned(),
+            })
+            .collect(),
+        not_listed: e.not_listed,
     }
 }
 
@@ -237,48 +226,17 @@ pub fn import_private_csv(
     owner: i64,
 ) -> Result<ImportOutcome, Error> {
     let unit = dataset.headline().map_err(Error::internal)?.0.clone();
+    let dims = dataset.dim_names().map_err(Error::internal)?;
     let defaults = ingest::Defaults {
         dataset: Some(&dataset.code),
         unit: Some(&unit),
         unit_only: true,
+        dims: Some(dims),
     };
-    let mut problems = Problems::default();
-    let parsed = ingest::tidy::parse("request body", body, defaults);
-    let declared_dims: BTreeSet<String> = dataset
-        .dim_names()
-        .map_err(Error::internal)?
-        .iter()
-        .cloned()
-        .collect();
-    let mut parsed = match parsed {
-        Err(e) => {
-            for (line, reason) in e.problems() {
-                problems.add(line, reason.to_owned());
-            }
-            problems.not_listed += e.not_listed;
-            return Err(problems.into_rejection().into());
-        }
-        Ok(parsed) => parsed,
-    };
-    let given_dims: BTreeSet<String> = parsed.dim_names.iter().cloned().collect();
-    if given_dims != declared_dims {
-        problems.add(
-            1,
-            format!(
-                "dimension columns are [{}]; the dataset declares [{}]",
-                shown(&given_dims.into_iter().collect::<Vec<_>>().join(", ")),
-                declared_dims.into_iter().collect::<Vec<_>>().join(", ")
-            ),
-        );
-    }
-    if let Err((line, reason)) =
-        canonical_region_codes(&store.system()?.region_codes()?, &mut parsed)
-    {
-        problems.add(line, reason);
-    }
-    if !problems.errors.is_empty() {
-        return Err(problems.into_rejection().into());
-    }
+    let mut parsed =
+        ingest::tidy::parse("request body", body, defaults).map_err(|e| rejection(&e))?;
+    canonical_region_codes(&store.system()?.region_codes()?, &mut parsed)
+        .map_err(|(line, reason)| Rejection::invalid_at(format!("line {line}"), reason))?;
     let mut meta = dataset_meta(catalogue, &parsed);
     meta.title.clone_from(&dataset.title);
     meta.topic.clone_from(&dataset.topic);

@@ -402,12 +402,13 @@ impl Outbox {
         let mut breakers = self.breakers.lock().expect("breakers");
         let Some(breaker) = breakers.get_mut(&c.endpoint_id) else {
             // Forgotten while this attempt was under way (its owner changed or deleted it): the
-            // next attempt loads the saved breaker; a 410 still disables the endpoint (the old
-            // version saves no breaker).
+            // next attempt loads the saved breaker; a 410 disables the endpoint if it still
+            // names this URL, and holds the URL either way (the old version saves no breaker).
             return (judged == Verdict::Gone).then(|| EndpointChange {
                 endpoint_id: c.endpoint_id,
                 breaker: Breaker::default(),
                 disable: Some(GONE_REASON),
+                url: c.url.clone(),
             });
         };
         let before = breaker.clone();
@@ -430,6 +431,7 @@ impl Outbox {
             endpoint_id: c.endpoint_id,
             breaker: breaker.clone(),
             disable,
+            url: c.url.clone(),
         })
     }
 

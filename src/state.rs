@@ -126,7 +126,7 @@ impl AppState {
                 limiter.load_day(scope, today, used);
             }
         }
-        let permits = blocking_permits();
+        let permits = config.blocking_permits;
         let metrics = Arc::new(crate::metrics::Metrics::default());
         let outbox = Arc::new(
             Outbox::new(
@@ -252,12 +252,6 @@ impl AppState {
             }
         }
     }
-}
-
-/// Work run on the blocking pool at once, of each kind (writes and hashing; long reads): one per
-/// core.
-pub fn blocking_permits() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
 #[cfg(test)]

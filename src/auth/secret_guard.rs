@@ -3,8 +3,9 @@
 //! database restored without its `secrets/` (or with another installation's) would start, make
 //! new secrets, and then answer every API key with 401 and never deliver a webhook. So the
 //! database keeps a fingerprint of each file it was used with, and the server (and `check`)
-//! refuses to start when a file is missing or different, naming it; making new secrets over a
-//! database that holds what the old ones protect takes `--new-secrets`, which says what breaks.
+//! refuses to start when a file on which rows depend is missing or (pepper, sealing key)
+//! different, naming it; making new secrets over a database that holds what the old ones protect
+//! takes `--new-secrets`, which says what breaks.
 
 use std::path::Path;
 
@@ -15,26 +16,40 @@ use sha2::{Digest, Sha256};
 use super::jwt::KEYRING_FILE;
 use super::secrets::{PEPPER_FILE, SEALING_KEY_FILE};
 
-/// Each secret file, the rows that depend on it (counted, named) and what a new one does to them.
-const GUARDED: [(&str, &str, &str, &str); 3] = [
-    (
-        PEPPER_FILE,
-        "SELECT count(*) FROM api_keys WHERE revoked_at IS NULL",
-        "active API keys",
-        "each would answer 401",
-    ),
-    (
-        SEALING_KEY_FILE,
-        "SELECT count(*) FROM webhook_endpoints",
-        "webhook endpoints",
-        "none could sign a delivery until its secret is rotated",
-    ),
-    (
-        KEYRING_FILE,
-        "SELECT count(*) FROM sessions WHERE revoked_at IS NULL",
-        "sessions",
-        "each would end",
-    ),
+/// A secret file, the rows that depend on it (counted, named), what a new one does to them, and
+/// whether another file in its place breaks them: the key ring is edited by hand to rotate its
+/// keys (its sessions are minutes long), so only its absence is refused.
+struct Guarded {
+    file: &'static str,
+    protected: &'static str,
+    rows_are: &'static str,
+    new_one: &'static str,
+    contents_matter: bool,
+}
+
+const GUARDED: [Guarded; 3] = [
+    Guarded {
+        file: PEPPER_FILE,
+        protected: "SELECT count(*) FROM api_keys WHERE revoked_at IS NULL",
+        rows_are: "active API keys",
+        new_one: "each would answer 401",
+        contents_matter: true,
+    },
+    Guarded {
+        file: SEALING_KEY_FILE,
+        protected: "SELECT count(*) FROM webhook_endpoints",
+        rows_are: "webhook endpoints",
+        new_one: "none could sign a delivery until its secret is rotated",
+        contents_matter: true,
+    },
+    Guarded {
+        file: KEYRING_FILE,
+        protected: "SELECT count(*) FROM sessions
+                    WHERE revoked_at IS NULL AND expires_at > unixepoch() * 1000",
+        rows_are: "sessions",
+        new_one: "each would end",
+        contents_matter: false,
+    },
 ];
 
 /// A secret's fingerprint: a labelled SHA-256 of the file, from which nothing of it follows.
@@ -46,19 +61,40 @@ pub fn fingerprint(bytes: &[u8]) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// What is wrong between the secret files in `secrets_dir` and the database: for each file the
-/// database was used with (or holds rows it protects), missing or different. Read-only.
+/// What is wrong between the secret files in `secrets_dir` and the database: for each file on
+/// which rows of the database depend, missing, or (where its contents matter) another than the
+/// one the database was used with. Read-only.
 pub fn problems(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<Vec<String>> {
+    // A database from before the fingerprints (an old backup) has no record, and its rows
+    // still need their files.
+    let fingerprinted: bool = conn.query_row(
+        "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'secret_fingerprints'",
+        [],
+        |r| r.get(0),
+    )?;
     let mut out = Vec::new();
-    for (file, protected, rows_are, new_one) in GUARDED {
-        let recorded: Option<String> = conn
-            .query_row(
-                "SELECT fingerprint FROM secret_fingerprints WHERE file = ?1",
-                [file],
-                |r| r.get(0),
-            )
-            .optional()?;
+    for guarded in &GUARDED {
+        let Guarded {
+            file,
+            protected,
+            rows_are,
+            new_one,
+            contents_matter,
+        } = *guarded;
         let rows: i64 = conn.query_row(protected, [], |r| r.get(0))?;
+        if rows == 0 {
+            continue;
+        }
+        let recorded: Option<String> = match fingerprinted {
+            true => conn
+                .query_row(
+                    "SELECT fingerprint FROM secret_fingerprints WHERE file = ?1",
+                    [file],
+                    |r| r.get(0),
+                )
+                .optional()?,
+            false => None,
+        };
         let path = secrets_dir.join(file);
         let present = match std::fs::read(&path) {
             Ok(bytes) => Some(bytes),
@@ -66,11 +102,10 @@ pub fn problems(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<Vec<Str
             Err(e) => bail!("cannot read {}: {e}", path.display()),
         };
         let what = match (&recorded, &present) {
-            (Some(_), None) => "is missing",
-            (Some(known), Some(bytes)) if *known != fingerprint(bytes) => {
+            (_, None) => "is missing",
+            (Some(known), Some(bytes)) if contents_matter && *known != fingerprint(bytes) => {
                 "is not the one the database was used with"
             }
-            (None, None) if rows > 0 => "is missing",
             _ => continue,
         };
         out.push(format!(
@@ -116,7 +151,7 @@ pub fn guarded<T>(
 /// Once the secrets are loaded (made where missing): records the fingerprint of each file there
 /// is.
 fn record(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<()> {
-    for (file, ..) in GUARDED {
+    for Guarded { file, .. } in &GUARDED {
         let Ok(bytes) = std::fs::read(secrets_dir.join(file)) else {
             continue;
         };
@@ -177,13 +212,55 @@ mod tests {
                 && problems[0].contains("is not the one the database was used with"),
             "{problems:?}"
         );
-        // Nothing of the secret can be read from its fingerprint's place.
+        // What is stored is the labelled digest, not the secret.
         let stored: String = conn
             .query_row("SELECT fingerprint FROM secret_fingerprints", [], |r| {
                 r.get(0)
             })
             .unwrap();
         assert_eq!(stored, fingerprint(&[7u8; 32]));
-        assert_ne!(stored, fingerprint(&[8u8; 32]));
+        assert!(!stored.contains(&"07".repeat(32)));
+    }
+
+    /// The key ring is edited by hand to rotate its keys: another one in its place is taken;
+    /// only its absence is refused, and only while a session that has not expired needs it.
+    #[test]
+    fn the_key_ring_is_refused_only_when_missing_under_live_sessions() {
+        let conn = database_with_a_key();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(PEPPER_FILE), [7u8; 32]).unwrap();
+        std::fs::write(dir.path().join(KEYRING_FILE), "ring one").unwrap();
+        record(&conn, dir.path()).unwrap();
+        std::fs::write(dir.path().join(KEYRING_FILE), "ring two").unwrap();
+        conn.execute_batch(
+            "INSERT INTO sessions (id, account_id, created_at, expires_at)
+             VALUES ('s1', 1, 0, unixepoch() * 1000 + 3600000);",
+        )
+        .unwrap();
+        assert!(
+            problems(&conn, dir.path()).unwrap().is_empty(),
+            "a rotated ring"
+        );
+        std::fs::remove_file(dir.path().join(KEYRING_FILE)).unwrap();
+        let found = problems(&conn, dir.path()).unwrap();
+        assert!(
+            found.len() == 1 && found[0].contains("is missing") && found[0].contains("1 sessions"),
+            "{found:?}"
+        );
+        conn.execute("UPDATE sessions SET expires_at = 0", [])
+            .unwrap();
+        assert!(
+            problems(&conn, dir.path()).unwrap().is_empty(),
+            "expired sessions"
+        );
+        // A database from before the fingerprints (an old backup) still needs its pepper.
+        conn.execute_batch("DROP TABLE secret_fingerprints")
+            .unwrap();
+        std::fs::remove_file(dir.path().join(PEPPER_FILE)).unwrap();
+        let found = problems(&conn, dir.path()).unwrap();
+        assert!(
+            found.len() == 1 && found[0].contains("api_key_pepper is missing"),
+            "{found:?}"
+        );
     }
 }

@@ -22,7 +22,7 @@ pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
         && (args.plain_http || !config.limits.trusted_proxies.is_empty())
     {
         say.warn(
-            "no metrics token: /metrics answers loopback clients that no proxy forwarded; behind a proxy on this host, give --metrics-token-file so the scrape is authenticated",
+            "no metrics token: /metrics answers only loopback clients that no proxy forwarded, and no one while trusted proxies are set; give --metrics-token-file so a scrape is authenticated",
         );
     }
     let data_dir = &config.data_dir;
@@ -103,15 +103,6 @@ fn secrets_of_the_database(
     say: LogFormat,
 ) -> anyhow::Result<()> {
     let conn = open_read_only(database)?;
-    let known: bool = conn.query_row(
-        "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'secret_fingerprints'",
-        [],
-        |r| r.get(0),
-    )?;
-    if !known {
-        // A database from before the fingerprints: the next start records them.
-        return Ok(());
-    }
     let problems = crate::auth::secret_guard::problems(&conn, dir)?;
     match (problems.is_empty(), new_secrets) {
         (true, _) => say.say("secrets: those the database was used with"),

@@ -4,33 +4,26 @@
 //! until Ctrl-C.
 
 use std::net::SocketAddr;
-use std::path::Path;
 
 use super::logging::LogFormat;
 use crate::auth::{Auth, password};
 use crate::catalogue::Catalogue;
-use crate::config::{AccessLines, LimitConfig, ServerConfig, defaults};
+use crate::config::{ServerConfig, defaults};
 use crate::net::tls;
 use crate::store::Store;
 use crate::store::accounts::Tier;
 
+/// Runs the demo with `config` (its data directory the demo's), HTTPS unless `plain_http`.
 pub fn run(
-    dir: &Path,
+    config: ServerConfig,
     listen: Option<SocketAddr>,
     plain_http: bool,
-    limits: LimitConfig,
-    webhook_egress: crate::webhooks::egress::EgressPolicy,
-    access_lines: Option<AccessLines>,
     format: LogFormat,
 ) -> anyhow::Result<()> {
-    let mut config = ServerConfig::new(dir.to_path_buf());
-    config.access_lines = access_lines;
-    config.tls = !plain_http;
-    config.limits = limits;
-    config.webhook_egress = webhook_egress;
     config.validate()?;
-    crate::private_files::create_dir(dir)?;
-    let store = Store::open(dir, 1)?;
+    let dir = config.data_dir.clone();
+    crate::private_files::create_dir(&dir)?;
+    let store = Store::open(&dir, 1)?;
     let report =
         crate::import::import_bundled(&store, &Catalogue::bundled(), &mut format.progress())?;
     if report.changed() {
@@ -38,15 +31,15 @@ pub fn run(
     } else {
         tracing::info!(data_dir = %dir.display(), "reusing the data");
     }
-    let auth = crate::auth::secret_guard::guarded(&store, dir, false, || {
-        Auth::open(dir, config.issuer())
+    let auth = crate::auth::secret_guard::guarded(&store, &dir, false, || {
+        Auth::open(&dir, config.issuer())
     })?;
     let accounts = demo_accounts(&store, &auth)?;
     drop((store, auth));
     let tls = if plain_http {
         None
     } else {
-        let (cert, key) = tls::demo_certificate(dir)?;
+        let (cert, key) = tls::demo_certificate(&dir)?;
         Some((tls::server_config(&cert, &key)?, cert))
     };
     let listen = match listen {
@@ -55,7 +48,6 @@ pub fn run(
         None => defaults::LISTEN.parse()?,
     };
     let base_path = config.base_path();
-    let dir = dir.to_path_buf();
     let cert = tls.as_ref().map(|(_, cert)| cert.clone());
     super::launch::serve(config, listen, tls.map(|(t, _)| t), format, move |addr| {
         let host = if addr.ip().is_loopback() {

@@ -274,10 +274,12 @@ struct ServeArgs {
     plain_http: bool,
     #[command(flatten)]
     address: PublicAddress,
-    /// Make new secrets where those the database was used with are missing or different: every
-    /// API key then answers 401, every session ends, and webhooks deliver nothing until their
-    /// secrets are rotated. Without it such a start is refused, naming the file to restore.
-    #[arg(long)]
+    /// Start although secret files the database depends on are missing (made anew) or, for the
+    /// pepper and the sealing key, another installation's (taken as they are): what depended on
+    /// the old ones stops working (API keys answer 401, sessions end, webhooks deliver nothing
+    /// until their secrets are rotated), and the log says which. Without it such a start is
+    /// refused, naming the file to restore. Remove it once the server has started.
+    #[arg(long, env = "REGINTEL_NEW_SECRETS", value_parser = BoolishValueParser::new())]
     new_secrets: bool,
     /// Connections served at once.
     #[arg(long, env = "REGINTEL_MAX_CONNECTIONS", default_value_t = defaults::MAX_CONNECTIONS)]
@@ -421,6 +423,12 @@ struct WebhookArgs {
 }
 
 impl WebhookArgs {
+    /// The egress policy and the pause, into `config`.
+    fn apply(&self, config: &mut ServerConfig) {
+        config.webhook_egress = self.policy();
+        config.webhooks_paused = self.webhooks_paused;
+    }
+
     fn policy(&self) -> crate::webhooks::egress::EgressPolicy {
         crate::webhooks::egress::EgressPolicy {
             allow_cidrs: self.webhook_allow_cidr.clone(),
@@ -500,9 +508,8 @@ impl ServeArgs {
         config.public_data_bytes = self.public_data_mb.saturating_mul(1024 * 1024);
         config.limits = self.limits.config();
         config.llm = self.llm.config()?;
-        config.webhook_egress = self.webhooks.policy();
+        self.webhooks.apply(&mut config);
         config.new_secrets = self.new_secrets;
-        config.webhooks_paused = self.webhooks.webhooks_paused;
         config.metrics_token = secret(
             SecretVar::METRICS_TOKEN,
             "--metrics-token-file",
@@ -548,15 +555,14 @@ fn dispatch(
             plain_http,
             limits,
             webhooks,
-        } => demo::run(
-            &dir,
-            listen,
-            plain_http,
-            limits.config(),
-            webhooks.policy(),
-            access_lines,
-            format,
-        ),
+        } => {
+            let mut config = ServerConfig::new(dir);
+            config.access_lines = access_lines;
+            config.tls = !plain_http;
+            config.limits = limits.config();
+            webhooks.apply(&mut config);
+            demo::run(config, listen, plain_http, format)
+        }
         Command::Serve(args) => {
             let mut config = args.config()?;
             config.access_lines = access_lines;

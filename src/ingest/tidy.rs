@@ -26,6 +26,8 @@ pub struct Defaults<'a> {
     pub unit: Option<&'a str>,
     /// Rows with a `unit` column must give `unit` (a private dataset has one unit).
     pub unit_only: bool,
+    /// The dimension columns the file must have (a private dataset's, in any order).
+    pub dims: Option<&'a [String]>,
 }
 
 /// Where each known column is, and which columns are dimensions.
@@ -68,6 +70,24 @@ pub fn parse(file: &str, bytes: &[u8], defaults: Defaults<'_>) -> Result<ParsedF
     // Every row's problem is reported, not only the first; a CSV that cannot be read further
     // (broken quoting, bytes that are not UTF-8) ends the reading.
     let mut problems = super::Problems::new(file);
+    if let Some(declared) = defaults.dims {
+        let sorted = |names: &[String]| {
+            let mut names = names.to_vec();
+            names.sort();
+            names
+        };
+        let (given, declared) = (sorted(&dim_names), sorted(declared));
+        if given != declared {
+            problems.add(
+                header_line,
+                format!(
+                    "dimension columns are [{}]; the dataset declares [{}]",
+                    common::shown(&given.join(", ")),
+                    declared.join(", ")
+                ),
+            );
+        }
+    }
     loop {
         let (line, record) = match csv.next() {
             Ok(Some(next)) => next,
@@ -425,6 +445,7 @@ mod tests {
             dataset: Some(dataset),
             unit: Some(unit),
             unit_only: false,
+            dims: None,
         }
     }
 
@@ -675,6 +696,7 @@ mod problems {
             dataset: Some("mine"),
             unit: Some("PC"),
             unit_only,
+            dims: None,
         };
         parse("body", text.as_bytes(), defaults)
     }
@@ -720,6 +742,7 @@ mod problems {
             dataset: Some("mine"),
             unit: Some("eur_hab"),
             unit_only: false,
+            dims: None,
         };
         let parsed = parse("f", b"nuts_code,period,value\nDE21,2023,1\n", defaults).unwrap();
         assert_eq!(parsed.rows[0].unit, "EUR_HAB");

@@ -9,6 +9,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::{Scoped, StoreResult, System};
 use crate::webhooks::breaker::{self, Breaker};
+use crate::webhooks::egress::WebhookUrl;
 use crate::webhooks::events;
 
 /// Endpoints an account may register.
@@ -189,11 +190,13 @@ pub struct AttemptRecord {
     pub endpoint: Option<EndpointChange>,
 }
 
-/// An endpoint's breaker after an attempt, and the reason it is disabled, if it is.
+/// An endpoint's breaker after an attempt, and the reason it is disabled, if it is; `url` is the
+/// URL the attempt went to (the endpoint may have another by the time it is recorded).
 pub struct EndpointChange {
     pub endpoint_id: i64,
     pub breaker: Breaker,
     pub disable: Option<&'static str>,
+    pub url: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -234,6 +237,7 @@ impl System {
                 MAX_ENDPOINTS_PER_ACCOUNT as usize,
             ));
         }
+        ensure_not_gone(&tx, account, new.url, new.now)?;
         tx.prepare_cached(
             "INSERT INTO webhook_endpoints (public_id, account_id, url, description, event_types,
                                             secret_sealed, created_at)
@@ -275,11 +279,13 @@ impl System {
 
     /// Takes up to `limit` due deliveries of enabled endpoints of enabled accounts, at most
     /// `per_endpoint` of one endpoint and `per_account` of one account (so one backlog cannot
-    /// fill a claim), oldest due first, and holds them until `now + lease_ms`: another worker
-    /// (or this one after a crash) takes them again only when the lease has run out.
+    /// fill a claim), oldest due first, a replay's after the rest, and holds them until
+    /// `now + lease_ms`: another worker (or this one after a crash) takes them again only when
+    /// the lease has run out.
     ///
-    /// Each endpoint's first due deliveries come from its own index range, so a claim costs
-    /// endpoints × `per_endpoint` index reads however long the backlog is.
+    /// Each endpoint's first due deliveries come from its own index ranges (the new ones, then
+    /// the replayed ones), so a claim costs endpoints × `per_endpoint` index reads however long
+    /// the backlog is.
     pub fn claim_due(
         &mut self,
         now: i64,
@@ -299,22 +305,29 @@ impl System {
                  WHERE p.enabled AND NOT a.disabled",
             )?;
             let mut first_due = tx.prepare_cached(
-                "SELECT id, next_attempt_at, replayed
+                "SELECT id, next_attempt_at
                  FROM webhook_deliveries INDEXED BY webhook_deliveries_pending
-                 WHERE endpoint_id = ?1 AND status = 'pending' AND next_attempt_at <= ?2
-                   AND (lease_until IS NULL OR lease_until <= ?2)
-                 ORDER BY replayed, next_attempt_at, id LIMIT ?3",
+                 WHERE endpoint_id = ?1 AND status = 'pending' AND replayed = ?4
+                   AND next_attempt_at <= ?2 AND (lease_until IS NULL OR lease_until <= ?2)
+                 ORDER BY next_attempt_at, id LIMIT ?3",
             )?;
             let endpoints: Vec<(i64, i64)> = endpoints
                 .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<_, _>>()?;
             for (endpoint, account) in endpoints {
-                let rows = first_due
-                    .query_map(params![endpoint, now, per_endpoint as i64], |r| {
-                        Ok((r.get(2)?, r.get(1)?, r.get(0)?, account))
-                    })?;
-                for row in rows {
-                    due.push(row?);
+                let mut room = per_endpoint;
+                for replayed in [false, true] {
+                    let rows = first_due
+                        .query_map(params![endpoint, now, room as i64, replayed], |r| {
+                            Ok((replayed, r.get(1)?, r.get(0)?, account))
+                        })?;
+                    for row in rows {
+                        due.push(row?);
+                        room -= 1;
+                    }
+                    if room == 0 {
+                        break;
+                    }
                 }
             }
         }
@@ -420,13 +433,54 @@ fn record_attempt(tx: &Connection, record: &AttemptRecord) -> StoreResult<()> {
     if let Some(change) = &record.endpoint {
         save_breaker(tx, change.endpoint_id, &change.breaker)?;
         if let Some(reason) = change.disable {
+            // Only while the endpoint still names the URL that said so: an attempt under way
+            // when its owner gave a new one says nothing of the new receiver.
             tx.prepare_cached(
-                "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?2 WHERE id = ?1",
+                "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?2
+                 WHERE id = ?1 AND url = ?3",
             )?
-            .execute(params![change.endpoint_id, reason])?;
+            .execute(params![change.endpoint_id, reason, change.url])?;
+        }
+        if change.disable == Some(GONE_REASON) {
+            // The receiver asked never to be called again: no endpoint of the account may name
+            // that URL for a while, a new one included.
+            tx.prepare_cached(
+                "INSERT INTO webhook_destinations (account_id, url_key, gone_at)
+                 SELECT account_id, ?2, ?3 FROM webhook_endpoints WHERE id = ?1
+                 ON CONFLICT (account_id, url_key) DO UPDATE SET gone_at = excluded.gone_at",
+            )?
+            .execute(params![change.endpoint_id, url_key(&change.url), record.at])?;
         }
     }
     Ok(())
+}
+
+/// How long a URL whose receiver answered 410 Gone stays refused to its account's endpoints.
+pub const GONE_FOR_MS: i64 = 30 * 24 * 3600 * 1000;
+
+/// A URL in the form destinations are remembered by ([`WebhookUrl::key`]); as written when it
+/// does not parse (it was checked when it was stored).
+fn url_key(url: &str) -> String {
+    WebhookUrl::parse(url).map_or_else(|_| url.to_owned(), |u| u.key())
+}
+
+/// Refuses `url` for `account` while its receiver's 410 Gone holds.
+fn ensure_not_gone(conn: &Connection, account: i64, url: &str, now: i64) -> StoreResult<()> {
+    let gone_at: Option<i64> = conn
+        .prepare_cached(
+            "SELECT gone_at FROM webhook_destinations WHERE account_id = ?1 AND url_key = ?2",
+        )?
+        .query_row(params![account, url_key(url)], |r| r.get(0))
+        .optional()?
+        .flatten();
+    match gone_at {
+        Some(at) if now - at < GONE_FOR_MS => Err(super::StoreError::Conflict(format!(
+            "the receiver at this URL answered 410 Gone on {}, asking never to be called again: no endpoint may name it before {}",
+            crate::clock::rfc3339(at),
+            crate::clock::rfc3339(at + GONE_FOR_MS)
+        ))),
+        _ => Ok(()),
+    }
 }
 
 impl System {
@@ -502,9 +556,11 @@ pub struct EndpointPatch<'a> {
     pub description: Option<&'a str>,
     /// JSON array of event type names.
     pub event_types: Option<&'a str>,
-    /// Enabling clears the reason it was disabled and closes its breaker: the owner says the
-    /// receiver is back.
+    /// Enabling clears the reason it was disabled (not a 410's: that takes a new URL); the
+    /// breaker stays as it is.
     pub enabled: Option<bool>,
+    /// When the change is made (unix ms): a 410's hold on a URL is counted from its answer.
+    pub now: i64,
 }
 
 /// How far a reset moves an endpoint's breaker version: beyond every version the attempts under
@@ -557,7 +613,10 @@ impl System {
         // The breaker's history and a 410 belong to the receiver at the URL: a new URL starts
         // afresh (closed, at a version above any an attempt under way may still save); disabling
         // and enabling again does not, so it cannot open the way to a failing or departed one.
-        let new_url = patch.url.is_some_and(|u| u != url);
+        let new_url = patch.url.is_some_and(|u| url_key(u) != url_key(&url));
+        if let Some(url) = patch.url.filter(|_| new_url) {
+            ensure_not_gone(&tx, account, url, patch.now)?;
+        }
         if new_url {
             tx.execute(
                 "UPDATE webhook_endpoints
@@ -701,7 +760,8 @@ impl System {
     /// which were for one endpoint each, left out), oldest first, at most [`MAX_REPLAY`]:
     /// events whose delivery to the endpoint failed or never was, and with `include_delivered`
     /// those it received too; deliveries pending already stay as they are. At most once in
-    /// [`REPLAY_EVERY_MS`] per endpoint. None when there is no such endpoint.
+    /// [`REPLAY_EVERY_MS`] per destination URL of the account (a replay that schedules nothing
+    /// does not count). None when there is no such endpoint.
     pub fn replay(
         &mut self,
         account: i64,
@@ -714,11 +774,23 @@ impl System {
             return Ok(None);
         };
         ensure_enabled(&tx, endpoint)?;
-        let last: Option<i64> = tx.query_row(
-            "SELECT last_replay_at FROM webhook_endpoints WHERE id = ?1",
+        // Once an hour per destination: an endpoint deleted and made again for the same URL
+        // does not start a new hour.
+        let url: String = tx.query_row(
+            "SELECT url FROM webhook_endpoints WHERE id = ?1",
             [endpoint],
             |r| r.get(0),
         )?;
+        let destination = url_key(&url);
+        let last: Option<i64> = tx
+            .query_row(
+                "SELECT last_replay_at FROM webhook_destinations
+                 WHERE account_id = ?1 AND url_key = ?2",
+                params![account, destination],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten();
         if let Some(last) = last.filter(|last| now - last < REPLAY_EVERY_MS) {
             return Ok(Some(ReplayOutcome::TooSoon {
                 next_at: last + REPLAY_EVERY_MS,
@@ -762,10 +834,15 @@ impl System {
                 scheduled += upsert.execute(params![event, now, endpoint])?;
             }
         }
-        tx.execute(
-            "UPDATE webhook_endpoints SET last_replay_at = ?2 WHERE id = ?1",
-            params![endpoint, now],
-        )?;
+        // A replay that found nothing to send costs no hour.
+        if scheduled > 0 {
+            tx.execute(
+                "INSERT INTO webhook_destinations (account_id, url_key, last_replay_at)
+                 VALUES (?1, ?2, ?3)
+                 ON CONFLICT (account_id, url_key) DO UPDATE SET last_replay_at = excluded.last_replay_at",
+                params![account, destination, now],
+            )?;
+        }
         tx.commit()?;
         Ok(Some(ReplayOutcome::Scheduled(Replay {
             scheduled,
@@ -1140,6 +1217,23 @@ mod tests {
             "msg_1; the pending ones stay as they are"
         );
         assert_eq!(status_of(&store, "msg_1", "whk_a"), "pending");
+        // The hour is the destination's: an endpoint deleted and made again for the same URL
+        // waits it out too; a replay that finds nothing to send costs no hour.
+        system.delete_endpoint(1, "whk_a").unwrap();
+        register(&store, 1, "whk_a2", r#"["dataset.updated"]"#, HOOK, "v1:s");
+        assert!(matches!(
+            system
+                .replay(1, "whk_a2", 0, true, now + REPLAY_EVERY_MS + 1)
+                .unwrap(),
+            Some(ReplayOutcome::TooSoon { .. })
+        ));
+        let later = now + 2 * REPLAY_EVERY_MS;
+        let nothing = scheduled(system.replay(1, "whk_a2", later, false, later).unwrap());
+        assert_eq!(nothing.scheduled, 0);
+        assert!(matches!(
+            system.replay(1, "whk_a2", 0, false, later).unwrap(),
+            Some(ReplayOutcome::Scheduled(_))
+        ));
 
         // An endpoint made after the events: every one is new to it, a thousand a call.
         for i in 0..MAX_REPLAY + 5 {
@@ -1203,6 +1297,7 @@ mod tests {
                 endpoint_id: endpoint,
                 breaker: breaker.clone(),
                 disable: Some(GONE_REASON),
+                url: HOOK.to_owned(),
             }),
         };
         system.record_attempts(&[gone(&tripped)]).unwrap();
@@ -1211,6 +1306,7 @@ mod tests {
             description: None,
             event_types: None,
             enabled,
+            now: 4_000,
         };
         let refused = system.update_endpoint(1, "whk_a", &patch(Some(true), None));
         assert!(
@@ -1248,6 +1344,33 @@ mod tests {
         assert_eq!(
             (row.breaker_state.as_str(), row.breaker_trips),
             ("closed", 0)
+        );
+
+        // The URL that answered 410 stays refused to the account for 30 days, written in any
+        // form, on a new endpoint too; another account may name it.
+        let back = system.update_endpoint(
+            1,
+            "whk_a",
+            &patch(None, Some("https://HOOKS.example.org./in?")),
+        );
+        assert!(
+            matches!(&back, Err(super::super::StoreError::Conflict(m)) if m.contains("410 Gone")),
+            "{back:?}"
+        );
+        let new = |public_id, now| NewEndpoint {
+            public_id,
+            url: HOOK,
+            description: "",
+            event_types: r#"["webhook.test"]"#,
+            secret_sealed: "v1:s",
+            now,
+        };
+        assert!(system.insert_endpoint(1, &new("whk_b", 4_000)).is_err());
+        assert!(system.insert_endpoint(2, &new("whk_c", 4_000)).is_ok());
+        assert!(
+            system
+                .insert_endpoint(1, &new("whk_d", 3_000 + GONE_FOR_MS))
+                .is_ok()
         );
     }
 
@@ -1473,6 +1596,7 @@ mod tests {
                     endpoint_id: endpoint,
                     breaker: tripped.clone(),
                     disable: Some("410 Gone"),
+                    url: HOOK.to_owned(),
                 }),
             }])
             .unwrap();
@@ -1548,6 +1672,7 @@ mod management_tests {
                         endpoint_id: row.id,
                         breaker,
                         disable: None,
+                        url: String::new(),
                     }),
                 }])
                 .unwrap();

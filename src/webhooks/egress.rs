@@ -132,6 +132,19 @@ pub struct WebhookUrl {
 }
 
 impl WebhookUrl {
+    /// The URL in one form whatever way it was written (scheme, host without a trailing dot, port,
+    /// path and query without an empty `?`): what the service remembers of a destination.
+    pub fn key(&self) -> String {
+        let scheme = if self.https { "https" } else { "http" };
+        let host = self.host.trim_end_matches('.');
+        let path = self.path.strip_suffix('?').unwrap_or(&self.path);
+        if host.contains(':') {
+            format!("{scheme}://[{host}]:{}{path}", self.port)
+        } else {
+            format!("{scheme}://{host}:{}{path}", self.port)
+        }
+    }
+
     /// Parses an absolute `https://` (or `http://`) URL. Refused: other schemes, user names or
     /// passwords, fragments, and numeric hosts in any form but dotted-quad IPv4 or bracketed
     /// IPv6 (`0x7f.1`, `2130706433` and `127.1` reach loopback on many resolvers).
@@ -264,6 +277,32 @@ mod tests {
 
     fn ips(list: &[&str]) -> Vec<IpAddr> {
         list.iter().map(|s| s.parse().unwrap()).collect()
+    }
+
+    /// A destination is remembered in one form, however its URL was written.
+    #[test]
+    fn a_url_has_one_key_however_written() {
+        let key = |url: &str| WebhookUrl::parse(url).unwrap().key();
+        assert_eq!(
+            key("https://Hooks.Example.org./in?"),
+            "https://hooks.example.org:443/in"
+        );
+        assert_eq!(
+            key("https://hooks.example.org:443/in"),
+            "https://hooks.example.org:443/in"
+        );
+        assert_ne!(
+            key("http://hooks.example.org/in"),
+            key("https://hooks.example.org/in")
+        );
+        assert_ne!(
+            key("https://hooks.example.org/in?a=1"),
+            key("https://hooks.example.org/in")
+        );
+        assert_eq!(
+            key("https://[2001:db8::1]/h"),
+            "https://[2001:db8::1]:443/h"
+        );
     }
 
     #[test]

@@ -21,6 +21,9 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(15);
 /// Bytes of a receiver's answer read at most; the rest is dropped with the connection.
 pub const MAX_ANSWER_BYTES: usize = 64 * 1024;
+/// What the delivery log says of a host that does not resolve or leads where webhooks may not go.
+pub const UNREACHABLE: &str =
+    "egress_denied: the host does not lead to an address webhooks may reach";
 
 /// What one attempt gives: the status (None: no answer), the receiver's `Retry-After`, and what
 /// went wrong, in words for the delivery log.
@@ -104,14 +107,13 @@ async fn attempt(
     tls: &Arc<rustls::ClientConfig>,
     request: Signed<'_>,
 ) -> Result<(u16, Option<Duration>), String> {
-    // The delivery log is read by the endpoint's owner: it says what failed, not which
-    // internal address the host resolved to.
-    let addrs = check_destination(url, policy).await.map_err(|e| match e {
-        Destination::Unresolved(_) => format!("{} does not resolve", url.host),
-        Destination::Denied(why) => {
-            tracing::info!(host = %url.host, why, "webhook egress denied");
-            "egress_denied: an address of the host is not one webhooks may reach".to_owned()
-        }
+    // The delivery log is read by the endpoint's owner: one message whether the host does not
+    // resolve or leads inside, so that pointing a name at internal ones maps nothing of the
+    // operator's network; the log says which, with the host.
+    let addrs = check_destination(url, policy).await.map_err(|e| {
+        let (Destination::Unresolved(why) | Destination::Denied(why)) = e;
+        tracing::info!(host = %url.host, why, "webhook destination refused");
+        UNREACHABLE.to_owned()
     })?;
     let stream = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(&addrs[..]))
         .await
@@ -305,11 +307,22 @@ mod tests {
         let url = WebhookUrl::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
         let attempt = send(&url, &EgressPolicy::default(), &tls(), signed("{}")).await;
         assert_eq!(attempt.status, None);
-        assert!(attempt.error.unwrap().starts_with("egress_denied"));
-        // A name resolving to loopback is refused as well.
+        assert_eq!(attempt.error.as_deref(), Some(UNREACHABLE));
+        // A name resolving to loopback is refused as well, and a name that does not resolve is
+        // told the same: the delivery log maps nothing of what lies inside.
         let named = WebhookUrl::parse(&format!("http://localhost:{port}/")).unwrap();
         let attempt = send(&named, &EgressPolicy::default(), &tls(), signed("{}")).await;
-        assert!(attempt.error.unwrap().starts_with("egress_denied"));
+        assert_eq!(attempt.error.as_deref(), Some(UNREACHABLE));
+        let nowhere = EgressPolicy {
+            allow_loopback: true,
+            resolver: crate::webhooks::resolve::Resolver::given(|host, _| {
+                let why = format!("{host} does not resolve");
+                Box::pin(async move { Err(why) })
+            }),
+            ..EgressPolicy::default()
+        };
+        let attempt = send(&named, &nowhere, &tls(), signed("{}")).await;
+        assert_eq!(attempt.error.as_deref(), Some(UNREACHABLE));
         assert!(seen.try_recv().is_err(), "nothing was sent");
     }
 

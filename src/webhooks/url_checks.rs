@@ -1,8 +1,9 @@
 //! Where a webhook URL leads, checked when it is registered or changed: before the request takes
-//! a permit of the blocking pool, since a resolver that never answers would hold one (six such
-//! registrations made other accounts' logins wait 14 s). At most [`AT_ONCE`] lookups run at a
-//! time and one per account; a lookup keeps its place until the resolver answers, even after
-//! its client has left or stopped waiting, so abandoned lookups cannot pile up either.
+//! a permit of the blocking pool, since a resolver that never answers would hold that permit for
+//! as long as it waits, and a few such registrations would hold them all. At most [`AT_ONCE`]
+//! lookups run at a time and one per account, so that a place is left to other accounts unless
+//! as many accounts hold one; a lookup keeps its place until the resolver answers, even after its
+//! client has left or stopped waiting, so abandoned lookups cannot pile up either.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -13,8 +14,9 @@ use tokio::sync::Semaphore;
 use super::egress::{EgressPolicy, WebhookUrl};
 use super::send::{Destination, resolve_and_check};
 
-/// Lookups for registrations running at once, all accounts together.
-pub const AT_ONCE: usize = 4;
+/// Lookups for registrations running at once, all accounts together (each waits on a thread of
+/// its own; the system resolver cannot be cancelled).
+pub const AT_ONCE: usize = 16;
 
 /// Why a URL was not found to lead where webhooks may go.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -834,7 +834,7 @@ async fn quarterly_data_is_briefed_and_the_list_pages() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_briefing_while_the_model_writes_is_written_without_it() {
     assert!(
-        regintel::state::blocking_permits() >= 2,
+        regintel::config::blocking_permits() >= 2,
         "two briefings at once need two blocking permits (cores)"
     );
     let gate = std::sync::Arc::new(Gate::default());

@@ -43,8 +43,9 @@ async fn demo_serves_https_with_credentials_file_and_stops_on_sigterm() {
     // Reuse the bundled database so the demo's import step finds nothing to do.
     std::fs::copy(bundled_db(), dir.path().join(regintel::store::DB_FILE)).unwrap();
     let mut child = regintel()
-        // The demo honours the rate-limit variables like `serve`.
+        // The demo honours the rate-limit and webhook variables like `serve`.
         .env("REGINTEL_LIMIT_ANONYMOUS_MINUTE", "4")
+        .env("REGINTEL_WEBHOOKS_PAUSED", "on")
         .args(["demo", "--listen", "127.0.0.1:0", "--dir"])
         .arg(dir.path())
         .stdout(Stdio::piped())
@@ -89,6 +90,8 @@ async fn demo_serves_https_with_credentials_file_and_stops_on_sigterm() {
     let r = client.get(&format!("{BASE}/regions/DE21/profile")).await;
     assert_eq!(r.status, 200);
     assert_eq!(r.json()["data"]["region"]["name"], "Oberbayern");
+    let ready = client.get("/readyz").await;
+    assert_eq!(ready.json()["data"]["webhooks"], "paused");
 
     // One professional and one institutional account, each with a working key and password.
     let accounts = credentials["accounts"].as_array().unwrap();

@@ -420,7 +420,7 @@ async fn async_threads_stay_free_while_the_database_is_busy() {
     let s = TestServer::start().await;
     let profile = format!("{BASE}/regions/DE21/profile");
     assert_eq!(s.client.get(&profile).await.status, 200, "now cached");
-    let writers = 2 * regintel::state::blocking_permits() + 2;
+    let writers = 2 * regintel::config::blocking_permits() + 2;
     let accounts: Vec<_> = (0..writers + 8)
         .map(|i| s.account(&format!("w{i}@example.org"), Tier::Professional))
         .collect();

@@ -443,6 +443,15 @@ async fn a_backup_never_writes_through_a_link_or_a_file_made_beside_it() {
         .filter(|n| n.contains("partial-"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+    // A world-readable file made at the old temporary name is neither written nor the copy.
+    let second = backups.path().join("second.sqlite");
+    let planted = backups.path().join("second.sqlite.partial");
+    std::fs::write(&planted, "planted").unwrap();
+    std::fs::set_permissions(&planted, std::fs::Permissions::from_mode(0o666)).unwrap();
+    assert!(backup(&second).status.success());
+    assert_eq!(std::fs::read_to_string(&planted).unwrap(), "planted");
+    let meta = std::fs::symlink_metadata(&second).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
     // A link at the target's name, even a dangling one, is never followed.
     let linked = backups.path().join("linked.sqlite");
     std::os::unix::fs::symlink(backups.path().join("nowhere"), &linked).unwrap();
@@ -1080,7 +1089,7 @@ fn the_debian_package_enables_its_unit_and_its_scripts_manage_it() {
     );
     if !Path::new("/etc/regintel").exists() {
         assert!(
-            said.contains("regintel.service is enabled and not started"),
+            said.contains("regintel.service is enabled (it starts at boot) but not started"),
             "{said}"
         );
         assert!(!called.contains("deb-systemd-invoke start"), "{called}");

@@ -21,6 +21,16 @@ async fn create(s: &TestServer, key: (&str, &str), body: Value) -> crate::suppor
     .await
 }
 
+/// The pointers of a validation error's problems, in order.
+fn pointers(e: &Value) -> Vec<&str> {
+    e["details"]["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["pointer"].as_str().unwrap())
+        .collect()
+}
+
 async fn put(s: &TestServer, key: (&str, &str), code: &str, csv: &str) -> crate::support::Resp {
     s.call(
         "PUT",
@@ -145,14 +155,8 @@ async fn bad_definitions_and_bad_csv_are_refused_whole() {
     )
     .await
     .error(422, "validation_failed");
-    let pointers: Vec<&str> = e["details"]["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["pointer"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        pointers,
+        pointers(&e),
         [
             "#/code",
             "#/title",
@@ -219,12 +223,7 @@ async fn bad_definitions_and_bad_csv_are_refused_whole() {
     let e = put(&s, a.key_header(), "my_jobs", &wrong)
         .await
         .error(422, "validation_failed");
-    let listed: Vec<&str> = e["details"]["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["pointer"].as_str().unwrap())
-        .collect();
+    let listed = pointers(&e);
     assert_eq!(listed, ["line 2", "line 4"], "{e}");
     assert!(e["details"].get("errors_not_listed").is_none(), "{e}");
     let wrong_unit = CSV.replace("2023,900,NR", "2023,900,PC");
@@ -244,10 +243,20 @@ async fn bad_definitions_and_bad_csv_are_refused_whole() {
         detail.contains("period \"@2023\" is not a year (2023), quarter (2023-Q1)"),
         "{detail}"
     );
-    let wrong_dims = CSV.replace(",sex,", ",age,");
-    put(&s, a.key_header(), "my_jobs", &wrong_dims)
+    // Columns other than the dataset's dimensions, and a bad row, in one answer.
+    let wrong_dims = CSV.replace(",sex,", ",age,").replace("1234.5", "12x");
+    let e = put(&s, a.key_header(), "my_jobs", &wrong_dims)
         .await
         .error(422, "validation_failed");
+    let listed = pointers(&e);
+    assert_eq!(listed, ["line 1", "line 2"], "{e}");
+    assert!(
+        e["details"]["errors"][0]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("the dataset declares [sex]"),
+        "{e}"
+    );
     let detail = s
         .client
         .get_with("/api/v1/regional/datasets/my_jobs", &[a.key_header()])

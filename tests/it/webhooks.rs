@@ -817,10 +817,12 @@ pub fn verify_with_standardwebhooks(
 static HANG_ASKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 static HANG_RELEASE: tokio::sync::Notify = tokio::sync::Notify::const_new();
 
-/// A resolver that never answers for `hang.example` until the test releases it, and a wait for
-/// it longer than any test.
+/// A resolver that never answers for `hang.example` until the test releases it, a wait for it
+/// longer than any test, and two permits per blocking pool, fewer than the registrations that
+/// hang, whatever the machine.
 fn hanging_resolver(config: &mut regintel::config::ServerConfig) {
     config.webhook_resolve_wait = Duration::from_secs(600);
+    config.blocking_permits = 2;
     config.webhook_egress.resolver = regintel::webhooks::resolve::Resolver::given(|host, _| {
         let host = host.to_owned();
         Box::pin(async move {
@@ -834,9 +836,9 @@ fn hanging_resolver(config: &mut regintel::config::ServerConfig) {
     });
 }
 
-/// Registrations whose resolver never answers hold no permit of the blocking pool (this
-/// machine's two were taken by two such registrations, and every login waited): another
-/// account signs in and makes a key while three hang. One account has one lookup at a time;
+/// Registrations whose resolver never answers hold no permit of the blocking pool (when they
+/// did, two such registrations took both of a two-processor server's, and every login waited):
+/// another account signs in and makes a key while three hang. One account has one lookup at a time;
 /// once the resolver answers, each is refused with the one message that tells nothing of the
 /// operator's network.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

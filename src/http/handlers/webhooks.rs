@@ -187,6 +187,7 @@ pub fn update(req: &mut Req) -> Result<Reply, ApiError> {
         description,
         event_types: event_types.as_deref(),
         enabled,
+        now: crate::clock::now_ms(),
     };
     let row = req
         .state

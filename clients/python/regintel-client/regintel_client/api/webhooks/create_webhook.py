@@ -115,14 +115,14 @@ def sync_detailed(
      API key or session token. `url` must be `https://` (plain `http://` only to hosts or ranges the
     operator allows), and every address its host resolves to must be public or allowed by the operator's
     egress policy, else 422 `webhook_url_not_allowed` (the same message whether the host does not
-    resolve, resolves too slowly, within 5 s, or leads inside); it is checked again before every
-    delivery. The host is looked up before the request takes its turn on the server: at most 4 lookups
-    run at once (503 `unavailable` beyond) and one per account (409 `conflict` while the account's
-    previous one is unanswered). `event_types` names at least one of the events in the `webhooks`
-    section of this document. The answer carries the signing `secret` (`whsec_` + base64 of 32 random
-    bytes) once, uncompressed and with `Cache-Control: no-store`; regintel keeps it encrypted.
-    Deliveries are signed as Standard Webhooks 1.0 specifies (`webhook-id`, `webhook-timestamp`,
-    `webhook-signature: v1,<base64>`). An account registers at most 20 endpoints (409 `conflict`).
+    resolve, does not resolve within 5 s, or leads inside); it is checked again before every delivery.
+    The host is looked up before the request takes its turn on the server: at most 16 lookups run at
+    once (503 `unavailable` beyond) and one per account (409 `conflict` while the account's previous one
+    is unanswered). `event_types` names at least one of the events in the `webhooks` section of this
+    document. The answer carries the signing `secret` (`whsec_` + base64 of 32 random bytes) once,
+    uncompressed and with `Cache-Control: no-store`; regintel keeps it encrypted. Deliveries are signed
+    as Standard Webhooks 1.0 specifies (`webhook-id`, `webhook-timestamp`, `webhook-signature:
+    v1,<base64>`). An account registers at most 20 endpoints (409 `conflict`).
 
     Args:
         body (CreateWebhook):
@@ -156,14 +156,14 @@ def sync(
      API key or session token. `url` must be `https://` (plain `http://` only to hosts or ranges the
     operator allows), and every address its host resolves to must be public or allowed by the operator's
     egress policy, else 422 `webhook_url_not_allowed` (the same message whether the host does not
-    resolve, resolves too slowly, within 5 s, or leads inside); it is checked again before every
-    delivery. The host is looked up before the request takes its turn on the server: at most 4 lookups
-    run at once (503 `unavailable` beyond) and one per account (409 `conflict` while the account's
-    previous one is unanswered). `event_types` names at least one of the events in the `webhooks`
-    section of this document. The answer carries the signing `secret` (`whsec_` + base64 of 32 random
-    bytes) once, uncompressed and with `Cache-Control: no-store`; regintel keeps it encrypted.
-    Deliveries are signed as Standard Webhooks 1.0 specifies (`webhook-id`, `webhook-timestamp`,
-    `webhook-signature: v1,<base64>`). An account registers at most 20 endpoints (409 `conflict`).
+    resolve, does not resolve within 5 s, or leads inside); it is checked again before every delivery.
+    The host is looked up before the request takes its turn on the server: at most 16 lookups run at
+    once (503 `unavailable` beyond) and one per account (409 `conflict` while the account's previous one
+    is unanswered). `event_types` names at least one of the events in the `webhooks` section of this
+    document. The answer carries the signing `secret` (`whsec_` + base64 of 32 random bytes) once,
+    uncompressed and with `Cache-Control: no-store`; regintel keeps it encrypted. Deliveries are signed
+    as Standard Webhooks 1.0 specifies (`webhook-id`, `webhook-timestamp`, `webhook-signature:
+    v1,<base64>`). An account registers at most 20 endpoints (409 `conflict`).
 
     Args:
         body (CreateWebhook):
@@ -192,14 +192,14 @@ async def asyncio_detailed(
      API key or session token. `url` must be `https://` (plain `http://` only to hosts or ranges the
     operator allows), and every address its host resolves to must be public or allowed by the operator's
     egress policy, else 422 `webhook_url_not_allowed` (the same message whether the host does not
-    resolve, resolves too slowly, within 5 s, or leads inside); it is checked again before every
-    delivery. The host is looked up before the request takes its turn on the server: at most 4 lookups
-    run at once (503 `unavailable` beyond) and one per account (409 `conflict` while the account's
-    previous one is unanswered). `event_types` names at least one of the events in the `webhooks`
-    section of this document. The answer carries the signing `secret` (`whsec_` + base64 of 32 random
-    bytes) once, uncompressed and with `Cache-Control: no-store`; regintel keeps it encrypted.
-    Deliveries are signed as Standard Webhooks 1.0 specifies (`webhook-id`, `webhook-timestamp`,
-    `webhook-signature: v1,<base64>`). An account registers at most 20 endpoints (409 `conflict`).
+    resolve, does not resolve within 5 s, or leads inside); it is checked again before every delivery.
+    The host is looked up before the request takes its turn on the server: at most 16 lookups run at
+    once (503 `unavailable` beyond) and one per account (409 `conflict` while the account's previous one
+    is unanswered). `event_types` names at least one of the events in the `webhooks` section of this
+    document. The answer carries the signing `secret` (`whsec_` + base64 of 32 random bytes) once,
+    uncompressed and with `Cache-Control: no-store`; regintel keeps it encrypted. Deliveries are signed
+    as Standard Webhooks 1.0 specifies (`webhook-id`, `webhook-timestamp`, `webhook-signature:
+    v1,<base64>`). An account registers at most 20 endpoints (409 `conflict`).
 
     Args:
         body (CreateWebhook):
@@ -231,14 +231,14 @@ async def asyncio(
      API key or session token. `url` must be `https://` (plain `http://` only to hosts or ranges the
     operator allows), and every address its host resolves to must be public or allowed by the operator's
     egress policy, else 422 `webhook_url_not_allowed` (the same message whether the host does not
-    resolve, resolves too slowly, within 5 s, or leads inside); it is checked again before every
-    delivery. The host is looked up before the request takes its turn on the server: at most 4 lookups
-    run at once (503 `unavailable` beyond) and one per account (409 `conflict` while the account's
-    previous one is unanswered). `event_types` names at least one of the events in the `webhooks`
-    section of this document. The answer carries the signing `secret` (`whsec_` + base64 of 32 random
-    bytes) once, uncompressed and with `Cache-Control: no-store`; regintel keeps it encrypted.
-    Deliveries are signed as Standard Webhooks 1.0 specifies (`webhook-id`, `webhook-timestamp`,
-    `webhook-signature: v1,<base64>`). An account registers at most 20 endpoints (409 `conflict`).
+    resolve, does not resolve within 5 s, or leads inside); it is checked again before every delivery.
+    The host is looked up before the request takes its turn on the server: at most 16 lookups run at
+    once (503 `unavailable` beyond) and one per account (409 `conflict` while the account's previous one
+    is unanswered). `event_types` names at least one of the events in the `webhooks` section of this
+    document. The answer carries the signing `secret` (`whsec_` + base64 of 32 random bytes) once,
+    uncompressed and with `Cache-Control: no-store`; regintel keeps it encrypted. Deliveries are signed
+    as Standard Webhooks 1.0 specifies (`webhook-id`, `webhook-timestamp`, `webhook-signature:
+    v1,<base64>`). An account registers at most 20 endpoints (409 `conflict`).
 
     Args:
         body (CreateWebhook):

@@ -126,12 +126,13 @@ def sync_detailed(
     that the account received or would have received by the endpoint's current subscription (not test
     events), oldest first, whose delivery to the endpoint failed or never was; events it received are
     sent again only with `include_delivered: true`; deliveries still pending are left as they are. At
-    most 1,000 events a call: `complete: false` says to call again with `since` = `resume_from`. At most
-    one replay an hour per endpoint: before, 429 `rate_limit_exceeded` with `Retry-After` and
-    `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after the account's new
-    events, at most 10 a second (bursts of 20) to one destination host per account. A disabled endpoint
-    answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this with
-    --route-weight).
+    most 1,000 events a call: `complete: false` says to call again, an hour later, with `since` =
+    `resume_from`. At most one replay an hour per destination URL of the account (whichever endpoint
+    names it; a replay that scheduled nothing does not count): before, 429 `rate_limit_exceeded` with
+    `Retry-After` and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after
+    the account's new events; every delivery of an account goes at most 10 a second (bursts of 20) to
+    one destination host. A disabled endpoint answers 409 `conflict`. Costs 10 requests against rate
+    limits (the operator may change this with --route-weight).
 
     Args:
         webhook_id (str):
@@ -169,12 +170,13 @@ def sync(
     that the account received or would have received by the endpoint's current subscription (not test
     events), oldest first, whose delivery to the endpoint failed or never was; events it received are
     sent again only with `include_delivered: true`; deliveries still pending are left as they are. At
-    most 1,000 events a call: `complete: false` says to call again with `since` = `resume_from`. At most
-    one replay an hour per endpoint: before, 429 `rate_limit_exceeded` with `Retry-After` and
-    `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after the account's new
-    events, at most 10 a second (bursts of 20) to one destination host per account. A disabled endpoint
-    answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this with
-    --route-weight).
+    most 1,000 events a call: `complete: false` says to call again, an hour later, with `since` =
+    `resume_from`. At most one replay an hour per destination URL of the account (whichever endpoint
+    names it; a replay that scheduled nothing does not count): before, 429 `rate_limit_exceeded` with
+    `Retry-After` and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after
+    the account's new events; every delivery of an account goes at most 10 a second (bursts of 20) to
+    one destination host. A disabled endpoint answers 409 `conflict`. Costs 10 requests against rate
+    limits (the operator may change this with --route-weight).
 
     Args:
         webhook_id (str):
@@ -207,12 +209,13 @@ async def asyncio_detailed(
     that the account received or would have received by the endpoint's current subscription (not test
     events), oldest first, whose delivery to the endpoint failed or never was; events it received are
     sent again only with `include_delivered: true`; deliveries still pending are left as they are. At
-    most 1,000 events a call: `complete: false` says to call again with `since` = `resume_from`. At most
-    one replay an hour per endpoint: before, 429 `rate_limit_exceeded` with `Retry-After` and
-    `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after the account's new
-    events, at most 10 a second (bursts of 20) to one destination host per account. A disabled endpoint
-    answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this with
-    --route-weight).
+    most 1,000 events a call: `complete: false` says to call again, an hour later, with `since` =
+    `resume_from`. At most one replay an hour per destination URL of the account (whichever endpoint
+    names it; a replay that scheduled nothing does not count): before, 429 `rate_limit_exceeded` with
+    `Retry-After` and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after
+    the account's new events; every delivery of an account goes at most 10 a second (bursts of 20) to
+    one destination host. A disabled endpoint answers 409 `conflict`. Costs 10 requests against rate
+    limits (the operator may change this with --route-weight).
 
     Args:
         webhook_id (str):
@@ -248,12 +251,13 @@ async def asyncio(
     that the account received or would have received by the endpoint's current subscription (not test
     events), oldest first, whose delivery to the endpoint failed or never was; events it received are
     sent again only with `include_delivered: true`; deliveries still pending are left as they are. At
-    most 1,000 events a call: `complete: false` says to call again with `since` = `resume_from`. At most
-    one replay an hour per endpoint: before, 429 `rate_limit_exceeded` with `Retry-After` and
-    `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after the account's new
-    events, at most 10 a second (bursts of 20) to one destination host per account. A disabled endpoint
-    answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this with
-    --route-weight).
+    most 1,000 events a call: `complete: false` says to call again, an hour later, with `since` =
+    `resume_from`. At most one replay an hour per destination URL of the account (whichever endpoint
+    names it; a replay that scheduled nothing does not count): before, 429 `rate_limit_exceeded` with
+    `Retry-After` and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after
+    the account's new events; every delivery of an account goes at most 10 a second (bursts of 20) to
+    one destination host. A disabled endpoint answers 409 `conflict`. Costs 10 requests against rate
+    limits (the operator may change this with --route-weight).
 
     Args:
         webhook_id (str):

@@ -125,10 +125,10 @@ def sync_detailed(
      Any of `url` (checked as at registration), `event_types`, `description` and `status`. `status:
     enabled` re-enables a disabled endpoint with its breaker as it was (the breaker belongs to the
     receiver at the URL: a new `url` starts a closed one); an endpoint disabled because its receiver
-    answered 410 Gone is enabled again only with a new `url` (409 `conflict` otherwise). Deliveries
-    still pending resume (replay events since a time for those given up). `status: disabled` stops
-    deliveries: events while it is disabled are not queued for it (replay them after enabling it), and
-    pending ones wait.
+    answered 410 Gone is enabled again only with a new `url` (409 `conflict` otherwise), and for 30 days
+    no endpoint of the account may name the URL that answered 410 (409). Deliveries still pending resume
+    (replay events since a time for those given up). `status: disabled` stops deliveries: events while
+    it is disabled are not queued for it (replay them after enabling it), and pending ones wait.
 
     Args:
         webhook_id (str):
@@ -165,10 +165,10 @@ def sync(
      Any of `url` (checked as at registration), `event_types`, `description` and `status`. `status:
     enabled` re-enables a disabled endpoint with its breaker as it was (the breaker belongs to the
     receiver at the URL: a new `url` starts a closed one); an endpoint disabled because its receiver
-    answered 410 Gone is enabled again only with a new `url` (409 `conflict` otherwise). Deliveries
-    still pending resume (replay events since a time for those given up). `status: disabled` stops
-    deliveries: events while it is disabled are not queued for it (replay them after enabling it), and
-    pending ones wait.
+    answered 410 Gone is enabled again only with a new `url` (409 `conflict` otherwise), and for 30 days
+    no endpoint of the account may name the URL that answered 410 (409). Deliveries still pending resume
+    (replay events since a time for those given up). `status: disabled` stops deliveries: events while
+    it is disabled are not queued for it (replay them after enabling it), and pending ones wait.
 
     Args:
         webhook_id (str):
@@ -200,10 +200,10 @@ async def asyncio_detailed(
      Any of `url` (checked as at registration), `event_types`, `description` and `status`. `status:
     enabled` re-enables a disabled endpoint with its breaker as it was (the breaker belongs to the
     receiver at the URL: a new `url` starts a closed one); an endpoint disabled because its receiver
-    answered 410 Gone is enabled again only with a new `url` (409 `conflict` otherwise). Deliveries
-    still pending resume (replay events since a time for those given up). `status: disabled` stops
-    deliveries: events while it is disabled are not queued for it (replay them after enabling it), and
-    pending ones wait.
+    answered 410 Gone is enabled again only with a new `url` (409 `conflict` otherwise), and for 30 days
+    no endpoint of the account may name the URL that answered 410 (409). Deliveries still pending resume
+    (replay events since a time for those given up). `status: disabled` stops deliveries: events while
+    it is disabled are not queued for it (replay them after enabling it), and pending ones wait.
 
     Args:
         webhook_id (str):
@@ -238,10 +238,10 @@ async def asyncio(
      Any of `url` (checked as at registration), `event_types`, `description` and `status`. `status:
     enabled` re-enables a disabled endpoint with its breaker as it was (the breaker belongs to the
     receiver at the URL: a new `url` starts a closed one); an endpoint disabled because its receiver
-    answered 410 Gone is enabled again only with a new `url` (409 `conflict` otherwise). Deliveries
-    still pending resume (replay events since a time for those given up). `status: disabled` stops
-    deliveries: events while it is disabled are not queued for it (replay them after enabling it), and
-    pending ones wait.
+    answered 410 Gone is enabled again only with a new `url` (409 `conflict` otherwise), and for 30 days
+    no endpoint of the account may name the URL that answered 410 (409). Deliveries still pending resume
+    (replay events since a time for those given up). `status: disabled` stops deliveries: events while
+    it is disabled are not queued for it (replay them after enabling it), and pending ones wait.
 
     Args:
         webhook_id (str):
