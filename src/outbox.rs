@@ -292,13 +292,6 @@ impl Outbox {
             outbox: self,
             endpoint: c.endpoint_id,
         });
-        let url = WebhookUrl::parse(&c.url);
-        // Over the account's pace at the host: later, no attempt spent.
-        if let Ok(url) = &url
-            && let Err(at) = self.host_rates.admit(&url.host, c.account_id, now)
-        {
-            return Ok(unsent(&c, now, NextStep::DeferTo(at), None));
-        }
         let Some(secrets) = self.secrets(&c, now) else {
             tracing::error!(endpoint = %c.endpoint_public_id, "cannot open the webhook signing secret; is secrets/webhook_secrets_key the one it was sealed with?");
             let at = now + SECRET_RETRY_MS;
@@ -306,7 +299,7 @@ impl Outbox {
         };
         let timestamp = now.div_euclid(1000);
         let signature = signature_header(&secrets, &c.event_public_id, timestamp, &c.payload);
-        let attempt = match url {
+        let attempt = match WebhookUrl::parse(&c.url) {
             Ok(url) => {
                 let signed = Signed {
                     message_id: &c.event_public_id,
@@ -314,7 +307,12 @@ impl Outbox {
                     signature: &signature,
                     body: c.payload.clone().into(),
                 };
-                send(&url, &self.policy, &self.tls, signed).await
+                // Over the account's pace at the receiver's address: later, no attempt spent.
+                let pace = |ip| self.host_rates.admit(ip, c.account_id, self.clock.now_ms());
+                match send(&url, &self.policy, &self.tls, signed, &pace).await {
+                    Ok(attempt) => attempt,
+                    Err(at) => return Ok(unsent(&c, now, NextStep::DeferTo(at), None)),
+                }
             }
             Err(why) => crate::webhooks::send::Attempt {
                 status: None,
@@ -701,9 +699,14 @@ mod tests {
                 now,
             );
         }
-        // Account 1's budget at the host is spent an hour ahead.
+        // Account 1's budget at the receiver's address is spent an hour ahead.
         let later = now + 3_600_000;
-        while s.outbox.host_rates.admit("127.0.0.1", 1, later).is_ok() {}
+        while s
+            .outbox
+            .host_rates
+            .admit([127, 0, 0, 1].into(), 1, later)
+            .is_ok()
+        {}
         assert_eq!(s.outbox.deliver_due().await.unwrap(), 2);
         assert!(seen.recv().await.unwrap().contains("POST /other "));
         assert_eq!(delivery_of(&s.store, "msg_2").0, "delivered");

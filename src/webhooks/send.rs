@@ -75,29 +75,49 @@ pub fn client_tls_with(roots: rustls::RootCertStore) -> Arc<rustls::ClientConfig
     )
 }
 
-/// Sends `request` to `url`. `tls` verifies `https` receivers.
+/// Whether a request may go to the address the host resolved to now: `Err(at)` (unix ms) when
+/// the sender's pace there says later.
+pub type Pace<'a> = &'a (dyn Fn(IpAddr) -> Result<(), i64> + Sync);
+
+/// Sends `request` to `url`, if `pace` lets it go to the address the host resolves to; `Err(at)`
+/// when it does not (nothing was sent). `tls` verifies `https` receivers.
 pub async fn send(
     url: &WebhookUrl,
     policy: &EgressPolicy,
     tls: &Arc<rustls::ClientConfig>,
     request: Signed<'_>,
-) -> Attempt {
+    pace: Pace<'_>,
+) -> Result<Attempt, i64> {
     let started = Instant::now();
-    let outcome = tokio::time::timeout(ATTEMPT_TIMEOUT, attempt(url, policy, tls, request)).await;
+    let outcome =
+        tokio::time::timeout(ATTEMPT_TIMEOUT, attempt(url, policy, tls, request, pace)).await;
     let (status, retry_after, error) = match outcome {
         Ok(Ok((status, retry_after))) => (Some(status), retry_after, None),
-        Ok(Err(error)) => (None, None, Some(error)),
+        Ok(Err(NotSent::Paced(at))) => return Err(at),
+        Ok(Err(NotSent::Failed(error))) => (None, None, Some(error)),
         Err(_) => (
             None,
             None,
             Some(format!("no answer within {} s", ATTEMPT_TIMEOUT.as_secs())),
         ),
     };
-    Attempt {
+    Ok(Attempt {
         status,
         retry_after,
         error,
         latency: started.elapsed(),
+    })
+}
+
+/// Why an attempt got no answer: its pace said later, or what failed, in words.
+enum NotSent {
+    Paced(i64),
+    Failed(String),
+}
+
+impl From<String> for NotSent {
+    fn from(why: String) -> NotSent {
+        NotSent::Failed(why)
     }
 }
 
@@ -106,7 +126,8 @@ async fn attempt(
     policy: &EgressPolicy,
     tls: &Arc<rustls::ClientConfig>,
     request: Signed<'_>,
-) -> Result<(u16, Option<Duration>), String> {
+    pace: Pace<'_>,
+) -> Result<(u16, Option<Duration>), NotSent> {
     // The delivery log is read by the endpoint's owner: one message whether the host does not
     // resolve or leads inside, so that pointing a name at internal ones maps nothing of the
     // operator's network; the log says which, with the host.
@@ -115,6 +136,10 @@ async fn attempt(
         tracing::info!(host = %url.host, why, "webhook destination refused");
         UNREACHABLE.to_owned()
     })?;
+    // Paced by the address, not the name: every name leading to one receiver shares its pace.
+    if let Some(first) = addrs.first() {
+        pace(first.ip()).map_err(NotSent::Paced)?;
+    }
     let stream = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(&addrs[..]))
         .await
         .map_err(|_| "the connection was not accepted in time".to_owned())?
@@ -127,9 +152,9 @@ async fn attempt(
             .connect(name, stream)
             .await
             .map_err(|e| format!("TLS failed: {e}"))?;
-        exchange(url, stream, request).await
+        Ok(exchange(url, stream, request).await?)
     } else {
-        exchange(url, stream, request).await
+        Ok(exchange(url, stream, request).await?)
     }
 }
 
@@ -226,6 +251,16 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An attempt no pace holds back.
+    async fn send_unpaced(
+        url: &WebhookUrl,
+        policy: &EgressPolicy,
+        tls: &Arc<rustls::ClientConfig>,
+        request: Signed<'_>,
+    ) -> Attempt {
+        send(url, policy, tls, request, &|_| Ok(())).await.unwrap()
+    }
     use crate::webhooks::test_receiver::{receiver, receiver_with};
 
     fn signed(body: &'static str) -> Signed<'static> {
@@ -253,7 +288,7 @@ mod tests {
         let (port, mut seen) =
             receiver("HTTP/1.1 204 No Content\r\ncontent-length: 0\r\n\r\n").await;
         let url = WebhookUrl::parse(&format!("http://127.0.0.1:{port}/hook?x=1")).unwrap();
-        let attempt = send(
+        let attempt = send_unpaced(
             &url,
             &loopback(),
             &tls(),
@@ -286,7 +321,7 @@ mod tests {
         )
         .await;
         let url = WebhookUrl::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
-        let attempt = send(&url, &loopback(), &tls(), signed("{}")).await;
+        let attempt = send_unpaced(&url, &loopback(), &tls(), signed("{}")).await;
         assert_eq!(attempt.status, Some(307));
         seen.recv().await.unwrap();
         assert!(seen.try_recv().is_err(), "one request only");
@@ -296,7 +331,7 @@ mod tests {
         )
         .await;
         let url = WebhookUrl::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
-        let attempt = send(&url, &loopback(), &tls(), signed("{}")).await;
+        let attempt = send_unpaced(&url, &loopback(), &tls(), signed("{}")).await;
         assert_eq!(attempt.status, Some(429));
         assert_eq!(attempt.retry_after, Some(Duration::from_secs(120)));
     }
@@ -305,13 +340,13 @@ mod tests {
     async fn the_policy_is_checked_before_connecting() {
         let (port, mut seen) = receiver("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").await;
         let url = WebhookUrl::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
-        let attempt = send(&url, &EgressPolicy::default(), &tls(), signed("{}")).await;
+        let attempt = send_unpaced(&url, &EgressPolicy::default(), &tls(), signed("{}")).await;
         assert_eq!(attempt.status, None);
         assert_eq!(attempt.error.as_deref(), Some(UNREACHABLE));
         // A name resolving to loopback is refused as well, and a name that does not resolve is
         // told the same: the delivery log maps nothing of what lies inside.
         let named = WebhookUrl::parse(&format!("http://localhost:{port}/")).unwrap();
-        let attempt = send(&named, &EgressPolicy::default(), &tls(), signed("{}")).await;
+        let attempt = send_unpaced(&named, &EgressPolicy::default(), &tls(), signed("{}")).await;
         assert_eq!(attempt.error.as_deref(), Some(UNREACHABLE));
         let nowhere = EgressPolicy {
             allow_loopback: true,
@@ -321,7 +356,7 @@ mod tests {
             }),
             ..EgressPolicy::default()
         };
-        let attempt = send(&named, &nowhere, &tls(), signed("{}")).await;
+        let attempt = send_unpaced(&named, &nowhere, &tls(), signed("{}")).await;
         assert_eq!(attempt.error.as_deref(), Some(UNREACHABLE));
         assert!(seen.try_recv().is_err(), "nothing was sent");
     }
@@ -351,14 +386,33 @@ mod tests {
         .await;
         let url = WebhookUrl::parse(&format!("https://127.0.0.1:{port}/")).unwrap();
 
-        let untrusted = send(&url, &loopback(), &tls(), signed("{}")).await;
+        let untrusted = send_unpaced(&url, &loopback(), &tls(), signed("{}")).await;
         assert_eq!(untrusted.status, None);
         assert!(untrusted.error.unwrap().starts_with("TLS failed"));
 
         let mut roots = rustls::RootCertStore::empty();
         roots.add(cert).unwrap();
-        let trusted = send(&url, &loopback(), &client_tls_with(roots), signed("{}")).await;
+        let trusted = send_unpaced(&url, &loopback(), &client_tls_with(roots), signed("{}")).await;
         assert_eq!((trusted.status, trusted.error), (Some(200), None));
         assert!(seen.recv().await.unwrap().ends_with("{}"));
+    }
+
+    /// A pace that says later for the address the host resolved to sends nothing and tells when.
+    #[tokio::test]
+    async fn a_pace_holds_the_attempt_back_by_the_address() {
+        let (port, mut seen) = receiver("HTTP/1.1 204 No Content\r\n\r\n").await;
+        let url = WebhookUrl::parse(&format!("http://localhost:{port}/")).unwrap();
+        let asked = std::sync::Mutex::new(Vec::new());
+        let pace = |ip: IpAddr| {
+            asked.lock().unwrap().push(ip);
+            Err(42)
+        };
+        let held = send(&url, &loopback(), &tls(), signed("{}"), &pace).await;
+        assert_eq!(held, Err(42));
+        assert!(
+            asked.lock().unwrap()[0].is_loopback(),
+            "the resolved address"
+        );
+        assert!(seen.try_recv().is_err(), "nothing was sent");
     }
 }

@@ -131,8 +131,9 @@ def sync_detailed(
     names it; a replay that scheduled nothing does not count): before, 429 `rate_limit_exceeded` with
     `Retry-After` and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after
     the account's new events; every delivery of an account goes at most 10 a second (bursts of 20) to
-    one destination host. A disabled endpoint answers 409 `conflict`. Costs 10 requests against rate
-    limits (the operator may change this with --route-weight).
+    one destination address (the one its host resolves to, whatever names lead there). A disabled
+    endpoint answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this
+    with --route-weight).
 
     Args:
         webhook_id (str):
@@ -175,8 +176,9 @@ def sync(
     names it; a replay that scheduled nothing does not count): before, 429 `rate_limit_exceeded` with
     `Retry-After` and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after
     the account's new events; every delivery of an account goes at most 10 a second (bursts of 20) to
-    one destination host. A disabled endpoint answers 409 `conflict`. Costs 10 requests against rate
-    limits (the operator may change this with --route-weight).
+    one destination address (the one its host resolves to, whatever names lead there). A disabled
+    endpoint answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this
+    with --route-weight).
 
     Args:
         webhook_id (str):
@@ -214,8 +216,9 @@ async def asyncio_detailed(
     names it; a replay that scheduled nothing does not count): before, 429 `rate_limit_exceeded` with
     `Retry-After` and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after
     the account's new events; every delivery of an account goes at most 10 a second (bursts of 20) to
-    one destination host. A disabled endpoint answers 409 `conflict`. Costs 10 requests against rate
-    limits (the operator may change this with --route-weight).
+    one destination address (the one its host resolves to, whatever names lead there). A disabled
+    endpoint answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this
+    with --route-weight).
 
     Args:
         webhook_id (str):
@@ -256,8 +259,9 @@ async def asyncio(
     names it; a replay that scheduled nothing does not count): before, 429 `rate_limit_exceeded` with
     `Retry-After` and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after
     the account's new events; every delivery of an account goes at most 10 a second (bursts of 20) to
-    one destination host. A disabled endpoint answers 409 `conflict`. Costs 10 requests against rate
-    limits (the operator may change this with --route-weight).
+    one destination address (the one its host resolves to, whatever names lead there). A disabled
+    endpoint answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this
+    with --route-weight).
 
     Args:
         webhook_id (str):
