@@ -308,7 +308,10 @@ impl Outbox {
                     body: c.payload.clone().into(),
                 };
                 // Over the account's pace at the receiver's address: later, no attempt spent.
-                let pace = |ip| self.host_rates.admit(ip, c.account_id, self.clock.now_ms());
+                let pace = |ips: &[_]| {
+                    self.host_rates
+                        .admit(ips, c.account_id, self.clock.now_ms())
+                };
                 match send(&url, &self.policy, &self.tls, signed, &pace).await {
                     Ok(attempt) => attempt,
                     Err(at) => return Ok(unsent(&c, now, NextStep::DeferTo(at), None)),
@@ -407,6 +410,7 @@ impl Outbox {
                 breaker: Breaker::default(),
                 disable: Some(GONE_REASON),
                 url: c.url.clone(),
+                account_id: c.account_id,
             });
         };
         let before = breaker.clone();
@@ -430,6 +434,7 @@ impl Outbox {
             breaker: breaker.clone(),
             disable,
             url: c.url.clone(),
+            account_id: c.account_id,
         })
     }
 
@@ -701,12 +706,8 @@ mod tests {
         }
         // Account 1's budget at the receiver's address is spent an hour ahead.
         let later = now + 3_600_000;
-        while s
-            .outbox
-            .host_rates
-            .admit([127, 0, 0, 1].into(), 1, later)
-            .is_ok()
-        {}
+        let receiver = [std::net::IpAddr::from([127, 0, 0, 1])];
+        while s.outbox.host_rates.admit(&receiver, 1, later).is_ok() {}
         assert_eq!(s.outbox.deliver_due().await.unwrap(), 2);
         assert!(seen.recv().await.unwrap().contains("POST /other "));
         assert_eq!(delivery_of(&s.store, "msg_2").0, "delivered");

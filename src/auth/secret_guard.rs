@@ -121,6 +121,11 @@ pub fn problems(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<Vec<Str
 fn before_loading(conn: &Connection, secrets_dir: &Path, new_secrets: bool) -> anyhow::Result<()> {
     let problems = problems(conn, secrets_dir)?;
     if problems.is_empty() {
+        if new_secrets {
+            tracing::warn!(
+                "--new-secrets (REGINTEL_NEW_SECRETS) is set and nothing needed it: remove it, or a later start without the secrets would make new ones without refusing"
+            );
+        }
         return Ok(());
     }
     if !new_secrets {

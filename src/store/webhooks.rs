@@ -191,9 +191,11 @@ pub struct AttemptRecord {
 }
 
 /// An endpoint's breaker after an attempt, and the reason it is disabled, if it is; `url` is the
-/// URL the attempt went to (the endpoint may have another by the time it is recorded).
+/// URL the attempt went to (the endpoint may have another by the time it is recorded, or be
+/// gone), `account_id` its owner's.
 pub struct EndpointChange {
     pub endpoint_id: i64,
+    pub account_id: i64,
     pub breaker: Breaker,
     pub disable: Option<&'static str>,
     pub url: String,
@@ -393,6 +395,22 @@ impl System {
 
 /// Records one attempt in `tx`.
 fn record_attempt(tx: &Connection, record: &AttemptRecord) -> StoreResult<()> {
+    // The endpoint was deleted while the attempt was under way, with its deliveries: nothing
+    // is left to record (and a row naming the delivery would fail the whole group's
+    // transaction, other accounts' attempts with it). A 410 still holds its URL.
+    let delivery_left = tx
+        .prepare_cached("SELECT 1 FROM webhook_deliveries WHERE id = ?1")?
+        .exists([record.delivery_id])?;
+    if !delivery_left {
+        if let Some(change) = record
+            .endpoint
+            .as_ref()
+            .filter(|c| c.disable == Some(GONE_REASON))
+        {
+            hold_gone_url(tx, change, record.at)?;
+        }
+        return Ok(());
+    }
     if !matches!(record.next, NextStep::DeferTo(_)) {
         tx.prepare_cached(
             "INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, latency_ms,
@@ -432,25 +450,54 @@ fn record_attempt(tx: &Connection, record: &AttemptRecord) -> StoreResult<()> {
     ])?;
     if let Some(change) = &record.endpoint {
         save_breaker(tx, change.endpoint_id, &change.breaker)?;
-        if let Some(reason) = change.disable {
-            // Only while the endpoint still names the URL that said so: an attempt under way
-            // when its owner gave a new one says nothing of the new receiver.
-            tx.prepare_cached(
-                "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?2
-                 WHERE id = ?1 AND url = ?3",
-            )?
-            .execute(params![change.endpoint_id, reason, change.url])?;
+        match change.disable {
+            Some(GONE_REASON) => hold_gone_url(tx, change, record.at)?,
+            Some(reason) => disable_naming(tx, change, false, reason)?,
+            None => {}
         }
-        if change.disable == Some(GONE_REASON) {
-            // The receiver asked never to be called again: no endpoint of the account may name
-            // that URL for a while, a new one included.
-            tx.prepare_cached(
-                "INSERT INTO webhook_destinations (account_id, url_key, gone_at)
-                 SELECT account_id, ?2, ?3 FROM webhook_endpoints WHERE id = ?1
-                 ON CONFLICT (account_id, url_key) DO UPDATE SET gone_at = excluded.gone_at",
-            )?
-            .execute(params![change.endpoint_id, url_key(&change.url), record.at])?;
-        }
+    }
+    Ok(())
+}
+
+/// The receiver asked never to be called again: every endpoint of the account that names its
+/// URL (in any spelling) is disabled, and none may name it for [`GONE_FOR_MS`].
+fn hold_gone_url(tx: &Connection, change: &EndpointChange, at: i64) -> StoreResult<()> {
+    tx.prepare_cached(
+        "INSERT INTO webhook_destinations (account_id, url_key, gone_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (account_id, url_key) DO UPDATE SET gone_at = excluded.gone_at",
+    )?
+    .execute(params![change.account_id, url_key(&change.url), at])?;
+    disable_naming(tx, change, true, GONE_REASON)
+}
+
+/// Disables the changed endpoint (or, `every`, each endpoint of its account) while it still
+/// names the URL the attempt went to, in any spelling: an attempt under way when its owner gave
+/// a new one says nothing of the new receiver.
+fn disable_naming(
+    tx: &Connection,
+    change: &EndpointChange,
+    every: bool,
+    reason: &str,
+) -> StoreResult<()> {
+    let key = url_key(&change.url);
+    let naming: Vec<i64> = tx
+        .prepare_cached(
+            "SELECT id, url FROM webhook_endpoints
+             WHERE account_id = ?1 AND enabled AND (?3 OR id = ?2)",
+        )?
+        .query_map(params![change.account_id, change.endpoint_id, every], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        })?
+        .filter_map(|row| match row {
+            Ok((id, url)) => (url_key(&url) == key).then_some(Ok(id)),
+            Err(e) => Some(Err(e)),
+        })
+        .collect::<Result<_, _>>()?;
+    let mut disable = tx.prepare_cached(
+        "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?2 WHERE id = ?1",
+    )?;
+    for id in naming {
+        disable.execute(params![id, reason])?;
     }
     Ok(())
 }
@@ -760,8 +807,8 @@ impl System {
     /// which were for one endpoint each, left out), oldest first, at most [`MAX_REPLAY`]:
     /// events whose delivery to the endpoint failed or never was, and with `include_delivered`
     /// those it received too; deliveries pending already stay as they are. At most once in
-    /// [`REPLAY_EVERY_MS`] per destination URL of the account (a replay that schedules nothing
-    /// does not count). None when there is no such endpoint.
+    /// [`REPLAY_EVERY_MS`] per destination URL of the account. None when there is no such
+    /// endpoint.
     pub fn replay(
         &mut self,
         account: i64,
@@ -834,15 +881,13 @@ impl System {
                 scheduled += upsert.execute(params![event, now, endpoint])?;
             }
         }
-        // A replay that found nothing to send costs no hour.
-        if scheduled > 0 {
-            tx.execute(
-                "INSERT INTO webhook_destinations (account_id, url_key, last_replay_at)
-                 VALUES (?1, ?2, ?3)
-                 ON CONFLICT (account_id, url_key) DO UPDATE SET last_replay_at = excluded.last_replay_at",
-                params![account, destination, now],
-            )?;
-        }
+        // Found events or not, the hour is taken: each replay reads up to 30 days of events.
+        tx.execute(
+            "INSERT INTO webhook_destinations (account_id, url_key, last_replay_at)
+             VALUES (?1, ?2, ?3)
+             ON CONFLICT (account_id, url_key) DO UPDATE SET last_replay_at = excluded.last_replay_at",
+            params![account, destination, now],
+        )?;
         tx.commit()?;
         Ok(Some(ReplayOutcome::Scheduled(Replay {
             scheduled,
@@ -871,6 +916,13 @@ impl System {
         let events = tx.execute(
             "DELETE FROM webhook_events WHERE occurred_at < ?1
                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)",
+            [before],
+        )?;
+        // What a destination said or was asked before then: its holds (an hour, and
+        // [`GONE_FOR_MS`], as long as events are kept) have run out.
+        tx.execute(
+            "DELETE FROM webhook_destinations
+             WHERE coalesce(last_replay_at, 0) < ?1 AND coalesce(gone_at, 0) < ?1",
             [before],
         )?;
         tx.commit()?;
@@ -1160,6 +1212,31 @@ mod tests {
             .unwrap()
     }
 
+    /// The record of an attempt at 3,000 that the receiver at `url` answered with 410 Gone.
+    fn gone_at(
+        delivery: i64,
+        endpoint: i64,
+        account: i64,
+        url: &str,
+        breaker: &Breaker,
+    ) -> AttemptRecord {
+        AttemptRecord {
+            delivery_id: delivery,
+            at: 3_000,
+            status_code: Some(410),
+            latency_ms: 1,
+            error: None,
+            next: NextStep::Failed,
+            endpoint: Some(EndpointChange {
+                endpoint_id: endpoint,
+                account_id: account,
+                breaker: breaker.clone(),
+                disable: Some(GONE_REASON),
+                url: url.to_owned(),
+            }),
+        }
+    }
+
     fn scheduled(outcome: Option<ReplayOutcome>) -> Replay {
         match outcome {
             Some(ReplayOutcome::Scheduled(replay)) => replay,
@@ -1218,7 +1295,7 @@ mod tests {
         );
         assert_eq!(status_of(&store, "msg_1", "whk_a"), "pending");
         // The hour is the destination's: an endpoint deleted and made again for the same URL
-        // waits it out too; a replay that finds nothing to send costs no hour.
+        // waits it out too; a replay that finds nothing to send takes its hour as well.
         system.delete_endpoint(1, "whk_a").unwrap();
         register(&store, 1, "whk_a2", r#"["dataset.updated"]"#, HOOK, "v1:s");
         assert!(matches!(
@@ -1232,7 +1309,7 @@ mod tests {
         assert_eq!(nothing.scheduled, 0);
         assert!(matches!(
             system.replay(1, "whk_a2", 0, false, later).unwrap(),
-            Some(ReplayOutcome::Scheduled(_))
+            Some(ReplayOutcome::TooSoon { .. })
         ));
 
         // An endpoint made after the events: every one is new to it, a thousand a call.
@@ -1286,20 +1363,7 @@ mod tests {
             tripped.record(false, 3_000);
         }
         tripped.version = 1;
-        let gone = |breaker: &Breaker| AttemptRecord {
-            delivery_id: delivery,
-            at: 3_000,
-            status_code: Some(410),
-            latency_ms: 1,
-            error: None,
-            next: NextStep::Failed,
-            endpoint: Some(EndpointChange {
-                endpoint_id: endpoint,
-                breaker: breaker.clone(),
-                disable: Some(GONE_REASON),
-                url: HOOK.to_owned(),
-            }),
-        };
+        let gone = |breaker: &Breaker| gone_at(delivery, endpoint, 1, HOOK, breaker);
         system.record_attempts(&[gone(&tripped)]).unwrap();
         let patch = |enabled: Option<bool>, url: Option<&'static str>| EndpointPatch {
             url,
@@ -1372,6 +1436,66 @@ mod tests {
                 .insert_endpoint(1, &new("whk_d", 3_000 + GONE_FOR_MS))
                 .is_ok()
         );
+    }
+
+    /// Attempts end after their endpoint changed: one deleted meanwhile spoils no other record
+    /// of the group (another account's included) and its 410 still holds the URL; one whose URL
+    /// was written another way is still disabled by its receiver's 410.
+    #[test]
+    fn an_attempt_recorded_after_its_endpoint_changed_or_went_spoils_nothing() {
+        let (_dir, store) = store_with_accounts();
+        let other = "https://b.example.org/in";
+        let a = register(&store, 1, "whk_a", r#"["webhook.test"]"#, HOOK, "v1:s").id;
+        let b = register(&store, 2, "whk_b", r#"["webhook.test"]"#, other, "v1:s").id;
+        emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
+        emit(&store, "msg_2", "webhook.test", Audience::Account(2), 2_000);
+        let mut system = store.system().unwrap();
+        let claimed = system.claim_due(2_000, 60_000, 10, 4, 100).unwrap();
+        let delivery_to = |endpoint| {
+            claimed
+                .iter()
+                .find(|c| c.endpoint_id == endpoint)
+                .unwrap()
+                .delivery_id
+        };
+        let gone = |delivery, endpoint, account, url: &str| {
+            gone_at(delivery, endpoint, account, url, &Breaker::default())
+        };
+        system.delete_endpoint(1, "whk_a").unwrap();
+        let delivered = AttemptRecord {
+            status_code: Some(204),
+            next: NextStep::Delivered,
+            endpoint: None,
+            ..gone(delivery_to(b), b, 2, other)
+        };
+        system
+            .record_attempts(&[gone(delivery_to(a), a, 1, HOOK), delivered])
+            .unwrap();
+        assert_eq!(status_of(&store, "msg_2", "whk_b"), "delivered");
+        let again = NewEndpoint {
+            public_id: "whk_a2",
+            url: HOOK,
+            description: "",
+            event_types: r#"["webhook.test"]"#,
+            secret_sealed: "v1:s",
+            now: 4_000,
+        };
+        assert!(system.insert_endpoint(1, &again).is_err(), "the 410 holds");
+
+        // Account 2 writes its URL another way while an attempt to it is under way.
+        emit(&store, "msg_3", "webhook.test", Audience::Account(2), 5_000);
+        let delivery = system.claim_due(5_000, 60_000, 10, 4, 100).unwrap()[0].delivery_id;
+        let respelled = EndpointPatch {
+            url: Some("https://B.example.org./in"),
+            now: 5_500,
+            ..EndpointPatch::default()
+        };
+        system.update_endpoint(2, "whk_b", &respelled).unwrap();
+        system
+            .record_attempts(&[gone(delivery, b, 2, other)])
+            .unwrap();
+        let row = &store.scoped(Some(2)).unwrap().my_endpoints().unwrap()[0];
+        assert!(!row.enabled, "{row:?}");
     }
 
     #[test]
@@ -1597,6 +1721,7 @@ mod tests {
                     breaker: tripped.clone(),
                     disable: Some("410 Gone"),
                     url: HOOK.to_owned(),
+                    account_id: 1,
                 }),
             }])
             .unwrap();
@@ -1673,6 +1798,7 @@ mod management_tests {
                         breaker,
                         disable: None,
                         url: String::new(),
+                        account_id: 1,
                     }),
                 }])
                 .unwrap();

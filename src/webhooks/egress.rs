@@ -132,12 +132,17 @@ pub struct WebhookUrl {
 }
 
 impl WebhookUrl {
-    /// The URL in one form whatever way it was written (scheme, host without a trailing dot, port,
-    /// path and query without an empty `?`): what the service remembers of a destination.
+    /// The receiver a URL names, in one form whatever way it was written: scheme, host without a
+    /// trailing dot, port, and path without its query or a trailing `/` (a query is data for
+    /// the receiver, not another receiver). What the service remembers of a destination.
     pub fn key(&self) -> String {
         let scheme = if self.https { "https" } else { "http" };
         let host = self.host.trim_end_matches('.');
-        let path = self.path.strip_suffix('?').unwrap_or(&self.path);
+        let path = self.path.split('?').next().unwrap_or("/");
+        let path = match path.trim_end_matches('/') {
+            "" => "/",
+            trimmed => trimmed,
+        };
         if host.contains(':') {
             format!("{scheme}://[{host}]:{}{path}", self.port)
         } else {
@@ -295,9 +300,17 @@ mod tests {
             key("http://hooks.example.org/in"),
             key("https://hooks.example.org/in")
         );
-        assert_ne!(
-            key("https://hooks.example.org/in?a=1"),
+        assert_eq!(
+            key("https://hooks.example.org/in/?a=1"),
             key("https://hooks.example.org/in")
+        );
+        assert_eq!(
+            key("https://hooks.example.org"),
+            "https://hooks.example.org:443/"
+        );
+        assert_ne!(
+            key("https://hooks.example.org/in"),
+            key("https://hooks.example.org/out")
         );
         assert_eq!(
             key("https://[2001:db8::1]/h"),

@@ -75,9 +75,9 @@ pub fn client_tls_with(roots: rustls::RootCertStore) -> Arc<rustls::ClientConfig
     )
 }
 
-/// Whether a request may go to the address the host resolved to now: `Err(at)` (unix ms) when
+/// Whether a request may go to the addresses the host resolved to now: `Err(at)` (unix ms) when
 /// the sender's pace there says later.
-pub type Pace<'a> = &'a (dyn Fn(IpAddr) -> Result<(), i64> + Sync);
+pub type Pace<'a> = &'a (dyn Fn(&[IpAddr]) -> Result<(), i64> + Sync);
 
 /// Sends `request` to `url`, if `pace` lets it go to the address the host resolves to; `Err(at)`
 /// when it does not (nothing was sent). `tls` verifies `https` receivers.
@@ -136,10 +136,9 @@ async fn attempt(
         tracing::info!(host = %url.host, why, "webhook destination refused");
         UNREACHABLE.to_owned()
     })?;
-    // Paced by the address, not the name: every name leading to one receiver shares its pace.
-    if let Some(first) = addrs.first() {
-        pace(first.ip()).map_err(NotSent::Paced)?;
-    }
+    // Paced by the addresses, not the name: every name leading to one receiver shares its pace.
+    let ips: Vec<IpAddr> = addrs.iter().map(SocketAddr::ip).collect();
+    pace(&ips).map_err(NotSent::Paced)?;
     let stream = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(&addrs[..]))
         .await
         .map_err(|_| "the connection was not accepted in time".to_owned())?
@@ -403,8 +402,8 @@ mod tests {
         let (port, mut seen) = receiver("HTTP/1.1 204 No Content\r\n\r\n").await;
         let url = WebhookUrl::parse(&format!("http://localhost:{port}/")).unwrap();
         let asked = std::sync::Mutex::new(Vec::new());
-        let pace = |ip: IpAddr| {
-            asked.lock().unwrap().push(ip);
+        let pace = |ips: &[IpAddr]| {
+            asked.lock().unwrap().extend_from_slice(ips);
             Err(42)
         };
         let held = send(&url, &loopback(), &tls(), signed("{}"), &pace).await;

@@ -128,12 +128,12 @@ def sync_detailed(
     sent again only with `include_delivered: true`; deliveries still pending are left as they are. At
     most 1,000 events a call: `complete: false` says to call again, an hour later, with `since` =
     `resume_from`. At most one replay an hour per destination URL of the account (whichever endpoint
-    names it; a replay that scheduled nothing does not count): before, 429 `rate_limit_exceeded` with
-    `Retry-After` and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after
-    the account's new events; every delivery of an account goes at most 10 a second (bursts of 20) to
-    one destination address (the one its host resolves to, whatever names lead there). A disabled
-    endpoint answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this
-    with --route-weight).
+    names it, and whether or not it found events): before, 429 `rate_limit_exceeded` with `Retry-After`
+    and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after the account's
+    new events; every delivery of an account goes at most 10 a second (bursts of 20) to one destination
+    address (the one its host resolves to, whatever names lead there). A disabled endpoint answers 409
+    `conflict`. Costs 10 requests against rate limits (the operator may change this with --route-
+    weight).
 
     Args:
         webhook_id (str):
@@ -173,12 +173,12 @@ def sync(
     sent again only with `include_delivered: true`; deliveries still pending are left as they are. At
     most 1,000 events a call: `complete: false` says to call again, an hour later, with `since` =
     `resume_from`. At most one replay an hour per destination URL of the account (whichever endpoint
-    names it; a replay that scheduled nothing does not count): before, 429 `rate_limit_exceeded` with
-    `Retry-After` and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after
-    the account's new events; every delivery of an account goes at most 10 a second (bursts of 20) to
-    one destination address (the one its host resolves to, whatever names lead there). A disabled
-    endpoint answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this
-    with --route-weight).
+    names it, and whether or not it found events): before, 429 `rate_limit_exceeded` with `Retry-After`
+    and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after the account's
+    new events; every delivery of an account goes at most 10 a second (bursts of 20) to one destination
+    address (the one its host resolves to, whatever names lead there). A disabled endpoint answers 409
+    `conflict`. Costs 10 requests against rate limits (the operator may change this with --route-
+    weight).
 
     Args:
         webhook_id (str):
@@ -213,12 +213,12 @@ async def asyncio_detailed(
     sent again only with `include_delivered: true`; deliveries still pending are left as they are. At
     most 1,000 events a call: `complete: false` says to call again, an hour later, with `since` =
     `resume_from`. At most one replay an hour per destination URL of the account (whichever endpoint
-    names it; a replay that scheduled nothing does not count): before, 429 `rate_limit_exceeded` with
-    `Retry-After` and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after
-    the account's new events; every delivery of an account goes at most 10 a second (bursts of 20) to
-    one destination address (the one its host resolves to, whatever names lead there). A disabled
-    endpoint answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this
-    with --route-weight).
+    names it, and whether or not it found events): before, 429 `rate_limit_exceeded` with `Retry-After`
+    and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after the account's
+    new events; every delivery of an account goes at most 10 a second (bursts of 20) to one destination
+    address (the one its host resolves to, whatever names lead there). A disabled endpoint answers 409
+    `conflict`. Costs 10 requests against rate limits (the operator may change this with --route-
+    weight).
 
     Args:
         webhook_id (str):
@@ -256,12 +256,12 @@ async def asyncio(
     sent again only with `include_delivered: true`; deliveries still pending are left as they are. At
     most 1,000 events a call: `complete: false` says to call again, an hour later, with `since` =
     `resume_from`. At most one replay an hour per destination URL of the account (whichever endpoint
-    names it; a replay that scheduled nothing does not count): before, 429 `rate_limit_exceeded` with
-    `Retry-After` and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after
-    the account's new events; every delivery of an account goes at most 10 a second (bursts of 20) to
-    one destination address (the one its host resolves to, whatever names lead there). A disabled
-    endpoint answers 409 `conflict`. Costs 10 requests against rate limits (the operator may change this
-    with --route-weight).
+    names it, and whether or not it found events): before, 429 `rate_limit_exceeded` with `Retry-After`
+    and `details.violated_policies` `["endpoint-replays"]`. Replayed deliveries go after the account's
+    new events; every delivery of an account goes at most 10 a second (bursts of 20) to one destination
+    address (the one its host resolves to, whatever names lead there). A disabled endpoint answers 409
+    `conflict`. Costs 10 requests against rate limits (the operator may change this with --route-
+    weight).
 
     Args:
         webhook_id (str):
