@@ -606,50 +606,40 @@ async fn failed_logins_do_not_reveal_whether_the_email_exists() {
     assert_eq!(wrong.status, unknown.status);
 }
 
-/// Five failed logins for `email`, then `password` at once. The first wait is 1 s, so the last
-/// answer says something only if the six requests took less: on a slower run this gives None
-/// and the caller tries again with another email.
-async fn sixth_login_within_a_second(s: &TestServer, email: &str, password: &str) -> Option<Resp> {
-    let started = std::time::Instant::now();
-    for i in 0..5 {
-        login_raw(s, email, &format!("wrong password {i}"))
-            .await
-            .error(401, "invalid_credential");
+/// Wrong passwords for `email` until the throttle answers 429 (its wait doubles with each
+/// failure past the fifth, so it soon outlasts one login however slow the machine), then at once
+/// `password`, which the wait holds back too: its answer. No wall-clock budget.
+async fn login_after_the_throttle_answers(s: &TestServer, email: &str, password: &str) -> Resp {
+    for i in 0..16 {
+        let r = login_raw(s, email, &format!("wrong password {i}")).await;
+        if r.status == 429 {
+            assert!(i >= 5, "throttled after only {i} failures");
+            return login_raw(s, email, password).await;
+        }
+        r.error(401, "invalid_credential");
     }
-    let sixth = login_raw(s, email, password).await;
-    (started.elapsed() < Duration::from_millis(900)).then_some(sixth)
+    panic!("16 failed logins for {email}, and the throttle never answered");
 }
 
-/// After five failures for an email, the next attempt waits: 429 `rate_limit_exceeded` with
+/// After five failures for an email, the next attempts wait: 429 `rate_limit_exceeded` with
 /// `Retry-After`, even with the right password; other emails are not affected. (The doubling,
 /// its cap and its reset are tested with a clock of their own in `auth::throttle`.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn repeated_failed_logins_are_throttled() {
     let s = TestServer::start().await;
     let other = s.account("bystander@example.org", Tier::Professional);
-    let mut checked = false;
-    for attempt in 0..3 {
-        let a = s.account(
-            &format!("throttle{attempt}@example.org"),
-            Tier::Professional,
-        );
-        let Some(r) = sixth_login_within_a_second(&s, &a.email, &a.password).await else {
-            continue;
-        };
-        let e = r.error(429, "rate_limit_exceeded");
-        let retry: u64 = r
-            .header("retry-after")
-            .expect("Retry-After")
-            .parse()
-            .unwrap();
-        assert!(retry >= 1, "{retry}");
-        assert!(e["details"]["retry_after"].as_u64().unwrap() >= 1, "{e}");
-        assert_eq!(e["details"]["violated_policies"][0], "login-failures");
-        assert!(!String::from_utf8_lossy(&r.body).contains("access_token"));
-        checked = true;
-        break;
-    }
-    assert!(checked, "three runs too slow to tell");
+    let a = s.account("throttled@example.org", Tier::Professional);
+    let r = login_after_the_throttle_answers(&s, &a.email, &a.password).await;
+    let e = r.error(429, "rate_limit_exceeded");
+    let retry: u64 = r
+        .header("retry-after")
+        .expect("Retry-After")
+        .parse()
+        .unwrap();
+    assert!(retry >= 1, "{retry}");
+    assert!(e["details"]["retry_after"].as_u64().unwrap() >= 1, "{e}");
+    assert_eq!(e["details"]["violated_policies"][0], "login-failures");
+    assert!(!String::from_utf8_lossy(&r.body).contains("access_token"));
     assert_eq!(
         login_raw(&s, &other.email, &other.password).await.status,
         200
@@ -660,18 +650,9 @@ async fn repeated_failed_logins_are_throttled() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn failed_logins_for_unknown_emails_are_throttled_too() {
     let s = TestServer::start().await;
-    let mut checked = false;
-    for attempt in 0..3 {
-        let ghost = format!("ghost{attempt}@example.org");
-        let Some(r) = sixth_login_within_a_second(&s, &ghost, "wrong password").await else {
-            continue;
-        };
-        r.error(429, "rate_limit_exceeded");
-        assert!(r.header("retry-after").is_some());
-        checked = true;
-        break;
-    }
-    assert!(checked, "three runs too slow to tell");
+    let r = login_after_the_throttle_answers(&s, "ghost@example.org", "wrong password").await;
+    r.error(429, "rate_limit_exceeded");
+    assert!(r.header("retry-after").is_some());
 }
 
 /// Login bodies are strict: unknown fields are 422, a wrong media type is 415.

@@ -220,8 +220,17 @@ async fn pages_are_served_under_a_strict_content_security_policy() {
     assert_eq!(s.client.get("/account/login?x=1").await.status, 400);
 }
 
-/// Where the end-to-end test leaves a screenshot of each page (README links it).
-const SCREENSHOTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/screenshots");
+/// Where the end-to-end test leaves a screenshot of each page: under `target/`, so that a test
+/// run changes nothing in the repository; with `UPDATE_SCREENSHOTS=1` (on purpose, after a change
+/// to the pages), in `docs/screenshots/`, which the README links.
+fn screenshots() -> std::path::PathBuf {
+    if std::env::var_os("UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
+        return concat!(env!("CARGO_MANIFEST_DIR"), "/docs/screenshots").into();
+    }
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 
 /// The account area in headless Chromium, as a person uses it (tests/it/browser_py/
 /// account_area.py): the public pages and the API reference; a signed-out visit sent to sign in;
@@ -238,6 +247,7 @@ async fn the_account_area_works_in_chromium() {
     let s = TestServer::start().await;
     let who = s.account("browser@example.org", Tier::Professional);
     let receiver = Receiver::start(204).await;
+    let shots = screenshots();
     let given = json!({
         "origin": format!("http://127.0.0.1:{}", s.addr.port()),
         "base_path": BASE,
@@ -245,7 +255,7 @@ async fn the_account_area_works_in_chromium() {
         "password": who.password,
         "existing_key": "test",
         "receiver_url": receiver.url("/regintel"),
-        "screenshots": SCREENSHOTS,
+        "screenshots": shots,
     });
     let file = s.dir.path().join("browser-test.json");
     std::fs::write(&file, given.to_string()).unwrap();
@@ -266,8 +276,9 @@ async fn the_account_area_works_in_chromium() {
     let printed = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
-        "{printed}\n{}\n(the page at the failure: {SCREENSHOTS}/failure.png)",
-        String::from_utf8_lossy(&out.stderr)
+        "{printed}\n{}\n(the page at the failure: {}/failure.png)",
+        String::from_utf8_lossy(&out.stderr),
+        shots.display()
     );
     let shown: Value = serde_json::from_str(printed.trim()).unwrap();
     let secret = shown["webhook_secret"].as_str().unwrap().to_owned();

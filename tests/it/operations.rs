@@ -462,6 +462,63 @@ async fn a_backup_never_writes_through_a_link_or_a_file_made_beside_it() {
     server.stop().await.unwrap();
 }
 
+fn no_rate_limits(config: &mut regintel::config::ServerConfig) {
+    config.limits.enabled = false;
+}
+
+/// The series of `/metrics` that requests make (each sample line's name and labels).
+fn request_series(metrics: &[u8]) -> std::collections::BTreeSet<String> {
+    String::from_utf8_lossy(metrics)
+        .lines()
+        .filter(|l| l.starts_with("regintel_http_"))
+        .filter_map(|l| l.rsplit_once(' ').map(|(series, _)| series.to_owned()))
+        .collect()
+}
+
+/// `/metrics` stays bounded: a thousand distinct paths and methods (random paths under the API,
+/// under known routes' parameters, odd methods) add no series beyond those a few such requests
+/// made, and no series names a path a client chose.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_stay_bounded_whatever_paths_and_methods_clients_send() {
+    let server = TestServer::start_with(Options {
+        configure: Some(no_rate_limits),
+        ..Options::default()
+    })
+    .await;
+    let methods = [
+        "GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "BREW", "PROPFIND",
+    ];
+    let request = |i: usize| {
+        let method = methods[i % methods.len()];
+        let path = match i % 3 {
+            0 => format!("/no-such-route-{i}"),
+            1 => format!("/regions/ZZ{i}/profile"),
+            _ => format!("/citations/cit_{i:020}"),
+        };
+        (method, path)
+    };
+    let send = |i| {
+        let (method, path) = request(i);
+        let server = &server;
+        async move { server.call(method, &path, &[], b"").await }
+    };
+    // A scrape counts itself from the next one on.
+    server.client.get("/metrics").await;
+    for i in 0..48 {
+        send(i).await;
+    }
+    let before = request_series(&server.client.get("/metrics").await.body);
+    for i in 48..1048 {
+        send(i).await;
+    }
+    let metrics = server.client.get("/metrics").await;
+    let after = request_series(&metrics.body);
+    let added: Vec<&String> = after.difference(&before).collect();
+    assert!(added.is_empty(), "{added:?}");
+    assert!(!String::from_utf8_lossy(&metrics.body).contains("no-such-route"));
+    server.stop().await.unwrap();
+}
+
 fn tight_anonymous_limit(config: &mut regintel::config::ServerConfig) {
     config.limits.anonymous.minute = 4;
 }

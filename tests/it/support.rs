@@ -18,8 +18,27 @@ use tokio::task::JoinHandle;
 
 pub const BASE: &str = "/api/v1/regional";
 
+/// The code that decides what an import writes: a change to it makes a new cached database.
+const IMPORTER: [&str; 15] = [
+    include_str!("../../src/import.rs"),
+    include_str!("../../src/store/import.rs"),
+    include_str!("../../src/store/classification.rs"),
+    include_str!("../../src/store/datasets.rs"),
+    include_str!("../../src/store/regions.rs"),
+    include_str!("../../src/store/blocks.rs"),
+    include_str!("../../src/store/migrate.rs"),
+    include_str!("../../src/ingest/mod.rs"),
+    include_str!("../../src/ingest/common.rs"),
+    include_str!("../../src/ingest/tidy.rs"),
+    include_str!("../../src/ingest/tsv.rs"),
+    include_str!("../../src/ingest/sdmx.rs"),
+    include_str!("../../src/dataset_file.rs"),
+    include_str!("../../src/period.rs"),
+    include_str!("../../src/citation.rs"),
+];
+
 /// Path of a database holding the whole bundled extract, imported once per target directory
-/// (and per schema/data version); concurrent test processes wait on a file lock.
+/// (and per schema, data and importer version); concurrent test processes wait on a file lock.
 pub fn bundled_db() -> PathBuf {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
@@ -28,6 +47,9 @@ pub fn bundled_db() -> PathBuf {
     h.update(regintel::catalogue::NUTS_REGIONS_CSV);
     for f in regintel::catalogue::BUNDLED_FILES {
         h.update(f.bytes);
+    }
+    for source in IMPORTER {
+        h.update(source);
     }
     let key: String = h.finalize()[..8]
         .iter()
