@@ -903,3 +903,72 @@ async fn a_resolver_that_never_answers_slows_no_other_account() {
     }
     s.stop().await.unwrap();
 }
+
+/// Names that resolve inside, with loopback not allowed: `loop.example` to 127.0.0.1 and
+/// `private.example` to 10.0.0.5.
+fn inside_names(config: &mut regintel::config::ServerConfig) {
+    config.webhook_egress.allow_loopback = false;
+    config.webhook_egress.resolver = regintel::webhooks::resolve::Resolver::given(|host, port| {
+        let ip: std::net::IpAddr = match host {
+            "loop.example" => [127, 0, 0, 1].into(),
+            "private.example" => [10, 0, 0, 5].into(),
+            _ => return Box::pin(async { Err("unknown here".to_owned()) }),
+        };
+        Box::pin(async move { Ok(vec![std::net::SocketAddr::new(ip, port)]) })
+    });
+}
+
+/// Egress is decided by the addresses a name leads to, at registration and at every send: names
+/// resolving to loopback or a private range are refused at registration, and an endpoint
+/// registered under a looser policy is refused at its next send after a restart under a
+/// stricter one (its attempt says so; the receiver gets nothing).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn egress_is_checked_by_address_at_registration_and_at_every_send() {
+    let s = TestServer::start_with(Options {
+        configure: Some(inside_names),
+        ..Options::default()
+    })
+    .await;
+    let a = s.account("inside@example.org", Tier::Institutional);
+    for host in ["loop.example", "private.example"] {
+        let (status, body) =
+            try_register(&s, &a, &format!("https://{host}/hook"), &["webhook.test"]).await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (422, Some("webhook_url_not_allowed")),
+            "{host}: {body}"
+        );
+    }
+    s.stop().await.unwrap();
+
+    // Registered while loopback receivers are allowed (the tests' default)...
+    let receiver = Receiver::start(204).await;
+    let s = TestServer::start().await;
+    let b = s.account("looser@example.org", Tier::Institutional);
+    let id = register(&s, &b, &receiver.url("/in"), &["webhook.test"]).await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let dir = s.stop_keeping_data().await;
+    // ...then sent under a policy that does not allow them.
+    let s = TestServer::start_in(
+        dir,
+        Options {
+            configure: Some(|c| c.webhook_egress.allow_loopback = false),
+            ..Options::default()
+        },
+    )
+    .await;
+    send_test(&s, &b, &id).await;
+    let log = s
+        .eventually_json(
+            &format!("/webhooks/{id}/deliveries"),
+            &[b.key_header()],
+            |v| v["data"][0]["attempt_log"][0]["error"].is_string(),
+        )
+        .await;
+    let error = log["data"][0]["attempt_log"][0]["error"].as_str().unwrap();
+    assert!(error.starts_with("egress_denied"), "{error}");
+    assert!(receiver.received().is_empty(), "nothing was sent");
+    s.stop().await.unwrap();
+}
