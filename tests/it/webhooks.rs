@@ -765,6 +765,39 @@ async fn every_event_arrives_after_the_server_is_killed_mid_delivery() {
         .filter(|e| !all.iter().any(|x| x.header("webhook-id") == e.as_str()))
         .collect();
     assert!(missing.is_empty(), "never arrived: {missing:?}");
+    // A message sent twice is the same message, byte for byte.
+    let mut first_of: std::collections::HashMap<&str, &Received> = Default::default();
+    for r in &all {
+        if let Some(first) = first_of.insert(r.header("webhook-id"), r) {
+            assert_eq!(
+                (first.body.as_slice(), first.header("webhook-signature")),
+                (r.body.as_slice(), r.header("webhook-signature")),
+                "{}",
+                r.header("webhook-id")
+            );
+        }
+    }
+    // And the outbox ends as it should: every delivery recorded delivered, no lease left.
+    let db = rusqlite::Connection::open(d.join(regintel::store::DB_FILE)).unwrap();
+    let settled = |db: &rusqlite::Connection| -> (i64, i64) {
+        db.query_row(
+            "SELECT count(*) FILTER (WHERE status = 'delivered'),
+                    count(*) FILTER (WHERE lease_until IS NOT NULL)
+             FROM webhook_deliveries",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap()
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while settled(&db) != (EVENTS as i64, 0) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not settled: {:?}",
+            settled(&db)
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     verify_with_standardwebhooks(d, &all, |_| vec![secret.to_owned()]);
     eprintln!(
         "crash test: {seen_before} requests before the kill, {} in all for {EVENTS} events",
