@@ -19,6 +19,12 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
+
+
+def check(condition, message):
+    """An assertion that `python -O` cannot remove."""
+    if not condition:
+        raise AssertionError(message)
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -97,7 +103,7 @@ class Area:
                 f"status of {status}" in entry["message"] for status in allowed_statuses)
             if not expected:
                 errors.append(entry["message"])
-        assert not errors, f"console errors: {errors}"
+        check(not errors, f"console errors: {errors}")
 
     def call_api(self, key, path="/regions/DE21/profile"):
         request = urllib.request.Request(self.api + path, headers={"X-API-Key": key})
@@ -118,11 +124,11 @@ def signed_out_pages_go_to_sign_in(area):
 def public_pages(area, given):
     area.open("/")
     base = area.testid("base-url").text
-    assert base == area.api, f"the home page gives the base URL {base!r}, not {area.api!r}"
+    check(base == area.api, f"the home page gives the base URL {base!r}, not {area.api!r}")
     area.screenshot("home")
     area.open("/docs")
-    assert area.driver.find_element(By.ID, "op-getRegionProfile").is_displayed()
-    assert area.driver.find_element(By.ID, "schema-Profile").is_displayed()
+    check(area.driver.find_element(By.ID, "op-getRegionProfile").is_displayed(), "the API reference does not show getRegionProfile")
+    check(area.driver.find_element(By.ID, "schema-Profile").is_displayed(), "the API reference does not show the Profile schema")
     area.screenshot("docs")
     area.console()
 
@@ -136,7 +142,7 @@ def wrong_password_shows_one_generic_message(area, given):
         area.testid("login-submit").click()
         area.until("a refused sign-in says so", lambda: area.visible_text("login-error"))
         messages.add(area.visible_text("login-error"))
-    assert len(messages) == 1, f"a wrong password and an unknown email read differently: {messages}"
+    check(len(messages) == 1, f"a wrong password and an unknown email read differently: {messages}")
     area.screenshot("login-refused")
     area.console(allowed_statuses=[401])
 
@@ -182,20 +188,20 @@ def keys(area, given):
     area.until("the new key is shown", lambda: area.visible_text("key-plaintext").startswith("sk_service_"))
     plaintext = area.visible_text("key-plaintext")
     page = area.driver.page_source
-    assert "will not see it again" in page, "the page does not say the key is shown once"
-    assert area.testid("key-copy").is_displayed()
+    check("will not see it again" in page, "the page does not say the key is shown once")
+    check(area.testid("key-copy").is_displayed(), "the new key has no copy button")
     area.until("the new key is listed", lambda: "e2e analysis" in key_rows(area))
     area.screenshot("api-keys-created")
 
     status, answer = area.call_api(plaintext)
-    assert status == 200 and answer["meta"]["access"] == "account", f"the new key was refused: {status} {answer}"
+    check(status == 200 and answer["meta"]["access"] == "account", f"the new key was refused: {status} {answer}")
     for _ in range(4):
         area.call_api(plaintext, "/regions/FR10/profile")
 
     area.driver.refresh()
     area.until("the keys page reloads", lambda: "e2e analysis" in key_rows(area))
-    assert plaintext not in area.driver.page_source, "the key is still on the page after a reload"
-    assert not area.visible_text("key-plaintext"), "the key is still shown after a reload"
+    check(plaintext not in area.driver.page_source, "the key is still on the page after a reload")
+    check(not area.visible_text("key-plaintext"), "the key is still shown after a reload")
     area.console()
     return plaintext
 
@@ -204,7 +210,7 @@ def revoked_key_is_refused(area, plaintext):
     revoke(area, "e2e analysis")
     area.screenshot("api-keys-revoked")
     status, answer = area.call_api(plaintext)
-    assert status == 401, f"a revoked key still works: {status} {answer}"
+    check(status == 401, f"a revoked key still works: {status} {answer}")
     area.console()
 
 
@@ -216,8 +222,8 @@ def webhooks(area, given):
     area.until("the signing secret is shown once", lambda: area.visible_text("hook-secret").startswith("whsec_"))
     secret = area.visible_text("hook-secret")
     row = area.until("the endpoint is listed", lambda: area.testids("hook-row"))[0]
-    assert given["receiver_url"] in row.text
-    assert "closed" in area.testid("hook-breaker", within=row).text
+    check(given["receiver_url"] in row.text, f"the webhook's row does not show its URL: {row.text!r}")
+    check("closed" in area.testid("hook-breaker", within=row).text, "the new webhook's breaker is not shown closed")
     area.testid("hook-test", within=row).click()
     area.until("the test delivery is shown delivered, with its latency", lambda: any(
         r.find_element(By.CSS_SELECTOR, '[data-testid="delivery-status"]').text == "delivered" and " ms" in r.text
@@ -239,7 +245,7 @@ def webhooks(area, given):
     area.driver.refresh()
     area.until("the webhooks page reloads", lambda: area.testids("hook-row"))
     for shown in [secret, rotated]:
-        assert shown not in area.driver.page_source, "a secret is still on the page after a reload"
+        check(shown not in area.driver.page_source, "a secret is still on the page after a reload")
     area.console()
     return secret
 
@@ -248,15 +254,15 @@ def usage(area, calls):
     area.open("/account/usage")
     area.until("the usage summary shows", lambda: "calls" in area.visible_text("usage-today"))
     bars = area.driver.find_elements(By.CSS_SELECTOR, '[data-testid="usage-chart"] rect.bar')
-    assert len(bars) == 90, f"{len(bars)} bars, not one per day of 90"
+    check(len(bars) == 90, f"{len(bars)} bars, not one per day of 90")
     today = int(bars[-1].get_attribute("data-used"))
-    assert today >= calls, f"today's bar shows {today} calls; at least {calls} were made"
-    assert float(bars[-1].get_attribute("height")) > 0
+    check(today >= calls, f"today's bar shows {today} calls; at least {calls} were made")
+    check(float(bars[-1].get_attribute("height")) > 0, "today's bar has no height")
     cap = area.driver.find_element(By.CSS_SELECTOR, '[data-testid="usage-chart"] .cap-label').text
-    assert "daily cap" in cap, f"the chart does not show the cap: {cap!r}"
+    check("daily cap" in cap, f"the chart does not show the cap: {cap!r}")
     buckets = [r.text for r in area.testids("bucket-row")]
     for bucket in ["session-minute", "session-hour", "account-day"]:
-        assert any(bucket in b for b in buckets), f"no {bucket} bucket in {buckets}"
+        check(any(bucket in b for b in buckets), f"no {bucket} bucket in {buckets}")
     area.screenshot("usage")
     area.console()
 
@@ -268,7 +274,7 @@ def narrow_screen(area):
         time.sleep(0.5)  # the page's first API answer; only the picture depends on it
         overflow = area.driver.execute_script(
             "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
-        assert overflow <= 0, f"{path} scrolls sideways by {overflow} px on a 390 px screen"
+        check(overflow <= 0, f"{path} scrolls sideways by {overflow} px on a 390 px screen")
         area.screenshot(name)
     area.driver.set_window_size(1280, 1000)
     area.console()
