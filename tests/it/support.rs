@@ -186,11 +186,18 @@ impl TestServer {
             let _ = rx.await;
         }));
         let client = Client::new(addr, roots.as_deref());
-        // Ready when it answers.
-        for _ in 0..200 {
-            if client.try_get("/healthz").await.is_some() {
-                break;
-            }
+        // Ready when it answers; a server that never does fails the test here, not later.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        while client.try_get("/healthz").await.is_none() {
+            assert!(
+                !handle.is_finished() && std::time::Instant::now() < deadline,
+                "the test server did not answer /healthz (it {})",
+                if handle.is_finished() {
+                    "stopped"
+                } else {
+                    "took over 120 s"
+                }
+            );
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
         TestServer {

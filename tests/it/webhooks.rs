@@ -567,12 +567,24 @@ async fn a_public_import_reaches_every_subscribed_endpoint() {
         got[0].body, got[1].body,
         "one event, the same bytes to each"
     );
-    tokio::time::sleep(Duration::from_secs(2)).await;
-    assert_eq!(
-        receiver.received().len(),
-        2,
-        "nothing to other subscriptions"
-    );
+    // The outbox was written with the import: one delivery per subscribed endpoint, none to the
+    // endpoint subscribed to another event, so nothing more can arrive.
+    let deliveries: Vec<String> = outbox_db(&s)
+        .prepare(
+            "SELECT p.url FROM webhook_deliveries d
+             JOIN webhook_endpoints p ON p.id = d.endpoint_id ORDER BY p.url",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(deliveries, [receiver.url("/a"), receiver.url("/b")]);
+}
+
+/// The test server's database, read as it stands.
+fn outbox_db(s: &TestServer) -> rusqlite::Connection {
+    rusqlite::Connection::open(s.dir.path().join(regintel::store::DB_FILE)).unwrap()
 }
 
 /// A professional account with a daily cap of 10 hears at the 8th call and at the 10th.
@@ -599,8 +611,18 @@ async fn usage_thresholds_are_announced_at_80_and_100_percent() {
     marks.sort_unstable();
     assert_eq!(marks, [80, 100]);
     assert_eq!(got[1].json()["data"]["daily_cap"], 10);
-    tokio::time::sleep(Duration::from_secs(3)).await;
-    assert_eq!(receiver.received().len(), 2, "each threshold once a day");
+    // Each threshold once a day: two events in all, and the day's count past both marks, so that
+    // no later write of it can cross one again.
+    let (events, used): (i64, i64) = outbox_db(&s)
+        .query_row(
+            "SELECT (SELECT count(*) FROM webhook_events WHERE type = 'usage.threshold'),
+                    (SELECT max(used) FROM usage_daily)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(events, 2);
+    assert!(used >= 10, "{used}");
 }
 
 /// A receiver that fails: ten failed attempts open the breaker (visible in the API), later
