@@ -15,6 +15,25 @@ const ATTACKER_CONNECTIONS: usize = 24;
 fn small_connection_limits(c: &mut regintel::config::ServerConfig) {
     c.max_connections = 16;
     c.max_connections_per_address = Some(4);
+    // The attacker's connections within its share stay while the test looks at them.
+    c.header_read_timeout = Duration::from_secs(600);
+    c.tls_handshake_timeout = Duration::from_secs(600);
+}
+
+/// How many of `held` the server keeps open: a connection it closed reads EOF (or an error)
+/// within the second; one it keeps sends nothing.
+async fn kept_open(held: &mut [TcpStream]) -> usize {
+    let mut open = 0;
+    for tcp in held {
+        let mut buf = [0u8; 64];
+        if tokio::time::timeout(Duration::from_secs(1), tcp.read(&mut buf))
+            .await
+            .is_err()
+        {
+            open += 1;
+        }
+    }
+    open
 }
 
 /// Opens [`ATTACKER_CONNECTIONS`] connections from 127.0.0.1 that send `prefix` and then
@@ -48,8 +67,14 @@ async fn idle_connections_from_one_address_cannot_starve_another() {
         ..Default::default()
     })
     .await;
-    let silent = idle_plain(&s, b"").await;
+    let mut silent = idle_plain(&s, b"").await;
     other_address_is_served(&s, "connections that send nothing").await;
+    // The attack held what its share allows, and no more.
+    let open = kept_open(&mut silent).await;
+    assert!(
+        (1..=4).contains(&open),
+        "{open} of the attacker's connections kept"
+    );
     drop(silent);
     let preface = idle_plain(&s, b"PRI * HTTP/2.0\r\n").await;
     other_address_is_served(&s, "partial HTTP/2 prefaces").await;
@@ -640,5 +665,12 @@ async fn a_stalled_http2_stream_is_cut_even_while_others_move() {
         }
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
+    // However the heartbeats ended (an error, or one unanswered), the server must have cut the
+    // connection: its driver ends.
+    let ended = tokio::time::timeout(Duration::from_secs(30), conn).await;
+    assert!(
+        ended.is_ok(),
+        "the connection with a stalled stream is still open"
+    );
     drop(stalled);
 }
