@@ -1208,3 +1208,106 @@ fn an_import_off_a_terminal_reports_progress_in_plain_lines() {
     );
     assert!(!stderr.contains('\r'), "{stderr:?}");
 }
+
+/// Secrets at rest: after an API key is used, a session opened and a webhook registered (its
+/// secret shown once), neither the plaintext key, the `whsec_` secret, the password nor the
+/// session token is in the database, its WAL, a backup taken meanwhile or the server's log (at
+/// debug level).
+#[test]
+fn no_secret_is_kept_in_plain_text_at_rest() {
+    use crate::support::Request;
+    let data = bundled_data_dir();
+    chmod(data.path(), 0o700);
+    let who = account_in(data.path(), "at-rest@example.org", Tier::Institutional);
+    let elsewhere = tempfile::tempdir().unwrap();
+    let log = elsewhere.path().join("serve.log");
+    let started = start_plain(
+        serve_plain(data.path())
+            .arg("--webhook-allow-loopback")
+            .env("RUST_LOG", "debug")
+            .stderr(std::fs::File::create(&log).unwrap()),
+    );
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let client = Client::new(started.addr, None);
+    let key = ("x-api-key", who.api_key.as_str());
+    let used = runtime.block_on(client.get_with(&format!("{BASE}/regions/DE21"), &[key]));
+    assert_eq!(used.status, 200);
+    let post = |path: String, headers: &[(&str, &str)], body: serde_json::Value| {
+        let mut headers = headers.to_vec();
+        headers.push(("content-type", "application/json"));
+        runtime.block_on(client.send(Request {
+            method: "POST",
+            path: &path,
+            headers: &headers,
+            body: body.to_string().into_bytes(),
+        }))
+    };
+    let login = post(
+        format!("{BASE}/auth/login"),
+        &[],
+        serde_json::json!({"email": who.email, "password": who.password}),
+    );
+    assert_eq!(login.status, 200);
+    let token = login.json()["data"]["access_token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let receiver = runtime.block_on(crate::receiver::Receiver::start(204));
+    let hook = post(
+        format!("{BASE}/webhooks"),
+        &[key],
+        serde_json::json!({"url": receiver.url("/in"), "event_types": ["webhook.test"]}),
+    );
+    assert_eq!(hook.status, 201, "{}", hook.json());
+    let secret = hook.json()["data"]["secret"].as_str().unwrap().to_owned();
+    assert!(secret.starts_with("whsec_"));
+    let backup = elsewhere.path().join("backup.sqlite");
+    let out = regintel()
+        .args(["backup", "--data-dir"])
+        .arg(data.path())
+        .arg(&backup)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    drop(started);
+
+    let db = data.path().join(regintel::store::DB_FILE);
+    let wal = data
+        .path()
+        .join(format!("{}-wal", regintel::store::DB_FILE));
+    let places = [db, wal, backup, log];
+    let secrets = [
+        ("the API key", who.api_key.as_str()),
+        ("the webhook secret", secret.as_str()),
+        (
+            "the webhook secret's key",
+            secret.trim_start_matches("whsec_"),
+        ),
+        ("the password", who.password.as_str()),
+        ("the session token", token.as_str()),
+    ];
+    let contains =
+        |bytes: &[u8], text: &str| bytes.windows(text.len()).any(|w| w == text.as_bytes());
+    // The search finds what is there: the account's email, which is no secret.
+    let backed_up = std::fs::read(&places[2]).unwrap();
+    assert!(contains(&backed_up, &who.email));
+    let mut read = 0;
+    for place in &places {
+        let Ok(bytes) = std::fs::read(place) else {
+            continue;
+        };
+        read += 1;
+        for (what, secret) in secrets {
+            assert!(
+                !contains(&bytes, secret),
+                "{what} is in {}",
+                place.display()
+            );
+        }
+    }
+    assert!(read >= 3, "the database, the backup and the log were read");
+}
