@@ -395,13 +395,34 @@ impl System {
 
 /// Records one attempt in `tx`.
 fn record_attempt(tx: &Connection, record: &AttemptRecord) -> StoreResult<()> {
-    // The endpoint was deleted while the attempt was under way, with its deliveries: nothing
-    // is left to record (and a row naming the delivery would fail the whole group's
-    // transaction, other accounts' attempts with it). A 410 still holds its URL.
-    let delivery_left = tx
-        .prepare_cached("SELECT 1 FROM webhook_deliveries WHERE id = ?1")?
-        .exists([record.delivery_id])?;
-    if !delivery_left {
+    let (status, next_at, delivered_at, spent) = match record.next {
+        NextStep::Delivered => ("delivered", None, Some(record.at), 1),
+        NextStep::RetryAt(at) => ("pending", Some(at), None, 1),
+        NextStep::Failed => ("failed", None, None, 1),
+        NextStep::DeferTo(at) => ("pending", Some(at), None, 0),
+    };
+    let updated = tx
+        .prepare_cached(
+            "UPDATE webhook_deliveries
+             SET status = ?2, next_attempt_at = coalesce(?3, next_attempt_at),
+                 delivered_at = ?4, attempts = attempts + ?5, lease_until = NULL,
+                 last_status = CASE WHEN ?5 = 1 THEN ?6 ELSE last_status END,
+                 last_error = CASE WHEN ?5 = 1 THEN ?7 ELSE last_error END
+             WHERE id = ?1",
+        )?
+        .execute(params![
+            record.delivery_id,
+            status,
+            next_at,
+            delivered_at,
+            spent,
+            record.status_code,
+            record.error
+        ])?;
+    // No delivery to update: the endpoint was deleted while the attempt was under way, with its
+    // deliveries. Nothing is left to record (an attempt naming the delivery would fail the whole
+    // group's transaction, other accounts' attempts with it); a 410 still holds its URL.
+    if updated == 0 {
         if let Some(change) = record
             .endpoint
             .as_ref()
@@ -411,7 +432,7 @@ fn record_attempt(tx: &Connection, record: &AttemptRecord) -> StoreResult<()> {
         }
         return Ok(());
     }
-    if !matches!(record.next, NextStep::DeferTo(_)) {
+    if spent == 1 {
         tx.prepare_cached(
             "INSERT INTO webhook_attempts (delivery_id, attempted_at, status_code, latency_ms,
                                            error)
@@ -425,29 +446,6 @@ fn record_attempt(tx: &Connection, record: &AttemptRecord) -> StoreResult<()> {
             record.error
         ])?;
     }
-    let (status, next_at, delivered_at, spent) = match record.next {
-        NextStep::Delivered => ("delivered", None, Some(record.at), 1),
-        NextStep::RetryAt(at) => ("pending", Some(at), None, 1),
-        NextStep::Failed => ("failed", None, None, 1),
-        NextStep::DeferTo(at) => ("pending", Some(at), None, 0),
-    };
-    tx.prepare_cached(
-        "UPDATE webhook_deliveries
-         SET status = ?2, next_attempt_at = coalesce(?3, next_attempt_at),
-             delivered_at = ?4, attempts = attempts + ?5, lease_until = NULL,
-             last_status = CASE WHEN ?5 = 1 THEN ?6 ELSE last_status END,
-             last_error = CASE WHEN ?5 = 1 THEN ?7 ELSE last_error END
-         WHERE id = ?1",
-    )?
-    .execute(params![
-        record.delivery_id,
-        status,
-        next_at,
-        delivered_at,
-        spent,
-        record.status_code,
-        record.error
-    ])?;
     if let Some(change) = &record.endpoint {
         save_breaker(tx, change.endpoint_id, &change.breaker)?;
         match change.disable {
