@@ -116,7 +116,7 @@ pub fn import_files(
             .filter(|u| !u.is_empty()),
         _ => None,
     };
-    let given_unit = naming.unit.map(str::to_ascii_uppercase);
+    let given_unit = naming.unit.and_then(crate::ingest::unit_code);
     if let (Some(existing), Some(given)) = (&existing_unit, &given_unit)
         && existing != given
     {

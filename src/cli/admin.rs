@@ -249,8 +249,7 @@ pub fn import(
         bail!("--title must have 1 to 200 characters");
     }
     if let Some(unit) = naming.unit
-        && (!(1..=32).contains(&unit.len())
-            || !unit.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        && crate::ingest::unit_code(unit).is_none()
     {
         bail!(
             "--unit must be 1 to 32 characters of letters, digits and _ (e.g. PC, EUR_HAB), got {}",

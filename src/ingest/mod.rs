@@ -15,6 +15,14 @@ pub use tidy::Defaults;
 use std::fmt;
 use std::io::Read;
 
+/// A unit as regintel stores it: a code of 1 to 32 letters, digits and `_`, in capitals
+/// (`pc` is `PC`); None when `text` is no such code.
+pub fn unit_code(text: &str) -> Option<String> {
+    let unit = text.to_ascii_uppercase();
+    ((1..=32).contains(&unit.len()) && unit.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+        .then_some(unit)
+}
+
 /// Why a file was refused: which file, which line (1-based, 0 = the file as a whole), and why.
 /// A tidy CSV reports every problem of its rows, not only the first: `further` holds those after
 /// the first, up to [`MAX_PROBLEMS`] in all, and `not_listed` counts the rest.
@@ -170,6 +178,16 @@ fn detect(bytes: &[u8]) -> Option<Format> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A unit is a code in capitals, written in any case; anything else is none.
+    #[test]
+    fn units_are_codes_in_capitals() {
+        assert_eq!(unit_code("pc").as_deref(), Some("PC"));
+        assert_eq!(unit_code("EUR_HAB").as_deref(), Some("EUR_HAB"));
+        for bad in ["", "n-r", "é", &"X".repeat(33)] {
+            assert_eq!(unit_code(bad), None, "{bad}");
+        }
+    }
     use std::io::Write;
 
     fn gzip(bytes: &[u8]) -> Vec<u8> {

@@ -27,17 +27,12 @@ struct NewDataset {
     description: Option<String>,
 }
 
-fn is_code(text: &str, max: usize, upper: bool) -> bool {
+/// 1 to `max` characters of a-z, 0-9 and `_`: dataset codes and dimension names.
+fn is_code(text: &str, max: usize) -> bool {
     (1..=max).contains(&text.len())
-        && text.bytes().all(|b| {
-            b.is_ascii_digit()
-                || b == b'_'
-                || if upper {
-                    b.is_ascii_uppercase()
-                } else {
-                    b.is_ascii_lowercase()
-                }
-        })
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'_' || b.is_ascii_lowercase())
 }
 
 fn problem(errors: &mut Vec<FieldError>, pointer: &str, detail: &str) {
@@ -51,7 +46,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let body: NewDataset = req.json_body()?;
     let mut errors = Vec::new();
-    if !is_code(&body.code, 64, false) {
+    if !is_code(&body.code, 64) {
         problem(
             &mut errors,
             "#/code",
@@ -66,8 +61,8 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         );
     }
     // A unit is a code in capitals (PC, EUR_HAB); `pc` means the same and is stored so.
-    let unit = body.unit.to_ascii_uppercase();
-    if !is_code(&unit, 32, true) {
+    let unit = crate::ingest::unit_code(&body.unit);
+    if unit.is_none() {
         problem(
             &mut errors,
             "#/unit",
@@ -87,7 +82,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         // A CSV column of one of these names means something else, so the dataset could never
         // be loaded.
         let reserved = crate::ingest::tidy::KNOWN.contains(&dim.as_str());
-        if !is_code(dim, 32, false) || reserved {
+        if !is_code(dim, 32) || reserved {
             problem(
                 &mut errors,
                 &pointer,
@@ -136,7 +131,9 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
             topic: body.topic.unwrap_or_else(|| "private".into()),
             description: body.description.map(|d| d.trim().to_owned()),
             nuts_edition: None,
-            headline: [("unit".to_owned(), unit)].into_iter().collect(),
+            headline: [("unit".to_owned(), unit.unwrap_or_default())]
+                .into_iter()
+                .collect(),
             labels_json: "{}".into(),
         },
         &body.dimensions,
