@@ -1,8 +1,9 @@
 //! Who is calling: an API key (`X-API-Key`, or `Authorization: Bearer sk_service_...`), a browser
 //! session JWT (`Authorization: Bearer <jwt>`, or the account pages' session cookie with its CSRF
 //! token in `X-CSRF-Token`), or nobody. A credential that is sent but not valid is an error, never
-//! a downgrade to anonymous; a session cookie without the CSRF header is no credential (another
-//! site can make a browser send the cookie, never the header).
+//! a downgrade to anonymous; a session cookie without its own CSRF token in the header is no
+//! credential (another site can make a browser send the cookie, never the header), so such a
+//! request is anonymous and can change nothing.
 //!
 //! Keys are checked for format and checksum before any database access, then looked up by key id
 //! and compared as HMAC-SHA256 under the pepper in constant time. Verified keys are cached for at
@@ -173,13 +174,15 @@ impl Auth {
         let authorization = headers.get(AUTHORIZATION);
         let token = match (api_key, authorization) {
             (None, None) => {
-                let Some((token, csrf)) = browser_session(headers) else {
-                    return Ok(Principal::Anonymous);
+                // The header is what makes the cookie a credential: with a token that is not
+                // its session's (another session's, a stale page's), the request is anonymous,
+                // exactly as without one.
+                return match browser_session(headers) {
+                    Some((token, csrf)) if self.verify_csrf(token, csrf) => {
+                        self.verify_session(store, token).map(Principal::Account)
+                    }
+                    _ => Ok(Principal::Anonymous),
                 };
-                if !self.verify_csrf(token, csrf) {
-                    return Err(Refusal::InvalidCredential.into());
-                }
-                return self.verify_session(store, token).map(Principal::Account);
             }
             (Some(_), Some(_)) => {
                 return Err(Refusal::Ambiguous(

@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 use sha2::{Sha256, Sha512};
 
 use crate::support::{
-    BASE, Client, Resp, Started, TestServer, Tier, bundled_db, regintel, serve_plain, start_plain,
+    BASE, Client, Request, Resp, Started, TestServer, Tier, bundled_db, regintel, serve_plain,
+    start_plain,
 };
 
 const PROFILE: &str = "/regions/DE21/profile";
@@ -655,7 +656,9 @@ async fn failed_logins_for_unknown_emails_are_throttled_too() {
     assert!(r.header("retry-after").is_some());
 }
 
-/// Login bodies are strict: unknown fields are 422, a wrong media type is 415.
+/// Login bodies are strict: unknown fields are 422, a wrong media type is 415. The browser's
+/// sign-in takes JSON only too: a form on another site can post `text/plain` or a form body
+/// without a preflight, never `application/json`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn login_rejects_unknown_fields_and_wrong_media_type() {
     let s = TestServer::start().await;
@@ -671,22 +674,53 @@ async fn login_rejects_unknown_fields_and_wrong_media_type() {
     post_json(&s, "/auth/login", &[], &json!({ "email": a.email }))
         .await
         .error(422, "validation_failed");
-    let body = json!({ "email": a.email, "password": a.password }).to_string();
-    for content_type in ["text/plain", "application/x-www-form-urlencoded"] {
+    let json_body = json!({ "email": a.email, "password": a.password }).to_string();
+    let form_body = format!("email={}&password={}", a.email, a.password);
+    let login = format!("{BASE}/auth/login");
+    for path in [login.as_str(), "/account/session"] {
+        for (content_type, body) in [
+            (Some("text/plain"), &json_body),
+            (Some("application/x-www-form-urlencoded"), &form_body),
+            (Some("multipart/form-data; boundary=x"), &form_body),
+            (None, &json_body),
+        ] {
+            let headers: Vec<(&str, &str)> = content_type
+                .map(|t| ("content-type", t))
+                .into_iter()
+                .collect();
+            let r = s
+                .client
+                .send(Request {
+                    method: "POST",
+                    path,
+                    headers: &headers,
+                    body: body.clone().into_bytes(),
+                })
+                .await;
+            let e = r.error(415, "unsupported_media_type");
+            assert_eq!(e["details"]["expected"], "application/json");
+            assert!(
+                r.headers.get("set-cookie").is_none(),
+                "{path} {content_type:?}"
+            );
+        }
+        // The same credentials as JSON sign in: the refusals were for the media type alone.
         let r = s
-            .call(
-                "POST",
-                "/auth/login",
-                &[("content-type", content_type)],
-                body.as_bytes(),
-            )
+            .client
+            .send(Request {
+                method: "POST",
+                path,
+                headers: &[("content-type", "application/json")],
+                body: json_body.clone().into_bytes(),
+            })
             .await;
-        let e = r.error(415, "unsupported_media_type");
-        assert_eq!(e["details"]["expected"], "application/json");
+        assert_eq!(
+            r.status,
+            200,
+            "{path}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
     }
-    s.call("POST", "/auth/login", &[], body.as_bytes())
-        .await
-        .error(415, "unsupported_media_type");
 }
 
 /// Logout revokes the session at once; an API key cannot log out (403) and nobody is 401

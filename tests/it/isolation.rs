@@ -1,11 +1,12 @@
-//! Per-account isolation, route by route (OWASP API1, Broken Object Level
-//! Authorization): two institutional
-//! accounts hold private datasets under the same code and under their own codes, with values,
-//! titles and citations found nowhere else; each attacks the other over every route of the route
-//! table, with its key, its session token and anonymously; answers, caches and the database
-//! layer are checked for anything of the other account's.
+//! Per-account isolation, route by route (OWASP API1, Broken Object Level Authorization): two
+//! institutional accounts hold private datasets under the same code and under their own codes,
+//! with values, titles and citations found nowhere else; each attacks the other over every route
+//! of the route table, with its key, its session token, a signed-in browser, that browser's
+//! cookie without its CSRF token or with another session's (answered exactly as nobody is), and
+//! anonymously; answers, caches and the database layer are checked for anything of the other
+//! account's.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use regintel::http::routes::{BodyKind, ROUTES, Route};
@@ -394,6 +395,14 @@ fn normalised(body: &[u8], replace: &[(String, String)]) -> Value {
     }
 }
 
+/// An answer with a new session's token taken out: each sign-in opens a session of its own.
+fn without_token(mut answer: Value) -> Value {
+    if let Some(data) = answer.get_mut("data").and_then(Value::as_object_mut) {
+        data.remove("access_token");
+    }
+    answer
+}
+
 /// An answer with `error.details.suggestions` taken out: they are the known codes closest to the
 /// code asked for, so they differ between a code and its made-up twin by construction (they are
 /// checked on their own for the victim's codes).
@@ -662,6 +671,8 @@ struct Probe {
     names: Names,
     /// The value of the first path parameter, if any.
     first_param: Option<String>,
+    /// Its place in the attack, which every caller's copy shares.
+    id: usize,
 }
 
 impl Probe {
@@ -774,6 +785,7 @@ fn probes(route: &'static Route, victim: &Party, attacker: &Party) -> Vec<Probe>
                 content_type: body.content_type,
                 names,
                 first_param: first.clone(),
+                id: 0,
             });
         }
     }
@@ -790,22 +802,39 @@ enum Caller {
     Session,
     /// A signed-in browser: the session cookie with its CSRF token in `X-CSRF-Token`.
     Cookie,
+    /// The session cookie alone, as a page of another site makes the browser send it.
+    CookieAlone,
+    /// The session cookie with the CSRF token of another of the attacker's sessions.
+    CookieOtherToken,
 }
 
-const CALLERS: [Caller; 5] = [
+impl Caller {
+    /// Callers whose credential is no credential: each must be answered exactly as nobody is.
+    fn counts_as_anonymous(self) -> bool {
+        matches!(self, Caller::CookieAlone | Caller::CookieOtherToken)
+    }
+}
+
+/// Those that count as anonymous right after the anonymous caller, so the state a request
+/// changes is the same for the three.
+const CALLERS: [Caller; 7] = [
     Caller::Anonymous,
+    Caller::CookieAlone,
+    Caller::CookieOtherToken,
     Caller::Key,
     Caller::KeyAsBearer,
     Caller::Session,
     Caller::Cookie,
 ];
 
-/// What the attacker holds: its key, a session token, and a signed-in browser.
+/// What the attacker holds: its key, a session token, a signed-in browser, and the CSRF token
+/// of another signed-in browser.
 #[derive(Clone)]
 struct Credentials {
     key: String,
     session: String,
     browser: Browser,
+    other_csrf: String,
 }
 
 async fn send(client: &Client, probe: &Probe, caller: Caller, creds: &Credentials) -> Resp {
@@ -820,6 +849,11 @@ async fn send(client: &Client, probe: &Probe, caller: Caller, creds: &Credential
         Caller::Cookie => {
             headers.push(("cookie", &creds.browser.cookie));
             headers.push(("x-csrf-token", &creds.browser.csrf));
+        }
+        Caller::CookieAlone => headers.push(("cookie", &creds.browser.cookie)),
+        Caller::CookieOtherToken => {
+            headers.push(("cookie", &creds.browser.cookie));
+            headers.push(("x-csrf-token", &creds.other_csrf));
         }
     }
     if let Some(ct) = probe.content_type {
@@ -874,6 +908,9 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
         );
         all.extend(p);
     }
+    for (id, probe) in all.iter_mut().enumerate() {
+        probe.id = id;
+    }
     // Exports go one at a time too: an account runs one export at once (a second is refused).
     let (safe, mut unsafe_): (Vec<Probe>, Vec<Probe>) = all
         .into_iter()
@@ -897,6 +934,7 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
         key: attacker.account.api_key.clone(),
         session: attacker.session.clone(),
         browser: Browser::sign_in(s, &attacker.account).await,
+        other_csrf: Browser::sign_in(s, &attacker.account).await.csrf,
     };
     let mut tasks = tokio::task::JoinSet::new();
     for chunk in chunks {
@@ -916,16 +954,22 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
 
     // Requests that change something (and exports), one at a time; a session ended by the attack
     // (logout) is replaced by a new one before the next request.
-    // The two sign-in routes share the per-address failure count of the victim's email: the
-    // browser's comes from another address, so neither is throttled by the other's probes.
-    let browser = s.client.with_source("127.0.0.3");
+    // Sign-ins with a wrong password count against the victim's email per client address,
+    // which waits after five: each caller signs in from an address of its own, one per route.
+    let sign_in_from = |route: u8, caller: usize| {
+        s.client
+            .with_source(&format!("127.0.{route}.{}", caller + 1))
+    };
+    let sign_ins: Vec<[Client; 2]> = (0..CALLERS.len())
+        .map(|i| [sign_in_from(1, i), sign_in_from(2, i)])
+        .collect();
     for probe in &unsafe_ {
-        let client = if probe.operation == "startBrowserSession" {
-            &browser
-        } else {
-            &s.client
-        };
-        for caller in CALLERS {
+        for (i, caller) in CALLERS.into_iter().enumerate() {
+            let client = match probe.operation {
+                "login" => &sign_ins[i][0],
+                "startBrowserSession" => &sign_ins[i][1],
+                _ => &s.client,
+            };
             outcomes.push(run(client, probe, caller, &creds).await);
             let bearer = format!("Bearer {}", creds.session);
             let still = match caller {
@@ -953,6 +997,11 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
     // Judge every answer.
     let secrets = victim.secrets();
     let mut failures: Vec<String> = Vec::new();
+    let anonymous: HashMap<usize, &Outcome> = outcomes
+        .iter()
+        .filter(|o| o.caller == Caller::Anonymous)
+        .map(|o| (o.probe.id, o))
+        .collect();
     for o in &outcomes {
         let who = format!("{:?} {}", o.caller, o.probe.describe());
         let mut answers = vec![(&o.probe, &o.resp)];
@@ -1007,8 +1056,24 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
                 ));
             }
         }
+        if o.caller.counts_as_anonymous() {
+            // A cookie without its own CSRF token is nobody: answered exactly as nobody is,
+            // on every route (a session opened by signing in differs only in its token).
+            let nobody = anonymous[&o.probe.id];
+            let answer = |r: &Resp| without_token(normalised(&r.body, &[]));
+            if o.resp.status != nobody.resp.status || answer(&o.resp) != answer(&nobody.resp) {
+                failures.push(format!(
+                    "{who}: answers {} {} but anonymously {} {}",
+                    o.resp.status,
+                    answer(&o.resp),
+                    nobody.resp.status,
+                    answer(&nobody.resp)
+                ));
+            }
+        }
         if o.probe.method == "PUT"
             && o.caller != Caller::Anonymous
+            && !o.caller.counts_as_anonymous()
             && o.probe.names_own_code_of(victim)
         {
             let v = normalised(&o.resp.body, &[]);
@@ -1139,7 +1204,7 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
 }
 
 /// Bravo attacks Alpha over every route of the route table (each `{param}` set to each of
-/// Alpha's identifiers or public ones, with its key, its session token, a signed-in browser and anonymously): no answer
+/// Alpha's identifiers or public ones, with every caller of [`CALLERS`]): no answer
 /// holds anything of Alpha's, naming Alpha's objects answers like naming missing ones, writes
 /// touch only Bravo's own data, and Alpha's data and key are as before.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
