@@ -517,11 +517,12 @@ async fn an_account_keeps_a_bounded_number_of_briefings() {
 /// named after one of [`BYPASSES`] adds that text, `broken` answers 500, `silent` never answers.
 /// Holds the `gated` model's answer: `arrived` is signalled when its request comes, and it
 /// answers faithfully once `release` is. Every request's messages are kept in `prompts`.
+/// What the fake model server records (every prompt) and how a `gated` model waits.
 #[derive(Default)]
-struct Gate {
+pub struct Gate {
     arrived: tokio::sync::Notify,
     release: tokio::sync::Notify,
-    prompts: std::sync::Mutex<Vec<Value>>,
+    pub prompts: std::sync::Mutex<Vec<Value>>,
 }
 
 /// Ways a model's text could slip a number past a check on bytes, each as (model name, text it
@@ -542,7 +543,9 @@ const BYPASSES: &[(&str, &str)] = &[
     ("dash_alone", "It grew \u{2013} fast."),
 ];
 
-async fn fake_model_server(gate: std::sync::Arc<Gate>) -> std::net::SocketAddr {
+/// A chat-completions server whose behaviour the model name chooses; `faithful` (or any name
+/// not listed) writes each fact sheet's sections with "In brief: " before them.
+pub async fn fake_model_server(gate: std::sync::Arc<Gate>) -> std::net::SocketAddr {
     use http_body_util::{BodyExt, Full};
     use hyper::body::Bytes;
     use hyper_util::rt::TokioIo;
@@ -624,18 +627,23 @@ async fn fake_model_server(gate: std::sync::Arc<Gate>) -> std::net::SocketAddr {
     addr
 }
 
+/// The settings of `model` at the fake model server at `model_addr`.
+pub fn model_at(model_addr: std::net::SocketAddr, model: &str) -> regintel::config::LlmConfig {
+    regintel::config::LlmConfig {
+        url: format!("http://{model_addr}/v1/chat/completions")
+            .parse()
+            .unwrap(),
+        model: model.into(),
+        // Long enough for any answer that comes however loaded the machine; `silent` sends
+        // none, so its outcome does not depend on timing either.
+        timeout: std::time::Duration::from_secs(if model == "silent" { 2 } else { 60 }),
+        api_key: None,
+    }
+}
+
 async fn with_model(model_addr: std::net::SocketAddr, model: &str) -> TestServer {
     TestServer::start_with(crate::support::Options {
-        llm: Some(regintel::config::LlmConfig {
-            url: format!("http://{model_addr}/v1/chat/completions")
-                .parse()
-                .unwrap(),
-            model: model.into(),
-            // Long enough for any answer that comes however loaded the machine; `silent` sends
-            // none, so its outcome does not depend on timing either.
-            timeout: std::time::Duration::from_secs(if model == "silent" { 2 } else { 60 }),
-            api_key: None,
-        }),
+        llm: Some(model_at(model_addr, model)),
         ..Default::default()
     })
     .await

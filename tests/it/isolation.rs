@@ -8,14 +8,16 @@
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use regintel::http::routes::{BodyKind, ROUTES, Route};
 use regintel::openapi::operations::{self, Location};
 use serde_json::{Value, json};
 
+use crate::briefings::{Gate, fake_model_server, model_at};
 use crate::browser::Browser;
 use crate::receiver::Receiver;
-use crate::support::{BASE, Client, Request, Resp, TestAccount, TestServer, Tier};
+use crate::support::{BASE, Client, Options, Request, Resp, TestAccount, TestServer, Tier};
 
 /// The code both accounts use for a private dataset.
 const SHARED: &str = "shared_code";
@@ -130,10 +132,42 @@ impl Party {
     }
 }
 
+/// What the fixture's server runs with.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Settings {
+    /// The test server's: public rows read from the database, briefings written without a
+    /// model.
+    Test,
+    /// The shipped defaults where they shape answers: public rows held in memory (the default
+    /// amount), and briefings written by a model, a fake one that records every prompt.
+    Production,
+}
+
+/// The fixture's server, its two accounts, the receiver of their webhooks, and under
+/// production settings the model's record of prompts.
+struct Fixture {
+    s: TestServer,
+    alpha: Party,
+    bravo: Party,
+    receiver: Receiver,
+    model: Option<Arc<Gate>>,
+}
+
 /// A server with two institutional accounts, each with a key, a session and two private datasets
 /// (`shared_code` and its own code) holding data for DE21, FR10, DE2 and FR1.
-async fn fixture() -> (TestServer, Party, Party, Receiver) {
-    let s = TestServer::start().await;
+async fn fixture(settings: Settings) -> Fixture {
+    let mut options = Options::default();
+    let mut model = None;
+    if settings == Settings::Production {
+        let gate = Arc::new(Gate::default());
+        let at = fake_model_server(gate.clone()).await;
+        options.llm = Some(model_at(at, "faithful"));
+        options.configure = Some(|c| {
+            c.public_data_bytes = regintel::config::defaults::PUBLIC_DATA_MB * 1024 * 1024;
+        });
+        model = Some(gate);
+    }
+    let s = TestServer::start_with(options).await;
     let receiver = Receiver::start(204).await;
     let alpha = s.account("alpha@example.org", Tier::Institutional);
     let bravo = s.account("bravo@example.org", Tier::Institutional);
@@ -245,7 +279,19 @@ async fn fixture() -> (TestServer, Party, Party, Receiver) {
             .push(briefing["data"]["id"].as_str().unwrap().to_owned());
         p.register_webhook(&s, &receiver).await;
     }
-    (s, a, b, receiver)
+    if settings == Settings::Production {
+        assert!(
+            s.public_data_held().await > 0,
+            "public rows are held in memory"
+        );
+    }
+    Fixture {
+        s,
+        alpha: a,
+        bravo: b,
+        receiver,
+        model,
+    }
 }
 
 impl Party {
@@ -895,7 +941,15 @@ async fn run(client: &Client, probe: &Probe, caller: Caller, creds: &Credentials
 }
 
 /// The attacker's requests to every route about the victim's objects, and the checks on them.
-async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Receiver) {
+async fn attack(f: &Fixture, attacker: &Party, victim: &Party) {
+    let (s, receiver) = (&f.s, &f.receiver);
+    // The model wrote both accounts' briefings: the search below finds the victim's secrets in
+    // the prompts made for the victim. Every prompt from now on is made for the attacker.
+    if let Some(model) = &f.model {
+        let prompts = std::mem::take(&mut *model.prompts.lock().unwrap());
+        let text = serde_json::to_string(&prompts).unwrap();
+        assert!(text.contains(victim.title), "{text}");
+    }
     let before = victim.views(s).await;
     let mut all: Vec<Probe> = Vec::new();
     for route in ROUTES {
@@ -1190,6 +1244,25 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
             );
         }
     }
+    // No prompt made for the attacker holds anything of the victim's, and there were some.
+    if let Some(model) = &f.model {
+        let prompts = model.prompts.lock().unwrap().clone();
+        assert!(
+            !prompts.is_empty(),
+            "the attacker's briefings reached the model"
+        );
+        for prompt in &prompts {
+            let text = serde_json::to_string(prompt).unwrap();
+            for secret in victim.secrets() {
+                assert!(
+                    !text.contains(&secret),
+                    "a prompt for the attacker holds {secret}: {}",
+                    clip(&text, &secret)
+                );
+            }
+        }
+        eprintln!("isolation: {} prompts for the attacker", prompts.len());
+    }
     eprintln!(
         "isolation: {} → {}: {} routes, {} requests ({} probes × {} callers, {} also sent with \
          a missing twin)",
@@ -1209,15 +1282,30 @@ async fn attack(s: &TestServer, attacker: &Party, victim: &Party, receiver: &Rec
 /// touch only Bravo's own data, and Alpha's data and key are as before.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_route_keeps_alpha_private_from_bravo() {
-    let (s, a, b, receiver) = fixture().await;
-    attack(&s, &b, &a, &receiver).await;
+    let f = fixture(Settings::Test).await;
+    attack(&f, &f.bravo, &f.alpha).await;
 }
 
 /// The same attack in the other direction: Alpha against Bravo.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_route_keeps_bravo_private_from_alpha() {
-    let (s, a, b, receiver) = fixture().await;
-    attack(&s, &a, &b, &receiver).await;
+    let f = fixture(Settings::Test).await;
+    attack(&f, &f.alpha, &f.bravo).await;
+}
+
+/// Bravo's attack on Alpha under production settings: public rows come from memory, and
+/// briefings are written by a model, to which no prompt made for Bravo carries Alpha's data.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_route_keeps_alpha_private_from_bravo_under_production_settings() {
+    let f = fixture(Settings::Production).await;
+    attack(&f, &f.bravo, &f.alpha).await;
+}
+
+/// Alpha's attack on Bravo under production settings.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_route_keeps_bravo_private_from_alpha_under_production_settings() {
+    let f = fixture(Settings::Production).await;
+    attack(&f, &f.alpha, &f.bravo).await;
 }
 
 /// Profiles, dataset lists and details and comparisons show each account its own private data
@@ -1226,7 +1314,12 @@ async fn every_route_keeps_bravo_private_from_alpha() {
 /// differ per caller, and one caller's ETag never earns another a 304.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_and_their_cache_are_per_account() {
-    let (s, a, b, _receiver) = fixture().await;
+    let Fixture {
+        s,
+        alpha: a,
+        bravo: b,
+        ..
+    } = fixture(Settings::Test).await;
     let paths = [
         "/regions/DE21/profile",
         "/datasets",
@@ -1348,7 +1441,12 @@ async fn the_store_enforces_isolation_below_http() {
     use regintel::store::Store;
     use regintel::store::pool::{self, Role};
 
-    let (s, a, b, _receiver) = fixture().await;
+    let Fixture {
+        s,
+        alpha: a,
+        bravo: b,
+        ..
+    } = fixture(Settings::Test).await;
     let store = Store::open(s.dir.path(), 1).unwrap();
 
     // Alpha's own handle sees Alpha's things (so the checks below are not vacuous).
@@ -1526,7 +1624,12 @@ async fn the_store_enforces_isolation_below_http() {
 /// code that exists nowhere (DE21Y).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn region_codes_seen_only_in_private_data_stay_private() {
-    let (s, a, b, _receiver) = fixture().await;
+    let Fixture {
+        s,
+        alpha: a,
+        bravo: b,
+        ..
+    } = fixture(Settings::Test).await;
     let csv = "dataset_code,nuts_code,nuts_level,time,value,unit,flags,sex
 a_only,DE21X,3,2022,7.5,NR,,T
 ";
