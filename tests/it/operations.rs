@@ -253,6 +253,49 @@ fn observations_digest(db: &Path) -> (i64, String) {
     (rows, hex)
 }
 
+/// `regintel backup --data-dir DATA TARGET`, run off the async threads.
+async fn backup_of(data: &Path, target: &Path) -> std::process::Output {
+    let (data, target) = (data.to_owned(), target.to_owned());
+    tokio::task::spawn_blocking(move || {
+        regintel()
+            .arg("backup")
+            .arg("--data-dir")
+            .arg(data)
+            .arg(target)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap()
+}
+
+/// The secrets of a data directory, which are backed up once, apart from the database: each
+/// file's name and bytes.
+fn backed_up_secrets(data: &Path) -> Vec<(std::ffi::OsString, Vec<u8>)> {
+    std::fs::read_dir(data.join("secrets"))
+        .unwrap()
+        .map(|f| {
+            let f = f.unwrap();
+            (f.file_name(), std::fs::read(f.path()).unwrap())
+        })
+        .collect()
+}
+
+/// A restore: a fresh data directory with `backup` as its database and the secrets beside it.
+fn restore(backup: &Path, secrets: &[(std::ffi::OsString, Vec<u8>)]) -> tempfile::TempDir {
+    let restored = tempfile::tempdir().unwrap();
+    chmod(restored.path(), 0o700);
+    std::fs::copy(backup, restored.path().join(regintel::store::DB_FILE)).unwrap();
+    let dir = restored.path().join("secrets");
+    std::fs::create_dir(&dir).unwrap();
+    chmod(&dir, 0o700);
+    for (name, bytes) in secrets {
+        std::fs::write(dir.join(name), bytes).unwrap();
+        chmod(&dir.join(name), 0o600);
+    }
+    restored
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_backup_taken_under_load_restores_to_identical_observations() {
     let server = TestServer::start().await;
@@ -314,21 +357,7 @@ async fn a_backup_taken_under_load_restores_to_identical_observations() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     let backups = tempfile::tempdir().unwrap();
     let target = backups.path().join("regintel-backup.sqlite");
-    let out = tokio::task::spawn_blocking({
-        let data = server.dir.path().to_owned();
-        let target = target.clone();
-        move || {
-            regintel()
-                .arg("backup")
-                .arg("--data-dir")
-                .arg(data)
-                .arg(target)
-                .output()
-                .unwrap()
-        }
-    })
-    .await
-    .unwrap();
+    let out = backup_of(server.dir.path(), &target).await;
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     let mut answered = 0;
     for worker in load {
@@ -362,30 +391,11 @@ async fn a_backup_taken_under_load_restores_to_identical_observations() {
     assert_eq!(original.status, 200);
     let original = original.json();
     let source = observations_digest(&server.dir.path().join(regintel::store::DB_FILE));
-    // The secrets are backed up once, apart from the database.
-    let secret_files: Vec<(std::ffi::OsString, Vec<u8>)> =
-        std::fs::read_dir(server.dir.path().join("secrets"))
-            .unwrap()
-            .map(|f| {
-                let f = f.unwrap();
-                (f.file_name(), std::fs::read(f.path()).unwrap())
-            })
-            .collect();
+    let secrets = backed_up_secrets(server.dir.path());
     server.stop().await.unwrap();
 
-    // Restore: the backup in place of the database of a fresh data directory.
-    let restored = tempfile::tempdir().unwrap();
-    chmod(restored.path(), 0o700);
+    let restored = restore(&target, &secrets);
     let db = restored.path().join(regintel::store::DB_FILE);
-    std::fs::copy(&target, &db).unwrap();
-    // The secrets come back beside it.
-    let secrets = restored.path().join("secrets");
-    std::fs::create_dir(&secrets).unwrap();
-    chmod(&secrets, 0o700);
-    for (name, bytes) in &secret_files {
-        std::fs::write(secrets.join(name), bytes).unwrap();
-        chmod(&secrets.join(name), 0o600);
-    }
     let integrity: String = rusqlite::Connection::open(&db)
         .unwrap()
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
@@ -399,6 +409,304 @@ async fn a_backup_taken_under_load_restores_to_identical_observations() {
     let again = server.get("/regions/DE21/profile").await.json();
     assert_eq!(again["data"], original["data"]);
     assert_eq!(again["meta"]["citations"], original["meta"]["citations"]);
+    server.stop().await.unwrap();
+}
+
+/// Writes of one kind counted as they begin and as they commit.
+#[derive(Default)]
+struct Writes {
+    begun: std::sync::atomic::AtomicU32,
+    committed: std::sync::atomic::AtomicU32,
+}
+
+impl Writes {
+    fn begin(&self) -> u32 {
+        self.begun.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1
+    }
+    fn committed(&self, generation: u32) {
+        self.committed
+            .store(generation, std::sync::atomic::Ordering::SeqCst);
+    }
+    fn counts(&self) -> (u32, u32) {
+        (
+            self.committed.load(std::sync::atomic::Ordering::SeqCst),
+            self.begun.load(std::sync::atomic::Ordering::SeqCst),
+        )
+    }
+}
+
+/// The private dataset the uploads replace and the public row the imports revise.
+const UPLOADED: &str = "backup_upload";
+const IMPORTED: &str = "tgs00010";
+
+/// Upload `generation`: four rows whose values are `generation * 10 + i` and a half.
+fn upload_csv(generation: u32) -> String {
+    let mut csv = String::from("dataset_code,nuts_code,nuts_level,time,value,unit,flags\n");
+    let rows = [
+        ("DE21", "2021"),
+        ("DE21", "2022"),
+        ("FR10", "2021"),
+        ("FR10", "2022"),
+    ];
+    for (i, (region, period)) in rows.iter().enumerate() {
+        let value = generation * 10 + i as u32;
+        csv.push_str(&format!("{UPLOADED},{region},2,{period},{value}.5,NR,\n"));
+    }
+    csv
+}
+
+/// What a copy holds of each writer's work, as generations; it fails where the tables disagree
+/// on it (a copy of no single moment).
+fn generations_in(db: &Path, imported_snapshots_before: i64) -> (u32, u32) {
+    let conn =
+        rusqlite::Connection::open_with_flags(db, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    let one = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+    let values = |sql: &str| -> Vec<(f64, bool)> {
+        let mut stmt = conn.prepare(sql).unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    let announced = |code: &str| {
+        one(&format!(
+            "SELECT count(*) FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+             WHERE e.type = 'dataset.updated' AND CAST(e.payload AS TEXT) LIKE '%\"{code}\"%'"
+        ))
+    };
+    let rows_of = |code: &str, owned: &str, filter: &str| {
+        format!(
+            "SELECT o.value, o.superseded_by IS NULL FROM observations o
+             JOIN series s ON s.id = o.series_id JOIN datasets d ON d.id = s.dataset_id
+             WHERE d.code = '{code}' AND d.owner_account_id {owned} {filter}"
+        )
+    };
+
+    // Uploads: every generation's four rows, the last current; a snapshot and an announced
+    // delivery each.
+    let uploaded = values(&rows_of(UPLOADED, "IS NOT NULL", ""));
+    let upload = (uploaded.len() / 4) as u32;
+    let current: Vec<u32> = uploaded
+        .iter()
+        .filter(|(_, current)| *current)
+        .map(|(v, _)| (*v as u32) / 10)
+        .collect();
+    assert_eq!(
+        current,
+        vec![upload; 4 * upload.min(1) as usize],
+        "{uploaded:?}"
+    );
+    let snapshots = one(&format!(
+        "SELECT count(*) FROM snapshots s JOIN datasets d ON d.id = s.dataset_id
+         WHERE d.code = '{UPLOADED}'"
+    ));
+    assert_eq!(snapshots, upload as i64);
+    assert_eq!(announced(UPLOADED), upload as i64);
+
+    // Imports: one row of 2099 each, the last current; a snapshot and an announced delivery each.
+    let imported = values(&rows_of(
+        IMPORTED,
+        "IS NULL",
+        "AND o.region_code = 'DE21' AND o.period = '2099'",
+    ));
+    let import = imported.len() as u32;
+    let current: Vec<u32> = imported
+        .iter()
+        .filter(|(_, current)| *current)
+        .map(|(v, _)| *v as u32)
+        .collect();
+    assert_eq!(
+        current,
+        vec![import; import.min(1) as usize],
+        "{imported:?}"
+    );
+    let snapshots = one(&format!(
+        "SELECT count(*) FROM snapshots s JOIN datasets d ON d.id = s.dataset_id
+         WHERE d.code = '{IMPORTED}' AND d.owner_account_id IS NULL"
+    ));
+    assert_eq!(snapshots - imported_snapshots_before, import as i64);
+    assert_eq!(announced(IMPORTED), import as i64);
+    (upload, import)
+}
+
+/// A backup taken while uploads and imports commit in a loop is one consistent state: in each
+/// copy, a writer's current rows, all its rows, its snapshots and the webhook deliveries that
+/// announce them are of one generation, no older than the last committed before the copy began
+/// and no newer than the last begun before it ended. Copies are taken until one overlapped a
+/// commit of each writer. Restored with its secrets, the copy authenticates the account's key
+/// and delivers a webhook signed with the endpoint's secret.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_taken_while_imports_and_uploads_commit_is_one_consistent_state() {
+    use crate::receiver::{Receiver, verify};
+    use crate::support::Request;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    let server = TestServer::start().await;
+    let owner = server.account("writer@example.org", Tier::Institutional);
+    let key = ("x-api-key", owner.api_key.as_str());
+    let json = ("content-type", "application/json");
+    let receiver = Receiver::start(204).await;
+    let hook = serde_json::json!({
+        "url": receiver.url("/hook"),
+        "event_types": ["dataset.updated", "webhook.test"],
+    });
+    let r = server
+        .call(
+            "POST",
+            "/webhooks",
+            &[key, json],
+            hook.to_string().as_bytes(),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let (webhook, secret) = (
+        r.json()["data"]["id"].as_str().unwrap().to_owned(),
+        r.json()["data"]["secret"].as_str().unwrap().to_owned(),
+    );
+    let dataset = serde_json::json!({"code": UPLOADED, "title": "Backup", "unit": "NR"});
+    let r = server
+        .call(
+            "POST",
+            "/datasets",
+            &[key, json],
+            dataset.to_string().as_bytes(),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let db = server.dir.path().join(regintel::store::DB_FILE);
+    let imported_snapshots_before = rusqlite::Connection::open(&db)
+        .unwrap()
+        .query_row(
+            "SELECT count(*) FROM snapshots s JOIN datasets d ON d.id = s.dataset_id
+             WHERE d.code = ?1 AND d.owner_account_id IS NULL",
+            [IMPORTED],
+            |r| r.get::<_, i64>(0),
+        )
+        .unwrap();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let uploads = Arc::new(Writes::default());
+    let uploader = tokio::spawn({
+        let (client, stop, uploads) = (server.client.clone(), stop.clone(), uploads.clone());
+        let key = owner.api_key.clone();
+        async move {
+            while !stop.load(Ordering::SeqCst) {
+                let generation = uploads.begin();
+                let r = client
+                    .send(Request {
+                        method: "PUT",
+                        path: &format!("{BASE}/datasets/{UPLOADED}/data"),
+                        headers: &[("x-api-key", &key), ("content-type", "text/csv")],
+                        body: upload_csv(generation).into_bytes(),
+                    })
+                    .await;
+                assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+                uploads.committed(generation);
+            }
+        }
+    });
+    let imports = Arc::new(Writes::default());
+    let importer = std::thread::spawn({
+        let (data, stop, imports) = (server.dir.path().to_owned(), stop.clone(), imports.clone());
+        move || {
+            let file = tempfile::tempdir().unwrap();
+            let path = file.path().join(format!("{IMPORTED}.csv"));
+            while !stop.load(Ordering::SeqCst) {
+                let generation = imports.begin();
+                std::fs::write(
+                    &path,
+                    format!(
+                        "dataset_code,nuts_code,nuts_level,time,value,unit,flags,freq,isced11,age,sex\n\
+                         {IMPORTED},DE21,2,2099,{generation}.25,PC,,A,TOTAL,Y15-74,T\n"
+                    ),
+                )
+                .unwrap();
+                crate::support::run_ok(&["import", path.to_str().unwrap()], &data, None);
+                imports.committed(generation);
+            }
+        }
+    });
+
+    // Both writers have committed a few times before the first copy, so no copy can pass by
+    // holding nothing of either.
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while uploads.counts().0 < 3 || imports.counts().0 < 3 {
+        assert!(std::time::Instant::now() < deadline, "the writers stalled");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let backups = tempfile::tempdir().unwrap();
+    let mut overlapped = false;
+    let mut target = backups.path().join("none");
+    for attempt in 0..20 {
+        let (uploaded_before, _) = uploads.counts();
+        let (imported_before, _) = imports.counts();
+        target = backups.path().join(format!("backup-{attempt}.sqlite"));
+        let out = backup_of(server.dir.path(), &target).await;
+        let (uploaded_after, uploads_begun) = uploads.counts();
+        let (imported_after, imports_begun) = imports.counts();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let (upload, import) = generations_in(&target, imported_snapshots_before);
+        assert!(upload >= 3 && import >= 3);
+        assert!(
+            (uploaded_before..=uploads_begun).contains(&upload),
+            "upload {upload} not in {uploaded_before}..={uploads_begun}"
+        );
+        assert!(
+            (imported_before..=imports_begun).contains(&import),
+            "import {import} not in {imported_before}..={imports_begun}"
+        );
+        eprintln!(
+            "backup {attempt}: upload {upload} of {uploaded_before}..={uploads_begun}, import \
+             {import} of {imported_before}..={imports_begun}"
+        );
+        if uploaded_after > uploaded_before && imported_after > imported_before {
+            overlapped = true;
+            break;
+        }
+    }
+    stop.store(true, Ordering::SeqCst);
+    uploader.await.unwrap();
+    importer.join().unwrap();
+    assert!(overlapped, "no backup overlapped a commit of each writer");
+
+    let secrets = backed_up_secrets(server.dir.path());
+    server.stop().await.unwrap();
+    let restored = restore(&target, &secrets);
+    let (ok, said) = check(restored.path());
+    assert!(ok, "{said}");
+    let server = TestServer::start_in(restored, Options::default()).await;
+    let key = ("x-api-key", owner.api_key.as_str());
+    let r = server
+        .call("GET", &format!("/datasets/{UPLOADED}"), &[key], b"")
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    let r = server
+        .call("POST", &format!("/webhooks/{webhook}/test"), &[key], b"")
+        .await;
+    assert_eq!(r.status, 202, "{}", String::from_utf8_lossy(&r.body));
+    let event = r.json()["data"]["event_id"].as_str().unwrap().to_owned();
+    let got = receiver
+        .wait_for(Duration::from_secs(60), |all| {
+            all.iter().any(|r| r.header("webhook-id") == event)
+        })
+        .await;
+    let test = got
+        .iter()
+        .find(|r| r.header("webhook-id") == event)
+        .expect("the restored server delivers the test event");
+    assert!(verify(
+        &secret,
+        test.header("webhook-id"),
+        test.header("webhook-timestamp"),
+        test.header("webhook-signature"),
+        &test.body,
+    ));
     server.stop().await.unwrap();
 }
 
