@@ -27,6 +27,11 @@ pub mod defaults {
     pub const DRAIN_TIMEOUT_SECS: u64 = 10;
     pub const CACHE_MB: usize = 32;
     pub const PUBLIC_DATA_MB: usize = 48;
+    /// How long a write waits for the database's write lock, and a blocking thread for a
+    /// database connection, before the request fails.
+    /// Long enough for any one write transaction here, short enough that a stuck writer
+    /// surfaces as an error instead of a hang.
+    pub const DATABASE_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
     pub const ANONYMOUS: Quotas = Quotas {
         minute: 30,
@@ -205,6 +210,9 @@ pub struct ServerConfig {
     /// Permits of each blocking pool (reads; writes and password hashing): one per processor,
     /// which tests set to a number of their own.
     pub blocking_permits: usize,
+    /// How long a write waits for the database's write lock, and a blocking thread for a
+    /// database connection ([`defaults::DATABASE_WAIT`]; tests lengthen it to hold writers).
+    pub database_wait: std::time::Duration,
     /// Make new secrets over a database that holds what the old ones protected (`--new-secrets`):
     /// without it, a missing or different secret file stops the start.
     pub new_secrets: bool,
@@ -283,6 +291,7 @@ impl ServerConfig {
             new_secrets: false,
             webhooks_paused: false,
             blocking_permits: blocking_permits(),
+            database_wait: defaults::DATABASE_WAIT,
             metrics_token: None,
             access_lines: None,
         }

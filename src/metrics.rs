@@ -105,6 +105,8 @@ pub struct Metrics {
     public_data_bytes: AtomicU64,
     webhooks_paused: AtomicBool,
     pool_waits: Mutex<BTreeMap<&'static str, Histogram>>,
+    /// Requests waiting now, by pool.
+    waiting: Mutex<BTreeMap<&'static str, i64>>,
     imports: Mutex<Histogram>,
 }
 
@@ -120,8 +122,21 @@ impl Default for Metrics {
             queue_depth: AtomicI64::new(0),
             public_data_bytes: AtomicU64::new(0),
             pool_waits: Mutex::default(),
+            waiting: Mutex::default(),
             imports: Mutex::new(Histogram::new(&IMPORT_BOUNDS)),
         }
+    }
+}
+
+/// A request counted as waiting for a pool while this lives.
+pub struct Waiting<'a> {
+    metrics: &'a Metrics,
+    pool: &'static str,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        *lock(&self.metrics.waiting).entry(self.pool).or_default() -= 1;
     }
 }
 
@@ -173,6 +188,16 @@ impl Metrics {
 
     pub fn set_public_data_bytes(&self, bytes: u64) {
         self.public_data_bytes.store(bytes, Ordering::Relaxed);
+    }
+
+    /// A request starts waiting for `pool`; it is counted as waiting until the guard is
+    /// dropped (also when the wait is given up, as when the client leaves).
+    pub fn waiting_for(&self, pool: &'static str) -> Waiting<'_> {
+        *lock(&self.waiting).entry(pool).or_default() += 1;
+        Waiting {
+            metrics: self,
+            pool,
+        }
     }
 
     /// A request that waited `waited` for a permit of the blocking pool `pool`.
@@ -304,6 +329,16 @@ impl Metrics {
 
         header(
             &mut out,
+            "regintel_pool_waiting",
+            "gauge",
+            "Requests waiting now for a permit of a blocking pool or for a database connection, by pool (named as in regintel_pool_wait_seconds); above 0, every permit of the pool is taken.",
+        );
+        for (pool, n) in lock(&self.waiting).iter() {
+            let _ = writeln!(out, "regintel_pool_waiting{{pool=\"{pool}\"}} {n}");
+        }
+
+        header(
+            &mut out,
             "regintel_import_duration_seconds",
             "histogram",
             "Time to import an uploaded CSV (parse, check, write).",
@@ -326,6 +361,30 @@ fn header(out: &mut String, name: &str, kind: &str, help: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wait_counts_until_its_guard_is_dropped() {
+        let metrics = Metrics::default();
+        let first = metrics.waiting_for("blocking");
+        let second = metrics.waiting_for("blocking");
+        assert!(
+            metrics
+                .render()
+                .contains("regintel_pool_waiting{pool=\"blocking\"} 2\n")
+        );
+        drop(first);
+        assert!(
+            metrics
+                .render()
+                .contains("regintel_pool_waiting{pool=\"blocking\"} 1\n")
+        );
+        drop(second);
+        assert!(
+            metrics
+                .render()
+                .contains("regintel_pool_waiting{pool=\"blocking\"} 0\n")
+        );
+    }
 
     #[test]
     fn histograms_are_cumulative_and_count_everything() {

@@ -222,7 +222,9 @@ impl AppState {
             return conn;
         }
         let waiting = std::time::Instant::now();
+        let counted = self.metrics.waiting_for("connections");
         let conn = self.store.scoped(account);
+        drop(counted);
         self.metrics.pool_wait("connections", waiting.elapsed());
         self.bind_public_only(conn?, account)
     }

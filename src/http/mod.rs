@@ -452,10 +452,12 @@ async fn permit(
         return Ok(permit);
     }
     let waiting = Instant::now();
+    let counted = state.metrics.waiting_for(name);
     let permit = Arc::clone(pool)
         .acquire_owned()
         .await
         .map_err(|_| ApiError::Unavailable)?;
+    drop(counted);
     state.metrics.pool_wait(name, waiting.elapsed());
     Ok(permit)
 }

@@ -103,12 +103,19 @@ impl Store {
     /// Opens (creating if new, readable by its owner only) and migrates the database in
     /// `data_dir`, with one lookup connection.
     pub fn open(data_dir: &Path, pool_size: u32) -> anyhow::Result<Store> {
-        Self::open_with(data_dir, pool_size, 1)
+        Self::open_with(data_dir, pool_size, 1, pool::BUSY_TIMEOUT)
     }
 
     /// [`Store::open`] for the server: `pool_size` request connections and `lookups` lookup
-    /// connections, all opened at once, so checking one out never waits for one to be made.
-    pub fn open_with(data_dir: &Path, pool_size: u32, lookups: u32) -> anyhow::Result<Store> {
+    /// connections, all opened at once, so checking one out never waits for one to be made;
+    /// a write waits up to `wait` for the database's write lock, and a blocking thread as long
+    /// for a pooled connection.
+    pub fn open_with(
+        data_dir: &Path,
+        pool_size: u32,
+        lookups: u32,
+        wait: Duration,
+    ) -> anyhow::Result<Store> {
         let path = data_dir.join(DB_FILE);
         create_private(&path)?;
         let mut first = pool::open(&path, Role::System)
@@ -122,10 +129,11 @@ impl Store {
                 // A `SELECT 1` on every checkout costs ~3% and catches nothing a local file
                 // does not report on first use anyway.
                 .test_on_check_out(false)
-                .connection_timeout(Duration::from_secs(5))
+                .connection_timeout(wait)
                 .build(Manager {
                     path: path.clone(),
                     role,
+                    busy: wait,
                 })
                 .context("while creating the connection pool")
         };
@@ -139,7 +147,7 @@ impl Store {
     }
 
     /// A connection that sees public rows and those of `account` (None = anonymous), waiting up
-    /// to 5 s for one: blocking threads only.
+    /// to the store's wait for one: blocking threads only.
     pub fn scoped(&self, account: Option<i64>) -> StoreResult<Scoped> {
         let conn = self.requests.get().map_err(|_| StoreError::Busy)?;
         Ok(Scoped::bind(conn, account, &self.public))
@@ -158,8 +166,8 @@ impl Store {
         Ok(Lookup { conn })
     }
 
-    /// A system connection for the account API's writes and background work, waiting up to 5 s
-    /// for one: blocking threads only. Its methods (see `accounts.rs`) take the account they act
+    /// A system connection for the account API's writes and background work, waiting up to the
+    /// store's wait for one: blocking threads only. Its methods (see `accounts.rs`) take the account they act
     /// for from the authenticated caller.
     pub fn system(&self) -> StoreResult<System> {
         let conn = self.system.get().map_err(|_| StoreError::Busy)?;

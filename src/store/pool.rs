@@ -15,9 +15,9 @@ use rusqlite::{Connection, OpenFlags};
 /// No account bound: `current_account()` is NULL and the views show public rows only.
 const NO_ACCOUNT: i64 = i64::MIN;
 
-/// Busy timeout for writers waiting on each other: long enough for any one write transaction here,
-/// short enough that a stuck writer surfaces as an error instead of a hang.
-pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a writer of the operator commands waits for another's write lock (SQLite's busy
+/// timeout); the server's pools take theirs from its settings.
+pub const BUSY_TIMEOUT: Duration = crate::config::defaults::DATABASE_WAIT;
 
 /// A connection with the account slot its `current_account()` function reads.
 pub struct PooledConn {
@@ -138,6 +138,15 @@ pub(super) fn without_memory_statistics() {
 /// Opens a connection with regintel's pragmas and SQL functions. Used by both pools and by the
 /// operator commands, so every connection behaves the same.
 pub fn open(path: &std::path::Path, role: Role) -> rusqlite::Result<PooledConn> {
+    open_waiting(path, role, BUSY_TIMEOUT)
+}
+
+/// [`open`], waiting up to `busy` for another writer's lock.
+fn open_waiting(
+    path: &std::path::Path,
+    role: Role,
+    busy: Duration,
+) -> rusqlite::Result<PooledConn> {
     without_memory_statistics();
     let conn = Connection::open_with_flags(
         path,
@@ -145,7 +154,7 @@ pub fn open(path: &std::path::Path, role: Role) -> rusqlite::Result<PooledConn> 
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX,
     )?;
-    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.busy_timeout(busy)?;
     // Every statement of src/store/ stays prepared: rusqlite's default of 16 is fewer than one
     // connection runs across routes, and re-preparing also re-runs the authorizer.
     conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
@@ -188,6 +197,8 @@ pub fn open(path: &std::path::Path, role: Role) -> rusqlite::Result<PooledConn> 
 pub struct Manager {
     pub path: PathBuf,
     pub role: Role,
+    /// The connections' busy timeout.
+    pub busy: Duration,
 }
 
 impl r2d2::ManageConnection for Manager {
@@ -195,7 +206,7 @@ impl r2d2::ManageConnection for Manager {
     type Error = rusqlite::Error;
 
     fn connect(&self) -> Result<PooledConn, rusqlite::Error> {
-        open(&self.path, self.role)
+        open_waiting(&self.path, self.role, self.busy)
     }
 
     fn is_valid(&self, conn: &mut PooledConn) -> Result<(), rusqlite::Error> {
