@@ -84,9 +84,10 @@ async fn serve_io<I>(
     tokio::pin!(conn);
     // The watchdog is a task of its own: here, it would be polled again whenever the
     // connection is, which is every time its socket is ready.
+    let watched = Arc::clone(&activity);
     let mut watching = crate::task::AbortOnDrop(tokio::spawn(async move {
         tokio::select! {
-            verdict = watchdog(&activity, &deadlines) => verdict,
+            verdict = watchdog(&watched, &deadlines) => verdict,
             _ = stopping.wait_for(|stop| *stop) => Verdict::ShuttingDown,
         }
     }));
@@ -117,12 +118,21 @@ async fn serve_io<I>(
             let _ = tokio::time::timeout(config.send_timeout, conn).await;
         }
         Verdict::ShuttingDown => {
-            // In-flight requests finish; the server's drain deadline bounds the wait.
             conn.as_mut().graceful_shutdown();
-            let _ = conn.await;
+            if activity.in_flight.load(Ordering::Acquire) == 0 {
+                // Nothing to finish: a moment to close cleanly (a GOAWAY for HTTP/2), and no
+                // wait for a request still arriving, whose head could take the header deadline.
+                let _ = tokio::time::timeout(SHUTDOWN_GRACE, conn).await;
+            } else {
+                // In-flight requests finish; the server's drain deadline bounds the wait.
+                let _ = conn.await;
+            }
         }
     }
 }
+
+/// How long a connection with no request in flight has to close cleanly at shutdown.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
 
 struct Deadlines {
     first_request: Duration,

@@ -435,6 +435,7 @@ pub struct Client {
     source: Option<std::net::IpAddr>,
 }
 
+#[derive(Clone)]
 pub struct Request<'a> {
     pub method: &'a str,
     pub path: &'a str,
