@@ -384,17 +384,12 @@ fn trusted_proxies_need_the_header_they_set() {
     c.validate().unwrap();
 }
 
-fn rss_kb() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .unwrap()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap()
-}
-
+/// Two waves of 1,020 clients (1,000 addresses behind a trusted proxy and 20 keys each) keep
+/// the limiter within its 400 entries, the only state the request path keeps per client:
+/// counted by the server itself, not read from the memory of the test's whole process (whose
+/// allocator moves by megabytes, more than these entries weigh).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_flood_of_clients_and_keys_keeps_memory_bounded() {
+async fn a_flood_of_clients_and_keys_keeps_the_limiter_within_its_entries() {
     let s = TestServer::start_with(Options {
         configure: Some(|c| {
             limits(c, (1000, 1000, 1000), (1000, 1000, 1000));
@@ -448,18 +443,13 @@ async fn a_flood_of_clients_and_keys_keeps_memory_bounded() {
         most
     };
     let first = wave(0).await;
-    let rss_after_first = rss_kb();
     let second = wave(100_000).await;
-    let rss_after_second = rss_kb();
     assert!(
         first <= 400 && second <= 400,
         "bucket entries stay under the cap: {first}, {second}"
     );
-    // The second wave of new clients does not grow memory beyond noise.
-    assert!(
-        rss_after_second <= rss_after_first + 8 * 1024,
-        "RSS grew from {rss_after_first} kB to {rss_after_second} kB"
-    );
+    // Over the cap but for eviction: each wave alone brings 1,020 clients.
+    assert!(first > 200, "the waves fill the limiter: {first}");
 }
 
 /// Only a refused credential counts as a failed authentication: missing credentials do not lock
