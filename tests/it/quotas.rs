@@ -181,7 +181,9 @@ async fn a_key_revoked_through_the_api_stops_in_another_process() {
         )
         .await;
     assert_eq!(revoked.status, 204);
-    let deadline = Instant::now() + Duration::from_secs(10);
+    // Within about a second: twenty however slow the machine, and still short of the 30 s for
+    // which the other process may keep the key cached.
+    let deadline = Instant::now() + Duration::from_secs(20);
     let mut status = 200;
     while status == 200 && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(200)).await;
