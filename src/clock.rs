@@ -37,6 +37,12 @@ pub fn rfc3339(ms: i64) -> String {
     out
 }
 
+/// For serde's `serialize_with`: a unix time in milliseconds written as [`rfc3339`], the one
+/// form every answer and event gives times in.
+pub fn serialize_rfc3339<S: serde::Serializer>(ms: &i64, out: S) -> Result<S::Ok, S::Error> {
+    out.serialize_str(&rfc3339(*ms))
+}
+
 /// RFC 3339 UTC with milliseconds: `2026-11-21T09:15:02.123Z`.
 pub fn rfc3339_millis(ms: i64) -> String {
     let mut out = String::with_capacity(24);

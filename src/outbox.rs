@@ -358,6 +358,14 @@ impl Outbox {
         })
     }
 
+    /// The endpoint's breaker as it stands: the one the worker keeps, or the one saved.
+    pub fn breaker(&self, endpoint: i64) -> anyhow::Result<Breaker> {
+        if let Some(kept) = self.breakers.lock().expect("breakers").get(&endpoint) {
+            return Ok(kept.clone());
+        }
+        Ok(self.store.system()?.breaker(endpoint)?)
+    }
+
     /// The endpoint's breaker decides; loaded from the database the first time.
     async fn admit(&self, endpoint: i64, now: i64) -> anyhow::Result<Admission> {
         if !self

@@ -202,18 +202,25 @@ fn summarize(
     })
 }
 
-/// Every dataset the caller sees, its latest snapshot cited by `citer`.
-pub fn list(store: &Scoped, citer: &mut Citer) -> Result<Vec<DatasetSummary>, Error> {
+/// The datasets the caller sees that `page` keeps (in code order), each with its latest snapshot
+/// cited by `citer`, and how many the caller sees in all.
+pub fn list(
+    store: &Scoped,
+    citer: &mut Citer,
+    page: impl FnOnce(Vec<Arc<DatasetRow>>) -> Vec<Arc<DatasetRow>>,
+) -> Result<(Vec<DatasetSummary>, usize), Error> {
     let _snapshot = store.snapshot()?;
-    store
-        .datasets()?
+    let all = store.datasets()?;
+    let total = all.len();
+    let summaries = page(all)
         .iter()
         .map(|d| {
             let series = store.series_of(d.id)?;
             let snapshots = store.snapshots_of(d.id)?;
             summarize(citer, d, &series, snapshots.first())
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    Ok((summaries, total))
 }
 
 /// A dataset with its series, source and snapshots, each snapshot cited by `citer`.

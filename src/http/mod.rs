@@ -4,6 +4,7 @@
 pub mod caching;
 pub mod error;
 pub mod handlers;
+pub mod paging;
 pub mod query;
 pub mod ratelimit;
 pub mod respond;

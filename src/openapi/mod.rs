@@ -11,6 +11,9 @@ pub mod operations;
 pub mod schemas;
 mod webhooks;
 
+#[cfg(test)]
+mod conventions;
+
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
@@ -24,13 +27,22 @@ use schemas::r;
 /// The document for the API at `base_url` (absolute, or a path when the public URL is not
 /// known) under the rate limits `limits` (quotas and the operator's route weights).
 pub fn document(base_url: &str, limits: &LimitConfig) -> Value {
+    let schemas = schemas::all();
+    // Lists (answers whose data is an array) page alike, and say so in their meta.
+    let lists: Vec<String> = schemas
+        .as_object()
+        .expect("the schemas are an object")
+        .iter()
+        .filter(|(_, schema)| schema["type"] == "array")
+        .map(|(name, _)| name.clone())
+        .collect();
     let mut paths: BTreeMap<String, Value> = BTreeMap::new();
     for route in ROUTES.iter().filter(|r| !r.root) {
         let entry = paths
             .entry(route.path.to_owned())
             .or_insert_with(|| json!({}));
         entry[route.method.as_str().to_ascii_lowercase()] =
-            operation(route, route.cost(&limits.route_weights));
+            operation(route, route.cost(&limits.route_weights), &lists);
     }
     json!({
         "openapi": "3.1.0",
@@ -64,7 +76,7 @@ pub fn document(base_url: &str, limits: &LimitConfig) -> Value {
                     "description": "An API key, or a session token (HS256 JWT, 15 minutes) from `POST /auth/login`.",
                 },
             },
-            "schemas": schemas::all(),
+            "schemas": schemas,
             "headers": {
                 "X-Request-Id": {"description": "Request id, also in meta.request_id and in the server log.", "schema": {"type": "string"}},
                 "ETag": {"description": "Weak validator of the answer: changes when the data changes.", "schema": {"type": "string"}},
@@ -122,7 +134,7 @@ fn group_thousands(value: u64) -> String {
     out
 }
 
-fn operation(route: &Route, weight: u64) -> Value {
+fn operation(route: &Route, weight: u64, lists: &[String]) -> Value {
     let doc =
         operations::of(route).expect("every route below the base path is documented (unit-tested)");
     let params: Vec<Value> = doc
@@ -155,7 +167,11 @@ fn operation(route: &Route, weight: u64) -> Value {
                 "required": ["data", "meta"],
                 "properties": {
                     "data": {"$ref": format!("#/components/schemas/{}", doc.schema)},
-                    "meta": {"$ref": "#/components/schemas/Meta"},
+                    "meta": {"$ref": if lists.iter().any(|list| list == doc.schema) {
+                        "#/components/schemas/ListMeta"
+                    } else {
+                        "#/components/schemas/Meta"
+                    }},
                 },
             }}},
         })

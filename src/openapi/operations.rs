@@ -26,6 +26,15 @@ pub struct Operation {
     pub raw: Option<&'static str>,
 }
 
+/// Every list's cursor (see `http::paging`).
+const CURSOR: Param = Param {
+    name: "cursor",
+    location: Location::Query,
+    required: false,
+    schema: r#"{"type":"string","minLength":1,"maxLength":100}"#,
+    description: "The `meta.next_cursor` of the previous page, as it came; absent for the first page.",
+};
+
 pub struct Param {
     pub name: &'static str,
     pub location: Location,
@@ -121,13 +130,7 @@ pub static OPERATIONS: &[Operation] = &[
                 schema: r#"{"type":"integer","minimum":1,"maximum":1000,"default":100}"#,
                 description: "Regions per page.",
             },
-            Param {
-                name: "after",
-                location: Location::Query,
-                required: false,
-                schema: r#"{"type":"string"}"#,
-                description: "Cursor: `meta.next_after` of the previous page.",
-            },
+            CURSOR,
         ],
         request: None,
         schema: "RegionList",
@@ -204,8 +207,17 @@ pub static OPERATIONS: &[Operation] = &[
         id: "listDatasets",
         tag: "datasets",
         summary: "List datasets",
-        description: "Every dataset the caller can see: title, topic, units, dimensions, the headline series profiles show, periods covered, number of current observations and the latest snapshot.",
-        params: &[],
+        description: "Every dataset the caller can see, in code order: title, topic, units, dimensions, the headline series profiles show, periods covered, number of current observations and the latest snapshot.",
+        params: &[
+            Param {
+                name: "limit",
+                location: Location::Query,
+                required: false,
+                schema: r#"{"type":"integer","minimum":1,"maximum":100,"default":100}"#,
+                description: "Datasets per page.",
+            },
+            CURSOR,
+        ],
         request: None,
         schema: "DatasetList",
         errors: &["invalid_parameter"],
@@ -275,8 +287,17 @@ pub static OPERATIONS: &[Operation] = &[
         id: "listApiKeys",
         tag: "account",
         summary: "The account's API keys",
-        description: "Key id, name, creation and last use (recorded at most once a minute), and status (active or revoked); never the key itself, which is shown once at creation.",
-        params: &[],
+        description: "Newest first: key id, name, creation and last use (recorded at most once a minute), and status (active or revoked); never the key itself, which is shown once at creation.",
+        params: &[
+            Param {
+                name: "limit",
+                location: Location::Query,
+                required: false,
+                schema: r#"{"type":"integer","minimum":1,"maximum":100,"default":100}"#,
+                description: "Keys per page.",
+            },
+            CURSOR,
+        ],
         request: None,
         schema: "ApiKeyList",
         errors: &[],
@@ -368,7 +389,7 @@ pub static OPERATIONS: &[Operation] = &[
         id: "listBriefings",
         tag: "analytics",
         summary: "The account's briefings",
-        description: "Institutional tier. The caller's briefings, newest first; another account's are never listed. Page with `before` (the last id of the previous page).",
+        description: "Institutional tier. The caller's briefings, newest first; another account's are never listed.",
         params: &[
             Param {
                 name: "limit",
@@ -377,13 +398,7 @@ pub static OPERATIONS: &[Operation] = &[
                 schema: r#"{"type":"integer","minimum":1,"maximum":100,"default":100}"#,
                 description: "Briefings per page.",
             },
-            Param {
-                name: "before",
-                location: Location::Query,
-                required: false,
-                schema: r#"{"type":"string","examples":["brf_01jd3m8q6k2v5x7z9b1c3d5f7h"]}"#,
-                description: "Only briefings created before this one.",
-            },
+            CURSOR,
         ],
         request: None,
         schema: "BriefingList",
@@ -578,8 +593,17 @@ pub static OPERATIONS: &[Operation] = &[
         id: "listWebhooks",
         tag: "webhooks",
         summary: "The account's webhook endpoints",
-        description: "Each with its status (`enabled`, or `disabled` with the reason: by its owner, after a `410 Gone`, or after 5 days in which every attempt failed) and its circuit breaker (`closed`; `open` after 10 failed attempts in a row, for 5 minutes doubling to an hour, while deliveries wait without spending attempts; `half_open` while one probe is sent). Never the secret.",
-        params: &[],
+        description: "Each with its status (`enabled`, or `disabled` with the reason: by its owner, after a `410 Gone`, or after 5 days in which every attempt failed) and its circuit breaker (`closed`; `open` after 10 failed attempts in a row, for 5 minutes doubling to an hour, while deliveries wait without spending attempts; `half_open` while one probe is sent). Never the secret. `meta` also gives `max_endpoints` (an account's endpoints at most) and the `event_types` one may subscribe to.",
+        params: &[
+            Param {
+                name: "limit",
+                location: Location::Query,
+                required: false,
+                schema: r#"{"type":"integer","minimum":1,"maximum":100,"default":20}"#,
+                description: "Endpoints per page.",
+            },
+            CURSOR,
+        ],
         request: None,
         schema: "WebhookList",
         errors: &[],
@@ -657,7 +681,7 @@ pub static OPERATIONS: &[Operation] = &[
         id: "listWebhookDeliveries",
         tag: "webhooks",
         summary: "An endpoint's deliveries and every attempt",
-        description: "Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts: time, the receiver's status code (null when there was no answer), latency and error. Pages with `limit` and `before` (the `next_before` of the previous page). Deliveries are kept 30 days from when their schedule began (the event, or its resend or replay).",
+        description: "Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts: time, the receiver's status code (null when there was no answer), latency and error. Deliveries are kept 30 days from when their schedule began (the event, or its resend or replay).",
         params: &[
             WEBHOOK_ID,
             Param {
@@ -667,13 +691,7 @@ pub static OPERATIONS: &[Operation] = &[
                 schema: r#"{"type":"integer","minimum":1,"maximum":100,"default":20}"#,
                 description: "Deliveries per page.",
             },
-            Param {
-                name: "before",
-                location: Location::Query,
-                required: false,
-                schema: r#"{"type":"string"}"#,
-                description: "Only deliveries older than this one (a delivery id).",
-            },
+            CURSOR,
         ],
         request: None,
         schema: "WebhookDeliveryList",
@@ -703,7 +721,7 @@ pub static OPERATIONS: &[Operation] = &[
         id: "resendWebhookDelivery",
         tag: "webhooks",
         summary: "Send a delivery again",
-        description: "Schedules a delivered or failed delivery again from its first attempt (the same event, the same `webhook-id`); a pending one stays as it is. Another account's delivery answers 404; a delivery to a disabled endpoint 409 `conflict`.",
+        description: "Sends a delivery now: a pending one (waiting for a retry) with its attempts so far, a delivered or failed one again from its first attempt (the same event, the same `webhook-id`). The endpoint's circuit breaker still decides: while it is open, the answer says `sending: when_the_breaker_allows` and until when. Another account's delivery answers 404; a delivery to a disabled endpoint 409 `conflict`.",
         params: &[Param {
             name: "delivery_id",
             location: Location::Path,

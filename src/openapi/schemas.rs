@@ -92,9 +92,12 @@ pub fn all() -> Value {
             "access": {"type": "string", "enum": ["public", "account"], "description": "public: only public data was used"},
             "snapshots": {"type": "array", "items": {"type": "string"}, "description": "Snapshots (imports) the data comes from."},
             "citations": {"type": "object", "additionalProperties": r("CitationRef"), "description": "Every citation id used in data, in short form."},
-            "total": {"type": "integer", "description": "Lists: number of matching items."},
-            "next_after": {"type": ["string", "null"], "description": "Lists: cursor for the next page, null on the last."},
         })),
+        "ListMeta": {"allOf": [r("Meta"), object(&["limit", "next_cursor"], json!({
+            "limit": {"type": "integer", "description": "Items per page, as asked or the list's default."},
+            "next_cursor": {"type": ["string", "null"], "description": "Pass as `cursor` for the next page; null on the last."},
+            "total": {"type": "integer", "description": "Items in the whole list (where counting them is cheap)."},
+        }))]},
         "Error": object(&["code", "message", "status", "request_id"], json!({
             "code": {"type": "string", "enum": codes},
             "message": {"type": "string"},
@@ -276,7 +279,7 @@ pub fn all() -> Value {
         "Account": object(&["id", "email", "display_name", "tier", "disabled", "created_at"], json!({
             "id": {"type": "integer"}, "email": {"type": "string"}, "display_name": {"type": "string"},
             "tier": {"type": "string", "enum": ["professional", "institutional"]},
-            "disabled": {"type": "boolean"}, "created_at": {"type": "integer", "description": "unix milliseconds"},
+            "disabled": {"type": "boolean"}, "created_at": {"type": "string", "format": "date-time"},
         })),
         "Session": object(&["access_token", "token_type", "expires_in", "account"], json!({
             "access_token": {"type": "string", "description": "Send as `Authorization: Bearer`."},
@@ -284,8 +287,8 @@ pub fn all() -> Value {
             "expires_in": {"type": "integer", "description": "seconds"},
             "account": r("Account"),
         })),
-        "ApiKey": object(&["key_id", "prefix", "name", "created_at", "status"], json!({
-            "key_id": {"type": "string"}, "prefix": {"type": "string"}, "name": {"type": "string"},
+        "ApiKey": object(&["id", "prefix", "name", "created_at", "status"], json!({
+            "id": {"type": "string"}, "prefix": {"type": "string"}, "name": {"type": "string"},
             "created_at": {"type": "string", "format": "date-time"},
             "last_used_at": {"type": ["string", "null"], "format": "date-time"},
             "status": {"type": "string", "enum": ["active", "revoked"]},
@@ -422,8 +425,8 @@ pub fn all() -> Value {
             "daily_cap": {"type": "integer", "description": "The tier's requests per UTC day, shared by the account's keys."},
             "today": object(&["day", "used", "remaining"], json!({"day": {"type": "string", "format": "date"}, "used": {"type": "integer"}, "remaining": {"type": "integer"}})),
             "buckets": {"type": "array", "description": "The caller's buckets (the key's, or the browser sessions') and the account's day.", "items": {"$ref": "#/components/schemas/Bucket"}},
-            "keys": {"type": "array", "description": "With a session token: each active key's own buckets. Empty for a key, and when rate limits are off.", "items": object(&["key_id", "name", "buckets"], json!({
-                "key_id": {"type": "string"}, "name": {"type": "string"},
+            "keys": {"type": "array", "description": "With a session token: each active key's own buckets. Empty for a key, and when rate limits are off.", "items": object(&["id", "name", "buckets"], json!({
+                "id": {"type": "string"}, "name": {"type": "string"},
                 "buckets": {"type": "array", "items": {"$ref": "#/components/schemas/Bucket"}},
             }))},
             "days": {"type": "array", "description": "The last 90 UTC days, oldest first.", "items": object(&["day", "used", "cap"], json!({

@@ -77,8 +77,11 @@ pub fn schemas() -> Value {
             "complete": {"type": "boolean"},
             "resume_from": {"type": ["string", "null"], "format": "date-time"},
         })),
-        "WebhookResent": object(&["id", "status"], json!({
+        "WebhookResent": object(&["id", "status", "sending", "not_before", "breaker"], json!({
             "id": {"type": "string"}, "status": {"const": "pending"},
+            "sending": {"type": "string", "enum": ["now", "when_the_breaker_allows"], "description": "`now`: due at once; otherwise the endpoint's circuit breaker holds its deliveries until `not_before`, and then lets one probe go first."},
+            "not_before": {"type": ["string", "null"], "format": "date-time"},
+            "breaker": {"type": "string", "enum": ["closed", "open", "half_open"]},
         })),
         "DatasetUpdatedData": object(&["dataset", "snapshot", "visibility", "rows_added", "rows_revised", "rows_unchanged", "changes", "changes_complete", "links"], json!({
             "dataset": {"type": "string"},

@@ -64,6 +64,8 @@ pub struct AccountRow {
     pub display_name: String,
     pub tier: Tier,
     pub disabled: bool,
+    /// Unix milliseconds; written as RFC 3339 in answers.
+    #[serde(serialize_with = "crate::clock::serialize_rfc3339")]
     pub created_at: i64,
 }
 

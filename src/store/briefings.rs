@@ -97,14 +97,19 @@ impl Scoped {
     /// Refuses (409) when the caller keeps the most briefings it may: checked before one is
     /// written, so a full account costs nothing more (the insert checks again).
     pub fn check_briefing_room(&self) -> StoreResult<()> {
+        if self.briefing_count()? >= MAX_PER_ACCOUNT as usize {
+            return Err(full());
+        }
+        Ok(())
+    }
+
+    /// How many briefings the caller keeps (at most a few thousand, so counting is cheap).
+    pub fn briefing_count(&self) -> StoreResult<usize> {
         let kept: i64 = self
             .db()
             .prepare_cached("SELECT count(*) FROM v_briefings")?
             .query_row([], |r| r.get(0))?;
-        if kept >= MAX_PER_ACCOUNT {
-            return Err(full());
-        }
-        Ok(())
+        Ok(usize::try_from(kept).unwrap_or(0))
     }
 
     /// The caller's briefing with this id; someone else's is None, like a missing one.

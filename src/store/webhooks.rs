@@ -766,38 +766,42 @@ impl System {
         Ok(Some(id))
     }
 
-    /// Schedules a delivery of `account` again from the first attempt, unless it is pending
-    /// already. Its status afterwards, or None when the account has no such delivery.
-    pub fn resend(
-        &mut self,
-        account: i64,
-        delivery: &str,
-        now: i64,
-    ) -> StoreResult<Option<String>> {
+    /// Makes a delivery of `account` due now: a pending one (waiting for a retry) as it is, a
+    /// delivered or failed one from its first attempt again. Its endpoint (whose breaker still
+    /// decides when it goes), or None when the account has no such delivery.
+    pub fn resend(&mut self, account: i64, delivery: &str, now: i64) -> StoreResult<Option<i64>> {
         let tx = self.transaction()?;
-        let found: Option<(i64, String, bool)> = tx
+        let found: Option<(i64, String, bool, i64)> = tx
             .query_row(
-                "SELECT d.id, d.status, p.enabled FROM webhook_deliveries d
+                "SELECT d.id, d.status, p.enabled, p.id FROM webhook_deliveries d
                  JOIN webhook_endpoints p ON p.id = d.endpoint_id
                  WHERE d.public_id = ?1 AND p.account_id = ?2",
                 params![delivery, account],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
             .optional()?;
-        let Some((id, status, enabled)) = found else {
+        let Some((id, status, enabled, endpoint)) = found else {
             return Ok(None);
         };
         if !enabled {
             return Err(disabled());
         }
-        if status != "pending" {
+        if status == "pending" {
+            // Waiting for a retry: due now, its attempts so far kept (an attempt under way keeps
+            // its lease, and its outcome stands).
+            tx.execute(
+                "UPDATE webhook_deliveries SET next_attempt_at = min(next_attempt_at, ?2)
+                 WHERE id = ?1",
+                params![id, now],
+            )?;
+        } else {
             tx.execute(
                 &format!("UPDATE webhook_deliveries SET {RESCHEDULE}, replayed = 0 WHERE id = ?1"),
                 params![id, now],
             )?;
         }
         tx.commit()?;
-        Ok(Some("pending".to_owned()))
+        Ok(Some(endpoint))
     }
 
     /// Sends one endpoint of `account` every event since `since` (unix ms) that the account

@@ -118,14 +118,14 @@ async fn regions_filter_search_and_paginate() {
     let mut seen = Vec::new();
     loop {
         let path = match &after {
-            Some(a) => format!("/regions?level=2&country=FR&limit=7&after={a}"),
+            Some(a) => format!("/regions?level=2&country=FR&limit=7&cursor={a}"),
             None => "/regions?level=2&country=FR&limit=7".to_owned(),
         };
         let v = s.get(&path).await.json();
         let page = v["data"].as_array().unwrap();
         assert!(page.len() <= 7);
         seen.extend(page.iter().map(|r| r["code"].as_str().unwrap().to_owned()));
-        match v["meta"]["next_after"].as_str() {
+        match v["meta"]["next_cursor"].as_str() {
             Some(next) => after = Some(next.to_owned()),
             None => break,
         }
@@ -487,4 +487,124 @@ async fn region_codes_in_any_case_and_suggestions_for_unknown_ones() {
         .await;
     r.error(422, "validation_failed");
     assert!(r.body.len() < 2_000, "{} bytes", r.body.len());
+}
+
+/// Every list pages alike: walked one item a page by `meta.next_cursor`, each list gives the
+/// items one page of all of them gives, in the same order, with `meta.limit` and `meta.total`
+/// (deliveries have none) as they say; the last page's `next_cursor` is null.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_list_is_walked_by_one_cursor_convention() {
+    use crate::support::Tier;
+    let s = TestServer::start().await;
+    let a = s.account("lists@example.org", Tier::Institutional);
+    let session = format!("Bearer {}", s.login(&a).await);
+    let json = ("content-type", "application/json");
+    let post = async |path: &str, auth: (&str, &str), body: serde_json::Value| {
+        let r = s
+            .call("POST", path, &[auth, json], body.to_string().as_bytes())
+            .await;
+        assert!(
+            r.status < 300,
+            "{path}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
+        r.json()
+    };
+    post(
+        "/account/api-keys",
+        ("authorization", &session),
+        serde_json::json!({"name": "second"}),
+    )
+    .await;
+    let mut hooks = Vec::new();
+    for path in ["/one", "/two"] {
+        let hook = serde_json::json!({"url": format!("http://127.0.0.1:9{path}"), "event_types": ["webhook.test"]});
+        hooks.push(
+            post("/webhooks", a.key_header(), hook).await["data"]["id"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
+        );
+    }
+    for _ in 0..2 {
+        let body =
+            serde_json::json!({"region_nuts_code": "DE21", "briefing_type": "profile_summary"});
+        post("/briefings", a.key_header(), body).await;
+        s.call(
+            "POST",
+            &format!("/webhooks/{}/test", hooks[0]),
+            &[a.key_header()],
+            b"",
+        )
+        .await;
+    }
+    let key = a.key_header();
+    let lists: [(&str, (&str, &str), bool); 6] = [
+        ("/regions?level=0", key, true),
+        ("/datasets", key, true),
+        ("/account/api-keys", ("authorization", &session), true),
+        ("/briefings", key, true),
+        ("/webhooks", key, true),
+        (&format!("/webhooks/{}/deliveries", hooks[0]), key, false),
+    ];
+    for (list, auth, counted) in lists {
+        let join = if list.contains('?') { '&' } else { '?' };
+        let all = s
+            .call("GET", &format!("{list}{join}limit=100"), &[auth], b"")
+            .await
+            .json();
+        let ids = |page: &Value| -> Vec<String> {
+            page["data"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{list}: {page}"))
+                .iter()
+                .map(|item| {
+                    item.get("id")
+                        .or(item.get("code"))
+                        .unwrap()
+                        .as_str()
+                        .unwrap()
+                        .to_owned()
+                })
+                .collect()
+        };
+        let expected = ids(&all);
+        assert!(expected.len() >= 2, "{list}: {all}");
+        assert_eq!(all["meta"]["next_cursor"], Value::Null, "{list}");
+        assert_eq!(all["meta"]["limit"], 100, "{list}");
+        if counted {
+            assert_eq!(all["meta"]["total"], expected.len(), "{list}");
+        } else {
+            assert!(all["meta"].get("total").is_none(), "{list}");
+        }
+        let mut walked = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let path = match &cursor {
+                Some(c) => format!("{list}{join}limit=1&cursor={c}"),
+                None => format!("{list}{join}limit=1"),
+            };
+            let page = s.call("GET", &path, &[auth], b"").await.json();
+            assert_eq!(page["meta"]["limit"], 1, "{path}: {page}");
+            walked.extend(ids(&page));
+            match page["meta"]["next_cursor"].as_str() {
+                Some(next) => cursor = Some(next.to_owned()),
+                None => break,
+            }
+            assert!(walked.len() <= expected.len(), "{list}: {walked:?}");
+        }
+        assert_eq!(walked, expected, "{list}");
+        // A cursor that names nothing gives an empty last page.
+        let none = s
+            .call(
+                "GET",
+                &format!("{list}{join}cursor=nothing_here"),
+                &[auth],
+                b"",
+            )
+            .await
+            .json();
+        assert_eq!(none["data"], serde_json::json!([]), "{list}: {none}");
+        assert_eq!(none["meta"]["next_cursor"], Value::Null, "{list}");
+    }
 }

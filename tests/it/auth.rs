@@ -134,7 +134,7 @@ fn list_entry<'a>(list: &'a Value, key_id: &str) -> &'a Value {
         .as_array()
         .unwrap()
         .iter()
-        .find(|k| k["key_id"] == key_id)
+        .find(|k| k["id"] == key_id)
         .unwrap_or_else(|| panic!("{key_id} not listed: {list}"))
 }
 
@@ -862,7 +862,7 @@ async fn created_key_is_shown_once_uncompressed_and_works() {
     let v = r.json();
     let key = v["data"]["api_key"].as_str().unwrap().to_owned();
     assert!(looks_like_key(&key), "{key}");
-    let key_id = v["data"]["key_id"].as_str().unwrap().to_owned();
+    let key_id = v["data"]["id"].as_str().unwrap().to_owned();
     assert_eq!(&key[11..19], key_id);
     assert_eq!(v["data"]["name"], "ci");
     assert_eq!(v["data"]["status"], "active");

@@ -818,22 +818,28 @@ async fn quarterly_data_is_briefed_and_the_list_pages() {
                     &[a.key_header()],
                 )
                 .await
-                .json()["data"]
-                .clone()
+                .json()
         }
     };
     let first = page("?limit=2".into()).await;
-    let listed: Vec<&str> = first
+    let listed: Vec<&str> = first["data"]
         .as_array()
         .unwrap()
         .iter()
         .map(|b| b["id"].as_str().unwrap())
         .collect();
     assert_eq!(listed, [ids[2].as_str(), ids[1].as_str()], "newest first");
-    let rest = page(format!("?limit=2&before={}", ids[1])).await;
-    assert_eq!(rest.as_array().unwrap().len(), 1);
-    assert_eq!(rest[0]["id"], ids[0].as_str());
-    assert_eq!(rest[0]["title"], "Profile summary: Oberbayern (DE21)");
+    assert_eq!(first["meta"]["total"], 3);
+    assert_eq!(first["meta"]["limit"], 2);
+    let cursor = first["meta"]["next_cursor"].as_str().unwrap();
+    let rest = page(format!("?limit=2&cursor={cursor}")).await;
+    assert_eq!(rest["data"].as_array().unwrap().len(), 1);
+    assert_eq!(rest["data"][0]["id"], ids[0].as_str());
+    assert_eq!(
+        rest["data"][0]["title"],
+        "Profile summary: Oberbayern (DE21)"
+    );
+    assert_eq!(rest["meta"]["next_cursor"], Value::Null, "the last page");
     s.stop().await.unwrap();
 }
 

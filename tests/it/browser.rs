@@ -130,7 +130,7 @@ async fn the_cookie_counts_only_with_its_csrf_token() {
 
     let ok = browser.send(&s, "GET", KEYS, Some(&browser.csrf)).await;
     assert_eq!(ok.status, 200, "{}", String::from_utf8_lossy(&ok.body));
-    assert_eq!(ok.json()["data"][0]["key_id"], who.key_id.as_str());
+    assert_eq!(ok.json()["data"][0]["id"], who.key_id.as_str());
 
     // A request another site makes the browser send carries the cookie but not the header: it
     // is anonymous, and an account route refuses it.

@@ -3,14 +3,14 @@
 
 use crate::support::{BASE, TestServer, Tier};
 
-/// The cache key joined decoded names and values, so `after=DE21%26country%3DFR` (one parameter)
-/// and `after=DE21&country=FR` (two) shared an entry: the second request got the first one's
+/// The cache key joined decoded names and values, so `cursor=DE21%26country%3DFR` (one parameter)
+/// and `cursor=DE21&country=FR` (two) shared an entry: the second request got the first one's
 /// answer and ETag.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn encoded_parameters_do_not_share_an_answer() {
     let s = TestServer::start().await;
-    let smuggled = s.get("/regions?after=DE21%26country%3DFR&limit=3").await;
-    let two = s.get("/regions?after=DE21&country=FR&limit=3").await;
+    let smuggled = s.get("/regions?cursor=DE21%26country%3DFR&limit=3").await;
+    let two = s.get("/regions?cursor=DE21&country=FR&limit=3").await;
     assert_eq!((smuggled.status, two.status), (200, 200));
     assert_ne!(smuggled.header("etag"), two.header("etag"));
     let codes = |r: &crate::support::Resp| -> Vec<String> {

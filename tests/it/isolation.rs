@@ -595,7 +595,7 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
 /// Optional query parameters this test fills too, and dimension filters a route takes beyond
 /// its documented parameters (by operation id).
 const OPTIONAL_QUERY: &[&str] = &[
-    "q", "after", "period", "unit", "country", "level", "datasets",
+    "q", "cursor", "period", "unit", "country", "level", "datasets",
 ];
 const DIMENSION_QUERY: &[(&str, &str)] = &[("compareRegions", "sex")];
 
@@ -1188,7 +1188,7 @@ async fn attack(f: &Fixture, attacker: &Party, victim: &Party) {
         .as_array()
         .unwrap()
         .iter()
-        .find(|k| k["key_id"] == victim.account.key_id.as_str())
+        .find(|k| k["id"] == victim.account.key_id.as_str())
         .expect("the victim's key is listed");
     assert_eq!(key["status"], "active");
 

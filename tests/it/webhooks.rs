@@ -230,7 +230,7 @@ async fn deliveries_verify_with_the_official_standard_webhooks_package() {
         )
         .await;
     assert_eq!(r.status, 201);
-    let key_id = r.json()["data"]["key_id"].as_str().unwrap().to_owned();
+    let key_id = r.json()["data"]["id"].as_str().unwrap().to_owned();
     let r = s
         .call(
             "DELETE",
@@ -646,6 +646,68 @@ async fn usage_thresholds_are_announced_at_80_and_100_percent() {
     assert!(used >= 10, "{used}");
 }
 
+/// `POST /webhooks/deliveries/{delivery}/resend` as `who`: accepted (202), its data.
+async fn resend(s: &TestServer, who: &TestAccount, delivery: &str) -> Value {
+    let r = s
+        .call(
+            "POST",
+            &format!("/webhooks/deliveries/{delivery}/resend"),
+            &[who.key_header()],
+            b"",
+        )
+        .await;
+    assert_eq!(r.status, 202, "{}", String::from_utf8_lossy(&r.body));
+    r.json()["data"].clone()
+}
+
+/// A resend sends a delivery waiting for its retry now: after two failed attempts the next is
+/// five minutes off (on the outbox's clock, which does not move here), yet the resent one
+/// arrives at once, under the same id, its attempts kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resend_sends_a_delivery_waiting_for_its_retry_now() {
+    let s = TestServer::start().await;
+    let a = s.account("a@example.org", Tier::Professional);
+    let receiver = Receiver::start(500).await;
+    let hook = register(&s, &a, &receiver.url("/in"), &["webhook.test"]).await;
+    let id = hook["id"].as_str().unwrap();
+    let event = send_test(&s, &a, id).await;
+    receiver.wait_for(MINUTE, |r| !r.is_empty()).await;
+    // The retry 5 s later, brought on by the clock: it fails too.
+    s.webhook_clock.advance(10_000);
+    let failed = receiver.wait_for(MINUTE, |r| r.len() >= 2).await;
+    assert_eq!(failed.len(), 2, "two attempts");
+    let log = s
+        .eventually_json(
+            &format!("/webhooks/{id}/deliveries"),
+            &[a.key_header()],
+            |v| v["data"][0]["attempts"] == 2,
+        )
+        .await;
+    assert_eq!(log["data"][0]["status"], "pending", "{log}");
+    let delivery = log["data"][0]["id"].as_str().unwrap();
+
+    receiver.answer(204);
+    let resent = &resend(&s, &a, delivery).await;
+    assert_eq!(resent["sending"], "now", "{resent}");
+    assert_eq!(resent["not_before"], Value::Null);
+    assert_eq!(resent["breaker"], "closed");
+    let got = receiver.wait_for(MINUTE, |r| r.len() >= 3).await;
+    assert_eq!(
+        got.len(),
+        3,
+        "the resent delivery arrived before its retry was due"
+    );
+    assert_eq!(got[2].header("webhook-id"), event);
+    let done = s
+        .eventually_json(
+            &format!("/webhooks/{id}/deliveries"),
+            &[a.key_header()],
+            |v| v["data"][0]["status"] == "delivered",
+        )
+        .await;
+    assert_eq!(done["data"][0]["attempts"], 3, "{done}");
+}
+
 /// A receiver that fails: ten failed attempts open the breaker (visible in the API), later
 /// deliveries wait; when it recovers, the probe closes the breaker and everything arrives.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -672,6 +734,22 @@ async fn a_failing_receiver_opens_the_breaker_and_its_recovery_closes_it() {
     );
     let failed_so_far = receiver.received().len();
     assert!(failed_so_far >= 10);
+    // A resend while the breaker is open is due, and says the breaker holds it, until when.
+    let list = s
+        .call(
+            "GET",
+            &format!("/webhooks/{id}/deliveries?limit=1"),
+            &[a.key_header()],
+            b"",
+        )
+        .await
+        .json();
+    let delivery = list["data"][0]["id"].as_str().unwrap();
+    let resent = &resend(&s, &a, delivery).await;
+    assert_eq!(resent["sending"], "when_the_breaker_allows", "{resent}");
+    assert_eq!(resent["breaker"], "open");
+    let until = resent["not_before"].as_str().unwrap();
+    assert!(regintel::clock::parse_rfc3339(until).is_some(), "{until}");
 
     receiver.answer(204);
     // Past the 5 minutes the breaker stays open, without waiting for them.

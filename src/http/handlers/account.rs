@@ -8,6 +8,7 @@ use super::{Req, json, shown_once};
 use crate::auth::{CSRF_COOKIE, SESSION_COOKIE, Session, Via};
 use crate::domain::Rejection;
 use crate::http::error::ApiError;
+use crate::http::paging::PageRequest;
 use crate::http::ratelimit;
 use crate::limits::Scope;
 use crate::reply::Reply;
@@ -91,7 +92,7 @@ fn session_cookie(name: &str, value: &str, max_age: i64, http_only: bool) -> Str
 /// A key as listed: id, name, dates, status; never secret material.
 #[derive(serde::Serialize)]
 struct KeyView {
-    key_id: String,
+    id: String,
     /// How the key starts, to recognise it: `sk_service_<key_id>…`.
     prefix: String,
     name: String,
@@ -104,7 +105,7 @@ struct KeyView {
 fn view(k: &KeyRow) -> KeyView {
     let time = crate::clock::rfc3339;
     KeyView {
-        key_id: k.key_id.clone(),
+        id: k.key_id.clone(),
         prefix: format!("{}{}…", crate::auth::api_key::PREFIX, k.key_id),
         name: k.name.clone(),
         created_at: time(k.created_at),
@@ -118,10 +119,16 @@ fn view(k: &KeyRow) -> KeyView {
     }
 }
 
+/// Keys an account holds at most are few (ten active), so the list is paged in memory.
+const KEYS_PER_PAGE: usize = 100;
+
 pub fn list_keys(req: &mut Req) -> Result<Reply, ApiError> {
+    let page = PageRequest::take(&mut req.query, KEYS_PER_PAGE, KEYS_PER_PAGE)?;
     req.no_more_params()?;
     let keys: Vec<KeyView> = req.store()?.my_keys()?.iter().map(view).collect();
-    json(&keys, &json!({ "total": keys.len() }))
+    let total = keys.len();
+    let (keys, next) = page.of(keys, |k| &k.id);
+    json(&keys, &page.meta(next, Some(total)))
 }
 
 #[derive(Deserialize)]
@@ -206,7 +213,7 @@ pub fn usage(req: &mut Req) -> Result<Reply, ApiError> {
                 .filter(|k| k.revoked_at.is_none())
                 .map(|k| {
                     let buckets = peek(&ratelimit::key_policies(quotas, &k.key_id));
-                    json!({ "key_id": k.key_id, "name": k.name, "buckets": buckets })
+                    json!({ "id": k.key_id, "name": k.name, "buckets": buckets })
                 })
                 .collect(),
             Via::ApiKey { .. } => Vec::new(),

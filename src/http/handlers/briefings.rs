@@ -6,6 +6,7 @@ use super::{Req, cited, json};
 use crate::domain::briefings::ProseModel;
 use crate::domain::{Rejection, briefings};
 use crate::http::error::ApiError;
+use crate::http::paging::PageRequest;
 use crate::llm::ChatModel;
 use crate::reply::Reply;
 use crate::store::briefings::BriefingRow;
@@ -65,14 +66,15 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     cited(&briefing, sources)
 }
 
-/// Briefings in a page of the list at most.
-const PAGE: i64 = 100;
+/// Briefings in a page of the list at most, and by default.
+const PAGE: usize = 100;
 
 pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
-    let limit = req.query.take_int("limit", 1, PAGE)?.unwrap_or(PAGE);
-    let before = req.query.take("before");
+    let page = PageRequest::take(&mut req.query, PAGE, PAGE)?;
     req.no_more_params()?;
-    let rows = req.store()?.briefings(before.as_deref(), limit as usize)?;
+    let store = req.store()?;
+    let mut rows = store.briefings(page.cursor.as_deref(), page.limit + 1)?;
+    let next = page.next_of(&mut rows, |b| &b.public_id);
     let list: Vec<_> = rows.iter().map(briefings::summary).collect();
-    json(&list, &serde_json::json!({}))
+    json(&list, &page.meta(next, Some(store.briefing_count()?)))
 }

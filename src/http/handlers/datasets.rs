@@ -1,19 +1,27 @@
 //! `GET /datasets`, `GET /datasets/{dataset_code}`: each cites the snapshots it describes.
 
-use serde_json::json;
-
 use super::{Req, cited};
 use crate::domain::{Citer, catalog};
 use crate::http::error::ApiError;
+use crate::http::paging::PageRequest;
 use crate::reply::Reply;
 
+/// Datasets in a page of the list at most, and by default (the bundled data has 13).
+const DATASETS_PER_PAGE: usize = 100;
+
 pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
+    let page = PageRequest::take(&mut req.query, DATASETS_PER_PAGE, DATASETS_PER_PAGE)?;
     req.no_more_params()?;
     let store = req.store()?;
     let mut citer = Citer::new(store, &req.state.catalogue);
-    let datasets = catalog::list(store, &mut citer)?;
+    let mut next = None;
+    let (datasets, total) = catalog::list(store, &mut citer, |all| {
+        let (rows, after) = page.of(all, |d| &d.code);
+        next = after;
+        rows
+    })?;
     let data = crate::json_text::to_vec(&datasets).map_err(|e| ApiError::Internal(e.into()))?;
-    let meta = json!({ "total": datasets.len() });
+    let meta = page.meta(next, Some(total));
     Ok(Reply::text(data, citer.sources.to_json_with(&meta)))
 }
 

@@ -1,15 +1,14 @@
 //! `GET /regions`, `/regions/{region_code}`, `/regions/{region_code}/profile`.
 
-use serde_json::json;
-
 use super::{Req, cited, cited_text};
 use crate::domain::Citer;
 use crate::domain::{profile, regions};
 use crate::http::error::ApiError;
+use crate::http::paging::PageRequest;
 use crate::reply::Reply;
 
-const DEFAULT_LIMIT: i64 = 100;
-const MAX_LIMIT: i64 = 1000;
+const DEFAULT_LIMIT: usize = 100;
+const MAX_LIMIT: usize = 1000;
 
 pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
     let level = req.query.take_int("level", 0, 3)?;
@@ -21,28 +20,24 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
     {
         return Err(ApiError::invalid("q", "q must have 1 to 100 characters"));
     }
-    let limit = req
-        .query
-        .take_int("limit", 1, MAX_LIMIT)?
-        .unwrap_or(DEFAULT_LIMIT);
-    let after = req.query.take("after");
+    let page = PageRequest::take(&mut req.query, DEFAULT_LIMIT, MAX_LIMIT)?;
     req.no_more_params()?;
     let store = req.store()?;
     let mut citer = Citer::new(store, &req.state.catalogue);
-    let page = regions::list(
+    let found = regions::list(
         store,
         &mut citer,
         &regions::RegionQuery {
             level,
             country: country.as_deref(),
             search: search.as_deref(),
-            after: after.as_deref(),
-            limit: limit as usize,
+            after: page.cursor.as_deref(),
+            limit: page.limit,
         },
     )?;
-    let data = crate::json_text::to_vec(&regions::Summaries(&page.regions))
+    let data = crate::json_text::to_vec(&regions::Summaries(&found.regions))
         .map_err(|e| ApiError::Internal(e.into()))?;
-    let meta = json!({ "total": page.total, "next_after": page.next_after });
+    let meta = page.meta(found.next_after, Some(found.total));
     Ok(Reply::text(data, citer.sources.to_json_with(&meta)))
 }
 

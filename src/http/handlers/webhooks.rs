@@ -9,12 +9,14 @@ use super::{Req, json, shown_once};
 use crate::domain::Rejection;
 use crate::http::Principal;
 use crate::http::error::ApiError;
+use crate::http::paging::PageRequest;
 use crate::reply::Reply;
 use crate::state::AppState;
 use crate::store::StoreError;
 use crate::store::webhooks::{
     DeliveryRow, EndpointPatch, EndpointRow, MAX_ENDPOINTS_PER_ACCOUNT, NewEndpoint, ReplayOutcome,
 };
+use crate::webhooks::breaker::Admission;
 use crate::webhooks::egress::{MAX_URL_LEN, WebhookUrl};
 use crate::webhooks::events;
 use crate::webhooks::signing::Secret;
@@ -136,7 +138,12 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     .with_status(201))
 }
 
+/// An account's endpoints are few ([`MAX_ENDPOINTS_PER_ACCOUNT`]): the list is paged in memory,
+/// all of them in one page by default.
+const ENDPOINTS_PER_PAGE: usize = MAX_ENDPOINTS_PER_ACCOUNT as usize;
+
 pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
+    let page = PageRequest::take(&mut req.query, ENDPOINTS_PER_PAGE, 100)?;
     req.no_more_params()?;
     let now = crate::clock::now_ms();
     let endpoints: Vec<EndpointView> = req
@@ -145,10 +152,12 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
         .iter()
         .map(|e| view(e, now))
         .collect();
-    json(
-        &endpoints,
-        &json!({ "total": endpoints.len(), "limit": MAX_ENDPOINTS_PER_ACCOUNT, "event_types": events::TYPES }),
-    )
+    let total = endpoints.len();
+    let (endpoints, next) = page.of(endpoints, |e| &e.id);
+    let mut meta = page.meta(next, Some(total));
+    meta["max_endpoints"] = json!(MAX_ENDPOINTS_PER_ACCOUNT);
+    meta["event_types"] = json!(events::TYPES);
+    json(&endpoints, &meta)
 }
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
@@ -305,33 +314,29 @@ fn delivery_view(d: DeliveryRow) -> DeliveryView {
     }
 }
 
+/// Deliveries are kept 30 days and may be many: no `total`, which would count them all.
 pub fn deliveries(req: &mut Req) -> Result<Reply, ApiError> {
-    let limit = req.query.take_int("limit", 1, 100)?.unwrap_or(20) as usize;
-    let before = req.query.take("before");
+    let page = PageRequest::take(&mut req.query, 20, 100)?;
     req.no_more_params()?;
     let endpoint = own_endpoint(req)?;
-    let rows = req
-        .store()?
-        .my_deliveries(&endpoint.public_id, limit, before.as_deref())?;
-    let next_before = (rows.len() == limit)
-        .then(|| rows.last().map(|d| d.public_id.clone()))
-        .flatten();
+    let mut rows =
+        req.store()?
+            .my_deliveries(&endpoint.public_id, page.limit + 1, page.cursor.as_deref())?;
+    let next = page.next_of(&mut rows, |d| &d.public_id);
     let data: Vec<DeliveryView> = rows.into_iter().map(delivery_view).collect();
-    json(
-        &data,
-        &json!({ "count": data.len(), "limit": limit, "next_before": next_before }),
-    )
+    json(&data, &page.meta(next, None))
 }
 
 pub fn resend(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let account = req.caller()?.account_id;
     let delivery = req.param("delivery_id").to_owned();
-    let status = req
+    let now = crate::clock::now_ms();
+    let endpoint = req
         .state
         .store
         .system()?
-        .resend(account, &delivery, crate::clock::now_ms())?
+        .resend(account, &delivery, now)?
         .ok_or_else(|| {
             ApiError::from(Rejection::NotFound(format!(
                 "no webhook delivery {}",
@@ -339,7 +344,25 @@ pub fn resend(req: &mut Req) -> Result<Reply, ApiError> {
             )))
         })?;
     req.state.outbox.wake();
-    Ok(json(&json!({ "id": delivery, "status": status }), &json!({}))?.with_status(202))
+    // What the breaker would say to an attempt now, asked of a copy: asking changes a breaker.
+    let mut breaker = req
+        .state
+        .outbox
+        .breaker(endpoint)
+        .map_err(ApiError::Internal)?;
+    let state = breaker.state;
+    let held_until = match breaker.admit(now).0 {
+        Admission::WaitUntil(until) => Some(until),
+        Admission::Send | Admission::Probe => None,
+    };
+    let answer = json!({
+        "id": delivery,
+        "status": "pending",
+        "sending": if held_until.is_some() { "when_the_breaker_allows" } else { "now" },
+        "not_before": held_until.map(crate::clock::rfc3339),
+        "breaker": state.as_str(),
+    });
+    Ok(json(&answer, &json!({}))?.with_status(202))
 }
 
 #[derive(Deserialize)]

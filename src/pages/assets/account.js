@@ -219,8 +219,8 @@
           : '';
       return el(
         'tr',
-        { 'data-testid': 'key-row', 'data-key-id': key.key_id },
-        el('td', {}, el('code', {}, key.key_id)),
+        { 'data-testid': 'key-row', 'data-key-id': key.id },
+        el('td', {}, el('code', {}, key.id)),
         el('td', { 'data-testid': 'key-row-name' }, key.name),
         el('td', {}, when(key.created_at)),
         el('td', {}, when(key.last_used_at)),
@@ -232,12 +232,12 @@
     async function revokeKey(key) {
       const sure = await confirmInPage(
         'Revoke this key?',
-        `Programs that use "${key.name}" (${key.key_id}) will be refused from now on. This cannot be undone.`,
+        `Programs that use "${key.name}" (${key.id}) will be refused from now on. This cannot be undone.`,
         'Revoke key'
       );
       if (!sure) return;
       try {
-        await api('DELETE', `/account/api-keys/${encodeURIComponent(key.key_id)}`);
+        await api('DELETE', `/account/api-keys/${encodeURIComponent(key.id)}`);
         show(error, '');
       } catch (failure) {
         report(error, failure);
@@ -287,7 +287,7 @@
           byId('hook-events').replaceChildren(...answer.meta.event_types.map(eventChoice));
         }
         list.replaceChildren(...answer.data.map(endpoint));
-        status.textContent = `${answer.data.length} of ${answer.meta.limit} endpoints registered.`;
+        status.textContent = `${answer.data.length} of ${answer.meta.max_endpoints} endpoints registered.`;
         await refreshDeliveries();
       } catch (failure) {
         report(error, failure);

@@ -108,6 +108,7 @@ from .indicator_series import IndicatorSeries
 from .list_api_keys_response_200 import ListApiKeysResponse200
 from .list_briefings_response_200 import ListBriefingsResponse200
 from .list_datasets_response_200 import ListDatasetsResponse200
+from .list_meta import ListMeta
 from .list_regions_response_200 import ListRegionsResponse200
 from .list_webhook_deliveries_response_200 import ListWebhookDeliveriesResponse200
 from .list_webhooks_response_200 import ListWebhooksResponse200
@@ -165,6 +166,8 @@ from .webhook_event_types_item import WebhookEventTypesItem
 from .webhook_links import WebhookLinks
 from .webhook_replay import WebhookReplay
 from .webhook_resent import WebhookResent
+from .webhook_resent_breaker import WebhookResentBreaker
+from .webhook_resent_sending import WebhookResentSending
 from .webhook_status import WebhookStatus
 from .webhook_test_data import WebhookTestData
 from .webhook_test_data_links import WebhookTestDataLinks
@@ -279,6 +282,7 @@ __all__ = (
     "ListApiKeysResponse200",
     "ListBriefingsResponse200",
     "ListDatasetsResponse200",
+    "ListMeta",
     "ListRegionsResponse200",
     "ListWebhookDeliveriesResponse200",
     "ListWebhooksResponse200",
@@ -336,6 +340,8 @@ __all__ = (
     "WebhookLinks",
     "WebhookReplay",
     "WebhookResent",
+    "WebhookResentBreaker",
+    "WebhookResentSending",
     "WebhookStatus",
     "WebhookTestData",
     "WebhookTestDataLinks",

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -15,7 +16,7 @@ T = TypeVar("T", bound="Account")
 class Account:
     """
     Attributes:
-        created_at (int): unix milliseconds
+        created_at (datetime.datetime):
         disabled (bool):
         display_name (str):
         email (str):
@@ -23,7 +24,7 @@ class Account:
         tier (AccountTier):
     """
 
-    created_at: int
+    created_at: datetime.datetime
     disabled: bool
     display_name: str
     email: str
@@ -32,7 +33,7 @@ class Account:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        created_at = self.created_at
+        created_at = self.created_at.isoformat()
 
         disabled = self.disabled
 
@@ -62,7 +63,7 @@ class Account:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        created_at = d.pop("created_at")
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
         disabled = d.pop("disabled")
 

@@ -18,7 +18,7 @@ class ApiKey:
     """
     Attributes:
         created_at (datetime.datetime):
-        key_id (str):
+        id (str):
         name (str):
         prefix (str):
         status (ApiKeyStatus):
@@ -27,7 +27,7 @@ class ApiKey:
     """
 
     created_at: datetime.datetime
-    key_id: str
+    id: str
     name: str
     prefix: str
     status: ApiKeyStatus
@@ -38,7 +38,7 @@ class ApiKey:
     def to_dict(self) -> dict[str, Any]:
         created_at = self.created_at.isoformat()
 
-        key_id = self.key_id
+        id = self.id
 
         name = self.name
 
@@ -67,7 +67,7 @@ class ApiKey:
         field_dict.update(
             {
                 "created_at": created_at,
-                "key_id": key_id,
+                "id": id,
                 "name": name,
                 "prefix": prefix,
                 "status": status,
@@ -85,7 +85,7 @@ class ApiKey:
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
-        key_id = d.pop("key_id")
+        id = d.pop("id")
 
         name = d.pop("name")
 
@@ -129,7 +129,7 @@ class ApiKey:
 
         api_key = cls(
             created_at=created_at,
-            key_id=key_id,
+            id=id,
             name=name,
             prefix=prefix,
             status=status,

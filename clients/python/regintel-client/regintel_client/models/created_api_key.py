@@ -18,7 +18,7 @@ class CreatedApiKey:
     """
     Attributes:
         created_at (datetime.datetime):
-        key_id (str):
+        id (str):
         name (str):
         prefix (str):
         status (ApiKeyStatus):
@@ -29,7 +29,7 @@ class CreatedApiKey:
     """
 
     created_at: datetime.datetime
-    key_id: str
+    id: str
     name: str
     prefix: str
     status: ApiKeyStatus
@@ -42,7 +42,7 @@ class CreatedApiKey:
     def to_dict(self) -> dict[str, Any]:
         created_at = self.created_at.isoformat()
 
-        key_id = self.key_id
+        id = self.id
 
         name = self.name
 
@@ -75,7 +75,7 @@ class CreatedApiKey:
         field_dict.update(
             {
                 "created_at": created_at,
-                "key_id": key_id,
+                "id": id,
                 "name": name,
                 "prefix": prefix,
                 "status": status,
@@ -95,7 +95,7 @@ class CreatedApiKey:
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
-        key_id = d.pop("key_id")
+        id = d.pop("id")
 
         name = d.pop("name")
 
@@ -143,7 +143,7 @@ class CreatedApiKey:
 
         created_api_key = cls(
             created_at=created_at,
-            key_id=key_id,
+            id=id,
             name=name,
             prefix=prefix,
             status=status,

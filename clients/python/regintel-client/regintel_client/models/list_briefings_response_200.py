@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
     from ..models.briefing_list_item import BriefingListItem
-    from ..models.meta import Meta
+    from ..models.list_meta import ListMeta
 
 
 T = TypeVar("T", bound="ListBriefingsResponse200")
@@ -19,11 +19,11 @@ class ListBriefingsResponse200:
     """
     Attributes:
         data (list[BriefingListItem]):
-        meta (Meta):
+        meta (ListMeta):
     """
 
     data: list[BriefingListItem]
-    meta: Meta
+    meta: ListMeta
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -48,7 +48,7 @@ class ListBriefingsResponse200:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.briefing_list_item import BriefingListItem  # noqa: PLC0415
-        from ..models.meta import Meta  # noqa: PLC0415
+        from ..models.list_meta import ListMeta  # noqa: PLC0415
 
         d = dict(src_dict)
         data = []
@@ -58,7 +58,7 @@ class ListBriefingsResponse200:
 
             data.append(componentsschemas_briefing_list_item)
 
-        meta = Meta.from_dict(d.pop("meta"))
+        meta = ListMeta.from_dict(d.pop("meta"))
 
         list_briefings_response_200 = cls(
             data=data,

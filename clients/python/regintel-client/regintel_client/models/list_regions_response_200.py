@@ -7,7 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
-    from ..models.meta import Meta
+    from ..models.list_meta import ListMeta
     from ..models.region_summary import RegionSummary
 
 
@@ -19,11 +19,11 @@ class ListRegionsResponse200:
     """
     Attributes:
         data (list[RegionSummary]):
-        meta (Meta):
+        meta (ListMeta):
     """
 
     data: list[RegionSummary]
-    meta: Meta
+    meta: ListMeta
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -47,7 +47,7 @@ class ListRegionsResponse200:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.meta import Meta  # noqa: PLC0415
+        from ..models.list_meta import ListMeta  # noqa: PLC0415
         from ..models.region_summary import RegionSummary  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -58,7 +58,7 @@ class ListRegionsResponse200:
 
             data.append(componentsschemas_region_list_item)
 
-        meta = Meta.from_dict(d.pop("meta"))
+        meta = ListMeta.from_dict(d.pop("meta"))
 
         list_regions_response_200 = cls(
             data=data,

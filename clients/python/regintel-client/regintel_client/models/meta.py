@@ -26,9 +26,7 @@ class Meta:
         generated_at (datetime.datetime):
         request_id (str):
         citations (MetaCitations | Unset): Every citation id used in data, in short form.
-        next_after (None | str | Unset): Lists: cursor for the next page, null on the last.
         snapshots (list[str] | Unset): Snapshots (imports) the data comes from.
-        total (int | Unset): Lists: number of matching items.
     """
 
     access: MetaAccess
@@ -36,9 +34,7 @@ class Meta:
     generated_at: datetime.datetime
     request_id: str
     citations: MetaCitations | Unset = UNSET
-    next_after: None | str | Unset = UNSET
     snapshots: list[str] | Unset = UNSET
-    total: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -54,17 +50,9 @@ class Meta:
         if not isinstance(self.citations, Unset):
             citations = self.citations.to_dict()
 
-        next_after: None | str | Unset
-        if isinstance(self.next_after, Unset):
-            next_after = UNSET
-        else:
-            next_after = self.next_after
-
         snapshots: list[str] | Unset = UNSET
         if not isinstance(self.snapshots, Unset):
             snapshots = self.snapshots
-
-        total = self.total
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -78,12 +66,8 @@ class Meta:
         )
         if citations is not UNSET:
             field_dict["citations"] = citations
-        if next_after is not UNSET:
-            field_dict["next_after"] = next_after
         if snapshots is not UNSET:
             field_dict["snapshots"] = snapshots
-        if total is not UNSET:
-            field_dict["total"] = total
 
         return field_dict
 
@@ -109,18 +93,7 @@ class Meta:
         else:
             citations = MetaCitations.from_dict(_citations)
 
-        def _parse_next_after(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        next_after = _parse_next_after(d.pop("next_after", UNSET))
-
         snapshots = cast(list[str], d.pop("snapshots", UNSET))
-
-        total = d.pop("total", UNSET)
 
         meta = cls(
             access=access,
@@ -128,9 +101,7 @@ class Meta:
             generated_at=generated_at,
             request_id=request_id,
             citations=citations,
-            next_after=next_after,
             snapshots=snapshots,
-            total=total,
         )
 
         meta.additional_properties = d

@@ -18,12 +18,12 @@ class UsageKeysItem:
     """
     Attributes:
         buckets (list[Bucket]):
-        key_id (str):
+        id (str):
         name (str):
     """
 
     buckets: list[Bucket]
-    key_id: str
+    id: str
     name: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -33,7 +33,7 @@ class UsageKeysItem:
             buckets_item = buckets_item_data.to_dict()
             buckets.append(buckets_item)
 
-        key_id = self.key_id
+        id = self.id
 
         name = self.name
 
@@ -42,7 +42,7 @@ class UsageKeysItem:
         field_dict.update(
             {
                 "buckets": buckets,
-                "key_id": key_id,
+                "id": id,
                 "name": name,
             }
         )
@@ -61,13 +61,13 @@ class UsageKeysItem:
 
             buckets.append(buckets_item)
 
-        key_id = d.pop("key_id")
+        id = d.pop("id")
 
         name = d.pop("name")
 
         usage_keys_item = cls(
             buckets=buckets,
-            key_id=key_id,
+            id=id,
             name=name,
         )
 

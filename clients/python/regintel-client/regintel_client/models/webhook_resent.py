@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..models.webhook_resent_breaker import WebhookResentBreaker
+from ..models.webhook_resent_sending import WebhookResentSending
 
 T = TypeVar("T", bound="WebhookResent")
 
@@ -13,16 +17,33 @@ T = TypeVar("T", bound="WebhookResent")
 class WebhookResent:
     """
     Attributes:
+        breaker (WebhookResentBreaker):
         id (str):
+        not_before (datetime.datetime | None):
+        sending (WebhookResentSending): `now`: due at once; otherwise the endpoint's circuit breaker holds its
+            deliveries until `not_before`, and then lets one probe go first.
         status (Literal['pending']):
     """
 
+    breaker: WebhookResentBreaker
     id: str
+    not_before: datetime.datetime | None
+    sending: WebhookResentSending
     status: Literal["pending"]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        breaker = self.breaker.value
+
         id = self.id
+
+        not_before: None | str
+        if isinstance(self.not_before, datetime.datetime):
+            not_before = self.not_before.isoformat()
+        else:
+            not_before = self.not_before
+
+        sending = self.sending.value
 
         status = self.status
 
@@ -30,7 +51,10 @@ class WebhookResent:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "breaker": breaker,
                 "id": id,
+                "not_before": not_before,
+                "sending": sending,
                 "status": status,
             }
         )
@@ -40,14 +64,36 @@ class WebhookResent:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        breaker = WebhookResentBreaker(d.pop("breaker"))
+
         id = d.pop("id")
+
+        def _parse_not_before(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                not_before_type_0 = datetime.datetime.fromisoformat(data)
+
+                return not_before_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        not_before = _parse_not_before(d.pop("not_before"))
+
+        sending = WebhookResentSending(d.pop("sending"))
 
         status = cast(Literal["pending"], d.pop("status"))
         if status != "pending":
             raise ValueError(f"status must match const 'pending', got '{status}'")
 
         webhook_resent = cls(
+            breaker=breaker,
             id=id,
+            not_before=not_before,
+            sending=sending,
             status=status,
         )
 

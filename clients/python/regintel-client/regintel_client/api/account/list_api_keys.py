@@ -7,14 +7,27 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
 from ...models.list_api_keys_response_200 import ListApiKeysResponse200
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    limit: int | Unset = 100,
+    cursor: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["cursor"] = cursor
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/account/api-keys",
+        "params": params,
     }
 
     return _kwargs
@@ -83,11 +96,17 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 100,
+    cursor: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListApiKeysResponse200]:
     """The account's API keys
 
-     Key id, name, creation and last use (recorded at most once a minute), and status (active or
-    revoked); never the key itself, which is shown once at creation.
+     Newest first: key id, name, creation and last use (recorded at most once a minute), and status
+    (active or revoked); never the key itself, which is shown once at creation.
+
+    Args:
+        limit (int | Unset):  Default: 100.
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -97,7 +116,10 @@ def sync_detailed(
         Response[ErrorEnvelope | ListApiKeysResponse200]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -109,11 +131,17 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 100,
+    cursor: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListApiKeysResponse200 | None:
     """The account's API keys
 
-     Key id, name, creation and last use (recorded at most once a minute), and status (active or
-    revoked); never the key itself, which is shown once at creation.
+     Newest first: key id, name, creation and last use (recorded at most once a minute), and status
+    (active or revoked); never the key itself, which is shown once at creation.
+
+    Args:
+        limit (int | Unset):  Default: 100.
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -125,17 +153,25 @@ def sync(
 
     return sync_detailed(
         client=client,
+        limit=limit,
+        cursor=cursor,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 100,
+    cursor: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListApiKeysResponse200]:
     """The account's API keys
 
-     Key id, name, creation and last use (recorded at most once a minute), and status (active or
-    revoked); never the key itself, which is shown once at creation.
+     Newest first: key id, name, creation and last use (recorded at most once a minute), and status
+    (active or revoked); never the key itself, which is shown once at creation.
+
+    Args:
+        limit (int | Unset):  Default: 100.
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,7 +181,10 @@ async def asyncio_detailed(
         Response[ErrorEnvelope | ListApiKeysResponse200]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -155,11 +194,17 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 100,
+    cursor: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListApiKeysResponse200 | None:
     """The account's API keys
 
-     Key id, name, creation and last use (recorded at most once a minute), and status (active or
-    revoked); never the key itself, which is shown once at creation.
+     Newest first: key id, name, creation and last use (recorded at most once a minute), and status
+    (active or revoked); never the key itself, which is shown once at creation.
+
+    Args:
+        limit (int | Unset):  Default: 100.
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -172,5 +217,7 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            limit=limit,
+            cursor=cursor,
         )
     ).parsed

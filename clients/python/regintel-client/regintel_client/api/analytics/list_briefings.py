@@ -13,14 +13,14 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     limit: int | Unset = 100,
-    before: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
     params["limit"] = limit
 
-    params["before"] = before
+    params["cursor"] = cursor
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -97,16 +97,15 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     limit: int | Unset = 100,
-    before: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListBriefingsResponse200]:
     """The account's briefings
 
-     Institutional tier. The caller's briefings, newest first; another account's are never listed. Page
-    with `before` (the last id of the previous page).
+     Institutional tier. The caller's briefings, newest first; another account's are never listed.
 
     Args:
         limit (int | Unset):  Default: 100.
-        before (str | Unset):
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -118,7 +117,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         limit=limit,
-        before=before,
+        cursor=cursor,
     )
 
     response = client.get_httpx_client().request(
@@ -132,16 +131,15 @@ def sync(
     *,
     client: AuthenticatedClient,
     limit: int | Unset = 100,
-    before: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListBriefingsResponse200 | None:
     """The account's briefings
 
-     Institutional tier. The caller's briefings, newest first; another account's are never listed. Page
-    with `before` (the last id of the previous page).
+     Institutional tier. The caller's briefings, newest first; another account's are never listed.
 
     Args:
         limit (int | Unset):  Default: 100.
-        before (str | Unset):
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,7 +152,7 @@ def sync(
     return sync_detailed(
         client=client,
         limit=limit,
-        before=before,
+        cursor=cursor,
     ).parsed
 
 
@@ -162,16 +160,15 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     limit: int | Unset = 100,
-    before: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListBriefingsResponse200]:
     """The account's briefings
 
-     Institutional tier. The caller's briefings, newest first; another account's are never listed. Page
-    with `before` (the last id of the previous page).
+     Institutional tier. The caller's briefings, newest first; another account's are never listed.
 
     Args:
         limit (int | Unset):  Default: 100.
-        before (str | Unset):
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,7 +180,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         limit=limit,
-        before=before,
+        cursor=cursor,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -195,16 +192,15 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     limit: int | Unset = 100,
-    before: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListBriefingsResponse200 | None:
     """The account's briefings
 
-     Institutional tier. The caller's briefings, newest first; another account's are never listed. Page
-    with `before` (the last id of the previous page).
+     Institutional tier. The caller's briefings, newest first; another account's are never listed.
 
     Args:
         limit (int | Unset):  Default: 100.
-        before (str | Unset):
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,6 +214,6 @@ async def asyncio(
         await asyncio_detailed(
             client=client,
             limit=limit,
-            before=before,
+            cursor=cursor,
         )
     ).parsed

@@ -7,14 +7,27 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
 from ...models.list_datasets_response_200 import ListDatasetsResponse200
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    limit: int | Unset = 100,
+    cursor: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["cursor"] = cursor
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/datasets",
+        "params": params,
     }
 
     return _kwargs
@@ -82,11 +95,17 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
+    limit: int | Unset = 100,
+    cursor: str | Unset = UNSET,
 ) -> Response[Any | ErrorEnvelope | ListDatasetsResponse200]:
     """List datasets
 
-     Every dataset the caller can see: title, topic, units, dimensions, the headline series profiles
-    show, periods covered, number of current observations and the latest snapshot.
+     Every dataset the caller can see, in code order: title, topic, units, dimensions, the headline
+    series profiles show, periods covered, number of current observations and the latest snapshot.
+
+    Args:
+        limit (int | Unset):  Default: 100.
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -96,7 +115,10 @@ def sync_detailed(
         Response[Any | ErrorEnvelope | ListDatasetsResponse200]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -108,11 +130,17 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient | Client,
+    limit: int | Unset = 100,
+    cursor: str | Unset = UNSET,
 ) -> Any | ErrorEnvelope | ListDatasetsResponse200 | None:
     """List datasets
 
-     Every dataset the caller can see: title, topic, units, dimensions, the headline series profiles
-    show, periods covered, number of current observations and the latest snapshot.
+     Every dataset the caller can see, in code order: title, topic, units, dimensions, the headline
+    series profiles show, periods covered, number of current observations and the latest snapshot.
+
+    Args:
+        limit (int | Unset):  Default: 100.
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -124,17 +152,25 @@ def sync(
 
     return sync_detailed(
         client=client,
+        limit=limit,
+        cursor=cursor,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
+    limit: int | Unset = 100,
+    cursor: str | Unset = UNSET,
 ) -> Response[Any | ErrorEnvelope | ListDatasetsResponse200]:
     """List datasets
 
-     Every dataset the caller can see: title, topic, units, dimensions, the headline series profiles
-    show, periods covered, number of current observations and the latest snapshot.
+     Every dataset the caller can see, in code order: title, topic, units, dimensions, the headline
+    series profiles show, periods covered, number of current observations and the latest snapshot.
+
+    Args:
+        limit (int | Unset):  Default: 100.
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -144,7 +180,10 @@ async def asyncio_detailed(
         Response[Any | ErrorEnvelope | ListDatasetsResponse200]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -154,11 +193,17 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient | Client,
+    limit: int | Unset = 100,
+    cursor: str | Unset = UNSET,
 ) -> Any | ErrorEnvelope | ListDatasetsResponse200 | None:
     """List datasets
 
-     Every dataset the caller can see: title, topic, units, dimensions, the headline series profiles
-    show, periods covered, number of current observations and the latest snapshot.
+     Every dataset the caller can see, in code order: title, topic, units, dimensions, the headline
+    series profiles show, periods covered, number of current observations and the latest snapshot.
+
+    Args:
+        limit (int | Unset):  Default: 100.
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -171,5 +216,7 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            limit=limit,
+            cursor=cursor,
         )
     ).parsed

@@ -16,7 +16,7 @@ def _get_kwargs(
     country: str | Unset = UNSET,
     q: str | Unset = UNSET,
     limit: int | Unset = 100,
-    after: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -29,7 +29,7 @@ def _get_kwargs(
 
     params["limit"] = limit
 
-    params["after"] = after
+    params["cursor"] = cursor
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -108,7 +108,7 @@ def sync_detailed(
     country: str | Unset = UNSET,
     q: str | Unset = UNSET,
     limit: int | Unset = 100,
-    after: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> Response[Any | ErrorEnvelope | ListRegionsResponse200]:
     """List and search regions
 
@@ -121,7 +121,7 @@ def sync_detailed(
         country (str | Unset):
         q (str | Unset):
         limit (int | Unset):  Default: 100.
-        after (str | Unset):
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -136,7 +136,7 @@ def sync_detailed(
         country=country,
         q=q,
         limit=limit,
-        after=after,
+        cursor=cursor,
     )
 
     response = client.get_httpx_client().request(
@@ -153,7 +153,7 @@ def sync(
     country: str | Unset = UNSET,
     q: str | Unset = UNSET,
     limit: int | Unset = 100,
-    after: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> Any | ErrorEnvelope | ListRegionsResponse200 | None:
     """List and search regions
 
@@ -166,7 +166,7 @@ def sync(
         country (str | Unset):
         q (str | Unset):
         limit (int | Unset):  Default: 100.
-        after (str | Unset):
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,7 +182,7 @@ def sync(
         country=country,
         q=q,
         limit=limit,
-        after=after,
+        cursor=cursor,
     ).parsed
 
 
@@ -193,7 +193,7 @@ async def asyncio_detailed(
     country: str | Unset = UNSET,
     q: str | Unset = UNSET,
     limit: int | Unset = 100,
-    after: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> Response[Any | ErrorEnvelope | ListRegionsResponse200]:
     """List and search regions
 
@@ -206,7 +206,7 @@ async def asyncio_detailed(
         country (str | Unset):
         q (str | Unset):
         limit (int | Unset):  Default: 100.
-        after (str | Unset):
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -221,7 +221,7 @@ async def asyncio_detailed(
         country=country,
         q=q,
         limit=limit,
-        after=after,
+        cursor=cursor,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -236,7 +236,7 @@ async def asyncio(
     country: str | Unset = UNSET,
     q: str | Unset = UNSET,
     limit: int | Unset = 100,
-    after: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> Any | ErrorEnvelope | ListRegionsResponse200 | None:
     """List and search regions
 
@@ -249,7 +249,7 @@ async def asyncio(
         country (str | Unset):
         q (str | Unset):
         limit (int | Unset):  Default: 100.
-        after (str | Unset):
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -266,6 +266,6 @@ async def asyncio(
             country=country,
             q=q,
             limit=limit,
-            after=after,
+            cursor=cursor,
         )
     ).parsed

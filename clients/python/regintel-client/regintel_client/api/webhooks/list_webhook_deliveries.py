@@ -15,14 +15,14 @@ def _get_kwargs(
     webhook_id: str,
     *,
     limit: int | Unset = 20,
-    before: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
     params["limit"] = limit
 
-    params["before"] = before
+    params["cursor"] = cursor
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -102,19 +102,18 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     limit: int | Unset = 20,
-    before: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListWebhookDeliveriesResponse200]:
     """An endpoint's deliveries and every attempt
 
      Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts:
-    time, the receiver's status code (null when there was no answer), latency and error. Pages with
-    `limit` and `before` (the `next_before` of the previous page). Deliveries are kept 30 days from when
-    their schedule began (the event, or its resend or replay).
+    time, the receiver's status code (null when there was no answer), latency and error. Deliveries are
+    kept 30 days from when their schedule began (the event, or its resend or replay).
 
     Args:
         webhook_id (str):
         limit (int | Unset):  Default: 20.
-        before (str | Unset):
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -127,7 +126,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         webhook_id=webhook_id,
         limit=limit,
-        before=before,
+        cursor=cursor,
     )
 
     response = client.get_httpx_client().request(
@@ -142,19 +141,18 @@ def sync(
     *,
     client: AuthenticatedClient,
     limit: int | Unset = 20,
-    before: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListWebhookDeliveriesResponse200 | None:
     """An endpoint's deliveries and every attempt
 
      Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts:
-    time, the receiver's status code (null when there was no answer), latency and error. Pages with
-    `limit` and `before` (the `next_before` of the previous page). Deliveries are kept 30 days from when
-    their schedule began (the event, or its resend or replay).
+    time, the receiver's status code (null when there was no answer), latency and error. Deliveries are
+    kept 30 days from when their schedule began (the event, or its resend or replay).
 
     Args:
         webhook_id (str):
         limit (int | Unset):  Default: 20.
-        before (str | Unset):
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -168,7 +166,7 @@ def sync(
         webhook_id=webhook_id,
         client=client,
         limit=limit,
-        before=before,
+        cursor=cursor,
     ).parsed
 
 
@@ -177,19 +175,18 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     limit: int | Unset = 20,
-    before: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListWebhookDeliveriesResponse200]:
     """An endpoint's deliveries and every attempt
 
      Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts:
-    time, the receiver's status code (null when there was no answer), latency and error. Pages with
-    `limit` and `before` (the `next_before` of the previous page). Deliveries are kept 30 days from when
-    their schedule began (the event, or its resend or replay).
+    time, the receiver's status code (null when there was no answer), latency and error. Deliveries are
+    kept 30 days from when their schedule began (the event, or its resend or replay).
 
     Args:
         webhook_id (str):
         limit (int | Unset):  Default: 20.
-        before (str | Unset):
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -202,7 +199,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         webhook_id=webhook_id,
         limit=limit,
-        before=before,
+        cursor=cursor,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -215,19 +212,18 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     limit: int | Unset = 20,
-    before: str | Unset = UNSET,
+    cursor: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListWebhookDeliveriesResponse200 | None:
     """An endpoint's deliveries and every attempt
 
      Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts:
-    time, the receiver's status code (null when there was no answer), latency and error. Pages with
-    `limit` and `before` (the `next_before` of the previous page). Deliveries are kept 30 days from when
-    their schedule began (the event, or its resend or replay).
+    time, the receiver's status code (null when there was no answer), latency and error. Deliveries are
+    kept 30 days from when their schedule began (the event, or its resend or replay).
 
     Args:
         webhook_id (str):
         limit (int | Unset):  Default: 20.
-        before (str | Unset):
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -242,6 +238,6 @@ async def asyncio(
             webhook_id=webhook_id,
             client=client,
             limit=limit,
-            before=before,
+            cursor=cursor,
         )
     ).parsed

@@ -7,14 +7,27 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
 from ...models.list_webhooks_response_200 import ListWebhooksResponse200
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
-def _get_kwargs() -> dict[str, Any]:
+def _get_kwargs(
+    *,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
+) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["cursor"] = cursor
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/webhooks",
+        "params": params,
     }
 
     return _kwargs
@@ -78,13 +91,20 @@ def _build_response(
 def sync_detailed(
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListWebhooksResponse200]:
     """The account's webhook endpoints
 
      Each with its status (`enabled`, or `disabled` with the reason: by its owner, after a `410 Gone`, or
     after 5 days in which every attempt failed) and its circuit breaker (`closed`; `open` after 10
     failed attempts in a row, for 5 minutes doubling to an hour, while deliveries wait without spending
-    attempts; `half_open` while one probe is sent). Never the secret.
+    attempts; `half_open` while one probe is sent). Never the secret. `meta` also gives `max_endpoints`
+    (an account's endpoints at most) and the `event_types` one may subscribe to.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -94,7 +114,10 @@ def sync_detailed(
         Response[ErrorEnvelope | ListWebhooksResponse200]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+    )
 
     response = client.get_httpx_client().request(
         **kwargs,
@@ -106,13 +129,20 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListWebhooksResponse200 | None:
     """The account's webhook endpoints
 
      Each with its status (`enabled`, or `disabled` with the reason: by its owner, after a `410 Gone`, or
     after 5 days in which every attempt failed) and its circuit breaker (`closed`; `open` after 10
     failed attempts in a row, for 5 minutes doubling to an hour, while deliveries wait without spending
-    attempts; `half_open` while one probe is sent). Never the secret.
+    attempts; `half_open` while one probe is sent). Never the secret. `meta` also gives `max_endpoints`
+    (an account's endpoints at most) and the `event_types` one may subscribe to.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -124,19 +154,28 @@ def sync(
 
     return sync_detailed(
         client=client,
+        limit=limit,
+        cursor=cursor,
     ).parsed
 
 
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
 ) -> Response[ErrorEnvelope | ListWebhooksResponse200]:
     """The account's webhook endpoints
 
      Each with its status (`enabled`, or `disabled` with the reason: by its owner, after a `410 Gone`, or
     after 5 days in which every attempt failed) and its circuit breaker (`closed`; `open` after 10
     failed attempts in a row, for 5 minutes doubling to an hour, while deliveries wait without spending
-    attempts; `half_open` while one probe is sent). Never the secret.
+    attempts; `half_open` while one probe is sent). Never the secret. `meta` also gives `max_endpoints`
+    (an account's endpoints at most) and the `event_types` one may subscribe to.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,7 +185,10 @@ async def asyncio_detailed(
         Response[ErrorEnvelope | ListWebhooksResponse200]
     """
 
-    kwargs = _get_kwargs()
+    kwargs = _get_kwargs(
+        limit=limit,
+        cursor=cursor,
+    )
 
     response = await client.get_async_httpx_client().request(**kwargs)
 
@@ -156,13 +198,20 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 20,
+    cursor: str | Unset = UNSET,
 ) -> ErrorEnvelope | ListWebhooksResponse200 | None:
     """The account's webhook endpoints
 
      Each with its status (`enabled`, or `disabled` with the reason: by its owner, after a `410 Gone`, or
     after 5 days in which every attempt failed) and its circuit breaker (`closed`; `open` after 10
     failed attempts in a row, for 5 minutes doubling to an hour, while deliveries wait without spending
-    attempts; `half_open` while one probe is sent). Never the secret.
+    attempts; `half_open` while one probe is sent). Never the secret. `meta` also gives `max_endpoints`
+    (an account's endpoints at most) and the `event_types` one may subscribe to.
+
+    Args:
+        limit (int | Unset):  Default: 20.
+        cursor (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -175,5 +224,7 @@ async def asyncio(
     return (
         await asyncio_detailed(
             client=client,
+            limit=limit,
+            cursor=cursor,
         )
     ).parsed

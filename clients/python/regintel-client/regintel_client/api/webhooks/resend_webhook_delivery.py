@@ -97,9 +97,11 @@ def sync_detailed(
 ) -> Response[ErrorEnvelope | ResendWebhookDeliveryResponse202]:
     """Send a delivery again
 
-     Schedules a delivered or failed delivery again from its first attempt (the same event, the same
-    `webhook-id`); a pending one stays as it is. Another account's delivery answers 404; a delivery to a
-    disabled endpoint 409 `conflict`.
+     Sends a delivery now: a pending one (waiting for a retry) with its attempts so far, a delivered or
+    failed one again from its first attempt (the same event, the same `webhook-id`). The endpoint's
+    circuit breaker still decides: while it is open, the answer says `sending: when_the_breaker_allows`
+    and until when. Another account's delivery answers 404; a delivery to a disabled endpoint 409
+    `conflict`.
 
     Args:
         delivery_id (str):
@@ -130,9 +132,11 @@ def sync(
 ) -> ErrorEnvelope | ResendWebhookDeliveryResponse202 | None:
     """Send a delivery again
 
-     Schedules a delivered or failed delivery again from its first attempt (the same event, the same
-    `webhook-id`); a pending one stays as it is. Another account's delivery answers 404; a delivery to a
-    disabled endpoint 409 `conflict`.
+     Sends a delivery now: a pending one (waiting for a retry) with its attempts so far, a delivered or
+    failed one again from its first attempt (the same event, the same `webhook-id`). The endpoint's
+    circuit breaker still decides: while it is open, the answer says `sending: when_the_breaker_allows`
+    and until when. Another account's delivery answers 404; a delivery to a disabled endpoint 409
+    `conflict`.
 
     Args:
         delivery_id (str):
@@ -158,9 +162,11 @@ async def asyncio_detailed(
 ) -> Response[ErrorEnvelope | ResendWebhookDeliveryResponse202]:
     """Send a delivery again
 
-     Schedules a delivered or failed delivery again from its first attempt (the same event, the same
-    `webhook-id`); a pending one stays as it is. Another account's delivery answers 404; a delivery to a
-    disabled endpoint 409 `conflict`.
+     Sends a delivery now: a pending one (waiting for a retry) with its attempts so far, a delivered or
+    failed one again from its first attempt (the same event, the same `webhook-id`). The endpoint's
+    circuit breaker still decides: while it is open, the answer says `sending: when_the_breaker_allows`
+    and until when. Another account's delivery answers 404; a delivery to a disabled endpoint 409
+    `conflict`.
 
     Args:
         delivery_id (str):
@@ -189,9 +195,11 @@ async def asyncio(
 ) -> ErrorEnvelope | ResendWebhookDeliveryResponse202 | None:
     """Send a delivery again
 
-     Schedules a delivered or failed delivery again from its first attempt (the same event, the same
-    `webhook-id`); a pending one stays as it is. Another account's delivery answers 404; a delivery to a
-    disabled endpoint 409 `conflict`.
+     Sends a delivery now: a pending one (waiting for a retry) with its attempts so far, a delivered or
+    failed one again from its first attempt (the same event, the same `webhook-id`). The endpoint's
+    circuit breaker still decides: while it is open, the answer says `sending: when_the_breaker_allows`
+    and until when. Another account's delivery answers 404; a delivery to a disabled endpoint 409
+    `conflict`.
 
     Args:
         delivery_id (str):
