@@ -13,7 +13,7 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::catalogue::SourceRecord;
 use crate::citation::{CanonicalRow, canonical_dims, citation_id};
-use crate::dataset_file::ParsedFile;
+use crate::dataset_file::{ParsedFile, RawObservation};
 use crate::progress::Progress;
 use crate::store::classification::RegionSource;
 use crate::store::regions::RegionRow;
@@ -295,13 +295,26 @@ pub fn latest_snapshot_sha(
     .optional()
 }
 
-/// A change listed in `dataset.updated`: a citation added, or one revising `replaces`.
+/// A change listed in `dataset.updated`: a row added, or one revising the row `replaces`, with
+/// what it says: where, when, which series, and the value as published beside the one it
+/// replaces.
 #[derive(serde::Serialize)]
 struct ListedChange {
-    citation_id: String,
     change: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    region: String,
+    period: String,
+    unit: String,
+    dimensions: BTreeMap<String, String>,
+    value: String,
+    previous_value: Option<String>,
+    citation_id: String,
     replaces: Option<String>,
+}
+
+/// The row a revision replaces: its citation and its value as published.
+struct Replaced {
+    citation_id: String,
+    value_text: String,
 }
 
 /// Where a parsed file came from: its source row, its name and the SHA-256 of its bytes.
@@ -393,19 +406,33 @@ pub fn import_dataset(
     // The first changes, for the `dataset.updated` event: only those are built (an import may
     // change millions of rows).
     let mut changes: Vec<ListedChange> = Vec::new();
-    let mut note_change = |citation_id: &str, replaces: Option<String>| {
-        if changes.len() < events::MAX_LISTED_CHANGES {
-            changes.push(ListedChange {
-                citation_id: citation_id.to_owned(),
-                change: if replaces.is_some() {
-                    "revised"
-                } else {
-                    "added"
-                },
-                replaces,
-            });
-        }
-    };
+    let mut note_change =
+        |row: &RawObservation, dims: &str, citation_id: &str, replaced: Option<Replaced>| {
+            if changes.len() < events::MAX_LISTED_CHANGES {
+                let (replaces, previous_value) = match replaced {
+                    Some(r) => (Some(r.citation_id), Some(r.value_text)),
+                    None => (None, None),
+                };
+                changes.push(ListedChange {
+                    change: if replaces.is_some() {
+                        "revised"
+                    } else {
+                        "added"
+                    },
+                    region: row.region.clone(),
+                    period: row.period.clone(),
+                    unit: row.unit.clone(),
+                    dimensions: crate::citation::parse_dims(dims)
+                        .into_iter()
+                        .map(|(name, value)| (name.to_owned(), value.to_owned()))
+                        .collect(),
+                    value: row.value_text.clone(),
+                    previous_value,
+                    citation_id: citation_id.to_owned(),
+                    replaces,
+                });
+            }
+        };
     let mut key = String::new();
     progress.start(&meta.code, parsed.rows.len() as u64);
     for row in &parsed.rows {
@@ -465,7 +492,7 @@ pub fn import_dataset(
             None => {
                 add(&mut insert)?;
                 outcome.added += 1;
-                note_change(&cit, None);
+                note_change(row, &dims, &cit, None);
                 touched.insert((series_id, row.region.as_str()));
             }
             Some((_, text, flags, conf))
@@ -473,7 +500,7 @@ pub fn import_dataset(
             {
                 outcome.unchanged += 1;
             }
-            Some((old, ..)) => {
+            Some((old, old_text, ..)) => {
                 // Free the (region, series, period) slot first: only one current row may hold it.
                 supersede.execute(params![old, cit])?;
                 // A value that returns to an earlier one revives that row and its citation.
@@ -481,7 +508,11 @@ pub fn import_dataset(
                     add(&mut insert)?;
                 }
                 outcome.revised += 1;
-                note_change(&cit, Some(old));
+                let replaced = Replaced {
+                    citation_id: old,
+                    value_text: old_text,
+                };
+                note_change(row, &dims, &cit, Some(replaced));
                 touched.insert((series_id, row.region.as_str()));
             }
         }

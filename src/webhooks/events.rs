@@ -25,10 +25,10 @@ pub const TYPES: [&str; 6] = [
 /// The version of the envelope and its payloads.
 pub const API_VERSION: &str = "v1";
 
-/// Citation ids a `dataset.updated` event lists at most: about 16 KB, under the 20 KB Standard
+/// Changes a `dataset.updated` event lists at most: about 15 KB, under the 20 KB Standard
 /// Webhooks recommends for a payload. A larger change says so (`changes_complete: false`) and
 /// links to the export of the dataset.
-pub const MAX_LISTED_CHANGES: usize = 200;
+pub const MAX_LISTED_CHANGES: usize = 50;
 
 /// The percentages of an account's daily cap that emit `usage.threshold`.
 pub const USAGE_THRESHOLDS: [u64; 2] = [80, 100];

@@ -336,7 +336,8 @@ async fn deliveries_verify_with_the_official_standard_webhooks_package() {
     }
 }
 
-/// A private upload tells its owner which citations are new and revised, and no one else; the
+/// A private upload tells its owner which rows are new and revised (where, when, the value and
+/// the one it replaces, and both citations), and no one else; the
 /// delivery log shows each attempt; resend and replay send events again under the same id.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn private_data_changes_reach_their_owner_only_and_can_be_sent_again() {
@@ -386,6 +387,17 @@ async fn private_data_changes_reach_their_owner_only_and_can_be_sent_again() {
     assert_eq!(second["data"]["rows_revised"], 1);
     let change = &second["data"]["changes"][0];
     assert_eq!(change["change"], "revised");
+    // What changed, where and when: DE21's 2021 value went from 5 to 6.
+    assert_eq!(change["region"], "DE21", "{change}");
+    assert_eq!(change["period"], "2021");
+    assert_eq!(change["unit"], "NR");
+    assert_eq!(change["dimensions"], json!({}));
+    assert_eq!(change["value"], "6");
+    assert_eq!(change["previous_value"], "5");
+    let added = &first["data"]["changes"][0];
+    assert_eq!(added["change"], "added");
+    assert_eq!(added["previous_value"], Value::Null);
+    assert_eq!(added["replaces"], Value::Null);
     let replaced = change["replaces"].as_str().unwrap();
     assert!(
         first["data"]["changes"]

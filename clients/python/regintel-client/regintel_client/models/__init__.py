@@ -85,6 +85,7 @@ from .dataset_summary_headline import DatasetSummaryHeadline
 from .dataset_updated_data import DatasetUpdatedData
 from .dataset_updated_data_changes_item import DatasetUpdatedDataChangesItem
 from .dataset_updated_data_changes_item_change import DatasetUpdatedDataChangesItemChange
+from .dataset_updated_data_changes_item_dimensions import DatasetUpdatedDataChangesItemDimensions
 from .dataset_updated_data_links import DatasetUpdatedDataLinks
 from .dataset_updated_data_visibility import DatasetUpdatedDataVisibility
 from .derived import Derived
@@ -259,6 +260,7 @@ __all__ = (
     "DatasetUpdatedData",
     "DatasetUpdatedDataChangesItem",
     "DatasetUpdatedDataChangesItemChange",
+    "DatasetUpdatedDataChangesItemDimensions",
     "DatasetUpdatedDataLinks",
     "DatasetUpdatedDataVisibility",
     "Derived",

@@ -20,8 +20,9 @@ T = TypeVar("T", bound="DatasetUpdatedData")
 class DatasetUpdatedData:
     """
     Attributes:
-        changes (list[DatasetUpdatedDataChangesItem]): The citation ids that are new, and for revised values the
-            citation they replace.
+        changes (list[DatasetUpdatedDataChangesItem]): The rows that are new or revised, in the file's order, up to the
+            bound: each with its region, period and series, its value as published and, for a revision, the value and
+            citation it replaces.
         changes_complete (bool): False when more rows changed than are listed: fetch the export (links.export).
         dataset (str):
         links (DatasetUpdatedDataLinks):

@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.dataset_updated_data_changes_item_change import DatasetUpdatedDataChangesItemChange
-from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.dataset_updated_data_changes_item_dimensions import DatasetUpdatedDataChangesItemDimensions
+
 
 T = TypeVar("T", bound="DatasetUpdatedDataChangesItem")
 
@@ -18,12 +21,24 @@ class DatasetUpdatedDataChangesItem:
     Attributes:
         change (DatasetUpdatedDataChangesItemChange):
         citation_id (str):
-        replaces (str | Unset): For a revision: the citation of the value it supersedes.
+        dimensions (DatasetUpdatedDataChangesItemDimensions):
+        period (str):
+        previous_value (None | str): For a revision: the value it replaces, as published.
+        region (str):
+        replaces (None | str): For a revision: the citation of the value it supersedes.
+        unit (str):
+        value (str): As published (flags apart).
     """
 
     change: DatasetUpdatedDataChangesItemChange
     citation_id: str
-    replaces: str | Unset = UNSET
+    dimensions: DatasetUpdatedDataChangesItemDimensions
+    period: str
+    previous_value: None | str
+    region: str
+    replaces: None | str
+    unit: str
+    value: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -31,7 +46,21 @@ class DatasetUpdatedDataChangesItem:
 
         citation_id = self.citation_id
 
+        dimensions = self.dimensions.to_dict()
+
+        period = self.period
+
+        previous_value: None | str
+        previous_value = self.previous_value
+
+        region = self.region
+
+        replaces: None | str
         replaces = self.replaces
+
+        unit = self.unit
+
+        value = self.value
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -39,26 +68,61 @@ class DatasetUpdatedDataChangesItem:
             {
                 "change": change,
                 "citation_id": citation_id,
+                "dimensions": dimensions,
+                "period": period,
+                "previous_value": previous_value,
+                "region": region,
+                "replaces": replaces,
+                "unit": unit,
+                "value": value,
             }
         )
-        if replaces is not UNSET:
-            field_dict["replaces"] = replaces
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.dataset_updated_data_changes_item_dimensions import DatasetUpdatedDataChangesItemDimensions  # noqa: PLC0415
+
         d = dict(src_dict)
         change = DatasetUpdatedDataChangesItemChange(d.pop("change"))
 
         citation_id = d.pop("citation_id")
 
-        replaces = d.pop("replaces", UNSET)
+        dimensions = DatasetUpdatedDataChangesItemDimensions.from_dict(d.pop("dimensions"))
+
+        period = d.pop("period")
+
+        def _parse_previous_value(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        previous_value = _parse_previous_value(d.pop("previous_value"))
+
+        region = d.pop("region")
+
+        def _parse_replaces(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        replaces = _parse_replaces(d.pop("replaces"))
+
+        unit = d.pop("unit")
+
+        value = d.pop("value")
 
         dataset_updated_data_changes_item = cls(
             change=change,
             citation_id=citation_id,
+            dimensions=dimensions,
+            period=period,
+            previous_value=previous_value,
+            region=region,
             replaces=replaces,
+            unit=unit,
+            value=value,
         )
 
         dataset_updated_data_changes_item.additional_properties = d
