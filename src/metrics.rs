@@ -331,7 +331,7 @@ impl Metrics {
             &mut out,
             "regintel_pool_waiting",
             "gauge",
-            "Requests waiting now for a permit of a blocking pool or for a database connection, by pool (named as in regintel_pool_wait_seconds); above 0, every permit of the pool is taken.",
+            "Requests waiting now for a permit of a blocking pool or for a request's database connection (connections), by pool (named as in regintel_pool_wait_seconds); above 0, every permit of the pool is taken.",
         );
         for (pool, n) in lock(&self.waiting).iter() {
             let _ = writeln!(out, "regintel_pool_waiting{{pool=\"{pool}\"}} {n}");

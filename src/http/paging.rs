@@ -40,28 +40,36 @@ impl PageRequest {
     }
 
     /// Pages a list held whole in memory, in its order: up to `limit` items after the one whose
-    /// identifier (`id`) is the cursor, and the cursor of the next page.
-    pub fn of<T>(&self, items: Vec<T>, id: impl Fn(&T) -> &str) -> (Vec<T>, Option<String>) {
+    /// cursor (`cursor_of`, unique in the list) is the one asked for, and the next page's cursor.
+    pub fn page_in_memory<T>(
+        &self,
+        items: Vec<T>,
+        cursor_of: impl Fn(&T) -> String,
+    ) -> (Vec<T>, Option<String>) {
         let start = match &self.cursor {
             None => 0,
-            Some(cursor) => match items.iter().position(|item| id(item) == cursor) {
+            Some(cursor) => match items.iter().position(|item| cursor_of(item) == *cursor) {
                 Some(at) => at + 1,
                 None => items.len(),
             },
         };
         let mut page: Vec<T> = items.into_iter().skip(start).take(self.limit + 1).collect();
-        let next = self.next_of(&mut page, id);
+        let next = self.trim_to_limit(&mut page, cursor_of);
         (page, next)
     }
 
     /// For a list read `limit + 1` items at a time: drops the extra item, whose presence says
-    /// there is a next page, and gives that page's cursor (the last item kept).
-    pub fn next_of<T>(&self, page: &mut Vec<T>, id: impl Fn(&T) -> &str) -> Option<String> {
+    /// there is a next page, and gives that page's cursor (the last item kept's).
+    pub fn trim_to_limit<T>(
+        &self,
+        page: &mut Vec<T>,
+        cursor_of: impl Fn(&T) -> String,
+    ) -> Option<String> {
         if page.len() <= self.limit {
             return None;
         }
         page.truncate(self.limit);
-        page.last().map(|item| id(item).to_owned())
+        page.last().map(cursor_of)
     }
 
     /// The list's `meta` fields for this page.
@@ -91,7 +99,8 @@ mod tests {
         let mut seen = Vec::new();
         let mut cursor: Option<String> = None;
         loop {
-            let (items, next) = page(2, cursor.as_deref()).of(items(), |s| s);
+            let (items, next) =
+                page(2, cursor.as_deref()).page_in_memory(items(), |s| s.to_string());
             seen.extend(items);
             match next {
                 Some(next) => cursor = Some(next),
@@ -100,16 +109,22 @@ mod tests {
         }
         assert_eq!(seen, items());
         // A page that ends exactly at the end of the list has no next page.
-        assert_eq!(page(5, None).of(items(), |s| s).1, None);
         assert_eq!(
-            page(2, Some("b")).of(items(), |s| s).1.as_deref(),
+            page(5, None).page_in_memory(items(), |s| s.to_string()).1,
+            None
+        );
+        assert_eq!(
+            page(2, Some("b"))
+                .page_in_memory(items(), |s| s.to_string())
+                .1
+                .as_deref(),
             Some("d")
         );
     }
 
     #[test]
     fn a_cursor_that_names_no_item_gives_an_empty_last_page() {
-        let (items, next) = page(2, Some("zz")).of(vec!["a", "b"], |s| s);
+        let (items, next) = page(2, Some("zz")).page_in_memory(vec!["a", "b"], |s| s.to_string());
         assert!(items.is_empty());
         assert_eq!(next, None);
     }

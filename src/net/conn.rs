@@ -119,20 +119,25 @@ async fn serve_io<I>(
         }
         Verdict::ShuttingDown => {
             conn.as_mut().graceful_shutdown();
-            if activity.in_flight.load(Ordering::Acquire) == 0 {
-                // Nothing to finish: a moment to close cleanly (a GOAWAY for HTTP/2), and no
-                // wait for a request still arriving, whose head could take the header deadline.
-                let _ = tokio::time::timeout(SHUTDOWN_GRACE, conn).await;
-            } else {
-                // In-flight requests finish; the server's drain deadline bounds the wait.
+            let idle = || activity.in_flight.load(Ordering::Acquire) == 0;
+            // With no request in flight, the send timeout to close cleanly (a GOAWAY for
+            // HTTP/2; an answer's last bytes still being flushed), and no wait for a request
+            // still arriving, whose head could take the header deadline. A request that got
+            // in meanwhile, like one in flight from the start, finishes within the server's
+            // drain deadline.
+            if idle()
+                && tokio::time::timeout(config.send_timeout, conn.as_mut())
+                    .await
+                    .is_ok()
+            {
+                return;
+            }
+            if !idle() {
                 let _ = conn.await;
             }
         }
     }
 }
-
-/// How long a connection with no request in flight has to close cleanly at shutdown.
-const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
 
 struct Deadlines {
     first_request: Duration,

@@ -179,12 +179,22 @@ fn every_answer_and_event_follows_the_conventions() {
     let doc = document("/api/v1/regional", &LimitConfig::default());
     let found = breaches(&doc);
     assert!(found.is_empty(), "{}", found.join("\n"));
-    // The walk reaches what it checks: lists, resources and times in answers and events.
+    // The walk reaches what it checks: the lists, and the times of events.
     let lists = answers(&doc)
         .iter()
         .filter(|(_, data, _, _)| doc["components"]["schemas"][data]["type"] == "array")
         .count();
     assert_eq!(lists, 6);
+    let mut walked = Vec::new();
+    for event in doc["webhooks"].as_object().unwrap().values() {
+        let schema = &event["post"]["requestBody"]["content"]["application/json"]["schema"];
+        walk(&doc, "event", schema, 0, &mut walked);
+    }
+    let event_times = walked
+        .iter()
+        .filter(|(name, _)| name == "timestamp" || name.ends_with("_at") || name == "at")
+        .count();
+    assert!(event_times >= 6, "{event_times} times in events");
 }
 
 #[test]
@@ -204,12 +214,15 @@ fn a_breach_of_each_convention_is_found() {
         .cloned()
         .collect();
     *briefings = Value::Array(kept);
+    let list_meta = &mut doc["components"]["schemas"]["ListMeta"]["allOf"][1]["properties"];
+    list_meta.as_object_mut().unwrap().remove("next_cursor");
     let found = breaches(&doc).join("\n");
     for expected in [
         "ApiKey's own identifier is `key_id`",
         "`created_at` is not an RFC 3339 date-time",
         "`published_at` is not an RFC 3339 date-time",
         "listBriefings: a list without the `cursor` parameter",
+        "listRegions: a list whose meta has no `next_cursor`",
     ] {
         assert!(
             found.contains(expected),

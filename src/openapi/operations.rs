@@ -681,7 +681,7 @@ pub static OPERATIONS: &[Operation] = &[
         id: "listWebhookDeliveries",
         tag: "webhooks",
         summary: "An endpoint's deliveries and every attempt",
-        description: "Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts: time, the receiver's status code (null when there was no answer), latency and error. Deliveries are kept 30 days from when their schedule began (the event, or its resend or replay).",
+        description: "Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts: time, the receiver's status code (null when there was no answer), latency and error. Deliveries are kept 30 days from when their schedule began (the event, or the resend or replay of a delivered or failed delivery).",
         params: &[
             WEBHOOK_ID,
             Param {

@@ -79,8 +79,8 @@ pub fn schemas() -> Value {
         })),
         "WebhookResent": object(&["id", "status", "sending", "not_before", "breaker"], json!({
             "id": {"type": "string"}, "status": {"const": "pending"},
-            "sending": {"type": "string", "enum": ["now", "when_the_breaker_allows"], "description": "`now`: due at once; otherwise the endpoint's circuit breaker holds its deliveries until `not_before`, and then lets one probe go first."},
-            "not_before": {"type": ["string", "null"], "format": "date-time"},
+            "sending": {"type": "string", "enum": ["now", "under_way", "when_the_breaker_allows"], "description": "`now`: due at once. `under_way`: an attempt is being made; its outcome stands (a failure is retried on the schedule). `when_the_breaker_allows`: the endpoint's circuit breaker holds its deliveries: while open until `not_before` (then one probe goes first), while half-open until its probe succeeds."},
+            "not_before": {"type": ["string", "null"], "format": "date-time", "description": "While the breaker is open: when its probe may go."},
             "breaker": {"type": "string", "enum": ["closed", "open", "half_open"]},
         })),
         "DatasetUpdatedData": object(&["dataset", "snapshot", "visibility", "rows_added", "rows_revised", "rows_unchanged", "changes", "changes_complete", "links"], json!({

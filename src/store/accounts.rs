@@ -383,6 +383,27 @@ fn account_by_id(db: &rusqlite::Connection, id: i64) -> StoreResult<Option<Accou
 
 impl Scoped {
     /// The caller's own keys, newest first.
+    /// Up to `limit` of the caller's keys, newest first, after the key `after` (none when the
+    /// caller has no such key).
+    pub fn my_keys_page(&self, after: Option<&str>, limit: usize) -> StoreResult<Vec<KeyRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
+            "SELECT {KEY_COLUMNS} FROM v_api_keys
+             WHERE ?1 IS NULL OR id < (SELECT id FROM v_api_keys WHERE key_id = ?1)
+             ORDER BY id DESC LIMIT ?2"
+        ))?;
+        let rows = stmt.query_map(params![after, limit as i64], key_from_row)?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// How many keys the caller has, revoked ones included.
+    pub fn my_key_count(&self) -> StoreResult<usize> {
+        let n: i64 = self
+            .db()
+            .prepare_cached("SELECT count(*) FROM v_api_keys")?
+            .query_row([], |r| r.get(0))?;
+        Ok(usize::try_from(n).unwrap_or(0))
+    }
+
     pub fn my_keys(&self) -> StoreResult<Vec<KeyRow>> {
         let mut stmt = self.db().prepare_cached(&format!(
             "SELECT {KEY_COLUMNS} FROM v_api_keys ORDER BY id DESC"

@@ -767,28 +767,35 @@ impl System {
     }
 
     /// Makes a delivery of `account` due now: a pending one (waiting for a retry) as it is, a
-    /// delivered or failed one from its first attempt again. Its endpoint (whose breaker still
-    /// decides when it goes), or None when the account has no such delivery.
-    pub fn resend(&mut self, account: i64, delivery: &str, now: i64) -> StoreResult<Option<i64>> {
+    /// delivered or failed one from its first attempt again; one being sent is left to its
+    /// attempt. None when the account has no such delivery.
+    pub fn resend(
+        &mut self,
+        account: i64,
+        delivery: &str,
+        now: i64,
+    ) -> StoreResult<Option<Resent>> {
         let tx = self.transaction()?;
-        let found: Option<(i64, String, bool, i64)> = tx
+        let found: Option<(i64, String, bool, i64, Option<i64>)> = tx
             .query_row(
-                "SELECT d.id, d.status, p.enabled, p.id FROM webhook_deliveries d
+                "SELECT d.id, d.status, p.enabled, p.id, d.lease_until FROM webhook_deliveries d
                  JOIN webhook_endpoints p ON p.id = d.endpoint_id
                  WHERE d.public_id = ?1 AND p.account_id = ?2",
                 params![delivery, account],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
             )
             .optional()?;
-        let Some((id, status, enabled, endpoint)) = found else {
+        let Some((id, status, enabled, endpoint, lease)) = found else {
             return Ok(None);
         };
         if !enabled {
             return Err(disabled());
         }
-        if status == "pending" {
-            // Waiting for a retry: due now, its attempts so far kept (an attempt under way keeps
-            // its lease, and its outcome stands).
+        let under_way = status == "pending" && lease.is_some_and(|until| until > now);
+        if under_way {
+            // Being sent: its outcome stands (a failure is retried on the schedule).
+        } else if status == "pending" {
+            // Waiting for a retry: due now, its attempts so far kept.
             tx.execute(
                 "UPDATE webhook_deliveries SET next_attempt_at = min(next_attempt_at, ?2)
                  WHERE id = ?1",
@@ -801,7 +808,10 @@ impl System {
             )?;
         }
         tx.commit()?;
-        Ok(Some(endpoint))
+        Ok(Some(Resent {
+            endpoint,
+            under_way,
+        }))
     }
 
     /// Sends one endpoint of `account` every event since `since` (unix ms) that the account
@@ -961,6 +971,14 @@ fn disabled() -> super::StoreError {
 
 /// A delivery scheduled again from its first attempt at `?2` (the schedule's age counts from
 /// then).
+/// A delivery made due by [`System::resend`].
+pub struct Resent {
+    /// Its endpoint, whose breaker still decides when it goes.
+    pub endpoint: i64,
+    /// An attempt was under way: it was left as it is.
+    pub under_way: bool,
+}
+
 const RESCHEDULE: &str = "status = 'pending', attempts = 0, next_attempt_at = ?2,
     scheduled_at = ?2, lease_until = NULL, last_status = NULL, last_error = NULL,
     delivered_at = NULL";
@@ -1017,25 +1035,27 @@ impl Scoped {
     }
 
     /// The newest `limit` deliveries of the caller's endpoint `public_id`, before the delivery
-    /// `before` (a page's last) when given, each with its latest [`MAX_LOGGED_ATTEMPTS`]
-    /// attempts.
+    /// `before` of the same endpoint (a page's last; none when it is no delivery of it) when
+    /// given, each with its latest [`MAX_LOGGED_ATTEMPTS`] attempts.
     pub fn my_deliveries(
         &self,
         public_id: &str,
         limit: usize,
         before: Option<&str>,
     ) -> StoreResult<Vec<DeliveryRow>> {
+        let endpoint = public_id;
         // The page's end as a row id. The event's id is selected though unused: a query that
         // reads no column of a table joined inside a view is authorised as a direct read of it,
         // which request connections may not make.
         let before: Option<i64> = match before {
             None => None,
-            Some(public_id) => Some(
+            Some(before) => Some(
                 self.db()
                     .prepare_cached(
-                        "SELECT id, event_public_id FROM v_webhook_deliveries WHERE public_id = ?1",
+                        "SELECT id, event_public_id FROM v_webhook_deliveries
+                         WHERE public_id = ?1 AND endpoint_public_id = ?2",
                     )?
-                    .query_row([public_id], |r| r.get(0))
+                    .query_row([before, endpoint], |r| r.get(0))
                     .optional()?
                     .unwrap_or(0),
             ),

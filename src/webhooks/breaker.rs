@@ -87,6 +87,20 @@ pub struct Transition {
 }
 
 impl Breaker {
+    /// Whether the breaker would hold an attempt at `now`, without asking it (asking moves an
+    /// open breaker whose time is up to half-open): None when it would let one go; else until
+    /// when, if it knows (open), or None while the half-open probe is under way.
+    pub fn holds_at(&self, now: i64) -> Option<Option<i64>> {
+        match self.state {
+            State::Closed => None,
+            State::Open => {
+                let until = self.open_until.unwrap_or(now);
+                (now < until).then_some(Some(until))
+            }
+            State::HalfOpen => self.probing.then_some(None),
+        }
+    }
+
     /// Asks to send an attempt at `now`.
     pub fn admit(&mut self, now: i64) -> (Admission, Option<Transition>) {
         match self.state {
@@ -161,6 +175,22 @@ mod tests {
     use super::*;
 
     const MIN: i64 = 60 * 1000;
+
+    #[test]
+    fn what_it_would_hold_is_told_without_moving_it() {
+        let mut b = Breaker::default();
+        assert_eq!(b.holds_at(0), None);
+        fail(&mut b, 10, 0);
+        assert_eq!(b.state, State::Open);
+        let until = b.open_until.unwrap();
+        assert_eq!(b.holds_at(until - 1), Some(Some(until)));
+        // Its time up, it would let the probe go, and is still open until asked.
+        assert_eq!(b.holds_at(until), None);
+        assert_eq!(b.state, State::Open);
+        assert_eq!(b.admit(until).0, Admission::Probe);
+        // Half-open with the probe out: held, until the probe's outcome.
+        assert_eq!(b.holds_at(until), Some(None));
+    }
 
     fn fail(b: &mut Breaker, times: u32, now: i64) -> Option<Transition> {
         (0..times).filter_map(|_| b.record(false, now)).last()

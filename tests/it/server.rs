@@ -122,9 +122,10 @@ async fn connections_beyond_the_limit_wait_for_a_free_slot() {
     assert_eq!(r.status, 200);
 }
 
-/// Shutdown closes the listener and does not wait for connections that serve no request: an idle
-/// kept-alive connection and a half-sent request's are closed at once, the second unanswered,
-/// though the drain, header and idle deadlines are ten minutes here.
+/// Shutdown closes the listener and does not wait out the deadlines for connections that serve no
+/// request: an idle kept-alive connection and a half-sent request's are closed within the send
+/// timeout (5 s here), the second unanswered, though the drain, header and idle deadlines are ten
+/// minutes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_closes_the_listener_and_every_connection_serving_no_request() {
     let s = TestServer::start_with(Options {
@@ -132,6 +133,7 @@ async fn shutdown_closes_the_listener_and_every_connection_serving_no_request() 
             c.drain_timeout = Duration::from_secs(600);
             c.header_read_timeout = Duration::from_secs(600);
             c.idle_timeout = Duration::from_secs(600);
+            c.send_timeout = Duration::from_secs(5);
         }),
         ..Default::default()
     })

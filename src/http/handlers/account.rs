@@ -119,16 +119,18 @@ fn view(k: &KeyRow) -> KeyView {
     }
 }
 
-/// Keys an account holds at most are few (ten active), so the list is paged in memory.
+/// Keys in a page of the list at most, and by default.
 const KEYS_PER_PAGE: usize = 100;
 
+/// Revoked keys stay listed, so an account's list grows: it is paged in the database.
 pub fn list_keys(req: &mut Req) -> Result<Reply, ApiError> {
     let page = PageRequest::take(&mut req.query, KEYS_PER_PAGE, KEYS_PER_PAGE)?;
     req.no_more_params()?;
-    let keys: Vec<KeyView> = req.store()?.my_keys()?.iter().map(view).collect();
-    let total = keys.len();
-    let (keys, next) = page.of(keys, |k| &k.id);
-    json(&keys, &page.meta(next, Some(total)))
+    let store = req.store()?;
+    let mut rows = store.my_keys_page(page.cursor.as_deref(), page.limit + 1)?;
+    let next = page.trim_to_limit(&mut rows, |k| k.key_id.clone());
+    let keys: Vec<KeyView> = rows.iter().map(view).collect();
+    json(&keys, &page.meta(next, Some(store.my_key_count()?)))
 }
 
 #[derive(Deserialize)]

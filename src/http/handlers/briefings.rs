@@ -74,7 +74,7 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let store = req.store()?;
     let mut rows = store.briefings(page.cursor.as_deref(), page.limit + 1)?;
-    let next = page.next_of(&mut rows, |b| &b.public_id);
+    let next = page.trim_to_limit(&mut rows, |b| b.public_id.clone());
     let list: Vec<_> = rows.iter().map(briefings::summary).collect();
     json(&list, &page.meta(next, Some(store.briefing_count()?)))
 }

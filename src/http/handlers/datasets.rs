@@ -16,7 +16,14 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
     let mut citer = Citer::new(store, &req.state.catalogue);
     let mut next = None;
     let (datasets, total) = catalog::list(store, &mut citer, |all| {
-        let (rows, after) = page.of(all, |d| &d.code);
+        // Public datasets first, then the caller's own, each by code: a code may be both.
+        let (rows, after) = page.page_in_memory(all, |d| {
+            if d.private {
+                format!("own:{}", d.code)
+            } else {
+                d.code.clone()
+            }
+        });
         next = after;
         rows
     })?;

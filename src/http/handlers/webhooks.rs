@@ -16,7 +16,6 @@ use crate::store::StoreError;
 use crate::store::webhooks::{
     DeliveryRow, EndpointPatch, EndpointRow, MAX_ENDPOINTS_PER_ACCOUNT, NewEndpoint, ReplayOutcome,
 };
-use crate::webhooks::breaker::Admission;
 use crate::webhooks::egress::{MAX_URL_LEN, WebhookUrl};
 use crate::webhooks::events;
 use crate::webhooks::signing::Secret;
@@ -153,7 +152,7 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
         .map(|e| view(e, now))
         .collect();
     let total = endpoints.len();
-    let (endpoints, next) = page.of(endpoints, |e| &e.id);
+    let (endpoints, next) = page.page_in_memory(endpoints, |e| e.id.clone());
     let mut meta = page.meta(next, Some(total));
     meta["max_endpoints"] = json!(MAX_ENDPOINTS_PER_ACCOUNT);
     meta["event_types"] = json!(events::TYPES);
@@ -322,7 +321,7 @@ pub fn deliveries(req: &mut Req) -> Result<Reply, ApiError> {
     let mut rows =
         req.store()?
             .my_deliveries(&endpoint.public_id, page.limit + 1, page.cursor.as_deref())?;
-    let next = page.next_of(&mut rows, |d| &d.public_id);
+    let next = page.trim_to_limit(&mut rows, |d| d.public_id.clone());
     let data: Vec<DeliveryView> = rows.into_iter().map(delivery_view).collect();
     json(&data, &page.meta(next, None))
 }
@@ -332,7 +331,7 @@ pub fn resend(req: &mut Req) -> Result<Reply, ApiError> {
     let account = req.caller()?.account_id;
     let delivery = req.param("delivery_id").to_owned();
     let now = crate::clock::now_ms();
-    let endpoint = req
+    let resent = req
         .state
         .store
         .system()?
@@ -344,23 +343,23 @@ pub fn resend(req: &mut Req) -> Result<Reply, ApiError> {
             )))
         })?;
     req.state.outbox.wake();
-    // What the breaker would say to an attempt now, asked of a copy: asking changes a breaker.
-    let mut breaker = req
+    let breaker = req
         .state
         .outbox
-        .breaker(endpoint)
+        .breaker(resent.endpoint)
         .map_err(ApiError::Internal)?;
-    let state = breaker.state;
-    let held_until = match breaker.admit(now).0 {
-        Admission::WaitUntil(until) => Some(until),
-        Admission::Send | Admission::Probe => None,
+    let held = breaker.holds_at(now);
+    let sending = match (resent.under_way, held) {
+        (true, _) => "under_way",
+        (false, Some(_)) => "when_the_breaker_allows",
+        (false, None) => "now",
     };
     let answer = json!({
         "id": delivery,
         "status": "pending",
-        "sending": if held_until.is_some() { "when_the_breaker_allows" } else { "now" },
-        "not_before": held_until.map(crate::clock::rfc3339),
-        "breaker": state.as_str(),
+        "sending": sending,
+        "not_before": held.flatten().map(crate::clock::rfc3339_millis),
+        "breaker": breaker.state.as_str(),
     });
     Ok(json(&answer, &json!({}))?.with_status(202))
 }

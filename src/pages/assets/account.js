@@ -193,10 +193,18 @@
 
     async function load() {
       try {
-        const answer = await api('GET', '/account/api-keys');
-        rows.replaceChildren(...answer.data.map(row));
-        const active = answer.data.filter((k) => k.status === 'active').length;
-        status.textContent = `${active} active key${active === 1 ? '' : 's'}, ${answer.data.length} in all.`;
+        // Every page: revoked keys stay listed, so an active one may be far down the list.
+        const keys = [];
+        let cursor = null;
+        do {
+          const query = cursor ? `?cursor=${encodeURIComponent(cursor)}` : '';
+          const answer = await api('GET', `/account/api-keys${query}`);
+          keys.push(...answer.data);
+          cursor = answer.meta.next_cursor;
+        } while (cursor);
+        rows.replaceChildren(...keys.map(row));
+        const active = keys.filter((k) => k.status === 'active').length;
+        status.textContent = `${active} active key${active === 1 ? '' : 's'}, ${keys.length} in all.`;
       } catch (failure) {
         report(error, failure);
       }

@@ -19,9 +19,10 @@ class WebhookResent:
     Attributes:
         breaker (WebhookResentBreaker):
         id (str):
-        not_before (datetime.datetime | None):
-        sending (WebhookResentSending): `now`: due at once; otherwise the endpoint's circuit breaker holds its
-            deliveries until `not_before`, and then lets one probe go first.
+        not_before (datetime.datetime | None): While the breaker is open: when its probe may go.
+        sending (WebhookResentSending): `now`: due at once. `under_way`: an attempt is being made; its outcome stands (a
+            failure is retried on the schedule). `when_the_breaker_allows`: the endpoint's circuit breaker holds its
+            deliveries: while open until `not_before` (then one probe goes first), while half-open until its probe succeeds.
         status (Literal['pending']):
     """
 

@@ -108,7 +108,8 @@ def sync_detailed(
 
      Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts:
     time, the receiver's status code (null when there was no answer), latency and error. Deliveries are
-    kept 30 days from when their schedule began (the event, or its resend or replay).
+    kept 30 days from when their schedule began (the event, or the resend or replay of a delivered or
+    failed delivery).
 
     Args:
         webhook_id (str):
@@ -147,7 +148,8 @@ def sync(
 
      Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts:
     time, the receiver's status code (null when there was no answer), latency and error. Deliveries are
-    kept 30 days from when their schedule began (the event, or its resend or replay).
+    kept 30 days from when their schedule began (the event, or the resend or replay of a delivered or
+    failed delivery).
 
     Args:
         webhook_id (str):
@@ -181,7 +183,8 @@ async def asyncio_detailed(
 
      Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts:
     time, the receiver's status code (null when there was no answer), latency and error. Deliveries are
-    kept 30 days from when their schedule began (the event, or its resend or replay).
+    kept 30 days from when their schedule began (the event, or the resend or replay of a delivered or
+    failed delivery).
 
     Args:
         webhook_id (str):
@@ -218,7 +221,8 @@ async def asyncio(
 
      Newest first, each with its status (`pending`, `delivered`, `failed`) and its latest 20 attempts:
     time, the receiver's status code (null when there was no answer), latency and error. Deliveries are
-    kept 30 days from when their schedule began (the event, or its resend or replay).
+    kept 30 days from when their schedule began (the event, or the resend or replay of a delivered or
+    failed delivery).
 
     Args:
         webhook_id (str):
