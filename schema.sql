@@ -491,3 +491,8 @@ CREATE TABLE webhook_destinations (
     gone_at        INTEGER,
     PRIMARY KEY (account_id, url_key)
 ) WITHOUT ROWID;
+
+-- migration 19: a dataset's changes, snapshot by snapshot
+-- `GET /datasets/{code}/changes` lists the rows of the snapshots after a given one in import
+-- order: a snapshot's rows by row id, from this index alone.
+CREATE INDEX observations_snapshot ON observations (snapshot_id);

@@ -210,6 +210,19 @@ pub fn all() -> Value {
             "citation": {"type": ["string", "null"], "description": "The latest snapshot, which the description, periods and counts are of."},
         })),
         "DatasetList": array_of("DatasetSummary"),
+        "RowChange": object(&["change", "region", "period", "unit", "dimensions", "value", "previous_value", "citation_id", "replaces"], json!({
+            "change": {"type": "string", "enum": ["added", "revised"]},
+            "region": {"type": "string"}, "period": {"type": "string"}, "unit": {"type": "string"},
+            "dimensions": {"type": "object", "additionalProperties": {"type": "string"}},
+            "value": {"type": "string", "description": "As published (flags apart)."},
+            "previous_value": {"type": ["string", "null"], "description": "For a revision: the value it replaces, as published."},
+            "citation_id": {"type": "string"},
+            "replaces": {"type": ["string", "null"], "description": "For a revision: the citation of the value it supersedes."},
+        })),
+        "DatasetChange": {"allOf": [r("RowChange"), object(&["snapshot"], json!({
+            "snapshot": {"type": "string", "description": "The snapshot that wrote the row (`snp_...`)."},
+        }))]},
+        "DatasetChangeList": array_of("DatasetChange"),
         "DatasetDetail": {"allOf": [r("DatasetSummary"), object(&["series", "snapshots"], json!({
             "series": {"type": "array", "items": object(&["unit", "dimensions", "headline"], json!({
                 "unit": {"type": "string"},

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
-use rusqlite::{OptionalExtension, Row};
+use rusqlite::{OptionalExtension, Row, params};
 
 use super::{Scoped, StoreResult};
 use crate::catalogue::{ShownOnce, SourceRecord};
@@ -127,6 +127,20 @@ pub struct SeriesRow {
 /// A snapshot's citation id: of its public id and its file's SHA-256.
 pub fn snapshot_citation_id(public_id: &str, file_sha256: &str) -> String {
     crate::citation::source_citation_id("snapshot", &[public_id, file_sha256])
+}
+
+/// A row a snapshot wrote (see [`Scoped::changes`]), and the row it revised, if any.
+pub struct ChangeRow {
+    pub snapshot: String,
+    pub citation_id: String,
+    pub region_code: String,
+    pub period: String,
+    pub value_text: String,
+    pub unit: String,
+    /// Canonical `name=value;...`.
+    pub dims: String,
+    pub replaces: Option<String>,
+    pub previous_value_text: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -270,6 +284,56 @@ impl Scoped {
             "SELECT {SNAPSHOT_COLUMNS} FROM v_snapshots s WHERE s.dataset_id = ?1 ORDER BY s.id DESC"
         ))?;
         let rows = stmt.query_map([dataset_id], |r| snapshot_from_row(r, 0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The internal id of the snapshot `public_id` of dataset `dataset_id`, if the caller sees it.
+    pub fn snapshot_of(&self, dataset_id: i64, public_id: &str) -> StoreResult<Option<i64>> {
+        Ok(self
+            .db()
+            .prepare_cached("SELECT id FROM v_snapshots WHERE dataset_id = ?1 AND public_id = ?2")?
+            .query_row(params![dataset_id, public_id], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// Up to `limit` rows of dataset `dataset_id` written by its snapshots after `since` (an
+    /// internal snapshot id; 0 for all), in import order (snapshot, then row), after the row
+    /// cited `after` (none when the caller sees no row cited so), each with the row it revised.
+    pub fn changes(
+        &self,
+        dataset_id: i64,
+        since: i64,
+        after: Option<&str>,
+        limit: usize,
+    ) -> StoreResult<Vec<ChangeRow>> {
+        let mut stmt = self.db().prepare_cached(
+            "SELECT sn.public_id, o.citation_id, o.region_code, o.period, o.value_text, s.unit,
+                    s.dims, p.citation_id, p.value_text
+             FROM v_snapshots sn
+             JOIN v_observations o ON o.snapshot_id = sn.id
+             JOIN v_series s ON s.id = o.series_id
+             LEFT JOIN v_observations p
+                    ON p.series_id = o.series_id AND p.period = o.period
+                   AND p.region_code = o.region_code AND p.superseded_by = o.citation_id
+             WHERE sn.dataset_id = ?1 AND sn.id > ?2
+               AND (?3 IS NULL OR (o.snapshot_id, o.id) >
+                    (SELECT snapshot_id, id FROM v_observations WHERE citation_id = ?3))
+             ORDER BY o.snapshot_id, o.id
+             LIMIT ?4",
+        )?;
+        let rows = stmt.query_map(params![dataset_id, since, after, limit as i64], |r| {
+            Ok(ChangeRow {
+                snapshot: r.get(0)?,
+                citation_id: r.get(1)?,
+                region_code: r.get(2)?,
+                period: r.get(3)?,
+                value_text: r.get(4)?,
+                unit: r.get(5)?,
+                dims: r.get(6)?,
+                replaces: r.get(7)?,
+                previous_value_text: r.get(8)?,
+            })
+        })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 

@@ -359,6 +359,14 @@ pub fn import_dataset(
         [dataset_id],
         |r| r.get(0),
     )?;
+    // The changes after the dataset's latest snapshot so far are this import's.
+    let previous_snapshot: Option<String> = tx
+        .query_row(
+            "SELECT public_id FROM snapshots WHERE dataset_id = ?1 ORDER BY id DESC LIMIT 1",
+            [dataset_id],
+            |r| r.get(0),
+        )
+        .optional()?;
 
     let snapshot_public = crate::ids::snapshot_id();
     tx.execute(
@@ -546,6 +554,10 @@ pub fn import_dataset(
             "links": {
                 "dataset": format!("/datasets/{}", meta.code),
                 "export": format!("/export/bulk/{}.csv", meta.code),
+                "changes": match &previous_snapshot {
+                    Some(since) => format!("/datasets/{}/changes?since_snapshot={since}", meta.code),
+                    None => format!("/datasets/{}/changes", meta.code),
+                },
             },
         });
         let audience = owner.map_or(Audience::Everyone, Audience::Account);

@@ -27,7 +27,7 @@ pub const API_VERSION: &str = "v1";
 
 /// Changes a `dataset.updated` event lists at most: about 15 KB, under the 20 KB Standard
 /// Webhooks recommends for a payload. A larger change says so (`changes_complete: false`) and
-/// links to the export of the dataset.
+/// links to the list of every change (`GET /datasets/{code}/changes`).
 pub const MAX_LISTED_CHANGES: usize = 50;
 
 /// The percentages of an account's daily cap that emit `usage.threshold`.

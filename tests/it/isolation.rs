@@ -595,7 +595,14 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
 /// Optional query parameters this test fills too, and dimension filters a route takes beyond
 /// its documented parameters (by operation id).
 const OPTIONAL_QUERY: &[&str] = &[
-    "q", "cursor", "period", "unit", "country", "level", "datasets",
+    "q",
+    "cursor",
+    "period",
+    "unit",
+    "country",
+    "level",
+    "datasets",
+    "since_snapshot",
 ];
 const DIMENSION_QUERY: &[(&str, &str)] = &[("compareRegions", "sex")];
 

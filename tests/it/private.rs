@@ -467,3 +467,125 @@ async fn an_upload_lists_every_problem_and_reads_units_in_capitals() {
         .json();
     assert_eq!(detail["data"]["observations"], 1, "{detail}");
 }
+
+/// `GET /datasets/{code}/changes` lists every row each snapshot wrote, in import order: since a
+/// snapshot, only the later ones', revisions with the value and citation they replace; it pages
+/// by cursor; a snapshot of another dataset is refused. A `dataset.updated` event of more rows
+/// than it lists links to exactly this list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_datasets_changes_list_every_row_its_snapshots_wrote() {
+    let s = TestServer::start().await;
+    let a = s.account("changes@example.org", Tier::Professional);
+    let key = a.key_header();
+    let receiver = crate::receiver::Receiver::start(204).await;
+    let hook = json!({"url": receiver.url("/in"), "event_types": ["dataset.updated"]});
+    let r = s
+        .call(
+            "POST",
+            "/webhooks",
+            &[key, ("content-type", "application/json")],
+            hook.to_string().as_bytes(),
+        )
+        .await;
+    assert_eq!(r.status, 201);
+    let r = create(
+        &s,
+        key,
+        json!({"code": "many", "title": "Many", "unit": "NR"}),
+    )
+    .await;
+    assert_eq!(r.status, 201);
+    // 60 rows (more than an event lists), then 2 of them revised and 1 added.
+    let header = "dataset_code,nuts_code,nuts_level,time,value,unit,flags\n";
+    let rows = |revised: bool| -> String {
+        let mut csv = String::from(header);
+        for year in 1960..2020 {
+            let value = if revised && year < 1962 {
+                year + 1
+            } else {
+                year
+            };
+            csv.push_str(&format!("many,DE21,2,{year},{value},NR,\n"));
+        }
+        if revised {
+            csv.push_str("many,DE21,2,2020,2020,NR,\n");
+        }
+        csv
+    };
+    assert_eq!(put(&s, key, "many", &rows(false)).await.status, 200);
+    assert_eq!(put(&s, key, "many", &rows(true)).await.status, 200);
+    let detail = s.call("GET", "/datasets/many", &[key], b"").await.json();
+    let snapshots = detail["data"]["snapshots"].as_array().unwrap();
+    let first = snapshots.last().unwrap()["id"].as_str().unwrap().to_owned();
+
+    let get = async |path: &str| s.call("GET", path, &[key], b"").await;
+    let all = get("/datasets/many/changes?limit=1000").await.json();
+    assert_eq!(all["data"].as_array().unwrap().len(), 63, "{all}");
+    assert_eq!(all["meta"]["next_cursor"], Value::Null);
+    assert!(all["meta"].get("total").is_none());
+    let later = get(&format!("/datasets/many/changes?since_snapshot={first}"))
+        .await
+        .json();
+    let later = later["data"].as_array().unwrap().clone();
+    assert_eq!(later.len(), 3, "{later:?}");
+    assert_eq!(later[0]["change"], "revised");
+    assert_eq!(later[0]["period"], "1960");
+    assert_eq!(later[0]["value"], "1961");
+    assert_eq!(later[0]["previous_value"], "1960");
+    let replaced = later[0]["replaces"].as_str().unwrap();
+    let old = get(&format!("/citations/{replaced}")).await;
+    assert_eq!(old.status, 200, "the replaced row resolves");
+    assert_eq!(later[2]["change"], "added");
+    assert_eq!(later[2]["period"], "2020");
+    assert_eq!(later[2]["previous_value"], Value::Null);
+    // Paged, the same rows in the same order.
+    let mut walked = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let path = match &cursor {
+            Some(c) => format!("/datasets/many/changes?since_snapshot={first}&limit=2&cursor={c}"),
+            None => format!("/datasets/many/changes?since_snapshot={first}&limit=2"),
+        };
+        let page = get(&path).await.json();
+        walked.extend(page["data"].as_array().unwrap().iter().cloned());
+        match page["meta"]["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(walked, later);
+    // A snapshot of another dataset is no snapshot of this one.
+    let public = s.get("/datasets/tgs00010").await.json();
+    let theirs = public["data"]["snapshots"][0]["id"].as_str().unwrap();
+    get(&format!("/datasets/many/changes?since_snapshot={theirs}"))
+        .await
+        .error(400, "invalid_parameter");
+    get("/datasets/none_such/changes")
+        .await
+        .error(404, "unknown_dataset");
+
+    // The first upload's event lists 50 of its 60 rows and links to all of them.
+    let got = receiver
+        .wait_for(std::time::Duration::from_secs(60), |r| r.len() >= 2)
+        .await;
+    let event = got
+        .iter()
+        .map(|r| r.json())
+        .find(|e| e["data"]["rows_added"] == 60)
+        .expect("the first upload's event");
+    assert_eq!(event["data"]["changes"].as_array().unwrap().len(), 50);
+    assert_eq!(event["data"]["changes_complete"], false);
+    let link = event["data"]["links"]["changes"].as_str().unwrap();
+    assert_eq!(link, "/datasets/many/changes");
+    let linked = get(&format!("{link}?limit=1000")).await.json();
+    assert_eq!(linked["data"], all["data"]);
+    let second = got
+        .iter()
+        .map(|r| r.json())
+        .find(|e| e["data"]["rows_revised"] == 2)
+        .expect("the second upload's event");
+    assert_eq!(
+        second["data"]["links"]["changes"],
+        format!("/datasets/many/changes?since_snapshot={first}")
+    );
+}

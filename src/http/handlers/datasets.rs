@@ -1,7 +1,8 @@
-//! `GET /datasets`, `GET /datasets/{dataset_code}`: each cites the snapshots it describes.
+//! `GET /datasets`, `GET /datasets/{dataset_code}`: each cites the snapshots it describes;
+//! `GET /datasets/{dataset_code}/changes`: the rows its snapshots wrote.
 
-use super::{Req, cited};
-use crate::domain::{Citer, catalog};
+use super::{Req, cited, json};
+use crate::domain::{Citer, Rejection, catalog};
 use crate::http::error::ApiError;
 use crate::http::paging::PageRequest;
 use crate::reply::Reply;
@@ -38,4 +39,71 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     let mut citer = Citer::new(store, &req.state.catalogue);
     let dataset = catalog::detail(store, &mut citer, req.param("dataset_code"))?;
     cited(&dataset, citer.sources)
+}
+
+/// Changes in a page of the list by default, and at most.
+const CHANGES_PER_PAGE: usize = 100;
+const MOST_CHANGES_PER_PAGE: usize = 1000;
+
+/// A row a snapshot wrote, as `dataset.updated` lists it, with the snapshot.
+#[derive(serde::Serialize)]
+struct ChangeView<'a> {
+    snapshot: &'a str,
+    change: &'static str,
+    region: &'a str,
+    period: &'a str,
+    unit: &'a str,
+    dimensions: std::collections::BTreeMap<&'a str, &'a str>,
+    value: &'a str,
+    previous_value: Option<&'a str>,
+    citation_id: &'a str,
+    replaces: Option<&'a str>,
+}
+
+/// Every row the dataset's snapshots after `since_snapshot` wrote (all its snapshots without
+/// it), in import order; the many an import can write make it a list without a total.
+pub fn changes(req: &mut Req) -> Result<Reply, ApiError> {
+    let since = req.query.take("since_snapshot");
+    let page = PageRequest::take(&mut req.query, CHANGES_PER_PAGE, MOST_CHANGES_PER_PAGE)?;
+    req.no_more_params()?;
+    let store = req.store()?;
+    let code = req.param("dataset_code");
+    let dataset = store
+        .dataset(code)?
+        .ok_or_else(|| Rejection::UnknownDataset(code.to_owned()))?;
+    let since = match since {
+        None => 0,
+        Some(snapshot) => store.snapshot_of(dataset.id, &snapshot)?.ok_or_else(|| {
+            ApiError::invalid(
+                "since_snapshot",
+                format!(
+                    "since_snapshot must be one of the snapshots of {} (see GET /datasets/{})",
+                    crate::error::shown(code),
+                    crate::error::shown(code)
+                ),
+            )
+        })?,
+    };
+    let mut rows = store.changes(dataset.id, since, page.cursor.as_deref(), page.limit + 1)?;
+    let next = page.trim_to_limit(&mut rows, |c| c.citation_id.clone());
+    let data: Vec<ChangeView> = rows
+        .iter()
+        .map(|c| ChangeView {
+            snapshot: &c.snapshot,
+            change: if c.replaces.is_some() {
+                "revised"
+            } else {
+                "added"
+            },
+            region: &c.region_code,
+            period: &c.period,
+            unit: &c.unit,
+            dimensions: crate::citation::parse_dims(&c.dims).into_iter().collect(),
+            value: &c.value_text,
+            previous_value: c.previous_value_text.as_deref(),
+            citation_id: &c.citation_id,
+            replaces: c.replaces.as_deref(),
+        })
+        .collect();
+    json(&data, &page.meta(next, None))
 }

@@ -75,6 +75,7 @@ from .csvw_metadata import CsvwMetadata
 from .csvw_metadata_notes_item import CsvwMetadataNotesItem
 from .csvw_metadata_table_schema import CsvwMetadataTableSchema
 from .csvw_metadata_table_schema_columns_item import CsvwMetadataTableSchemaColumnsItem
+from .dataset_change import DatasetChange
 from .dataset_detail import DatasetDetail
 from .dataset_detail_series_item import DatasetDetailSeriesItem
 from .dataset_detail_series_item_dimensions import DatasetDetailSeriesItemDimensions
@@ -83,9 +84,6 @@ from .dataset_summary import DatasetSummary
 from .dataset_summary_dimensions_item import DatasetSummaryDimensionsItem
 from .dataset_summary_headline import DatasetSummaryHeadline
 from .dataset_updated_data import DatasetUpdatedData
-from .dataset_updated_data_changes_item import DatasetUpdatedDataChangesItem
-from .dataset_updated_data_changes_item_change import DatasetUpdatedDataChangesItemChange
-from .dataset_updated_data_changes_item_dimensions import DatasetUpdatedDataChangesItemDimensions
 from .dataset_updated_data_links import DatasetUpdatedDataLinks
 from .dataset_updated_data_visibility import DatasetUpdatedDataVisibility
 from .derived import Derived
@@ -108,6 +106,7 @@ from .indicator import Indicator
 from .indicator_series import IndicatorSeries
 from .list_api_keys_response_200 import ListApiKeysResponse200
 from .list_briefings_response_200 import ListBriefingsResponse200
+from .list_dataset_changes_response_200 import ListDatasetChangesResponse200
 from .list_datasets_response_200 import ListDatasetsResponse200
 from .list_meta import ListMeta
 from .list_regions_response_200 import ListRegionsResponse200
@@ -132,6 +131,9 @@ from .replay_webhook_events import ReplayWebhookEvents
 from .replay_webhook_events_response_202 import ReplayWebhookEventsResponse202
 from .resend_webhook_delivery_response_202 import ResendWebhookDeliveryResponse202
 from .rotate_webhook_secret_response_200 import RotateWebhookSecretResponse200
+from .row_change import RowChange
+from .row_change_change import RowChangeChange
+from .row_change_dimensions import RowChangeDimensions
 from .row_citation_ref import RowCitationRef
 from .session import Session
 from .snapshot_citation import SnapshotCitation
@@ -250,6 +252,7 @@ __all__ = (
     "CsvwMetadataNotesItem",
     "CsvwMetadataTableSchema",
     "CsvwMetadataTableSchemaColumnsItem",
+    "DatasetChange",
     "DatasetDetail",
     "DatasetDetailSeriesItem",
     "DatasetDetailSeriesItemDimensions",
@@ -258,9 +261,6 @@ __all__ = (
     "DatasetSummaryDimensionsItem",
     "DatasetSummaryHeadline",
     "DatasetUpdatedData",
-    "DatasetUpdatedDataChangesItem",
-    "DatasetUpdatedDataChangesItemChange",
-    "DatasetUpdatedDataChangesItemDimensions",
     "DatasetUpdatedDataLinks",
     "DatasetUpdatedDataVisibility",
     "Derived",
@@ -283,6 +283,7 @@ __all__ = (
     "IndicatorSeries",
     "ListApiKeysResponse200",
     "ListBriefingsResponse200",
+    "ListDatasetChangesResponse200",
     "ListDatasetsResponse200",
     "ListMeta",
     "ListRegionsResponse200",
@@ -307,6 +308,9 @@ __all__ = (
     "ReplayWebhookEventsResponse202",
     "ResendWebhookDeliveryResponse202",
     "RotateWebhookSecretResponse200",
+    "RowChange",
+    "RowChangeChange",
+    "RowChangeDimensions",
     "RowCitationRef",
     "Session",
     "SnapshotCitation",

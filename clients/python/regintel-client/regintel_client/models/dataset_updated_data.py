@@ -9,8 +9,8 @@ from attrs import field as _attrs_field
 from ..models.dataset_updated_data_visibility import DatasetUpdatedDataVisibility
 
 if TYPE_CHECKING:
-    from ..models.dataset_updated_data_changes_item import DatasetUpdatedDataChangesItem
     from ..models.dataset_updated_data_links import DatasetUpdatedDataLinks
+    from ..models.row_change import RowChange
 
 
 T = TypeVar("T", bound="DatasetUpdatedData")
@@ -20,10 +20,9 @@ T = TypeVar("T", bound="DatasetUpdatedData")
 class DatasetUpdatedData:
     """
     Attributes:
-        changes (list[DatasetUpdatedDataChangesItem]): The rows that are new or revised, in the file's order, up to the
-            bound: each with its region, period and series, its value as published and, for a revision, the value and
-            citation it replaces.
-        changes_complete (bool): False when more rows changed than are listed: fetch the export (links.export).
+        changes (list[RowChange]): The rows that are new or revised, in the file's order, up to the bound: each with its
+            region, period and series, its value as published and, for a revision, the value and citation it replaces.
+        changes_complete (bool): False when more rows changed than are listed: `links.changes` lists them all, paged.
         dataset (str):
         links (DatasetUpdatedDataLinks):
         rows_added (int):
@@ -34,7 +33,7 @@ class DatasetUpdatedData:
             data only to its own.
     """
 
-    changes: list[DatasetUpdatedDataChangesItem]
+    changes: list[RowChange]
     changes_complete: bool
     dataset: str
     links: DatasetUpdatedDataLinks
@@ -87,14 +86,14 @@ class DatasetUpdatedData:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.dataset_updated_data_changes_item import DatasetUpdatedDataChangesItem  # noqa: PLC0415
         from ..models.dataset_updated_data_links import DatasetUpdatedDataLinks  # noqa: PLC0415
+        from ..models.row_change import RowChange  # noqa: PLC0415
 
         d = dict(src_dict)
         changes = []
         _changes = d.pop("changes")
         for changes_item_data in _changes:
-            changes_item = DatasetUpdatedDataChangesItem.from_dict(changes_item_data)
+            changes_item = RowChange.from_dict(changes_item_data)
 
             changes.append(changes_item)
 

@@ -13,15 +13,20 @@ T = TypeVar("T", bound="DatasetUpdatedDataLinks")
 class DatasetUpdatedDataLinks:
     """
     Attributes:
+        changes (str): `GET /datasets/{dataset_code}/changes` since the snapshot before this one: this import's changes
+            (and any later).
         dataset (str):
         export (str):
     """
 
+    changes: str
     dataset: str
     export: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        changes = self.changes
+
         dataset = self.dataset
 
         export = self.export
@@ -30,6 +35,7 @@ class DatasetUpdatedDataLinks:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "changes": changes,
                 "dataset": dataset,
                 "export": export,
             }
@@ -40,11 +46,14 @@ class DatasetUpdatedDataLinks:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        changes = d.pop("changes")
+
         dataset = d.pop("dataset")
 
         export = d.pop("export")
 
         dataset_updated_data_links = cls(
+            changes=changes,
             dataset=dataset,
             export=export,
         )

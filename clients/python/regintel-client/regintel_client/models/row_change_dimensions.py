@@ -6,11 +6,11 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="DatasetUpdatedDataChangesItemDimensions")
+T = TypeVar("T", bound="RowChangeDimensions")
 
 
 @_attrs_define
-class DatasetUpdatedDataChangesItemDimensions:
+class RowChangeDimensions:
     additional_properties: dict[str, str] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -23,10 +23,10 @@ class DatasetUpdatedDataChangesItemDimensions:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        dataset_updated_data_changes_item_dimensions = cls()
+        row_change_dimensions = cls()
 
-        dataset_updated_data_changes_item_dimensions.additional_properties = d
-        return dataset_updated_data_changes_item_dimensions
+        row_change_dimensions.additional_properties = d
+        return row_change_dimensions
 
     @property
     def additional_keys(self) -> list[str]:

@@ -6,22 +6,22 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-from ..models.dataset_updated_data_changes_item_change import DatasetUpdatedDataChangesItemChange
+from ..models.row_change_change import RowChangeChange
 
 if TYPE_CHECKING:
-    from ..models.dataset_updated_data_changes_item_dimensions import DatasetUpdatedDataChangesItemDimensions
+    from ..models.row_change_dimensions import RowChangeDimensions
 
 
-T = TypeVar("T", bound="DatasetUpdatedDataChangesItem")
+T = TypeVar("T", bound="RowChange")
 
 
 @_attrs_define
-class DatasetUpdatedDataChangesItem:
+class RowChange:
     """
     Attributes:
-        change (DatasetUpdatedDataChangesItemChange):
+        change (RowChangeChange):
         citation_id (str):
-        dimensions (DatasetUpdatedDataChangesItemDimensions):
+        dimensions (RowChangeDimensions):
         period (str):
         previous_value (None | str): For a revision: the value it replaces, as published.
         region (str):
@@ -30,9 +30,9 @@ class DatasetUpdatedDataChangesItem:
         value (str): As published (flags apart).
     """
 
-    change: DatasetUpdatedDataChangesItemChange
+    change: RowChangeChange
     citation_id: str
-    dimensions: DatasetUpdatedDataChangesItemDimensions
+    dimensions: RowChangeDimensions
     period: str
     previous_value: None | str
     region: str
@@ -82,14 +82,14 @@ class DatasetUpdatedDataChangesItem:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.dataset_updated_data_changes_item_dimensions import DatasetUpdatedDataChangesItemDimensions  # noqa: PLC0415
+        from ..models.row_change_dimensions import RowChangeDimensions  # noqa: PLC0415
 
         d = dict(src_dict)
-        change = DatasetUpdatedDataChangesItemChange(d.pop("change"))
+        change = RowChangeChange(d.pop("change"))
 
         citation_id = d.pop("citation_id")
 
-        dimensions = DatasetUpdatedDataChangesItemDimensions.from_dict(d.pop("dimensions"))
+        dimensions = RowChangeDimensions.from_dict(d.pop("dimensions"))
 
         period = d.pop("period")
 
@@ -113,7 +113,7 @@ class DatasetUpdatedDataChangesItem:
 
         value = d.pop("value")
 
-        dataset_updated_data_changes_item = cls(
+        row_change = cls(
             change=change,
             citation_id=citation_id,
             dimensions=dimensions,
@@ -125,8 +125,8 @@ class DatasetUpdatedDataChangesItem:
             value=value,
         )
 
-        dataset_updated_data_changes_item.additional_properties = d
-        return dataset_updated_data_changes_item
+        row_change.additional_properties = d
+        return row_change
 
     @property
     def additional_keys(self) -> list[str]:

@@ -1,7 +1,7 @@
 from enum import StrEnum
 
 
-class DatasetUpdatedDataChangesItemChange(StrEnum):
+class RowChangeChange(StrEnum):
     ADDED = "added"
     REVISED = "revised"
 

@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.row_change_change import RowChangeChange
+
+if TYPE_CHECKING:
+    from ..models.row_change_dimensions import RowChangeDimensions
+
+
+T = TypeVar("T", bound="DatasetChange")
+
+
+@_attrs_define
+class DatasetChange:
+    """
+    Attributes:
+        change (RowChangeChange):
+        citation_id (str):
+        dimensions (RowChangeDimensions):
+        period (str):
+        previous_value (None | str): For a revision: the value it replaces, as published.
+        region (str):
+        replaces (None | str): For a revision: the citation of the value it supersedes.
+        unit (str):
+        value (str): As published (flags apart).
+        snapshot (str): The snapshot that wrote the row (`snp_...`).
+    """
+
+    change: RowChangeChange
+    citation_id: str
+    dimensions: RowChangeDimensions
+    period: str
+    previous_value: None | str
+    region: str
+    replaces: None | str
+    unit: str
+    value: str
+    snapshot: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        change = self.change.value
+
+        citation_id = self.citation_id
+
+        dimensions = self.dimensions.to_dict()
+
+        period = self.period
+
+        previous_value: None | str
+        previous_value = self.previous_value
+
+        region = self.region
+
+        replaces: None | str
+        replaces = self.replaces
+
+        unit = self.unit
+
+        value = self.value
+
+        snapshot = self.snapshot
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "change": change,
+                "citation_id": citation_id,
+                "dimensions": dimensions,
+                "period": period,
+                "previous_value": previous_value,
+                "region": region,
+                "replaces": replaces,
+                "unit": unit,
+                "value": value,
+                "snapshot": snapshot,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.row_change_dimensions import RowChangeDimensions  # noqa: PLC0415
+
+        d = dict(src_dict)
+        change = RowChangeChange(d.pop("change"))
+
+        citation_id = d.pop("citation_id")
+
+        dimensions = RowChangeDimensions.from_dict(d.pop("dimensions"))
+
+        period = d.pop("period")
+
+        def _parse_previous_value(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        previous_value = _parse_previous_value(d.pop("previous_value"))
+
+        region = d.pop("region")
+
+        def _parse_replaces(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        replaces = _parse_replaces(d.pop("replaces"))
+
+        unit = d.pop("unit")
+
+        value = d.pop("value")
+
+        snapshot = d.pop("snapshot")
+
+        dataset_change = cls(
+            change=change,
+            citation_id=citation_id,
+            dimensions=dimensions,
+            period=period,
+            previous_value=previous_value,
+            region=region,
+            replaces=replaces,
+            unit=unit,
+            value=value,
+            snapshot=snapshot,
+        )
+
+        dataset_change.additional_properties = d
+        return dataset_change
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
