@@ -298,7 +298,9 @@ impl Scoped {
 
     /// Up to `limit` rows of dataset `dataset_id` written by its snapshots after `since` (an
     /// internal snapshot id; 0 for all), in import order (snapshot, then row), after the row
-    /// cited `after` (none when the caller sees no row cited so), each with the row it revised.
+    /// cited `after` (none when that is no such row of the dataset), each with the row it
+    /// revised. Every page is two index ranges, however deep: the rest of the cursor's
+    /// snapshot, then the snapshots after it.
     pub fn changes(
         &self,
         dataset_id: i64,
@@ -306,7 +308,48 @@ impl Scoped {
         after: Option<&str>,
         limit: usize,
     ) -> StoreResult<Vec<ChangeRow>> {
-        let mut stmt = self.db().prepare_cached(
+        let (from_snapshot, mut rows) = match after {
+            None => (since, Vec::new()),
+            Some(cited) => {
+                let Some((snapshot, row)) = self
+                    .db()
+                    .prepare_cached(
+                        "SELECT o.snapshot_id, o.id FROM v_observations o
+                         JOIN v_snapshots sn ON sn.id = o.snapshot_id
+                         WHERE o.citation_id = ?1 AND sn.dataset_id = ?2 AND sn.id > ?3",
+                    )?
+                    .query_row(params![cited, dataset_id, since], |r| {
+                        Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+                    })
+                    .optional()?
+                else {
+                    return Ok(Vec::new());
+                };
+                let rest = self.change_rows(
+                    "sn.id = ?1 AND o.id > ?2",
+                    params![snapshot, row, limit as i64],
+                )?;
+                (snapshot, rest)
+            }
+        };
+        if rows.len() < limit {
+            let more = limit - rows.len();
+            rows.extend(self.change_rows(
+                "sn.dataset_id = ?1 AND sn.id > ?2",
+                params![dataset_id, from_snapshot, more as i64],
+            )?);
+        }
+        Ok(rows)
+    }
+
+    /// The change rows `filter` (on snapshot `sn` and row `o`, with `?1` and `?2`) selects, in
+    /// import order, at most `?3`.
+    fn change_rows(
+        &self,
+        filter: &str,
+        args: impl rusqlite::Params,
+    ) -> StoreResult<Vec<ChangeRow>> {
+        let mut stmt = self.db().prepare_cached(&format!(
             "SELECT sn.public_id, o.citation_id, o.region_code, o.period, o.value_text, s.unit,
                     s.dims, p.citation_id, p.value_text
              FROM v_snapshots sn
@@ -315,13 +358,11 @@ impl Scoped {
              LEFT JOIN v_observations p
                     ON p.series_id = o.series_id AND p.period = o.period
                    AND p.region_code = o.region_code AND p.superseded_by = o.citation_id
-             WHERE sn.dataset_id = ?1 AND sn.id > ?2
-               AND (?3 IS NULL OR (o.snapshot_id, o.id) >
-                    (SELECT snapshot_id, id FROM v_observations WHERE citation_id = ?3))
+             WHERE {filter}
              ORDER BY o.snapshot_id, o.id
-             LIMIT ?4",
-        )?;
-        let rows = stmt.query_map(params![dataset_id, since, after, limit as i64], |r| {
+             LIMIT ?3"
+        ))?;
+        let rows = stmt.query_map(args, |r| {
             Ok(ChangeRow {
                 snapshot: r.get(0)?,
                 citation_id: r.get(1)?,

@@ -525,6 +525,25 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
         ]
     };
     match name {
+        // A cursor names an item of a list: one of each kind the victim holds (each list is
+        // probed with all of them).
+        "cursor" => {
+            let first = |ids: &[String], twin: &str| ids.first().map(|id| ident(id, Some(twin)));
+            let mut v = codes();
+            v.extend(region());
+            v.extend(key_id());
+            v.extend(first(&victim.citations, MISSING_CITATION));
+            v.extend(first(&victim.snapshots, MISSING_SNAPSHOT));
+            v.extend(first(&victim.briefings, MISSING_BRIEFING));
+            v.extend(first(&victim.webhooks, MISSING_WEBHOOK));
+            v.extend(first(&victim.deliveries, MISSING_DELIVERY));
+            v
+        }
+        "since_snapshot" => victim
+            .snapshots
+            .iter()
+            .map(|s| ident(s, Some(MISSING_SNAPSHOT)))
+            .collect(),
         "region_code" => {
             let mut v = codes();
             v.extend(region());

@@ -538,22 +538,25 @@ async fn a_datasets_changes_list_every_row_its_snapshots_wrote() {
     assert_eq!(later[2]["change"], "added");
     assert_eq!(later[2]["period"], "2020");
     assert_eq!(later[2]["previous_value"], Value::Null);
-    // Paged, the same rows in the same order.
-    let mut walked = Vec::new();
-    let mut cursor: Option<String> = None;
-    loop {
-        let path = match &cursor {
-            Some(c) => format!("/datasets/many/changes?since_snapshot={first}&limit=2&cursor={c}"),
-            None => format!("/datasets/many/changes?since_snapshot={first}&limit=2"),
-        };
-        let page = get(&path).await.json();
-        walked.extend(page["data"].as_array().unwrap().iter().cloned());
-        match page["meta"]["next_cursor"].as_str() {
-            Some(next) => cursor = Some(next.to_owned()),
-            None => break,
+    // Paged, the same rows in the same order: within one snapshot, and across two.
+    let walk = async |query: String| {
+        let mut walked = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let path = match &cursor {
+                Some(c) => format!("/datasets/many/changes?{query}&cursor={c}"),
+                None => format!("/datasets/many/changes?{query}"),
+            };
+            let page = get(&path).await.json();
+            walked.extend(page["data"].as_array().unwrap().iter().cloned());
+            match page["meta"]["next_cursor"].as_str() {
+                Some(next) => cursor = Some(next.to_owned()),
+                None => return walked,
+            }
         }
-    }
-    assert_eq!(walked, later);
+    };
+    assert_eq!(walk(format!("since_snapshot={first}&limit=2")).await, later);
+    assert_eq!(Value::Array(walk("limit=7".to_owned()).await), all["data"]);
     // A snapshot of another dataset is no snapshot of this one.
     let public = s.get("/datasets/tgs00010").await.json();
     let theirs = public["data"]["snapshots"][0]["id"].as_str().unwrap();
