@@ -202,8 +202,9 @@ fn summarize(
     })
 }
 
-/// The datasets the caller sees that `page` keeps (in code order), each with its latest snapshot
-/// cited by `citer`, and how many the caller sees in all.
+/// The datasets the caller sees that `page` keeps (given them public first, then the caller's
+/// own, each by code), each with its latest snapshot cited by `citer`, and how many the caller
+/// sees in all.
 pub fn list(
     store: &Scoped,
     citer: &mut Citer,

@@ -210,12 +210,14 @@ pub fn all() -> Value {
             "citation": {"type": ["string", "null"], "description": "The latest snapshot, which the description, periods and counts are of."},
         })),
         "DatasetList": array_of("DatasetSummary"),
-        "RowChange": object(&["change", "region", "period", "unit", "dimensions", "value", "previous_value", "citation_id", "replaces"], json!({
+        "RowChange": object(&["change", "region", "period", "unit", "dimensions", "value", "flags", "previous_value", "previous_flags", "citation_id", "replaces"], json!({
             "change": {"type": "string", "enum": ["added", "revised"]},
             "region": {"type": "string"}, "period": {"type": "string"}, "unit": {"type": "string"},
             "dimensions": {"type": "object", "additionalProperties": {"type": "string"}},
             "value": {"type": "string", "description": "As published (flags apart)."},
+            "flags": {"type": "string", "description": "Its flags as published (`p` provisional, `e` estimated, `b` break in series, ...): a revision may change only them."},
             "previous_value": {"type": ["string", "null"], "description": "For a revision: the value it replaces, as published."},
+            "previous_flags": {"type": ["string", "null"], "description": "For a revision: the flags of the value it replaces."},
             "citation_id": {"type": "string"},
             "replaces": {"type": ["string", "null"], "description": "For a revision: the citation of the value it supersedes."},
         })),

@@ -129,18 +129,72 @@ pub fn snapshot_citation_id(public_id: &str, file_sha256: &str) -> String {
     crate::citation::source_citation_id("snapshot", &[public_id, file_sha256])
 }
 
-/// A row a snapshot wrote (see [`Scoped::changes`]), and the row it revised, if any.
-pub struct ChangeRow {
-    pub snapshot: String,
-    pub citation_id: String,
-    pub region_code: String,
+/// A row an import added or revised, as `dataset.updated` and a dataset's changes list it: where,
+/// when, which series, the value and flags as published, and those of the row it replaces.
+#[derive(serde::Serialize)]
+pub struct RowChange {
+    pub change: &'static str,
+    pub region: String,
     pub period: String,
-    pub value_text: String,
     pub unit: String,
-    /// Canonical `name=value;...`.
-    pub dims: String,
+    pub dimensions: BTreeMap<String, String>,
+    pub value: String,
+    pub flags: String,
+    pub previous_value: Option<String>,
+    pub previous_flags: Option<String>,
+    pub citation_id: String,
     pub replaces: Option<String>,
-    pub previous_value_text: Option<String>,
+}
+
+/// The row a revision replaces: its citation, value and flags as published.
+pub struct Replaced {
+    pub citation_id: String,
+    pub value_text: String,
+    pub flags: String,
+}
+
+impl RowChange {
+    /// The change that wrote row `citation_id` (`dims` canonical `name=value;...`), replacing
+    /// `replaced` if it is a revision.
+    pub fn new(
+        (region, period, unit, dims): (&str, &str, &str, &str),
+        (value, flags): (&str, &str),
+        citation_id: &str,
+        replaced: Option<Replaced>,
+    ) -> RowChange {
+        let (replaces, previous_value, previous_flags) = match replaced {
+            Some(r) => (Some(r.citation_id), Some(r.value_text), Some(r.flags)),
+            None => (None, None, None),
+        };
+        RowChange {
+            change: if replaces.is_some() {
+                "revised"
+            } else {
+                "added"
+            },
+            region: region.to_owned(),
+            period: period.to_owned(),
+            unit: unit.to_owned(),
+            dimensions: crate::citation::parse_dims(dims)
+                .into_iter()
+                .map(|(name, value)| (name.to_owned(), value.to_owned()))
+                .collect(),
+            value: value.to_owned(),
+            flags: flags.to_owned(),
+            previous_value,
+            previous_flags,
+            citation_id: citation_id.to_owned(),
+            replaces,
+        }
+    }
+}
+
+/// A change of a dataset's list: the snapshot that made it, and the change.
+#[derive(serde::Serialize)]
+pub struct SnapshotChange {
+    pub snapshot: String,
+    #[serde(flatten)]
+    pub change: RowChange,
 }
 
 #[derive(Debug, Clone)]
@@ -307,7 +361,7 @@ impl Scoped {
         since: i64,
         after: Option<&str>,
         limit: usize,
-    ) -> StoreResult<Vec<ChangeRow>> {
+    ) -> StoreResult<Vec<SnapshotChange>> {
         let (from_snapshot, mut rows) = match after {
             None => (since, Vec::new()),
             Some(cited) => {
@@ -348,10 +402,10 @@ impl Scoped {
         &self,
         filter: &str,
         args: impl rusqlite::Params,
-    ) -> StoreResult<Vec<ChangeRow>> {
+    ) -> StoreResult<Vec<SnapshotChange>> {
         let mut stmt = self.db().prepare_cached(&format!(
-            "SELECT sn.public_id, o.citation_id, o.region_code, o.period, o.value_text, s.unit,
-                    s.dims, p.citation_id, p.value_text
+            "SELECT sn.public_id, o.citation_id, o.region_code, o.period, o.value_text, o.flags,
+                    s.unit, s.dims, p.citation_id, p.value_text, p.flags
              FROM v_snapshots sn
              JOIN v_observations o ON o.snapshot_id = sn.id
              JOIN v_series s ON s.id = o.series_id
@@ -363,16 +417,26 @@ impl Scoped {
              LIMIT ?3"
         ))?;
         let rows = stmt.query_map(args, |r| {
-            Ok(ChangeRow {
+            let replaced = match r.get::<_, Option<String>>(8)? {
+                Some(citation_id) => Some(Replaced {
+                    citation_id,
+                    value_text: r.get(9)?,
+                    flags: r.get(10)?,
+                }),
+                None => None,
+            };
+            let (region, period, unit, dims): (String, String, String, String) =
+                (r.get(2)?, r.get(3)?, r.get(6)?, r.get(7)?);
+            let (value, flags): (String, String) = (r.get(4)?, r.get(5)?);
+            let citation: String = r.get(1)?;
+            Ok(SnapshotChange {
                 snapshot: r.get(0)?,
-                citation_id: r.get(1)?,
-                region_code: r.get(2)?,
-                period: r.get(3)?,
-                value_text: r.get(4)?,
-                unit: r.get(5)?,
-                dims: r.get(6)?,
-                replaces: r.get(7)?,
-                previous_value_text: r.get(8)?,
+                change: RowChange::new(
+                    (&region, &period, &unit, &dims),
+                    (&value, &flags),
+                    &citation,
+                    replaced,
+                ),
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)

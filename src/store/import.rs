@@ -16,6 +16,7 @@ use crate::citation::{CanonicalRow, canonical_dims, citation_id};
 use crate::dataset_file::{ParsedFile, RawObservation};
 use crate::progress::Progress;
 use crate::store::classification::RegionSource;
+use crate::store::datasets::{Replaced, RowChange};
 use crate::store::regions::RegionRow;
 use crate::store::webhooks::{Audience, emit};
 use crate::webhooks::events;
@@ -295,28 +296,6 @@ pub fn latest_snapshot_sha(
     .optional()
 }
 
-/// A change listed in `dataset.updated`: a row added, or one revising the row `replaces`, with
-/// what it says: where, when, which series, and the value as published beside the one it
-/// replaces.
-#[derive(serde::Serialize)]
-struct ListedChange {
-    change: &'static str,
-    region: String,
-    period: String,
-    unit: String,
-    dimensions: BTreeMap<String, String>,
-    value: String,
-    previous_value: Option<String>,
-    citation_id: String,
-    replaces: Option<String>,
-}
-
-/// The row a revision replaces: its citation and its value as published.
-struct Replaced {
-    citation_id: String,
-    value_text: String,
-}
-
 /// Where a parsed file came from: its source row, its name and the SHA-256 of its bytes.
 pub struct FileOrigin<'a> {
     pub source_id: Option<i64>,
@@ -413,32 +392,16 @@ pub fn import_dataset(
     let mut touched: HashSet<(i64, &str)> = HashSet::new();
     // The first changes, for the `dataset.updated` event: only those are built (an import may
     // change millions of rows).
-    let mut changes: Vec<ListedChange> = Vec::new();
+    let mut changes: Vec<RowChange> = Vec::new();
     let mut note_change =
         |row: &RawObservation, dims: &str, citation_id: &str, replaced: Option<Replaced>| {
             if changes.len() < events::MAX_LISTED_CHANGES {
-                let (replaces, previous_value) = match replaced {
-                    Some(r) => (Some(r.citation_id), Some(r.value_text)),
-                    None => (None, None),
-                };
-                changes.push(ListedChange {
-                    change: if replaces.is_some() {
-                        "revised"
-                    } else {
-                        "added"
-                    },
-                    region: row.region.clone(),
-                    period: row.period.clone(),
-                    unit: row.unit.clone(),
-                    dimensions: crate::citation::parse_dims(dims)
-                        .into_iter()
-                        .map(|(name, value)| (name.to_owned(), value.to_owned()))
-                        .collect(),
-                    value: row.value_text.clone(),
-                    previous_value,
-                    citation_id: citation_id.to_owned(),
-                    replaces,
-                });
+                changes.push(RowChange::new(
+                    (&row.region, &row.period, &row.unit, dims),
+                    (&row.value_text, &row.flags),
+                    citation_id,
+                    replaced,
+                ));
             }
         };
     let mut key = String::new();
@@ -508,7 +471,7 @@ pub fn import_dataset(
             {
                 outcome.unchanged += 1;
             }
-            Some((old, old_text, ..)) => {
+            Some((old, old_text, old_flags, _)) => {
                 // Free the (region, series, period) slot first: only one current row may hold it.
                 supersede.execute(params![old, cit])?;
                 // A value that returns to an earlier one revives that row and its citation.
@@ -519,6 +482,7 @@ pub fn import_dataset(
                 let replaced = Replaced {
                     citation_id: old,
                     value_text: old_text,
+                    flags: old_flags,
                 };
                 note_change(row, &dims, &cit, Some(replaced));
                 touched.insert((series_id, row.region.as_str()));

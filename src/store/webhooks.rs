@@ -969,8 +969,6 @@ fn disabled() -> super::StoreError {
     )
 }
 
-/// A delivery scheduled again from its first attempt at `?2` (the schedule's age counts from
-/// then).
 /// A delivery made due by [`System::resend`].
 pub struct Resent {
     /// Its endpoint, whose breaker still decides when it goes.
@@ -979,6 +977,8 @@ pub struct Resent {
     pub under_way: bool,
 }
 
+/// A delivery scheduled again from its first attempt at `?2` (the schedule's age counts from
+/// then).
 const RESCHEDULE: &str = "status = 'pending', attempts = 0, next_attempt_at = ?2,
     scheduled_at = ?2, lease_until = NULL, last_status = NULL, last_error = NULL,
     delivered_at = NULL";
@@ -1034,16 +1034,15 @@ impl Scoped {
         Ok(stmt.query_row([public_id], endpoint_from_row).optional()?)
     }
 
-    /// The newest `limit` deliveries of the caller's endpoint `public_id`, before the delivery
-    /// `before` of the same endpoint (a page's last; none when it is no delivery of it) when
-    /// given, each with its latest [`MAX_LOGGED_ATTEMPTS`] attempts.
+    /// The newest `limit` deliveries of the caller's endpoint `endpoint` (a public id), before
+    /// the delivery `before` of the same endpoint (a page's last; none when it is no delivery of
+    /// it) when given, each with its latest [`MAX_LOGGED_ATTEMPTS`] attempts.
     pub fn my_deliveries(
         &self,
-        public_id: &str,
+        endpoint: &str,
         limit: usize,
         before: Option<&str>,
     ) -> StoreResult<Vec<DeliveryRow>> {
-        let endpoint = public_id;
         // The page's end as a row id. The event's id is selected though unused: a query that
         // reads no column of a table joined inside a view is authorised as a direct read of it,
         // which request connections may not make.
@@ -1070,7 +1069,7 @@ impl Scoped {
                    AND (?3 IS NULL OR id < ?3)
                  ORDER BY id DESC LIMIT ?2",
             )?
-            .query_map(params![public_id, limit as i64, before], |r| {
+            .query_map(params![endpoint, limit as i64, before], |r| {
                 Ok((
                     r.get(0)?,
                     DeliveryRow {

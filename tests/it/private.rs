@@ -495,7 +495,8 @@ async fn a_datasets_changes_list_every_row_its_snapshots_wrote() {
     )
     .await;
     assert_eq!(r.status, 201);
-    // 60 rows (more than an event lists), then 2 of them revised and 1 added.
+    // 60 rows (more than an event lists), then 2 of them revised, 1 flagged provisional with its
+    // value unchanged (a revision too), and 1 added.
     let header = "dataset_code,nuts_code,nuts_level,time,value,unit,flags\n";
     let rows = |revised: bool| -> String {
         let mut csv = String::from(header);
@@ -505,7 +506,8 @@ async fn a_datasets_changes_list_every_row_its_snapshots_wrote() {
             } else {
                 year
             };
-            csv.push_str(&format!("many,DE21,2,{year},{value},NR,\n"));
+            let flags = if revised && year == 2019 { "p" } else { "" };
+            csv.push_str(&format!("many,DE21,2,{year},{value},NR,{flags}\n"));
         }
         if revised {
             csv.push_str("many,DE21,2,2020,2020,NR,\n");
@@ -520,14 +522,14 @@ async fn a_datasets_changes_list_every_row_its_snapshots_wrote() {
 
     let get = async |path: &str| s.call("GET", path, &[key], b"").await;
     let all = get("/datasets/many/changes?limit=1000").await.json();
-    assert_eq!(all["data"].as_array().unwrap().len(), 63, "{all}");
+    assert_eq!(all["data"].as_array().unwrap().len(), 64, "{all}");
     assert_eq!(all["meta"]["next_cursor"], Value::Null);
     assert!(all["meta"].get("total").is_none());
     let later = get(&format!("/datasets/many/changes?since_snapshot={first}"))
         .await
         .json();
     let later = later["data"].as_array().unwrap().clone();
-    assert_eq!(later.len(), 3, "{later:?}");
+    assert_eq!(later.len(), 4, "{later:?}");
     assert_eq!(later[0]["change"], "revised");
     assert_eq!(later[0]["period"], "1960");
     assert_eq!(later[0]["value"], "1961");
@@ -535,9 +537,21 @@ async fn a_datasets_changes_list_every_row_its_snapshots_wrote() {
     let replaced = later[0]["replaces"].as_str().unwrap();
     let old = get(&format!("/citations/{replaced}")).await;
     assert_eq!(old.status, 200, "the replaced row resolves");
-    assert_eq!(later[2]["change"], "added");
-    assert_eq!(later[2]["period"], "2020");
-    assert_eq!(later[2]["previous_value"], Value::Null);
+    // Only the flag changed: the same value, the flags saying what did.
+    assert_eq!(later[2]["change"], "revised");
+    assert_eq!(later[2]["period"], "2019");
+    assert_eq!(
+        (&later[2]["value"], &later[2]["previous_value"]),
+        (&json!("2019"), &json!("2019"))
+    );
+    assert_eq!(
+        (&later[2]["flags"], &later[2]["previous_flags"]),
+        (&json!("p"), &json!(""))
+    );
+    assert_eq!(later[3]["change"], "added");
+    assert_eq!(later[3]["period"], "2020");
+    assert_eq!(later[3]["previous_value"], Value::Null);
+    assert_eq!(later[3]["previous_flags"], Value::Null);
     // Paged, the same rows in the same order: within one snapshot, and across two.
     let walk = async |query: String| {
         let mut walked = Vec::new();
@@ -585,7 +599,7 @@ async fn a_datasets_changes_list_every_row_its_snapshots_wrote() {
     let second = got
         .iter()
         .map(|r| r.json())
-        .find(|e| e["data"]["rows_revised"] == 2)
+        .find(|e| e["data"]["rows_revised"] == 3)
         .expect("the second upload's event");
     assert_eq!(
         second["data"]["links"]["changes"],

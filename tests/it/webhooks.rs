@@ -394,6 +394,10 @@ async fn private_data_changes_reach_their_owner_only_and_can_be_sent_again() {
     assert_eq!(change["dimensions"], json!({}));
     assert_eq!(change["value"], "6");
     assert_eq!(change["previous_value"], "5");
+    assert_eq!(
+        (&change["flags"], &change["previous_flags"]),
+        (&json!(""), &json!(""))
+    );
     let added = &first["data"]["changes"][0];
     assert_eq!(added["change"], "added");
     assert_eq!(added["previous_value"], Value::Null);

@@ -45,21 +45,6 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
 const CHANGES_PER_PAGE: usize = 100;
 const MOST_CHANGES_PER_PAGE: usize = 1000;
 
-/// A row a snapshot wrote, as `dataset.updated` lists it, with the snapshot.
-#[derive(serde::Serialize)]
-struct ChangeView<'a> {
-    snapshot: &'a str,
-    change: &'static str,
-    region: &'a str,
-    period: &'a str,
-    unit: &'a str,
-    dimensions: std::collections::BTreeMap<&'a str, &'a str>,
-    value: &'a str,
-    previous_value: Option<&'a str>,
-    citation_id: &'a str,
-    replaces: Option<&'a str>,
-}
-
 /// Every row the dataset's snapshots after `since_snapshot` wrote (all its snapshots without
 /// it), in import order; the many an import can write make it a list without a total.
 pub fn changes(req: &mut Req) -> Result<Reply, ApiError> {
@@ -85,25 +70,6 @@ pub fn changes(req: &mut Req) -> Result<Reply, ApiError> {
         })?,
     };
     let mut rows = store.changes(dataset.id, since, page.cursor.as_deref(), page.limit + 1)?;
-    let next = page.trim_to_limit(&mut rows, |c| c.citation_id.clone());
-    let data: Vec<ChangeView> = rows
-        .iter()
-        .map(|c| ChangeView {
-            snapshot: &c.snapshot,
-            change: if c.replaces.is_some() {
-                "revised"
-            } else {
-                "added"
-            },
-            region: &c.region_code,
-            period: &c.period,
-            unit: &c.unit,
-            dimensions: crate::citation::parse_dims(&c.dims).into_iter().collect(),
-            value: &c.value_text,
-            previous_value: c.previous_value_text.as_deref(),
-            citation_id: &c.citation_id,
-            replaces: c.replaces.as_deref(),
-        })
-        .collect();
-    json(&data, &page.meta(next, None))
+    let next = page.trim_to_limit(&mut rows, |c| c.change.citation_id.clone());
+    json(&rows, &page.meta(next, None))
 }

@@ -22,7 +22,10 @@ class DatasetChange:
         change (RowChangeChange):
         citation_id (str):
         dimensions (RowChangeDimensions):
+        flags (str): Its flags as published (`p` provisional, `e` estimated, `b` break in series, ...): a revision may
+            change only them.
         period (str):
+        previous_flags (None | str): For a revision: the flags of the value it replaces.
         previous_value (None | str): For a revision: the value it replaces, as published.
         region (str):
         replaces (None | str): For a revision: the citation of the value it supersedes.
@@ -34,7 +37,9 @@ class DatasetChange:
     change: RowChangeChange
     citation_id: str
     dimensions: RowChangeDimensions
+    flags: str
     period: str
+    previous_flags: None | str
     previous_value: None | str
     region: str
     replaces: None | str
@@ -50,7 +55,12 @@ class DatasetChange:
 
         dimensions = self.dimensions.to_dict()
 
+        flags = self.flags
+
         period = self.period
+
+        previous_flags: None | str
+        previous_flags = self.previous_flags
 
         previous_value: None | str
         previous_value = self.previous_value
@@ -73,7 +83,9 @@ class DatasetChange:
                 "change": change,
                 "citation_id": citation_id,
                 "dimensions": dimensions,
+                "flags": flags,
                 "period": period,
+                "previous_flags": previous_flags,
                 "previous_value": previous_value,
                 "region": region,
                 "replaces": replaces,
@@ -96,7 +108,16 @@ class DatasetChange:
 
         dimensions = RowChangeDimensions.from_dict(d.pop("dimensions"))
 
+        flags = d.pop("flags")
+
         period = d.pop("period")
+
+        def _parse_previous_flags(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        previous_flags = _parse_previous_flags(d.pop("previous_flags"))
 
         def _parse_previous_value(data: object) -> None | str:
             if data is None:
@@ -124,7 +145,9 @@ class DatasetChange:
             change=change,
             citation_id=citation_id,
             dimensions=dimensions,
+            flags=flags,
             period=period,
+            previous_flags=previous_flags,
             previous_value=previous_value,
             region=region,
             replaces=replaces,
