@@ -38,13 +38,6 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// The import's write transaction, taking the database's write lock at its start: a deferred
-/// one would read first and fail at once (no busy wait) on its first write, had the server
-/// committed anything meanwhile.
-fn begin_writing(conn: &mut rusqlite::Connection) -> rusqlite::Result<rusqlite::Transaction<'_>> {
-    conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-}
-
 /// Imports the extract compiled into the binary: the NUTS classification, then every dataset.
 /// Files identical to their dataset's latest snapshot are skipped without being parsed, so a
 /// second run (e.g. `regintel demo` on an existing directory) takes milliseconds.
@@ -55,7 +48,7 @@ pub fn import_bundled(
 ) -> anyhow::Result<ImportReport> {
     let regions = crate::store::classification::bundled()?;
     let mut conn = store.admin()?;
-    let tx = begin_writing(&mut conn)?;
+    let tx = crate::store::begin_writing(&mut conn)?;
     let mut report = ImportReport {
         regions: write::upsert_regions(&tx, &regions)?,
         datasets: Vec::new(),
@@ -167,7 +160,7 @@ pub fn import_files(
         parsed.push((name, sha256_hex(&bytes), file));
     }
     let mut conn = store.admin()?;
-    let tx = begin_writing(&mut conn)?;
+    let tx = crate::store::begin_writing(&mut conn)?;
     let mut report = ImportReport::default();
     for (name, sha, file) in &parsed {
         if owner.is_some() && write::latest_snapshot_sha(&tx, &file.dataset, None)?.is_some() {

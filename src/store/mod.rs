@@ -37,6 +37,8 @@ use public_catalog::PublicCatalog;
 use public_rows::{Loaded, NotHeld, PublicData};
 use region_index::RegionIndex;
 
+use crate::config::defaults::DATABASE_WAIT;
+
 /// Database failures as request code sees them: busy (retry later) or anything else.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -103,7 +105,7 @@ impl Store {
     /// Opens (creating if new, readable by its owner only) and migrates the database in
     /// `data_dir`, with one lookup connection.
     pub fn open(data_dir: &Path, pool_size: u32) -> anyhow::Result<Store> {
-        Self::open_with(data_dir, pool_size, 1, pool::BUSY_TIMEOUT)
+        Self::open_with(data_dir, pool_size, 1, DATABASE_WAIT)
     }
 
     /// [`Store::open`] for the server: `pool_size` request connections and `lookups` lookup
@@ -286,7 +288,7 @@ pub fn open_read_only(path: &Path) -> anyhow::Result<rusqlite::Connection> {
     let conn =
         rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .with_context(|| format!("while opening {}", path.display()))?;
-    conn.busy_timeout(pool::BUSY_TIMEOUT)?;
+    conn.busy_timeout(DATABASE_WAIT)?;
     Ok(conn)
 }
 
@@ -546,9 +548,17 @@ impl System {
 
     /// A write transaction for the import path (`store::import`), which takes `&Transaction`.
     pub fn transaction(&mut self) -> rusqlite::Result<rusqlite::Transaction<'_>> {
-        self.db_mut()
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        begin_writing(self.db_mut())
     }
+}
+
+/// A write transaction that takes the database's write lock at its start: a deferred one would
+/// read first and fail at once (no busy wait) on its first write, had another writer (the
+/// server, beside an operator command) committed anything meanwhile.
+pub fn begin_writing(
+    conn: &mut rusqlite::Connection,
+) -> rusqlite::Result<rusqlite::Transaction<'_>> {
+    conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
 }
 
 impl Drop for Scoped {

@@ -15,10 +15,6 @@ use rusqlite::{Connection, OpenFlags};
 /// No account bound: `current_account()` is NULL and the views show public rows only.
 const NO_ACCOUNT: i64 = i64::MIN;
 
-/// How long a writer of the operator commands waits for another's write lock (SQLite's busy
-/// timeout); the server's pools take theirs from its settings.
-pub const BUSY_TIMEOUT: Duration = crate::config::defaults::DATABASE_WAIT;
-
 /// A connection with the account slot its `current_account()` function reads.
 pub struct PooledConn {
     pub conn: Connection,
@@ -138,7 +134,8 @@ pub(super) fn without_memory_statistics() {
 /// Opens a connection with regintel's pragmas and SQL functions. Used by both pools and by the
 /// operator commands, so every connection behaves the same.
 pub fn open(path: &std::path::Path, role: Role) -> rusqlite::Result<PooledConn> {
-    open_waiting(path, role, BUSY_TIMEOUT)
+    // The operator commands wait the default; the server's pools take theirs from its settings.
+    open_waiting(path, role, crate::config::defaults::DATABASE_WAIT)
 }
 
 /// [`open`], waiting up to `busy` for another writer's lock.
