@@ -494,5 +494,8 @@ CREATE TABLE webhook_destinations (
 
 -- migration 19: a dataset's changes, snapshot by snapshot
 -- `GET /datasets/{code}/changes` lists the rows of the snapshots after a given one in import
--- order: a snapshot's rows by row id, from this index alone.
+-- order: a snapshot's rows by row id, from this index alone; and each revision with the row it
+-- replaced, found among the superseded rows only (current rows, most of them, are not indexed).
 CREATE INDEX observations_snapshot ON observations (snapshot_id);
+CREATE INDEX observations_superseded ON observations (superseded_by)
+    WHERE superseded_by IS NOT NULL;
