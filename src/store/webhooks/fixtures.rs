@@ -1,0 +1,146 @@
+//! Accounts, endpoints and attempt records for tests of the outbox.
+
+use rusqlite::params;
+
+use super::*;
+use crate::store::Store;
+use crate::webhooks::breaker::Breaker;
+
+pub const HOOK: &str = "https://hooks.example.org/in";
+
+/// A fresh store with institutional accounts 1 and 2.
+pub fn store_with_accounts() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path(), 1).unwrap();
+    let system = store.system().unwrap();
+    for (id, email) in [(1, "a@example.org"), (2, "b@example.org")] {
+        system
+            .db()
+            .execute(
+                "INSERT INTO accounts (id, email, display_name, password_hash, tier, created_at)
+                 VALUES (?1, ?2, ?2, 'x', 'institutional', 0)",
+                params![id, email],
+            )
+            .unwrap();
+    }
+    drop(system);
+    (dir, store)
+}
+
+/// Enqueues an event of `event_type` with a `{"type":...}` body for `audience`; the
+/// deliveries it made.
+pub fn emit(store: &Store, id: &str, event_type: &str, audience: Audience, at: i64) -> usize {
+    let system = store.system().unwrap();
+    let payload = format!(r#"{{"type":"{event_type}"}}"#);
+    let event = NewEvent {
+        public_id: id,
+        event_type,
+        occurred_at: at,
+        payload: payload.as_bytes(),
+    };
+    enqueue(system.db(), &event, audience).unwrap()
+}
+
+/// The only delivery's status, attempts and next attempt time, and its attempts' statuses.
+pub fn only_delivery(store: &Store) -> (String, i64, i64, Vec<Option<u16>>) {
+    let system = store.system().unwrap();
+    let (status, attempts, next) = system
+        .db()
+        .query_row(
+            "SELECT status, attempts, next_attempt_at FROM webhook_deliveries",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    let codes = system
+        .db()
+        .prepare("SELECT status_code FROM webhook_attempts ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    (status, attempts, next, codes)
+}
+
+/// The status, attempts and next attempt time of the delivery of event `id`.
+pub fn delivery_of(store: &Store, id: &str) -> (String, i64, i64) {
+    store
+        .system()
+        .unwrap()
+        .db()
+        .query_row(
+            "SELECT d.status, d.attempts, d.next_attempt_at FROM webhook_deliveries d
+             JOIN webhook_events e ON e.id = d.event_id WHERE e.public_id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap()
+}
+
+pub fn register(
+    store: &Store,
+    account: i64,
+    public_id: &str,
+    types: &str,
+    url: &str,
+    secret_sealed: &str,
+) -> EndpointRow {
+    store
+        .system()
+        .unwrap()
+        .insert_endpoint(
+            account,
+            &NewEndpoint {
+                public_id,
+                url,
+                description: "",
+                event_types: types,
+                secret_sealed,
+                now: 1_000,
+            },
+        )
+        .unwrap()
+}
+
+/// The record of an attempt at 3,000 that the receiver at `url` answered with 410 Gone.
+pub fn gone_at(
+    delivery: i64,
+    endpoint: i64,
+    account: i64,
+    url: &str,
+    breaker: &Breaker,
+) -> AttemptRecord {
+    AttemptRecord {
+        delivery_id: delivery,
+        at: 3_000,
+        status_code: Some(410),
+        latency_ms: 1,
+        error: None,
+        next: NextStep::Failed,
+        endpoint: Some(EndpointChange {
+            endpoint_id: endpoint,
+            account_id: account,
+            breaker: breaker.clone(),
+            disable: Some(GONE_REASON),
+            url: url.to_owned(),
+        }),
+    }
+}
+
+/// The status of the delivery of event `event` to endpoint `endpoint`.
+pub fn status_of(store: &crate::store::Store, event: &str, endpoint: &str) -> String {
+    store
+        .system()
+        .unwrap()
+        .db()
+        .query_row(
+            "SELECT d.status FROM webhook_deliveries d
+             JOIN webhook_events e ON e.id = d.event_id
+             JOIN webhook_endpoints p ON p.id = d.endpoint_id
+             WHERE e.public_id = ?1 AND p.public_id = ?2",
+            [event, endpoint],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
