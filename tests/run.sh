@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The test command: installs what the tests need beyond cargo (Debian's chromium and
-# chromium-driver for the browser tests, systemd and dpkg, when missing; cargo-deb at a fixed version, which builds
-# the Debian package the packaging test unpacks; the OpenAPI validator, the OpenAPI client
-# generator, Selenium and prometheus_client, from PyPI at the exact versions of
+# chromium-driver for the browser tests, systemd and dpkg, when missing; cargo-deb at a fixed
+# version, which builds the Debian package the packaging test unpacks; the OpenAPI validator, the
+# OpenAPI client generator, Selenium and prometheus_client, from PyPI at the exact versions of
 # tests/python-requirements.txt, into a venv under target/; the wheels the Python client installs
-# from), then runs every test with
-# cargo-nextest (or cargo test).
+# from), starts a throwaway PostgreSQL cluster (tests/postgres-cluster.sh, which installs Debian's
+# postgresql when missing), then runs every test with cargo-nextest (or cargo test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian packages: the browser for the account area's tests, systemd-analyze for the units'
@@ -58,6 +58,12 @@ export REGINTEL_DEB="$PWD/target/regintel-test.deb"
 export OPENAPI_SPEC_VALIDATOR="$PWD/$venv/bin/openapi-spec-validator"
 export OPENAPI_PYTHON_CLIENT="$PWD/$venv/bin/openapi-python-client"
 export TEST_PYTHON="$PWD/$venv/bin/python"
+# A throwaway PostgreSQL cluster under target/ for the tests of the PostgreSQL store, stopped
+# and removed when the tests end.
+postgres_dir="$PWD/target/postgres-cluster"
+bash tests/postgres-cluster.sh start "$postgres_dir"
+trap 'bash tests/postgres-cluster.sh stop "$postgres_dir"' EXIT
+export REGINTEL_TEST_POSTGRES="$postgres_dir/socket"
 if cargo nextest --version >/dev/null 2>&1; then
     cargo nextest run --no-fail-fast "$@"
 else

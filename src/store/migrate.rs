@@ -2,7 +2,7 @@
 //! one transaction when `PRAGMA user_version` < N and sets it to N; a database newer than this
 //! binary is refused rather than guessed at.
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use rusqlite::{Connection, OptionalExtension};
 
 pub const SCHEMA: &str = include_str!("../../schema.sql");
@@ -16,8 +16,14 @@ pub struct Migration {
 /// The migrations of `schema.sql`, in order. Panics if the file's markers are not numbered
 /// 1, 2, 3, ...: that is a build defect, caught by the unit test below.
 pub fn migrations() -> Vec<Migration> {
+    parse(SCHEMA, 1)
+}
+
+/// The migrations of a schema file split at its `-- migration N: title` lines, numbered from
+/// `first` on without a gap (panics otherwise: a build defect, which each file's tests catch).
+pub fn parse(schema: &'static str, first: i64) -> Vec<Migration> {
     let mut out: Vec<Migration> = Vec::new();
-    let mut rest = SCHEMA;
+    let mut rest = schema;
     const MARK: &str = "\n-- migration ";
     while let Some(start) = rest.find(MARK) {
         let after = &rest[start + MARK.len()..];
@@ -28,8 +34,8 @@ pub fn migrations() -> Vec<Migration> {
         let version: i64 = number.trim().parse().expect("migration number");
         assert_eq!(
             version,
-            out.len() as i64 + 1,
-            "migrations are numbered 1, 2, 3, ..."
+            first + out.len() as i64,
+            "migrations are numbered one after another"
         );
         let body = &after[header_end..];
         let end = body.find(MARK).unwrap_or(body.len());
@@ -211,6 +217,14 @@ fn canonical_periods(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// The refusal of a database at schema version `current`, which a later release made.
+pub fn too_new(current: i64, latest: i64) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the database is at schema version {current}, newer than this regintel binary \
+         supports ({latest}); run the regintel release that created it, or restore a backup"
+    )
+}
+
 pub fn latest_version() -> i64 {
     migrations().len() as i64
 }
@@ -220,10 +234,7 @@ pub fn migrate(conn: &mut Connection) -> anyhow::Result<Vec<i64>> {
     let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     let latest = latest_version();
     if current > latest {
-        bail!(
-            "the database is at schema version {current}, newer than this regintel binary \
-             supports ({latest}); run the regintel release that created it, or restore a backup"
-        );
+        return Err(too_new(current, latest));
     }
     let mut applied = Vec::new();
     for m in migrations().into_iter().filter(|m| m.version > current) {

@@ -19,6 +19,7 @@ pub mod migrate;
 pub mod observations;
 pub mod per_generation;
 pub mod pool;
+pub mod postgres;
 pub mod public_catalog;
 pub mod public_rows;
 pub mod region_index;

@@ -1,0 +1,356 @@
+//! The request role. Requests read through connections that log in as a role of their own: it
+//! has no `BYPASSRLS`, owns nothing, and may read only the `v_*` views and the public tables
+//! (and, where views run with their caller's rights, the columns they show), so row-level
+//! security binds it and no statement, however wrong, can read past it. A `SET ROLE` from the
+//! owner would not do: a bug could `RESET ROLE`.
+//!
+//! regintel makes the role itself, with a random password kept in `request_login` (which only
+//! the owner reads), so an installation needs one ordinary role with `CREATEROLE` that owns the
+//! database. Every node reads the password at start through the owner's connection.
+
+use anyhow::{Context, bail};
+use postgres::Transaction;
+
+/// Tables the request role reads directly, as SQLite's request connections may: they hold
+/// nothing private.
+pub use crate::store::pool::PUBLIC_TABLES;
+
+/// How request connections log in.
+#[derive(Clone)]
+pub struct RequestLogin {
+    pub role: String,
+    pub password: String,
+}
+
+/// The request role of the database owner `owner`.
+pub fn request_role_name(owner: &str) -> anyhow::Result<String> {
+    let role = format!("{owner}_request");
+    // PostgreSQL cuts longer names to 63 bytes: two owners could then share one role.
+    if role.len() > 63 {
+        bail!("the database owner's role name `{owner}` is too long: at most 55 bytes");
+    }
+    Ok(role)
+}
+
+/// A name as an SQL identifier.
+fn quoted(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// Makes the request role when it is missing (or gives it a new password when its password is
+/// not on record) and grants it what it reads, in the migration's transaction `tx`, which holds
+/// the migration lock: nodes starting together make it once.
+pub fn ensure_request_role(tx: &mut Transaction<'_>) -> anyhow::Result<RequestLogin> {
+    let owner: String = tx.query_one("SELECT current_user::text", &[])?.get(0);
+    let role = request_role_name(&owner)?;
+    let existing = tx.query_opt(
+        "SELECT rolsuper OR rolbypassrls, rolcanlogin FROM pg_roles WHERE rolname = $1",
+        &[&role],
+    )?;
+    if let Some(row) = &existing {
+        let (bypasses, can_login): (bool, bool) = (row.get(0), row.get(1));
+        if bypasses || !can_login {
+            bail!(
+                "the role {role} exists but is not the request role regintel makes (a login \
+                 role without SUPERUSER or BYPASSRLS); drop it or name another database owner"
+            );
+        }
+    }
+    let recorded: Option<String> = tx
+        .query_opt(
+            "SELECT password FROM request_login WHERE role = $1",
+            &[&role],
+        )?
+        .map(|r| r.get(0));
+    let password = match recorded {
+        Some(password) if existing.is_some() => password,
+        _ => {
+            let mut bytes = [0u8; 32];
+            crate::ids::fill_random(&mut bytes);
+            let password: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            // Hex digits: safe inside the literal. (A role cannot take a password parameter.)
+            let verb = if existing.is_some() {
+                "ALTER"
+            } else {
+                "CREATE"
+            };
+            tx.batch_execute(&format!(
+                "{verb} ROLE {} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT \
+                 PASSWORD '{password}'",
+                quoted(&role)
+            ))
+            .with_context(|| {
+                format!("while making the request role {role} (the owner needs CREATEROLE)")
+            })?;
+            tx.execute(
+                "INSERT INTO request_login (role, password) VALUES ($1, $2)
+                 ON CONFLICT (role) DO UPDATE SET password = excluded.password",
+                &[&role, &password],
+            )?;
+            password
+        }
+    };
+    grant_reads(tx, &role)?;
+    Ok(RequestLogin { role, password })
+}
+
+/// Grants `role` the reads of request connections: every `v_*` view and the public tables.
+/// Where views can run with their caller's rights (PostgreSQL 15 and later) they do, so the
+/// policies bind through them too, and the role gets the columns of the tables they show.
+fn grant_reads(tx: &mut Transaction<'_>, role: &str) -> anyhow::Result<()> {
+    let role = quoted(role);
+    let schema: String = tx.query_one("SELECT current_schema()::text", &[])?.get(0);
+    let mut sql = format!("GRANT USAGE ON SCHEMA {} TO {role};\n", quoted(&schema));
+    for table in PUBLIC_TABLES {
+        sql += &format!("GRANT SELECT ON {} TO {role};\n", quoted(table));
+    }
+    let views: Vec<String> = tx
+        .query(
+            "SELECT table_name::text FROM information_schema.views
+             WHERE table_schema = current_schema() AND table_name LIKE 'v\\_%' ORDER BY 1",
+            &[],
+        )?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    let invoker = tx
+        .query_one(
+            "SELECT current_setting('server_version_num')::int >= 150000",
+            &[],
+        )?
+        .get::<_, bool>(0);
+    for view in &views {
+        sql += &format!("GRANT SELECT ON {} TO {role};\n", quoted(view));
+        if invoker {
+            sql += &format!(
+                "ALTER VIEW {} SET (security_invoker = true);\n",
+                quoted(view)
+            );
+        }
+    }
+    if invoker {
+        let columns = tx.query(
+            "SELECT u.table_name::text, string_agg(DISTINCT u.column_name::text, ', ')
+             FROM information_schema.view_column_usage u
+             JOIN information_schema.tables t
+               ON t.table_schema = u.table_schema AND t.table_name = u.table_name
+             WHERE u.view_schema = current_schema() AND u.view_name LIKE 'v\\_%'
+               AND t.table_type = 'BASE TABLE'
+             GROUP BY u.table_name",
+            &[],
+        )?;
+        for row in columns {
+            let (table, columns): (String, String) = (row.get(0), row.get(1));
+            let columns: Vec<String> = columns.split(", ").map(quoted).collect();
+            sql += &format!(
+                "GRANT SELECT ({}) ON {} TO {role};\n",
+                columns.join(", "),
+                quoted(&table)
+            );
+        }
+    }
+    tx.batch_execute(&sql)
+        .context("while granting the request role its reads")?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::postgres::migrate::migrate;
+    use crate::store::postgres::testing::TestDatabase;
+
+    /// Rows of accounts 1 and 2 in every table that has an owner, and public ones beside them.
+    const ROWS: &str = "
+        INSERT INTO accounts (id, email, display_name, tier, created_at, password_hash) VALUES
+            (1, 'a@example.org', 'A', 'institutional', 0, 'hash-a'),
+            (2, 'b@example.org', 'B', 'institutional', 0, 'hash-b');
+        INSERT INTO datasets (id, owner_account_id, code, title, topic) VALUES
+            (10, NULL, 'pub', 'P', 't'), (11, 1, 'mine', 'A', 't'), (12, 2, 'mine', 'B', 't');
+        INSERT INTO series (id, dataset_id, unit, dims) VALUES (10, 10, 'NR', ''), (11, 11, 'NR', ''),
+            (12, 12, 'NR', '');
+        INSERT INTO snapshots (id, public_id, dataset_id, owner_account_id, imported_at, file_name,
+                               file_sha256, format, rows_in_file, rows_added, rows_revised,
+                               rows_unchanged)
+            SELECT id, 'snp_' || id, id, owner_account_id, 0, 'f', 's', 'tidy', 1, 1, 0, 0
+            FROM datasets;
+        INSERT INTO observations (citation_id, series_id, region_code, period, value, value_text,
+                                  src_line, snapshot_id, owner_account_id)
+            SELECT 'cit_' || id, id, 'DE', '2020', 1, '1', 1, id, owner_account_id FROM datasets;
+        INSERT INTO observation_blocks (series_id, region_code, owner_account_id, rows)
+            SELECT id, 'DE', owner_account_id, '\\x00' FROM datasets;
+        INSERT INTO api_keys (key_id, account_id, name, mac, pepper_version, created_at) VALUES
+            ('aaaaaaaa', 1, 'k', '\\x01', 1, 0), ('bbbbbbbb', 2, 'k', '\\x02', 1, 0);
+        INSERT INTO sessions (id, account_id, created_at, expires_at) VALUES
+            ('s1', 1, 0, 1), ('s2', 2, 0, 1);
+        INSERT INTO usage_daily (scope, day, used) VALUES
+            ('acct:1', '2026-01-01', 1), ('acct:2', '2026-01-01', 2);
+        INSERT INTO private_regions (account_id, code, classification) VALUES
+            (1, 'XA1', 'NUTS'), (2, 'XB1', 'NUTS');
+        INSERT INTO account_generations (account_id, generation) VALUES (1, 1), (2, 1);
+        INSERT INTO briefings (public_id, account_id, region_code, briefing_type, title, created_at,
+                               body_json) VALUES
+            ('brf_a', 1, 'DE', 'x', 'A', 0, '{}'), ('brf_b', 2, 'DE', 'x', 'B', 0, '{}');
+        INSERT INTO webhook_endpoints (id, public_id, account_id, url, event_types, secret_sealed,
+                                       created_at) VALUES
+            (1, 'whk_a', 1, 'https://a.example', '[]', 'sealed-a', 0),
+            (2, 'whk_b', 2, 'https://b.example', '[]', 'sealed-b', 0);
+        INSERT INTO webhook_events (id, public_id, type, occurred_at, payload, account_id) VALUES
+            (1, 'msg_a', 't', 0, '\\x00', 1), (2, 'msg_b', 't', 0, '\\x00', 2),
+            (3, 'msg_all', 't', 0, '\\x00', NULL);
+        INSERT INTO webhook_deliveries (id, public_id, event_id, endpoint_id, status,
+                                        next_attempt_at) VALUES
+            (1, 'dlv_a', 1, 1, 'pending', 0), (2, 'dlv_b', 2, 2, 'pending', 0),
+            (3, 'dlv_a3', 3, 1, 'pending', 0), (4, 'dlv_b3', 3, 2, 'pending', 0);
+        INSERT INTO webhook_attempts (delivery_id, attempted_at, latency_ms) VALUES
+            (1, 0, 1), (2, 0, 1), (3, 0, 1), (4, 0, 1);
+        INSERT INTO webhook_destinations (account_id, url_key, gone_at) VALUES
+            (1, 'a', 0), (2, 'b', 0);
+        INSERT INTO secret_fingerprints (file, fingerprint, recorded_at) VALUES ('pepper', 'f', 0);
+    ";
+
+    /// Rows the request role sees of `sql` (a count), or None when it may not read them.
+    fn visible(tx: &mut postgres::Transaction<'_>, sql: &str) -> Option<i64> {
+        tx.batch_execute("SAVEPOINT probe").unwrap();
+        match tx.query_one(sql, &[]) {
+            Ok(row) => {
+                tx.batch_execute("RELEASE SAVEPOINT probe").unwrap();
+                Some(row.get(0))
+            }
+            Err(e) => {
+                let code = e.code().cloned();
+                assert_eq!(
+                    code,
+                    Some(postgres::error::SqlState::INSUFFICIENT_PRIVILEGE),
+                    "{sql}: {e}"
+                );
+                tx.batch_execute("ROLLBACK TO SAVEPOINT probe").unwrap();
+                None
+            }
+        }
+    }
+
+    /// The tables with an owning account, and the column naming it.
+    fn owned_tables(client: &mut postgres::Client) -> Vec<(String, String)> {
+        client
+            .query(
+                "SELECT table_name::text, column_name::text FROM information_schema.columns
+                 WHERE table_schema = current_schema()
+                   AND column_name IN ('account_id', 'owner_account_id')
+                   AND table_name IN (SELECT table_name FROM information_schema.tables
+                                      WHERE table_type = 'BASE TABLE')",
+                &[],
+            )
+            .unwrap()
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect()
+    }
+
+    /// The request role sees no account's rows unless its transaction set the account, then only
+    /// that account's (and public ones); never a secret column, never a write; the setting ends
+    /// with the transaction; the role bypasses nothing and owns nothing.
+    #[test]
+    fn the_request_role_sees_only_the_account_its_transaction_set() {
+        let db = TestDatabase::create();
+        let mut owner = db.connect_as(&db.owner);
+        let login = migrate(&mut owner).unwrap().request;
+        owner.batch_execute(ROWS).unwrap();
+        let owned = owned_tables(&mut owner);
+        assert!(owned.len() >= 12, "{owned:?}");
+        let role: (bool, i64) = {
+            let row = owner
+                .query_one(
+                    "SELECT rolsuper OR rolbypassrls OR rolcreaterole OR rolcreatedb,
+                            (SELECT count(*) FROM pg_class WHERE relowner = r.oid)
+                     FROM pg_roles r WHERE rolname = $1",
+                    &[&login.role],
+                )
+                .unwrap();
+            (row.get(0), row.get(1))
+        };
+        assert_eq!(
+            role,
+            (false, 0),
+            "the request role bypasses nothing, owns nothing"
+        );
+
+        let mut request = db.connect_as(&login.role);
+        for account in [None, Some(1_i64)] {
+            let mut tx = request.transaction().unwrap();
+            if let Some(account) = account {
+                tx.execute(
+                    "SELECT set_config('regintel.account', $1, true)",
+                    &[&account.to_string()],
+                )
+                .unwrap();
+            }
+            let other = account.map_or("IS NOT NULL".to_owned(), |a| format!("<> {a}"));
+            for (table, column) in &owned {
+                let seen = visible(
+                    &mut tx,
+                    &format!("SELECT count(*) FROM {table} WHERE {column} {other}"),
+                );
+                assert!(
+                    matches!(seen, None | Some(0)),
+                    "account {account:?} sees {seen:?} rows of {table} of others"
+                );
+            }
+            // Deliveries and attempts are an endpoint's: the other account's endpoint.
+            for sql in [
+                "SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = 2",
+                "SELECT count(*) FROM webhook_attempts WHERE delivery_id IN (2, 4)",
+                "SELECT count(*) FROM v_webhook_deliveries WHERE endpoint_id = 2",
+                "SELECT count(*) FROM v_webhook_attempts WHERE delivery_id IN (2, 4)",
+                "SELECT count(*) FROM webhook_events WHERE id = 2",
+            ] {
+                assert_eq!(visible(&mut tx, sql).unwrap_or(0), 0, "{account:?}: {sql}");
+            }
+            let own = |tx: &mut postgres::Transaction<'_>, view: &str| {
+                visible(tx, &format!("SELECT count(*) FROM {view}")).unwrap()
+            };
+            let expected_own = i64::from(account.is_some());
+            for view in [
+                "v_accounts",
+                "v_api_keys",
+                "v_briefings",
+                "v_webhook_endpoints",
+                "v_usage_daily",
+            ] {
+                assert_eq!(own(&mut tx, view), expected_own, "{account:?}: {view}");
+            }
+            assert_eq!(own(&mut tx, "v_datasets"), 1 + expected_own);
+            assert_eq!(own(&mut tx, "v_observation_blocks"), 1 + expected_own);
+            assert_eq!(own(&mut tx, "v_webhook_deliveries"), 2 * expected_own);
+            for secret in [
+                "SELECT count(mac) FROM api_keys",
+                "SELECT count(password_hash) FROM accounts",
+                "SELECT count(secret_sealed) FROM webhook_endpoints",
+                "SELECT count(*) FROM request_login",
+                "SELECT count(*) FROM sessions",
+            ] {
+                assert_eq!(visible(&mut tx, secret), None, "{secret}");
+            }
+            tx.commit().unwrap();
+        }
+        // SET LOCAL: the next transaction on the connection (another request's, behind a
+        // transaction-pooling PgBouncer) starts with no account.
+        let after: Option<i64> = request
+            .query_one("SELECT current_account()", &[])
+            .unwrap()
+            .get(0);
+        assert_eq!(after, None);
+        for write in [
+            "INSERT INTO usage_daily (scope, day, used) VALUES ('acct:1', '2026-01-02', 1)",
+            "UPDATE store_meta SET value = 9",
+            "DELETE FROM v_datasets",
+            "CREATE TABLE mine (x int)",
+        ] {
+            let err = request.batch_execute(write).unwrap_err();
+            assert_eq!(
+                err.code(),
+                Some(&postgres::error::SqlState::INSUFFICIENT_PRIVILEGE),
+                "{write}: {err}"
+            );
+        }
+    }
+}

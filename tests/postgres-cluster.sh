@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL cluster for the tests: `start DIR` makes one under DIR (initdb, trust
+# authentication, a Unix socket in DIR/socket and no TCP port, nothing synced to disk) and starts
+# it; `stop DIR` stops it and removes DIR. The tests connect through the socket as the cluster's
+# superuser only to make a database and an ordinary owner role for each test (see
+# src/store/postgres/testing.rs).
+#
+# initdb refuses to run as root: as root, the cluster belongs to the `postgres` system user, which
+# must be able to reach DIR. PostgreSQL 14 or newer is taken from the machine; Debian's
+# `postgresql` package is installed when there is none.
+set -euo pipefail
+command=${1:?usage: postgres-cluster.sh start|stop DIR}
+dir=${2:?usage: postgres-cluster.sh start|stop DIR}
+
+bindir() {
+    local found=""
+    for candidate in /usr/lib/postgresql/*/bin; do
+        [ -x "$candidate/initdb" ] && found=$candidate
+    done
+    echo "$found"
+}
+
+as_owner() {
+    if [ "$(id -u)" -eq 0 ]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+case "$command" in
+start)
+    bin=$(bindir)
+    if [ -z "$bin" ]; then
+        sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq postgresql >/dev/null
+        bin=$(bindir)
+    fi
+    version=$("$bin/initdb" --version | sed -E 's/.* ([0-9]+)(\.[0-9]+)?.*/\1/')
+    if [ "$version" -lt 14 ]; then
+        echo "PostgreSQL $version is too old for regintel's tests (14 or newer)" >&2
+        exit 1
+    fi
+    # A cluster left by an interrupted run is stopped and replaced.
+    if [ -f "$dir/data/postmaster.pid" ]; then
+        as_owner "$bin/pg_ctl" -D "$dir/data" stop -m immediate >/dev/null 2>&1 || true
+    fi
+    rm -rf "$dir"
+    mkdir -p "$dir/socket"
+    [ "$(id -u)" -ne 0 ] || chown -R postgres: "$dir"
+    as_owner "$bin/initdb" --pgdata="$dir/data" --auth=trust --username=postgres \
+        --encoding=UTF8 --locale=C.UTF-8 --no-sync >"$dir/initdb.log" 2>&1 \
+        || { cat "$dir/initdb.log" >&2; exit 1; }
+    # fsync off: a crash loses only this throwaway cluster. Connections: the two-node tests and
+    # every test's pools at once, run two at a time.
+    as_owner "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait \
+        --options="-c listen_addresses='' -c unix_socket_directories='$dir/socket' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" \
+        start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+    ;;
+stop)
+    bin=$(bindir)
+    if [ -n "$bin" ] && [ -f "$dir/data/postmaster.pid" ]; then
+        as_owner "$bin/pg_ctl" --pgdata="$dir/data" stop -m fast >/dev/null
+    fi
+    rm -rf "$dir"
+    ;;
+*)
+    echo "usage: postgres-cluster.sh start|stop DIR" >&2
+    exit 2
+    ;;
+esac
