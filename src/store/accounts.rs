@@ -2,7 +2,7 @@
 //! [`System`] connection and take the account they act for as an argument that callers fill from
 //! the authenticated principal; the account's own reads (`my_keys`) go through the views.
 
-use rusqlite::{OptionalExtension, Row, TransactionBehavior, params};
+use crate::store::sql::{Column, Db, Dialect, OptionalExtension, Owned, Row, SqlResult, params};
 use serde::Serialize;
 
 use super::webhooks::{Audience, emit};
@@ -57,6 +57,16 @@ impl rusqlite::types::FromSql for Tier {
     }
 }
 
+impl Column for Tier {
+    fn from_sqlite(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<Self> {
+        row.get(index)
+    }
+
+    fn from_owned(value: Owned) -> Result<Self, String> {
+        String::from_owned(value).and_then(|t| Tier::parse(&t).ok_or(format!("no tier {t}")))
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct AccountRow {
     pub id: i64,
@@ -71,7 +81,7 @@ pub struct AccountRow {
 
 const ACCOUNT_COLUMNS: &str = "id, email, display_name, tier, disabled, created_at";
 
-fn account_from_row(r: &Row) -> rusqlite::Result<AccountRow> {
+fn account_from_row(r: &Row) -> SqlResult<AccountRow> {
     Ok(AccountRow {
         id: r.get(0)?,
         email: r.get(1)?,
@@ -117,7 +127,7 @@ pub struct KeyRow {
 
 const KEY_COLUMNS: &str = "key_id, account_id, name, created_at, last_used_at, revoked_at";
 
-fn key_from_row(r: &Row) -> rusqlite::Result<KeyRow> {
+fn key_from_row(r: &Row) -> SqlResult<KeyRow> {
     Ok(KeyRow {
         key_id: r.get(0)?,
         account_id: r.get(1)?,
@@ -128,8 +138,13 @@ fn key_from_row(r: &Row) -> rusqlite::Result<KeyRow> {
     })
 }
 
-fn constraint(err: &rusqlite::Error) -> bool {
-    err.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation)
+/// How an account is found by email: without case, as the unique index compares them (SQLite's
+/// column compares so itself; PostgreSQL's index is on `lower(email)`).
+fn by_email(db: &Db<'_>) -> &'static str {
+    match db.dialect() {
+        Dialect::Sqlite => "email = ?1",
+        Dialect::Postgres => "lower(email) = lower(?1)",
+    }
 }
 
 impl System {
@@ -141,43 +156,44 @@ impl System {
         password_hash: &str,
         now: i64,
     ) -> StoreResult<AccountRow> {
-        let result = self.db().execute(
+        let result = self.sql().query_row(
             "INSERT INTO accounts (email, display_name, tier, password_hash, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
+             VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
             params![email, display_name, tier.as_str(), password_hash, now],
+            |r| r.get::<i64>(0),
         );
         match result {
-            Err(e) if constraint(&e) => Err(StoreError::Conflict(format!(
+            Err(e) if e.is_constraint_violation() => Err(StoreError::Conflict(format!(
                 "an account with email {email} exists"
             ))),
             Err(e) => Err(e.into()),
-            Ok(_) => {
-                let id = self.db().last_insert_rowid();
-                self.account(id)?
-                    .ok_or_else(|| StoreError::Other(anyhow::anyhow!("account {id} vanished")))
-            }
+            Ok(id) => self
+                .account(id)?
+                .ok_or_else(|| StoreError::Other(anyhow::anyhow!("account {id} vanished"))),
         }
     }
 
     pub fn accounts(&self) -> StoreResult<Vec<AccountRow>> {
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {ACCOUNT_COLUMNS} FROM accounts ORDER BY id"
         ))?;
-        let rows = stmt.query_map([], account_from_row)?;
+        let rows = stmt.query_map(params![], account_from_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
     pub fn account(&self, id: i64) -> StoreResult<Option<AccountRow>> {
-        account_by_id(self.db(), id)
+        account_by_id(&self.sql(), id)
     }
 
     /// The account and its password hash, for login and the operator commands.
     pub fn account_by_email(&self, email: &str) -> StoreResult<Option<(AccountRow, String)>> {
-        let mut stmt = self.db().prepare_cached(&format!(
-            "SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE email = ?1"
+        let db = self.sql();
+        let mut stmt = db.prepare_cached(&format!(
+            "SELECT {ACCOUNT_COLUMNS}, password_hash FROM accounts WHERE {}",
+            by_email(&db)
         ))?;
         Ok(stmt
-            .query_row([email], |r| Ok((account_from_row(r)?, r.get(6)?)))
+            .query_row(params![email], |r| Ok((account_from_row(r)?, r.get(6)?)))
             .optional()?)
     }
 
@@ -188,9 +204,13 @@ impl System {
         tier: Option<Tier>,
         disabled: Option<bool>,
     ) -> StoreResult<bool> {
-        let changed = self.db().execute(
-            "UPDATE accounts SET tier = ifnull(?2, tier), disabled = ifnull(?3, disabled)
-             WHERE email = ?1",
+        let db = self.sql();
+        let changed = db.execute(
+            &format!(
+                "UPDATE accounts SET tier = coalesce(?2, tier), disabled = coalesce(?3, disabled)
+                 WHERE {}",
+                by_email(&db)
+            ),
             params![email, tier.map(Tier::as_str), disabled],
         )?;
         Ok(changed == 1)
@@ -198,8 +218,12 @@ impl System {
 
     /// Replaces an account's password hash; false if there is no such account.
     pub fn set_password(&self, email: &str, password_hash: &str) -> StoreResult<bool> {
-        let changed = self.db().execute(
-            "UPDATE accounts SET password_hash = ?2 WHERE email = ?1",
+        let db = self.sql();
+        let changed = db.execute(
+            &format!(
+                "UPDATE accounts SET password_hash = ?2 WHERE {}",
+                by_email(&db)
+            ),
             params![email, password_hash],
         )?;
         Ok(changed == 1)
@@ -216,12 +240,10 @@ impl System {
             pepper_version,
             now,
         } = *key;
-        let tx = self
-            .db_mut()
-            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = self.tx()?;
         let active: i64 = tx.query_row(
             "SELECT count(*) FROM api_keys WHERE account_id = ?1 AND revoked_at IS NULL",
-            [account_id],
+            params![account_id],
             |r| r.get(0),
         )?;
         if active as usize >= limit {
@@ -260,7 +282,7 @@ impl System {
         key_id: &str,
         now: i64,
     ) -> StoreResult<Option<i64>> {
-        let tx = self.db().unchecked_transaction()?;
+        let tx = self.sql().transaction()?;
         let revoked: Option<(i64, String)> = tx
             .query_row(
                 "UPDATE api_keys SET revoked_at = ?3
@@ -288,15 +310,15 @@ impl System {
 
     /// Keys of one account, or of all (operator), newest first.
     pub fn keys(&self, account: Option<i64>) -> StoreResult<Vec<KeyRow>> {
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {KEY_COLUMNS} FROM api_keys WHERE ?1 IS NULL OR account_id = ?1 ORDER BY id DESC"
         ))?;
-        let rows = stmt.query_map([account], key_from_row)?;
+        let rows = stmt.query_map(params![account], key_from_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
     pub fn touch_key(&self, key_id: &str, now: i64) -> StoreResult<()> {
-        self.db().execute(
+        self.sql().execute(
             "UPDATE api_keys SET last_used_at = ?2 WHERE key_id = ?1",
             params![key_id, now],
         )?;
@@ -310,7 +332,7 @@ impl System {
         now: i64,
         expires: i64,
     ) -> StoreResult<()> {
-        self.db().execute(
+        self.sql().execute(
             "INSERT INTO sessions (id, account_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4)",
             params![sid, account_id, now, expires],
         )?;
@@ -318,7 +340,7 @@ impl System {
     }
 
     pub fn revoke_session(&self, sid: &str, now: i64) -> StoreResult<()> {
-        self.db().execute(
+        self.sql().execute(
             "UPDATE sessions SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
             params![sid, now],
         )?;
@@ -327,14 +349,14 @@ impl System {
 
     /// Tells running servers to drop cached credentials (see `store_meta`).
     pub fn bump_auth_generation(&self) -> StoreResult<()> {
-        bump_auth_generation(self.db())?;
+        bump_auth_generation(&self.sql())?;
         Ok(())
     }
 
     pub fn auth_generation(&self) -> StoreResult<i64> {
-        Ok(self.db().query_row(
+        Ok(self.sql().query_row(
             "SELECT value FROM store_meta WHERE key = 'auth_generation'",
-            [],
+            params![],
             |r| r.get(0),
         )?)
     }
@@ -343,12 +365,12 @@ impl System {
 /// The reads authentication makes on the async threads.
 impl Lookup {
     pub fn key_for_auth(&self, key_id: &str) -> StoreResult<Option<KeyRecord>> {
-        let mut stmt = self.db().prepare_cached(
+        let mut stmt = self.sql().prepare_cached(
             "SELECT k.account_id, k.mac, k.revoked_at IS NOT NULL, a.tier, a.disabled
              FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_id = ?1",
         )?;
         Ok(stmt
-            .query_row([key_id], |r| {
+            .query_row(params![key_id], |r| {
                 Ok(KeyRecord {
                     account_id: r.get(0)?,
                     mac: r.get(1)?,
@@ -361,24 +383,24 @@ impl Lookup {
     }
 
     pub fn session_active(&self, sid: &str, account_id: i64, now: i64) -> StoreResult<bool> {
-        let mut stmt = self.db().prepare_cached(
+        let mut stmt = self.sql().prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM sessions s JOIN accounts a ON a.id = s.account_id
                             WHERE s.id = ?1 AND s.account_id = ?2 AND s.revoked_at IS NULL
-                              AND s.expires_at > ?3 AND a.disabled = 0)",
+                              AND s.expires_at > ?3 AND NOT a.disabled)",
         )?;
         Ok(stmt.query_row(params![sid, account_id, now], |r| r.get(0))?)
     }
 
     pub fn account(&self, id: i64) -> StoreResult<Option<AccountRow>> {
-        account_by_id(self.db(), id)
+        account_by_id(&self.sql(), id)
     }
 }
 
-fn account_by_id(db: &rusqlite::Connection, id: i64) -> StoreResult<Option<AccountRow>> {
+fn account_by_id(db: &Db<'_>, id: i64) -> StoreResult<Option<AccountRow>> {
     let mut stmt = db.prepare_cached(&format!(
         "SELECT {ACCOUNT_COLUMNS} FROM accounts WHERE id = ?1"
     ))?;
-    Ok(stmt.query_row([id], account_from_row).optional()?)
+    Ok(stmt.query_row(params![id], account_from_row).optional()?)
 }
 
 impl Scoped {
@@ -386,7 +408,7 @@ impl Scoped {
     /// Up to `limit` of the caller's keys, newest first, after the key `after` (none when the
     /// caller has no such key).
     pub fn my_keys_page(&self, after: Option<&str>, limit: usize) -> StoreResult<Vec<KeyRow>> {
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {KEY_COLUMNS} FROM v_api_keys
              WHERE ?1 IS NULL OR id < (SELECT id FROM v_api_keys WHERE key_id = ?1)
              ORDER BY id DESC LIMIT ?2"
@@ -398,26 +420,26 @@ impl Scoped {
     /// How many keys the caller has, revoked ones included.
     pub fn my_key_count(&self) -> StoreResult<usize> {
         let n: i64 = self
-            .db()
+            .sql()
             .prepare_cached("SELECT count(*) FROM v_api_keys")?
-            .query_row([], |r| r.get(0))?;
+            .query_row(params![], |r| r.get(0))?;
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
     pub fn my_keys(&self) -> StoreResult<Vec<KeyRow>> {
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {KEY_COLUMNS} FROM v_api_keys ORDER BY id DESC"
         ))?;
-        let rows = stmt.query_map([], key_from_row)?;
+        let rows = stmt.query_map(params![], key_from_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }
 
 /// Bumps `auth_generation` (see `schema.sql`); returns the new value.
-fn bump_auth_generation(db: &rusqlite::Connection) -> rusqlite::Result<i64> {
+fn bump_auth_generation(db: &Db<'_>) -> SqlResult<i64> {
     db.query_row(
         "UPDATE store_meta SET value = value + 1 WHERE key = 'auth_generation' RETURNING value",
-        [],
+        params![],
         |r| r.get(0),
     )
 }

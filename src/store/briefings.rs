@@ -76,7 +76,7 @@ impl System {
             "links": { "briefing": format!("/briefings/{}", row.public_id) },
         });
         super::webhooks::emit(
-            &tx,
+            &crate::store::sql::Db::Sqlite(&tx),
             crate::webhooks::events::BRIEFING_CREATED,
             super::webhooks::Audience::Account(account),
             &data,

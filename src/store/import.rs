@@ -525,7 +525,12 @@ pub fn import_dataset(
             },
         });
         let audience = owner.map_or(Audience::Everyone, Audience::Account);
-        emit(tx, events::DATASET_UPDATED, audience, &data)?;
+        emit(
+            &crate::store::sql::Db::Sqlite(tx),
+            events::DATASET_UPDATED,
+            audience,
+            &data,
+        )?;
         outcome.snapshot = Some(snapshot_public);
     }
     refresh_series_stats(tx, series_ids.values().copied())?;

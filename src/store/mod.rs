@@ -24,6 +24,7 @@ pub mod public_catalog;
 pub mod public_rows;
 pub mod region_index;
 pub mod regions;
+pub mod sql;
 pub mod usage;
 pub mod webhooks;
 
@@ -62,6 +63,15 @@ impl From<rusqlite::Error> for StoreError {
                 StoreError::Busy
             }
             _ => StoreError::Other(err.into()),
+        }
+    }
+}
+
+impl From<sql::SqlError> for StoreError {
+    fn from(err: sql::SqlError) -> Self {
+        match err {
+            sql::SqlError::Sqlite(e) => e.into(),
+            other => StoreError::Other(other.into()),
         }
     }
 }
@@ -397,6 +407,11 @@ impl Scoped {
         }
     }
 
+    /// The connection, as the store's queries run on it.
+    fn sql(&self) -> sql::Db<'_> {
+        sql::Db::Sqlite(self.db())
+    }
+
     fn db(&self) -> &rusqlite::Connection {
         let db = &self.conn.conn;
         if self.snapshot_on_first_read.get() && db.is_autocommit() {
@@ -523,8 +538,8 @@ pub struct Lookup {
 }
 
 impl Lookup {
-    fn db(&self) -> &rusqlite::Connection {
-        &self.conn.conn
+    fn sql(&self) -> sql::Db<'_> {
+        sql::Db::Sqlite(&self.conn.conn)
     }
 }
 
@@ -536,6 +551,15 @@ pub struct System {
 impl System {
     fn db(&self) -> &rusqlite::Connection {
         &self.conn.conn
+    }
+
+    fn sql(&self) -> sql::Db<'_> {
+        sql::Db::Sqlite(&self.conn.conn)
+    }
+
+    /// A write transaction (see [`sql::Db::transaction`]).
+    fn tx(&mut self) -> sql::SqlResult<sql::Tx<'_>> {
+        self.sql().transaction()
     }
 
     /// Every public region code.
@@ -678,7 +702,7 @@ mod tests {
             store
                 .lookup()
                 .unwrap()
-                .db()
+                .sql()
                 .execute_batch("BEGIN EXCLUSIVE")
                 .is_err()
         );

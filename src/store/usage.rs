@@ -81,7 +81,7 @@ impl System {
                             "links": { "usage": "/account/usage" },
                         });
                         emit(
-                            &tx,
+                            &crate::store::sql::Db::Sqlite(&tx),
                             events::USAGE_THRESHOLD,
                             Audience::Account(account),
                             &data,

@@ -1,6 +1,6 @@
 //! An account's endpoints: registering, changing, rotating the secret and removing them.
 
-use rusqlite::params;
+use crate::store::sql::params;
 
 use super::{
     EndpointRow, GONE_REASON, MAX_ENDPOINTS_PER_ACCOUNT, StoreResult, System, endpoint_by_id,
@@ -24,22 +24,25 @@ impl System {
         account: i64,
         new: &NewEndpoint<'_>,
     ) -> StoreResult<EndpointRow> {
-        let tx = self.transaction()?;
+        let tx = self.tx()?;
         let count: i64 = tx
             .prepare_cached("SELECT count(*) FROM webhook_endpoints WHERE account_id = ?1")?
-            .query_row([account], |r| r.get(0))?;
+            .query_row(params![account], |r| r.get(0))?;
         if count >= MAX_ENDPOINTS_PER_ACCOUNT {
             return Err(crate::store::StoreError::LimitReached(
                 MAX_ENDPOINTS_PER_ACCOUNT as usize,
             ));
         }
         ensure_not_gone(&tx, account, new.url, new.now)?;
-        tx.prepare_cached(
+        let id: i64 = tx
+            .prepare_cached(
             "INSERT INTO webhook_endpoints (public_id, account_id, url, description, event_types,
                                             secret_sealed, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        )?
-        .execute(params![
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             RETURNING id",
+            )?
+            .query_row(
+                params![
             new.public_id,
             account,
             new.url,
@@ -47,8 +50,10 @@ impl System {
             new.event_types,
             new.secret_sealed,
             new.now
-        ])?;
-        let row = endpoint_by_id(&tx, tx.last_insert_rowid())?;
+                ],
+                |r| r.get(0),
+            )?;
+        let row = endpoint_by_id(&tx, id)?;
         tx.commit()?;
         Ok(row)
     }
@@ -62,13 +67,13 @@ impl System {
         tx.execute(
             "DELETE FROM webhook_attempts WHERE delivery_id IN
                  (SELECT id FROM webhook_deliveries WHERE endpoint_id = ?1)",
-            [id],
+            params![id],
         )?;
         tx.execute(
             "DELETE FROM webhook_deliveries WHERE endpoint_id = ?1",
-            [id],
+            params![id],
         )?;
-        tx.execute("DELETE FROM webhook_endpoints WHERE id = ?1", [id])?;
+        tx.execute("DELETE FROM webhook_endpoints WHERE id = ?1", params![id])?;
         tx.commit()?;
         Ok(Some(id))
     }
@@ -105,7 +110,7 @@ impl System {
         };
         let (url, reason): (String, Option<String>) = tx.query_row(
             "SELECT url, disabled_reason FROM webhook_endpoints WHERE id = ?1",
-            [id],
+            params![id],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
         // The breaker's history and a 410 belong to the receiver at the URL: a new URL starts
@@ -136,11 +141,11 @@ impl System {
             Some(false) => tx.execute(
                 "UPDATE webhook_endpoints SET disabled_reason = 'disabled by its owner'
                  WHERE id = ?1 AND enabled",
-                [id],
+                params![id],
             )?,
             Some(true) => tx.execute(
                 "UPDATE webhook_endpoints SET disabled_reason = NULL WHERE id = ?1 AND NOT enabled",
-                [id],
+                params![id],
             )?,
             None => 0,
         };
@@ -180,7 +185,7 @@ impl System {
         // it now would drop deliveries signed for it.
         let previous_until: Option<i64> = tx.query_row(
             "SELECT previous_secret_until FROM webhook_endpoints WHERE id = ?1",
-            [id],
+            params![id],
             |r| r.get(0),
         )?;
         if previous_until.is_some_and(|until| until > now) {
@@ -241,10 +246,10 @@ mod tests {
 
         // Another reason: disable and enable keep the breaker as it was.
         system
-            .db()
+            .sql()
             .execute(
                 "UPDATE webhook_endpoints SET disabled_reason = 'disabled by its owner'",
-                [],
+                params![],
             )
             .unwrap();
         let row = system

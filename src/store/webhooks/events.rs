@@ -1,6 +1,6 @@
 //! Events and their deliveries, written in the transaction of the change that caused them.
 
-use rusqlite::{Connection, params};
+use crate::store::sql::{Db, SqlResult, params};
 
 use crate::webhooks::events;
 
@@ -35,23 +35,22 @@ pub struct NewEvent<'a> {
 
 /// Writes `event` and one pending delivery, due now, for each enabled endpoint of `audience`
 /// subscribed to its type, on `conn` (inside the caller's transaction). Returns the deliveries.
-pub fn enqueue(
-    conn: &Connection,
-    event: &NewEvent<'_>,
-    audience: Audience,
-) -> rusqlite::Result<usize> {
-    conn.prepare_cached(
-        "INSERT INTO webhook_events (public_id, type, occurred_at, payload, account_id)
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![
-        event.public_id,
-        event.event_type,
-        event.occurred_at,
-        event.payload,
-        audience.account()
-    ])?;
-    let event_id = conn.last_insert_rowid();
+pub fn enqueue(conn: &Db<'_>, event: &NewEvent<'_>, audience: Audience) -> SqlResult<usize> {
+    let event_id: i64 = conn
+        .prepare_cached(
+            "INSERT INTO webhook_events (public_id, type, occurred_at, payload, account_id)
+         VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
+        )?
+        .query_row(
+            params![
+                event.public_id,
+                event.event_type,
+                event.occurred_at,
+                event.payload,
+                audience.account()
+            ],
+            |r| r.get(0),
+        )?;
     let endpoint = match audience {
         Audience::Endpoint { endpoint, .. } => Some(endpoint),
         _ => None,
@@ -77,11 +76,11 @@ pub fn enqueue(
 /// Builds the event of `event_type` with `data` (see [`crate::webhooks::events`]) and enqueues
 /// it for `audience` on `conn`, inside the caller's transaction. Returns the event's id.
 pub fn emit<D: serde::Serialize>(
-    conn: &Connection,
+    conn: &Db<'_>,
     event_type: &str,
     audience: Audience,
     data: &D,
-) -> rusqlite::Result<String> {
+) -> SqlResult<String> {
     let id = events::message_id();
     let now = crate::clock::now_ms();
     let payload = events::envelope(&id, event_type, now, data);
@@ -182,8 +181,11 @@ mod tests {
         };
         assert_eq!((of("whk_a1"), of("whk_b1")), (4, 1));
         system
-            .db()
-            .execute("UPDATE accounts SET disabled = 1 WHERE id = 2", [])
+            .sql()
+            .execute(
+                "UPDATE accounts SET disabled = TRUE WHERE id = 2",
+                params![],
+            )
             .unwrap();
         drop(system);
         assert_eq!(

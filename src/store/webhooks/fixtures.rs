@@ -1,6 +1,6 @@
 //! Accounts, endpoints and attempt records for tests of the outbox.
 
-use rusqlite::params;
+use crate::store::sql::params;
 
 use super::*;
 use crate::store::Store;
@@ -15,7 +15,7 @@ pub fn store_with_accounts() -> (tempfile::TempDir, Store) {
     let system = store.system().unwrap();
     for (id, email) in [(1, "a@example.org"), (2, "b@example.org")] {
         system
-            .db()
+            .sql()
             .execute(
                 "INSERT INTO accounts (id, email, display_name, password_hash, tier, created_at)
                  VALUES (?1, ?2, ?2, 'x', 'institutional', 0)",
@@ -38,25 +38,25 @@ pub fn emit(store: &Store, id: &str, event_type: &str, audience: Audience, at: i
         occurred_at: at,
         payload: payload.as_bytes(),
     };
-    enqueue(system.db(), &event, audience).unwrap()
+    enqueue(&system.sql(), &event, audience).unwrap()
 }
 
 /// The only delivery's status, attempts and next attempt time, and its attempts' statuses.
 pub fn only_delivery(store: &Store) -> (String, i64, i64, Vec<Option<u16>>) {
     let system = store.system().unwrap();
     let (status, attempts, next) = system
-        .db()
+        .sql()
         .query_row(
             "SELECT status, attempts, next_attempt_at FROM webhook_deliveries",
-            [],
+            params![],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .unwrap();
     let codes = system
-        .db()
+        .sql()
         .prepare("SELECT status_code FROM webhook_attempts ORDER BY id")
         .unwrap()
-        .query_map([], |r| r.get(0))
+        .query_map(params![], |r| r.get(0))
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
@@ -68,11 +68,11 @@ pub fn delivery_of(store: &Store, id: &str) -> (String, i64, i64) {
     store
         .system()
         .unwrap()
-        .db()
+        .sql()
         .query_row(
             "SELECT d.status, d.attempts, d.next_attempt_at FROM webhook_deliveries d
              JOIN webhook_events e ON e.id = d.event_id WHERE e.public_id = ?1",
-            [id],
+            params![id],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .unwrap()
@@ -133,13 +133,13 @@ pub fn status_of(store: &crate::store::Store, event: &str, endpoint: &str) -> St
     store
         .system()
         .unwrap()
-        .db()
+        .sql()
         .query_row(
             "SELECT d.status FROM webhook_deliveries d
              JOIN webhook_events e ON e.id = d.event_id
              JOIN webhook_endpoints p ON p.id = d.endpoint_id
              WHERE e.public_id = ?1 AND p.public_id = ?2",
-            [event, endpoint],
+            params![event, endpoint],
             |r| r.get(0),
         )
         .unwrap()

@@ -17,7 +17,7 @@ pub use outbox::{AttemptRecord, Claimed, EndpointChange, NextStep};
 pub use reads::{AttemptRow, DeliveryRow, MAX_LOGGED_ATTEMPTS};
 pub use resends::{MAX_REPLAY, REPLAY_EVERY_MS, Replay, ReplayOutcome, Resent};
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::store::sql::{Db, OptionalExtension, Row, SqlResult, Tx, params};
 
 use super::{StoreResult, System};
 use crate::webhooks::egress::WebhookUrl;
@@ -49,7 +49,7 @@ const ENDPOINT_COLUMNS: &str = "id, public_id, url, description, event_types, en
     disabled_reason, previous_secret_until, breaker_state, consecutive_failures,
     breaker_open_until, breaker_trips, failing_since, created_at";
 
-fn endpoint_from_row(r: &Row) -> rusqlite::Result<EndpointRow> {
+fn endpoint_from_row(r: &Row) -> SqlResult<EndpointRow> {
     Ok(EndpointRow {
         id: r.get(0)?,
         public_id: r.get(1)?,
@@ -78,7 +78,7 @@ fn url_key(url: &str) -> String {
 }
 
 /// Refuses `url` for `account` while its receiver's 410 Gone holds.
-fn ensure_not_gone(conn: &Connection, account: i64, url: &str, now: i64) -> StoreResult<()> {
+fn ensure_not_gone(conn: &Db<'_>, account: i64, url: &str, now: i64) -> StoreResult<()> {
     let gone_at: Option<i64> = conn
         .prepare_cached(
             "SELECT gone_at FROM webhook_destinations WHERE account_id = ?1 AND url_key = ?2",
@@ -103,8 +103,8 @@ impl System {
         &mut self,
         account: i64,
         public_id: &str,
-    ) -> StoreResult<Option<(rusqlite::Transaction<'_>, i64)>> {
-        let tx = self.transaction()?;
+    ) -> StoreResult<Option<(Tx<'_>, i64)>> {
+        let tx = self.tx()?;
         let id = tx
             .prepare_cached(
                 "SELECT id FROM webhook_endpoints WHERE public_id = ?1 AND account_id = ?2",
@@ -120,10 +120,10 @@ impl System {
 pub const GONE_REASON: &str = "the receiver answered 410 Gone";
 
 /// Refuses to schedule deliveries to a disabled endpoint: nothing would send them.
-fn ensure_enabled(conn: &Connection, endpoint: i64) -> StoreResult<()> {
+fn ensure_enabled(conn: &Db<'_>, endpoint: i64) -> StoreResult<()> {
     let enabled: bool = conn
         .prepare_cached("SELECT enabled FROM webhook_endpoints WHERE id = ?1")?
-        .query_row([endpoint], |r| r.get(0))?;
+        .query_row(params![endpoint], |r| r.get(0))?;
     if enabled { Ok(()) } else { Err(disabled()) }
 }
 
@@ -139,9 +139,9 @@ const RESCHEDULE: &str = "status = 'pending', attempts = 0, next_attempt_at = ?2
     scheduled_at = ?2, lease_until = NULL, last_status = NULL, last_error = NULL,
     delivered_at = NULL";
 
-fn endpoint_by_id(conn: &Connection, id: i64) -> rusqlite::Result<EndpointRow> {
+fn endpoint_by_id(conn: &Db<'_>, id: i64) -> SqlResult<EndpointRow> {
     conn.prepare_cached(&format!(
         "SELECT {ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = ?1"
     ))?
-    .query_row([id], endpoint_from_row)
+    .query_row(params![id], endpoint_from_row)
 }

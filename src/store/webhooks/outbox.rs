@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::store::sql::{Db, OptionalExtension, SqlResult, params};
 
 use super::{GONE_REASON, StoreResult, System, url_key};
 use crate::webhooks::breaker::{self, Breaker};
@@ -65,10 +65,10 @@ impl System {
     /// Deliveries waiting to be sent (for the metrics); the partial index of pending ones
     /// holds exactly these.
     pub fn pending_deliveries(&self) -> StoreResult<i64> {
-        Ok(self.db().query_row(
+        Ok(self.sql().query_row(
             "SELECT count(*) FROM webhook_deliveries INDEXED BY webhook_deliveries_pending
              WHERE status = 'pending'",
-            [],
+            params![],
             |r| r.get(0),
         )?)
     }
@@ -90,7 +90,7 @@ impl System {
         per_endpoint: usize,
         per_account: usize,
     ) -> StoreResult<Vec<Claimed>> {
-        let tx = self.transaction()?;
+        let tx = self.tx()?;
         // (replayed, next attempt, delivery, account) of every endpoint's first due deliveries:
         // an account's new events go before what it asked to be replayed.
         let mut due: Vec<(bool, i64, i64, i64)> = Vec::new();
@@ -108,7 +108,7 @@ impl System {
                  ORDER BY next_attempt_at, id LIMIT ?3",
             )?;
             let endpoints: Vec<(i64, i64)> = endpoints
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<_, _>>()?;
             for (endpoint, account) in endpoints {
                 let mut room = per_endpoint;
@@ -151,7 +151,7 @@ impl System {
             let mut lease =
                 tx.prepare_cached("UPDATE webhook_deliveries SET lease_until = ?2 WHERE id = ?1")?;
             for (_, _, delivery, _) in chosen {
-                claimed.push(read.query_row([delivery], |r| {
+                claimed.push(read.query_row(params![delivery], |r| {
                     Ok(Claimed {
                         delivery_id: r.get(0)?,
                         attempts: r.get(1)?,
@@ -178,7 +178,7 @@ impl System {
     /// attempt changed of its endpoint. One transaction for all: the worker writes together
     /// what finished while it was writing before.
     pub fn record_attempts(&mut self, records: &[AttemptRecord]) -> StoreResult<()> {
-        let tx = self.transaction()?;
+        let tx = self.tx()?;
         for record in records {
             record_attempt(&tx, record)?;
         }
@@ -188,7 +188,7 @@ impl System {
 }
 
 /// Records one attempt in `tx`.
-fn record_attempt(tx: &Connection, record: &AttemptRecord) -> StoreResult<()> {
+fn record_attempt(tx: &Db<'_>, record: &AttemptRecord) -> StoreResult<()> {
     let (status, next_at, delivered_at, spent) = match record.next {
         NextStep::Delivered => ("delivered", None, Some(record.at), 1),
         NextStep::RetryAt(at) => ("pending", Some(at), None, 1),
@@ -253,7 +253,7 @@ fn record_attempt(tx: &Connection, record: &AttemptRecord) -> StoreResult<()> {
 
 /// The receiver asked never to be called again: every endpoint of the account that names its
 /// URL (in any spelling) is disabled, and none may name it for [`GONE_FOR_MS`].
-fn hold_gone_url(tx: &Connection, change: &EndpointChange, at: i64) -> StoreResult<()> {
+fn hold_gone_url(tx: &Db<'_>, change: &EndpointChange, at: i64) -> StoreResult<()> {
     tx.prepare_cached(
         "INSERT INTO webhook_destinations (account_id, url_key, gone_at) VALUES (?1, ?2, ?3)
          ON CONFLICT (account_id, url_key) DO UPDATE SET gone_at = excluded.gone_at",
@@ -266,7 +266,7 @@ fn hold_gone_url(tx: &Connection, change: &EndpointChange, at: i64) -> StoreResu
 /// names the URL the attempt went to, in any spelling: an attempt under way when its owner gave
 /// a new one says nothing of the new receiver.
 fn disable_naming(
-    tx: &Connection,
+    tx: &Db<'_>,
     change: &EndpointChange,
     every: bool,
     reason: &str,
@@ -278,7 +278,7 @@ fn disable_naming(
              WHERE account_id = ?1 AND enabled AND (?3 OR id = ?2)",
         )?
         .query_map(params![change.account_id, change.endpoint_id, every], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            Ok((r.get::<i64>(0)?, r.get::<String>(1)?))
         })?
         .filter_map(|row| match row {
             Ok((id, url)) => (url_key(&url) == key).then_some(Ok(id)),
@@ -286,7 +286,7 @@ fn disable_naming(
         })
         .collect::<Result<_, _>>()?;
     let mut disable = tx.prepare_cached(
-        "UPDATE webhook_endpoints SET enabled = 0, disabled_reason = ?2 WHERE id = ?1",
+        "UPDATE webhook_endpoints SET enabled = FALSE, disabled_reason = ?2 WHERE id = ?1",
     )?;
     for id in naming {
         disable.execute(params![id, reason])?;
@@ -297,15 +297,15 @@ fn disable_naming(
 impl System {
     /// An endpoint's breaker as last saved.
     pub fn breaker(&self, endpoint_id: i64) -> StoreResult<Breaker> {
-        let mut stmt = self.db().prepare_cached(
+        let mut stmt = self.sql().prepare_cached(
             "SELECT breaker_state, consecutive_failures, breaker_open_until, breaker_trips,
                     failing_since, breaker_version
              FROM webhook_endpoints WHERE id = ?1",
         )?;
         let found = stmt
-            .query_row([endpoint_id], |r| {
+            .query_row(params![endpoint_id], |r| {
                 Ok(Breaker {
-                    state: breaker::State::parse(&r.get::<_, String>(0)?)
+                    state: breaker::State::parse(&r.get::<String>(0)?)
                         .unwrap_or(breaker::State::Closed),
                     consecutive_failures: r.get(1)?,
                     open_until: r.get(2)?,
@@ -322,7 +322,7 @@ impl System {
 
 /// Saves an endpoint's breaker, so its state shows in the API and survives a restart, unless a
 /// newer version of it was saved already.
-fn save_breaker(conn: &Connection, endpoint_id: i64, b: &Breaker) -> rusqlite::Result<()> {
+fn save_breaker(conn: &Db<'_>, endpoint_id: i64, b: &Breaker) -> SqlResult<()> {
     conn.prepare_cached(
         "UPDATE webhook_endpoints
          SET breaker_state = ?2, consecutive_failures = ?3, breaker_open_until = ?4,
@@ -347,29 +347,29 @@ impl System {
     /// hours after its schedule began); then events left without deliveries. Returns the events
     /// removed.
     pub fn purge_webhooks(&mut self, before: i64) -> StoreResult<usize> {
-        let tx = self.transaction()?;
+        let tx = self.tx()?;
         const OLD: &str =
             "SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
                            WHERE coalesce(d.scheduled_at, e.occurred_at) < ?1";
         tx.execute(
             &format!("DELETE FROM webhook_attempts WHERE delivery_id IN ({OLD})"),
-            [before],
+            params![before],
         )?;
         tx.execute(
             &format!("DELETE FROM webhook_deliveries WHERE id IN ({OLD})"),
-            [before],
+            params![before],
         )?;
         let events = tx.execute(
             "DELETE FROM webhook_events WHERE occurred_at < ?1
                AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = webhook_events.id)",
-            [before],
+            params![before],
         )?;
         // What a destination said or was asked before then: its holds (an hour, and
         // [`GONE_FOR_MS`], as long as events are kept) have run out.
         tx.execute(
             "DELETE FROM webhook_destinations
              WHERE coalesce(last_replay_at, 0) < ?1 AND coalesce(gone_at, 0) < ?1",
-            [before],
+            params![before],
         )?;
         tx.commit()?;
         Ok(events)
@@ -381,10 +381,10 @@ impl System {
     /// was killed mid-send) are due again at once instead of when their leases run out. Sent
     /// again, they may arrive twice, as at-least-once delivery allows. Returns how many.
     pub fn release_leases(&mut self) -> StoreResult<usize> {
-        Ok(self.db().execute(
+        Ok(self.sql().execute(
             "UPDATE webhook_deliveries SET lease_until = NULL
              WHERE status = 'pending' AND lease_until IS NOT NULL",
-            [],
+            params![],
         )?)
     }
 }
@@ -529,10 +529,10 @@ mod tests {
                 .is_empty()
         );
         let (attempts, status): (i64, String) = system
-            .db()
+            .sql()
             .query_row(
                 "SELECT (SELECT count(*) FROM webhook_attempts), status FROM webhook_deliveries",
-                [],
+                params![],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .unwrap();

@@ -1,6 +1,6 @@
 //! An account's own endpoints and deliveries, read through the `v_webhook_*` views.
 
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::{OptionalExtension, params};
 
 use super::{ENDPOINT_COLUMNS, EndpointRow, endpoint_from_row};
 use crate::store::{Scoped, StoreResult};
@@ -34,19 +34,21 @@ pub struct AttemptRow {
 impl Scoped {
     /// The caller's endpoints, oldest first.
     pub fn my_endpoints(&self) -> StoreResult<Vec<EndpointRow>> {
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {ENDPOINT_COLUMNS} FROM v_webhook_endpoints ORDER BY id"
         ))?;
-        let rows = stmt.query_map([], endpoint_from_row)?;
+        let rows = stmt.query_map(params![], endpoint_from_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// The caller's endpoint with this id; someone else's is None, like a missing one.
     pub fn my_endpoint(&self, public_id: &str) -> StoreResult<Option<EndpointRow>> {
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {ENDPOINT_COLUMNS} FROM v_webhook_endpoints WHERE public_id = ?1"
         ))?;
-        Ok(stmt.query_row([public_id], endpoint_from_row).optional()?)
+        Ok(stmt
+            .query_row(params![public_id], endpoint_from_row)
+            .optional()?)
     }
 
     /// The newest `limit` deliveries of the caller's endpoint `endpoint` (a public id), before
@@ -64,18 +66,18 @@ impl Scoped {
         let before: Option<i64> = match before {
             None => None,
             Some(before) => Some(
-                self.db()
+                self.sql()
                     .prepare_cached(
                         "SELECT id, event_public_id FROM v_webhook_deliveries
                          WHERE public_id = ?1 AND endpoint_public_id = ?2",
                     )?
-                    .query_row([before, endpoint], |r| r.get(0))
+                    .query_row(params![before, endpoint], |r| r.get(0))
                     .optional()?
                     .unwrap_or(0),
             ),
         };
         let mut deliveries: Vec<(i64, DeliveryRow)> = self
-            .db()
+            .sql()
             .prepare_cached(
                 "SELECT id, public_id, event_public_id, type, occurred_at, status, attempts,
                         next_attempt_at, delivered_at
@@ -101,7 +103,7 @@ impl Scoped {
                 ))
             })?
             .collect::<Result<_, _>>()?;
-        let mut attempts = self.db().prepare_cached(
+        let mut attempts = self.sql().prepare_cached(
             "SELECT attempted_at, status_code, latency_ms, error FROM
                  (SELECT id, attempted_at, status_code, latency_ms, error FROM v_webhook_attempts
                   WHERE delivery_id = ?1 ORDER BY id DESC LIMIT ?2)

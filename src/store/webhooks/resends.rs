@@ -1,6 +1,6 @@
 //! Sending again: a test event, one delivery resent, an endpoint's events replayed.
 
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::{OptionalExtension, params};
 
 use super::{Audience, RESCHEDULE, StoreResult, System, disabled, emit, ensure_enabled, url_key};
 use crate::webhooks::events;
@@ -56,7 +56,7 @@ impl System {
         delivery: &str,
         now: i64,
     ) -> StoreResult<Option<Resent>> {
-        let tx = self.transaction()?;
+        let tx = self.tx()?;
         let found: Option<(i64, String, bool, i64, Option<i64>)> = tx
             .query_row(
                 "SELECT d.id, d.status, p.enabled, p.id, d.lease_until FROM webhook_deliveries d
@@ -78,13 +78,15 @@ impl System {
         } else if status == "pending" {
             // Waiting for a retry: due now, its attempts so far kept.
             tx.execute(
-                "UPDATE webhook_deliveries SET next_attempt_at = min(next_attempt_at, ?2)
+                "UPDATE webhook_deliveries SET next_attempt_at = CASE WHEN next_attempt_at < ?2 THEN next_attempt_at ELSE ?2 END
                  WHERE id = ?1",
                 params![id, now],
             )?;
         } else {
             tx.execute(
-                &format!("UPDATE webhook_deliveries SET {RESCHEDULE}, replayed = 0 WHERE id = ?1"),
+                &format!(
+                    "UPDATE webhook_deliveries SET {RESCHEDULE}, replayed = FALSE WHERE id = ?1"
+                ),
                 params![id, now],
             )?;
         }
@@ -118,7 +120,7 @@ impl System {
         // does not start a new hour.
         let url: String = tx.query_row(
             "SELECT url FROM webhook_endpoints WHERE id = ?1",
-            [endpoint],
+            params![endpoint],
             |r| r.get(0),
         )?;
         let destination = url_key(&url);
@@ -166,8 +168,8 @@ impl System {
             let mut upsert = tx.prepare_cached(&format!(
                 "INSERT INTO webhook_deliveries (public_id, event_id, endpoint_id, status,
                                                  next_attempt_at, scheduled_at, replayed)
-                 VALUES ('dlv_' || lower(hex(randomblob(12))), ?1, ?3, 'pending', ?2, ?2, 1)
-                 ON CONFLICT (event_id, endpoint_id) DO UPDATE SET {RESCHEDULE}, replayed = 1
+                 VALUES ('dlv_' || lower(hex(randomblob(12))), ?1, ?3, 'pending', ?2, ?2, TRUE)
+                 ON CONFLICT (event_id, endpoint_id) DO UPDATE SET {RESCHEDULE}, replayed = TRUE
                  WHERE status != 'pending'"
             ))?;
             for (event, _) in events.iter().take(MAX_REPLAY) {
@@ -228,7 +230,7 @@ mod tests {
         }
         let mut system = store.system().unwrap();
         system
-            .db()
+            .sql()
             .execute_batch(
                 "UPDATE webhook_deliveries SET status = 'delivered'
                   WHERE event_id = (SELECT id FROM webhook_events WHERE public_id = 'msg_1');

@@ -1,0 +1,479 @@
+//! SQL on either database. The store's queries are written once, against [`Db`], a connection of
+//! SQLite or of PostgreSQL: placeholders as `?1`, `?2` (PostgreSQL's `$1`, `$2` are written for
+//! it), values bound and read through [`Param`] and [`Column`], which convert between SQLite's
+//! few storage classes and PostgreSQL's types (a boolean column is an integer to SQLite). Where
+//! the dialects differ a query asks [`Db::dialect`]; everything else is the same text.
+
+pub mod postgres;
+
+use std::ops::Deref;
+
+pub use self::postgres::PgConn;
+
+/// The database a [`Db`] speaks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SqlError {
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+    #[error(transparent)]
+    Postgres(#[from] ::postgres::Error),
+    /// A query for one row found none.
+    #[error("the query returned no rows")]
+    NoRows,
+    /// A column's value is not of the type asked for.
+    #[error("column {column}: {message}")]
+    Conversion { column: usize, message: String },
+    /// The wrong number of parameters for a statement.
+    #[error("the statement takes {expected} parameters, given {given}")]
+    ParameterCount { expected: usize, given: usize },
+}
+
+pub type SqlResult<T> = Result<T, SqlError>;
+
+impl SqlError {
+    /// A uniqueness (or other) constraint refused the write.
+    pub fn is_constraint_violation(&self) -> bool {
+        match self {
+            SqlError::Sqlite(e) => {
+                e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation)
+            }
+            SqlError::Postgres(e) => e.code().is_some_and(|code| {
+                code.code().starts_with("23") // integrity constraint violation
+            }),
+            _ => false,
+        }
+    }
+}
+
+/// `.optional()` on a one-row query: no row is `None`.
+pub trait OptionalExtension<T> {
+    fn optional(self) -> SqlResult<Option<T>>;
+}
+
+impl<T> OptionalExtension<T> for SqlResult<T> {
+    fn optional(self) -> SqlResult<Option<T>> {
+        match self {
+            Ok(value) => Ok(Some(value)),
+            Err(SqlError::NoRows) | Err(SqlError::Sqlite(rusqlite::Error::QueryReturnedNoRows)) => {
+                Ok(None)
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A value bound to a statement, borrowed from the caller.
+#[derive(Debug, Clone, Copy)]
+pub enum Value<'a> {
+    Null,
+    Integer(i64),
+    Real(f64),
+    Text(&'a str),
+    Blob(&'a [u8]),
+    Boolean(bool),
+}
+
+/// What may be bound to a statement's parameter.
+pub trait Param: rusqlite::ToSql + Sync {
+    fn value(&self) -> Value<'_>;
+}
+
+macro_rules! integer_params {
+    ($($t:ty),*) => {$(
+        impl Param for $t {
+            fn value(&self) -> Value<'_> {
+                Value::Integer(*self as i64)
+            }
+        }
+    )*};
+}
+integer_params!(i64, i32, u16, u32, u8);
+
+impl Param for f64 {
+    fn value(&self) -> Value<'_> {
+        Value::Real(*self)
+    }
+}
+impl Param for bool {
+    fn value(&self) -> Value<'_> {
+        Value::Boolean(*self)
+    }
+}
+impl Param for str {
+    fn value(&self) -> Value<'_> {
+        Value::Text(self)
+    }
+}
+impl Param for String {
+    fn value(&self) -> Value<'_> {
+        Value::Text(self)
+    }
+}
+impl Param for [u8] {
+    fn value(&self) -> Value<'_> {
+        Value::Blob(self)
+    }
+}
+impl Param for Vec<u8> {
+    fn value(&self) -> Value<'_> {
+        Value::Blob(self)
+    }
+}
+impl<const N: usize> Param for [u8; N] {
+    fn value(&self) -> Value<'_> {
+        Value::Blob(self)
+    }
+}
+impl<T: Param + ?Sized> Param for &T {
+    fn value(&self) -> Value<'_> {
+        (**self).value()
+    }
+}
+impl<T: Param> Param for Option<T> {
+    fn value(&self) -> Value<'_> {
+        match self {
+            Some(v) => v.value(),
+            None => Value::Null,
+        }
+    }
+}
+
+/// The parameters of a statement: `params![a, b]`.
+macro_rules! params {
+    () => { &[] as &[&dyn $crate::store::sql::Param] };
+    ($($p:expr),+ $(,)?) => { &[$(&$p as &dyn $crate::store::sql::Param),+] as &[&dyn $crate::store::sql::Param] };
+}
+pub(crate) use params;
+
+/// A column's value as read, before it is converted to the type asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Owned {
+    Null,
+    Integer(i64),
+    Real(f64),
+    Text(String),
+    Blob(Vec<u8>),
+}
+
+/// What a column may be read as.
+pub trait Column: Sized {
+    fn from_sqlite(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<Self>;
+    /// From the value PostgreSQL gave (booleans arrive as integers 0 and 1, as SQLite keeps
+    /// them).
+    fn from_owned(value: Owned) -> Result<Self, String>;
+}
+
+macro_rules! sqlite_column {
+    () => {
+        fn from_sqlite(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<Self> {
+            row.get(index)
+        }
+    };
+}
+
+fn wrong(value: &Owned, wanted: &str) -> String {
+    format!("{value:?} is not {wanted}")
+}
+
+macro_rules! integer_columns {
+    ($($t:ty),*) => {$(
+        impl Column for $t {
+            sqlite_column!();
+            fn from_owned(value: Owned) -> Result<Self, String> {
+                match value {
+                    Owned::Integer(i) => <$t>::try_from(i).map_err(|e| e.to_string()),
+                    other => Err(wrong(&other, stringify!($t))),
+                }
+            }
+        }
+    )*};
+}
+integer_columns!(i64, i32, u16, u32, u8);
+
+impl Column for bool {
+    sqlite_column!();
+    fn from_owned(value: Owned) -> Result<Self, String> {
+        match value {
+            Owned::Integer(i) => Ok(i != 0),
+            other => Err(wrong(&other, "a boolean")),
+        }
+    }
+}
+impl Column for f64 {
+    sqlite_column!();
+    fn from_owned(value: Owned) -> Result<Self, String> {
+        match value {
+            Owned::Real(r) => Ok(r),
+            Owned::Integer(i) => Ok(i as f64),
+            other => Err(wrong(&other, "a number")),
+        }
+    }
+}
+impl Column for String {
+    sqlite_column!();
+    fn from_owned(value: Owned) -> Result<Self, String> {
+        match value {
+            Owned::Text(t) => Ok(t),
+            other => Err(wrong(&other, "text")),
+        }
+    }
+}
+impl Column for Vec<u8> {
+    sqlite_column!();
+    fn from_owned(value: Owned) -> Result<Self, String> {
+        match value {
+            Owned::Blob(b) => Ok(b),
+            other => Err(wrong(&other, "a blob")),
+        }
+    }
+}
+impl<T: Column + rusqlite::types::FromSql> Column for Option<T> {
+    fn from_sqlite(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<Self> {
+        row.get(index)
+    }
+    fn from_owned(value: Owned) -> Result<Self, String> {
+        match value {
+            Owned::Null => Ok(None),
+            value => T::from_owned(value).map(Some),
+        }
+    }
+}
+
+/// A row of a result.
+pub enum Row<'r> {
+    Sqlite(&'r rusqlite::Row<'r>),
+    Postgres(&'r ::postgres::Row),
+}
+
+impl Row<'_> {
+    pub fn get<T: Column>(&self, index: usize) -> SqlResult<T> {
+        match self {
+            Row::Sqlite(row) => Ok(T::from_sqlite(row, index)?),
+            Row::Postgres(row) => {
+                let value = postgres::column(row, index)?;
+                T::from_owned(value).map_err(|message| SqlError::Conversion {
+                    column: index,
+                    message,
+                })
+            }
+        }
+    }
+}
+
+/// A connection of either database, as the store's queries see it.
+#[derive(Clone, Copy)]
+pub enum Db<'c> {
+    Sqlite(&'c rusqlite::Connection),
+    Postgres(&'c PgConn),
+}
+
+/// A prepared statement.
+pub enum Stmt<'c> {
+    Sqlite(rusqlite::CachedStatement<'c>),
+    /// One prepared for a single use ([`Db::prepare`]).
+    SqliteOnce(rusqlite::Statement<'c>),
+    Postgres(&'c PgConn, ::postgres::Statement),
+}
+
+impl<'c> Db<'c> {
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            Db::Sqlite(_) => Dialect::Sqlite,
+            Db::Postgres(_) => Dialect::Postgres,
+        }
+    }
+
+    /// The statement `sql`, prepared once per connection and kept.
+    pub fn prepare_cached(&self, sql: &str) -> SqlResult<Stmt<'c>> {
+        match *self {
+            Db::Sqlite(conn) => Ok(Stmt::Sqlite(conn.prepare_cached(sql)?)),
+            Db::Postgres(conn) => Ok(Stmt::Postgres(conn, conn.prepare(sql)?)),
+        }
+    }
+
+    /// The statement `sql`, prepared for one use: a statement made up for the occasion (its
+    /// text varies) would crowd out those kept.
+    pub fn prepare(&self, sql: &str) -> SqlResult<Stmt<'c>> {
+        match *self {
+            Db::Sqlite(conn) => Ok(Stmt::SqliteOnce(conn.prepare(sql)?)),
+            Db::Postgres(conn) => Ok(Stmt::Postgres(conn, conn.prepare_once(sql)?)),
+        }
+    }
+
+    pub fn execute(&self, sql: &str, params: &[&dyn Param]) -> SqlResult<usize> {
+        self.prepare_cached(sql)?.execute(params)
+    }
+
+    pub fn query_row<T>(
+        &self,
+        sql: &str,
+        params: &[&dyn Param],
+        f: impl FnOnce(&Row<'_>) -> SqlResult<T>,
+    ) -> SqlResult<T> {
+        self.prepare_cached(sql)?.query_row(params, f)
+    }
+
+    /// Statements without parameters, one after another.
+    pub fn execute_batch(&self, sql: &str) -> SqlResult<()> {
+        match *self {
+            Db::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
+            Db::Postgres(conn) => conn.batch_execute(sql),
+        }
+    }
+
+    /// Begins a transaction, ended by [`Tx::commit`] or else rolled back when dropped. On SQLite
+    /// it takes the write lock at once (`BEGIN IMMEDIATE`): a deferred one would read first and
+    /// fail without waiting on its first write, had another writer committed meanwhile.
+    pub fn transaction(&self) -> SqlResult<Tx<'c>> {
+        self.execute_batch(match self {
+            Db::Sqlite(_) => "BEGIN IMMEDIATE",
+            Db::Postgres(_) => "BEGIN",
+        })?;
+        Ok(Tx {
+            db: *self,
+            open: true,
+        })
+    }
+}
+
+/// Binds `params` to a SQLite statement, checking their number.
+fn bind_sqlite(stmt: &mut rusqlite::Statement<'_>, params: &[&dyn Param]) -> SqlResult<()> {
+    let expected = stmt.parameter_count();
+    if expected != params.len() {
+        return Err(SqlError::ParameterCount {
+            expected,
+            given: params.len(),
+        });
+    }
+    for (i, param) in params.iter().enumerate() {
+        let param: &dyn rusqlite::ToSql = *param;
+        stmt.raw_bind_parameter(i + 1, param)?;
+    }
+    Ok(())
+}
+
+impl<'c> Stmt<'c> {
+    /// The SQLite statement, or else PostgreSQL's connection and statement.
+    #[allow(clippy::type_complexity)]
+    fn split(
+        &mut self,
+    ) -> Result<&mut rusqlite::Statement<'c>, (&'c PgConn, &::postgres::Statement)> {
+        match self {
+            Stmt::Sqlite(stmt) => Ok(stmt),
+            Stmt::SqliteOnce(stmt) => Ok(stmt),
+            Stmt::Postgres(conn, stmt) => Err((conn, stmt)),
+        }
+    }
+
+    pub fn execute(&mut self, params: &[&dyn Param]) -> SqlResult<usize> {
+        match self.split() {
+            Ok(stmt) => {
+                bind_sqlite(stmt, params)?;
+                Ok(stmt.raw_execute()?)
+            }
+            Err((conn, stmt)) => conn.execute(stmt, params),
+        }
+    }
+
+    pub fn query_row<T>(
+        &mut self,
+        params: &[&dyn Param],
+        f: impl FnOnce(&Row<'_>) -> SqlResult<T>,
+    ) -> SqlResult<T> {
+        match self.split() {
+            Ok(stmt) => {
+                bind_sqlite(stmt, params)?;
+                let mut rows = stmt.raw_query();
+                match rows.next()? {
+                    Some(row) => f(&Row::Sqlite(row)),
+                    None => Err(SqlError::NoRows),
+                }
+            }
+            Err((conn, stmt)) => match conn.query(stmt, params)?.first() {
+                Some(row) => f(&Row::Postgres(row)),
+                None => Err(SqlError::NoRows),
+            },
+        }
+    }
+
+    /// The rows of the query, each mapped by `f`, as they are read.
+    pub fn query_map<T, F>(&mut self, params: &[&dyn Param], f: F) -> SqlResult<Mapped<'_, F>>
+    where
+        F: FnMut(&Row<'_>) -> SqlResult<T>,
+    {
+        let rows = match self.split() {
+            Ok(stmt) => {
+                bind_sqlite(stmt, params)?;
+                Rows::Sqlite(stmt.raw_query())
+            }
+            Err((conn, stmt)) => Rows::Postgres(conn.query(stmt, params)?.into_iter()),
+        };
+        Ok(Mapped { rows, f })
+    }
+}
+
+enum Rows<'s> {
+    Sqlite(rusqlite::Rows<'s>),
+    Postgres(std::vec::IntoIter<::postgres::Row>),
+}
+
+/// The rows of [`Stmt::query_map`].
+pub struct Mapped<'s, F> {
+    rows: Rows<'s>,
+    f: F,
+}
+
+impl<T, F> Iterator for Mapped<'_, F>
+where
+    F: FnMut(&Row<'_>) -> SqlResult<T>,
+{
+    type Item = SqlResult<T>;
+
+    fn next(&mut self) -> Option<SqlResult<T>> {
+        match &mut self.rows {
+            Rows::Sqlite(rows) => match rows.next() {
+                Ok(Some(row)) => Some((self.f)(&Row::Sqlite(row))),
+                Ok(None) => None,
+                Err(e) => Some(Err(e.into())),
+            },
+            Rows::Postgres(rows) => rows.next().map(|row| (self.f)(&Row::Postgres(&row))),
+        }
+    }
+}
+
+/// A transaction of a [`Db`]: its statements run on the connection it derefs to.
+pub struct Tx<'c> {
+    db: Db<'c>,
+    open: bool,
+}
+
+impl<'c> Deref for Tx<'c> {
+    type Target = Db<'c>;
+
+    fn deref(&self) -> &Db<'c> {
+        &self.db
+    }
+}
+
+impl Tx<'_> {
+    pub fn commit(mut self) -> SqlResult<()> {
+        self.open = false;
+        self.db.execute_batch("COMMIT")
+    }
+}
+
+impl Drop for Tx<'_> {
+    fn drop(&mut self) {
+        if self.open {
+            // Should the ROLLBACK fail, the pool closes the connection it gets back inside a
+            // transaction.
+            let _ = self.db.execute_batch("ROLLBACK");
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! The PostgreSQL side of [`super::Db`]: a connection with its prepared statements, the store's
+//! SQL in PostgreSQL's words, and values converted to and from the types of the columns.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::error::Error;
+
+use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
+
+use super::{Owned, Param, SqlError, SqlResult, Value};
+
+/// A PostgreSQL connection and the statements prepared on it, keyed by the store's SQL.
+pub struct PgConn {
+    client: RefCell<postgres::Client>,
+    statements: RefCell<HashMap<String, postgres::Statement>>,
+}
+
+impl PgConn {
+    pub fn new(client: postgres::Client) -> PgConn {
+        PgConn {
+            client: RefCell::new(client),
+            statements: Default::default(),
+        }
+    }
+
+    pub fn prepare(&self, sql: &str) -> SqlResult<postgres::Statement> {
+        if let Some(stmt) = self.statements.borrow().get(sql) {
+            return Ok(stmt.clone());
+        }
+        let stmt = self.client.borrow_mut().prepare(&translate(sql))?;
+        self.statements
+            .borrow_mut()
+            .insert(sql.to_owned(), stmt.clone());
+        Ok(stmt)
+    }
+
+    /// A statement for one use, not kept.
+    pub fn prepare_once(&self, sql: &str) -> SqlResult<postgres::Statement> {
+        Ok(self.client.borrow_mut().prepare(&translate(sql))?)
+    }
+
+    pub fn execute(&self, stmt: &postgres::Statement, params: &[&dyn Param]) -> SqlResult<usize> {
+        let values = values(params);
+        let refs = refs(&values);
+        let changed = self.client.borrow_mut().execute(stmt, &refs)?;
+        Ok(changed as usize)
+    }
+
+    pub fn query(
+        &self,
+        stmt: &postgres::Statement,
+        params: &[&dyn Param],
+    ) -> SqlResult<Vec<postgres::Row>> {
+        let values = values(params);
+        let refs = refs(&values);
+        Ok(self.client.borrow_mut().query(stmt, &refs)?)
+    }
+
+    pub fn batch_execute(&self, sql: &str) -> SqlResult<()> {
+        Ok(self.client.borrow_mut().batch_execute(sql)?)
+    }
+
+    /// Whether the connection is broken (the server closed it, or the network went).
+    pub fn is_closed(&self) -> bool {
+        self.client.borrow().is_closed()
+    }
+}
+
+fn values<'a>(params: &'a [&'a dyn Param]) -> Vec<PgValue<'a>> {
+    params.iter().map(|p| PgValue(p.value())).collect()
+}
+
+fn refs<'a>(values: &'a [PgValue<'a>]) -> Vec<&'a (dyn ToSql + Sync)> {
+    values.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
+}
+
+/// The store's SQL (SQLite's placeholders and idioms) as PostgreSQL takes it: `?N` becomes `$N`
+/// (outside quoted text), SQLite's index hints go, and a random hex id and a JSON array's
+/// membership test are written PostgreSQL's way.
+pub fn translate(sql: &str) -> String {
+    let sql = sql.replace(
+        "lower(hex(randomblob(12)))",
+        "substr(md5(gen_random_uuid()::text), 1, 24)",
+    );
+    let sql = json_membership(&sql);
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                out.push(c);
+            }
+            '?' if !quoted && chars.peek().is_some_and(|d| d.is_ascii_digit()) => out.push('$'),
+            _ => out.push(c),
+        }
+    }
+    drop_index_hints(&out)
+}
+
+/// `EXISTS (SELECT 1 FROM json_each(ARRAY) WHERE value = VALUE)`, SQLite's test that the JSON
+/// array of text ARRAY holds VALUE (a column or a parameter), as `(ARRAY::jsonb ? VALUE)`.
+fn json_membership(sql: &str) -> String {
+    const START: &str = "EXISTS (SELECT 1 FROM json_each(";
+    const MIDDLE: &str = ") WHERE value = ";
+    let mut out = String::with_capacity(sql.len());
+    let mut rest = sql;
+    while let Some(at) = rest.find(START) {
+        let after = &rest[at + START.len()..];
+        let parsed = after.split_once(MIDDLE).and_then(|(array, tail)| {
+            let (value, tail) = tail.split_once(')')?;
+            let plain = |s: &str| {
+                s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "._?".contains(c))
+            };
+            (plain(array) && plain(value)).then_some((array, value, tail))
+        });
+        let Some((array, value, tail)) = parsed else {
+            out.push_str(&rest[..at + START.len()]);
+            rest = after;
+            continue;
+        };
+        out.push_str(&rest[..at]);
+        out.push_str(&format!("({array}::jsonb ? {value})"));
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Removes `INDEXED BY name` (SQLite's hint; PostgreSQL's planner takes none).
+fn drop_index_hints(sql: &str) -> String {
+    const HINT: &str = "INDEXED BY ";
+    let mut out = String::with_capacity(sql.len());
+    let mut rest = sql;
+    while let Some(at) = rest.find(HINT) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + HINT.len()..];
+        let name_end = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        rest = &after[name_end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A bound value, converted to whatever type PostgreSQL inferred for its parameter.
+#[derive(Debug)]
+struct PgValue<'a>(Value<'a>);
+
+fn mismatch(value: &Value<'_>, ty: &Type) -> Box<dyn Error + Sync + Send> {
+    format!("a {value:?} cannot be bound to a parameter of type {ty}").into()
+}
+
+impl ToSql for PgValue<'_> {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut postgres::types::private::BytesMut,
+    ) -> Result<IsNull, Box<dyn Error + Sync + Send>> {
+        match self.0 {
+            Value::Null => Ok(IsNull::Yes),
+            Value::Integer(i) => match *ty {
+                Type::INT8 => i.to_sql(ty, out),
+                Type::INT4 => i32::try_from(i)?.to_sql(ty, out),
+                Type::INT2 => i16::try_from(i)?.to_sql(ty, out),
+                Type::FLOAT8 => (i as f64).to_sql(ty, out),
+                Type::BOOL => (i != 0).to_sql(ty, out),
+                Type::TEXT | Type::VARCHAR => i.to_string().to_sql(ty, out),
+                _ => Err(mismatch(&self.0, ty)),
+            },
+            Value::Boolean(b) => match *ty {
+                Type::BOOL => b.to_sql(ty, out),
+                Type::INT8 => i64::from(b).to_sql(ty, out),
+                Type::INT4 => i32::from(b).to_sql(ty, out),
+                _ => Err(mismatch(&self.0, ty)),
+            },
+            Value::Real(r) => match *ty {
+                Type::FLOAT8 => r.to_sql(ty, out),
+                Type::FLOAT4 => (r as f32).to_sql(ty, out),
+                _ => Err(mismatch(&self.0, ty)),
+            },
+            Value::Text(t) => match *ty {
+                Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME | Type::UNKNOWN => {
+                    t.to_sql(ty, out)
+                }
+                _ => Err(mismatch(&self.0, ty)),
+            },
+            Value::Blob(b) => match *ty {
+                Type::BYTEA => b.to_sql(ty, out),
+                _ => Err(mismatch(&self.0, ty)),
+            },
+        }
+    }
+
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+/// Column `index` of `row` as SQLite would hold it: booleans as 0 and 1.
+pub fn column(row: &postgres::Row, index: usize) -> SqlResult<Owned> {
+    let conversion = |message: String| SqlError::Conversion {
+        column: index,
+        message,
+    };
+    let Some(column) = row.columns().get(index) else {
+        return Err(conversion("no such column".into()));
+    };
+    let value = match *column.type_() {
+        Type::INT8 => row.try_get::<_, Option<i64>>(index)?.map(Owned::Integer),
+        Type::INT4 => row
+            .try_get::<_, Option<i32>>(index)?
+            .map(|i| Owned::Integer(i.into())),
+        Type::INT2 => row
+            .try_get::<_, Option<i16>>(index)?
+            .map(|i| Owned::Integer(i.into())),
+        Type::BOOL => row
+            .try_get::<_, Option<bool>>(index)?
+            .map(|b| Owned::Integer(b.into())),
+        Type::FLOAT8 => row.try_get::<_, Option<f64>>(index)?.map(Owned::Real),
+        Type::FLOAT4 => row
+            .try_get::<_, Option<f32>>(index)?
+            .map(|r| Owned::Real(r.into())),
+        Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME => {
+            row.try_get::<_, Option<String>>(index)?.map(Owned::Text)
+        }
+        Type::BYTEA => row.try_get::<_, Option<Vec<u8>>>(index)?.map(Owned::Blob),
+        ref other => {
+            return Err(conversion(format!(
+                "a column of type {other} (cast it in the query)"
+            )));
+        }
+    };
+    Ok(value.unwrap_or(Owned::Null))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_and_sqlite_idioms_are_written_for_postgresql() {
+        assert_eq!(
+            translate("SELECT id FROM t INDEXED BY t_pending WHERE a = ?1 AND b = '?2' OR c = ?12"),
+            "SELECT id FROM t  WHERE a = $1 AND b = '?2' OR c = $12"
+        );
+        assert_eq!(
+            translate(
+                "WHERE EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = ?4) AND
+                 EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = e.type)"
+            ),
+            "WHERE (p.event_types::jsonb ? $4) AND
+                 (p.event_types::jsonb ? e.type)"
+        );
+        assert_eq!(
+            translate("SELECT 'dlv_' || lower(hex(randomblob(12)))"),
+            "SELECT 'dlv_' || substr(md5(gen_random_uuid()::text), 1, 24)"
+        );
+    }
+}
