@@ -195,7 +195,8 @@ pub fn create_private_dataset(
     let mut system = store.system()?;
     let tx = system.transaction().map_err(StoreError::from)?;
     write::create_private_dataset(&tx, meta, dim_names, owner)?;
-    generations::bump(&tx, Some(owner)).map_err(StoreError::from_anyhow)?;
+    generations::bump(&crate::store::sql::Db::Sqlite(&tx), Some(owner))
+        .map_err(StoreError::from_anyhow)?;
     tx.commit().map_err(StoreError::from)?;
     Ok(())
 }
@@ -259,7 +260,8 @@ pub fn import_private_csv(
     )
     .map_err(StoreError::from_anyhow)?;
     if outcome.snapshot.is_some() {
-        generations::bump(&tx, Some(owner)).map_err(StoreError::from_anyhow)?;
+        generations::bump(&crate::store::sql::Db::Sqlite(&tx), Some(owner))
+            .map_err(StoreError::from_anyhow)?;
     }
     tx.commit().map_err(StoreError::from)?;
     Ok(outcome)
@@ -310,12 +312,12 @@ fn finish(
 ) -> anyhow::Result<()> {
     write::name_aggregates(&tx, &catalogue.aggregates)?;
     if report.regions > 0 {
-        generations::bump(&tx, None)?;
+        generations::bump(&crate::store::sql::Db::Sqlite(&tx), None)?;
     }
     // A file that changed no row may still have changed its dataset's description (title,
     // labels, headline series), which answers and the public catalogue show.
     if report.datasets.iter().any(|d| d.written) {
-        generations::bump(&tx, owner)?;
+        generations::bump(&crate::store::sql::Db::Sqlite(&tx), owner)?;
     }
     tx.commit().context("while committing the import")?;
     Ok(())

@@ -434,7 +434,12 @@ fn briefing_reads(db: &Path, peers: bool, citations: &[String]) -> Result<()> {
             let mut latest: Option<String> = None;
             if let Some(row) = rows.next()? {
                 let mut block = Vec::new();
-                regintel::store::blocks::read(row, 0, headline, &mut block)?;
+                regintel::store::blocks::read(
+                    &regintel::store::sql::Row::Sqlite(row),
+                    0,
+                    headline,
+                    &mut block,
+                )?;
                 latest = block.last().map(|r| r.period.to_string());
             }
             let (Some(period), true) = (latest, peers) else {

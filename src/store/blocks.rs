@@ -11,8 +11,8 @@
 //! little-endian), then the texts period, value text, flags, confidentiality status and citation
 //! id, each as its length (LEB128) and its UTF-8 bytes.
 
+use super::sql::{Db, SqlResult, params};
 use compact_str::CompactString;
-use rusqlite::{Transaction, params};
 
 use super::observations::ObsRow;
 use super::{StoreError, StoreResult, text};
@@ -20,7 +20,7 @@ use crate::citation::CitationId;
 
 /// Writes the block of `series_id` in `region` from its current rows in `observations`,
 /// replacing the one it had (and leaving none when no current row is left).
-pub fn write(tx: &Transaction, series_id: i64, region: &str) -> rusqlite::Result<()> {
+pub fn write(tx: &Db<'_>, series_id: i64, region: &str) -> SqlResult<()> {
     tx.prepare_cached("DELETE FROM observation_blocks WHERE series_id = ?1 AND region_code = ?2")?
         .execute(params![series_id, region])?;
     let mut read = tx.prepare_cached(
@@ -33,7 +33,8 @@ pub fn write(tx: &Transaction, series_id: i64, region: &str) -> rusqlite::Result
     let mut rows = read.query(params![series_id, region])?;
     let mut owner: Option<i64> = None;
     let mut block = Vec::new();
-    while let Some(r) = rows.next()? {
+    while let Some(r) = rows.next_row()? {
+        let r = &r.row();
         // Every row of a series belongs to its dataset's one owner (or none).
         owner = r.get(0)?;
         encode_row(
@@ -60,13 +61,13 @@ pub fn write(tx: &Transaction, series_id: i64, region: &str) -> rusqlite::Result
 }
 
 /// Writes every block: for a database made before blocks existed.
-pub fn write_all(tx: &Transaction) -> rusqlite::Result<()> {
+pub fn write_all(tx: &Db<'_>) -> SqlResult<()> {
     let pairs: Vec<(i64, String)> = tx
         .prepare(
             "SELECT DISTINCT series_id, region_code FROM observations INDEXED BY observations_current
              WHERE superseded_by IS NULL",
         )?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<Result<_, _>>()?;
     for (series, region) in pairs {
         write(tx, series, &region)?;
@@ -101,15 +102,12 @@ fn encode_row(out: &mut Vec<u8>, snapshot_id: i64, value: Option<f64>, texts: [&
 
 /// The rows of series `series_id` in the block of column `i` of `row`, appended to `out`.
 pub fn read(
-    row: &rusqlite::Row<'_>,
+    row: &crate::store::sql::Row<'_>,
     i: usize,
     series_id: i64,
     out: &mut Vec<ObsRow>,
 ) -> StoreResult<()> {
-    let block = row.get_ref(i)?.as_blob().map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Blob, Box::new(e))
-    })?;
-    decode(series_id, block, out)
+    decode(series_id, row.blob(i)?, out)
 }
 
 /// The rows of a block of series `series_id`, appended to `out`.

@@ -1,7 +1,7 @@
 //! Stored briefings: written through the system connection, read by their owner through
 //! `v_briefings`.
 
-use rusqlite::{OptionalExtension, Row, TransactionBehavior, params};
+use crate::store::sql::{OptionalExtension, Row, SqlResult, params};
 
 use super::{Scoped, StoreError, StoreResult, System};
 
@@ -30,7 +30,7 @@ pub struct BriefingListRow {
 
 const COLUMNS: &str = "public_id, region_code, briefing_type, title, created_at, body_json";
 
-fn from_row(r: &Row) -> rusqlite::Result<BriefingRow> {
+fn from_row(r: &Row) -> SqlResult<BriefingRow> {
     Ok(BriefingRow {
         public_id: r.get(0)?,
         region_code: r.get(1)?,
@@ -46,10 +46,10 @@ impl System {
     pub fn insert_briefing(&self, account: i64, row: &BriefingRow) -> StoreResult<()> {
         // Immediate: a read-then-write transaction that another writer overtakes fails at once,
         // where this one waits for the lock (the busy timeout) before it reads.
-        let tx = rusqlite::Transaction::new_unchecked(self.db(), TransactionBehavior::Immediate)?;
+        let tx = self.sql().transaction()?;
         let kept: i64 = tx
             .prepare_cached("SELECT count(*) FROM briefings WHERE account_id = ?1")?
-            .query_row([account], |r| r.get(0))?;
+            .query_row(params![account], |r| r.get(0))?;
         if kept >= MAX_PER_ACCOUNT {
             return Err(full());
         }
@@ -76,7 +76,7 @@ impl System {
             "links": { "briefing": format!("/briefings/{}", row.public_id) },
         });
         super::webhooks::emit(
-            &crate::store::sql::Db::Sqlite(&tx),
+            &tx,
             crate::webhooks::events::BRIEFING_CREATED,
             super::webhooks::Audience::Account(account),
             &data,
@@ -106,18 +106,18 @@ impl Scoped {
     /// How many briefings the caller keeps (at most a few thousand, so counting is cheap).
     pub fn briefing_count(&self) -> StoreResult<usize> {
         let kept: i64 = self
-            .db()
+            .sql()
             .prepare_cached("SELECT count(*) FROM v_briefings")?
-            .query_row([], |r| r.get(0))?;
+            .query_row(params![], |r| r.get(0))?;
         Ok(usize::try_from(kept).unwrap_or(0))
     }
 
     /// The caller's briefing with this id; someone else's is None, like a missing one.
     pub fn briefing(&self, public_id: &str) -> StoreResult<Option<BriefingRow>> {
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {COLUMNS} FROM v_briefings WHERE public_id = ?1"
         ))?;
-        Ok(stmt.query_row([public_id], from_row).optional()?)
+        Ok(stmt.query_row(params![public_id], from_row).optional()?)
     }
 
     /// The caller's briefings, newest first, older than `before` (a public id) when given.
@@ -126,7 +126,7 @@ impl Scoped {
         before: Option<&str>,
         limit: usize,
     ) -> StoreResult<Vec<BriefingListRow>> {
-        let mut stmt = self.db().prepare_cached(
+        let mut stmt = self.sql().prepare_cached(
             "SELECT public_id, region_code, briefing_type, title, created_at FROM v_briefings
              WHERE ?1 IS NULL OR id < (SELECT id FROM v_briefings WHERE public_id = ?1)
              ORDER BY id DESC LIMIT ?2",

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
-use rusqlite::{OptionalExtension, Row, params};
+use crate::store::sql::{OptionalExtension, Row, SqlResult, params};
 
 use super::{Scoped, StoreResult};
 use crate::catalogue::{ShownOnce, SourceRecord};
@@ -124,7 +124,7 @@ mod change_tests {
         let scoped = store.scoped(Some(1)).unwrap();
         for filter in [REST_OF_SNAPSHOT, LATER_SNAPSHOTS] {
             let plan: Vec<String> = scoped
-                .db()
+                .sql()
                 .prepare(&format!("EXPLAIN QUERY PLAN {}", change_query(filter)))
                 .unwrap()
                 .query_map(params![1, 1, 100], |r| r.get(3))
@@ -270,7 +270,7 @@ pub(super) const DATASET_COLUMNS: &str = "id, code, title, topic, description, n
     headline_json, dim_names_json, labels_json, source_id, headline_series_id,
     owner_account_id IS NOT NULL";
 
-pub(super) fn dataset_from_row(r: &Row) -> rusqlite::Result<DatasetRow> {
+pub(super) fn dataset_from_row(r: &Row) -> SqlResult<DatasetRow> {
     Ok(DatasetRow {
         id: r.get(0)?,
         code: r.get(1)?,
@@ -294,7 +294,7 @@ pub(super) const SNAPSHOT_COLUMNS: &str = "s.public_id, s.imported_at, s.file_na
     s.citation_id";
 
 /// [`SNAPSHOT_COLUMNS`] starting at column `at`.
-pub(super) fn snapshot_from_row(r: &Row, at: usize) -> rusqlite::Result<SnapshotRow> {
+pub(super) fn snapshot_from_row(r: &Row, at: usize) -> SqlResult<SnapshotRow> {
     Ok(SnapshotRow {
         public_id: r.get(at)?,
         imported_at: crate::clock::rfc3339(r.get(at + 1)?),
@@ -314,7 +314,7 @@ pub(super) const SERIES_COLUMNS: &str =
     "s.id, s.unit, s.dims, s.obs_count, s.region_count, s.period_min, s.period_max";
 
 /// [`SERIES_COLUMNS`] starting at column `at`.
-pub(super) fn series_from_row(r: &Row, at: usize) -> rusqlite::Result<SeriesRow> {
+pub(super) fn series_from_row(r: &Row, at: usize) -> SqlResult<SeriesRow> {
     Ok(SeriesRow {
         id: r.get(at)?,
         unit: r.get(at + 1)?,
@@ -330,7 +330,7 @@ pub(super) const SOURCE_COLUMNS: &str =
     "publisher, title, landing_url, license, origin_json, transformation";
 
 /// [`SOURCE_COLUMNS`] starting at column `at`.
-pub(super) fn source_from_row(r: &Row, at: usize) -> rusqlite::Result<SourceRecord> {
+pub(super) fn source_from_row(r: &Row, at: usize) -> SqlResult<SourceRecord> {
     Ok(SourceRecord {
         publisher: r.get(at)?,
         title: r.get(at + 1)?,
@@ -348,10 +348,10 @@ impl Scoped {
         if let Some(catalog) = self.public_catalog() {
             return Ok(catalog.datasets().to_vec());
         }
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {DATASET_COLUMNS} FROM v_datasets ORDER BY owner_account_id IS NOT NULL, code"
         ))?;
-        let rows = stmt.query_map([], |r| dataset_from_row(r).map(Arc::new))?;
+        let rows = stmt.query_map(params![], |r| dataset_from_row(r).map(Arc::new))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -360,12 +360,12 @@ impl Scoped {
         if let Some(found) = self.public_catalog().and_then(|c| c.dataset(code).cloned()) {
             return Ok(Some(found));
         }
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {DATASET_COLUMNS} FROM v_datasets WHERE code = ?1
              ORDER BY owner_account_id IS NULL LIMIT 1"
         ))?;
         Ok(stmt
-            .query_row([code], |r| dataset_from_row(r).map(Arc::new))
+            .query_row(params![code], |r| dataset_from_row(r).map(Arc::new))
             .optional()?)
     }
 
@@ -373,27 +373,27 @@ impl Scoped {
         if let Some(found) = self.public_catalog().and_then(|c| c.series_of(dataset_id)) {
             return Ok(found);
         }
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {SERIES_COLUMNS} FROM v_series s WHERE s.dataset_id = ?1
              ORDER BY s.unit, s.dims"
         ))?;
-        let rows = stmt.query_map([dataset_id], |r| series_from_row(r, 0))?;
+        let rows = stmt.query_map(params![dataset_id], |r| series_from_row(r, 0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Snapshots of a dataset, newest first.
     pub fn snapshots_of(&self, dataset_id: i64) -> StoreResult<Vec<SnapshotRow>> {
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {SNAPSHOT_COLUMNS} FROM v_snapshots s WHERE s.dataset_id = ?1 ORDER BY s.id DESC"
         ))?;
-        let rows = stmt.query_map([dataset_id], |r| snapshot_from_row(r, 0))?;
+        let rows = stmt.query_map(params![dataset_id], |r| snapshot_from_row(r, 0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// The internal id of the snapshot `public_id` of dataset `dataset_id`, if the caller sees it.
     pub fn snapshot_of(&self, dataset_id: i64, public_id: &str) -> StoreResult<Option<i64>> {
         Ok(self
-            .db()
+            .sql()
             .prepare_cached("SELECT id FROM v_snapshots WHERE dataset_id = ?1 AND public_id = ?2")?
             .query_row(params![dataset_id, public_id], |r| r.get(0))
             .optional()?)
@@ -415,14 +415,14 @@ impl Scoped {
             None => (since, Vec::new()),
             Some(cited) => {
                 let Some((snapshot, row)) = self
-                    .db()
+                    .sql()
                     .prepare_cached(
                         "SELECT o.snapshot_id, o.id FROM v_observations o
                          JOIN v_snapshots sn ON sn.id = o.snapshot_id
                          WHERE o.citation_id = ?1 AND sn.dataset_id = ?2 AND sn.id > ?3",
                     )?
                     .query_row(params![cited, dataset_id, since], |r| {
-                        Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+                        Ok((r.get::<i64>(0)?, r.get::<i64>(1)?))
                     })
                     .optional()?
                 else {
@@ -450,11 +450,11 @@ impl Scoped {
     fn change_rows(
         &self,
         filter: &str,
-        args: impl rusqlite::Params,
+        args: &[&dyn crate::store::sql::Param],
     ) -> StoreResult<Vec<SnapshotChange>> {
-        let mut stmt = self.db().prepare_cached(&change_query(filter))?;
+        let mut stmt = self.sql().prepare_cached(&change_query(filter))?;
         let rows = stmt.query_map(args, |r| {
-            let replaced = match r.get::<_, Option<String>>(8)? {
+            let replaced = match r.get::<Option<String>>(8)? {
                 Some(citation_id) => Some(Replaced {
                     citation_id,
                     value_text: r.get(9)?,
@@ -481,12 +481,12 @@ impl Scoped {
 
     /// The snapshot the caller can see whose citation id is `id`, with its dataset.
     pub fn snapshot_cited(&self, id: &str) -> StoreResult<Option<(SnapshotRow, Arc<DatasetRow>)>> {
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {SNAPSHOT_COLUMNS}, s.dataset_id FROM v_snapshots s WHERE s.citation_id = ?1"
         ))?;
         let Some((snapshot, dataset_id)) = stmt
-            .query_row([id], |r| {
-                Ok((snapshot_from_row(r, 0)?, r.get::<_, i64>(10)?))
+            .query_row(params![id], |r| {
+                Ok((snapshot_from_row(r, 0)?, r.get::<i64>(10)?))
             })
             .optional()?
         else {
@@ -500,11 +500,11 @@ impl Scoped {
         if let Some(found) = self.public_catalog().and_then(|c| c.source(id).cloned()) {
             return Ok(Some(found));
         }
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {SOURCE_COLUMNS} FROM v_sources WHERE id = ?1"
         ))?;
         Ok(stmt
-            .query_row([id], |r| source_from_row(r, 0).map(Arc::new))
+            .query_row(params![id], |r| source_from_row(r, 0).map(Arc::new))
             .optional()?)
     }
 }

@@ -3,8 +3,8 @@
 //! private data has its own (`account_generations`), which only that account's answers depend
 //! on, so no one can tell from an ETag or `/readyz` that another account changed something.
 
+use crate::store::sql::{Db, params};
 use anyhow::Context;
-use rusqlite::{Transaction, params};
 
 use super::{StoreResult, System};
 
@@ -17,31 +17,31 @@ pub struct Generations {
 
 impl System {
     pub fn generations(&self) -> StoreResult<Generations> {
-        let public = self.db().query_row(
+        let public = self.sql().query_row(
             "SELECT value FROM store_meta WHERE key = 'data_generation'",
-            [],
+            params![],
             |r| r.get(0),
         )?;
         let mut stmt = self
-            .db()
+            .sql()
             .prepare_cached("SELECT account_id, generation FROM account_generations")?;
         let accounts = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<Result<_, _>>()?;
         Ok(Generations { public, accounts })
     }
 }
 
 /// Marks data as changed: public data (`owner` None) or one account's private data.
-pub fn bump(tx: &Transaction, owner: Option<i64>) -> anyhow::Result<()> {
+pub fn bump(tx: &Db<'_>, owner: Option<i64>) -> anyhow::Result<()> {
     match owner {
         None => tx.execute(
             "UPDATE store_meta SET value = value + 1 WHERE key = 'data_generation'",
-            [],
+            params![],
         ),
         Some(account) => tx.execute(
             "INSERT INTO account_generations (account_id, generation) VALUES (?1, 1)
-             ON CONFLICT (account_id) DO UPDATE SET generation = generation + 1",
+             ON CONFLICT (account_id) DO UPDATE SET generation = account_generations.generation + 1",
             params![account],
         ),
     }

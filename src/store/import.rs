@@ -535,7 +535,7 @@ pub fn import_dataset(
     }
     refresh_series_stats(tx, series_ids.values().copied())?;
     for (series, region) in touched {
-        super::blocks::write(tx, series, region)?;
+        super::blocks::write(&crate::store::sql::Db::Sqlite(tx), series, region)?;
     }
     set_headline_series(tx, dataset_id, &meta.headline)?;
     add_unclassified_regions(tx, regions_seen.into_iter(), owner)?;

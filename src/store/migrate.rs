@@ -3,6 +3,8 @@
 //! binary is refused rather than guessed at.
 
 use anyhow::Context;
+
+use super::sql::{Db, SqlError};
 use rusqlite::{Connection, OptionalExtension};
 
 pub const SCHEMA: &str = include_str!("../../schema.sql");
@@ -52,11 +54,11 @@ pub fn parse(schema: &'static str, first: i64) -> Vec<Migration> {
 /// What a migration needs beyond its SQL: data only regintel's code computes, from rows that
 /// exist already. The step is today's code, run on the schema of its version: a later
 /// migration that changes what a step reads must keep that step working (or replace it).
-fn code_step(version: i64) -> Option<fn(&rusqlite::Transaction) -> rusqlite::Result<()>> {
+fn code_step(version: i64) -> Option<fn(&rusqlite::Transaction) -> anyhow::Result<()>> {
     match version {
-        14 => Some(super::blocks::write_all),
-        15 => Some(canonical_periods),
-        16 => Some(cite_regions_and_snapshots),
+        14 => Some(|tx| Ok(super::blocks::write_all(&Db::Sqlite(tx))?)),
+        15 => Some(|tx| Ok(canonical_periods(tx)?)),
+        16 => Some(|tx| Ok(cite_regions_and_snapshots(tx)?)),
         _ => None,
     }
 }
@@ -189,7 +191,7 @@ fn canonical_periods(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
         touched.insert((series, region));
     }
     for (series, region) in &touched {
-        super::blocks::write(tx, *series, region)?;
+        super::blocks::write(&Db::Sqlite(tx), *series, region).map_err(into_rusqlite)?;
     }
     let series: std::collections::BTreeSet<i64> = touched.iter().map(|(s, _)| *s).collect();
     for id in series {
@@ -225,6 +227,15 @@ pub fn too_new(current: i64, latest: i64) -> anyhow::Error {
     )
 }
 
+/// An error of the store's SQL inside a step written with rusqlite's (SQLite's only: these
+/// steps rewrite databases made before PostgreSQL was supported).
+fn into_rusqlite(err: SqlError) -> rusqlite::Error {
+    match err {
+        SqlError::Sqlite(e) => e,
+        other => rusqlite::Error::ToSqlConversionFailure(Box::new(other)),
+    }
+}
+
 pub fn latest_version() -> i64 {
     migrations().len() as i64
 }
@@ -256,6 +267,7 @@ pub fn migrate(conn: &mut Connection) -> anyhow::Result<Vec<i64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::sql::Row;
 
     fn memory() -> Connection {
         crate::store::pool::open(
@@ -359,7 +371,7 @@ mod tests {
             .unwrap()
             .query_map([], |r| {
                 let mut rows = Vec::new();
-                crate::store::blocks::read(r, 2, r.get(0)?, &mut rows).unwrap();
+                crate::store::blocks::read(&Row::Sqlite(r), 2, r.get(0)?, &mut rows).unwrap();
                 assert!(
                     rows.iter().all(|o| o.citation_id.as_str() != "cit_old"),
                     "{rows:?}"
@@ -399,7 +411,7 @@ mod tests {
         )
         .unwrap();
         let tx = conn.transaction().unwrap();
-        crate::store::blocks::write_all(&tx).unwrap();
+        crate::store::blocks::write_all(&Db::Sqlite(&tx)).unwrap();
         tx.commit().unwrap();
         let generation = |conn: &Connection| -> i64 {
             conn.query_row(
@@ -447,7 +459,7 @@ mod tests {
                 [],
                 |r| {
                     let mut rows = Vec::new();
-                    crate::store::blocks::read(r, 0, 1, &mut rows).unwrap();
+                    crate::store::blocks::read(&Row::Sqlite(r), 0, 1, &mut rows).unwrap();
                     Ok(rows.iter().map(|o| o.period.to_string()).collect())
                 },
             )

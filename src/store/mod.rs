@@ -225,7 +225,7 @@ impl Store {
             let started = std::time::Instant::now();
             let loaded = pool::open(&path, Role::Request)
                 .map_err(StoreError::from)
-                .and_then(|conn| PublicData::load(&conn.conn, budget));
+                .and_then(|conn| PublicData::load(&sql::Db::Sqlite(&conn.conn), budget));
             match loaded {
                 Ok(Loaded::Held(data)) => {
                     tracing::info!(
@@ -279,17 +279,13 @@ impl Store {
 }
 
 /// A text column of `row`, borrowed from the statement (no allocation).
-fn text<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r str> {
-    row.get_ref(i)?.as_str().map_err(|e| not_text(i, e))
+fn text<'r>(row: &sql::Row<'r>, i: usize) -> sql::SqlResult<&'r str> {
+    row.text(i)
 }
 
 /// [`text`] of a column that may be NULL.
-fn text_or_null<'r>(row: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<&'r str>> {
-    row.get_ref(i)?.as_str_or_null().map_err(|e| not_text(i, e))
-}
-
-fn not_text(i: usize, e: rusqlite::types::FromSqlError) -> rusqlite::Error {
-    rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+fn text_or_null<'r>(row: &sql::Row<'r>, i: usize) -> sql::SqlResult<Option<&'r str>> {
+    row.text_or_null(i)
 }
 
 /// A read-only connection to the database file `path`, outside the pools and without migrating:
@@ -463,7 +459,7 @@ impl Scoped {
                 let catalog = self.in_memory.catalogs.at(generation, || {
                     // Loaded for everyone: read as no account, whoever asked first.
                     self.conn.bind_account(None);
-                    let loaded = PublicCatalog::load(self.db());
+                    let loaded = PublicCatalog::load(&self.sql());
                     self.conn.bind_account(self.account);
                     loaded
                 })?;

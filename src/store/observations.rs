@@ -1,7 +1,7 @@
 //! Observation reads: the values behind profiles and comparisons, and citations.
 
+use crate::store::sql::{OptionalExtension, Row, SqlError, SqlResult, params};
 use compact_str::CompactString;
-use rusqlite::{OptionalExtension, Row, params};
 
 use crate::citation::CitationId;
 
@@ -80,19 +80,16 @@ const OBS_COLUMNS: &str = "o.citation_id, o.series_id, o.period, o.value, o.valu
     o.conf_status, o.snapshot_id";
 
 /// The citation id in column `at`.
-fn citation_at(r: &Row, at: usize) -> rusqlite::Result<CitationId> {
+fn citation_at(r: &Row, at: usize) -> SqlResult<CitationId> {
     let id = text(r, at)?;
-    CitationId::new(id).ok_or_else(|| {
-        rusqlite::Error::FromSqlConversionFailure(
-            at,
-            rusqlite::types::Type::Text,
-            format!("{} is no citation id", crate::error::shown(id)).into(),
-        )
+    CitationId::new(id).ok_or_else(|| SqlError::Conversion {
+        column: at,
+        message: format!("{} is no citation id", crate::error::shown(id)),
     })
 }
 
 /// Reads [`OBS_COLUMNS`] starting at column `at`.
-fn obs_at(r: &Row, at: usize) -> rusqlite::Result<ObsRow> {
+fn obs_at(r: &Row, at: usize) -> SqlResult<ObsRow> {
     let inline = |i: usize| text(r, i).map(CompactString::new);
     Ok(ObsRow {
         citation_id: citation_at(r, at)?,
@@ -136,16 +133,17 @@ impl Scoped {
                 .filter(|(_, rows)| !rows.is_empty())
                 .collect());
         }
-        let mut stmt = self.db().prepare_cached(
+        let mut stmt = self.sql().prepare_cached(
             "SELECT d.id, d.headline_series_id, b.rows
              FROM v_datasets d
              JOIN v_observation_blocks b
                ON b.series_id = d.headline_series_id AND b.region_code = ?1
              ORDER BY d.id",
         )?;
-        let mut rows = stmt.query([region])?;
+        let mut rows = stmt.query(params![region])?;
         let mut out = Vec::new();
-        while let Some(r) = rows.next()? {
+        while let Some(r) = rows.next_row()? {
+            let r = &r.row();
             let mut block = Vec::new();
             blocks::read(r, 2, r.get(1)?, &mut block)?;
             out.push((r.get(0)?, block));
@@ -159,13 +157,13 @@ impl Scoped {
         if let Some(rows) = self.public_rows() {
             return Ok(rows.series_rows(series_id, region));
         }
-        let mut stmt = self.db().prepare_cached(
+        let mut stmt = self.sql().prepare_cached(
             "SELECT rows FROM v_observation_blocks WHERE series_id = ?1 AND region_code = ?2",
         )?;
         let mut rows = stmt.query(params![series_id, region])?;
         let mut out = Vec::new();
-        if let Some(r) = rows.next()? {
-            blocks::read(r, 0, series_id, &mut out)?;
+        if let Some(r) = rows.next_row()? {
+            blocks::read(&r.row(), 0, series_id, &mut out)?;
         }
         Ok(out)
     }
@@ -203,7 +201,7 @@ impl Scoped {
         if let Some(rows) = self.public_rows() {
             return Ok(rows.value_at(series_id, region, period));
         }
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {OBS_COLUMNS}
              FROM v_observations o
              WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.period = ?3
@@ -222,12 +220,12 @@ impl Scoped {
             let found = match held {
                 Some(row) => Some((row.obs, row.region.to_owned(), row.src_line, None)),
                 None => self
-                    .db()
+                    .sql()
                     .prepare_cached(&format!(
                         "SELECT {OBS_COLUMNS}, o.region_code, o.src_line, o.superseded_by
                          FROM v_observations o WHERE o.citation_id = ?1"
                     ))?
-                    .query_row([id], |r| {
+                    .query_row(params![id], |r| {
                         Ok((obs_at(r, 0)?, r.get(8)?, r.get(9)?, r.get(10)?))
                     })
                     .optional()?,
@@ -253,7 +251,7 @@ impl Scoped {
                 }));
             }
         }
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {OBS_COLUMNS}, o.region_code, o.src_line, o.superseded_by, d.code, d.id,
                     se.unit, se.dims, d.source_id, {SNAPSHOT_COLUMNS}
              FROM v_observations o
@@ -263,7 +261,7 @@ impl Scoped {
              WHERE o.citation_id = ?1"
         ))?;
         Ok(stmt
-            .query_row([id], |r| {
+            .query_row(params![id], |r| {
                 Ok(CitationRow {
                     obs: obs_at(r, 0)?,
                     region_code: r.get(8)?,
@@ -289,21 +287,21 @@ impl Scoped {
             return Ok(Some(found));
         }
         let mut stmt = self
-            .db()
+            .sql()
             .prepare_cached("SELECT public_id FROM v_snapshots WHERE id = ?1")?;
-        Ok(stmt.query_row([id], |r| r.get(0)).optional()?)
+        Ok(stmt.query_row(params![id], |r| r.get(0)).optional()?)
     }
 
     /// The citation that currently stands for the same observation: the end of the
     /// `superseded_by` chain (bounded, in case of a revision cycle A → B → A).
     pub fn current_citation(&self, id: &str) -> StoreResult<String> {
         let mut stmt = self
-            .db()
+            .sql()
             .prepare_cached("SELECT superseded_by FROM v_observations WHERE citation_id = ?1")?;
         let mut current = id.to_owned();
         for _ in 0..64 {
             let next: Option<Option<String>> =
-                stmt.query_row([&current], |r| r.get(0)).optional()?;
+                stmt.query_row(params![&current], |r| r.get(0)).optional()?;
             match next.flatten() {
                 Some(next) => current = next,
                 None => break,
@@ -352,21 +350,23 @@ impl Scoped {
         mut f: impl FnMut(ExportRow<'_>) -> bool,
     ) -> StoreResult<()> {
         let _snapshot = self.snapshot()?;
-        let mut series = self.db().prepare_cached(
+        let mut series = self.sql().prepare_cached(
             "SELECT id, unit, dims FROM v_series WHERE dataset_id = ?1 ORDER BY id",
         )?;
-        let mut rows_of = self.db().prepare_cached(
+        let mut rows_of = self.sql().prepare_cached(
             "SELECT o.region_code, o.period, o.value_text, o.flags, o.conf_status, o.citation_id
              FROM v_observations o
              WHERE o.series_id = ?1 AND o.superseded_by IS NULL
                AND (?2 IS NULL OR o.period >= ?2) AND (?3 IS NULL OR o.period <= ?3)
              ORDER BY o.region_code, o.period",
         )?;
-        let mut each_series = series.query([dataset_id])?;
-        while let Some(s) = each_series.next()? {
+        let mut each_series = series.query(params![dataset_id])?;
+        while let Some(s) = each_series.next_row()? {
+            let s = &s.row();
             let (unit, dims) = (text(s, 1)?, text(s, 2)?);
-            let mut rows = rows_of.query(params![s.get::<_, i64>(0)?, filter.from, filter.to])?;
-            while let Some(r) = rows.next()? {
+            let mut rows = rows_of.query(params![s.get::<i64>(0)?, filter.from, filter.to])?;
+            while let Some(r) = rows.next_row()? {
+                let r = &r.row();
                 let more = f(ExportRow {
                     region: text(r, 0)?,
                     period: text(r, 1)?,
@@ -394,7 +394,8 @@ mod tests {
     #[test]
     fn stored_citation_ids_are_checked_when_read() {
         let db = rusqlite::Connection::open_in_memory().unwrap();
-        let read = |id: &str| db.query_row("SELECT ?1", [id], |r| citation_at(r, 0));
+        let db = crate::store::sql::Db::Sqlite(&db);
+        let read = |id: &str| db.query_row("SELECT ?1", params![id], |r| citation_at(r, 0));
         let id = "cit_oqrh2d7jvc5jqlzuutgd";
         assert_eq!(read(id).unwrap().as_str(), id);
         assert_eq!(read("cit_old").unwrap().as_str(), "cit_old");

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use rusqlite::Connection;
+use super::sql::{Db, params};
 
 use super::StoreResult;
 use super::datasets::{
@@ -40,21 +40,22 @@ pub struct PublicCatalog {
 
 impl PublicCatalog {
     /// Reads the catalogue through `db`'s views, public rows only, in its current transaction.
-    pub fn load(db: &Connection) -> StoreResult<PublicCatalog> {
+    pub fn load(db: &Db<'_>) -> StoreResult<PublicCatalog> {
         let mut stmt = db.prepare(&format!(
             "SELECT {DATASET_COLUMNS} FROM v_datasets WHERE owner_account_id IS NULL ORDER BY code"
         ))?;
         let datasets = stmt
-            .query_map([], |r| dataset_from_row(r).map(Arc::new))?
+            .query_map(params![], |r| dataset_from_row(r).map(Arc::new))?
             .collect::<Result<Vec<_>, _>>()?;
         let mut stmt = db.prepare(&format!(
             "SELECT s.dataset_id, {SERIES_COLUMNS} FROM v_series s
              JOIN v_datasets d ON d.id = s.dataset_id AND d.owner_account_id IS NULL
              ORDER BY s.dataset_id, s.unit, s.dims"
         ))?;
-        let mut rows = stmt.query([])?;
+        let mut rows = stmt.query(params![])?;
         let mut series: HashMap<i64, Vec<SeriesRow>> = HashMap::new();
-        while let Some(r) = rows.next()? {
+        while let Some(r) = rows.next_row()? {
+            let r = &r.row();
             series
                 .entry(r.get(0)?)
                 .or_default()
@@ -62,13 +63,17 @@ impl PublicCatalog {
         }
         let mut stmt = db.prepare(&format!("SELECT id, {SOURCE_COLUMNS} FROM v_sources"))?;
         let sources = stmt
-            .query_map([], |r| Ok((r.get(0)?, Arc::new(source_from_row(r, 1)?))))?
+            .query_map(params![], |r| {
+                Ok((r.get(0)?, Arc::new(source_from_row(r, 1)?)))
+            })?
             .collect::<Result<_, _>>()?;
         let mut stmt = db.prepare(&format!(
             "SELECT s.id, {SNAPSHOT_COLUMNS} FROM v_snapshots s WHERE s.owner_account_id IS NULL"
         ))?;
         let snapshots = stmt
-            .query_map([], |r| Ok((r.get(0)?, Arc::new(snapshot_from_row(r, 1)?))))?
+            .query_map(params![], |r| {
+                Ok((r.get(0)?, Arc::new(snapshot_from_row(r, 1)?)))
+            })?
             .collect::<Result<_, _>>()?;
         let series_ids = datasets
             .iter()
@@ -136,14 +141,15 @@ impl PublicCatalog {
 
 #[cfg(test)]
 mod tests {
+    use crate::store::sql::params;
     use crate::store::{Scoped, Store};
 
     fn add_dataset(store: &Store, owner: Option<i64>, code: &str, title: &str, bump: bool) {
         let mut system = store.system().unwrap();
-        let tx = system.transaction().unwrap();
+        let tx = system.tx().unwrap();
         tx.execute(
             "INSERT INTO datasets (owner_account_id, code, title, topic) VALUES (?1, ?2, ?3, 't')",
-            rusqlite::params![owner, code, title],
+            crate::store::sql::params![owner, code, title],
         )
         .unwrap();
         if bump {
@@ -188,10 +194,10 @@ mod tests {
         store
             .system()
             .unwrap()
-            .db()
+            .sql()
             .execute(
                 "UPDATE datasets SET title = 'renamed' WHERE code = 'pub_a'",
-                [],
+                params![],
             )
             .unwrap();
         {

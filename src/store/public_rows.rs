@@ -16,8 +16,8 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
+use super::sql::{Db, params};
 use compact_str::CompactString;
-use rusqlite::Connection;
 
 use super::observations::{ObsRow, RowValue};
 use super::public_catalog::PublicCatalog;
@@ -160,10 +160,12 @@ impl PublicData {
     /// one read transaction. They are not held when they need more than `budget` bytes, or hold
     /// what the compact form cannot (over 65,535 periods or snapshots, 255 kinds of flags, a
     /// value text over 255 bytes, a source line over 2^32, a citation id of another shape).
-    pub fn load(db: &Connection, budget: usize) -> StoreResult<Loaded> {
-        let tx = db.unchecked_transaction()?;
+    pub fn load(db: &Db<'_>, budget: usize) -> StoreResult<Loaded> {
+        let snapshot = db.read_snapshot()?;
         let generation: i64 =
-            db.query_row("SELECT value FROM v_data_generation", [], |r| r.get(0))?;
+            db.query_row("SELECT value FROM v_data_generation", params![], |r| {
+                r.get(0)
+            })?;
         let catalog = PublicCatalog::load(db)?;
         let counted = usize::try_from(catalog.observations()).unwrap_or(usize::MAX);
         let rows = if counted.saturating_mul(ROW_BYTES) > budget {
@@ -175,7 +177,7 @@ impl PublicData {
             Ok(rows) => rows,
             Err(reason) => return Ok(Loaded::NotHeld { generation, reason }),
         };
-        tx.finish()?;
+        drop(snapshot);
         Ok(Loaded::Held(Box::new(PublicData {
             generation,
             catalog: std::sync::Arc::new(catalog),
@@ -216,7 +218,7 @@ impl PublicRows {
     /// the rows expected, sizes the buffers once: grown by doubling, they would need half as
     /// much again while each is copied.
     fn load(
-        db: &Connection,
+        db: &Db<'_>,
         counted: usize,
         budget: usize,
     ) -> StoreResult<Result<PublicRows, NotHeld>> {
@@ -226,7 +228,7 @@ impl PublicRows {
              FROM v_observations WHERE superseded_by IS NULL
              ORDER BY series_id, region_code, period",
         )?;
-        let mut read = stmt.query([])?;
+        let mut read = stmt.query(params![])?;
         let mut rows: Vec<Row> = Vec::with_capacity(counted);
         let mut blocks: Vec<Block> = Vec::new();
         let mut periods = Interned::<u16>::new();
@@ -235,7 +237,8 @@ impl PublicRows {
         let mut snapshot_places: HashMap<i64, u16> = HashMap::new();
         // Eurostat's value texts are mostly 4 to 7 bytes.
         let mut texts = String::with_capacity(counted * 6);
-        while let Some(r) = read.next()? {
+        while let Some(r) = read.next_row()? {
+            let r = &r.row();
             let (series_id, region): (i64, &str) = (r.get(0)?, text(r, 1)?);
             let new_block = blocks
                 .last()

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use rusqlite::{OptionalExtension, Row};
+use crate::store::sql::{OptionalExtension, Row, SqlResult, params};
 
 use super::region_index::RegionIndex;
 use super::{Scoped, StoreResult, text_or_null};
@@ -68,7 +68,7 @@ const COLUMNS: &str = "code, name_latin, name_national, level, parent_code, coun
     classification, in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to,
     citation_id";
 
-fn from_row(r: &Row) -> rusqlite::Result<RegionRow> {
+fn from_row(r: &Row) -> SqlResult<RegionRow> {
     Ok(RegionRow {
         code: r.get(0)?,
         name_latin: r.get(1)?,
@@ -83,7 +83,7 @@ fn from_row(r: &Row) -> rusqlite::Result<RegionRow> {
         recoded_from: r.get(10)?,
         recoded_to: r.get(11)?,
         citation: r
-            .get::<_, Option<String>>(12)?
+            .get::<Option<String>>(12)?
             .and_then(|id| CitationId::new(&id)),
         shown: Default::default(),
     })
@@ -151,9 +151,9 @@ impl Scoped {
             .filter(|data| data.generation == generation);
         let index = self.in_memory.regions.at(generation, || {
             let mut stmt = self
-                .db()
+                .sql()
                 .prepare(&format!("SELECT {COLUMNS} FROM regions ORDER BY code"))?;
-            let rows = stmt.query_map([], from_row)?;
+            let rows = stmt.query_map(params![], from_row)?;
             Ok(RegionIndex::new(rows.collect::<Result<_, _>>()?))
         })?;
         self.public_regions = Some(index);
@@ -165,9 +165,12 @@ impl Scoped {
             return Ok(index.get(code).map(Arc::clone));
         }
         let mut stmt = self
-            .db()
+            .sql()
             .prepare_cached(&format!("SELECT {COLUMNS} FROM v_regions WHERE code = ?1"))?;
-        Ok(stmt.query_row([code], from_row).optional()?.map(Arc::new))
+        Ok(stmt
+            .query_row(params![code], from_row)
+            .optional()?
+            .map(Arc::new))
     }
 
     /// The region whose code is `code` in another case (`de21` for `DE21`); the first in code
@@ -176,20 +179,23 @@ impl Scoped {
         if let Some(index) = &self.public_regions {
             return Ok(index.any_case(code).map(Arc::clone));
         }
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {COLUMNS} FROM v_regions WHERE code = ?1 COLLATE NOCASE ORDER BY code LIMIT 1"
         ))?;
-        Ok(stmt.query_row([code], from_row).optional()?.map(Arc::new))
+        Ok(stmt
+            .query_row(params![code], from_row)
+            .optional()?
+            .map(Arc::new))
     }
 
     /// The classification row whose citation id is `id`.
     pub fn region_source(&self, id: &str) -> StoreResult<Option<RegionSourceRow>> {
-        let mut stmt = self.db().prepare_cached(
+        let mut stmt = self.sql().prepare_cached(
             "SELECT code, source_file, source_sha256, source_line, name_source, name_latin_source
              FROM v_region_sources WHERE citation_id = ?1",
         )?;
         Ok(stmt
-            .query_row([id], |r| {
+            .query_row(params![id], |r| {
                 Ok(RegionSourceRow {
                     code: r.get(0)?,
                     file: r.get(1)?,
@@ -207,8 +213,8 @@ impl Scoped {
         if let Some(index) = &self.public_regions {
             return Ok(index.codes());
         }
-        let mut stmt = self.db().prepare_cached("SELECT code FROM v_regions")?;
-        let rows = stmt.query_map([], |r| r.get(0))?;
+        let mut stmt = self.sql().prepare_cached("SELECT code FROM v_regions")?;
+        let rows = stmt.query_map(params![], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -218,9 +224,9 @@ impl Scoped {
             return Ok(index.children(code).map(|r| r.code.clone()).collect());
         }
         let mut stmt = self
-            .db()
+            .sql()
             .prepare_cached("SELECT code FROM v_regions WHERE parent_code = ?1 ORDER BY code")?;
-        let rows = stmt.query_map([code], |r| r.get(0))?;
+        let rows = stmt.query_map(params![code], |r| r.get(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -229,10 +235,10 @@ impl Scoped {
         if let Some(index) = &self.public_regions {
             return Ok(index.children(code).cloned().collect());
         }
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {COLUMNS} FROM v_regions WHERE parent_code = ?1 ORDER BY code"
         ))?;
-        let rows = stmt.query_map([code], from_row)?;
+        let rows = stmt.query_map(params![code], from_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
@@ -250,14 +256,15 @@ impl Scoped {
         if let Some(index) = &self.public_regions {
             return Ok(index.matching((level, country), needle, after, limit));
         }
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {COLUMNS} FROM v_regions
              WHERE (?1 IS NULL OR level = ?1) AND (?2 IS NULL OR country_code = ?2)
              ORDER BY code"
         ))?;
-        let mut rows = stmt.query(rusqlite::params![level, country])?;
+        let mut rows = stmt.query(params![level, country])?;
         let mut found = RegionMatches::default();
-        while let Some(row) = rows.next()? {
+        while let Some(row) = rows.next_row()? {
+            let row = &row.row();
             let code = text_or_null(row, 0)?.unwrap_or_default();
             let texts = [Some(code), text_or_null(row, 1)?, text_or_null(row, 2)?];
             let matches =
@@ -275,12 +282,12 @@ impl Scoped {
         level: Option<i64>,
         country: Option<&str>,
     ) -> StoreResult<Vec<RegionRow>> {
-        let mut stmt = self.db().prepare_cached(&format!(
+        let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {COLUMNS} FROM v_regions
              WHERE (?1 IS NULL OR level = ?1) AND (?2 IS NULL OR country_code = ?2)
              ORDER BY code"
         ))?;
-        let rows = stmt.query_map(rusqlite::params![level, country], from_row)?;
+        let rows = stmt.query_map(params![level, country], from_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
 }

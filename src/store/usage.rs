@@ -1,7 +1,7 @@
 //! Daily usage counters (`usage_daily`): written by the limiter's flush, read at start and by
 //! `GET /account/usage`.
 
-use rusqlite::{OptionalExtension, params};
+use crate::store::sql::{OptionalExtension, params};
 
 use super::accounts::Tier;
 use super::webhooks::{Audience, emit};
@@ -18,10 +18,10 @@ impl System {
     /// Every counter of one day: (scope, used).
     pub fn usage_of_day(&self, day: i64) -> StoreResult<Vec<(String, u64)>> {
         let mut stmt = self
-            .db()
+            .sql()
             .prepare_cached("SELECT scope, used FROM usage_daily WHERE day = ?1")?;
-        let rows = stmt.query_map([day_label(day)], |r| {
-            Ok((r.get(0)?, r.get::<_, i64>(1)?.max(0) as u64))
+        let rows = stmt.query_map(params![day_label(day)], |r| {
+            Ok((r.get(0)?, r.get::<i64>(1)?.max(0) as u64))
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }
@@ -35,14 +35,15 @@ impl System {
         rows: &[(String, i64, u64)],
         cap: Option<&dyn Fn(Tier) -> u64>,
     ) -> StoreResult<usize> {
-        let tx = self.transaction()?;
+        let tx = self.tx()?;
         let mut emitted = 0;
         {
             let mut before =
                 tx.prepare_cached("SELECT used FROM usage_daily WHERE scope = ?1 AND day = ?2")?;
             let mut stmt = tx.prepare_cached(
                 "INSERT INTO usage_daily (scope, day, used) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (scope, day) DO UPDATE SET used = max(used, excluded.used)",
+                 ON CONFLICT (scope, day) DO UPDATE SET used = CASE WHEN usage_daily.used > excluded.used
+                                                THEN usage_daily.used ELSE excluded.used END",
             )?;
             let mut tier_of = tx.prepare_cached("SELECT tier FROM accounts WHERE id = ?1")?;
             for (scope, day, used) in rows {
@@ -56,12 +57,12 @@ impl System {
                     continue;
                 };
                 let old: u64 = before
-                    .query_row(params![scope, label], |r| r.get::<_, i64>(0))
+                    .query_row(params![scope, label], |r| r.get::<i64>(0))
                     .optional()?
                     .map_or(0, |v| v.max(0) as u64);
                 stmt.execute(params![scope, label, *used as i64])?;
                 let Some(tier) = tier_of
-                    .query_row([account], |r| r.get::<_, String>(0))
+                    .query_row(params![account], |r| r.get::<String>(0))
                     .optional()?
                     .as_deref()
                     .and_then(Tier::parse)
@@ -81,7 +82,7 @@ impl System {
                             "links": { "usage": "/account/usage" },
                         });
                         emit(
-                            &crate::store::sql::Db::Sqlite(&tx),
+                            &tx,
                             events::USAGE_THRESHOLD,
                             Audience::Account(account),
                             &data,
@@ -101,10 +102,10 @@ impl Scoped {
     /// first.
     pub fn my_usage(&self, since: i64) -> StoreResult<Vec<(String, u64)>> {
         let mut stmt = self
-            .db()
+            .sql()
             .prepare_cached("SELECT day, used FROM v_usage_daily WHERE day >= ?1 ORDER BY day")?;
         let rows = stmt.query_map(params![day_label(since)], |r| {
-            Ok((r.get(0)?, r.get::<_, i64>(1)?.max(0) as u64))
+            Ok((r.get(0)?, r.get::<i64>(1)?.max(0) as u64))
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
     }

@@ -291,6 +291,7 @@ fn the_public_rows_in_memory_answer_as_sqlite_does() {
     let store = Store::open(dir.path(), 2).unwrap();
     let generation = store.system().unwrap().generations().unwrap().public;
     let conn = store.admin().unwrap();
+    let conn = regintel::store::sql::Db::Sqlite(&conn);
     let not_held = |budget| match PublicData::load(&conn, budget).unwrap() {
         Loaded::NotHeld {
             generation: g,

@@ -251,7 +251,44 @@ pub enum Row<'r> {
     Postgres(&'r ::postgres::Row),
 }
 
-impl Row<'_> {
+impl<'r> Row<'r> {
+    /// Text read in place (no copy): the read path reads most columns so.
+    pub fn text(&self, index: usize) -> SqlResult<&'r str> {
+        self.text_or_null(index)?
+            .ok_or_else(|| SqlError::Conversion {
+                column: index,
+                message: "NULL is not text".into(),
+            })
+    }
+
+    pub fn text_or_null(&self, index: usize) -> SqlResult<Option<&'r str>> {
+        match *self {
+            Row::Sqlite(row) => {
+                row.get_ref(index)?
+                    .as_str_or_null()
+                    .map_err(|e| SqlError::Conversion {
+                        column: index,
+                        message: e.to_string(),
+                    })
+            }
+            Row::Postgres(row) => Ok(row.try_get(index)?),
+        }
+    }
+
+    /// A blob read in place.
+    pub fn blob(&self, index: usize) -> SqlResult<&'r [u8]> {
+        match *self {
+            Row::Sqlite(row) => row
+                .get_ref(index)?
+                .as_blob()
+                .map_err(|e| SqlError::Conversion {
+                    column: index,
+                    message: e.to_string(),
+                }),
+            Row::Postgres(row) => Ok(row.try_get(index)?),
+        }
+    }
+
     pub fn get<T: Column>(&self, index: usize) -> SqlResult<T> {
         match self {
             Row::Sqlite(row) => Ok(T::from_sqlite(row, index)?),
@@ -402,6 +439,18 @@ impl<'c> Stmt<'c> {
         }
     }
 
+    /// The rows of the query, one at a time ([`Cursor::next`]), for reads that borrow from
+    /// each row in turn.
+    pub fn query(&mut self, params: &[&dyn Param]) -> SqlResult<Cursor<'_>> {
+        Ok(Cursor(match self.split() {
+            Ok(stmt) => {
+                bind_sqlite(stmt, params)?;
+                Rows::Sqlite(stmt.raw_query())
+            }
+            Err((conn, stmt)) => Rows::Postgres(conn.query(stmt, params)?.into_iter()),
+        }))
+    }
+
     /// The rows of the query, each mapped by `f`, as they are read.
     pub fn query_map<T, F>(&mut self, params: &[&dyn Param], f: F) -> SqlResult<Mapped<'_, F>>
     where
@@ -421,6 +470,33 @@ impl<'c> Stmt<'c> {
 enum Rows<'s> {
     Sqlite(rusqlite::Rows<'s>),
     Postgres(std::vec::IntoIter<::postgres::Row>),
+}
+
+/// The rows of [`Stmt::query`].
+pub struct Cursor<'s>(Rows<'s>);
+
+/// A row of a [`Cursor`]: SQLite's is borrowed from the statement, PostgreSQL's held.
+pub enum CursorRow<'c> {
+    Sqlite(&'c rusqlite::Row<'c>),
+    Postgres(::postgres::Row),
+}
+
+impl CursorRow<'_> {
+    pub fn row(&self) -> Row<'_> {
+        match self {
+            CursorRow::Sqlite(row) => Row::Sqlite(row),
+            CursorRow::Postgres(row) => Row::Postgres(row),
+        }
+    }
+}
+
+impl Cursor<'_> {
+    pub fn next_row(&mut self) -> SqlResult<Option<CursorRow<'_>>> {
+        match &mut self.0 {
+            Rows::Sqlite(rows) => Ok(rows.next()?.map(CursorRow::Sqlite)),
+            Rows::Postgres(rows) => Ok(rows.next().map(CursorRow::Postgres)),
+        }
+    }
 }
 
 /// The rows of [`Stmt::query_map`].
@@ -443,6 +519,34 @@ where
                 Err(e) => Some(Err(e.into())),
             },
             Rows::Postgres(rows) => rows.next().map(|row| (self.f)(&Row::Postgres(&row))),
+        }
+    }
+}
+
+impl<'c> Db<'c> {
+    /// A read transaction for reads that must see one state of the database: on SQLite one
+    /// begun here (unless the connection is in one already), rolled back when the guard goes;
+    /// on PostgreSQL nothing, as a request connection reads in one transaction from the start.
+    pub fn read_snapshot(&self) -> SqlResult<ReadSnapshot<'c>> {
+        match *self {
+            Db::Sqlite(conn) if conn.is_autocommit() => {
+                conn.execute_batch("BEGIN")?;
+                Ok(ReadSnapshot(Some(conn)))
+            }
+            _ => Ok(ReadSnapshot(None)),
+        }
+    }
+}
+
+/// See [`Db::read_snapshot`].
+pub struct ReadSnapshot<'c>(Option<&'c rusqlite::Connection>);
+
+impl Drop for ReadSnapshot<'_> {
+    fn drop(&mut self) {
+        if let Some(conn) = self.0 {
+            // Nothing to keep: the reads wrote nothing. Should the ROLLBACK fail, the pool
+            // closes the connection it gets back inside a transaction.
+            let _ = conn.execute_batch("ROLLBACK");
         }
     }
 }
