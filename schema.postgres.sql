@@ -371,7 +371,8 @@ ALTER TABLE observation_blocks ENABLE ROW LEVEL SECURITY;
 CREATE POLICY public_or_own ON observation_blocks FOR SELECT
     USING (owner_account_id IS NULL OR owner_account_id = current_account());
 ALTER TABLE store_meta ENABLE ROW LEVEL SECURITY;
-CREATE POLICY data_generation ON store_meta FOR SELECT USING (key = 'data_generation');
+CREATE POLICY data_generation ON store_meta FOR SELECT
+    USING (key IN ('data_generation', 'schema_version'));
 ALTER TABLE api_keys ENABLE ROW LEVEL SECURITY;
 CREATE POLICY own ON api_keys FOR SELECT USING (account_id = current_account());
 ALTER TABLE sessions ENABLE ROW LEVEL SECURITY;

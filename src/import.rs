@@ -16,6 +16,7 @@ use crate::progress::Progress;
 use crate::store::datasets::DatasetRow;
 use crate::store::generations;
 use crate::store::import::{self as write, DatasetMeta, FileOrigin, ImportOutcome};
+use crate::store::sql::Tx;
 use crate::store::{Store, StoreError};
 
 #[derive(Debug, Default, serde::Serialize)]
@@ -48,7 +49,7 @@ pub fn import_bundled(
 ) -> anyhow::Result<ImportReport> {
     let regions = crate::store::classification::bundled()?;
     let mut conn = store.admin()?;
-    let tx = crate::store::begin_writing(&mut conn)?;
+    let tx = conn.transaction()?;
     let mut report = ImportReport {
         regions: write::upsert_regions(&tx, &regions)?,
         datasets: Vec::new(),
@@ -110,10 +111,12 @@ pub fn import_files(
 ) -> anyhow::Result<ImportReport> {
     // Rows of a private dataset that exists already may leave out its unit, and must have it.
     let existing_unit = match (owner, naming.dataset) {
-        (Some(owner), Some(code)) => write::private_headline_json(&store.admin()?, code, owner)?
-            .map(|json| crate::store::datasets::headline_of(&json).map(|(unit, _)| unit))
-            .transpose()?
-            .filter(|u| !u.is_empty()),
+        (Some(owner), Some(code)) => {
+            write::private_headline_json(&store.admin()?.sql(), code, owner)?
+                .map(|json| crate::store::datasets::headline_of(&json).map(|(unit, _)| unit))
+                .transpose()?
+                .filter(|u| !u.is_empty())
+        }
         _ => None,
     };
     let given_unit = naming.unit.and_then(crate::ingest::unit_code);
@@ -133,7 +136,7 @@ pub fn import_files(
     };
     // An account's region codes are matched to the known ones (in any case); read once.
     let known_codes = match owner {
-        Some(_) => write::region_codes(&store.admin()?)?,
+        Some(_) => write::region_codes(&store.admin()?.sql())?,
         None => Vec::new(),
     };
     let mut parsed = Vec::with_capacity(paths.len());
@@ -160,7 +163,7 @@ pub fn import_files(
         parsed.push((name, sha256_hex(&bytes), file));
     }
     let mut conn = store.admin()?;
-    let tx = crate::store::begin_writing(&mut conn)?;
+    let tx = conn.transaction()?;
     let mut report = ImportReport::default();
     for (name, sha, file) in &parsed {
         if owner.is_some() && write::latest_snapshot_sha(&tx, &file.dataset, None)?.is_some() {
@@ -195,8 +198,7 @@ pub fn create_private_dataset(
     let mut system = store.system()?;
     let tx = system.transaction().map_err(StoreError::from)?;
     write::create_private_dataset(&tx, meta, dim_names, owner)?;
-    generations::bump(&crate::store::sql::Db::Sqlite(&tx), Some(owner))
-        .map_err(StoreError::from_anyhow)?;
+    generations::bump(&tx, Some(owner)).map_err(StoreError::from_anyhow)?;
     tx.commit().map_err(StoreError::from)?;
     Ok(())
 }
@@ -260,8 +262,7 @@ pub fn import_private_csv(
     )
     .map_err(StoreError::from_anyhow)?;
     if outcome.snapshot.is_some() {
-        generations::bump(&crate::store::sql::Db::Sqlite(&tx), Some(owner))
-            .map_err(StoreError::from_anyhow)?;
+        generations::bump(&tx, Some(owner)).map_err(StoreError::from_anyhow)?;
     }
     tx.commit().map_err(StoreError::from)?;
     Ok(outcome)
@@ -305,19 +306,19 @@ fn canonical_region_codes(known: &[String], parsed: &mut ParsedFile) -> Result<(
 
 /// Names aggregates, marks what changed (public data, or `owner`'s private data) and commits.
 fn finish(
-    tx: rusqlite::Transaction,
+    tx: Tx<'_>,
     catalogue: &Catalogue,
     report: &ImportReport,
     owner: Option<i64>,
 ) -> anyhow::Result<()> {
     write::name_aggregates(&tx, &catalogue.aggregates)?;
     if report.regions > 0 {
-        generations::bump(&crate::store::sql::Db::Sqlite(&tx), None)?;
+        generations::bump(&tx, None)?;
     }
     // A file that changed no row may still have changed its dataset's description (title,
     // labels, headline series), which answers and the public catalogue show.
     if report.datasets.iter().any(|d| d.written) {
-        generations::bump(&crate::store::sql::Db::Sqlite(&tx), owner)?;
+        generations::bump(&tx, owner)?;
     }
     tx.commit().context("while committing the import")?;
     Ok(())

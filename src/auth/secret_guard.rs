@@ -9,14 +9,15 @@
 
 use std::path::Path;
 
+use crate::store::sql::{Db, Dialect, OptionalExtension, params};
 use anyhow::bail;
-use rusqlite::{Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
 
 use super::jwt::KEYRING_FILE;
 use super::secrets::{PEPPER_FILE, SEALING_KEY_FILE};
 
-/// A secret file, the rows that depend on it (counted, named), what a new one does to them, and
+/// A secret file, the rows that depend on it (counted by `protected`, whose `?1`, if it has one,
+/// is now in unix milliseconds; named), what a new one does to them, and
 /// whether another file in its place breaks them: the key ring is edited by hand to rotate its
 /// keys (its sessions are minutes long), so only its absence is refused.
 struct Guarded {
@@ -44,8 +45,7 @@ const GUARDED: [Guarded; 3] = [
     },
     Guarded {
         file: KEYRING_FILE,
-        protected: "SELECT count(*) FROM sessions
-                    WHERE revoked_at IS NULL AND expires_at > unixepoch() * 1000",
+        protected: "SELECT count(*) FROM sessions WHERE revoked_at IS NULL AND expires_at > ?1",
         rows_are: "sessions",
         new_one: "each would end",
         contents_matter: false,
@@ -64,14 +64,20 @@ pub fn fingerprint(bytes: &[u8]) -> String {
 /// What is wrong between the secret files in `secrets_dir` and the database: for each file on
 /// which rows of the database depend, missing, or (where its contents matter) another than the
 /// one the database was used with. Read-only.
-pub fn problems(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<Vec<String>> {
+pub fn problems(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<Vec<String>> {
     // A database from before the fingerprints (an old backup) has no record, and its rows
     // still need their files.
     let fingerprinted: bool = conn.query_row(
-        "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'secret_fingerprints'",
-        [],
+        match conn.dialect() {
+            Dialect::Sqlite => {
+                "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'secret_fingerprints'"
+            }
+            Dialect::Postgres => "SELECT to_regclass('secret_fingerprints') IS NOT NULL",
+        },
+        params![],
         |r| r.get(0),
     )?;
+    let now = crate::clock::now_ms();
     let mut out = Vec::new();
     for guarded in &GUARDED {
         let Guarded {
@@ -81,7 +87,11 @@ pub fn problems(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<Vec<Str
             new_one,
             contents_matter,
         } = *guarded;
-        let rows: i64 = conn.query_row(protected, [], |r| r.get(0))?;
+        let mut count = conn.prepare(protected)?;
+        let rows: i64 = match protected.contains("?1") {
+            true => count.query_row(params![now], |r| r.get(0))?,
+            false => count.query_row(params![], |r| r.get(0))?,
+        };
         if rows == 0 {
             continue;
         }
@@ -89,7 +99,7 @@ pub fn problems(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<Vec<Str
             true => conn
                 .query_row(
                     "SELECT fingerprint FROM secret_fingerprints WHERE file = ?1",
-                    [file],
+                    params![file],
                     |r| r.get(0),
                 )
                 .optional()?,
@@ -118,7 +128,7 @@ pub fn problems(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<Vec<Str
 
 /// At start, before the secrets are loaded: refuses on [`problems`], unless `new_secrets`, which
 /// logs what the new secrets break (a different file present is then taken as the new one).
-fn before_loading(conn: &Connection, secrets_dir: &Path, new_secrets: bool) -> anyhow::Result<()> {
+fn before_loading(conn: &Db<'_>, secrets_dir: &Path, new_secrets: bool) -> anyhow::Result<()> {
     let problems = problems(conn, secrets_dir)?;
     if problems.is_empty() {
         if new_secrets {
@@ -146,7 +156,8 @@ pub fn guarded<T>(
     load: impl FnOnce() -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
     let dir = super::secrets::secrets_dir(data_dir)?;
-    let conn = store.admin()?;
+    let admin = store.admin()?;
+    let conn = admin.sql();
     before_loading(&conn, &dir, new_secrets)?;
     let loaded = load()?;
     record(&conn, &dir)?;
@@ -155,7 +166,7 @@ pub fn guarded<T>(
 
 /// Once the secrets are loaded (made where missing): records the fingerprint of each file there
 /// is.
-fn record(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<()> {
+fn record(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<()> {
     for Guarded { file, .. } in &GUARDED {
         let Ok(bytes) = std::fs::read(secrets_dir.join(file)) else {
             continue;
@@ -165,7 +176,7 @@ fn record(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<()> {
              ON CONFLICT (file) DO UPDATE SET fingerprint = excluded.fingerprint,
                  recorded_at = excluded.recorded_at
              WHERE fingerprint <> excluded.fingerprint",
-            rusqlite::params![file, fingerprint(&bytes), crate::clock::now_ms()],
+            params![file, fingerprint(&bytes), crate::clock::now_ms()],
         )?;
     }
     Ok(())
@@ -175,7 +186,7 @@ fn record(conn: &Connection, secrets_dir: &Path) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
-    fn database_with_a_key() -> Connection {
+    fn database_with_a_key() -> rusqlite::Connection {
         let mut conn =
             crate::store::pool::open(Path::new(":memory:"), crate::store::pool::Role::System)
                 .unwrap()
@@ -196,6 +207,7 @@ mod tests {
     #[test]
     fn missing_and_different_secrets_are_named_with_what_depends_on_them() {
         let conn = database_with_a_key();
+        let conn = Db::Sqlite(&conn);
         let dir = tempfile::tempdir().unwrap();
         let problems = problems(&conn, dir.path()).unwrap();
         assert_eq!(problems.len(), 1, "{problems:?}");
@@ -219,9 +231,11 @@ mod tests {
         );
         // What is stored is the labelled digest, not the secret.
         let stored: String = conn
-            .query_row("SELECT fingerprint FROM secret_fingerprints", [], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT fingerprint FROM secret_fingerprints",
+                params![],
+                |r| r.get(0),
+            )
             .unwrap();
         assert_eq!(stored, fingerprint(&[7u8; 32]));
         assert!(!stored.contains(&"07".repeat(32)));
@@ -232,6 +246,7 @@ mod tests {
     #[test]
     fn the_key_ring_is_refused_only_when_missing_under_live_sessions() {
         let conn = database_with_a_key();
+        let conn = Db::Sqlite(&conn);
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(PEPPER_FILE), [7u8; 32]).unwrap();
         std::fs::write(dir.path().join(KEYRING_FILE), "ring one").unwrap();
@@ -252,7 +267,7 @@ mod tests {
             found.len() == 1 && found[0].contains("is missing") && found[0].contains("1 sessions"),
             "{found:?}"
         );
-        conn.execute("UPDATE sessions SET expires_at = 0", [])
+        conn.execute("UPDATE sessions SET expires_at = 0", params![])
             .unwrap();
         assert!(
             problems(&conn, dir.path()).unwrap().is_empty(),

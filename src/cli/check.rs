@@ -103,7 +103,7 @@ fn secrets_of_the_database(
     say: LogFormat,
 ) -> anyhow::Result<()> {
     let conn = open_read_only(database)?;
-    let problems = crate::auth::secret_guard::problems(&conn, dir)?;
+    let problems = crate::auth::secret_guard::problems(&crate::store::sql::Db::Sqlite(&conn), dir)?;
     match (problems.is_empty(), new_secrets) {
         (true, _) => say.say("secrets: those the database was used with"),
         (false, true) => say.warn(&format!("--new-secrets: {}", problems.join("; "))),

@@ -240,7 +240,7 @@ impl System {
             pepper_version,
             now,
         } = *key;
-        let tx = self.tx()?;
+        let tx = self.transaction()?;
         let active: i64 = tx.query_row(
             "SELECT count(*) FROM api_keys WHERE account_id = ?1 AND revoked_at IS NULL",
             params![account_id],

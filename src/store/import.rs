@@ -8,8 +8,8 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use crate::store::sql::{Db, OptionalExtension, SqlResult, Stmt, params};
 use anyhow::bail;
-use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::catalogue::SourceRecord;
 use crate::citation::{CanonicalRow, canonical_dims, citation_id};
@@ -53,10 +53,7 @@ pub struct ImportOutcome {
 
 /// Writes the classification's regions, each with its source (where its row stands, and the
 /// citation answers give it). Returns the rows inserted or changed.
-pub fn upsert_regions(
-    tx: &Transaction,
-    regions: &[(RegionRow, RegionSource)],
-) -> rusqlite::Result<usize> {
+pub fn upsert_regions(tx: &Db<'_>, regions: &[(RegionRow, RegionSource)]) -> SqlResult<usize> {
     let mut stmt = tx.prepare(
         "INSERT INTO regions (code, name_latin, name_national, level, parent_code, country_code,
                               classification, in_nuts2021, in_nuts2024, change_2021_2024,
@@ -111,7 +108,7 @@ pub fn upsert_regions(
 }
 
 /// Inserts a source, or returns the id of an identical one.
-pub fn upsert_source(tx: &Transaction, s: &SourceRecord) -> rusqlite::Result<i64> {
+pub fn upsert_source(tx: &Db<'_>, s: &SourceRecord) -> SqlResult<i64> {
     let fields = params![
         s.publisher,
         s.title,
@@ -122,8 +119,8 @@ pub fn upsert_source(tx: &Transaction, s: &SourceRecord) -> rusqlite::Result<i64
     ];
     let existing: Option<i64> = tx
         .query_row(
-            "SELECT id FROM sources WHERE publisher = ?1 AND title = ?2 AND landing_url IS ?3
-               AND license = ?4 AND origin_json = ?5 AND transformation IS ?6",
+            "SELECT id FROM sources WHERE publisher = ?1 AND title = ?2 AND landing_url IS NOT DISTINCT FROM ?3
+               AND license = ?4 AND origin_json = ?5 AND transformation IS NOT DISTINCT FROM ?6",
             fields,
             |r| r.get(0),
         )
@@ -131,18 +128,18 @@ pub fn upsert_source(tx: &Transaction, s: &SourceRecord) -> rusqlite::Result<i64
     if let Some(id) = existing {
         return Ok(id);
     }
-    tx.execute(
+    tx.query_row(
         "INSERT INTO sources (publisher, title, landing_url, license, origin_json, transformation)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
         fields,
-    )?;
-    Ok(tx.last_insert_rowid())
+        |r| r.get(0),
+    )
 }
 
 /// Finds or creates the dataset and brings its descriptive fields up to date. A file whose
 /// dimensions differ from the dataset's is refused: its rows could not be compared.
 fn upsert_dataset(
-    tx: &Transaction,
+    tx: &Db<'_>,
     meta: &DatasetMeta,
     dim_names: &[String],
     source_id: Option<i64>,
@@ -189,27 +186,25 @@ fn upsert_dataset(
             )?;
             Ok(id)
         }
-        None => {
-            tx.execute(
-                "INSERT INTO datasets (owner_account_id, code, title, topic, description,
+        None => Ok(tx.query_row(
+            "INSERT INTO datasets (owner_account_id, code, title, topic, description,
                                        nuts_edition, headline_json, dim_names_json, labels_json,
                                        source_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-                params![
-                    owner,
-                    meta.code,
-                    meta.title,
-                    meta.topic,
-                    meta.description,
-                    meta.nuts_edition,
-                    headline_json,
-                    dim_names_json,
-                    meta.labels_json,
-                    source_id
-                ],
-            )?;
-            Ok(tx.last_insert_rowid())
-        }
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id",
+            params![
+                owner,
+                meta.code,
+                meta.title,
+                meta.topic,
+                meta.description,
+                meta.nuts_edition,
+                headline_json,
+                dim_names_json,
+                meta.labels_json,
+                source_id
+            ],
+            |r| r.get(0),
+        )?),
     }
 }
 
@@ -228,7 +223,7 @@ pub const MAX_PRIVATE_REGIONS: i64 = 10_000;
 /// Creates an account's private dataset (no data yet). Its code must be new for the account and
 /// not a public dataset's, so a code always means one dataset to its owner.
 pub fn create_private_dataset(
-    tx: &Transaction,
+    tx: &Db<'_>,
     meta: &DatasetMeta,
     dim_names: &[String],
     owner: i64,
@@ -247,7 +242,7 @@ pub fn create_private_dataset(
     }
     let owned: i64 = tx.query_row(
         "SELECT count(*) FROM datasets WHERE owner_account_id = ?1",
-        [owner],
+        params![owner],
         |r| r.get(0),
     )?;
     if owned >= MAX_PRIVATE_DATASETS {
@@ -260,18 +255,14 @@ pub fn create_private_dataset(
 }
 
 /// Every public region code (the classification and codes seen in public data).
-pub fn region_codes(conn: &rusqlite::Connection) -> rusqlite::Result<Vec<String>> {
+pub fn region_codes(conn: &Db<'_>) -> SqlResult<Vec<String>> {
     let mut stmt = conn.prepare_cached("SELECT code FROM regions")?;
-    let rows = stmt.query_map([], |r| r.get(0))?;
+    let rows = stmt.query_map(params![], |r| r.get(0))?;
     rows.collect()
 }
 
 /// The `headline_json` of `owner`'s private dataset `code`, if it exists.
-pub fn private_headline_json(
-    conn: &rusqlite::Connection,
-    code: &str,
-    owner: i64,
-) -> rusqlite::Result<Option<String>> {
+pub fn private_headline_json(conn: &Db<'_>, code: &str, owner: i64) -> SqlResult<Option<String>> {
     conn.query_row(
         "SELECT headline_json FROM datasets WHERE owner_account_id = ?1 AND code = ?2",
         params![owner, code],
@@ -282,10 +273,10 @@ pub fn private_headline_json(
 
 /// SHA-256 of the file of the latest snapshot of `owner`'s dataset `code` (None: no snapshot).
 pub fn latest_snapshot_sha(
-    conn: &rusqlite::Connection,
+    conn: &Db<'_>,
     code: &str,
     owner: Option<i64>,
-) -> rusqlite::Result<Option<String>> {
+) -> SqlResult<Option<String>> {
     conn.query_row(
         "SELECT s.file_sha256 FROM snapshots s JOIN datasets d ON d.id = s.dataset_id
          WHERE d.code = ?1 AND ifnull(d.owner_account_id, 0) = ifnull(?2, 0)
@@ -305,7 +296,7 @@ pub struct FileOrigin<'a> {
 
 /// Imports one parsed file as a snapshot of its dataset, each row written counted on `progress`.
 pub fn import_dataset(
-    tx: &Transaction,
+    tx: &Db<'_>,
     parsed: &ParsedFile,
     meta: &DatasetMeta,
     origin: &FileOrigin<'_>,
@@ -335,24 +326,24 @@ pub fn import_dataset(
     let has_rows: bool = tx.query_row(
         "SELECT EXISTS (SELECT 1 FROM observations
                         WHERE series_id IN (SELECT id FROM series WHERE dataset_id = ?1))",
-        [dataset_id],
+        params![dataset_id],
         |r| r.get(0),
     )?;
     // The changes after the dataset's latest snapshot so far are this import's.
     let previous_snapshot: Option<String> = tx
         .query_row(
             "SELECT public_id FROM snapshots WHERE dataset_id = ?1 ORDER BY id DESC LIMIT 1",
-            [dataset_id],
+            params![dataset_id],
             |r| r.get(0),
         )
         .optional()?;
 
     let snapshot_public = crate::ids::snapshot_id();
-    tx.execute(
+    let snapshot_id: i64 = tx.query_row(
         "INSERT INTO snapshots (public_id, dataset_id, owner_account_id, imported_at, file_name,
                                 file_sha256, format, rows_in_file, rows_added, rows_revised,
                                 rows_unchanged, citation_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, 0, ?9)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, 0, ?9) RETURNING id",
         params![
             snapshot_public,
             dataset_id,
@@ -364,8 +355,8 @@ pub fn import_dataset(
             outcome.rows_in_file as i64,
             super::datasets::snapshot_citation_id(&snapshot_public, file_sha256),
         ],
+        |r| r.get(0),
     )?;
-    let snapshot_id = tx.last_insert_rowid();
 
     let mut series_ids: HashMap<String, i64> = HashMap::new();
     let mut find_series = tx.prepare_cached(
@@ -444,7 +435,7 @@ pub fn import_dataset(
         } else {
             None
         };
-        let add = |insert: &mut rusqlite::CachedStatement| {
+        let add = |insert: &mut Stmt| {
             insert.execute(params![
                 cit,
                 series_id,
@@ -475,7 +466,7 @@ pub fn import_dataset(
                 // Free the (region, series, period) slot first: only one current row may hold it.
                 supersede.execute(params![old, cit])?;
                 // A value that returns to an earlier one revives that row and its citation.
-                if revive.execute([&cit])? == 0 {
+                if revive.execute(params![&cit])? == 0 {
                     add(&mut insert)?;
                 }
                 outcome.revised += 1;
@@ -493,7 +484,7 @@ pub fn import_dataset(
 
     progress.finish();
     if outcome.added + outcome.revised == 0 {
-        tx.execute("DELETE FROM snapshots WHERE id = ?1", [snapshot_id])?;
+        tx.execute("DELETE FROM snapshots WHERE id = ?1", params![snapshot_id])?;
     } else {
         tx.execute(
             "UPDATE snapshots SET rows_added = ?2, rows_revised = ?3, rows_unchanged = ?4
@@ -525,27 +516,19 @@ pub fn import_dataset(
             },
         });
         let audience = owner.map_or(Audience::Everyone, Audience::Account);
-        emit(
-            &crate::store::sql::Db::Sqlite(tx),
-            events::DATASET_UPDATED,
-            audience,
-            &data,
-        )?;
+        emit(tx, events::DATASET_UPDATED, audience, &data)?;
         outcome.snapshot = Some(snapshot_public);
     }
     refresh_series_stats(tx, series_ids.values().copied())?;
     for (series, region) in touched {
-        super::blocks::write(&crate::store::sql::Db::Sqlite(tx), series, region)?;
+        super::blocks::write(tx, series, region)?;
     }
     set_headline_series(tx, dataset_id, &meta.headline)?;
     add_unclassified_regions(tx, regions_seen.into_iter(), owner)?;
     Ok(outcome)
 }
 
-fn refresh_series_stats(
-    tx: &Transaction,
-    series: impl Iterator<Item = i64>,
-) -> rusqlite::Result<()> {
+fn refresh_series_stats(tx: &Db<'_>, series: impl Iterator<Item = i64>) -> SqlResult<()> {
     let mut stmt = tx.prepare_cached(
         "UPDATE series SET (obs_count, region_count, period_min, period_max) =
              (SELECT count(*), count(DISTINCT region_code), min(period), max(period)
@@ -553,16 +536,16 @@ fn refresh_series_stats(
          WHERE id = ?1",
     )?;
     for id in series {
-        stmt.execute([id])?;
+        stmt.execute(params![id])?;
     }
     Ok(())
 }
 
 fn set_headline_series(
-    tx: &Transaction,
+    tx: &Db<'_>,
     dataset_id: i64,
     headline: &BTreeMap<String, String>,
-) -> rusqlite::Result<()> {
+) -> SqlResult<()> {
     let unit = headline.get("unit").map(String::as_str).unwrap_or("");
     let (names, values): (Vec<String>, Vec<String>) = headline
         .iter()
@@ -583,7 +566,7 @@ fn set_headline_series(
 /// names are filled in by [`name_aggregates`]. Codes from an account's private data go to its
 /// `private_regions`, so no one else learns of them.
 fn add_unclassified_regions<'a>(
-    tx: &Transaction,
+    tx: &Db<'_>,
     codes: impl Iterator<Item = &'a str>,
     owner: Option<i64>,
 ) -> anyhow::Result<()> {
@@ -619,7 +602,7 @@ fn add_unclassified_regions<'a>(
     if let Some(account) = owner {
         let own: i64 = tx.query_row(
             "SELECT count(*) FROM private_regions WHERE account_id = ?1",
-            [account],
+            params![account],
             |r| r.get(0),
         )?;
         if own > MAX_PRIVATE_REGIONS {
@@ -634,10 +617,7 @@ fn add_unclassified_regions<'a>(
 
 /// Names non-NUTS aggregate codes (and reclassifies NUTS-shaped ones such as `FX`), each cited
 /// to its line of the bundled catalogue.
-pub fn name_aggregates(
-    tx: &Transaction,
-    aggregates: &BTreeMap<String, String>,
-) -> rusqlite::Result<()> {
+pub fn name_aggregates(tx: &Db<'_>, aggregates: &BTreeMap<String, String>) -> SqlResult<()> {
     let mut stmt = tx.prepare(
         "UPDATE regions SET name_latin = ?2, name_national = ?2, classification = 'aggregate',
                 level = NULL, parent_code = NULL, country_code = NULL, citation_id = ?3,

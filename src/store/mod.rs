@@ -9,6 +9,7 @@
 //! database's one writer) uses [`Store::scoped`] or [`Store::system`] from a blocking thread.
 
 pub mod accounts;
+pub mod backend;
 pub mod blocks;
 pub mod briefings;
 pub mod classification;
@@ -28,13 +29,14 @@ pub mod sql;
 pub mod usage;
 pub mod webhooks;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Context;
 
+use backend::Pooled;
+pub use backend::{Admin, Database};
 use per_generation::PerGeneration;
-use pool::{Manager, PooledConn, Role};
 use public_catalog::PublicCatalog;
 use public_rows::{Loaded, NotHeld, PublicData};
 use region_index::RegionIndex;
@@ -98,98 +100,73 @@ pub const DB_FILE: &str = "regintel.sqlite";
 
 #[derive(Clone)]
 pub struct Store {
-    /// Read-only connections for requests, guarded by the authorizer (see `pool::Role`).
-    requests: r2d2::Pool<Manager>,
-    /// Read-only connections for authentication lookups on the async threads.
-    lookups: r2d2::Pool<Manager>,
-    /// Connections for the account API's writes and background work (blocking threads only).
-    system: r2d2::Pool<Manager>,
+    pools: backend::Pools,
     /// What request connections of callers who see public data only take from memory.
     public: std::sync::Arc<PublicInMemory>,
-    path: PathBuf,
 }
 
-/// System connections in the pool: writes are serialised by SQLite anyway.
-const SYSTEM_POOL_SIZE: u32 = 4;
-
 impl Store {
-    /// Opens (creating if new, readable by its owner only) and migrates the database in
+    /// Opens (creating if new, readable by its owner only) and migrates the SQLite database in
     /// `data_dir`, with one lookup connection.
     pub fn open(data_dir: &Path, pool_size: u32) -> anyhow::Result<Store> {
-        Self::open_with(data_dir, pool_size, 1, DATABASE_WAIT)
+        Self::open_with(
+            &Database::Sqlite(data_dir.to_path_buf()),
+            pool_size,
+            1,
+            DATABASE_WAIT,
+        )
     }
 
-    /// [`Store::open`] for the server: `pool_size` request connections and `lookups` lookup
-    /// connections, all opened at once, so checking one out never waits for one to be made;
-    /// a write waits up to `wait` for the database's write lock, and a blocking thread as long
-    /// for a pooled connection.
+    /// Opens and migrates `database` for the server: `pool_size` request connections and
+    /// `lookups` lookup connections, all opened at once, so checking one out never waits for
+    /// one to be made; a write waits up to `wait` for a lock, and a blocking thread as long for
+    /// a pooled connection.
     pub fn open_with(
-        data_dir: &Path,
+        database: &Database,
         pool_size: u32,
         lookups: u32,
         wait: Duration,
     ) -> anyhow::Result<Store> {
-        let path = data_dir.join(DB_FILE);
-        create_private(&path)?;
-        let mut first = pool::open(&path, Role::System)
-            .with_context(|| format!("while opening the database {}", path.display()))?;
-        migrate::migrate(&mut first.conn)?;
-        drop(first);
-        let build = |size: u32, role: Role| {
-            r2d2::Pool::builder()
-                .max_size(size)
-                .min_idle(Some(if role == Role::System { 1 } else { size }))
-                // A `SELECT 1` on every checkout costs ~3% and catches nothing a local file
-                // does not report on first use anyway.
-                .test_on_check_out(false)
-                .connection_timeout(wait)
-                .build(Manager {
-                    path: path.clone(),
-                    role,
-                    busy: wait,
-                })
-                .context("while creating the connection pool")
-        };
         Ok(Store {
-            requests: build(pool_size, Role::Request)?,
-            lookups: build(lookups, Role::Lookup)?,
-            system: build(SYSTEM_POOL_SIZE, Role::System)?,
+            pools: backend::Pools::open(database, pool_size, lookups, wait)?,
             public: Default::default(),
-            path,
         })
     }
 
     /// A connection that sees public rows and those of `account` (None = anonymous), waiting up
     /// to the store's wait for one: blocking threads only.
     pub fn scoped(&self, account: Option<i64>) -> StoreResult<Scoped> {
-        let conn = self.requests.get().map_err(|_| StoreError::Busy)?;
+        let conn = self.pools.request()?;
         Ok(Scoped::bind(conn, account, &self.public))
     }
 
-    /// [`Store::scoped`] without waiting: None when every request connection is in use.
+    /// [`Store::scoped`] without waiting, for a read on an async thread: None when every request
+    /// connection is in use, or when reads wait for the network (PostgreSQL).
     pub fn try_scoped(&self, account: Option<i64>) -> Option<Scoped> {
-        let conn = self.requests.try_get()?;
+        let conn = self.pools.try_request()?;
         Some(Scoped::bind(conn, account, &self.public))
     }
 
     /// A read-only system connection for authentication on the async threads; never waits (Busy
     /// when every one is in use, which their number makes a transient state).
     pub fn lookup(&self) -> StoreResult<Lookup> {
-        let conn = self.lookups.try_get().ok_or(StoreError::Busy)?;
-        Ok(Lookup { conn })
+        Ok(Lookup {
+            conn: self.pools.lookup()?,
+        })
     }
 
     /// A system connection for the account API's writes and background work, waiting up to the
     /// store's wait for one: blocking threads only. Its methods (see `accounts.rs`) take the account they act
     /// for from the authenticated caller.
     pub fn system(&self) -> StoreResult<System> {
-        let conn = self.system.get().map_err(|_| StoreError::Busy)?;
-        Ok(System { conn })
+        Ok(System {
+            conn: self.pools.system()?,
+        })
     }
 
     /// A fresh connection outside the pools for operator work (imports, checks).
-    pub fn admin(&self) -> anyhow::Result<rusqlite::Connection> {
-        Ok(pool::open(&self.path, Role::System)?.conn)
+    pub fn admin(&self) -> anyhow::Result<Admin> {
+        self.pools.admin()
     }
 
     /// Holds the current public rows of public data generation `generation` in memory, within
@@ -217,15 +194,16 @@ impl Store {
         // No request reads the rows of an older generation: they go before the new ones come,
         // so that two copies are never held at once.
         *public.data.write().unwrap_or_else(|e| e.into_inner()) = None;
-        let (public, path) = (std::sync::Arc::clone(&self.public), self.path.clone());
+        let (public, pools) = (std::sync::Arc::clone(&self.public), self.pools.clone());
         let read = move || {
             // However the read ends (a panic too), the next tick may start another.
             let _done = Loading(&public.loading);
             let _ = crate::priority::lower_this_thread(10);
             let started = std::time::Instant::now();
-            let loaded = pool::open(&path, Role::Request)
-                .map_err(StoreError::from)
-                .and_then(|conn| PublicData::load(&sql::Db::Sqlite(&conn.conn), budget));
+            let loaded = pools
+                .public_reader()
+                .map_err(StoreError::Other)
+                .and_then(|conn| PublicData::load(&conn.sql(), budget));
             match loaded {
                 Ok(Loaded::Held(data)) => {
                     tracing::info!(
@@ -367,7 +345,7 @@ pub struct HeldPublicData {
 /// A pooled connection bound to one caller; unbinds when dropped, so the next holder of the
 /// connection starts anonymous.
 pub struct Scoped {
-    conn: r2d2::PooledConnection<Manager>,
+    conn: Pooled,
     account: Option<i64>,
     in_memory: std::sync::Arc<PublicInMemory>,
     /// Set by [`Scoped::with_public_data_only`]: region reads come from memory.
@@ -386,11 +364,13 @@ pub struct Scoped {
 
 impl Scoped {
     fn bind(
-        conn: r2d2::PooledConnection<Manager>,
+        conn: Pooled,
         account: Option<i64>,
         in_memory: &std::sync::Arc<PublicInMemory>,
     ) -> Scoped {
-        conn.bind_account(account);
+        if let Some(conn) = conn.sqlite() {
+            conn.bind_account(account);
+        }
         Scoped {
             conn,
             account,
@@ -403,18 +383,51 @@ impl Scoped {
         }
     }
 
-    /// The connection, as the store's queries run on it.
+    /// The connection, as the store's queries run on it. On SQLite a read of a caller reading
+    /// from memory begins the snapshot here; on PostgreSQL every first read begins one (the
+    /// transaction that sets the account for row-level security, `SET LOCAL` in effect: it
+    /// ends with the transaction, as a transaction-pooling PgBouncer needs).
     fn sql(&self) -> sql::Db<'_> {
-        sql::Db::Sqlite(self.db())
-    }
-
-    fn db(&self) -> &rusqlite::Connection {
-        let db = &self.conn.conn;
-        if self.snapshot_on_first_read.get() && db.is_autocommit() {
-            // Should it fail (a read-only connection's BEGIN does not), the read runs alone.
-            let _ = db.execute_batch("BEGIN");
+        let db = self.conn.sql();
+        let begin = match db {
+            sql::Db::Sqlite(conn) => self.snapshot_on_first_read.get() && conn.is_autocommit(),
+            sql::Db::Postgres(conn) => !conn.in_transaction(),
+        };
+        if begin {
+            // Should it fail, so does the read that follows (PostgreSQL), or it runs alone (a
+            // read-only SQLite connection's BEGIN does not fail).
+            let _ = self.begin(db);
         }
         db
+    }
+
+    fn begin(&self, db: sql::Db<'_>) -> sql::SqlResult<()> {
+        match db {
+            sql::Db::Sqlite(conn) => Ok(conn.execute_batch("BEGIN")?),
+            sql::Db::Postgres(conn) => {
+                conn.batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
+                conn.set_in_transaction(true);
+                self.bind_account(db, self.account)
+            }
+        }
+    }
+
+    /// Makes `account` the one the views and policies show rows of, from now on.
+    fn bind_account(&self, db: sql::Db<'_>, account: Option<i64>) -> sql::SqlResult<()> {
+        match (&self.conn, db) {
+            (Pooled::Sqlite(conn), _) => {
+                conn.bind_account(account);
+                Ok(())
+            }
+            (Pooled::Postgres(_), db) => {
+                let account = account.map_or(String::new(), |a| a.to_string());
+                db.query_row(
+                    "SELECT set_config('regintel.account', ?1, true)",
+                    sql::params![account],
+                    |_| Ok(()),
+                )
+            }
+        }
     }
 
     /// Begins a read transaction: until the returned guard is dropped, every read of this
@@ -436,7 +449,7 @@ impl Scoped {
             catalog: None,
             begun_on_first_read,
         };
-        if self.snapshot_on_first_read.get() || !self.db().is_autocommit() {
+        if self.snapshot_on_first_read.get() || self.conn.sql().in_transaction() {
             return Ok(guard(None));
         }
         if self.public_data.is_some() {
@@ -445,29 +458,34 @@ impl Scoped {
             self.snapshot_on_first_read.set(true);
             return Ok(guard(Some(self)));
         }
-        let tx = self.db().unchecked_transaction()?;
+        let tx = match self.conn.sql() {
+            // PostgreSQL's request connections read in the one transaction of their first read.
+            sql::Db::Postgres(_) => None,
+            db @ sql::Db::Sqlite(_) => Some(db.read_snapshot()?),
+        };
         if self.public_only {
             let (generation, owns_data): (i64, bool) = self
-                .db()
+                .sql()
                 .prepare_cached(
                     "SELECT (SELECT value FROM v_data_generation),
                             EXISTS (SELECT 1 FROM v_datasets
-                                    WHERE ifnull(owner_account_id, 0) = current_account())",
+                                    WHERE coalesce(owner_account_id, 0) = current_account())",
                 )?
-                .query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                .query_row(sql::params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
             if !owns_data {
                 let catalog = self.in_memory.catalogs.at(generation, || {
                     // Loaded for everyone: read as no account, whoever asked first.
-                    self.conn.bind_account(None);
-                    let loaded = PublicCatalog::load(&self.sql());
-                    self.conn.bind_account(self.account);
+                    let db = self.sql();
+                    self.bind_account(db, None)?;
+                    let loaded = PublicCatalog::load(&db);
+                    self.bind_account(db, self.account)?;
                     loaded
                 })?;
                 *self.catalog.borrow_mut() = Some(catalog);
             }
         }
         Ok(ReadSnapshot {
-            _tx: Some(tx),
+            _tx: tx,
             catalog: Some(&self.catalog),
             begun_on_first_read: None,
         })
@@ -493,10 +511,14 @@ impl Scoped {
         self.public_data.as_ref().map(|d| &d.rows)
     }
 
+    /// The database's schema version: a read, so an error says it does not answer.
     pub fn ping(&self) -> StoreResult<i64> {
-        Ok(self
-            .db()
-            .query_row("PRAGMA user_version", [], |r| r.get(0))?)
+        let db = self.sql();
+        let sql = match db.dialect() {
+            sql::Dialect::Sqlite => "PRAGMA user_version",
+            sql::Dialect::Postgres => "SELECT value FROM store_meta WHERE key = 'schema_version'",
+        };
+        Ok(db.query_row(sql, sql::params![], |r| r.get(0))?)
     }
 }
 
@@ -504,7 +526,7 @@ impl Scoped {
 /// nothing to commit: request connections cannot write) and lets go of the public catalogue it
 /// took, which later reads outside a transaction must not use.
 pub struct ReadSnapshot<'c> {
-    _tx: Option<rusqlite::Transaction<'c>>,
+    _tx: Option<sql::ReadSnapshot<'c>>,
     catalog: Option<&'c std::cell::RefCell<Option<std::sync::Arc<PublicCatalog>>>>,
     /// The connection whose transaction begins at its first SQLite read, if it reads one.
     begun_on_first_read: Option<&'c Scoped>,
@@ -517,11 +539,11 @@ impl Drop for ReadSnapshot<'_> {
         }
         if let Some(scoped) = self.begun_on_first_read {
             scoped.snapshot_on_first_read.set(false);
-            let db = &scoped.conn.conn;
-            if !db.is_autocommit() {
+            let db = scoped.conn.sql();
+            if db.in_transaction() {
                 // Nothing to keep: a request connection cannot write. Should the ROLLBACK fail,
                 // the pool closes the connection it gets back inside a transaction.
-                let _ = db.execute_batch("ROLLBACK");
+                let _ = db.rollback();
             }
         }
     }
@@ -530,62 +552,64 @@ impl Drop for ReadSnapshot<'_> {
 /// A read-only system connection for authentication (see [`Store::lookup`]); its methods are in
 /// `accounts.rs`.
 pub struct Lookup {
-    conn: r2d2::PooledConnection<Manager>,
+    conn: Pooled,
 }
 
 impl Lookup {
     fn sql(&self) -> sql::Db<'_> {
-        sql::Db::Sqlite(&self.conn.conn)
+        self.conn.sql()
     }
 }
 
 /// A system connection (see [`Store::system`]).
 pub struct System {
-    conn: r2d2::PooledConnection<Manager>,
+    conn: Pooled,
 }
 
 impl System {
-    fn db(&self) -> &rusqlite::Connection {
-        &self.conn.conn
-    }
-
     fn sql(&self) -> sql::Db<'_> {
-        sql::Db::Sqlite(&self.conn.conn)
-    }
-
-    /// A write transaction (see [`sql::Db::transaction`]).
-    fn tx(&mut self) -> sql::SqlResult<sql::Tx<'_>> {
-        self.sql().transaction()
+        self.conn.sql()
     }
 
     /// Every public region code.
     pub fn region_codes(&self) -> StoreResult<Vec<String>> {
-        Ok(import::region_codes(self.db())?)
+        Ok(import::region_codes(&self.sql())?)
     }
 
-    fn db_mut(&mut self) -> &mut rusqlite::Connection {
-        &mut self.conn.conn
+    /// A write transaction (see [`sql::Db::transaction`]), for the import path
+    /// (`store::import`) and the store's own writes.
+    pub fn transaction(&mut self) -> sql::SqlResult<sql::Tx<'_>> {
+        self.sql().transaction()
     }
-
-    /// A write transaction for the import path (`store::import`), which takes `&Transaction`.
-    pub fn transaction(&mut self) -> rusqlite::Result<rusqlite::Transaction<'_>> {
-        begin_writing(self.db_mut())
-    }
-}
-
-/// A write transaction that takes the database's write lock at its start: a deferred one would
-/// read first and fail at once (no busy wait) on its first write, had another writer (the
-/// server, beside an operator command) committed anything meanwhile.
-pub fn begin_writing(
-    conn: &mut rusqlite::Connection,
-) -> rusqlite::Result<rusqlite::Transaction<'_>> {
-    conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
 }
 
 impl Drop for Scoped {
     fn drop(&mut self) {
-        let conn: &PooledConn = &self.conn;
-        conn.bind_account(None);
+        match &self.conn {
+            Pooled::Sqlite(conn) => conn.bind_account(None),
+            Pooled::Postgres(conn) => {
+                if conn.in_transaction() {
+                    // The account goes with the transaction. Should the ROLLBACK fail, the pool
+                    // closes the connection it gets back inside a transaction.
+                    let _ = self.conn.sql().rollback();
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+impl Scoped {
+    /// The SQLite connection, for tests of what is SQLite's own (pragmas, the authorizer).
+    fn db(&self) -> &rusqlite::Connection {
+        &self.conn.sqlite().expect("a SQLite store").conn
+    }
+}
+
+#[cfg(test)]
+impl System {
+    fn db(&self) -> &rusqlite::Connection {
+        &self.conn.sqlite().expect("a SQLite store").conn
     }
 }
 

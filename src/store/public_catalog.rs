@@ -146,7 +146,7 @@ mod tests {
 
     fn add_dataset(store: &Store, owner: Option<i64>, code: &str, title: &str, bump: bool) {
         let mut system = store.system().unwrap();
-        let tx = system.tx().unwrap();
+        let tx = system.transaction().unwrap();
         tx.execute(
             "INSERT INTO datasets (owner_account_id, code, title, topic) VALUES (?1, ?2, ?3, 't')",
             crate::store::sql::params![owner, code, title],

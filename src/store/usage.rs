@@ -35,7 +35,7 @@ impl System {
         rows: &[(String, i64, u64)],
         cap: Option<&dyn Fn(Tier) -> u64>,
     ) -> StoreResult<usize> {
-        let tx = self.tx()?;
+        let tx = self.transaction()?;
         let mut emitted = 0;
         {
             let mut before =

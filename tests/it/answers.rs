@@ -291,7 +291,7 @@ fn the_public_rows_in_memory_answer_as_sqlite_does() {
     let store = Store::open(dir.path(), 2).unwrap();
     let generation = store.system().unwrap().generations().unwrap().public;
     let conn = store.admin().unwrap();
-    let conn = regintel::store::sql::Db::Sqlite(&conn);
+    let conn = conn.sql();
     let not_held = |budget| match PublicData::load(&conn, budget).unwrap() {
         Loaded::NotHeld {
             generation: g,
@@ -471,7 +471,8 @@ fn a_snapshot_read_from_memory_begins_at_its_first_sqlite_read() {
         .unwrap();
     let write = |version: i64| {
         let conn = store.admin().unwrap();
-        conn.execute_batch(&format!("PRAGMA user_version = {version}"))
+        conn.sql()
+            .execute_batch(&format!("PRAGMA user_version = {version}"))
             .unwrap();
     };
     let was = memory.ping().unwrap();

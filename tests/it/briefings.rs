@@ -1,5 +1,6 @@
 //! Briefings: written from cited facts, every number a verified claim, stored per account.
 
+use regintel::store::sql::Param;
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
@@ -457,10 +458,11 @@ async fn a_briefing_stored_by_an_earlier_writer_stays_as_written() {
     store
         .admin()
         .unwrap()
+        .sql()
         .execute(
             "INSERT INTO briefings (public_id, account_id, region_code, briefing_type, title, created_at, body_json)
              VALUES ('brf_01m84p3v6w2k9d1q7c5x8z0b4t', ?1, 'DE21', 'labour_market', 'Labour market: Oberbayern (DE21)', 0, ?2)",
-            rusqlite::params![a.id, body.to_string()],
+            &[&a.id as &dyn Param, &body.to_string()],
         )
         .unwrap();
     let got = s
@@ -492,19 +494,21 @@ async fn an_account_keeps_a_bounded_number_of_briefings() {
     let admin = store.admin().unwrap();
     let kept = regintel::store::briefings::MAX_PER_ACCOUNT;
     admin
+        .sql()
         .execute(
             "WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?2)
              INSERT INTO briefings (public_id, account_id, region_code, briefing_type, title, created_at, body_json)
              SELECT 'brf_filler' || i, ?1, 'DE21', 'economy', 'filler', 0, '{}' FROM n",
-            [a.id, kept],
+            &[&a.id as &dyn Param, &kept],
         )
         .unwrap();
     let r = create(&s, &a, "DE21", "economy").await;
     r.error(409, "conflict");
     let count: i64 = admin
+        .sql()
         .query_row(
             "SELECT count(*) FROM briefings WHERE account_id = ?1",
-            [a.id],
+            &[&a.id as &dyn Param],
             |r| r.get(0),
         )
         .unwrap();

@@ -41,7 +41,8 @@ fn count(dir: &Path, sql: &str) -> i64 {
     store
         .admin()
         .unwrap()
-        .query_row(sql, [], |r| r.get(0))
+        .sql()
+        .query_row(sql, &[], |r| r.get(0))
         .unwrap()
 }
 

@@ -69,7 +69,8 @@ pub fn bundled_db() -> PathBuf {
         )
         .unwrap();
         let conn = store.admin().unwrap();
-        conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.sql()
+            .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
             .unwrap();
         std::fs::write(&ready, b"ok").unwrap();
     }

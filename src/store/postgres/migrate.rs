@@ -98,7 +98,8 @@ mod tests {
     fn sqlite_schema() -> (BTreeMap<String, Columns>, BTreeMap<String, Vec<String>>) {
         let dir = tempfile::tempdir().unwrap();
         let store = crate::store::Store::open(dir.path(), 1).unwrap();
-        let conn = store.admin().unwrap();
+        let admin = store.admin().unwrap();
+        let conn = admin.sqlite();
         let objects: Vec<(String, String)> = conn
             .prepare(
                 "SELECT type, name FROM sqlite_master

@@ -3,6 +3,7 @@
 //! migrate once) and the request role whose connections row-level security binds.
 
 pub mod migrate;
+pub mod pool;
 pub mod roles;
 #[cfg(test)]
 pub mod testing;

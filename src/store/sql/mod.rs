@@ -372,6 +372,9 @@ impl<'c> Db<'c> {
             Db::Sqlite(_) => "BEGIN IMMEDIATE",
             Db::Postgres(_) => "BEGIN",
         })?;
+        if let Db::Postgres(conn) = self {
+            conn.set_in_transaction(true);
+        }
         Ok(Tx {
             db: *self,
             open: true,
@@ -531,22 +534,43 @@ impl<'c> Db<'c> {
         match *self {
             Db::Sqlite(conn) if conn.is_autocommit() => {
                 conn.execute_batch("BEGIN")?;
-                Ok(ReadSnapshot(Some(conn)))
+                Ok(ReadSnapshot(Some(*self)))
+            }
+            Db::Postgres(conn) if !conn.in_transaction() => {
+                conn.batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
+                conn.set_in_transaction(true);
+                Ok(ReadSnapshot(Some(*self)))
             }
             _ => Ok(ReadSnapshot(None)),
         }
     }
+
+    /// Whether the connection is inside a transaction.
+    pub fn in_transaction(&self) -> bool {
+        match self {
+            Db::Sqlite(conn) => !conn.is_autocommit(),
+            Db::Postgres(conn) => conn.in_transaction(),
+        }
+    }
+
+    /// Ends the transaction the store began, discarding what it did.
+    pub fn rollback(&self) -> SqlResult<()> {
+        if let Db::Postgres(conn) = self {
+            conn.set_in_transaction(false);
+        }
+        self.execute_batch("ROLLBACK")
+    }
 }
 
 /// See [`Db::read_snapshot`].
-pub struct ReadSnapshot<'c>(Option<&'c rusqlite::Connection>);
+pub struct ReadSnapshot<'c>(Option<Db<'c>>);
 
 impl Drop for ReadSnapshot<'_> {
     fn drop(&mut self) {
-        if let Some(conn) = self.0 {
+        if let Some(db) = self.0 {
             // Nothing to keep: the reads wrote nothing. Should the ROLLBACK fail, the pool
             // closes the connection it gets back inside a transaction.
-            let _ = conn.execute_batch("ROLLBACK");
+            let _ = db.rollback();
         }
     }
 }
@@ -568,6 +592,9 @@ impl<'c> Deref for Tx<'c> {
 impl Tx<'_> {
     pub fn commit(mut self) -> SqlResult<()> {
         self.open = false;
+        if let Db::Postgres(conn) = self.db {
+            conn.set_in_transaction(false);
+        }
         self.db.execute_batch("COMMIT")
     }
 }
@@ -577,7 +604,7 @@ impl Drop for Tx<'_> {
         if self.open {
             // Should the ROLLBACK fail, the pool closes the connection it gets back inside a
             // transaction.
-            let _ = self.db.execute_batch("ROLLBACK");
+            let _ = self.db.rollback();
         }
     }
 }

@@ -9,10 +9,24 @@ use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
 use super::{Owned, Param, SqlError, SqlResult, Value};
 
+/// Runs `f`, which waits for PostgreSQL, so that it cannot hold up the async tasks of the thread:
+/// on a worker thread of tokio's multi-threaded runtime, they move to another thread meanwhile
+/// (authentication lookups run on those threads; SQLite's are local reads).
+pub fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(f)
+        }
+        _ => f(),
+    }
+}
+
 /// A PostgreSQL connection and the statements prepared on it, keyed by the store's SQL.
 pub struct PgConn {
     client: RefCell<postgres::Client>,
     statements: RefCell<HashMap<String, postgres::Statement>>,
+    /// A transaction the store began and has not ended yet.
+    transaction: std::cell::Cell<bool>,
 }
 
 impl PgConn {
@@ -20,14 +34,29 @@ impl PgConn {
         PgConn {
             client: RefCell::new(client),
             statements: Default::default(),
+            transaction: Default::default(),
         }
+    }
+
+    pub fn in_transaction(&self) -> bool {
+        self.transaction.get()
+    }
+
+    /// Notes that a transaction began (true) or ended (false).
+    pub fn set_in_transaction(&self, open: bool) {
+        self.transaction.set(open);
+    }
+
+    /// A round trip: whether the server still answers on this connection.
+    pub fn check(&self) -> Result<(), postgres::Error> {
+        blocking(|| self.client.borrow_mut().simple_query("")).map(|_| ())
     }
 
     pub fn prepare(&self, sql: &str) -> SqlResult<postgres::Statement> {
         if let Some(stmt) = self.statements.borrow().get(sql) {
             return Ok(stmt.clone());
         }
-        let stmt = self.client.borrow_mut().prepare(&translate(sql))?;
+        let stmt = blocking(|| self.client.borrow_mut().prepare(&translate(sql)))?;
         self.statements
             .borrow_mut()
             .insert(sql.to_owned(), stmt.clone());
@@ -36,13 +65,15 @@ impl PgConn {
 
     /// A statement for one use, not kept.
     pub fn prepare_once(&self, sql: &str) -> SqlResult<postgres::Statement> {
-        Ok(self.client.borrow_mut().prepare(&translate(sql))?)
+        Ok(blocking(|| {
+            self.client.borrow_mut().prepare(&translate(sql))
+        })?)
     }
 
     pub fn execute(&self, stmt: &postgres::Statement, params: &[&dyn Param]) -> SqlResult<usize> {
         let values = values(params);
         let refs = refs(&values);
-        let changed = self.client.borrow_mut().execute(stmt, &refs)?;
+        let changed = blocking(|| self.client.borrow_mut().execute(stmt, &refs))?;
         Ok(changed as usize)
     }
 
@@ -53,11 +84,11 @@ impl PgConn {
     ) -> SqlResult<Vec<postgres::Row>> {
         let values = values(params);
         let refs = refs(&values);
-        Ok(self.client.borrow_mut().query(stmt, &refs)?)
+        Ok(blocking(|| self.client.borrow_mut().query(stmt, &refs))?)
     }
 
     pub fn batch_execute(&self, sql: &str) -> SqlResult<()> {
-        Ok(self.client.borrow_mut().batch_execute(sql)?)
+        Ok(blocking(|| self.client.borrow_mut().batch_execute(sql))?)
     }
 
     /// Whether the connection is broken (the server closed it, or the network went).

@@ -24,7 +24,7 @@ impl System {
         account: i64,
         new: &NewEndpoint<'_>,
     ) -> StoreResult<EndpointRow> {
-        let tx = self.tx()?;
+        let tx = self.transaction()?;
         let count: i64 = tx
             .prepare_cached("SELECT count(*) FROM webhook_endpoints WHERE account_id = ?1")?
             .query_row(params![account], |r| r.get(0))?;

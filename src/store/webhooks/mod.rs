@@ -104,7 +104,7 @@ impl System {
         account: i64,
         public_id: &str,
     ) -> StoreResult<Option<(Tx<'_>, i64)>> {
-        let tx = self.tx()?;
+        let tx = self.transaction()?;
         let id = tx
             .prepare_cached(
                 "SELECT id FROM webhook_endpoints WHERE public_id = ?1 AND account_id = ?2",

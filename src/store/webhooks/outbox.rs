@@ -90,7 +90,7 @@ impl System {
         per_endpoint: usize,
         per_account: usize,
     ) -> StoreResult<Vec<Claimed>> {
-        let tx = self.tx()?;
+        let tx = self.transaction()?;
         // (replayed, next attempt, delivery, account) of every endpoint's first due deliveries:
         // an account's new events go before what it asked to be replayed.
         let mut due: Vec<(bool, i64, i64, i64)> = Vec::new();
@@ -178,7 +178,7 @@ impl System {
     /// attempt changed of its endpoint. One transaction for all: the worker writes together
     /// what finished while it was writing before.
     pub fn record_attempts(&mut self, records: &[AttemptRecord]) -> StoreResult<()> {
-        let tx = self.tx()?;
+        let tx = self.transaction()?;
         for record in records {
             record_attempt(&tx, record)?;
         }
@@ -347,7 +347,7 @@ impl System {
     /// hours after its schedule began); then events left without deliveries. Returns the events
     /// removed.
     pub fn purge_webhooks(&mut self, before: i64) -> StoreResult<usize> {
-        let tx = self.tx()?;
+        let tx = self.transaction()?;
         const OLD: &str =
             "SELECT d.id FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
                            WHERE coalesce(d.scheduled_at, e.occurred_at) < ?1";

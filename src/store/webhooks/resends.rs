@@ -56,7 +56,7 @@ impl System {
         delivery: &str,
         now: i64,
     ) -> StoreResult<Option<Resent>> {
-        let tx = self.tx()?;
+        let tx = self.transaction()?;
         let found: Option<(i64, String, bool, i64, Option<i64>)> = tx
             .query_row(
                 "SELECT d.id, d.status, p.enabled, p.id, d.lease_until FROM webhook_deliveries d

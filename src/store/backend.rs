@@ -1,0 +1,261 @@
+//! Where the store keeps its data, and the pools of connections to it: the SQLite file of the
+//! data dir (one process, the default), or a PostgreSQL database that several nodes share.
+//! Above this module a connection is a [`Db`]; nothing else differs.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::Context;
+
+use super::pool::{self, Manager, PooledConn, Role};
+use super::postgres::pool::PgManager;
+use super::sql::{Db, PgConn, SqlResult, Tx};
+use super::{DB_FILE, StoreError, StoreResult, migrate};
+
+/// The database a store opens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Database {
+    /// `regintel.sqlite` in this data dir.
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection URL, naming the database's owner.
+    Postgres(String),
+}
+
+impl Database {
+    /// The database `url` names (a `postgres://` or `postgresql://` URL), else the SQLite file
+    /// of `data_dir`.
+    pub fn choose(url: Option<&str>, data_dir: &Path) -> anyhow::Result<Database> {
+        match url {
+            None => Ok(Database::Sqlite(data_dir.to_path_buf())),
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                super::postgres::config(url)?;
+                Ok(Database::Postgres(url.to_owned()))
+            }
+            Some(_) => anyhow::bail!(
+                "the database URL must start with postgres:// or postgresql:// (without one, \
+                 the SQLite file of the data dir is used)"
+            ),
+        }
+    }
+}
+
+/// System connections in a pool: SQLite serialises writes anyway; PostgreSQL's are shared by
+/// every node, so each node takes few.
+const SYSTEM_POOL_SIZE: u32 = 4;
+
+#[derive(Clone)]
+pub(super) enum Pools {
+    Sqlite {
+        /// Read-only connections for requests, guarded by the authorizer (see `pool::Role`).
+        requests: r2d2::Pool<Manager>,
+        /// Read-only connections for authentication lookups on the async threads.
+        lookups: r2d2::Pool<Manager>,
+        /// The account API's writes and background work (blocking threads only).
+        system: r2d2::Pool<Manager>,
+        path: PathBuf,
+    },
+    Postgres {
+        /// Connections of the request role, which row-level security binds.
+        requests: r2d2::Pool<PgManager>,
+        /// The owner's connections for authentication lookups.
+        lookups: r2d2::Pool<PgManager>,
+        /// The owner's connections for writes and background work.
+        system: r2d2::Pool<PgManager>,
+        owner: Box<postgres::Config>,
+        /// The request role's settings, for a connection outside the pool.
+        request: Box<postgres::Config>,
+        wait: Duration,
+    },
+}
+
+fn pool<M: r2d2::ManageConnection>(
+    manager: M,
+    size: u32,
+    min_idle: u32,
+    wait: Duration,
+) -> anyhow::Result<r2d2::Pool<M>> {
+    r2d2::Pool::builder()
+        .max_size(size)
+        .min_idle(Some(min_idle))
+        // A check on every checkout costs a round trip (SQLite: ~3%) and catches little that
+        // the first use does not report anyway; broken connections are dropped when returned.
+        .test_on_check_out(false)
+        .connection_timeout(wait)
+        .build(manager)
+        .context("while creating the connection pool")
+}
+
+impl Pools {
+    /// Opens and migrates the database: `pool_size` request connections and `lookups` lookup
+    /// connections, all opened at once, so checking one out never waits for one to be made; a
+    /// write waits up to `wait` for a lock, and a blocking thread as long for a connection.
+    pub(super) fn open(
+        database: &Database,
+        pool_size: u32,
+        lookups: u32,
+        wait: Duration,
+    ) -> anyhow::Result<Pools> {
+        match database {
+            Database::Sqlite(data_dir) => {
+                let path = data_dir.join(DB_FILE);
+                super::create_private(&path)?;
+                let mut first = pool::open(&path, Role::System)
+                    .with_context(|| format!("while opening the database {}", path.display()))?;
+                migrate::migrate(&mut first.conn)?;
+                drop(first);
+                let manager = |role| Manager {
+                    path: path.clone(),
+                    role,
+                    busy: wait,
+                };
+                Ok(Pools::Sqlite {
+                    requests: pool(manager(Role::Request), pool_size, pool_size, wait)?,
+                    lookups: pool(manager(Role::Lookup), lookups, lookups, wait)?,
+                    system: pool(manager(Role::System), SYSTEM_POOL_SIZE, 1, wait)?,
+                    path,
+                })
+            }
+            Database::Postgres(url) => {
+                let owner = super::postgres::config(url)?;
+                let mut client = super::postgres::connect(&owner)?;
+                let migrated = super::postgres::migrate::migrate(&mut client)?;
+                drop(client);
+                let mut request = owner.clone();
+                request
+                    .user(&migrated.request.role)
+                    .password(&migrated.request.password);
+                Ok(Pools::Postgres {
+                    requests: pool(
+                        PgManager::new(request.clone(), wait),
+                        pool_size,
+                        pool_size,
+                        wait,
+                    )?,
+                    lookups: pool(PgManager::new(owner.clone(), wait), lookups, lookups, wait)?,
+                    system: pool(
+                        PgManager::new(owner.clone(), wait),
+                        SYSTEM_POOL_SIZE,
+                        1,
+                        wait,
+                    )?,
+                    owner: Box::new(owner),
+                    request: Box::new(request),
+                    wait,
+                })
+            }
+        }
+    }
+
+    /// A request connection, waiting up to the store's wait for one.
+    pub(super) fn request(&self) -> StoreResult<Pooled> {
+        match self {
+            Pools::Sqlite { requests, .. } => requests.get().map(Pooled::Sqlite),
+            Pools::Postgres { requests, .. } => requests.get().map(Pooled::Postgres),
+        }
+        .map_err(|_| StoreError::Busy)
+    }
+
+    /// A request connection if one is free now. None on PostgreSQL: a read there waits for the
+    /// network, which the async threads must not.
+    pub(super) fn try_request(&self) -> Option<Pooled> {
+        match self {
+            Pools::Sqlite { requests, .. } => requests.try_get().map(Pooled::Sqlite),
+            Pools::Postgres { .. } => None,
+        }
+    }
+
+    /// A lookup connection, never waiting for one.
+    pub(super) fn lookup(&self) -> StoreResult<Pooled> {
+        match self {
+            Pools::Sqlite { lookups, .. } => lookups.try_get().map(Pooled::Sqlite),
+            Pools::Postgres { lookups, .. } => lookups.try_get().map(Pooled::Postgres),
+        }
+        .ok_or(StoreError::Busy)
+    }
+
+    pub(super) fn system(&self) -> StoreResult<Pooled> {
+        match self {
+            Pools::Sqlite { system, .. } => system.get().map(Pooled::Sqlite),
+            Pools::Postgres { system, .. } => system.get().map(Pooled::Postgres),
+        }
+        .map_err(|_| StoreError::Busy)
+    }
+
+    /// A connection outside the pools, as the database's owner.
+    pub(super) fn admin(&self) -> anyhow::Result<Admin> {
+        Ok(Admin(match self {
+            Pools::Sqlite { path, .. } => Own::Sqlite(pool::open(path, Role::System)?),
+            Pools::Postgres { owner, wait, .. } => Own::Postgres(connect(owner, *wait)?),
+        }))
+    }
+
+    /// A request connection of no account outside the pools, for reading public data into
+    /// memory beside the requests.
+    pub(super) fn public_reader(&self) -> anyhow::Result<Admin> {
+        Ok(Admin(match self {
+            Pools::Sqlite { path, .. } => Own::Sqlite(pool::open(path, Role::Request)?),
+            Pools::Postgres { request, wait, .. } => Own::Postgres(connect(request, *wait)?),
+        }))
+    }
+}
+
+fn connect(config: &postgres::Config, wait: Duration) -> anyhow::Result<PgConn> {
+    use r2d2::ManageConnection;
+    PgManager::new(config.clone(), wait)
+        .connect()
+        .context("while connecting to PostgreSQL")
+}
+
+/// A pooled connection.
+pub(super) enum Pooled {
+    Sqlite(r2d2::PooledConnection<Manager>),
+    Postgres(r2d2::PooledConnection<PgManager>),
+}
+
+impl Pooled {
+    pub(super) fn sql(&self) -> Db<'_> {
+        match self {
+            Pooled::Sqlite(conn) => Db::Sqlite(&conn.conn),
+            Pooled::Postgres(conn) => Db::Postgres(conn),
+        }
+    }
+
+    /// SQLite's connection and the account slot its views read, if it is one.
+    pub(super) fn sqlite(&self) -> Option<&PooledConn> {
+        match self {
+            Pooled::Sqlite(conn) => Some(conn),
+            Pooled::Postgres(_) => None,
+        }
+    }
+}
+
+enum Own {
+    Sqlite(PooledConn),
+    Postgres(PgConn),
+}
+
+/// A connection of its own for operator work (imports, checks), as the database's owner.
+pub struct Admin(Own);
+
+impl Admin {
+    pub fn sql(&self) -> Db<'_> {
+        match &self.0 {
+            Own::Sqlite(conn) => Db::Sqlite(&conn.conn),
+            Own::Postgres(conn) => Db::Postgres(conn),
+        }
+    }
+
+    /// A write transaction (see [`Db::transaction`]).
+    pub fn transaction(&mut self) -> SqlResult<Tx<'_>> {
+        self.sql().transaction()
+    }
+
+    /// The SQLite connection, for tests of what is SQLite's own.
+    #[cfg(test)]
+    pub(crate) fn sqlite(&self) -> &rusqlite::Connection {
+        match &self.0 {
+            Own::Sqlite(conn) => &conn.conn,
+            Own::Postgres(_) => panic!("a SQLite store"),
+        }
+    }
+}

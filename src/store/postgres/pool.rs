@@ -1,0 +1,46 @@
+//! Pooled PostgreSQL connections: request connections log in as the request role (see
+//! [`super::roles`]), lookup and system connections as the database's owner.
+
+use std::time::Duration;
+
+use crate::store::sql::PgConn;
+
+pub struct PgManager {
+    pub config: postgres::Config,
+}
+
+impl PgManager {
+    /// Connections with `config`, giving up on a connection attempt (an unreachable server)
+    /// after `wait`, and noticing a silent network after about as long.
+    pub fn new(mut config: postgres::Config, wait: Duration) -> PgManager {
+        config
+            .application_name("regintel")
+            .connect_timeout(wait)
+            .keepalives(true)
+            .keepalives_idle(wait.max(Duration::from_secs(1)))
+            .keepalives_interval(Duration::from_secs(1))
+            .keepalives_retries(3);
+        PgManager { config }
+    }
+}
+
+impl r2d2::ManageConnection for PgManager {
+    type Connection = PgConn;
+    type Error = postgres::Error;
+
+    fn connect(&self) -> Result<PgConn, postgres::Error> {
+        let client =
+            crate::store::sql::postgres::blocking(|| self.config.connect(postgres::NoTls))?;
+        Ok(PgConn::new(client))
+    }
+
+    fn is_valid(&self, conn: &mut PgConn) -> Result<(), postgres::Error> {
+        conn.check()
+    }
+
+    /// A connection closed by the server or the network, or given back inside a transaction
+    /// (which every guard of the store ends, so that is a defect), is not handed out again.
+    fn has_broken(&self, conn: &mut PgConn) -> bool {
+        conn.is_closed() || conn.in_transaction()
+    }
+}
