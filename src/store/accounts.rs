@@ -286,7 +286,7 @@ impl System {
         let revoked: Option<(i64, String)> = tx
             .query_row(
                 "UPDATE api_keys SET revoked_at = ?3
-                 WHERE key_id = ?1 AND (?2 IS NULL OR account_id = ?2) AND revoked_at IS NULL
+                 WHERE key_id = ?1 AND (account_id = ?2 OR ?2 IS NULL) AND revoked_at IS NULL
                  RETURNING account_id, name",
                 params![key_id, account, now],
                 |r| Ok((r.get(0)?, r.get(1)?)),
@@ -311,7 +311,7 @@ impl System {
     /// Keys of one account, or of all (operator), newest first.
     pub fn keys(&self, account: Option<i64>) -> StoreResult<Vec<KeyRow>> {
         let mut stmt = self.sql().prepare_cached(&format!(
-            "SELECT {KEY_COLUMNS} FROM api_keys WHERE ?1 IS NULL OR account_id = ?1 ORDER BY id DESC"
+            "SELECT {KEY_COLUMNS} FROM api_keys WHERE account_id = ?1 OR ?1 IS NULL ORDER BY id DESC"
         ))?;
         let rows = stmt.query_map(params![account], key_from_row)?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -410,7 +410,7 @@ impl Scoped {
     pub fn my_keys_page(&self, after: Option<&str>, limit: usize) -> StoreResult<Vec<KeyRow>> {
         let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {KEY_COLUMNS} FROM v_api_keys
-             WHERE ?1 IS NULL OR id < (SELECT id FROM v_api_keys WHERE key_id = ?1)
+             WHERE id < (SELECT id FROM v_api_keys WHERE key_id = ?1) OR ?1 IS NULL
              ORDER BY id DESC LIMIT ?2"
         ))?;
         let rows = stmt.query_map(params![after, limit as i64], key_from_row)?;

@@ -18,59 +18,68 @@ use super::observations::ObsRow;
 use super::{StoreError, StoreResult, text};
 use crate::citation::CitationId;
 
-/// Writes the block of `series_id` in `region` from its current rows in `observations`,
-/// replacing the one it had (and leaving none when no current row is left).
-pub fn write(tx: &Db<'_>, series_id: i64, region: &str) -> SqlResult<()> {
-    tx.prepare_cached("DELETE FROM observation_blocks WHERE series_id = ?1 AND region_code = ?2")?
-        .execute(params![series_id, region])?;
+/// Writes the blocks of `series_id` again from its current rows in `observations`, one per
+/// region with any (a region left with none has no block). Read in one pass over the
+/// current-row index in its order and written in bulk: an import writes the blocks of every
+/// series it touched, on PostgreSQL across the network.
+pub fn write_series(tx: &Db<'_>, series_id: i64) -> SqlResult<()> {
+    tx.prepare_cached("DELETE FROM observation_blocks WHERE series_id = ?1")?
+        .execute(params![series_id])?;
     let mut read = tx.prepare_cached(
-        "SELECT owner_account_id, period, value, value_text, flags, conf_status, citation_id,
-                snapshot_id
+        "SELECT region_code, owner_account_id, period, value, value_text, flags, conf_status,
+                citation_id, snapshot_id
          FROM observations INDEXED BY observations_current
-         WHERE series_id = ?1 AND region_code = ?2 AND superseded_by IS NULL
-         ORDER BY period",
+         WHERE series_id = ?1 AND superseded_by IS NULL
+         ORDER BY region_code, period",
     )?;
-    let mut rows = read.query(params![series_id, region])?;
-    let mut owner: Option<i64> = None;
+    let mut insert = tx.bulk_insert(
+        "observation_blocks",
+        &["series_id", "region_code", "owner_account_id", "rows"],
+    )?;
+    let mut rows = read.query(params![series_id])?;
+    // The region being gathered, its owner (every row of a series belongs to its dataset's
+    // one owner, or none) and its block.
+    let mut region: Option<(String, Option<i64>)> = None;
     let mut block = Vec::new();
     while let Some(r) = rows.next_row()? {
         let r = &r.row();
-        // Every row of a series belongs to its dataset's one owner (or none).
-        owner = r.get(0)?;
+        let code = text(r, 0)?;
+        if region.as_ref().is_some_and(|(c, _)| c != code) {
+            if let Some((code, owner)) = region.take() {
+                insert.add(params![series_id, code, owner, block])?;
+            }
+            block.clear();
+        }
+        if region.is_none() {
+            region = Some((code.to_owned(), r.get(1)?));
+        }
         encode_row(
             &mut block,
-            r.get(7)?,
-            r.get(2)?,
+            r.get(8)?,
+            r.get(3)?,
             [
-                text(r, 1)?,
-                text(r, 3)?,
+                text(r, 2)?,
                 text(r, 4)?,
                 text(r, 5)?,
                 text(r, 6)?,
+                text(r, 7)?,
             ],
         );
     }
-    if !block.is_empty() {
-        tx.prepare_cached(
-            "INSERT INTO observation_blocks (series_id, region_code, owner_account_id, rows)
-             VALUES (?1, ?2, ?3, ?4)",
-        )?
-        .execute(params![series_id, region, owner, block])?;
+    if let Some((code, owner)) = region {
+        insert.add(params![series_id, code, owner, block])?;
     }
-    Ok(())
+    insert.finish()
 }
 
 /// Writes every block: for a database made before blocks existed.
 pub fn write_all(tx: &Db<'_>) -> SqlResult<()> {
-    let pairs: Vec<(i64, String)> = tx
-        .prepare(
-            "SELECT DISTINCT series_id, region_code FROM observations INDEXED BY observations_current
-             WHERE superseded_by IS NULL",
-        )?
-        .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?
+    let series: Vec<i64> = tx
+        .prepare("SELECT DISTINCT series_id FROM observations WHERE superseded_by IS NULL")?
+        .query_map(params![], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
-    for (series, region) in pairs {
-        write(tx, series, &region)?;
+    for id in series {
+        write_series(tx, id)?;
     }
     Ok(())
 }

@@ -128,7 +128,7 @@ impl Scoped {
     ) -> StoreResult<Vec<BriefingListRow>> {
         let mut stmt = self.sql().prepare_cached(
             "SELECT public_id, region_code, briefing_type, title, created_at FROM v_briefings
-             WHERE ?1 IS NULL OR id < (SELECT id FROM v_briefings WHERE public_id = ?1)
+             WHERE id < (SELECT id FROM v_briefings WHERE public_id = ?1) OR ?1 IS NULL
              ORDER BY id DESC LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![before, limit as i64], |r| {

@@ -6,9 +6,9 @@
 //! and the old row is marked superseded by it; a file identical to the dataset's latest snapshot
 //! changes nothing. Imports add and revise; they never delete.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
-use crate::store::sql::{Db, OptionalExtension, SqlResult, Stmt, params};
+use crate::store::sql::{BulkInsert, Db, OptionalExtension, SqlResult, params};
 use anyhow::bail;
 
 use crate::catalogue::SourceRecord;
@@ -70,10 +70,12 @@ pub fn upsert_regions(tx: &Db<'_>, regions: &[(RegionRow, RegionSource)]) -> Sql
              source_file = excluded.source_file, source_sha256 = excluded.source_sha256,
              source_line = excluded.source_line, name_source = excluded.name_source,
              name_latin_source = excluded.name_latin_source
-         WHERE (name_latin, name_national, level, parent_code, country_code, classification,
-                in_nuts2021, in_nuts2024, change_2021_2024, recoded_from, recoded_to, citation_id,
-                name_source, name_latin_source)
-               IS NOT (excluded.name_latin, excluded.name_national, excluded.level,
+         WHERE (regions.name_latin, regions.name_national, regions.level, regions.parent_code,
+                regions.country_code, regions.classification, regions.in_nuts2021,
+                regions.in_nuts2024, regions.change_2021_2024, regions.recoded_from,
+                regions.recoded_to, regions.citation_id, regions.name_source,
+                regions.name_latin_source)
+               IS DISTINCT FROM (excluded.name_latin, excluded.name_national, excluded.level,
                        excluded.parent_code, excluded.country_code, excluded.classification,
                        excluded.in_nuts2021, excluded.in_nuts2024, excluded.change_2021_2024,
                        excluded.recoded_from, excluded.recoded_to, excluded.citation_id,
@@ -150,7 +152,7 @@ fn upsert_dataset(
     let existing: Option<(i64, String)> = tx
         .query_row(
             "SELECT id, dim_names_json FROM datasets
-             WHERE ifnull(owner_account_id, 0) = ifnull(?1, 0) AND code = ?2",
+             WHERE coalesce(owner_account_id, 0) = coalesce(?1, 0) AND code = ?2",
             params![owner, meta.code],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
@@ -171,7 +173,7 @@ fn upsert_dataset(
             }
             tx.execute(
                 "UPDATE datasets SET title = ?2, topic = ?3, description = ?4, nuts_edition = ?5,
-                        headline_json = ?6, labels_json = ?7, source_id = ifnull(?8, source_id)
+                        headline_json = ?6, labels_json = ?7, source_id = coalesce(?8, source_id)
                  WHERE id = ?1",
                 params![
                     id,
@@ -279,7 +281,7 @@ pub fn latest_snapshot_sha(
 ) -> SqlResult<Option<String>> {
     conn.query_row(
         "SELECT s.file_sha256 FROM snapshots s JOIN datasets d ON d.id = s.dataset_id
-         WHERE d.code = ?1 AND ifnull(d.owner_account_id, 0) = ifnull(?2, 0)
+         WHERE d.code = ?1 AND coalesce(d.owner_account_id, 0) = coalesce(?2, 0)
          ORDER BY s.id DESC LIMIT 1",
         params![code, owner],
         |r| r.get(0),
@@ -364,10 +366,21 @@ pub fn import_dataset(
          ON CONFLICT (dataset_id, unit, dims) DO UPDATE SET unit = excluded.unit
          RETURNING id",
     )?;
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO observations (citation_id, series_id, region_code, period, value, value_text,
-                                   flags, conf_status, src_line, snapshot_id, owner_account_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    let mut insert = tx.bulk_insert(
+        "observations",
+        &[
+            "citation_id",
+            "series_id",
+            "region_code",
+            "period",
+            "value",
+            "value_text",
+            "flags",
+            "conf_status",
+            "src_line",
+            "snapshot_id",
+            "owner_account_id",
+        ],
     )?;
     let mut current = tx.prepare_cached(
         "SELECT citation_id, value_text, flags, conf_status FROM observations
@@ -379,8 +392,8 @@ pub fn import_dataset(
         tx.prepare_cached("UPDATE observations SET superseded_by = NULL WHERE citation_id = ?1")?;
 
     let mut regions_seen: HashSet<&str> = HashSet::new();
-    // The (series, region) pairs whose current rows change: their blocks are written again.
-    let mut touched: HashSet<(i64, &str)> = HashSet::new();
+    // The series whose current rows change: their blocks are written again.
+    let mut touched: BTreeSet<i64> = BTreeSet::new();
     // The first changes, for the `dataset.updated` event: only those are built (an import may
     // change millions of rows).
     let mut changes: Vec<RowChange> = Vec::new();
@@ -435,8 +448,8 @@ pub fn import_dataset(
         } else {
             None
         };
-        let add = |insert: &mut Stmt| {
-            insert.execute(params![
+        let add = |insert: &mut BulkInsert| {
+            insert.add(params![
                 cit,
                 series_id,
                 row.region,
@@ -455,7 +468,7 @@ pub fn import_dataset(
                 add(&mut insert)?;
                 outcome.added += 1;
                 note_change(row, &dims, &cit, None);
-                touched.insert((series_id, row.region.as_str()));
+                touched.insert(series_id);
             }
             Some((_, text, flags, conf))
                 if text == row.value_text && flags == row.flags && conf == row.conf_status =>
@@ -476,11 +489,13 @@ pub fn import_dataset(
                     flags: old_flags,
                 };
                 note_change(row, &dims, &cit, Some(replaced));
-                touched.insert((series_id, row.region.as_str()));
+                touched.insert(series_id);
             }
         }
     }
-    drop((find_series, insert, current, supersede, revive));
+    // Every added row is written before anything reads them (the blocks, the statistics).
+    insert.finish()?;
+    drop((find_series, current, supersede, revive));
 
     progress.finish();
     if outcome.added + outcome.revised == 0 {
@@ -520,8 +535,8 @@ pub fn import_dataset(
         outcome.snapshot = Some(snapshot_public);
     }
     refresh_series_stats(tx, series_ids.values().copied())?;
-    for (series, region) in touched {
-        super::blocks::write(tx, series, region)?;
+    for series in touched {
+        super::blocks::write_series(tx, series)?;
     }
     set_headline_series(tx, dataset_id, &meta.headline)?;
     add_unclassified_regions(tx, regions_seen.into_iter(), owner)?;

@@ -190,10 +190,10 @@ fn canonical_periods(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
         rename.execute(rusqlite::params![id, new])?;
         touched.insert((series, region));
     }
-    for (series, region) in &touched {
-        super::blocks::write(&Db::Sqlite(tx), *series, region).map_err(into_rusqlite)?;
-    }
     let series: std::collections::BTreeSet<i64> = touched.iter().map(|(s, _)| *s).collect();
+    for id in &series {
+        super::blocks::write_series(&Db::Sqlite(tx), *id).map_err(into_rusqlite)?;
+    }
     for id in series {
         tx.execute(
             "UPDATE series SET

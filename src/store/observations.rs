@@ -357,7 +357,7 @@ impl Scoped {
             "SELECT o.region_code, o.period, o.value_text, o.flags, o.conf_status, o.citation_id
              FROM v_observations o
              WHERE o.series_id = ?1 AND o.superseded_by IS NULL
-               AND (?2 IS NULL OR o.period >= ?2) AND (?3 IS NULL OR o.period <= ?3)
+               AND (o.period >= ?2 OR ?2 IS NULL) AND (o.period <= ?3 OR ?3 IS NULL)
              ORDER BY o.region_code, o.period",
         )?;
         let mut each_series = series.query(params![dataset_id])?;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::store::sql::{OptionalExtension, Row, SqlResult, params};
+use crate::store::sql::{Dialect, OptionalExtension, Row, SqlResult, params};
 
 use super::region_index::RegionIndex;
 use super::{Scoped, StoreResult, text_or_null};
@@ -179,8 +179,14 @@ impl Scoped {
         if let Some(index) = &self.public_regions {
             return Ok(index.any_case(code).map(Arc::clone));
         }
-        let mut stmt = self.sql().prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM v_regions WHERE code = ?1 COLLATE NOCASE ORDER BY code LIMIT 1"
+        let db = self.sql();
+        // Each as its index of codes in any case has them.
+        let any_case = match db.dialect() {
+            Dialect::Sqlite => "code = ?1 COLLATE NOCASE",
+            Dialect::Postgres => "upper(code) = upper(?1)",
+        };
+        let mut stmt = db.prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM v_regions WHERE {any_case} ORDER BY code LIMIT 1"
         ))?;
         Ok(stmt
             .query_row(params![code], from_row)
@@ -258,7 +264,7 @@ impl Scoped {
         }
         let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {COLUMNS} FROM v_regions
-             WHERE (?1 IS NULL OR level = ?1) AND (?2 IS NULL OR country_code = ?2)
+             WHERE (level = ?1 OR ?1 IS NULL) AND (country_code = ?2 OR ?2 IS NULL)
              ORDER BY code"
         ))?;
         let mut rows = stmt.query(params![level, country])?;
@@ -284,7 +290,7 @@ impl Scoped {
     ) -> StoreResult<Vec<RegionRow>> {
         let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {COLUMNS} FROM v_regions
-             WHERE (?1 IS NULL OR level = ?1) AND (?2 IS NULL OR country_code = ?2)
+             WHERE (level = ?1 OR ?1 IS NULL) AND (country_code = ?2 OR ?2 IS NULL)
              ORDER BY code"
         ))?;
         let rows = stmt.query_map(params![level, country], from_row)?;

@@ -17,6 +17,7 @@ mod isolation;
 mod limits;
 mod openapi;
 mod operations;
+mod postgres;
 mod private;
 mod provenance;
 mod python_client;

@@ -5,7 +5,6 @@
 pub mod migrate;
 pub mod pool;
 pub mod roles;
-#[cfg(test)]
 pub mod testing;
 
 use std::str::FromStr;

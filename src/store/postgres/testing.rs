@@ -1,4 +1,4 @@
-//! Throwaway databases for tests, in the cluster `tests/postgres-cluster.sh` started (its socket
+//! Throwaway databases for tests (unit and integration tests: hence public), in the cluster `tests/postgres-cluster.sh` started (its socket
 //! directory in `REGINTEL_TEST_POSTGRES`; the test command starts one): each with an ordinary
 //! owner role with `CREATEROLE`, as an installation has, dropped with its request role when the
 //! test ends.

@@ -3,6 +3,9 @@
 //! it), values bound and read through [`Param`] and [`Column`], which convert between SQLite's
 //! few storage classes and PostgreSQL's types (a boolean column is an integer to SQLite). Where
 //! the dialects differ a query asks [`Db::dialect`]; everything else is the same text.
+//!
+//! PostgreSQL gives a parameter the type of its first use: write `col = ?1 OR ?1 IS NULL`, not
+//! `?1 IS NULL OR col = ?1` (which it refuses to prepare: "could not determine data type").
 
 pub mod postgres;
 
@@ -23,6 +26,12 @@ pub enum SqlError {
     Sqlite(#[from] rusqlite::Error),
     #[error(transparent)]
     Postgres(#[from] ::postgres::Error),
+    /// PostgreSQL refused to prepare a statement (named by its start, for the log).
+    #[error("while preparing `{sql}`: {source}")]
+    Prepare {
+        sql: String,
+        source: ::postgres::Error,
+    },
     /// A query for one row found none.
     #[error("the query returned no rows")]
     NoRows,
@@ -159,6 +168,29 @@ pub enum Owned {
     Real(f64),
     Text(String),
     Blob(Vec<u8>),
+}
+
+impl Owned {
+    fn of(value: Value<'_>) -> Owned {
+        match value {
+            Value::Null => Owned::Null,
+            Value::Integer(i) => Owned::Integer(i),
+            Value::Boolean(b) => Owned::Integer(b.into()),
+            Value::Real(r) => Owned::Real(r),
+            Value::Text(t) => Owned::Text(t.to_owned()),
+            Value::Blob(b) => Owned::Blob(b.to_vec()),
+        }
+    }
+
+    fn value(&self) -> Value<'_> {
+        match self {
+            Owned::Null => Value::Null,
+            Owned::Integer(i) => Value::Integer(*i),
+            Owned::Real(r) => Value::Real(*r),
+            Owned::Text(t) => Value::Text(t),
+            Owned::Blob(b) => Value::Blob(b),
+        }
+    }
 }
 
 /// What a column may be read as.
@@ -571,6 +603,51 @@ impl Drop for ReadSnapshot<'_> {
             // Nothing to keep: the reads wrote nothing. Should the ROLLBACK fail, the pool
             // closes the connection it gets back inside a transaction.
             let _ = db.rollback();
+        }
+    }
+}
+
+/// Rows added to one table in bulk ([`Db::bulk_insert`]): on SQLite each as it comes, by one
+/// prepared statement; on PostgreSQL gathered and sent by `COPY`, whose one round trip for
+/// thousands of rows an insert per row (a round trip each) would take minutes to match.
+pub enum BulkInsert<'c> {
+    Sqlite(Stmt<'c>),
+    Postgres(postgres::Copy<'c>),
+}
+
+impl<'c> Db<'c> {
+    /// Inserts into `table`'s `columns` (see [`BulkInsert`]); the rows are all written once
+    /// [`BulkInsert::finish`] returns.
+    pub fn bulk_insert(&self, table: &str, columns: &[&str]) -> SqlResult<BulkInsert<'c>> {
+        match *self {
+            Db::Sqlite(_) => {
+                let places: Vec<String> = (1..=columns.len()).map(|i| format!("?{i}")).collect();
+                Ok(BulkInsert::Sqlite(self.prepare_cached(&format!(
+                    "INSERT INTO {table} ({}) VALUES ({})",
+                    columns.join(", "),
+                    places.join(", ")
+                ))?))
+            }
+            Db::Postgres(conn) => Ok(BulkInsert::Postgres(postgres::Copy::new(
+                conn, table, columns,
+            )?)),
+        }
+    }
+}
+
+impl BulkInsert<'_> {
+    pub fn add(&mut self, row: &[&dyn Param]) -> SqlResult<()> {
+        match self {
+            BulkInsert::Sqlite(stmt) => stmt.execute(row).map(|_| ()),
+            BulkInsert::Postgres(copy) => copy.add(row.iter().map(|p| Owned::of(p.value()))),
+        }
+    }
+
+    /// Writes what is still gathered.
+    pub fn finish(self) -> SqlResult<()> {
+        match self {
+            BulkInsert::Sqlite(_) => Ok(()),
+            BulkInsert::Postgres(copy) => copy.finish(),
         }
     }
 }

@@ -56,7 +56,8 @@ impl PgConn {
         if let Some(stmt) = self.statements.borrow().get(sql) {
             return Ok(stmt.clone());
         }
-        let stmt = blocking(|| self.client.borrow_mut().prepare(&translate(sql)))?;
+        let stmt = blocking(|| self.client.borrow_mut().prepare(&translate(sql)))
+            .map_err(|e| prepare_failed(sql, e))?;
         self.statements
             .borrow_mut()
             .insert(sql.to_owned(), stmt.clone());
@@ -65,9 +66,8 @@ impl PgConn {
 
     /// A statement for one use, not kept.
     pub fn prepare_once(&self, sql: &str) -> SqlResult<postgres::Statement> {
-        Ok(blocking(|| {
-            self.client.borrow_mut().prepare(&translate(sql))
-        })?)
+        blocking(|| self.client.borrow_mut().prepare(&translate(sql)))
+            .map_err(|e| prepare_failed(sql, e))
     }
 
     pub fn execute(&self, stmt: &postgres::Statement, params: &[&dyn Param]) -> SqlResult<usize> {
@@ -94,6 +94,69 @@ impl PgConn {
     /// Whether the connection is broken (the server closed it, or the network went).
     pub fn is_closed(&self) -> bool {
         self.client.borrow().is_closed()
+    }
+}
+
+/// Rows gathered for one `COPY ... FROM STDIN BINARY`, sent when this many are gathered.
+const COPY_ROWS: usize = 20_000;
+
+/// Rows for a table, sent by `COPY` (see [`super::BulkInsert`]).
+pub struct Copy<'c> {
+    conn: &'c PgConn,
+    sql: String,
+    types: Vec<Type>,
+    rows: Vec<Vec<Owned>>,
+}
+
+impl<'c> Copy<'c> {
+    pub fn new(conn: &'c PgConn, table: &str, columns: &[&str]) -> SqlResult<Copy<'c>> {
+        let columns = columns.join(", ");
+        // The columns' types, as the binary format needs them.
+        let probe = conn.prepare(&format!("SELECT {columns} FROM {table} LIMIT 0"))?;
+        Ok(Copy {
+            conn,
+            sql: format!("COPY {table} ({columns}) FROM STDIN BINARY"),
+            types: probe.columns().iter().map(|c| c.type_().clone()).collect(),
+            rows: Vec::new(),
+        })
+    }
+
+    pub fn add(&mut self, row: impl Iterator<Item = Owned>) -> SqlResult<()> {
+        self.rows.push(row.collect());
+        if self.rows.len() >= COPY_ROWS {
+            self.send()?;
+        }
+        Ok(())
+    }
+
+    fn send(&mut self) -> SqlResult<()> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        let rows = std::mem::take(&mut self.rows);
+        blocking(|| -> SqlResult<()> {
+            let mut client = self.conn.client.borrow_mut();
+            let writer = client.copy_in(&self.sql)?;
+            let mut writer = postgres::binary_copy::BinaryCopyInWriter::new(writer, &self.types);
+            for row in &rows {
+                let values: Vec<PgValue<'_>> = row.iter().map(|v| PgValue(v.value())).collect();
+                writer.write(&refs(&values))?;
+            }
+            writer.finish()?;
+            Ok(())
+        })
+    }
+
+    pub fn finish(mut self) -> SqlResult<()> {
+        self.send()
+    }
+}
+
+fn prepare_failed(sql: &str, source: postgres::Error) -> SqlError {
+    let sql: String = sql.split_whitespace().collect::<Vec<_>>().join(" ");
+    SqlError::Prepare {
+        sql: sql.chars().take(300).collect(),
+        source,
     }
 }
 

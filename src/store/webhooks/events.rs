@@ -60,9 +60,9 @@ pub fn enqueue(conn: &Db<'_>, event: &NewEvent<'_>, audience: Audience) -> SqlRe
         "INSERT INTO webhook_deliveries (public_id, event_id, endpoint_id, status, next_attempt_at)
          SELECT 'dlv_' || lower(hex(randomblob(12))), ?1, p.id, 'pending', ?2
          FROM webhook_endpoints p JOIN accounts a ON a.id = p.account_id
-         WHERE p.enabled AND NOT a.disabled AND (?3 IS NULL OR p.account_id = ?3)
-           AND (?5 IS NULL AND EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = ?4)
-                OR p.id = ?5)",
+         WHERE p.enabled AND NOT a.disabled AND (p.account_id = ?3 OR ?3 IS NULL)
+           AND (p.id = ?5
+                OR ?5 IS NULL AND EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = ?4))",
     )?
     .execute(params![
         event_id,

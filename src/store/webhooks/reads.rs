@@ -83,7 +83,7 @@ impl Scoped {
                         next_attempt_at, delivered_at
                  FROM v_webhook_deliveries
                  WHERE endpoint_public_id = ?1
-                   AND (?3 IS NULL OR id < ?3)
+                   AND (id < ?3 OR ?3 IS NULL)
                  ORDER BY id DESC LIMIT ?2",
             )?
             .query_map(params![endpoint, limit as i64, before], |r| {
