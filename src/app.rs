@@ -48,12 +48,7 @@ pub async fn start(
         .pool_size
         .max(u32::try_from(needed).unwrap_or(u32::MAX));
     let lookups = u32::try_from(workers + 1).unwrap_or(u32::MAX);
-    let store = Store::open_with(
-        &crate::store::Database::Sqlite(config.data_dir.clone()),
-        pool_size,
-        lookups,
-        config.database_wait,
-    )?;
+    let store = Store::open_with(&config.database, pool_size, lookups, config.database_wait)?;
     let base_path = config.base_path();
     let openapi = crate::openapi::document(&config.base_url(), &config.limits);
     let state = Arc::new(AppState::new(

@@ -150,8 +150,11 @@ impl Default for LimitConfig {
 
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
-    /// Everything regintel keeps lives here: the database, and for the demo the certificate.
+    /// Everything regintel keeps lives here: the database (unless `database` is PostgreSQL),
+    /// the secrets, and for the demo the certificate.
     pub data_dir: PathBuf,
+    /// The SQLite file of the data dir, or a PostgreSQL database.
+    pub database: crate::store::Database,
     /// The `<service>` of `/api/v1/<service>`.
     pub service: String,
     /// True when serving HTTPS: adds `Strict-Transport-Security`.
@@ -264,6 +267,7 @@ impl ServerConfig {
 
     pub fn new(data_dir: PathBuf) -> ServerConfig {
         ServerConfig {
+            database: crate::store::Database::Sqlite(data_dir.clone()),
             data_dir,
             service: defaults::SERVICE.into(),
             tls: false,

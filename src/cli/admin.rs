@@ -12,8 +12,8 @@ use serde_json::json;
 use super::logging::{LogFormat, Printed};
 use crate::auth::{Auth, password};
 use crate::catalogue::Catalogue;
-use crate::store::Store;
 use crate::store::accounts::Tier;
+use crate::store::{Database, Store};
 
 fn parse_tier(text: &str) -> Result<Tier, String> {
     Tier::parse(text).ok_or_else(|| "tier is professional or institutional".into())
@@ -65,15 +65,17 @@ pub enum KeyAction {
 
 /// The database of `data_dir`, which must exist: an account or key made in a database no server
 /// reads (a mistyped or forgotten `--data-dir`) would be lost without a word.
-fn open(data_dir: &Path) -> anyhow::Result<Store> {
-    let database = data_dir.join(crate::store::DB_FILE);
-    if !database.exists() {
-        bail!(
-            "no database at {}: name the server's data directory with --data-dir (or REGINTEL_DATA_DIR); `regintel import --bundled --data-dir DIR` or `regintel demo` makes one",
-            database.display()
-        );
+fn open(database: &Database) -> anyhow::Result<Store> {
+    if let Database::Sqlite(data_dir) = database {
+        let file = data_dir.join(crate::store::DB_FILE);
+        if !file.exists() {
+            bail!(
+                "no database at {}: name the server's data directory with --data-dir (or REGINTEL_DATA_DIR); `regintel import --bundled --data-dir DIR` or `regintel demo` makes one",
+                file.display()
+            );
+        }
     }
-    Store::open(data_dir, 1)
+    Store::open_with(database, 1, 1, crate::config::defaults::DATABASE_WAIT)
 }
 
 fn account_id(store: &Store, email: &str) -> anyhow::Result<i64> {
@@ -92,8 +94,8 @@ fn valid_email(email: &str) -> bool {
         && !email.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
-pub fn account(data_dir: &Path, action: AccountAction, printed: Printed) -> anyhow::Result<()> {
-    let store = open(data_dir)?;
+pub fn account(database: &Database, action: AccountAction, printed: Printed) -> anyhow::Result<()> {
+    let store = open(database)?;
     let system = store.system()?;
     match action {
         AccountAction::Create {
@@ -170,8 +172,13 @@ pub fn account(data_dir: &Path, action: AccountAction, printed: Printed) -> anyh
     Ok(())
 }
 
-pub fn key(data_dir: &Path, action: KeyAction, printed: Printed) -> anyhow::Result<()> {
-    let store = open(data_dir)?;
+pub fn key(
+    data_dir: &Path,
+    database: &Database,
+    action: KeyAction,
+    printed: Printed,
+) -> anyhow::Result<()> {
+    let store = open(database)?;
     let auth = crate::auth::secret_guard::guarded(&store, data_dir, false, || {
         Auth::open(data_dir, "regintel")
     })?;
@@ -229,7 +236,7 @@ pub fn key(data_dir: &Path, action: KeyAction, printed: Printed) -> anyhow::Resu
 /// Imports the bundled extract and/or files, public or as `account`'s private data, and prints
 /// what each snapshot changed.
 pub fn import(
-    data_dir: &Path,
+    database: &Database,
     files: &[PathBuf],
     bundled: bool,
     naming: &crate::import::Naming<'_>,
@@ -260,8 +267,10 @@ pub fn import(
         title: naming.title.map(str::trim),
         ..*naming
     };
-    crate::private_files::create_dir(data_dir)?;
-    let store = Store::open(data_dir, 1)?;
+    if let Database::Sqlite(data_dir) = database {
+        crate::private_files::create_dir(data_dir)?;
+    }
+    let store = Store::open_with(database, 1, 1, crate::config::defaults::DATABASE_WAIT)?;
     let catalogue = Catalogue::bundled();
     let started = std::time::Instant::now();
     let owner = match account {

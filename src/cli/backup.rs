@@ -16,7 +16,17 @@ use anyhow::{Context, bail};
 
 use crate::store::{integrity_check, open_read_only};
 
-pub fn run(data_dir: &Path, target: &Path, say: super::logging::LogFormat) -> anyhow::Result<()> {
+pub fn run(
+    database: &crate::store::Database,
+    target: &Path,
+    say: super::logging::LogFormat,
+) -> anyhow::Result<()> {
+    let data_dir = match database {
+        crate::store::Database::Sqlite(data_dir) => data_dir,
+        crate::store::Database::Postgres(_) => bail!(
+            "the database is PostgreSQL: back it up with PostgreSQL's tools (pg_dump, or the cluster's base backups and WAL archive), and the secrets directory apart from it; see docs/scaling.md"
+        ),
+    };
     let database = super::launch::database(data_dir)?;
     if target.symlink_metadata().is_ok() {
         bail!(

@@ -12,7 +12,7 @@ use super::logging::LogFormat;
 use crate::auth::jwt::{KEYRING_FILE, KeyRing};
 use crate::auth::secrets::{PEPPER_FILE, Pepper, SEALING_KEY_FILE, SealingKey};
 use crate::store::migrate::latest_version;
-use crate::store::{integrity_check, open_read_only};
+use crate::store::{Database, integrity_check, open_read_only};
 
 pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
     let config = args.config()?;
@@ -26,6 +26,18 @@ pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
         );
     }
     let data_dir = &config.data_dir;
+    if let Database::Postgres(url) = &config.database {
+        private(data_dir, 0o007, "the data directory")?;
+        secrets(&data_dir.join("secrets"), config.issuer(), say)?;
+        let conn = crate::store::postgres::check(url)?;
+        say.say(&format!(
+            "database: PostgreSQL, schema version {}",
+            conn.version
+        ));
+        let problems =
+            crate::auth::secret_guard::problems(&conn.admin.sql(), &data_dir.join("secrets"))?;
+        return secrets_found(problems, config.new_secrets, say);
+    }
     let database = super::launch::database(data_dir)?;
     private(data_dir, 0o007, "the data directory")?;
     for suffix in ["", "-wal", "-shm"] {
@@ -104,6 +116,11 @@ fn secrets_of_the_database(
 ) -> anyhow::Result<()> {
     let conn = open_read_only(database)?;
     let problems = crate::auth::secret_guard::problems(&crate::store::sql::Db::Sqlite(&conn), dir)?;
+    secrets_found(problems, new_secrets, say)
+}
+
+/// Says the secrets are right, or what is wrong with them (a warning with `new_secrets`).
+fn secrets_found(problems: Vec<String>, new_secrets: bool, say: LogFormat) -> anyhow::Result<()> {
     match (problems.is_empty(), new_secrets) {
         (true, _) => say.say("secrets: those the database was used with"),
         (false, true) => say.warn(&format!("--new-secrets: {}", problems.join("; "))),

@@ -23,7 +23,9 @@ pub fn production(
     format: LogFormat,
 ) -> anyhow::Result<()> {
     let tls = tls_settings(tls, plain_http)?;
-    database(&config.data_dir)?;
+    if let crate::store::Database::Sqlite(data_dir) = &config.database {
+        database(data_dir)?;
+    }
     serve(config, listen, tls, format, |_| Ok(()))
 }
 

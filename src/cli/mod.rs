@@ -12,6 +12,7 @@ mod demo;
 mod launch;
 mod logging;
 
+use crate::store::Database;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -122,9 +123,53 @@ enum Command {
 
 #[derive(Args)]
 struct DataDir {
-    /// Directory holding the database.
+    /// Directory holding the database (the SQLite file), the secrets and the demo certificate.
     #[arg(long, env = "REGINTEL_DATA_DIR", default_value = defaults::DATA_DIR)]
     data_dir: PathBuf,
+    #[command(flatten)]
+    database: DatabaseArgs,
+}
+
+impl DataDir {
+    fn database(&self) -> anyhow::Result<Database> {
+        self.database.choose(&self.data_dir)
+    }
+}
+
+/// A PostgreSQL database instead of the data dir's SQLite file (see docs/scaling.md).
+#[derive(Args)]
+struct DatabaseArgs {
+    /// PostgreSQL (14 or newer) instead of the SQLite file of the data dir, for several nodes:
+    /// postgres://OWNER@HOST/DATABASE, as the database's owner (a role with CREATEROLE, not a
+    /// superuser). A password in it is visible to every user of the machine on a command line:
+    /// give it in a file (--database-url-file) or in ~/.pgpass.
+    #[arg(long, env = "REGINTEL_DATABASE_URL", hide_env_values = true)]
+    database_url: Option<String>,
+    /// A file holding the PostgreSQL URL (see --database-url).
+    #[arg(long, env = "REGINTEL_DATABASE_URL_FILE")]
+    database_url_file: Option<PathBuf>,
+}
+
+impl DatabaseArgs {
+    /// The database named, else the SQLite file of `data_dir`.
+    fn choose(&self, data_dir: &Path) -> anyhow::Result<Database> {
+        let url = match (&self.database_url, &self.database_url_file) {
+            (Some(_), Some(_)) => bail!(
+                "--database-url (REGINTEL_DATABASE_URL) and --database-url-file both name the database: keep one"
+            ),
+            (Some(url), None) => Some(url.trim().to_owned()),
+            (None, Some(path)) => Some(
+                std::fs::read_to_string(path)
+                    .with_context(|| {
+                        format!("while reading --database-url-file {}", path.display())
+                    })?
+                    .trim()
+                    .to_owned(),
+            ),
+            (None, None) => None,
+        };
+        Database::choose(url.as_deref(), data_dir)
+    }
 }
 
 #[derive(Args)]
@@ -255,6 +300,8 @@ impl LimitArgs {
 struct AdminArgs {
     #[arg(long, env = "REGINTEL_DATA_DIR", default_value = defaults::DATA_DIR, global = true)]
     data_dir: PathBuf,
+    #[command(flatten)]
+    database: DatabaseArgs,
     /// Print results as JSON, for scripts.
     #[arg(long, global = true)]
     json: bool,
@@ -490,6 +537,7 @@ impl LlmArgs {
 impl ServeArgs {
     fn config(&self) -> anyhow::Result<ServerConfig> {
         let mut config = ServerConfig::new(self.data.data_dir.clone());
+        config.database = self.data.database()?;
         config.service.clone_from(&self.address.service);
         config.public_url.clone_from(&self.address.public_url);
         config.tls = !self.plain_http;
@@ -584,7 +632,7 @@ fn dispatch(
             data,
             json,
         } => admin::import(
-            &data.data_dir,
+            &data.database()?,
             &files,
             bundled,
             &crate::import::Naming {
@@ -597,12 +645,13 @@ fn dispatch(
             format,
         ),
         Command::Account { action, admin } => admin::account(
-            &admin.data_dir,
+            &admin.database.choose(&admin.data_dir)?,
             action,
             logging::Printed::of(admin.json, format),
         ),
         Command::Key { action, admin } => admin::key(
             &admin.data_dir,
+            &admin.database.choose(&admin.data_dir)?,
             action,
             logging::Printed::of(admin.json, format),
         ),
@@ -616,7 +665,7 @@ fn dispatch(
             Ok(())
         }
         Command::Check(args) => check::run(&args, format),
-        Command::Backup { data, file } => backup::run(&data.data_dir, &file, format),
+        Command::Backup { data, file } => backup::run(&data.database()?, &file, format),
     }
 }
 

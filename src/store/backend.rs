@@ -238,6 +238,10 @@ enum Own {
 pub struct Admin(Own);
 
 impl Admin {
+    pub(super) fn postgres(conn: PgConn) -> Admin {
+        Admin(Own::Postgres(conn))
+    }
+
     pub fn sql(&self) -> Db<'_> {
         match &self.0 {
             Own::Sqlite(conn) => Db::Sqlite(&conn.conn),

@@ -37,6 +37,14 @@ fn version(tx: &mut postgres::Transaction<'_>) -> anyhow::Result<i64> {
         .map_or(0, |r| r.get(0)))
 }
 
+/// The schema version of the database behind `client`, read in a transaction of its own.
+pub fn version_of(client: &mut Client) -> anyhow::Result<i64> {
+    let mut tx = client.transaction()?;
+    let version = version(&mut tx)?;
+    tx.commit()?;
+    Ok(version)
+}
+
 /// What a migration run did: the versions it applied, and how request connections log in.
 pub struct Migrated {
     pub applied: Vec<i64>,

@@ -25,3 +25,26 @@ pub fn connect(config: &postgres::Config) -> anyhow::Result<postgres::Client> {
         .connect(postgres::NoTls)
         .context("while connecting to PostgreSQL")
 }
+
+/// What `regintel check` finds of a PostgreSQL database, without changing it.
+pub struct Checked {
+    /// Its schema version (0: none yet; the server migrates an older one when it starts).
+    pub version: i64,
+    /// The owner's connection, for the checks that read rows.
+    pub admin: crate::store::Admin,
+}
+
+/// Connects as the owner and reads the schema version, refusing a newer one than this binary
+/// knows, as the server would.
+pub fn check(url: &str) -> anyhow::Result<Checked> {
+    let mut client = connect(&config(url)?)?;
+    let version = migrate::version_of(&mut client)?;
+    let latest = crate::store::migrate::latest_version();
+    if version > latest {
+        return Err(crate::store::migrate::too_new(version, latest));
+    }
+    Ok(Checked {
+        version,
+        admin: crate::store::Admin::postgres(crate::store::sql::PgConn::new(client)),
+    })
+}
