@@ -1,7 +1,7 @@
 //! Settings of a running server. The command line (`cli`) fills these from flags and
 //! `REGINTEL_*` environment variables; tests build them directly. Both start from [`defaults`].
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The default of every setting a flag can change: [`ServerConfig::new`] and the command line's
@@ -154,7 +154,7 @@ pub struct ServerConfig {
     /// the secrets, and for the demo the certificate.
     pub data_dir: PathBuf,
     /// The SQLite file of the data dir, or a PostgreSQL database.
-    pub database: crate::store::Database,
+    pub database: Database,
     /// The `<service>` of `/api/v1/<service>`.
     pub service: String,
     /// True when serving HTTPS: adds `Strict-Transport-Security`.
@@ -267,7 +267,7 @@ impl ServerConfig {
 
     pub fn new(data_dir: PathBuf) -> ServerConfig {
         ServerConfig {
-            database: crate::store::Database::Sqlite(data_dir.clone()),
+            database: Database::Sqlite(data_dir.clone()),
             data_dir,
             service: defaults::SERVICE.into(),
             tls: false,
@@ -408,5 +408,51 @@ mod llm_tests {
             api_key: Some("sk-very-secret".into()),
         };
         assert!(!format!("{config:?}").contains("very-secret"));
+    }
+}
+
+/// The connection settings of a PostgreSQL URL (`postgres://user:password@host:port/database`,
+/// or a Unix socket's directory as `?host=/run/postgresql`), checked without connecting. An
+/// error does not repeat the URL: it may hold a password.
+pub fn postgres_config(url: &str) -> anyhow::Result<postgres::Config> {
+    <postgres::Config as std::str::FromStr>::from_str(url)
+        .map_err(|e| anyhow::anyhow!("the database URL is not a PostgreSQL connection URL: {e}"))
+}
+
+/// The database a store opens.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Database {
+    /// `regintel.sqlite` in this data dir.
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection URL, naming the database's owner.
+    Postgres(String),
+}
+
+impl Database {
+    /// The database `url` names (a `postgres://` or `postgresql://` URL), else the SQLite file
+    /// of `data_dir`.
+    pub fn choose(url: Option<&str>, data_dir: &Path) -> anyhow::Result<Database> {
+        match url {
+            None => Ok(Database::Sqlite(data_dir.to_path_buf())),
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                // Checked now, so a mistyped URL is refused before anything starts.
+                postgres_config(url)?;
+                Ok(Database::Postgres(url.to_owned()))
+            }
+            Some(_) => anyhow::bail!(
+                "the database URL must start with postgres:// or postgresql:// (without one, \
+                 the SQLite file of the data dir is used)"
+            ),
+        }
+    }
+}
+
+/// Without the URL, which may hold a password.
+impl std::fmt::Debug for Database {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Database::Sqlite(dir) => f.debug_tuple("Sqlite").field(dir).finish(),
+            Database::Postgres(_) => f.write_str("Postgres(..)"),
+        }
     }
 }

@@ -175,7 +175,7 @@ fn record(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<()> {
             "INSERT INTO secret_fingerprints (file, fingerprint, recorded_at) VALUES (?1, ?2, ?3)
              ON CONFLICT (file) DO UPDATE SET fingerprint = excluded.fingerprint,
                  recorded_at = excluded.recorded_at
-             WHERE fingerprint <> excluded.fingerprint",
+             WHERE secret_fingerprints.fingerprint <> excluded.fingerprint",
             params![file, fingerprint(&bytes), crate::clock::now_ms()],
         )?;
     }

@@ -2,7 +2,7 @@
 //! data dir (one process, the default), or a PostgreSQL database that several nodes share.
 //! Above this module a connection is a [`Db`]; nothing else differs.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context;
@@ -11,33 +11,7 @@ use super::pool::{self, Manager, PooledConn, Role};
 use super::postgres::pool::PgManager;
 use super::sql::{Db, PgConn, SqlResult, Tx};
 use super::{DB_FILE, StoreError, StoreResult, migrate};
-
-/// The database a store opens.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Database {
-    /// `regintel.sqlite` in this data dir.
-    Sqlite(PathBuf),
-    /// A PostgreSQL connection URL, naming the database's owner.
-    Postgres(String),
-}
-
-impl Database {
-    /// The database `url` names (a `postgres://` or `postgresql://` URL), else the SQLite file
-    /// of `data_dir`.
-    pub fn choose(url: Option<&str>, data_dir: &Path) -> anyhow::Result<Database> {
-        match url {
-            None => Ok(Database::Sqlite(data_dir.to_path_buf())),
-            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-                super::postgres::config(url)?;
-                Ok(Database::Postgres(url.to_owned()))
-            }
-            Some(_) => anyhow::bail!(
-                "the database URL must start with postgres:// or postgresql:// (without one, \
-                 the SQLite file of the data dir is used)"
-            ),
-        }
-    }
-}
+pub use crate::config::Database;
 
 /// System connections in a pool: SQLite serialises writes anyway; PostgreSQL's are shared by
 /// every node, so each node takes few.
@@ -118,8 +92,13 @@ impl Pools {
             Database::Postgres(url) => {
                 let owner = super::postgres::config(url)?;
                 let mut client = super::postgres::connect(&owner)?;
-                let migrated = super::postgres::migrate::migrate(&mut client)?;
-                drop(client);
+                // The client waits for the server on a runtime of its own, which cannot start
+                // on an async thread.
+                let migrated = super::sql::postgres::blocking(|| {
+                    let migrated = super::postgres::migrate::migrate(&mut client);
+                    drop(client);
+                    migrated
+                })?;
                 let mut request = owner.clone();
                 request
                     .user(&migrated.request.role)
@@ -164,13 +143,20 @@ impl Pools {
         }
     }
 
-    /// A lookup connection, never waiting for one.
+    /// A lookup connection: on SQLite never waiting for one (its lookups are local reads, over
+    /// as soon as begun, so all in use is a moment's state); on PostgreSQL waiting up to the
+    /// store's wait, off the async thread as every wait for PostgreSQL is (its lookups cross the
+    /// network, and a burst of them takes every connection for longer).
     pub(super) fn lookup(&self) -> StoreResult<Pooled> {
         match self {
-            Pools::Sqlite { lookups, .. } => lookups.try_get().map(Pooled::Sqlite),
-            Pools::Postgres { lookups, .. } => lookups.try_get().map(Pooled::Postgres),
+            Pools::Sqlite { lookups, .. } => lookups
+                .try_get()
+                .map(Pooled::Sqlite)
+                .ok_or(StoreError::Busy),
+            Pools::Postgres { lookups, .. } => super::sql::postgres::blocking(|| lookups.get())
+                .map(Pooled::Postgres)
+                .map_err(|_| StoreError::Busy),
         }
-        .ok_or(StoreError::Busy)
     }
 
     pub(super) fn system(&self) -> StoreResult<Pooled> {

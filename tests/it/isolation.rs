@@ -141,6 +141,9 @@ enum Settings {
     /// The shipped defaults where they shape answers: public rows held in memory (the default
     /// amount), and briefings written by a model, a fake one that records every prompt.
     Production,
+    /// The test server's on PostgreSQL: isolation by its row-level security, through the
+    /// request role.
+    Postgres,
 }
 
 /// The fixture's server, its two accounts, the receiver of their webhooks, and under
@@ -156,7 +159,10 @@ struct Fixture {
 /// A server with two institutional accounts, each with a key, a session and two private datasets
 /// (`shared_code` and its own code) holding data for DE21, FR10, DE2 and FR1.
 async fn fixture(settings: Settings) -> Fixture {
-    let mut options = Options::default();
+    let mut options = Options {
+        postgres: settings == Settings::Postgres,
+        ..Options::default()
+    };
     let mut model = None;
     if settings == Settings::Production {
         let gate = Arc::new(Gate::default());
@@ -1316,6 +1322,20 @@ async fn every_route_keeps_alpha_private_from_bravo() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_route_keeps_bravo_private_from_alpha() {
     let f = fixture(Settings::Test).await;
+    attack(&f, &f.alpha, &f.bravo).await;
+}
+
+/// Bravo's attack on Alpha with the data on PostgreSQL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_route_keeps_alpha_private_from_bravo_on_postgres() {
+    let f = fixture(Settings::Postgres).await;
+    attack(&f, &f.bravo, &f.alpha).await;
+}
+
+/// Alpha's attack on Bravo with the data on PostgreSQL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_route_keeps_bravo_private_from_alpha_on_postgres() {
+    let f = fixture(Settings::Postgres).await;
     attack(&f, &f.alpha, &f.bravo).await;
 }
 

@@ -10,7 +10,9 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use regintel::config::ServerConfig;
+use regintel::store::Database;
 pub use regintel::store::accounts::Tier;
+use regintel::store::postgres::testing::TestDatabase;
 use serde_json::Value;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
@@ -37,9 +39,8 @@ const IMPORTER: [&str; 15] = [
     include_str!("../../src/citation.rs"),
 ];
 
-/// Path of a database holding the whole bundled extract, imported once per target directory
-/// (and per schema, data and importer version); concurrent test processes wait on a file lock.
-pub fn bundled_db() -> PathBuf {
+/// What the bundled database depends on: schema, data and importer, as a short hex key.
+fn bundled_key() -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     h.update(regintel::store::migrate::SCHEMA);
@@ -51,10 +52,37 @@ pub fn bundled_db() -> PathBuf {
     for source in IMPORTER {
         h.update(source);
     }
-    let key: String = h.finalize()[..8]
+    h.update(regintel::store::postgres::migrate::SCHEMA);
+    h.finalize()[..8]
         .iter()
         .map(|b| format!("{b:02x}"))
-        .collect();
+        .collect()
+}
+
+/// A PostgreSQL database of the test cluster holding the whole bundled extract: a copy of a
+/// template imported once per cluster (and per schema, data and importer version).
+pub fn bundled_postgres() -> TestDatabase {
+    TestDatabase::from_template(&format!("bundled_{}", bundled_key()), |url| {
+        let store = regintel::store::Store::open_with(
+            &Database::Postgres(url.to_owned()),
+            1,
+            1,
+            regintel::config::defaults::DATABASE_WAIT,
+        )
+        .unwrap();
+        regintel::import::import_bundled(
+            &store,
+            &regintel::catalogue::Catalogue::bundled(),
+            &mut regintel::progress::Progress::hidden(),
+        )
+        .unwrap();
+    })
+}
+
+/// Path of a database holding the whole bundled extract, imported once per target directory
+/// (and per schema, data and importer version); concurrent test processes wait on a file lock.
+pub fn bundled_db() -> PathBuf {
+    let key = bundled_key();
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bundled-{key}"));
     std::fs::create_dir_all(&dir).unwrap();
     let lock = std::fs::File::create(dir.join("lock")).unwrap();
@@ -80,7 +108,18 @@ pub fn bundled_db() -> PathBuf {
 /// Creates an account with a password and one API key in the data dir `dir`, as the operator
 /// commands do (a server running on it sees it at once).
 pub fn account_in(dir: &Path, email: &str, tier: Tier) -> TestAccount {
-    let store = regintel::store::Store::open(dir, 1).unwrap();
+    account_on(&Database::Sqlite(dir.to_path_buf()), dir, email, tier)
+}
+
+/// [`account_in`] with the data dir's secrets and the database `database`.
+pub fn account_on(database: &Database, dir: &Path, email: &str, tier: Tier) -> TestAccount {
+    let store = regintel::store::Store::open_with(
+        database,
+        1,
+        1,
+        regintel::config::defaults::DATABASE_WAIT,
+    )
+    .unwrap();
     let auth = regintel::auth::Auth::open(dir, "regintel").unwrap();
     let password = regintel::auth::password::generate();
     let hash = regintel::auth::password::hash(&password).unwrap();
@@ -110,6 +149,10 @@ pub fn bundled_data_dir() -> tempfile::TempDir {
 pub struct TestServer {
     pub addr: SocketAddr,
     pub dir: tempfile::TempDir,
+    /// The data dir's SQLite file, or a PostgreSQL database of the test cluster.
+    pub database: Database,
+    /// The PostgreSQL database, dropped after the server stops.
+    _postgres: Option<TestDatabase>,
     pub client: Client,
     /// The clock of webhook deliveries, to move forward.
     pub webhook_clock: regintel::clock::Clock,
@@ -126,6 +169,9 @@ pub struct Options {
     pub configure: Option<fn(&mut ServerConfig)>,
     /// The model server that writes briefings' prose.
     pub llm: Option<regintel::config::LlmConfig>,
+    /// Serve from PostgreSQL (a copy of the bundled data, or an empty database) instead of
+    /// the data dir's SQLite file.
+    pub postgres: bool,
 }
 
 impl TestServer {
@@ -134,7 +180,7 @@ impl TestServer {
     }
 
     pub async fn start_with(options: Options) -> TestServer {
-        let dir = if options.empty {
+        let dir = if options.empty || options.postgres {
             tempfile::tempdir().unwrap()
         } else {
             bundled_data_dir()
@@ -144,6 +190,19 @@ impl TestServer {
 
     pub async fn start_in(dir: tempfile::TempDir, options: Options) -> TestServer {
         let mut config = ServerConfig::new(dir.path().to_path_buf());
+        let postgres = match (options.postgres, options.empty) {
+            (false, _) => None,
+            (true, false) => Some(tokio::task::spawn_blocking(bundled_postgres).await.unwrap()),
+            (true, true) => Some(
+                tokio::task::spawn_blocking(TestDatabase::create)
+                    .await
+                    .unwrap(),
+            ),
+        };
+        if let Some(db) = &postgres {
+            config.database = Database::Postgres(db.url());
+        }
+        let database = config.database.clone();
         config.tls = options.tls;
         // Tests send thousands of requests from one address: limits that never bind, unless a
         // test sets its own.
@@ -189,21 +248,23 @@ impl TestServer {
         let client = Client::new(addr, roots.as_deref());
         // Ready when it answers; a server that never does fails the test here, not later.
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+        let mut handle = handle;
         while client.try_get("/healthz").await.is_none() {
+            if handle.is_finished() {
+                let ended = (&mut handle).await;
+                panic!("the test server stopped before it answered /healthz: {ended:?}");
+            }
             assert!(
-                !handle.is_finished() && std::time::Instant::now() < deadline,
-                "the test server did not answer /healthz (it {})",
-                if handle.is_finished() {
-                    "stopped"
-                } else {
-                    "took over 120 s"
-                }
+                std::time::Instant::now() < deadline,
+                "the test server did not answer /healthz within 120 s"
             );
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
         TestServer {
             addr,
             dir,
+            database,
+            _postgres: postgres,
             client,
             webhook_clock,
             shutdown: Some(tx),
@@ -299,7 +360,7 @@ impl TestServer {
     /// Creates an account with a password and one API key, as the operator commands do, in this
     /// server's data dir (the running server sees it at once).
     pub fn account(&self, email: &str, tier: Tier) -> TestAccount {
-        account_in(self.dir.path(), email, tier)
+        account_on(&self.database, self.dir.path(), email, tier)
     }
 
     /// Signs in over HTTP and returns the session token.

@@ -7,22 +7,13 @@ pub mod pool;
 pub mod roles;
 pub mod testing;
 
-use std::str::FromStr;
-
 use anyhow::Context;
 
-/// The connection settings of `url` (`postgres://user:password@host:port/database`, or a Unix
-/// socket's directory as `?host=/run/postgresql`), checked without connecting.
-pub fn config(url: &str) -> anyhow::Result<postgres::Config> {
-    // The URL's text is not repeated: it may hold a password.
-    postgres::Config::from_str(url)
-        .map_err(|e| anyhow::anyhow!("the database URL is not a PostgreSQL connection URL: {e}"))
-}
+pub use crate::config::postgres_config as config;
 
 /// A connection with `config`, as whichever role it names.
 pub fn connect(config: &postgres::Config) -> anyhow::Result<postgres::Client> {
-    config
-        .connect(postgres::NoTls)
+    crate::store::sql::postgres::blocking(|| config.connect(postgres::NoTls))
         .context("while connecting to PostgreSQL")
 }
 
@@ -38,7 +29,7 @@ pub struct Checked {
 /// knows, as the server would.
 pub fn check(url: &str) -> anyhow::Result<Checked> {
     let mut client = connect(&config(url)?)?;
-    let version = migrate::version_of(&mut client)?;
+    let version = crate::store::sql::postgres::blocking(|| migrate::version_of(&mut client))?;
     let latest = crate::store::migrate::latest_version();
     if version > latest {
         return Err(crate::store::migrate::too_new(version, latest));

@@ -5,12 +5,20 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use crate::store::sql::postgres::blocking;
+
 /// A database of its own for one test.
 pub struct TestDatabase {
     pub name: String,
     pub owner: String,
     socket: String,
+    /// The owner (and its request role) belongs to a template and stays when this goes.
+    shared_owner: bool,
 }
+
+/// The owner of template databases and of the databases made from them: roles belong to the
+/// cluster, and a copy's tables belong to its template's owner.
+const TEMPLATE_OWNER: &str = "regintel_template_owner";
 
 /// The cluster's socket directory; a test that needs PostgreSQL fails without one, rather than
 /// passing without having run.
@@ -25,12 +33,14 @@ fn socket() -> String {
 
 /// A connection as the cluster's superuser, to make and drop databases and roles.
 fn superuser(socket: &str, database: &str) -> postgres::Client {
-    postgres::Config::new()
-        .host(socket)
-        .user("postgres")
-        .dbname(database)
-        .connect(postgres::NoTls)
-        .expect("the test cluster accepts the superuser")
+    blocking(|| {
+        postgres::Config::new()
+            .host(socket)
+            .user("postgres")
+            .dbname(database)
+            .connect(postgres::NoTls)
+    })
+    .expect("the test cluster accepts the superuser")
 }
 
 impl TestDatabase {
@@ -61,6 +71,71 @@ impl TestDatabase {
             name,
             owner,
             socket,
+            shared_owner: false,
+        }
+    }
+
+    /// A database copied from the template `template`, which `fill` makes (once per cluster,
+    /// under a lock all test processes share) through the URL it is given: a copy takes a
+    /// moment where filling takes seconds.
+    pub fn from_template(template: &str, fill: impl FnOnce(&str)) -> TestDatabase {
+        let socket = socket();
+        let lock = std::fs::File::create(format!("{socket}/../{template}.lock"))
+            .expect("the cluster's directory is writable");
+        lock.lock().expect("the template lock");
+        let mut admin = superuser(&socket, "postgres");
+        let exists = |admin: &mut postgres::Client, name: &str| -> bool {
+            admin
+                .query_one(
+                    "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)",
+                    &[&name],
+                )
+                .expect("pg_database")
+                .get(0)
+        };
+        if !exists(&mut admin, template) {
+            let role_exists: bool = admin
+                .query_one(
+                    "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)",
+                    &[&TEMPLATE_OWNER],
+                )
+                .expect("pg_roles")
+                .get(0);
+            if !role_exists {
+                admin
+                    .batch_execute(&format!("CREATE ROLE {TEMPLATE_OWNER} LOGIN CREATEROLE"))
+                    .expect("the template owner is made");
+            }
+            let filling = format!("{template}_filling");
+            for statement in [
+                format!("DROP DATABASE IF EXISTS {filling} WITH (FORCE)"),
+                format!("CREATE DATABASE {filling} OWNER {TEMPLATE_OWNER}"),
+            ] {
+                admin
+                    .batch_execute(&statement)
+                    .expect("the template is made");
+            }
+            fill(&format!(
+                "postgres://{TEMPLATE_OWNER}@/{filling}?host={socket}"
+            ));
+            admin
+                .batch_execute(&format!("ALTER DATABASE {filling} RENAME TO {template}"))
+                .expect("the template is kept");
+        }
+        let mut random = [0u8; 4];
+        crate::ids::fill_random(&mut random);
+        let name = format!("t{}_{:08x}", std::process::id(), u32::from_le_bytes(random));
+        admin
+            .batch_execute(&format!(
+                "CREATE DATABASE {name} TEMPLATE {template} OWNER {TEMPLATE_OWNER}"
+            ))
+            .expect("a copy of the template is made");
+        drop(lock);
+        TestDatabase {
+            name,
+            owner: TEMPLATE_OWNER.to_owned(),
+            socket,
+            shared_owner: true,
         }
     }
 
@@ -74,25 +149,37 @@ impl TestDatabase {
 
     /// A connection as `role` (the owner, the request role, the superuser `postgres`).
     pub fn connect_as(&self, role: &str) -> postgres::Client {
-        postgres::Config::new()
-            .host(&self.socket)
-            .user(role)
-            .dbname(&self.name)
-            .connect(postgres::NoTls)
-            .expect("the test database accepts the role")
+        blocking(|| {
+            postgres::Config::new()
+                .host(&self.socket)
+                .user(role)
+                .dbname(&self.name)
+                .connect(postgres::NoTls)
+        })
+        .expect("the test database accepts the role")
     }
 }
 
 impl Drop for TestDatabase {
     fn drop(&mut self) {
+        blocking(|| self.drop_database());
+    }
+}
+
+impl TestDatabase {
+    fn drop_database(&mut self) {
         let mut admin = superuser(&self.socket, "postgres");
-        let dropped = [
-            format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name),
-            format!("DROP ROLE IF EXISTS {}_request", self.owner),
-            format!("DROP ROLE IF EXISTS {}", self.owner),
-        ]
-        .iter()
-        .try_for_each(|statement| admin.batch_execute(statement));
+        let mut statements = vec![format!(
+            "DROP DATABASE IF EXISTS {} WITH (FORCE)",
+            self.name
+        )];
+        if !self.shared_owner {
+            statements.push(format!("DROP ROLE IF EXISTS {}_request", self.owner));
+            statements.push(format!("DROP ROLE IF EXISTS {}", self.owner));
+        }
+        let dropped = statements
+            .iter()
+            .try_for_each(|statement| admin.batch_execute(statement));
         if let Err(e) = dropped
             && !std::thread::panicking()
         {

@@ -23,7 +23,8 @@ pub fn blocking<T>(f: impl FnOnce() -> T) -> T {
 
 /// A PostgreSQL connection and the statements prepared on it, keyed by the store's SQL.
 pub struct PgConn {
-    client: RefCell<postgres::Client>,
+    /// Taken only when the connection is dropped (see `Drop`).
+    client: RefCell<Option<postgres::Client>>,
     statements: RefCell<HashMap<String, postgres::Statement>>,
     /// A transaction the store began and has not ended yet.
     transaction: std::cell::Cell<bool>,
@@ -32,10 +33,17 @@ pub struct PgConn {
 impl PgConn {
     pub fn new(client: postgres::Client) -> PgConn {
         PgConn {
-            client: RefCell::new(client),
+            client: RefCell::new(Some(client)),
             statements: Default::default(),
             transaction: Default::default(),
         }
+    }
+
+    fn client(&self) -> std::cell::RefMut<'_, postgres::Client> {
+        std::cell::RefMut::map(self.client.borrow_mut(), |c| {
+            c.as_mut()
+                .expect("a connection has its client until it is dropped")
+        })
     }
 
     pub fn in_transaction(&self) -> bool {
@@ -49,14 +57,14 @@ impl PgConn {
 
     /// A round trip: whether the server still answers on this connection.
     pub fn check(&self) -> Result<(), postgres::Error> {
-        blocking(|| self.client.borrow_mut().simple_query("")).map(|_| ())
+        blocking(|| self.client().simple_query("")).map(|_| ())
     }
 
     pub fn prepare(&self, sql: &str) -> SqlResult<postgres::Statement> {
         if let Some(stmt) = self.statements.borrow().get(sql) {
             return Ok(stmt.clone());
         }
-        let stmt = blocking(|| self.client.borrow_mut().prepare(&translate(sql)))
+        let stmt = blocking(|| self.client().prepare(&translate(sql)))
             .map_err(|e| prepare_failed(sql, e))?;
         self.statements
             .borrow_mut()
@@ -66,14 +74,13 @@ impl PgConn {
 
     /// A statement for one use, not kept.
     pub fn prepare_once(&self, sql: &str) -> SqlResult<postgres::Statement> {
-        blocking(|| self.client.borrow_mut().prepare(&translate(sql)))
-            .map_err(|e| prepare_failed(sql, e))
+        blocking(|| self.client().prepare(&translate(sql))).map_err(|e| prepare_failed(sql, e))
     }
 
     pub fn execute(&self, stmt: &postgres::Statement, params: &[&dyn Param]) -> SqlResult<usize> {
         let values = values(params);
         let refs = refs(&values);
-        let changed = blocking(|| self.client.borrow_mut().execute(stmt, &refs))?;
+        let changed = blocking(|| self.client().execute(stmt, &refs))?;
         Ok(changed as usize)
     }
 
@@ -84,16 +91,16 @@ impl PgConn {
     ) -> SqlResult<Vec<postgres::Row>> {
         let values = values(params);
         let refs = refs(&values);
-        Ok(blocking(|| self.client.borrow_mut().query(stmt, &refs))?)
+        Ok(blocking(|| self.client().query(stmt, &refs))?)
     }
 
     pub fn batch_execute(&self, sql: &str) -> SqlResult<()> {
-        Ok(blocking(|| self.client.borrow_mut().batch_execute(sql))?)
+        Ok(blocking(|| self.client().batch_execute(sql))?)
     }
 
     /// Whether the connection is broken (the server closed it, or the network went).
     pub fn is_closed(&self) -> bool {
-        self.client.borrow().is_closed()
+        self.client.borrow().as_ref().is_none_or(|c| c.is_closed())
     }
 }
 
@@ -135,7 +142,7 @@ impl<'c> Copy<'c> {
         }
         let rows = std::mem::take(&mut self.rows);
         blocking(|| -> SqlResult<()> {
-            let mut client = self.conn.client.borrow_mut();
+            let mut client = self.conn.client();
             let writer = client.copy_in(&self.sql)?;
             let mut writer = postgres::binary_copy::BinaryCopyInWriter::new(writer, &self.types);
             for row in &rows {
@@ -157,6 +164,14 @@ fn prepare_failed(sql: &str, source: postgres::Error) -> SqlError {
     SqlError::Prepare {
         sql: sql.chars().take(300).collect(),
         source,
+    }
+}
+
+/// Closing a client waits for its runtime, which cannot start on an async thread.
+impl Drop for PgConn {
+    fn drop(&mut self) {
+        let client = self.client.get_mut().take();
+        blocking(|| drop(client));
     }
 }
 

@@ -106,7 +106,7 @@ impl Scoped {
         let mut attempts = self.sql().prepare_cached(
             "SELECT attempted_at, status_code, latency_ms, error FROM
                  (SELECT id, attempted_at, status_code, latency_ms, error FROM v_webhook_attempts
-                  WHERE delivery_id = ?1 ORDER BY id DESC LIMIT ?2)
+                  WHERE delivery_id = ?1 ORDER BY id DESC LIMIT ?2) AS latest
              ORDER BY id",
         )?;
         for (id, delivery) in &mut deliveries {

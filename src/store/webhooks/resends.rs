@@ -170,7 +170,7 @@ impl System {
                                                  next_attempt_at, scheduled_at, replayed)
                  VALUES ('dlv_' || lower(hex(randomblob(12))), ?1, ?3, 'pending', ?2, ?2, TRUE)
                  ON CONFLICT (event_id, endpoint_id) DO UPDATE SET {RESCHEDULE}, replayed = TRUE
-                 WHERE status != 'pending'"
+                 WHERE webhook_deliveries.status != 'pending'"
             ))?;
             for (event, _) in events.iter().take(MAX_REPLAY) {
                 scheduled += upsert.execute(params![event, now, endpoint])?;
