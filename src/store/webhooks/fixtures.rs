@@ -4,6 +4,7 @@ use crate::store::sql::params;
 
 use super::*;
 use crate::store::Store;
+use crate::store::postgres::testing::TestDatabase;
 use crate::webhooks::breaker::Breaker;
 
 pub const HOOK: &str = "https://hooks.example.org/in";
@@ -12,6 +13,26 @@ pub const HOOK: &str = "https://hooks.example.org/in";
 pub fn store_with_accounts() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path(), 1).unwrap();
+    add_accounts(&store);
+    (dir, store)
+}
+
+/// A fresh PostgreSQL store with institutional accounts 1 and 2, and `pool` request
+/// connections.
+pub fn postgres_store_with_accounts(pool: u32) -> (TestDatabase, Store) {
+    let db = TestDatabase::create();
+    let store = Store::open_with(
+        &crate::store::Database::Postgres(db.url()),
+        pool,
+        1,
+        crate::config::defaults::DATABASE_WAIT,
+    )
+    .unwrap();
+    add_accounts(&store);
+    (db, store)
+}
+
+fn add_accounts(store: &Store) {
     let system = store.system().unwrap();
     for (id, email) in [(1, "a@example.org"), (2, "b@example.org")] {
         system
@@ -23,8 +44,6 @@ pub fn store_with_accounts() -> (tempfile::TempDir, Store) {
             )
             .unwrap();
     }
-    drop(system);
-    (dir, store)
 }
 
 /// Enqueues an event of `event_type` with a `{"type":...}` body for `audience`; the

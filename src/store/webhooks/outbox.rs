@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::store::sql::{Db, OptionalExtension, SqlResult, params};
+use crate::store::sql::{Db, Dialect, OptionalExtension, SqlResult, params};
 
 use super::{GONE_REASON, StoreResult, System, url_key};
 use crate::webhooks::breaker::{self, Breaker};
@@ -100,13 +100,25 @@ impl System {
                  JOIN accounts a ON a.id = p.account_id
                  WHERE p.enabled AND NOT a.disabled",
             )?;
-            let mut first_due = tx.prepare_cached(
-                "SELECT id, next_attempt_at
-                 FROM webhook_deliveries INDEXED BY webhook_deliveries_pending
-                 WHERE endpoint_id = ?1 AND status = 'pending' AND replayed = ?4
-                   AND next_attempt_at <= ?2 AND (lease_until IS NULL OR lease_until <= ?2)
-                 ORDER BY next_attempt_at, id LIMIT ?3",
-            )?;
+            // On PostgreSQL, nodes claim at once: each skips the rows another's claim holds
+            // (and sees its lease once that claim commits). SQLite's write lock lets one
+            // claim run at a time.
+            let mut first_due = tx.prepare_cached(match tx.dialect() {
+                Dialect::Sqlite => {
+                    "SELECT id, next_attempt_at
+                     FROM webhook_deliveries INDEXED BY webhook_deliveries_pending
+                     WHERE endpoint_id = ?1 AND status = 'pending' AND replayed = ?4
+                       AND next_attempt_at <= ?2 AND (lease_until IS NULL OR lease_until <= ?2)
+                     ORDER BY next_attempt_at, id LIMIT ?3"
+                }
+                Dialect::Postgres => {
+                    "SELECT id, next_attempt_at FROM webhook_deliveries
+                     WHERE endpoint_id = ?1 AND status = 'pending' AND replayed = ?4
+                       AND next_attempt_at <= ?2 AND (lease_until IS NULL OR lease_until <= ?2)
+                     ORDER BY next_attempt_at, id LIMIT ?3
+                     FOR UPDATE SKIP LOCKED"
+                }
+            })?;
             let endpoints: Vec<(i64, i64)> = endpoints
                 .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<_, _>>()?;
@@ -379,8 +391,12 @@ impl System {
 impl System {
     /// Frees every lease: at start, deliveries a previous run claimed and did not record (it
     /// was killed mid-send) are due again at once instead of when their leases run out. Sent
-    /// again, they may arrive twice, as at-least-once delivery allows. Returns how many.
+    /// again, they may arrive twice, as at-least-once delivery allows. Returns how many. On
+    /// PostgreSQL nothing: the leases may be other nodes', sending now; a dead node's run out.
     pub fn release_leases(&mut self) -> StoreResult<usize> {
+        if self.sql().dialect() == Dialect::Postgres {
+            return Ok(0);
+        }
         Ok(self.sql().execute(
             "UPDATE webhook_deliveries SET lease_until = NULL
              WHERE status = 'pending' AND lease_until IS NOT NULL",
@@ -674,5 +690,66 @@ mod tests {
         let after = system.breaker(row.id).unwrap();
         assert_eq!(after.consecutive_failures, 0, "closed by the new URL");
         assert!(after.version > 3);
+    }
+
+    /// Two nodes claim from one PostgreSQL outbox at once: every delivery is claimed, none by
+    /// both (each skips the rows the other's claim holds, and then sees its lease).
+    #[test]
+    fn nodes_claiming_at_once_on_postgres_never_take_the_same_delivery() {
+        let (_db, store) = super::super::fixtures::postgres_store_with_accounts(1);
+        for (i, account) in [(0, 1), (1, 1), (2, 2), (3, 2)] {
+            register(
+                &store,
+                account,
+                &format!("whk_{i}"),
+                r#"["webhook.test"]"#,
+                HOOK,
+                "v1:s",
+            );
+        }
+        let mut made = 0;
+        for i in 0..250 {
+            for account in [1, 2] {
+                made += emit(
+                    &store,
+                    &format!("msg_{account}_{i}"),
+                    "webhook.test",
+                    Audience::Account(account),
+                    2_000,
+                );
+            }
+        }
+        assert_eq!(made, 1_000);
+        let claim_all = || {
+            let mut system = store.system().unwrap();
+            let mut claimed = Vec::new();
+            loop {
+                let batch = system.claim_due(3_000, 600_000, 20, 10, 20).unwrap();
+                if batch.is_empty() {
+                    return claimed;
+                }
+                claimed.extend(batch.into_iter().map(|c| c.delivery_id));
+            }
+        };
+        let (a, b) = std::thread::scope(|s| {
+            let a = s.spawn(claim_all);
+            let b = s.spawn(claim_all);
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        assert!(
+            !a.is_empty() && !b.is_empty(),
+            "both nodes claimed: {} and {}",
+            a.len(),
+            b.len()
+        );
+        let mut all: Vec<i64> = a.into_iter().chain(b).collect();
+        let claims = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(
+            (claims, all.len()),
+            (1_000, 1_000),
+            "a delivery claimed twice, or missed"
+        );
     }
 }
