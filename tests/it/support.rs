@@ -189,7 +189,6 @@ impl TestServer {
     }
 
     pub async fn start_in(dir: tempfile::TempDir, options: Options) -> TestServer {
-        let mut config = ServerConfig::new(dir.path().to_path_buf());
         let postgres = match (options.postgres, options.empty) {
             (false, _) => None,
             (true, false) => Some(tokio::task::spawn_blocking(bundled_postgres).await.unwrap()),
@@ -199,9 +198,25 @@ impl TestServer {
                     .unwrap(),
             ),
         };
-        if let Some(db) = &postgres {
-            config.database = Database::Postgres(db.url());
-        }
+        let database = postgres.map(|db| (Database::Postgres(db.url()), Some(db)));
+        Self::start_node(dir, options, database).await
+    }
+
+    /// A server in `dir` on `database` (with the test database to drop after it, if it owns
+    /// one), or on the data dir's SQLite file.
+    async fn start_node(
+        dir: tempfile::TempDir,
+        options: Options,
+        database: Option<(Database, Option<TestDatabase>)>,
+    ) -> TestServer {
+        let mut config = ServerConfig::new(dir.path().to_path_buf());
+        let postgres = match database {
+            Some((database, owned)) => {
+                config.database = database;
+                owned
+            }
+            None => None,
+        };
         let database = config.database.clone();
         config.tls = options.tls;
         // Tests send thousands of requests from one address: limits that never bind, unless a
@@ -270,6 +285,29 @@ impl TestServer {
             shutdown: Some(tx),
             handle: Some(handle),
         }
+    }
+
+    /// Another node on this server's PostgreSQL database, with a data dir of its own holding a
+    /// copy of this one's secrets (nodes share the pepper, the session keys and the sealing
+    /// key).
+    pub async fn second_node(&self) -> TestServer {
+        let Database::Postgres(url) = &self.database else {
+            panic!("a second node shares a PostgreSQL database");
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let secrets = dir.path().join("secrets");
+        std::fs::create_dir(&secrets).unwrap();
+        for entry in std::fs::read_dir(self.dir.path().join("secrets")).unwrap() {
+            let entry = entry.unwrap();
+            std::fs::copy(entry.path(), secrets.join(entry.file_name())).unwrap();
+        }
+        let url = url.clone();
+        Self::start_node(
+            dir,
+            Options::default(),
+            Some((Database::Postgres(url), None)),
+        )
+        .await
     }
 
     /// Sends the shutdown signal and waits for the server to finish.
