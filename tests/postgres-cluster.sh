@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster for the tests: `start DIR` makes one under DIR (initdb, trust
 # authentication, a Unix socket in DIR/socket and no TCP port, nothing synced to disk) and starts
-# it; `stop DIR` stops it and removes DIR. The tests connect through the socket as the cluster's
+# it; `stop DIR` stops it and removes DIR; `pause DIR` and `resume DIR` stop and start its server,
+# keeping its data (the tests of an outage). The tests connect through the socket as the cluster's
 # superuser only to make a database and an ordinary owner role for each test (see
 # src/store/postgres/testing.rs).
 #
@@ -9,8 +10,8 @@
 # must be able to reach DIR. PostgreSQL 14 or newer is taken from the machine; Debian's
 # `postgresql` package is installed when there is none.
 set -euo pipefail
-command=${1:?usage: postgres-cluster.sh start|stop DIR}
-dir=${2:?usage: postgres-cluster.sh start|stop DIR}
+command=${1:?usage: postgres-cluster.sh start|stop|pause|resume DIR}
+dir=${2:?usage: postgres-cluster.sh start|stop|pause|resume DIR}
 
 bindir() {
     local found=""
@@ -53,11 +54,25 @@ start)
     as_owner "$bin/initdb" --pgdata="$dir/data" --auth=trust --username=postgres \
         --encoding=UTF8 --locale=C.UTF-8 --no-sync >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
-    # fsync off: a crash loses only this throwaway cluster. Connections: the two-node tests and
-    # every test's pools at once, run two at a time.
-    as_owner "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait \
-        --options="-c listen_addresses='' -c unix_socket_directories='$dir/socket' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" \
-        start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+    # In its configuration, so that `resume` starts it the same way. fsync off: a crash loses
+    # only this throwaway cluster. Connections: the two-node tests and every test's pools at
+    # once, run two at a time.
+    cat >>"$dir/data/postgresql.conf" <<SETTINGS
+listen_addresses = ''
+unix_socket_directories = '$dir/socket'
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+max_connections = 400
+SETTINGS
+    as_owner "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait start >/dev/null \
+        || { cat "$dir/server.log" >&2; exit 1; }
+    ;;
+pause)
+    as_owner "$(bindir)/pg_ctl" --pgdata="$dir/data" --wait stop -m fast >/dev/null
+    ;;
+resume)
+    as_owner "$(bindir)/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait start >/dev/null
     ;;
 stop)
     bin=$(bindir)
@@ -67,7 +82,7 @@ stop)
     rm -rf "$dir"
     ;;
 *)
-    echo "usage: postgres-cluster.sh start|stop DIR" >&2
+    echo "usage: postgres-cluster.sh start|stop|pause|resume DIR" >&2
     exit 2
     ;;
 esac

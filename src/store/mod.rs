@@ -73,6 +73,9 @@ impl From<sql::SqlError> for StoreError {
     fn from(err: sql::SqlError) -> Self {
         match err {
             sql::SqlError::Sqlite(e) => e.into(),
+            // Answered 503 with Retry-After, like a busy SQLite: PostgreSQL may be back soon,
+            // and the pool replaces the connections it broke.
+            e if e.is_unreachable() => StoreError::Busy,
             other => StoreError::Other(other.into()),
         }
     }
@@ -84,6 +87,10 @@ impl StoreError {
     pub fn from_anyhow(err: anyhow::Error) -> StoreError {
         let err = match err.downcast::<StoreError>() {
             Ok(e) => return e,
+            Err(e) => e,
+        };
+        let err = match err.downcast::<sql::SqlError>() {
+            Ok(e) => return e.into(),
             Err(e) => e,
         };
         match err.downcast::<rusqlite::Error>() {

@@ -103,3 +103,113 @@ async fn two_nodes_share_keys_and_private_data() {
     b.stop().await.unwrap();
     a.stop().await.unwrap();
 }
+
+/// A PostgreSQL cluster of its own under a fresh directory the `postgres` user can reach:
+/// stopping it must not stop the other tests' cluster.
+struct OwnCluster {
+    dir: tempfile::TempDir,
+}
+
+impl OwnCluster {
+    fn script(&self, command: &str) {
+        let cluster = self.dir.path().join("cluster");
+        let status = std::process::Command::new("bash")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/postgres-cluster.sh"
+            ))
+            .arg(command)
+            .arg(&cluster)
+            .status()
+            .unwrap();
+        assert!(status.success(), "postgres-cluster.sh {command}");
+    }
+
+    fn start() -> OwnCluster {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let cluster = OwnCluster { dir };
+        cluster.script("start");
+        cluster
+    }
+
+    fn socket(&self) -> String {
+        self.dir.path().join("cluster/socket").display().to_string()
+    }
+}
+
+impl Drop for OwnCluster {
+    fn drop(&mut self) {
+        self.script("stop");
+    }
+}
+
+/// PostgreSQL down: `/readyz` and every request that needs it answer 503 with `Retry-After`;
+/// back up, the server serves again without a restart (the pool replaces the connections the
+/// outage broke).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_outage_of_postgresql_is_503_and_service_resumes_without_a_restart() {
+    use crate::support::TestServer;
+    use regintel::store::accounts::Tier;
+    let cluster = tokio::task::spawn_blocking(OwnCluster::start)
+        .await
+        .unwrap();
+    let socket = cluster.socket();
+    let db = tokio::task::spawn_blocking(move || TestDatabase::create_in(&socket))
+        .await
+        .unwrap();
+    let database = Database::Postgres(db.url());
+    // One public dataset, so that the server is ready.
+    let data = tempfile::tempdir().unwrap();
+    let csv = data.path().join("tiny.csv");
+    std::fs::write(
+        &csv,
+        "dataset_code,nuts_code,nuts_level,time,value,unit\ntiny,DE21,2,2023,1.5,NR\n",
+    )
+    .unwrap();
+    let opened = database.clone();
+    tokio::task::spawn_blocking(move || {
+        let store =
+            Store::open_with(&opened, 1, 1, regintel::config::defaults::DATABASE_WAIT).unwrap();
+        regintel::import::import_files(
+            &store,
+            &regintel::catalogue::Catalogue::bundled(),
+            &[csv.as_path()],
+            &regintel::import::Naming::default(),
+            None,
+            &mut regintel::progress::Progress::hidden(),
+        )
+        .unwrap();
+    })
+    .await
+    .unwrap();
+    let s = TestServer::start_on(database).await;
+    let who = s.account("outage@example.org", Tier::Professional);
+    let mine = [who.key_header()];
+    assert_eq!(s.client.get("/readyz").await.status, 200);
+    assert_eq!(s.get("/account/usage").await.status, 401);
+    let usage = "/api/v1/regional/account/usage";
+    assert_eq!(s.client.get_with(usage, &mine).await.status, 200);
+
+    cluster.script("pause");
+    let ready = s.client.get("/readyz").await;
+    assert_eq!(ready.status, 503);
+    assert_eq!(s.client.get("/healthz").await.status, 200);
+    let r = s.client.get_with(usage, &mine).await;
+    assert_eq!(r.status, 503, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.header("retry-after"), Some("5"));
+    r.error(503, "unavailable");
+
+    cluster.script("resume");
+    s.eventually("/account/usage", &mine, 200, Duration::from_secs(30))
+        .await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while s.client.get("/readyz").await.status != 200 {
+        assert!(std::time::Instant::now() < deadline, "not ready again");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    s.stop().await.unwrap();
+    tokio::task::spawn_blocking(move || drop(db)).await.unwrap();
+    drop(cluster);
+}

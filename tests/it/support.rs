@@ -287,6 +287,12 @@ impl TestServer {
         }
     }
 
+    /// A server on `database` (not dropped with it), its data dir a fresh one.
+    pub async fn start_on(database: Database) -> TestServer {
+        let dir = tempfile::tempdir().unwrap();
+        Self::start_node(dir, Options::default(), Some((database, None))).await
+    }
+
     /// Another node on this server's PostgreSQL database, with a data dir of its own holding a
     /// copy of this one's secrets (nodes share the pepper, the session keys and the sealing
     /// key).

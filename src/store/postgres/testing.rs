@@ -33,6 +33,10 @@ fn socket() -> String {
 
 /// A connection as the cluster's superuser, to make and drop databases and roles.
 fn superuser(socket: &str, database: &str) -> postgres::Client {
+    try_superuser(socket, database).expect("the test cluster accepts the superuser")
+}
+
+fn try_superuser(socket: &str, database: &str) -> Result<postgres::Client, postgres::Error> {
     blocking(|| {
         postgres::Config::new()
             .host(socket)
@@ -40,14 +44,18 @@ fn superuser(socket: &str, database: &str) -> postgres::Client {
             .dbname(database)
             .connect(postgres::NoTls)
     })
-    .expect("the test cluster accepts the superuser")
 }
 
 impl TestDatabase {
     /// Makes the owner role and the database; panics when the cluster cannot.
     pub fn create() -> TestDatabase {
+        Self::create_in(&socket())
+    }
+
+    /// [`TestDatabase::create`] in the cluster whose socket directory is `socket`.
+    pub fn create_in(socket: &str) -> TestDatabase {
         static NEXT: AtomicU32 = AtomicU32::new(0);
-        let socket = socket();
+        let socket = socket.to_owned();
         let mut random = [0u8; 4];
         crate::ids::fill_random(&mut random);
         let name = format!(
@@ -168,7 +176,12 @@ impl Drop for TestDatabase {
 
 impl TestDatabase {
     fn drop_database(&mut self) {
-        let mut admin = superuser(&self.socket, "postgres");
+        // A test that failed may have left its cluster down: nothing more to say then.
+        let mut admin = match try_superuser(&self.socket, "postgres") {
+            Ok(admin) => admin,
+            Err(_) if std::thread::panicking() => return,
+            Err(e) => panic!("the test database {} was not dropped: {e}", self.name),
+        };
         let mut statements = vec![format!(
             "DROP DATABASE IF EXISTS {} WITH (FORCE)",
             self.name

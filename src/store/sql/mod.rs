@@ -46,6 +46,24 @@ pub enum SqlError {
 pub type SqlResult<T> = Result<T, SqlError>;
 
 impl SqlError {
+    /// The database cannot be reached now (PostgreSQL down, restarting, or the network
+    /// between): a later try may succeed. (SQLite's "busy" is told apart where it is mapped.)
+    pub fn is_unreachable(&self) -> bool {
+        let error = match self {
+            SqlError::Postgres(e) | SqlError::Prepare { source: e, .. } => e,
+            _ => return false,
+        };
+        if error.is_closed() {
+            return true;
+        }
+        if let Some(code) = error.code() {
+            // Class 08: connection exceptions; 57P01-03: shutting down, crashed, starting.
+            let code = code.code();
+            return code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03");
+        }
+        std::error::Error::source(error).is_some_and(|s| s.is::<std::io::Error>())
+    }
+
     /// A uniqueness (or other) constraint refused the write.
     pub fn is_constraint_violation(&self) -> bool {
         match self {
