@@ -118,14 +118,7 @@ impl AppState {
         auth.refresh(&store);
         let limiter = Limiter::new(config.limits.max_entries);
         // Today's counters, so a restart does not reset a daily cap.
-        let today = crate::clock::now_ms()
-            .div_euclid(1000)
-            .div_euclid(crate::limits::DAY_SECS);
-        for (scope, used) in store.system()?.usage_of_day(today)? {
-            if let Some(scope) = Scope::from_persisted_name(&scope) {
-                limiter.load_day(scope, today, used);
-            }
-        }
+        load_usage_of_today(&store, &limiter)?;
         let permits = config.blocking_permits;
         let metrics = Arc::new(crate::metrics::Metrics::default());
         let outbox = Arc::new(
@@ -191,6 +184,16 @@ impl AppState {
     /// Writes changed day counters to `usage_daily` (about every second, and at shutdown). May
     /// wait for the database's writer: blocking threads only.
     pub fn flush_usage(&self) {
+        self.write_usage();
+        // What every process on the database counted, this one's included: nodes sharing one
+        // database hold one daily cap together (docs/scaling.md states the bound).
+        if let Err(e) = load_usage_of_today(&self.store, &self.limiter) {
+            tracing::warn!(error = %e, "could not read daily usage");
+        }
+    }
+
+    /// Adds what the limiter counted since the last flush to `usage_daily`.
+    fn write_usage(&self) {
         let dirty = self.limiter.take_dirty();
         if dirty.is_empty() {
             return;
@@ -254,6 +257,19 @@ impl AppState {
             }
         }
     }
+}
+
+/// Loads today's counters from `usage_daily` into `limiter` (see [`Limiter::load_day`]).
+fn load_usage_of_today(store: &Store, limiter: &Limiter) -> StoreResult<()> {
+    let today = crate::clock::now_ms()
+        .div_euclid(1000)
+        .div_euclid(crate::limits::DAY_SECS);
+    for (scope, used) in store.system()?.usage_of_day(today)? {
+        if let Some(scope) = Scope::from_persisted_name(&scope) {
+            limiter.load_day(scope, today, used);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -4,7 +4,9 @@
 //! A request names the buckets it touches ([`Policy`]); it is admitted only if every one has room
 //! for its weight, and then consumes from all of them, under one lock, so concurrent requests can
 //! never exceed a limit. Day counters of keys and accounts are flushed to `usage_daily` by
-//! [`Limiter::take_dirty`] and reloaded at start with [`Limiter::load_day`].
+//! [`Limiter::take_dirty`] as what they grew by since the last flush, so that nodes sharing one
+//! database add up their counts; each node then takes the sums back with [`Limiter::load_day`]
+//! (also at start, so a restart does not reset a daily cap).
 
 mod scope;
 
@@ -98,7 +100,8 @@ struct Entry {
     hour: u64,
     day: i64,
     used: u64,
-    /// What `usage_daily` holds for `day`; `used != flushed` means a flush is due.
+    /// What `usage_daily` held for `day` when last read, plus what this process has flushed
+    /// since: `used - flushed` is what it counted and has not written yet.
     flushed: u64,
 }
 
@@ -122,7 +125,7 @@ impl Entry {
 #[derive(Default)]
 struct State {
     entries: HashMap<Scope, Entry>,
-    /// Counts of days that ended before they were flushed: (scope name, day, used).
+    /// What days that ended counted and did not flush: (scope name, day, count).
     rolled: Vec<(String, i64, u64)>,
 }
 
@@ -226,17 +229,27 @@ impl Limiter {
         }
     }
 
-    /// Sets a day counter from `usage_daily` (at start).
+    /// Takes `used`, what `usage_daily` holds for `scope` on `day` (every process's counts
+    /// flushed so far), keeping what this one counted since its last flush on top of it. A count
+    /// of another day is left as it is.
     pub fn load_day(&self, scope: Scope, day: i64, used: u64) {
         let mut state = self.lock();
         let entry = state.entries.entry(scope).or_default();
+        if entry.day != day && entry.used != 0 {
+            return;
+        }
+        let unflushed = if entry.day == day {
+            entry.used - entry.flushed
+        } else {
+            0
+        };
         entry.day = day;
-        entry.used = used;
+        entry.used = used + unflushed;
         entry.flushed = used;
     }
 
-    /// Persisted day counters that changed since the last call: (scope, day, used). The caller
-    /// writes them; they count as flushed from here on.
+    /// What persisted day counters counted since the last call: (scope, day, count), to be
+    /// added to `usage_daily`. The caller writes them; they count as flushed from here on.
     pub fn take_dirty(&self) -> Vec<(String, i64, u64)> {
         let mut state = self.lock();
         let mut out = std::mem::take(&mut state.rolled);
@@ -244,15 +257,14 @@ impl Limiter {
             if entry.used != entry.flushed
                 && let Some(name) = scope.persisted_name()
             {
-                out.push((name, entry.day, entry.used));
+                out.push((name, entry.day, entry.used - entry.flushed));
                 entry.flushed = entry.used;
             }
         }
         out
     }
 
-    /// Gives back counts whose write failed, to be written with the next flush (usage_daily
-    /// keeps the larger value, so an older count written late does no harm).
+    /// Gives back counts whose write failed, to be added with the next flush.
     pub fn requeue(&self, rows: Vec<(String, i64, u64)>) {
         self.lock().rolled.extend(rows);
     }
@@ -353,7 +365,7 @@ fn evaluate(
                     if entry.used != entry.flushed
                         && let Some(name) = p.scope.persisted_name()
                     {
-                        rolled.push((name, entry.day, entry.used));
+                        rolled.push((name, entry.day, entry.used - entry.flushed));
                     }
                     entry.day = day;
                     entry.used = 0;
@@ -526,7 +538,8 @@ mod tests {
         );
         assert_eq!(
             l.take_dirty(),
-            vec![("acct:1".to_owned(), NOON / DAY_SECS, 2)]
+            vec![("acct:1".to_owned(), NOON / DAY_SECS, 1)],
+            "what it counted, not what it loaded"
         );
         assert!(l.take_dirty().is_empty());
         let tomorrow = NOON + DAY_SECS / 2 + 1;
@@ -535,6 +548,26 @@ mod tests {
             l.take_dirty(),
             vec![("acct:1".to_owned(), tomorrow / DAY_SECS, 1)]
         );
+    }
+
+    /// Loading a day's sum (other processes' counts added in) keeps what this process counted
+    /// and has not flushed on top of it, and binds at once.
+    #[test]
+    fn a_loaded_sum_keeps_what_was_counted_since_the_last_flush() {
+        let l = Limiter::new(1000);
+        let t0 = Instant::now();
+        let today = NOON.div_euclid(DAY_SECS);
+        assert!(l.admit(&[day(10)], 3, t0, NOON).allowed);
+        assert_eq!(l.take_dirty(), vec![("acct:1".to_owned(), today, 3)]);
+        assert!(l.admit(&[day(10)], 2, t0, NOON).allowed);
+        // Another node flushed 4: the sum is 3 + 4; 2 more are this one's, not flushed yet.
+        l.load_day(Scope::Account(1), today, 7);
+        assert_eq!(l.peek(&[day(10)], t0, NOON)[0].used, 9);
+        assert!(!l.admit(&[day(10)], 2, t0, NOON).allowed, "the sum binds");
+        assert_eq!(l.take_dirty(), vec![("acct:1".to_owned(), today, 2)]);
+        // Yesterday's sum does not touch today's count.
+        l.load_day(Scope::Account(1), today - 1, 50);
+        assert_eq!(l.peek(&[day(10)], t0, NOON)[0].used, 9);
     }
 
     #[test]

@@ -26,10 +26,12 @@ impl System {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Writes counters (scope, day, used) in one transaction; a counter only ever grows within a
-    /// day, so the larger value wins. An account's counter that crosses 80 % or 100 % of its
-    /// daily cap (`cap` of its tier; None: no caps, limits are off) emits `usage.threshold` in
-    /// the same transaction. Returns the events emitted.
+    /// Adds counts (scope, day, count) to the counters in one transaction: what this process
+    /// counted since its last flush, so that every process on the database adds its own. An
+    /// account's counter that crosses 80 % or 100 % of its daily cap (`cap` of its tier; None:
+    /// no caps, limits are off) emits `usage.threshold` in the same transaction, once whichever
+    /// process's count crossed it (each addition covers its own stretch of the sum). Returns the
+    /// events emitted.
     pub fn write_usage(
         &mut self,
         rows: &[(String, i64, u64)],
@@ -38,29 +40,25 @@ impl System {
         let tx = self.transaction()?;
         let mut emitted = 0;
         {
-            let mut before =
-                tx.prepare_cached("SELECT used FROM usage_daily WHERE scope = ?1 AND day = ?2")?;
-            let mut stmt = tx.prepare_cached(
+            let mut add = tx.prepare_cached(
                 "INSERT INTO usage_daily (scope, day, used) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (scope, day) DO UPDATE SET used = CASE WHEN usage_daily.used > excluded.used
-                                                THEN usage_daily.used ELSE excluded.used END",
+                 ON CONFLICT (scope, day) DO UPDATE SET used = usage_daily.used + excluded.used
+                 RETURNING used",
             )?;
             let mut tier_of = tx.prepare_cached("SELECT tier FROM accounts WHERE id = ?1")?;
-            for (scope, day, used) in rows {
+            for (scope, day, counted) in rows {
                 let label = day_label(*day);
                 let account = match Scope::from_persisted_name(scope) {
                     Some(Scope::Account(id)) => Some(id),
                     _ => None,
                 };
+                let count = i64::try_from(*counted).unwrap_or(i64::MAX);
+                let total: i64 = add.query_row(params![scope, label, count], |r| r.get(0))?;
                 let (Some(cap), Some(account)) = (cap, account) else {
-                    stmt.execute(params![scope, label, *used as i64])?;
                     continue;
                 };
-                let old: u64 = before
-                    .query_row(params![scope, label], |r| r.get::<i64>(0))
-                    .optional()?
-                    .map_or(0, |v| v.max(0) as u64);
-                stmt.execute(params![scope, label, *used as i64])?;
+                let used = total.max(0) as u64;
+                let old = used.saturating_sub(count as u64);
                 let Some(tier) = tier_of
                     .query_row(params![account], |r| r.get::<String>(0))
                     .optional()?
@@ -72,7 +70,7 @@ impl System {
                 let daily_cap = cap(tier);
                 for percent in events::USAGE_THRESHOLDS {
                     let mark = (daily_cap * percent).div_ceil(100);
-                    if old < mark && *used >= mark {
+                    if old < mark && used >= mark {
                         let data = serde_json::json!({
                             "day": label,
                             "threshold_percent": percent,

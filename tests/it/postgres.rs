@@ -213,3 +213,72 @@ async fn an_outage_of_postgresql_is_503_and_service_resumes_without_a_restart() 
     tokio::task::spawn_blocking(move || drop(db)).await.unwrap();
     drop(cluster);
 }
+
+/// Two nodes hold one daily cap together: each adds what it counted to the stored sum and takes
+/// the sum back every second. Requests alternate between the nodes in batches of 10; after
+/// each, once both have written what they admitted, they get time to read the sum. Of 60 calls
+/// against a cap of 40 at most 40 and one batch (10) are answered: each node may overshoot by
+/// what it admits before it next reads the sum. (Counted apart, as before, all 60 were.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_hold_one_daily_cap() {
+    use crate::support::{Options, TestServer};
+    use regintel::store::accounts::Tier;
+    let capped = || Options {
+        postgres: true,
+        configure: Some(|c| c.limits.professional.day = 40),
+        ..Options::default()
+    };
+    let a = TestServer::start_with(capped()).await;
+    let b = a
+        .second_node_with(Options {
+            postgres: false,
+            ..capped()
+        })
+        .await;
+    let who = a.account("capped@example.org", Tier::Professional);
+    let store =
+        Store::open_with(&a.database, 1, 1, regintel::config::defaults::DATABASE_WAIT).unwrap();
+    let stored = || {
+        let today = regintel::clock::now_ms() / 1000 / regintel::limits::DAY_SECS;
+        let scope = format!("acct:{}", who.id);
+        store
+            .system()
+            .unwrap()
+            .usage_of_day(today)
+            .unwrap()
+            .into_iter()
+            .find(|(s, _)| *s == scope)
+            .map_or(0, |(_, used)| used)
+    };
+    let mut admitted = 0;
+    for _batch in 0..6 {
+        for i in 0..10 {
+            let node = if i % 2 == 0 { &a } else { &b };
+            let r = node
+                .client
+                .get_with("/api/v1/regional/account/usage", &[who.key_header()])
+                .await;
+            match r.status {
+                200 => admitted += 1,
+                429 => {}
+                other => panic!("{other}: {}", String::from_utf8_lossy(&r.body)),
+            }
+        }
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while tokio::task::block_in_place(stored) < admitted {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the counts were not written"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        // Three ticks of each node: each reads the sum.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+    }
+    assert!(
+        (40..=50).contains(&admitted),
+        "{admitted} of 60 answered against a daily cap of 40"
+    );
+    b.stop().await.unwrap();
+    a.stop().await.unwrap();
+}

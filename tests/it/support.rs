@@ -297,6 +297,11 @@ impl TestServer {
     /// copy of this one's secrets (nodes share the pepper, the session keys and the sealing
     /// key).
     pub async fn second_node(&self) -> TestServer {
+        self.second_node_with(Options::default()).await
+    }
+
+    /// [`TestServer::second_node`] with `options` (its own settings; the database is this one's).
+    pub async fn second_node_with(&self, options: Options) -> TestServer {
         let Database::Postgres(url) = &self.database else {
             panic!("a second node shares a PostgreSQL database");
         };
@@ -308,12 +313,7 @@ impl TestServer {
             std::fs::copy(entry.path(), secrets.join(entry.file_name())).unwrap();
         }
         let url = url.clone();
-        Self::start_node(
-            dir,
-            Options::default(),
-            Some((Database::Postgres(url), None)),
-        )
-        .await
+        Self::start_node(dir, options, Some((Database::Postgres(url), None))).await
     }
 
     /// Sends the shutdown signal and waits for the server to finish.
