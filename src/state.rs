@@ -185,9 +185,12 @@ impl AppState {
     /// wait for the database's writer: blocking threads only.
     pub fn flush_usage(&self) {
         self.write_usage();
-        // What every process on the database counted, this one's included: nodes sharing one
-        // database hold one daily cap together (docs/scaling.md states the bound).
-        if let Err(e) = load_usage_of_today(&self.store, &self.limiter) {
+        // What every node on the database counted, this one's included: nodes sharing one
+        // database hold one daily cap together (docs/scaling.md states the bound). Alone on its
+        // database, a process holds the sums already.
+        if self.store.shared()
+            && let Err(e) = load_usage_of_today(&self.store, &self.limiter)
+        {
             tracing::warn!(error = %e, "could not read daily usage");
         }
     }

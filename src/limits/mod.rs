@@ -234,17 +234,24 @@ impl Limiter {
     /// of another day is left as it is.
     pub fn load_day(&self, scope: Scope, day: i64, used: u64) {
         let mut state = self.lock();
-        let entry = state.entries.entry(scope).or_default();
-        if entry.day != day && entry.used != 0 {
+        let State { entries, rolled } = &mut *state;
+        let name = scope.persisted_name();
+        let entry = entries.entry(scope).or_default();
+        if entry.day > day {
             return;
         }
-        let unflushed = if entry.day == day {
-            entry.used - entry.flushed
+        let unflushed = entry.used - entry.flushed;
+        if entry.day < day {
+            // An earlier day's count not written yet is written with the next flush, as a day
+            // that rolls over on a request is.
+            if let Some(name) = name.filter(|_| unflushed > 0) {
+                rolled.push((name, entry.day, unflushed));
+            }
+            entry.day = day;
+            entry.used = used;
         } else {
-            0
-        };
-        entry.day = day;
-        entry.used = used + unflushed;
+            entry.used = used + unflushed;
+        }
         entry.flushed = used;
     }
 
@@ -568,6 +575,12 @@ mod tests {
         // Yesterday's sum does not touch today's count.
         l.load_day(Scope::Account(1), today - 1, 50);
         assert_eq!(l.peek(&[day(10)], t0, NOON)[0].used, 9);
+        // Tomorrow's sum takes the place of today's count, whose 1 not flushed is still written.
+        assert!(l.admit(&[day(10)], 1, t0, NOON).allowed);
+        l.load_day(Scope::Account(1), today + 1, 4);
+        let tomorrow = NOON + DAY_SECS;
+        assert_eq!(l.peek(&[day(10)], t0, tomorrow)[0].used, 4);
+        assert_eq!(l.take_dirty(), vec![("acct:1".to_owned(), today, 1)]);
     }
 
     #[test]

@@ -171,6 +171,12 @@ impl Store {
         })
     }
 
+    /// Whether several nodes may serve from this database at once (PostgreSQL): what one counts
+    /// in memory, others need to read back. One process owns a SQLite file.
+    pub fn shared(&self) -> bool {
+        matches!(self.pools, backend::Pools::Postgres { .. })
+    }
+
     /// A fresh connection outside the pools for operator work (imports, checks).
     pub fn admin(&self) -> anyhow::Result<Admin> {
         self.pools.admin()
@@ -412,9 +418,14 @@ impl Scoped {
         match db {
             sql::Db::Sqlite(conn) => Ok(conn.execute_batch("BEGIN")?),
             sql::Db::Postgres(conn) => {
-                conn.batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")?;
+                // One round trip: the account is a number, written into the statement.
+                let account = self.account.map_or(String::new(), |a| a.to_string());
+                conn.batch_execute(&format!(
+                    "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
+                     SELECT set_config('regintel.account', '{account}', true)"
+                ))?;
                 conn.set_in_transaction(true);
-                self.bind_account(db, self.account)
+                Ok(())
             }
         }
     }

@@ -229,12 +229,7 @@ async fn two_nodes_hold_one_daily_cap() {
         ..Options::default()
     };
     let a = TestServer::start_with(capped()).await;
-    let b = a
-        .second_node_with(Options {
-            postgres: false,
-            ..capped()
-        })
-        .await;
+    let b = a.second_node_with(capped()).await;
     let who = a.account("capped@example.org", Tier::Professional);
     let store =
         Store::open_with(&a.database, 1, 1, regintel::config::defaults::DATABASE_WAIT).unwrap();
