@@ -456,3 +456,26 @@ impl std::fmt::Debug for Database {
         }
     }
 }
+
+#[cfg(test)]
+mod database_tests {
+    use super::*;
+
+    /// A replicated PostgreSQL is reached through every host of the URL, the primary chosen as
+    /// the one that takes writes (docs/scaling.md relies on both).
+    #[test]
+    fn a_url_may_name_several_hosts_and_ask_for_the_primary() {
+        let config = postgres_config(
+            "postgres://regintel@db1.example.org,db2.example.org/regintel?target_session_attrs=read-write",
+        )
+        .unwrap();
+        assert_eq!(config.get_hosts().len(), 2);
+        assert_eq!(
+            config.get_target_session_attrs(),
+            postgres::config::TargetSessionAttrs::ReadWrite
+        );
+        let chosen = Database::choose(Some("postgres://u:secret@h/db"), Path::new("/d")).unwrap();
+        assert!(!format!("{chosen:?}").contains("secret"));
+        assert!(Database::choose(Some("mysql://h/db"), Path::new("/d")).is_err());
+    }
+}

@@ -65,7 +65,7 @@ pub enum KeyAction {
 
 /// The database of `data_dir`, which must exist: an account or key made in a database no server
 /// reads (a mistyped or forgotten `--data-dir`) would be lost without a word.
-fn open(database: &Database) -> anyhow::Result<Store> {
+pub(super) fn open(database: &Database) -> anyhow::Result<Store> {
     if let Database::Sqlite(data_dir) = database {
         let file = data_dir.join(crate::store::DB_FILE);
         if !file.exists() {

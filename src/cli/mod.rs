@@ -1,9 +1,10 @@
-//! The command line: `demo`, `serve`, `import`, `account`, `key`, `openapi`, `check`, `backup`. Settings
+//! The command line: `demo`, `serve`, `import`, `account`, `key`, `openapi`, `check`, `backup`,
+//! `migrate`. Settings
 //! come from flags or `REGINTEL_*` environment variables, with the defaults of
 //! [`crate::config::defaults`]; bad settings stop the program with a message saying what to fix.
 //! This module holds the flags and turns them into settings; the commands are carried out by
-//! `demo`, `launch` (`serve`), `admin` (`import`, `account`, `key`), `check`, `backup` and
-//! [`crate::openapi`] (`openapi`).
+//! `demo`, `launch` (`serve`), `admin` (`import`, `account`, `key`), `check`, `backup`,
+//! `migrate` and [`crate::openapi`] (`openapi`).
 
 mod admin;
 mod backup;
@@ -11,6 +12,7 @@ mod check;
 mod demo;
 mod launch;
 mod logging;
+mod migrate;
 
 use crate::store::Database;
 use std::net::SocketAddr;
@@ -119,6 +121,25 @@ enum Command {
         /// The backup file to write; it must not exist.
         file: PathBuf,
     },
+    /// Move this appliance onto PostgreSQL, for several nodes: copies every row of the data
+    /// dir's SQLite file into an empty PostgreSQL database, ids unchanged, so citations stay
+    /// what they were and keys keep working with the data dir's secrets. Stop the server first:
+    /// what it writes meanwhile stays behind. Changes nothing when it fails.
+    Migrate {
+        /// The data dir whose SQLite file to copy, and whose secrets every node then needs.
+        #[arg(long, env = "REGINTEL_DATA_DIR", default_value = defaults::DATA_DIR)]
+        data_dir: PathBuf,
+        /// The PostgreSQL database to copy into (see --database-url of serve): empty, owned by
+        /// an ordinary role with CREATEROLE.
+        #[arg(long)]
+        to: Option<String>,
+        /// A file holding that URL.
+        #[arg(long)]
+        to_file: Option<PathBuf>,
+        /// Print the rows copied as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args)]
@@ -153,22 +174,31 @@ struct DatabaseArgs {
 impl DatabaseArgs {
     /// The database named, else the SQLite file of `data_dir`.
     fn choose(&self, data_dir: &Path) -> anyhow::Result<Database> {
-        let url = match (&self.database_url, &self.database_url_file) {
-            (Some(_), Some(_)) => bail!(
-                "--database-url (REGINTEL_DATABASE_URL) and --database-url-file both name the database: keep one"
-            ),
-            (Some(url), None) => Some(url.trim().to_owned()),
-            (None, Some(path)) => Some(
-                std::fs::read_to_string(path)
-                    .with_context(|| {
-                        format!("while reading --database-url-file {}", path.display())
-                    })?
-                    .trim()
-                    .to_owned(),
-            ),
-            (None, None) => None,
-        };
+        let url = url_given(
+            self.database_url.as_deref(),
+            self.database_url_file.as_deref(),
+            "--database-url (REGINTEL_DATABASE_URL) and --database-url-file",
+        )?;
         Database::choose(url.as_deref(), data_dir)
+    }
+}
+
+/// A URL given on the command line or in a file, `flags` naming both: at most one of them.
+fn url_given(
+    url: Option<&str>,
+    file: Option<&Path>,
+    flags: &str,
+) -> anyhow::Result<Option<String>> {
+    match (url, file) {
+        (Some(_), Some(_)) => bail!("{flags} both name the database: keep one"),
+        (Some(url), None) => Ok(Some(url.trim().to_owned())),
+        (None, Some(path)) => Ok(Some(
+            std::fs::read_to_string(path)
+                .with_context(|| format!("while reading {}", path.display()))?
+                .trim()
+                .to_owned(),
+        )),
+        (None, None) => Ok(None),
     }
 }
 
@@ -666,6 +696,20 @@ fn dispatch(
         }
         Command::Check(args) => check::run(&args, format),
         Command::Backup { data, file } => backup::run(&data.database()?, &file, format),
+        Command::Migrate {
+            data_dir,
+            to,
+            to_file,
+            json,
+        } => {
+            let Some(url) = url_given(to.as_deref(), to_file.as_deref(), "--to and --to-file")?
+            else {
+                bail!(
+                    "name the PostgreSQL database to copy into: --to postgres://OWNER@HOST/DATABASE, or --to-file FILE"
+                );
+            };
+            migrate::run(&data_dir, url, logging::Printed::of(json, format))
+        }
     }
 }
 

@@ -277,3 +277,103 @@ async fn two_nodes_hold_one_daily_cap() {
     b.stop().await.unwrap();
     a.stop().await.unwrap();
 }
+
+/// `regintel migrate --to` moves an appliance onto PostgreSQL: served from there with the same
+/// data dir's secrets, the public and private answers and their citation ids are what they
+/// were, the key made before the move still works, accounts stay apart, and a second copy into
+/// the now-full database is refused without changing it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_appliance_migrated_to_postgres_serves_the_same_answers_and_keys() {
+    use crate::support::{Options, TestServer, regintel};
+    use regintel::store::accounts::Tier;
+    let appliance = TestServer::start_with(Options::default()).await;
+    let who = appliance.account("moved@example.org", Tier::Institutional);
+    let other = appliance.account("other@example.org", Tier::Professional);
+    appliance
+        .private_dataset(
+            &who,
+            serde_json::json!({"code": "moved_jobs", "title": "Jobs", "unit": "NR", "dimensions": ["sex"]}),
+            "dataset_code,nuts_code,nuts_level,time,value,unit,flags,sex\nmoved_jobs,DE21,2,2023,1300,NR,,T\n",
+        )
+        .await;
+    let mine = [who.key_header()];
+    let paths = [
+        "/regions/DE21",
+        "/datasets/moved_jobs",
+        "/compare?regions=DE21,FR10&dataset=nama_10r_3gdp",
+    ];
+    let answers = async |server: &TestServer| {
+        let mut data = Vec::new();
+        for path in paths {
+            let r = server.call("GET", path, &mine, b"").await;
+            assert_eq!(
+                r.status,
+                200,
+                "{path}: {}",
+                String::from_utf8_lossy(&r.body)
+            );
+            data.push(r.json()["data"].clone());
+        }
+        data
+    };
+    let before = answers(&appliance).await;
+    let citation = before[0].to_string();
+    let citation = citation
+        .split("\"cit_")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .map(|id| format!("cit_{id}"))
+        .expect("a profile cites its numbers");
+    let cited = appliance
+        .call("GET", &format!("/citations/{citation}"), &[], b"")
+        .await;
+    assert_eq!(cited.status, 200);
+    let dir = appliance.stop_keeping_data().await;
+
+    let db = tokio::task::spawn_blocking(TestDatabase::create)
+        .await
+        .unwrap();
+    let migrate = |db_url: String, dir: std::path::PathBuf| {
+        tokio::task::spawn_blocking(move || {
+            regintel()
+                .args(["migrate", "--json", "--to", &db_url, "--data-dir"])
+                .arg(dir)
+                .output()
+                .unwrap()
+        })
+    };
+    let out = migrate(db.url(), dir.path().to_path_buf()).await.unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        report["tables"]["observations"].as_u64().unwrap() > 100_000,
+        "{report}"
+    );
+    assert_eq!(report["tables"]["api_keys"], 2, "{report}");
+
+    let moved = TestServer::start_in_postgres(dir, db).await;
+    assert_eq!(answers(&moved).await, before);
+    let again = moved
+        .call("GET", &format!("/citations/{citation}"), &[], b"")
+        .await;
+    assert_eq!(again.json()["data"], cited.json()["data"]);
+    let theirs = moved
+        .call("GET", "/datasets/moved_jobs", &[other.key_header()], b"")
+        .await;
+    assert_eq!(theirs.status, 404);
+
+    let Database::Postgres(url) = moved.database.clone() else {
+        unreachable!()
+    };
+    let out = migrate(url, moved.dir.path().to_path_buf()).await.unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("already holds data"), "{said}");
+    let still = moved.call("GET", "/datasets/moved_jobs", &mine, b"").await;
+    assert_eq!(still.json()["data"], before[1]);
+    moved.stop().await.unwrap();
+}

@@ -293,6 +293,12 @@ impl TestServer {
         Self::start_node(dir, Options::default(), Some((database, None))).await
     }
 
+    /// A server in `dir` (its secrets) on the test database `db`, dropped after it.
+    pub async fn start_in_postgres(dir: tempfile::TempDir, db: TestDatabase) -> TestServer {
+        let database = Database::Postgres(db.url());
+        Self::start_node(dir, Options::default(), Some((database, Some(db)))).await
+    }
+
     /// Another node on this server's PostgreSQL database, with a data dir of its own holding a
     /// copy of this one's secrets (nodes share the pepper, the session keys and the sealing
     /// key).

@@ -2,6 +2,7 @@
 //! (`schema.postgres.sql`, migrated under an advisory lock so that nodes starting together
 //! migrate once) and the request role whose connections row-level security binds.
 
+pub mod from_sqlite;
 pub mod migrate;
 pub mod pool;
 pub mod roles;

@@ -211,6 +211,46 @@ impl Owned {
     }
 }
 
+/// Any value, as it is: for copying rows whatever their columns.
+impl Column for Owned {
+    fn from_sqlite(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<Self> {
+        use rusqlite::types::ValueRef;
+        Ok(match row.get_ref(index)? {
+            ValueRef::Null => Owned::Null,
+            ValueRef::Integer(i) => Owned::Integer(i),
+            ValueRef::Real(r) => Owned::Real(r),
+            ValueRef::Text(t) => Owned::Text(
+                std::str::from_utf8(t)
+                    .map_err(|e| rusqlite::Error::Utf8Error(index, e))?
+                    .to_owned(),
+            ),
+            ValueRef::Blob(b) => Owned::Blob(b.to_vec()),
+        })
+    }
+    fn from_owned(value: Owned) -> Result<Self, String> {
+        Ok(value)
+    }
+}
+
+impl rusqlite::ToSql for Owned {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        use rusqlite::types::{ToSqlOutput, ValueRef};
+        Ok(ToSqlOutput::Borrowed(match self {
+            Owned::Null => ValueRef::Null,
+            Owned::Integer(i) => ValueRef::Integer(*i),
+            Owned::Real(r) => ValueRef::Real(*r),
+            Owned::Text(t) => ValueRef::Text(t.as_bytes()),
+            Owned::Blob(b) => ValueRef::Blob(b),
+        }))
+    }
+}
+
+impl Param for Owned {
+    fn value(&self) -> Value<'_> {
+        Owned::value(self)
+    }
+}
+
 /// What a column may be read as.
 pub trait Column: Sized {
     fn from_sqlite(row: &rusqlite::Row<'_>, index: usize) -> rusqlite::Result<Self>;
