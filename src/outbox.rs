@@ -31,8 +31,9 @@ const PER_ENDPOINT: usize = 4;
 const PER_ACCOUNT_IN_FLIGHT: usize = 8;
 const PER_ACCOUNT: usize = 16;
 /// How long a claim holds its deliveries: the worker finishes a batch before it claims again.
-/// A start frees every lease at once (one server delivers for a data directory), so this only
-/// matters if a worker stalls.
+/// On SQLite a start frees every lease at once (one server delivers for a data directory), so
+/// this only matters if a worker stalls; on PostgreSQL it is how long the deliveries of a node
+/// that died wait before another node sends them.
 /// Long enough for a batch sent [`IN_FLIGHT`] at a time, every attempt timing out, with a
 /// minute to spare for the database.
 const LEASE_MS: i64 = ATTEMPT_TIMEOUT.as_millis() as i64 * (BATCH / IN_FLIGHT) as i64 + 60_000;

@@ -146,6 +146,19 @@ pub fn bundled_data_dir() -> tempfile::TempDir {
     dir
 }
 
+/// A fresh data dir holding a copy of the secrets of the data dir `from`, as another node of
+/// the same database needs (the pepper, the session keys and the sealing key).
+pub fn with_secrets_of(from: &Path) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let secrets = dir.path().join("secrets");
+    std::fs::create_dir(&secrets).unwrap();
+    for entry in std::fs::read_dir(from.join("secrets")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), secrets.join(entry.file_name())).unwrap();
+    }
+    dir
+}
+
 pub struct TestServer {
     pub addr: SocketAddr,
     pub dir: tempfile::TempDir,
@@ -311,14 +324,8 @@ impl TestServer {
         let Database::Postgres(url) = &self.database else {
             panic!("a second node shares a PostgreSQL database");
         };
-        let dir = tempfile::tempdir().unwrap();
-        let secrets = dir.path().join("secrets");
-        std::fs::create_dir(&secrets).unwrap();
-        for entry in std::fs::read_dir(self.dir.path().join("secrets")).unwrap() {
-            let entry = entry.unwrap();
-            std::fs::copy(entry.path(), secrets.join(entry.file_name())).unwrap();
-        }
         let url = url.clone();
+        let dir = with_secrets_of(self.dir.path());
         Self::start_node(dir, options, Some((Database::Postgres(url), None))).await
     }
 

@@ -820,7 +820,7 @@ async fn a_failing_receiver_opens_the_breaker_and_its_recovery_closes_it() {
 /// the same data directory: each of 60 events arrives at least once, correctly signed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_event_arrives_after_the_server_is_killed_mid_delivery() {
-    use crate::support::{Client, Request, bundled_db, run_ok, serve_plain, start_plain};
+    use crate::support::{Client, bundled_db, run_ok, serve_plain, start_plain};
     const EVENTS: usize = 60;
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(bundled_db(), dir.path().join(regintel::store::DB_FILE)).unwrap();
@@ -852,34 +852,9 @@ async fn every_event_arrives_after_the_server_is_killed_mid_delivery() {
     };
     let first = serve();
     let client = Client::new(first.addr, None);
-    let call = |method: &'static str, path: String, body: Vec<u8>| {
-        let client = &client;
-        let key = key.clone();
-        async move {
-            client
-                .send(Request {
-                    method,
-                    path: &format!("{}{path}", crate::support::BASE),
-                    headers: &[("x-api-key", &key), ("content-type", "application/json")],
-                    body,
-                })
-                .await
-        }
-    };
-    let body = json!({"url": receiver.url("/in"), "event_types": ["webhook.test"]});
-    let r = call("POST", "/webhooks".into(), body.to_string().into_bytes()).await;
-    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
-    let hook = r.json()["data"].clone();
-    let (id, secret) = (
-        hook["id"].as_str().unwrap(),
-        hook["secret"].as_str().unwrap(),
-    );
-    let mut events = Vec::new();
-    for _ in 0..EVENTS {
-        let r = call("POST", format!("/webhooks/{id}/test"), Vec::new()).await;
-        assert_eq!(r.status, 202);
-        events.push(r.json()["data"]["event_id"].as_str().unwrap().to_owned());
-    }
+    let (hook, events) =
+        endpoint_with_test_events(&client, &key, &receiver.url("/in"), EVENTS).await;
+    let secret = hook["secret"].as_str().unwrap();
     let seen_before = receiver.wait_for(MINUTE, |r| r.len() >= 6).await.len();
     assert!(
         (6..EVENTS).contains(&seen_before),
@@ -890,18 +865,7 @@ async fn every_event_arrives_after_the_server_is_killed_mid_delivery() {
     first.child.0.wait().unwrap();
 
     let _second = serve();
-    let all = receiver
-        .wait_for(Duration::from_secs(120), |r| {
-            events
-                .iter()
-                .all(|e| r.iter().any(|x| x.header("webhook-id") == e))
-        })
-        .await;
-    let missing: Vec<&String> = events
-        .iter()
-        .filter(|e| !all.iter().any(|x| x.header("webhook-id") == e.as_str()))
-        .collect();
-    assert!(missing.is_empty(), "never arrived: {missing:?}");
+    let all = all_arrive(&receiver, &events).await;
     // A message sent twice is the same message, byte for byte (its timestamp, and so its
     // signature, are the attempt's).
     let mut first_of: std::collections::HashMap<&str, &Received> = Default::default();
@@ -1137,4 +1101,218 @@ async fn egress_is_checked_by_address_at_registration_and_at_every_send() {
     assert!(error.starts_with("egress_denied"), "{error}");
     assert!(receiver.received().is_empty(), "nothing was sent");
     s.stop().await.unwrap();
+}
+
+/// Registers a `webhook.test` endpoint at `url` through `client` with the API key `key`, and
+/// has it sent `n` test events: the endpoint as made, and the events' ids.
+async fn endpoint_with_test_events(
+    client: &crate::support::Client,
+    key: &str,
+    url: &str,
+    n: usize,
+) -> (Value, Vec<String>) {
+    let call = |method: &'static str, path: String, body: Vec<u8>| async move {
+        client
+            .send(crate::support::Request {
+                method,
+                path: &format!("{}{path}", crate::support::BASE),
+                headers: &[("x-api-key", key), ("content-type", "application/json")],
+                body,
+            })
+            .await
+    };
+    let body = json!({"url": url, "event_types": ["webhook.test"]});
+    let r = call("POST", "/webhooks".into(), body.to_string().into_bytes()).await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
+    let hook = r.json()["data"].clone();
+    let id = hook["id"].as_str().unwrap();
+    let mut events = Vec::new();
+    for _ in 0..n {
+        let r = call("POST", format!("/webhooks/{id}/test"), Vec::new()).await;
+        assert_eq!(r.status, 202);
+        events.push(r.json()["data"]["event_id"].as_str().unwrap().to_owned());
+    }
+    (hook, events)
+}
+
+/// What `receiver` received once every one of `events` arrived (waiting up to two minutes);
+/// fails naming those that did not.
+async fn all_arrive(receiver: &Receiver, events: &[String]) -> Vec<Received> {
+    let arrived = |r: &[Received], e: &str| r.iter().any(|x| x.header("webhook-id") == e);
+    let all = receiver
+        .wait_for(Duration::from_secs(120), |r| {
+            events.iter().all(|e| arrived(r, e))
+        })
+        .await;
+    let missing: Vec<&String> = events.iter().filter(|e| !arrived(&all, e)).collect();
+    assert!(missing.is_empty(), "never arrived: {missing:?}");
+    all
+}
+
+/// The `delivered` count of a node's `/metrics`.
+async fn delivered_by(node: &TestServer) -> u64 {
+    let metrics = String::from_utf8(node.client.get("/metrics").await.body).unwrap();
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("regintel_webhook_deliveries_total{outcome=\"delivered\"} "))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no delivered count in {metrics}"))
+}
+
+/// Two nodes on one PostgreSQL database share one outbox: 1,000 events of five accounts, sent
+/// through either node, each arrive once, and both nodes deliver some of them (each claim
+/// skips the rows another node's claim holds, and then sees its lease).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_deliver_a_thousand_events_each_once() {
+    const ACCOUNTS: usize = 5;
+    const EACH: usize = 200;
+    let a = TestServer::start_with(Options {
+        postgres: true,
+        empty: true,
+        ..Options::default()
+    })
+    .await;
+    let b = a.second_node().await;
+    let receiver = Receiver::start(204).await;
+    let mut events = std::collections::HashSet::new();
+    for n in 0..ACCOUNTS {
+        let who = a.account(&format!("outbox-{n}@example.org"), Tier::Professional);
+        let hook = register(&a, &who, &receiver.url(&format!("/{n}")), &["webhook.test"]).await;
+        let id = hook["id"].as_str().unwrap();
+        for i in 0..EACH {
+            let node = if i % 2 == 0 { &a } else { &b };
+            assert!(events.insert(send_test(node, &who, id).await));
+        }
+    }
+    let all = receiver
+        .wait_for(Duration::from_secs(300), |r| {
+            r.iter()
+                .map(|x| x.header("webhook-id"))
+                .collect::<std::collections::HashSet<_>>()
+                .len()
+                >= events.len()
+        })
+        .await;
+    let ids: std::collections::HashSet<String> = all
+        .iter()
+        .map(|x| x.header("webhook-id").to_owned())
+        .collect();
+    assert_eq!(ids, events, "every event arrives");
+    // A delivery sent twice would arrive within the moments after the last first arrival.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(receiver.received().len(), events.len(), "none twice");
+    let (by_a, by_b) = (delivered_by(&a).await, delivered_by(&b).await);
+    assert_eq!(by_a + by_b, events.len() as u64);
+    assert!(
+        by_a > 0 && by_b > 0,
+        "both nodes deliver: {by_a} and {by_b}"
+    );
+    b.stop().await.unwrap();
+    a.stop().await.unwrap();
+}
+
+/// A node on PostgreSQL SIGKILLed mid-delivery: another node of the same database sends what
+/// the dead one had claimed once its lease has run out (not before: the dead node might still
+/// be sending), so every event arrives, and the outbox ends settled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_killed_mid_delivery_leaves_its_deliveries_to_another_after_the_lease() {
+    use crate::support::{serve_plain, start_plain, with_secrets_of};
+    use regintel::store::Database;
+    use regintel::store::postgres::testing::TestDatabase;
+    const EVENTS: usize = 40;
+    let db = tokio::task::spawn_blocking(TestDatabase::create)
+        .await
+        .unwrap();
+    let url = db.url();
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = serve_plain(dir.path());
+    cmd.args([
+        "--webhook-allow-loopback",
+        "--no-rate-limits",
+        "--database-url",
+        &url,
+    ]);
+    let mut killed = start_plain(&mut cmd);
+    let first = crate::support::Client::new(killed.addr, None);
+    let database = Database::Postgres(url.clone());
+    let who = {
+        let (database, dir) = (database.clone(), dir.path().to_path_buf());
+        tokio::task::spawn_blocking(move || {
+            crate::support::account_on(&database, &dir, "killed@example.org", Tier::Professional)
+        })
+        .await
+        .unwrap()
+    };
+    // Slow answers: deliveries are under way when the node dies.
+    let receiver = Receiver::start_slow(204, Duration::from_secs(2)).await;
+    let (_, events) =
+        endpoint_with_test_events(&first, &who.api_key, &receiver.url("/in"), EVENTS).await;
+    receiver.wait_for(MINUTE, |r| !r.is_empty()).await;
+    killed.child.0.kill().unwrap();
+    killed.child.0.wait().unwrap();
+    let before_kill = receiver.received().len();
+    // The events of the deliveries the dead node had claimed and not finished.
+    let leased = |db: Database| {
+        tokio::task::spawn_blocking(move || {
+            let store = regintel::store::Store::open_with(
+                &db,
+                1,
+                1,
+                regintel::config::defaults::DATABASE_WAIT,
+            )
+            .unwrap();
+            let admin = store.admin().unwrap();
+            let mut stmt = admin
+                .sql()
+                .prepare(
+                    "SELECT e.public_id, d.lease_until FROM webhook_deliveries d
+                     JOIN webhook_events e ON e.id = d.event_id
+                     WHERE d.status = 'pending' AND d.lease_until IS NOT NULL",
+                )
+                .unwrap();
+            stmt.query_map(&[], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)))
+                .unwrap()
+                .collect::<Result<std::collections::HashMap<String, i64>, _>>()
+                .unwrap()
+        })
+    };
+    let claimed = leased(database.clone()).await.unwrap();
+    assert!(!claimed.is_empty(), "killed while holding claims");
+
+    // The other node sends every delivery the dead one had not claimed, and none it had: its
+    // lease (two minutes, longer than this takes) has not run out on the other node's clock.
+    let other = TestServer::start_in_postgres(with_secrets_of(dir.path()), db).await;
+    let unclaimed: Vec<String> = events
+        .iter()
+        .filter(|e| !claimed.contains_key(*e))
+        .cloned()
+        .collect();
+    let sent = all_arrive(&receiver, &unclaimed).await;
+    let of_claimed = |r: &[Received]| {
+        r.iter()
+            .filter(|x| claimed.contains_key(x.header("webhook-id")))
+            .count()
+    };
+    assert_eq!(
+        of_claimed(&sent),
+        of_claimed(&receiver.received()[..before_kill]),
+        "the dead node's claims wait for their lease"
+    );
+    let now_leased = leased(database.clone()).await.unwrap();
+    for (event, until) in &claimed {
+        assert_eq!(
+            now_leased.get(event),
+            Some(until),
+            "{event} still the dead node's"
+        );
+    }
+    // Past the lease on the other node's clock, it takes them over: every event arrives.
+    other.webhook_clock.advance(10 * 60 * 1000);
+    all_arrive(&receiver, &events).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while !leased(database.clone()).await.unwrap().is_empty() {
+        assert!(std::time::Instant::now() < deadline, "leases left");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    other.stop().await.unwrap();
 }
