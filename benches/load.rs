@@ -25,6 +25,8 @@ use serde::Serialize;
 
 #[path = "load/analytics.rs"]
 mod analytics;
+#[path = "load/postgres.rs"]
+mod postgres;
 #[path = "../tests/it/sample.rs"]
 mod sample;
 #[path = "load/uncached.rs"]
@@ -104,6 +106,14 @@ enum Target {
     Regintel(&'static [&'static str]),
     /// `regintel serve` with [`HIGH_LIMITS`] and the answer cache off (`--cache-mb 0`).
     Uncached,
+    /// `regintel serve` on a PostgreSQL database, with these extra flags, its answer cache
+    /// on or off.
+    Postgres {
+        url: String,
+        data_dir: PathBuf,
+        flags: &'static [&'static str],
+        cached: bool,
+    },
     /// This binary serving a fixed JSON body of this many bytes.
     Minimal(usize),
     /// Stock `datasette serve` on this database file.
@@ -203,6 +213,14 @@ fn bench() -> Result<()> {
             }
             return Ok(());
         }
+        Ok("postgres") => {
+            let postgres = postgres::run(&ctx, &target_dir, &profile_paths)?;
+            postgres::print(&postgres);
+            for c in postgres::checks(&postgres) {
+                print_check(&c);
+            }
+            return Ok(());
+        }
         Ok("analytics") => {
             let analytics = analytics::run(&ctx, &api_key)?;
             analytics::print(&analytics);
@@ -245,15 +263,18 @@ fn bench() -> Result<()> {
     let uncached = uncached::run(&ctx, &api_key)?;
     let analytics = analytics::run(&ctx, &api_key)?;
     let webhooks = webhooks::run(&ctx, &api_key, &profile_paths)?;
+    let postgres = postgres::run(&ctx, &target_dir, &profile_paths)?;
 
     let mut checks = checks(&results, &import);
     checks.extend(uncached::checks(&uncached));
     checks.extend(analytics::checks(&analytics));
     checks.extend(webhooks::checks(&webhooks));
+    checks.extend(postgres::checks(&postgres));
     print_report(&results, &import, &checks);
     uncached::print(&uncached);
     analytics::print(&analytics);
     webhooks::print(&webhooks);
+    postgres::print(&postgres);
     let report = Report {
         bench_seconds: ctx.measure_secs,
         wrk_threads: WRK_THREADS,
@@ -266,6 +287,7 @@ fn bench() -> Result<()> {
         uncached,
         analytics,
         webhooks,
+        postgres,
         checks,
     };
     let json_path = target_dir.join("bench-results.json");
@@ -815,13 +837,31 @@ impl Ctx {
         let deadline = Instant::now() + START_TIMEOUT;
         let log = self.tmp.join(format!("{}.log", name.replace(' ', "-")));
         let server = match target {
-            Target::Regintel(_) | Target::Uncached => {
+            Target::Regintel(_) | Target::Uncached | Target::Postgres { .. } => {
                 let mut cmd = Command::new(&self.regintel);
-                cmd.arg("serve").arg("--data-dir").arg(&self.data_dir);
-                cmd.args(["--listen", "127.0.0.1:0", "--plain-http"]);
+                cmd.args(["serve", "--listen", "127.0.0.1:0", "--plain-http"]);
                 match target {
-                    Target::Regintel(extra) => cmd.args(*extra),
-                    _ => cmd.args(HIGH_LIMITS).args(["--cache-mb", "0"]),
+                    Target::Regintel(extra) => {
+                        cmd.arg("--data-dir").arg(&self.data_dir).args(*extra)
+                    }
+                    Target::Postgres {
+                        url,
+                        data_dir,
+                        flags,
+                        cached,
+                    } => {
+                        cmd.arg("--data-dir").arg(data_dir);
+                        cmd.args(["--database-url", url]).args(*flags);
+                        if !cached {
+                            cmd.args(["--cache-mb", "0"]);
+                        }
+                        &mut cmd
+                    }
+                    _ => cmd
+                        .arg("--data-dir")
+                        .arg(&self.data_dir)
+                        .args(HIGH_LIMITS)
+                        .args(["--cache-mb", "0"]),
                 };
                 let mut server = announced(name, &mut cmd, &log, deadline)?;
                 self.wait_ready(&mut server, "/readyz", &log, deadline)?;
@@ -1509,6 +1549,7 @@ struct Report {
     uncached: Vec<uncached::Pair>,
     analytics: analytics::AnalyticsResult,
     webhooks: webhooks::WebhookResult,
+    postgres: postgres::PostgresResult,
     checks: Vec<Check>,
 }
 

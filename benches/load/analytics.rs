@@ -227,7 +227,7 @@ impl Client {
         Ok(Client { addr, sender })
     }
 
-    /// One request: the status and the body.
+    /// One request, with a JSON body if any: the status and the body.
     pub(super) async fn send(
         &mut self,
         method: &str,
@@ -235,15 +235,48 @@ impl Client {
         header: &(String, String),
         body: Option<String>,
     ) -> Result<(u16, Bytes)> {
+        match body {
+            Some(body) => {
+                self.send_typed(method, path, header, "application/json", body)
+                    .await
+            }
+            None => self.request(method, path, header, None).await,
+        }
+    }
+
+    /// One request with a body of `content_type`.
+    pub(super) async fn send_typed(
+        &mut self,
+        method: &str,
+        path: &str,
+        header: &(String, String),
+        content_type: &str,
+        body: String,
+    ) -> Result<(u16, Bytes)> {
+        self.request(method, path, header, Some((content_type, body)))
+            .await
+    }
+
+    async fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        header: &(String, String),
+        body: Option<(&str, String)>,
+    ) -> Result<(u16, Bytes)> {
         let mut request = Request::builder()
             .method(method)
             .uri(path)
             .header(HOST, self.addr.to_string())
             .header(&header.0, &header.1);
-        if body.is_some() {
-            request = request.header(CONTENT_TYPE, "application/json");
-        }
-        let request = request.body(Full::new(Bytes::from(body.unwrap_or_default())))?;
+        let body = match body {
+            Some((content_type, body)) => {
+                request = request.header(CONTENT_TYPE, content_type);
+                body
+            }
+            None => String::new(),
+        };
+        let request = request.body(Full::new(Bytes::from(body)))?;
         self.sender.ready().await?;
         let response = self.sender.send_request(request).await?;
         let status = response.status().as_u16();

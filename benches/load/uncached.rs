@@ -77,7 +77,7 @@ pub fn run(ctx: &Ctx, api_key: &str) -> Result<Vec<Pair>> {
 }
 
 /// Comparisons of three distinct NUTS-2 regions in one of the bundled datasets, all distinct.
-fn comparisons() -> Result<Vec<String>> {
+pub(super) fn comparisons() -> Result<Vec<String>> {
     let regions = nuts_regions(2)?;
     let datasets = bundled_datasets()?;
     let mut sample = Sample(13);
@@ -116,7 +116,7 @@ fn bundled_datasets() -> Result<Vec<String>> {
     Ok(codes)
 }
 
-fn profiles() -> Result<Vec<String>> {
+pub(super) fn profiles() -> Result<Vec<String>> {
     Ok(nuts_regions(3)?
         .iter()
         .map(|code| format!("{API}/regions/{code}/profile"))
@@ -124,7 +124,7 @@ fn profiles() -> Result<Vec<String>> {
 }
 
 /// Citations spread over the whole observations table, in a shuffled order.
-fn citations(ctx: &Ctx) -> Result<Vec<String>> {
+pub(super) fn citations(ctx: &Ctx) -> Result<Vec<String>> {
     let db = Connection::open_with_flags(
         ctx.data_dir.join("regintel.sqlite"),
         OpenFlags::SQLITE_OPEN_READ_ONLY,
