@@ -164,10 +164,15 @@ struct DatabaseArgs {
     /// postgres://OWNER@HOST/DATABASE, as the database's owner (a role with CREATEROLE, not a
     /// superuser). A password in it is visible to every user of the machine on a command line:
     /// give it in a file (--database-url-file) or in ~/.pgpass.
-    #[arg(long, env = "REGINTEL_DATABASE_URL", hide_env_values = true)]
+    #[arg(
+        long,
+        env = "REGINTEL_DATABASE_URL",
+        hide_env_values = true,
+        global = true
+    )]
     database_url: Option<String>,
     /// A file holding the PostgreSQL URL (see --database-url).
-    #[arg(long, env = "REGINTEL_DATABASE_URL_FILE")]
+    #[arg(long, env = "REGINTEL_DATABASE_URL_FILE", global = true)]
     database_url_file: Option<PathBuf>,
 }
 

@@ -377,3 +377,63 @@ async fn an_appliance_migrated_to_postgres_serves_the_same_answers_and_keys() {
     assert_eq!(still.json()["data"], before[1]);
     moved.stop().await.unwrap();
 }
+
+/// The operator commands reach PostgreSQL through the binary, the database named after the
+/// subcommand as before it (`regintel account create ... --database-url URL`): an account and a
+/// key made there are served by a node on that database, a key revoked there is refused, and
+/// `check` reads the database's schema and secrets.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn operator_commands_act_on_postgres_through_the_binary() {
+    use crate::support::{Options, TestServer, run_ok};
+    let node = TestServer::start_with(Options {
+        postgres: true,
+        empty: true,
+        ..Options::default()
+    })
+    .await;
+    let Database::Postgres(url) = node.database.clone() else {
+        unreachable!()
+    };
+    let dir = node.dir.path().to_path_buf();
+    let run = |args: &[&str]| {
+        let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        args.extend(["--database-url".to_owned(), url.clone()]);
+        let dir = dir.clone();
+        tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            run_ok(&args, &dir, None)
+        })
+    };
+    run(&[
+        "account",
+        "create",
+        "cli@example.org",
+        "--tier",
+        "professional",
+    ])
+    .await
+    .unwrap();
+    let key: serde_json::Value = serde_json::from_str(
+        &run(&["key", "create", "cli@example.org", "--json"])
+            .await
+            .unwrap(),
+    )
+    .unwrap();
+    let api_key = key["api_key"].as_str().unwrap();
+    let header = [("x-api-key", api_key)];
+    let r = node
+        .client
+        .get_with("/api/v1/regional/account/usage", &header)
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    run(&["key", "revoke", key["key_id"].as_str().unwrap()])
+        .await
+        .unwrap();
+    node.eventually("/account/usage", &header, 401, Duration::from_secs(5))
+        .await;
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let checked = run(&["check", "--plain-http"]).await.unwrap();
+    assert!(checked.contains("schema"), "{checked}");
+    node.stop().await.unwrap();
+}

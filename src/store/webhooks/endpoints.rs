@@ -209,7 +209,7 @@ impl System {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{HOOK, emit, gone_at, register, store_with_accounts};
+    use super::super::fixtures::{HOOK, emit, gone_at, on_each_backend, register};
     use super::super::*;
     use super::*;
     use crate::webhooks::breaker::Breaker;
@@ -218,88 +218,89 @@ mod tests {
     /// answered 410 is enabled again only with a new URL, which starts afresh.
     #[test]
     fn breaker_and_410_survive_disable_and_enable_until_the_url_changes() {
-        let (_dir, store) = store_with_accounts();
-        let endpoint = register(&store, 1, "whk_a", r#"["webhook.test"]"#, HOOK, "v1:s").id;
-        emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
-        let mut system = store.system().unwrap();
-        let delivery = system.claim_due(2_000, 60_000, 10, 4, 100).unwrap()[0].delivery_id;
-        let mut tripped = Breaker::default();
-        for _ in 0..crate::webhooks::breaker::TRIP_AFTER {
-            tripped.record(false, 3_000);
-        }
-        tripped.version = 1;
-        let gone = |breaker: &Breaker| gone_at(delivery, endpoint, 1, HOOK, breaker);
-        system.record_attempts(&[gone(&tripped)]).unwrap();
-        let patch = |enabled: Option<bool>, url: Option<&'static str>| EndpointPatch {
-            url,
-            description: None,
-            event_types: None,
-            enabled,
-            now: 4_000,
-        };
-        let refused = system.update_endpoint(1, "whk_a", &patch(Some(true), None));
-        assert!(
-            matches!(&refused, Err(crate::store::StoreError::Conflict(m)) if m.contains("new url")),
-            "{refused:?}"
-        );
-        assert_eq!(system.breaker(endpoint).unwrap().trips, tripped.trips);
+        on_each_backend(|store| {
+            let endpoint = register(&store, 1, "whk_a", r#"["webhook.test"]"#, HOOK, "v1:s").id;
+            emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
+            let mut system = store.system().unwrap();
+            let delivery = system.claim_due(2_000, 60_000, 10, 4, 100).unwrap()[0].delivery_id;
+            let mut tripped = Breaker::default();
+            for _ in 0..crate::webhooks::breaker::TRIP_AFTER {
+                tripped.record(false, 3_000);
+            }
+            tripped.version = 1;
+            let gone = |breaker: &Breaker| gone_at(delivery, endpoint, 1, HOOK, breaker);
+            system.record_attempts(&[gone(&tripped)]).unwrap();
+            let patch = |enabled: Option<bool>, url: Option<&'static str>| EndpointPatch {
+                url,
+                description: None,
+                event_types: None,
+                enabled,
+                now: 4_000,
+            };
+            let refused = system.update_endpoint(1, "whk_a", &patch(Some(true), None));
+            assert!(
+                matches!(&refused, Err(crate::store::StoreError::Conflict(m)) if m.contains("new url")),
+                "{refused:?}"
+            );
+            assert_eq!(system.breaker(endpoint).unwrap().trips, tripped.trips);
 
-        // Another reason: disable and enable keep the breaker as it was.
-        system
-            .sql()
-            .execute(
-                "UPDATE webhook_endpoints SET disabled_reason = 'disabled by its owner'",
-                params![],
-            )
-            .unwrap();
-        let row = system
-            .update_endpoint(1, "whk_a", &patch(Some(true), None))
-            .unwrap()
-            .unwrap();
-        assert!(row.enabled);
-        assert_eq!((row.breaker_state.as_str(), row.breaker_trips), ("open", 1));
+            // Another reason: disable and enable keep the breaker as it was.
+            system
+                .sql()
+                .execute(
+                    "UPDATE webhook_endpoints SET disabled_reason = 'disabled by its owner'",
+                    params![],
+                )
+                .unwrap();
+            let row = system
+                .update_endpoint(1, "whk_a", &patch(Some(true), None))
+                .unwrap()
+                .unwrap();
+            assert!(row.enabled);
+            assert_eq!((row.breaker_state.as_str(), row.breaker_trips), ("open", 1));
 
-        // A new URL starts afresh.
-        system.record_attempts(&[gone(&tripped)]).unwrap();
-        let row = system
-            .update_endpoint(
+            // A new URL starts afresh.
+            system.record_attempts(&[gone(&tripped)]).unwrap();
+            let row = system
+                .update_endpoint(
+                    1,
+                    "whk_a",
+                    &patch(Some(true), Some("https://hooks.example.org/new")),
+                )
+                .unwrap()
+                .unwrap();
+            assert!(row.enabled && row.disabled_reason.is_none(), "{row:?}");
+            assert_eq!(
+                (row.breaker_state.as_str(), row.breaker_trips),
+                ("closed", 0)
+            );
+
+            // The URL that answered 410 stays refused to the account for 30 days, written in any
+            // form, on a new endpoint too; another account may name it.
+            let back = system.update_endpoint(
                 1,
                 "whk_a",
-                &patch(Some(true), Some("https://hooks.example.org/new")),
-            )
-            .unwrap()
-            .unwrap();
-        assert!(row.enabled && row.disabled_reason.is_none(), "{row:?}");
-        assert_eq!(
-            (row.breaker_state.as_str(), row.breaker_trips),
-            ("closed", 0)
-        );
-
-        // The URL that answered 410 stays refused to the account for 30 days, written in any
-        // form, on a new endpoint too; another account may name it.
-        let back = system.update_endpoint(
-            1,
-            "whk_a",
-            &patch(None, Some("https://HOOKS.example.org./in?")),
-        );
-        assert!(
-            matches!(&back, Err(crate::store::StoreError::Conflict(m)) if m.contains("410 Gone")),
-            "{back:?}"
-        );
-        let new = |public_id, now| NewEndpoint {
-            public_id,
-            url: HOOK,
-            description: "",
-            event_types: r#"["webhook.test"]"#,
-            secret_sealed: "v1:s",
-            now,
-        };
-        assert!(system.insert_endpoint(1, &new("whk_b", 4_000)).is_err());
-        assert!(system.insert_endpoint(2, &new("whk_c", 4_000)).is_ok());
-        assert!(
-            system
-                .insert_endpoint(1, &new("whk_d", 3_000 + GONE_FOR_MS))
-                .is_ok()
-        );
+                &patch(None, Some("https://HOOKS.example.org./in?")),
+            );
+            assert!(
+                matches!(&back, Err(crate::store::StoreError::Conflict(m)) if m.contains("410 Gone")),
+                "{back:?}"
+            );
+            let new = |public_id, now| NewEndpoint {
+                public_id,
+                url: HOOK,
+                description: "",
+                event_types: r#"["webhook.test"]"#,
+                secret_sealed: "v1:s",
+                now,
+            };
+            assert!(system.insert_endpoint(1, &new("whk_b", 4_000)).is_err());
+            assert!(system.insert_endpoint(2, &new("whk_c", 4_000)).is_ok());
+            assert!(
+                system
+                    .insert_endpoint(1, &new("whk_d", 3_000 + GONE_FOR_MS))
+                    .is_ok()
+            );
+        });
     }
 }

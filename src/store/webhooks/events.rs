@@ -96,125 +96,126 @@ pub fn emit<D: serde::Serialize>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{HOOK, emit, register, store_with_accounts};
+    use super::super::fixtures::{HOOK, emit, on_each_backend, register};
     use super::*;
 
     #[test]
     fn events_reach_the_subscribed_endpoints_of_their_audience_only() {
-        let (_dir, store) = store_with_accounts();
-        register(
-            &store,
-            1,
-            "whk_a1",
-            r#"["api_key.created","dataset.updated"]"#,
-            HOOK,
-            "v1:sealed",
-        );
-        register(
-            &store,
-            1,
-            "whk_a2",
-            r#"["webhook.test"]"#,
-            HOOK,
-            "v1:sealed",
-        );
-        register(
-            &store,
-            2,
-            "whk_b1",
-            r#"["api_key.created","dataset.updated"]"#,
-            HOOK,
-            "v1:sealed",
-        );
-        assert_eq!(
-            emit(
+        on_each_backend(|store| {
+            register(
                 &store,
-                "msg_1",
-                "api_key.created",
-                Audience::Account(1),
-                2_000
-            ),
-            1
-        );
-        assert_eq!(
-            emit(
-                &store,
-                "msg_2",
-                "dataset.updated",
-                Audience::Everyone,
-                2_000
-            ),
-            2
-        );
-        assert_eq!(
-            emit(
-                &store,
-                "msg_3",
-                "briefing.created",
-                Audience::Everyone,
-                2_000
-            ),
-            0
-        );
-
-        // At most `per_endpoint` of one endpoint in a claim; a disabled account gets nothing.
-        for i in 0..6 {
-            emit(
-                &store,
-                &format!("msg_a{i}"),
-                "api_key.created",
-                Audience::Account(1),
-                2_000,
+                1,
+                "whk_a1",
+                r#"["api_key.created","dataset.updated"]"#,
+                HOOK,
+                "v1:sealed",
             );
-        }
-        let mut system = store.system().unwrap();
-        // At most `per_account` of one account: account 1's backlog leaves room for account 2.
-        let capped = system.claim_due(3_000, 1, 100, 4, 3).unwrap();
-        let of_account = |a: i64| capped.iter().filter(|c| c.account_id == a).count();
-        assert_eq!((of_account(1), of_account(2)), (3, 1));
-        let claimed = system.claim_due(4_000, 60_000, 100, 4, 100).unwrap();
-        let of = |id: &str| {
-            claimed
-                .iter()
-                .filter(|c| c.endpoint_public_id == id)
-                .count()
-        };
-        assert_eq!((of("whk_a1"), of("whk_b1")), (4, 1));
-        system
-            .sql()
-            .execute(
-                "UPDATE accounts SET disabled = TRUE WHERE id = 2",
-                params![],
-            )
-            .unwrap();
-        drop(system);
-        assert_eq!(
-            emit(
+            register(
                 &store,
-                "msg_4",
-                "dataset.updated",
-                Audience::Everyone,
-                2_000
-            ),
-            1
-        );
-        let a = store.scoped(Some(1)).unwrap();
-        let mine: Vec<String> = a
-            .my_endpoints()
-            .unwrap()
-            .into_iter()
-            .map(|e| e.public_id)
-            .collect();
-        assert_eq!(mine, ["whk_a1", "whk_a2"]);
-        assert_eq!(a.my_endpoint("whk_b1").unwrap(), None, "another account's");
-        drop(a);
-        assert!(
-            store
-                .system()
+                1,
+                "whk_a2",
+                r#"["webhook.test"]"#,
+                HOOK,
+                "v1:sealed",
+            );
+            register(
+                &store,
+                2,
+                "whk_b1",
+                r#"["api_key.created","dataset.updated"]"#,
+                HOOK,
+                "v1:sealed",
+            );
+            assert_eq!(
+                emit(
+                    &store,
+                    "msg_1",
+                    "api_key.created",
+                    Audience::Account(1),
+                    2_000
+                ),
+                1
+            );
+            assert_eq!(
+                emit(
+                    &store,
+                    "msg_2",
+                    "dataset.updated",
+                    Audience::Everyone,
+                    2_000
+                ),
+                2
+            );
+            assert_eq!(
+                emit(
+                    &store,
+                    "msg_3",
+                    "briefing.created",
+                    Audience::Everyone,
+                    2_000
+                ),
+                0
+            );
+
+            // At most `per_endpoint` of one endpoint in a claim; a disabled account gets nothing.
+            for i in 0..6 {
+                emit(
+                    &store,
+                    &format!("msg_a{i}"),
+                    "api_key.created",
+                    Audience::Account(1),
+                    2_000,
+                );
+            }
+            let mut system = store.system().unwrap();
+            // At most `per_account` of one account: account 1's backlog leaves room for account 2.
+            let capped = system.claim_due(3_000, 1, 100, 4, 3).unwrap();
+            let of_account = |a: i64| capped.iter().filter(|c| c.account_id == a).count();
+            assert_eq!((of_account(1), of_account(2)), (3, 1));
+            let claimed = system.claim_due(4_000, 60_000, 100, 4, 100).unwrap();
+            let of = |id: &str| {
+                claimed
+                    .iter()
+                    .filter(|c| c.endpoint_public_id == id)
+                    .count()
+            };
+            assert_eq!((of("whk_a1"), of("whk_b1")), (4, 1));
+            system
+                .sql()
+                .execute(
+                    "UPDATE accounts SET disabled = TRUE WHERE id = 2",
+                    params![],
+                )
+                .unwrap();
+            drop(system);
+            assert_eq!(
+                emit(
+                    &store,
+                    "msg_4",
+                    "dataset.updated",
+                    Audience::Everyone,
+                    2_000
+                ),
+                1
+            );
+            let a = store.scoped(Some(1)).unwrap();
+            let mine: Vec<String> = a
+                .my_endpoints()
                 .unwrap()
-                .delete_endpoint(1, "whk_b1")
-                .unwrap()
-                .is_none()
-        );
+                .into_iter()
+                .map(|e| e.public_id)
+                .collect();
+            assert_eq!(mine, ["whk_a1", "whk_a2"]);
+            assert_eq!(a.my_endpoint("whk_b1").unwrap(), None, "another account's");
+            drop(a);
+            assert!(
+                store
+                    .system()
+                    .unwrap()
+                    .delete_endpoint(1, "whk_b1")
+                    .unwrap()
+                    .is_none()
+            );
+        });
     }
 }

@@ -32,6 +32,16 @@ pub fn postgres_store_with_accounts(pool: u32) -> (TestDatabase, Store) {
     (db, store)
 }
 
+/// Runs `test` on a fresh SQLite store, then on a fresh PostgreSQL store, each with
+/// institutional accounts 1 and 2: the store's SQL is written once for both.
+pub fn on_each_backend(test: impl Fn(&Store)) {
+    let (_dir, store) = store_with_accounts();
+    test(&store);
+    eprintln!("passed on SQLite; now on PostgreSQL");
+    let (_db, store) = postgres_store_with_accounts(1);
+    test(&store);
+}
+
 fn add_accounts(store: &Store) {
     let system = store.system().unwrap();
     for (id, email) in [(1, "a@example.org"), (2, "b@example.org")] {

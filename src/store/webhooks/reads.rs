@@ -127,66 +127,67 @@ impl Scoped {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{emit, register, store_with_accounts};
+    use super::super::fixtures::{emit, on_each_backend, register};
     use super::super::*;
 
     #[test]
     fn the_delivery_log_lists_deliveries_with_their_attempts() {
-        let (_dir, store) = store_with_accounts();
-        register(
-            &store,
-            1,
-            "whk_a1",
-            r#"["webhook.test"]"#,
-            "https://h.example/",
-            "v1:s",
-        );
-        emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
-        let mut system = store.system().unwrap();
-        let c = system.claim_due(3_000, 60_000, 10, 4, 100).unwrap();
-        system
-            .record_attempts(&[AttemptRecord {
-                delivery_id: c[0].delivery_id,
-                at: 3_000,
-                status_code: Some(500),
-                latency_ms: 7,
-                error: None,
-                next: NextStep::RetryAt(9_000),
-                endpoint: None,
-            }])
-            .unwrap();
-        let log = store
-            .scoped(Some(1))
-            .unwrap()
-            .my_deliveries("whk_a1", 10, None)
-            .unwrap();
-        assert_eq!(log.len(), 1);
-        assert_eq!(log[0].log[0].status_code, Some(500));
-        let first = log[0].public_id.clone();
-        emit(&store, "msg_2", "webhook.test", Audience::Account(1), 2_500);
-        let scoped = store.scoped(Some(1)).unwrap();
-        let page = scoped.my_deliveries("whk_a1", 1, None).unwrap();
-        assert_eq!(page[0].event_public_id, "msg_2", "newest first");
-        let next = scoped
-            .my_deliveries("whk_a1", 1, Some(&page[0].public_id))
-            .unwrap();
-        assert_eq!(next[0].public_id, first);
-        assert!(
-            scoped
-                .my_deliveries("whk_a1", 10, Some("dlv_unknown"))
-                .unwrap()
-                .is_empty(),
-            "an unknown page end is the end"
-        );
-        drop(scoped);
-        assert!(
-            store
-                .scoped(Some(2))
+        on_each_backend(|store| {
+            register(
+                &store,
+                1,
+                "whk_a1",
+                r#"["webhook.test"]"#,
+                "https://h.example/",
+                "v1:s",
+            );
+            emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
+            let mut system = store.system().unwrap();
+            let c = system.claim_due(3_000, 60_000, 10, 4, 100).unwrap();
+            system
+                .record_attempts(&[AttemptRecord {
+                    delivery_id: c[0].delivery_id,
+                    at: 3_000,
+                    status_code: Some(500),
+                    latency_ms: 7,
+                    error: None,
+                    next: NextStep::RetryAt(9_000),
+                    endpoint: None,
+                }])
+                .unwrap();
+            let log = store
+                .scoped(Some(1))
                 .unwrap()
                 .my_deliveries("whk_a1", 10, None)
-                .unwrap()
-                .is_empty(),
-            "another account's endpoint shows nothing"
-        );
+                .unwrap();
+            assert_eq!(log.len(), 1);
+            assert_eq!(log[0].log[0].status_code, Some(500));
+            let first = log[0].public_id.clone();
+            emit(&store, "msg_2", "webhook.test", Audience::Account(1), 2_500);
+            let scoped = store.scoped(Some(1)).unwrap();
+            let page = scoped.my_deliveries("whk_a1", 1, None).unwrap();
+            assert_eq!(page[0].event_public_id, "msg_2", "newest first");
+            let next = scoped
+                .my_deliveries("whk_a1", 1, Some(&page[0].public_id))
+                .unwrap();
+            assert_eq!(next[0].public_id, first);
+            assert!(
+                scoped
+                    .my_deliveries("whk_a1", 10, Some("dlv_unknown"))
+                    .unwrap()
+                    .is_empty(),
+                "an unknown page end is the end"
+            );
+            drop(scoped);
+            assert!(
+                store
+                    .scoped(Some(2))
+                    .unwrap()
+                    .my_deliveries("whk_a1", 10, None)
+                    .unwrap()
+                    .is_empty(),
+                "another account's endpoint shows nothing"
+            );
+        });
     }
 }

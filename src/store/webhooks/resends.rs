@@ -202,7 +202,7 @@ pub struct Resent {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{HOOK, emit, register, status_of, store_with_accounts};
+    use super::super::fixtures::{HOOK, emit, on_each_backend, register, status_of};
     use super::super::*;
     use super::*;
 
@@ -217,104 +217,105 @@ mod tests {
     /// once an hour per endpoint, at most [`MAX_REPLAY`] events a call.
     #[test]
     fn replays_are_bounded_and_resend_delivered_events_only_when_asked() {
-        let (_dir, store) = store_with_accounts();
-        register(&store, 1, "whk_a", r#"["dataset.updated"]"#, HOOK, "v1:s");
-        for (i, id) in ["msg_1", "msg_2", "msg_3"].into_iter().enumerate() {
-            emit(
-                &store,
-                id,
-                "dataset.updated",
-                Audience::Account(1),
-                2_000 + i as i64,
-            );
-        }
-        let mut system = store.system().unwrap();
-        system
-            .sql()
-            .execute_batch(
-                "UPDATE webhook_deliveries SET status = 'delivered'
+        on_each_backend(|store| {
+            register(&store, 1, "whk_a", r#"["dataset.updated"]"#, HOOK, "v1:s");
+            for (i, id) in ["msg_1", "msg_2", "msg_3"].into_iter().enumerate() {
+                emit(
+                    &store,
+                    id,
+                    "dataset.updated",
+                    Audience::Account(1),
+                    2_000 + i as i64,
+                );
+            }
+            let mut system = store.system().unwrap();
+            system
+                .sql()
+                .execute_batch(
+                    "UPDATE webhook_deliveries SET status = 'delivered'
                   WHERE event_id = (SELECT id FROM webhook_events WHERE public_id = 'msg_1');
                  UPDATE webhook_deliveries SET status = 'failed'
                   WHERE event_id = (SELECT id FROM webhook_events WHERE public_id = 'msg_2');",
-            )
-            .unwrap();
-        let now = 10_000;
-        let first = scheduled(system.replay(1, "whk_a", 0, false, now).unwrap());
-        assert_eq!((first.scheduled, first.complete), (1, true));
-        assert_eq!(
-            status_of(&store, "msg_1", "whk_a"),
-            "delivered",
-            "not asked"
-        );
-        assert_eq!(status_of(&store, "msg_2", "whk_a"), "pending");
-        assert_eq!(
-            system.replay(1, "whk_a", 0, true, now + 1_000).unwrap(),
-            Some(ReplayOutcome::TooSoon {
-                next_at: now + REPLAY_EVERY_MS
-            })
-        );
-        let asked = scheduled(
-            system
-                .replay(1, "whk_a", 0, true, now + REPLAY_EVERY_MS)
-                .unwrap(),
-        );
-        assert_eq!(
-            asked.scheduled, 1,
-            "msg_1; the pending ones stay as they are"
-        );
-        assert_eq!(status_of(&store, "msg_1", "whk_a"), "pending");
-        // The hour is the destination's: an endpoint deleted and made again for the same URL
-        // waits it out too; a replay that finds nothing to send takes its hour as well.
-        system.delete_endpoint(1, "whk_a").unwrap();
-        register(&store, 1, "whk_a2", r#"["dataset.updated"]"#, HOOK, "v1:s");
-        assert!(matches!(
-            system
-                .replay(1, "whk_a2", 0, true, now + REPLAY_EVERY_MS + 1)
-                .unwrap(),
-            Some(ReplayOutcome::TooSoon { .. })
-        ));
-        let later = now + 2 * REPLAY_EVERY_MS;
-        let nothing = scheduled(system.replay(1, "whk_a2", later, false, later).unwrap());
-        assert_eq!(nothing.scheduled, 0);
-        assert!(matches!(
-            system.replay(1, "whk_a2", 0, false, later).unwrap(),
-            Some(ReplayOutcome::TooSoon { .. })
-        ));
+                )
+                .unwrap();
+            let now = 10_000;
+            let first = scheduled(system.replay(1, "whk_a", 0, false, now).unwrap());
+            assert_eq!((first.scheduled, first.complete), (1, true));
+            assert_eq!(
+                status_of(&store, "msg_1", "whk_a"),
+                "delivered",
+                "not asked"
+            );
+            assert_eq!(status_of(&store, "msg_2", "whk_a"), "pending");
+            assert_eq!(
+                system.replay(1, "whk_a", 0, true, now + 1_000).unwrap(),
+                Some(ReplayOutcome::TooSoon {
+                    next_at: now + REPLAY_EVERY_MS
+                })
+            );
+            let asked = scheduled(
+                system
+                    .replay(1, "whk_a", 0, true, now + REPLAY_EVERY_MS)
+                    .unwrap(),
+            );
+            assert_eq!(
+                asked.scheduled, 1,
+                "msg_1; the pending ones stay as they are"
+            );
+            assert_eq!(status_of(&store, "msg_1", "whk_a"), "pending");
+            // The hour is the destination's: an endpoint deleted and made again for the same URL
+            // waits it out too; a replay that finds nothing to send takes its hour as well.
+            system.delete_endpoint(1, "whk_a").unwrap();
+            register(&store, 1, "whk_a2", r#"["dataset.updated"]"#, HOOK, "v1:s");
+            assert!(matches!(
+                system
+                    .replay(1, "whk_a2", 0, true, now + REPLAY_EVERY_MS + 1)
+                    .unwrap(),
+                Some(ReplayOutcome::TooSoon { .. })
+            ));
+            let later = now + 2 * REPLAY_EVERY_MS;
+            let nothing = scheduled(system.replay(1, "whk_a2", later, false, later).unwrap());
+            assert_eq!(nothing.scheduled, 0);
+            assert!(matches!(
+                system.replay(1, "whk_a2", 0, false, later).unwrap(),
+                Some(ReplayOutcome::TooSoon { .. })
+            ));
 
-        // An endpoint made after the events: every one is new to it, a thousand a call.
-        for i in 0..MAX_REPLAY + 5 {
+            // An endpoint made after the events: every one is new to it, a thousand a call.
+            for i in 0..MAX_REPLAY + 5 {
+                emit(
+                    &store,
+                    &format!("msg_b{i}"),
+                    "dataset.updated",
+                    Audience::Account(2),
+                    5_000 + i as i64,
+                );
+            }
+            register(&store, 2, "whk_b", r#"["dataset.updated"]"#, HOOK, "v1:s");
+            let bounded = scheduled(system.replay(2, "whk_b", 0, false, now).unwrap());
+            assert_eq!(
+                bounded,
+                Replay {
+                    scheduled: MAX_REPLAY,
+                    complete: false,
+                    resume_from: Some(5_000 + MAX_REPLAY as i64)
+                }
+            );
+            // Its deliveries come after the account's new events.
             emit(
                 &store,
-                &format!("msg_b{i}"),
+                "msg_new",
                 "dataset.updated",
                 Audience::Account(2),
-                5_000 + i as i64,
+                now,
             );
-        }
-        register(&store, 2, "whk_b", r#"["dataset.updated"]"#, HOOK, "v1:s");
-        let bounded = scheduled(system.replay(2, "whk_b", 0, false, now).unwrap());
-        assert_eq!(
-            bounded,
-            Replay {
-                scheduled: MAX_REPLAY,
-                complete: false,
-                resume_from: Some(5_000 + MAX_REPLAY as i64)
-            }
-        );
-        // Its deliveries come after the account's new events.
-        emit(
-            &store,
-            "msg_new",
-            "dataset.updated",
-            Audience::Account(2),
-            now,
-        );
-        let claimed = system.claim_due(now, 60_000, 10, 4, 100).unwrap();
-        let of_b: Vec<&str> = claimed
-            .iter()
-            .filter(|c| c.endpoint_public_id == "whk_b")
-            .map(|c| c.event_public_id.as_str())
-            .collect();
-        assert_eq!(of_b[0], "msg_new", "{of_b:?}");
+            let claimed = system.claim_due(now, 60_000, 10, 4, 100).unwrap();
+            let of_b: Vec<&str> = claimed
+                .iter()
+                .filter(|c| c.endpoint_public_id == "whk_b")
+                .map(|c| c.event_public_id.as_str())
+                .collect();
+            assert_eq!(of_b[0], "msg_new", "{of_b:?}");
+        });
     }
 }
