@@ -219,8 +219,8 @@ mod tests {
     #[test]
     fn breaker_and_410_survive_disable_and_enable_until_the_url_changes() {
         on_each_backend(|store| {
-            let endpoint = register(&store, 1, "whk_a", r#"["webhook.test"]"#, HOOK, "v1:s").id;
-            emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
+            let endpoint = register(store, 1, "whk_a", r#"["webhook.test"]"#, HOOK, "v1:s").id;
+            emit(store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
             let mut system = store.system().unwrap();
             let delivery = system.claim_due(2_000, 60_000, 10, 4, 100).unwrap()[0].delivery_id;
             let mut tripped = Breaker::default();

@@ -103,23 +103,16 @@ mod tests {
     fn events_reach_the_subscribed_endpoints_of_their_audience_only() {
         on_each_backend(|store| {
             register(
-                &store,
+                store,
                 1,
                 "whk_a1",
                 r#"["api_key.created","dataset.updated"]"#,
                 HOOK,
                 "v1:sealed",
             );
+            register(store, 1, "whk_a2", r#"["webhook.test"]"#, HOOK, "v1:sealed");
             register(
-                &store,
-                1,
-                "whk_a2",
-                r#"["webhook.test"]"#,
-                HOOK,
-                "v1:sealed",
-            );
-            register(
-                &store,
+                store,
                 2,
                 "whk_b1",
                 r#"["api_key.created","dataset.updated"]"#,
@@ -128,7 +121,7 @@ mod tests {
             );
             assert_eq!(
                 emit(
-                    &store,
+                    store,
                     "msg_1",
                     "api_key.created",
                     Audience::Account(1),
@@ -137,18 +130,12 @@ mod tests {
                 1
             );
             assert_eq!(
-                emit(
-                    &store,
-                    "msg_2",
-                    "dataset.updated",
-                    Audience::Everyone,
-                    2_000
-                ),
+                emit(store, "msg_2", "dataset.updated", Audience::Everyone, 2_000),
                 2
             );
             assert_eq!(
                 emit(
-                    &store,
+                    store,
                     "msg_3",
                     "briefing.created",
                     Audience::Everyone,
@@ -160,7 +147,7 @@ mod tests {
             // At most `per_endpoint` of one endpoint in a claim; a disabled account gets nothing.
             for i in 0..6 {
                 emit(
-                    &store,
+                    store,
                     &format!("msg_a{i}"),
                     "api_key.created",
                     Audience::Account(1),
@@ -189,13 +176,7 @@ mod tests {
                 .unwrap();
             drop(system);
             assert_eq!(
-                emit(
-                    &store,
-                    "msg_4",
-                    "dataset.updated",
-                    Audience::Everyone,
-                    2_000
-                ),
+                emit(store, "msg_4", "dataset.updated", Audience::Everyone, 2_000),
                 1
             );
             let a = store.scoped(Some(1)).unwrap();

@@ -418,10 +418,10 @@ mod tests {
     fn an_attempt_recorded_after_its_endpoint_changed_or_went_spoils_nothing() {
         on_each_backend(|store| {
             let other = "https://b.example.org/in";
-            let a = register(&store, 1, "whk_a", r#"["webhook.test"]"#, HOOK, "v1:s").id;
-            let b = register(&store, 2, "whk_b", r#"["webhook.test"]"#, other, "v1:s").id;
-            emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
-            emit(&store, "msg_2", "webhook.test", Audience::Account(2), 2_000);
+            let a = register(store, 1, "whk_a", r#"["webhook.test"]"#, HOOK, "v1:s").id;
+            let b = register(store, 2, "whk_b", r#"["webhook.test"]"#, other, "v1:s").id;
+            emit(store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
+            emit(store, "msg_2", "webhook.test", Audience::Account(2), 2_000);
             let mut system = store.system().unwrap();
             let claimed = system.claim_due(2_000, 60_000, 10, 4, 100).unwrap();
             let delivery_to = |endpoint| {
@@ -444,7 +444,7 @@ mod tests {
             system
                 .record_attempts(&[gone(delivery_to(a), a, 1, HOOK), delivered])
                 .unwrap();
-            assert_eq!(status_of(&store, "msg_2", "whk_b"), "delivered");
+            assert_eq!(status_of(store, "msg_2", "whk_b"), "delivered");
             let again = NewEndpoint {
                 public_id: "whk_a2",
                 url: HOOK,
@@ -456,7 +456,7 @@ mod tests {
             assert!(system.insert_endpoint(1, &again).is_err(), "the 410 holds");
 
             // Account 2 writes its URL another way while an attempt to it is under way.
-            emit(&store, "msg_3", "webhook.test", Audience::Account(2), 5_000);
+            emit(store, "msg_3", "webhook.test", Audience::Account(2), 5_000);
             let delivery = system.claim_due(5_000, 60_000, 10, 4, 100).unwrap()[0].delivery_id;
             let respelled = EndpointPatch {
                 url: Some("https://B.example.org./in"),
@@ -475,15 +475,8 @@ mod tests {
     #[test]
     fn claims_lease_deliveries_and_attempts_are_recorded() {
         on_each_backend(|store| {
-            register(
-                &store,
-                1,
-                "whk_a1",
-                r#"["webhook.test"]"#,
-                HOOK,
-                "v1:sealed",
-            );
-            emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
+            register(store, 1, "whk_a1", r#"["webhook.test"]"#, HOOK, "v1:sealed");
+            emit(store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
             let mut system = store.system().unwrap();
             assert!(
                 system
@@ -563,9 +556,9 @@ mod tests {
                 tripped.record(false, 90_000);
             }
             tripped.version = 1;
-            emit(&store, "msg_2", "webhook.test", Audience::Account(1), 2_000);
+            emit(store, "msg_2", "webhook.test", Audience::Account(1), 2_000);
             let second = system.claim_due(100_000, 60_000, 1, 4, 100).unwrap()[0].delivery_id;
-            emit(&store, "msg_3", "webhook.test", Audience::Account(1), 2_000);
+            emit(store, "msg_3", "webhook.test", Audience::Account(1), 2_000);
             system
                 .record_attempts(&[AttemptRecord {
                     delivery_id: second,
@@ -616,7 +609,7 @@ mod tests {
     fn an_older_breaker_state_saved_late_is_ignored() {
         on_each_backend(|store| {
             let row = register(
-                &store,
+                store,
                 1,
                 "whk_a1",
                 r#"["webhook.test"]"#,
@@ -631,7 +624,7 @@ mod tests {
                     ..Breaker::default()
                 };
                 emit(
-                    &store,
+                    store,
                     &format!("msg_{version}_{failures}"),
                     "webhook.test",
                     Audience::Account(1),

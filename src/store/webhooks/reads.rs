@@ -134,14 +134,14 @@ mod tests {
     fn the_delivery_log_lists_deliveries_with_their_attempts() {
         on_each_backend(|store| {
             register(
-                &store,
+                store,
                 1,
                 "whk_a1",
                 r#"["webhook.test"]"#,
                 "https://h.example/",
                 "v1:s",
             );
-            emit(&store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
+            emit(store, "msg_1", "webhook.test", Audience::Account(1), 2_000);
             let mut system = store.system().unwrap();
             let c = system.claim_due(3_000, 60_000, 10, 4, 100).unwrap();
             system
@@ -163,7 +163,7 @@ mod tests {
             assert_eq!(log.len(), 1);
             assert_eq!(log[0].log[0].status_code, Some(500));
             let first = log[0].public_id.clone();
-            emit(&store, "msg_2", "webhook.test", Audience::Account(1), 2_500);
+            emit(store, "msg_2", "webhook.test", Audience::Account(1), 2_500);
             let scoped = store.scoped(Some(1)).unwrap();
             let page = scoped.my_deliveries("whk_a1", 1, None).unwrap();
             assert_eq!(page[0].event_public_id, "msg_2", "newest first");

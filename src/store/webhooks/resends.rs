@@ -218,10 +218,10 @@ mod tests {
     #[test]
     fn replays_are_bounded_and_resend_delivered_events_only_when_asked() {
         on_each_backend(|store| {
-            register(&store, 1, "whk_a", r#"["dataset.updated"]"#, HOOK, "v1:s");
+            register(store, 1, "whk_a", r#"["dataset.updated"]"#, HOOK, "v1:s");
             for (i, id) in ["msg_1", "msg_2", "msg_3"].into_iter().enumerate() {
                 emit(
-                    &store,
+                    store,
                     id,
                     "dataset.updated",
                     Audience::Account(1),
@@ -241,12 +241,8 @@ mod tests {
             let now = 10_000;
             let first = scheduled(system.replay(1, "whk_a", 0, false, now).unwrap());
             assert_eq!((first.scheduled, first.complete), (1, true));
-            assert_eq!(
-                status_of(&store, "msg_1", "whk_a"),
-                "delivered",
-                "not asked"
-            );
-            assert_eq!(status_of(&store, "msg_2", "whk_a"), "pending");
+            assert_eq!(status_of(store, "msg_1", "whk_a"), "delivered", "not asked");
+            assert_eq!(status_of(store, "msg_2", "whk_a"), "pending");
             assert_eq!(
                 system.replay(1, "whk_a", 0, true, now + 1_000).unwrap(),
                 Some(ReplayOutcome::TooSoon {
@@ -262,11 +258,11 @@ mod tests {
                 asked.scheduled, 1,
                 "msg_1; the pending ones stay as they are"
             );
-            assert_eq!(status_of(&store, "msg_1", "whk_a"), "pending");
+            assert_eq!(status_of(store, "msg_1", "whk_a"), "pending");
             // The hour is the destination's: an endpoint deleted and made again for the same URL
             // waits it out too; a replay that finds nothing to send takes its hour as well.
             system.delete_endpoint(1, "whk_a").unwrap();
-            register(&store, 1, "whk_a2", r#"["dataset.updated"]"#, HOOK, "v1:s");
+            register(store, 1, "whk_a2", r#"["dataset.updated"]"#, HOOK, "v1:s");
             assert!(matches!(
                 system
                     .replay(1, "whk_a2", 0, true, now + REPLAY_EVERY_MS + 1)
@@ -284,14 +280,14 @@ mod tests {
             // An endpoint made after the events: every one is new to it, a thousand a call.
             for i in 0..MAX_REPLAY + 5 {
                 emit(
-                    &store,
+                    store,
                     &format!("msg_b{i}"),
                     "dataset.updated",
                     Audience::Account(2),
                     5_000 + i as i64,
                 );
             }
-            register(&store, 2, "whk_b", r#"["dataset.updated"]"#, HOOK, "v1:s");
+            register(store, 2, "whk_b", r#"["dataset.updated"]"#, HOOK, "v1:s");
             let bounded = scheduled(system.replay(2, "whk_b", 0, false, now).unwrap());
             assert_eq!(
                 bounded,
@@ -303,7 +299,7 @@ mod tests {
             );
             // Its deliveries come after the account's new events.
             emit(
-                &store,
+                store,
                 "msg_new",
                 "dataset.updated",
                 Audience::Account(2),
