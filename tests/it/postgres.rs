@@ -191,11 +191,26 @@ async fn an_outage_of_postgresql_is_503_and_service_resumes_without_a_restart() 
     assert_eq!(s.get("/account/usage").await.status, 401);
     let usage = "/api/v1/regional/account/usage";
     assert_eq!(s.client.get_with(usage, &mine).await.status, 200);
+    let public = "/regions/DE21/profile";
+    let answered = s.get(public).await;
+    assert_eq!(answered.status, 200);
 
     cluster.script("pause");
     let ready = s.client.get("/readyz").await;
     assert_eq!(ready.status, 503);
     assert_eq!(s.client.get("/healthz").await.status, 200);
+    let cached = s.get(public).await;
+    assert_eq!(
+        cached.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&cached.body)
+    );
+    assert_eq!(
+        cached.json()["data"],
+        answered.json()["data"],
+        "the cached answer"
+    );
     let r = s.client.get_with(usage, &mine).await;
     assert_eq!(r.status, 503, "{}", String::from_utf8_lossy(&r.body));
     assert_eq!(r.header("retry-after"), Some("5"));
