@@ -134,12 +134,13 @@ impl Pools {
         .map_err(|_| StoreError::Busy)
     }
 
-    /// A request connection if one is free now. None on PostgreSQL: a read there waits for the
-    /// network, which the async threads must not.
+    /// A request connection if one is free now. On PostgreSQL too: a caller answered from the
+    /// public data in memory never waits for the network, and a read that does waits through
+    /// [`super::sql::postgres::blocking`], which moves the async thread's other tasks away.
     pub(super) fn try_request(&self) -> Option<Pooled> {
         match self {
             Pools::Sqlite { requests, .. } => requests.try_get().map(Pooled::Sqlite),
-            Pools::Postgres { .. } => None,
+            Pools::Postgres { requests, .. } => requests.try_get().map(Pooled::Postgres),
         }
     }
 

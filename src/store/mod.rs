@@ -148,7 +148,7 @@ impl Store {
     }
 
     /// [`Store::scoped`] without waiting, for a read on an async thread: None when every request
-    /// connection is in use, or when reads wait for the network (PostgreSQL).
+    /// connection is in use.
     pub fn try_scoped(&self, account: Option<i64>) -> Option<Scoped> {
         let conn = self.pools.try_request()?;
         Some(Scoped::bind(conn, account, &self.public))
