@@ -209,6 +209,11 @@ pub fn run(ctx: &Ctx, target_dir: &Path, profile_paths: &[String]) -> Result<Pos
         postgres_s: key_creation(ctx, &nodes, true, &postgres_account)?.as_secs_f64(),
     });
 
+    // What the uploads left to autovacuum and the checkpointer, done before the loads, so that
+    // neither runs beside one of them by chance.
+    let mut superuser = database.connect_as("postgres");
+    superuser.batch_execute("VACUUM ANALYZE; CHECKPOINT")?;
+    drop(superuser);
     let mut pairs = Vec::new();
     #[rustfmt::skip]
     let public = [
