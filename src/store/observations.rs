@@ -353,7 +353,7 @@ impl Scoped {
         let mut series = self.sql().prepare_cached(
             "SELECT id, unit, dims FROM v_series WHERE dataset_id = ?1 ORDER BY id",
         )?;
-        let mut rows_of = self.sql().prepare_cached(
+        let mut rows_of = self.sql().prepare_streamed(
             "SELECT o.region_code, o.period, o.value_text, o.flags, o.conf_status, o.citation_id
              FROM v_observations o
              WHERE o.series_id = ?1 AND o.superseded_by IS NULL

@@ -222,7 +222,7 @@ impl PublicRows {
         counted: usize,
         budget: usize,
     ) -> StoreResult<Result<PublicRows, NotHeld>> {
-        let mut stmt = db.prepare(
+        let mut stmt = db.prepare_streamed(
             "SELECT series_id, region_code, period, value, value_text, flags, conf_status,
                     citation_id, snapshot_id, src_line
              FROM v_observations WHERE superseded_by IS NULL

@@ -406,6 +406,9 @@ pub enum Stmt<'c> {
     /// One prepared for a single use ([`Db::prepare`]).
     SqliteOnce(rusqlite::Statement<'c>),
     Postgres(&'c PgConn, ::postgres::Statement),
+    /// One whose rows are many ([`Db::prepare_streamed`]): its SQL, to read them through a
+    /// cursor.
+    PostgresStreamed(&'c PgConn, ::postgres::Statement, String),
 }
 
 impl<'c> Db<'c> {
@@ -430,6 +433,20 @@ impl<'c> Db<'c> {
         match *self {
             Db::Sqlite(conn) => Ok(Stmt::SqliteOnce(conn.prepare(sql)?)),
             Db::Postgres(conn) => Ok(Stmt::Postgres(conn, conn.prepare_once(sql)?)),
+        }
+    }
+
+    /// The statement `sql`, kept as [`Db::prepare_cached`] keeps one, for a query of many rows:
+    /// on PostgreSQL, in a transaction, its rows are read a batch at a time
+    /// ([`postgres::Streamed`]), not all at once.
+    pub fn prepare_streamed(&self, sql: &str) -> SqlResult<Stmt<'c>> {
+        match *self {
+            Db::Sqlite(conn) => Ok(Stmt::Sqlite(conn.prepare_cached(sql)?)),
+            Db::Postgres(conn) => Ok(Stmt::PostgresStreamed(
+                conn,
+                conn.prepare(sql)?,
+                sql.to_owned(),
+            )),
         }
     }
 
@@ -497,7 +514,7 @@ impl<'c> Stmt<'c> {
         match self {
             Stmt::Sqlite(stmt) => Ok(stmt),
             Stmt::SqliteOnce(stmt) => Ok(stmt),
-            Stmt::Postgres(conn, stmt) => Err((conn, stmt)),
+            Stmt::Postgres(conn, stmt) | Stmt::PostgresStreamed(conn, stmt, _) => Err((conn, stmt)),
         }
     }
 
@@ -535,13 +552,7 @@ impl<'c> Stmt<'c> {
     /// The rows of the query, one at a time ([`Cursor::next`]), for reads that borrow from
     /// each row in turn.
     pub fn query(&mut self, params: &[&dyn Param]) -> SqlResult<Cursor<'_>> {
-        Ok(Cursor(match self.split() {
-            Ok(stmt) => {
-                bind_sqlite(stmt, params)?;
-                Rows::Sqlite(stmt.raw_query())
-            }
-            Err((conn, stmt)) => Rows::Postgres(conn.query(stmt, params)?.into_iter()),
-        }))
+        Ok(Cursor(self.rows(params)?))
     }
 
     /// The rows of the query, each mapped by `f`, as they are read.
@@ -549,20 +560,32 @@ impl<'c> Stmt<'c> {
     where
         F: FnMut(&Row<'_>) -> SqlResult<T>,
     {
-        let rows = match self.split() {
+        Ok(Mapped {
+            rows: self.rows(params)?,
+            f,
+        })
+    }
+
+    fn rows(&mut self, params: &[&dyn Param]) -> SqlResult<Rows<'_>> {
+        if let Stmt::PostgresStreamed(conn, _, sql) = self
+            && conn.in_transaction()
+        {
+            return Ok(Rows::Streamed(postgres::Streamed::new(conn, sql, params)?));
+        }
+        Ok(match self.split() {
             Ok(stmt) => {
                 bind_sqlite(stmt, params)?;
                 Rows::Sqlite(stmt.raw_query())
             }
             Err((conn, stmt)) => Rows::Postgres(conn.query(stmt, params)?.into_iter()),
-        };
-        Ok(Mapped { rows, f })
+        })
     }
 }
 
 enum Rows<'s> {
     Sqlite(rusqlite::Rows<'s>),
     Postgres(std::vec::IntoIter<::postgres::Row>),
+    Streamed(postgres::Streamed<'s>),
 }
 
 /// The rows of [`Stmt::query`].
@@ -588,6 +611,7 @@ impl Cursor<'_> {
         match &mut self.0 {
             Rows::Sqlite(rows) => Ok(rows.next()?.map(CursorRow::Sqlite)),
             Rows::Postgres(rows) => Ok(rows.next().map(CursorRow::Postgres)),
+            Rows::Streamed(rows) => Ok(rows.next_row()?.map(CursorRow::Postgres)),
         }
     }
 }
@@ -612,6 +636,11 @@ where
                 Err(e) => Some(Err(e.into())),
             },
             Rows::Postgres(rows) => rows.next().map(|row| (self.f)(&Row::Postgres(&row))),
+            Rows::Streamed(rows) => match rows.next_row() {
+                Ok(Some(row)) => Some((self.f)(&Row::Postgres(&row))),
+                Ok(None) => None,
+                Err(e) => Some(Err(e)),
+            },
         }
     }
 }
