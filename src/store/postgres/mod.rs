@@ -12,8 +12,9 @@ use anyhow::Context;
 
 pub use crate::config::postgres_config as config;
 
-/// A connection with `config`, as whichever role it names.
+/// A connection with `config`, as whichever role it names, bounded in time as pooled ones are.
 pub fn connect(config: &postgres::Config) -> anyhow::Result<postgres::Client> {
+    let config = pool::bounded(config.clone(), crate::config::defaults::DATABASE_WAIT);
     crate::store::sql::postgres::blocking(|| config.connect(postgres::NoTls))
         .context("while connecting to PostgreSQL")
 }

@@ -10,18 +10,24 @@ pub struct PgManager {
 }
 
 impl PgManager {
-    /// Connections with `config`, giving up on a connection attempt (an unreachable server)
-    /// after `wait`, and noticing a silent network after about as long.
-    pub fn new(mut config: postgres::Config, wait: Duration) -> PgManager {
-        config
-            .application_name("regintel")
-            .connect_timeout(wait)
-            .keepalives(true)
-            .keepalives_idle(wait.max(Duration::from_secs(1)))
-            .keepalives_interval(Duration::from_secs(1))
-            .keepalives_retries(3);
-        PgManager { config }
+    pub fn new(config: postgres::Config, wait: Duration) -> PgManager {
+        PgManager {
+            config: bounded(config, wait),
+        }
     }
+}
+
+/// `config`, giving up on a connection attempt (an unreachable server) after `wait`, and
+/// noticing a silent network after about as long.
+pub fn bounded(mut config: postgres::Config, wait: Duration) -> postgres::Config {
+    config
+        .application_name("regintel")
+        .connect_timeout(wait)
+        .keepalives(true)
+        .keepalives_idle(wait.max(Duration::from_secs(1)))
+        .keepalives_interval(Duration::from_secs(1))
+        .keepalives_retries(3);
+    config
 }
 
 impl r2d2::ManageConnection for PgManager {
@@ -42,5 +48,25 @@ impl r2d2::ManageConnection for PgManager {
     /// (which every guard of the store ends, so that is a defect), is not handed out again.
     fn has_broken(&self, conn: &mut PgConn) -> bool {
         conn.is_closed() || conn.in_transaction()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every connection regintel opens, pooled or for a migration or a check, gives up on an
+    /// unreachable server and notices a silent network.
+    #[test]
+    fn connections_are_bounded_in_time() {
+        let wait = Duration::from_secs(5);
+        let config = bounded(
+            crate::store::postgres::config("postgres://u@h/d").unwrap(),
+            wait,
+        );
+        assert_eq!(config.get_connect_timeout(), Some(&wait));
+        assert!(config.get_keepalives());
+        assert_eq!(config.get_keepalives_idle(), wait);
+        assert_eq!(config.get_keepalives_retries(), Some(3));
     }
 }
