@@ -212,7 +212,9 @@ pub fn run(ctx: &Ctx, target_dir: &Path, profile_paths: &[String]) -> Result<Pos
     // What the uploads left to autovacuum and the checkpointer, done before the loads, so that
     // neither runs beside one of them by chance.
     let mut superuser = database.connect_as("postgres");
-    superuser.batch_execute("VACUUM ANALYZE; CHECKPOINT")?;
+    // One statement a call: VACUUM cannot run in the transaction a batch is.
+    superuser.batch_execute("VACUUM ANALYZE")?;
+    superuser.batch_execute("CHECKPOINT")?;
     drop(superuser);
     let mut pairs = Vec::new();
     #[rustfmt::skip]

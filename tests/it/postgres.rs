@@ -395,8 +395,9 @@ async fn an_appliance_migrated_to_postgres_serves_the_same_answers_and_keys() {
 
 /// The operator commands reach PostgreSQL through the binary, the database named after the
 /// subcommand as before it (`regintel account create ... --database-url URL`): an account and a
-/// key made there are served by a node on that database, a key revoked there is refused, and
-/// `check` reads the database's schema and secrets.
+/// key made there are served by a node on that database, a key revoked there is refused, data
+/// imported there is served within 5 s (the cached answer renewed), and `check` reads the
+/// database's schema and secrets.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn operator_commands_act_on_postgres_through_the_binary() {
     use crate::support::{Options, TestServer, run_ok};
@@ -446,6 +447,30 @@ async fn operator_commands_act_on_postgres_through_the_binary() {
         .unwrap();
     node.eventually("/account/usage", &header, 401, Duration::from_secs(5))
         .await;
+    // Data imported by the CLI is served within 5 s, the answer cached before renewed.
+    let listed = |r: &crate::support::Resp| {
+        r.json()["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "cli_tiny")
+    };
+    assert!(!listed(&node.get("/datasets").await));
+    let csv = dir.join("cli_tiny.csv");
+    std::fs::write(
+        &csv,
+        "dataset_code,nuts_code,nuts_level,time,value,unit\ncli_tiny,DE21,2,2023,1.5,NR\n",
+    )
+    .unwrap();
+    run(&["import", csv.to_str().unwrap()]).await.unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while !listed(&node.get("/datasets").await) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not served within 5 s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
     let checked = run(&["check", "--plain-http"]).await.unwrap();
