@@ -18,8 +18,9 @@ pub fn run(data_dir: &Path, url: String, printed: Printed) -> anyhow::Result<()>
             secrets.display()
         );
     }
-    let source = super::admin::open(&Database::Sqlite(data_dir.to_path_buf()))?;
     let target = Database::choose(Some(&url), data_dir)?;
+    from_sqlite::check_target(&url)?;
+    let source = super::admin::open(&Database::Sqlite(data_dir.to_path_buf()))?;
     let target = Store::open_with(&target, 1, 1, crate::config::defaults::DATABASE_WAIT)?;
     let copied = from_sqlite::copy(&source.admin()?, &mut target.admin()?)?;
     let rows: u64 = copied.iter().map(|(_, rows)| rows).sum();

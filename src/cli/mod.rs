@@ -122,15 +122,17 @@ enum Command {
         file: PathBuf,
     },
     /// Move this appliance onto PostgreSQL, for several nodes: copies every row of the data
-    /// dir's SQLite file into an empty PostgreSQL database, ids unchanged, so citations stay
-    /// what they were and keys keep working with the data dir's secrets. Stop the server first:
-    /// what it writes meanwhile stays behind. Changes nothing when it fails.
+    /// dir's SQLite file into a new PostgreSQL database, ids unchanged, so citations stay what
+    /// they were and keys keep working with the data dir's secrets. Stop the server first: what
+    /// it writes meanwhile stays behind. A database holding other tables or any rows is refused
+    /// before anything is written to it; a failed copy leaves no row behind.
     Migrate {
         /// The data dir whose SQLite file to copy, and whose secrets every node then needs.
         #[arg(long, env = "REGINTEL_DATA_DIR", default_value = defaults::DATA_DIR)]
         data_dir: PathBuf,
-        /// The PostgreSQL database to copy into (see --database-url of serve): empty, owned by
-        /// an ordinary role with CREATEROLE.
+        /// The PostgreSQL database to copy into (see --database-url of serve): new, owned by an
+        /// ordinary role with CREATEROLE. A password on a command line is visible to every user
+        /// of the machine: prefer --to-file.
         #[arg(long)]
         to: Option<String>,
         /// A file holding that URL.
@@ -161,9 +163,9 @@ impl DataDir {
 #[derive(Args)]
 struct DatabaseArgs {
     /// PostgreSQL (14 or newer) instead of the SQLite file of the data dir, for several nodes:
-    /// postgres://OWNER@HOST/DATABASE, as the database's owner (a role with CREATEROLE, not a
-    /// superuser). A password in it is visible to every user of the machine on a command line:
-    /// give it in a file (--database-url-file) or in ~/.pgpass.
+    /// postgres://OWNER:PASSWORD@HOST/DATABASE, as the database's owner (a role with CREATEROLE,
+    /// not a superuser; ?host=/run/postgresql for a Unix socket). A password on a command line
+    /// is visible to every user of the machine: give the URL in a file (--database-url-file).
     #[arg(
         long,
         env = "REGINTEL_DATABASE_URL",

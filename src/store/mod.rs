@@ -355,6 +355,13 @@ pub struct HeldPublicData {
     pub bytes: usize,
 }
 
+/// How long one statement of a request may run on PostgreSQL: far past any answer's reads (an
+/// export reads 10,000 rows a statement).
+const STATEMENT_TIMEOUT: &str = "60s";
+/// How long a request's transaction may wait between its statements on PostgreSQL: past an
+/// export's longest wait for a slow reader (its send timeout).
+const IDLE_TIMEOUT: &str = "120s";
+
 /// A pooled connection bound to one caller; unbinds when dropped, so the next holder of the
 /// connection starts anonymous.
 pub struct Scoped {
@@ -418,11 +425,16 @@ impl Scoped {
         match db {
             sql::Db::Sqlite(conn) => Ok(conn.execute_batch("BEGIN")?),
             sql::Db::Postgres(conn) => {
-                // One round trip: the account is a number, written into the statement.
+                // One round trip: the account is a number, written into the statement. The
+                // limits, local to the transaction as the account is (so they hold behind a
+                // transaction-pooling PgBouncer too): a statement stuck in PostgreSQL, or a
+                // request that stopped between its reads, lets go of its connection.
                 let account = self.account.map_or(String::new(), |a| a.to_string());
                 conn.batch_execute(&format!(
                     "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;
-                     SELECT set_config('regintel.account', '{account}', true)"
+                     SELECT set_config('regintel.account', '{account}', true),
+                            set_config('statement_timeout', '{STATEMENT_TIMEOUT}', true),
+                            set_config('idle_in_transaction_session_timeout', '{IDLE_TIMEOUT}', true)"
                 ))?;
                 conn.set_in_transaction(true);
                 Ok(())
@@ -633,6 +645,23 @@ impl System {
 
 #[cfg(test)]
 mod tests {
+    /// A request's transaction on PostgreSQL sets its account and its limits, all local to it.
+    #[test]
+    fn a_postgres_request_reads_under_time_limits() {
+        let (_db, store) = super::webhooks::fixtures::postgres_store_with_accounts(1);
+        let scoped = store.scoped(Some(1)).unwrap();
+        let settings: (String, String, String) = scoped
+            .sql()
+            .query_row(
+                "SELECT current_setting('regintel.account'), current_setting('statement_timeout'),
+                        current_setting('idle_in_transaction_session_timeout')",
+                sql::params![],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap();
+        assert_eq!(settings, ("1".into(), "1min".into(), "2min".into()));
+    }
+
     use super::*;
 
     #[test]

@@ -477,3 +477,42 @@ async fn operator_commands_act_on_postgres_through_the_binary() {
     assert!(checked.contains("schema"), "{checked}");
     node.stop().await.unwrap();
 }
+
+/// Upgrading one node at a time: once a newer node has migrated the shared database, a node of
+/// the previous release stays ready (its load balancer keeps it) and goes on answering.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_older_node_stays_ready_on_a_newer_schema() {
+    use crate::support::{Options, TestServer};
+    let node = TestServer::start_with(Options {
+        postgres: true,
+        ..Options::default()
+    })
+    .await;
+    assert_eq!(node.client.get("/readyz").await.status, 200);
+    let database = node.database.clone();
+    tokio::task::spawn_blocking(move || {
+        let store =
+            Store::open_with(&database, 1, 1, regintel::config::defaults::DATABASE_WAIT).unwrap();
+        store
+            .admin()
+            .unwrap()
+            .sql()
+            .execute_batch("UPDATE store_meta SET value = value + 1 WHERE key = 'schema_version'")
+            .unwrap();
+    })
+    .await
+    .unwrap();
+    let ready = node.client.get("/readyz").await;
+    assert_eq!(
+        ready.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&ready.body)
+    );
+    assert_eq!(
+        ready.json()["data"]["schema_version"],
+        regintel::store::migrate::latest_version() + 1
+    );
+    assert_eq!(node.get("/regions/DE21/profile").await.status, 200);
+    node.stop().await.unwrap();
+}

@@ -16,7 +16,10 @@ pub fn readyz(req: &mut Req) -> Result<Reply, ApiError> {
     let store = req.store()?;
     let version = store.ping()?;
     let datasets = store.datasets()?.len();
-    if version != crate::store::migrate::latest_version() || datasets == 0 {
+    // A newer schema is one a newer node migrated to while this one serves (nodes sharing a
+    // PostgreSQL database, upgraded one at a time): each release's migrations keep the
+    // previous release working, so this node stays ready.
+    if version < crate::store::migrate::latest_version() || datasets == 0 {
         tracing::warn!(
             version,
             datasets,

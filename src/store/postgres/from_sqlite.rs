@@ -64,18 +64,7 @@ pub fn copy(source: &Admin, target: &mut Admin) -> anyhow::Result<Copied> {
         "the SQLite file is at schema version {source_version}, the PostgreSQL database at {target_version}: both must be this release's"
     );
     known_tables(&tx)?;
-    for table in TABLES.iter().filter(|t| **t != "store_meta") {
-        let holds: bool = tx.query_row(
-            &format!("SELECT EXISTS (SELECT 1 FROM {table})"),
-            params![],
-            |r| r.get(0),
-        )?;
-        if holds {
-            bail!(
-                "the PostgreSQL database already holds data (table {table}): migrate into an empty database, which regintel sets up itself"
-            );
-        }
-    }
+    holds_no_rows(&tx)?;
     // The counters the target's migration started (the schema version stays its own).
     tx.execute(
         "DELETE FROM store_meta WHERE key <> 'schema_version'",
@@ -104,6 +93,44 @@ pub fn copy(source: &Admin, target: &mut Admin) -> anyhow::Result<Copied> {
     // The planner's statistics, which a bulk load leaves empty until autovacuum comes by.
     target.sql().execute_batch("ANALYZE")?;
     Ok(copied)
+}
+
+/// Refuses, before anything is written to it, a PostgreSQL database at `url` that is not new:
+/// one holding tables regintel did not make (another application's), or regintel's with rows.
+pub fn check_target(url: &str) -> anyhow::Result<()> {
+    let checked = super::check(url)?;
+    let db = checked.admin.sql();
+    if checked.version == 0 {
+        let tables: i64 = db.query_row(
+            "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema()",
+            params![],
+            |r| r.get(0),
+        )?;
+        ensure!(
+            tables == 0,
+            "the PostgreSQL database holds tables regintel did not make: migrate into a new, empty database (see docs/scaling.md)"
+        );
+        return Ok(());
+    }
+    known_tables(&db)?;
+    holds_no_rows(&db)
+}
+
+/// Refuses a database whose tables hold rows (the counters of `store_meta` aside).
+fn holds_no_rows(db: &Db<'_>) -> anyhow::Result<()> {
+    for table in TABLES.iter().filter(|t| **t != "store_meta") {
+        let holds: bool = db.query_row(
+            &format!("SELECT EXISTS (SELECT 1 FROM {table})"),
+            params![],
+            |r| r.get(0),
+        )?;
+        if holds {
+            bail!(
+                "the PostgreSQL database already holds data (table {table}): migrate into an empty database, which regintel sets up itself"
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The rows of `table` a copy carries: all but the target's own schema version.
@@ -314,5 +341,31 @@ mod tests {
             .query_row("SELECT count(*) FROM accounts", params![], |r| r.get(0))
             .unwrap();
         assert_eq!(accounts, 3);
+        check_target(&db.url()).unwrap_err();
+    }
+
+    /// A database holding another application's tables is refused before regintel makes
+    /// anything in it; a new one, or one regintel migrated and left empty, is taken.
+    #[test]
+    fn a_foreign_database_is_refused_untouched() {
+        let db = TestDatabase::create();
+        check_target(&db.url()).unwrap();
+        let mut owner = db.connect_as(&db.owner);
+        owner
+            .batch_execute("CREATE TABLE invoices (id int)")
+            .unwrap();
+        let refused = check_target(&db.url()).unwrap_err().to_string();
+        assert!(refused.contains("did not make"), "{refused}");
+        let tables: i64 = owner
+            .query_one(
+                "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(tables, 1, "nothing made");
+        let empty = TestDatabase::create();
+        drop(postgres_store(&empty));
+        check_target(&empty.url()).unwrap();
     }
 }

@@ -18,7 +18,8 @@ impl PgManager {
 }
 
 /// `config`, giving up on a connection attempt (an unreachable server) after `wait`, and
-/// noticing a silent network after about as long.
+/// noticing a silent network after about as long, when idle (keepalives) or while sending
+/// (unacknowledged data: TCP alone would retransmit for many minutes).
 pub fn bounded(mut config: postgres::Config, wait: Duration) -> postgres::Config {
     config
         .application_name("regintel")
@@ -26,9 +27,13 @@ pub fn bounded(mut config: postgres::Config, wait: Duration) -> postgres::Config
         .keepalives(true)
         .keepalives_idle(wait.max(Duration::from_secs(1)))
         .keepalives_interval(Duration::from_secs(1))
-        .keepalives_retries(3);
+        .keepalives_retries(3)
+        .tcp_user_timeout(UNACKNOWLEDGED);
     config
 }
+
+/// How long sent data may go unacknowledged before the connection counts as broken.
+const UNACKNOWLEDGED: Duration = Duration::from_secs(30);
 
 impl r2d2::ManageConnection for PgManager {
     type Connection = PgConn;
@@ -68,5 +73,6 @@ mod tests {
         assert!(config.get_keepalives());
         assert_eq!(config.get_keepalives_idle(), wait);
         assert_eq!(config.get_keepalives_retries(), Some(3));
+        assert_eq!(config.get_tcp_user_timeout(), Some(&UNACKNOWLEDGED));
     }
 }

@@ -37,9 +37,9 @@ fn quoted(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
-/// Makes the request role when it is missing (or gives it a new password when its password is
-/// not on record) and grants it what it reads, in the migration's transaction `tx`, which holds
-/// the migration lock: nodes starting together make it once.
+/// Makes the request role when it is missing and grants it what it reads, in the migration's
+/// transaction `tx`, which holds the migration lock: nodes starting together make it once. A
+/// role of that name that is not this database's, or may hold other roles' rights, is refused.
 pub fn ensure_request_role(tx: &mut Transaction<'_>) -> anyhow::Result<RequestLogin> {
     let owner: String = tx.query_one("SELECT current_user::text", &[])?.get(0);
     let role = request_role_name(&owner)?;
@@ -55,6 +55,20 @@ pub fn ensure_request_role(tx: &mut Transaction<'_>) -> anyhow::Result<RequestLo
                  role without SUPERUSER or BYPASSRLS); drop it or name another database owner"
             );
         }
+        // A member of another role may hold that role's rights (its tables', the owner's).
+        let member: bool = tx
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM pg_auth_members m JOIN pg_roles r ON r.oid = m.member
+                                WHERE r.rolname = $1)",
+                &[&role],
+            )?
+            .get(0);
+        if member {
+            bail!(
+                "the role {role} is a member of another role, which may give it rights past \
+                 row-level security: revoke its memberships, or drop it and let regintel make it"
+            );
+        }
     }
     let recorded: Option<String> = tx
         .query_opt(
@@ -62,21 +76,26 @@ pub fn ensure_request_role(tx: &mut Transaction<'_>) -> anyhow::Result<RequestLo
             &[&role],
         )?
         .map(|r| r.get(0));
-    let password = match recorded {
-        Some(password) if existing.is_some() => password,
-        _ => {
+    let password = match (recorded, &existing) {
+        (Some(password), Some(_)) => password,
+        // Roles belong to the cluster, passwords on record to a database: a role this database
+        // has no password of serves another database of the same owner, whose nodes a new
+        // password would lock out.
+        (None, Some(_)) => bail!(
+            "the role {role} exists, but this database does not record its password: it is the \
+             request role of another database of the owner {owner}. Give each regintel database \
+             an owner role of its own"
+        ),
+        (_, None) => {
             let mut bytes = [0u8; 32];
             crate::ids::fill_random(&mut bytes);
             let password: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-            // Hex digits: safe inside the literal. (A role cannot take a password parameter.)
-            let verb = if existing.is_some() {
-                "ALTER"
-            } else {
-                "CREATE"
-            };
+            // Sent as its SCRAM verifier (base64 and `$`: safe inside the literal; a role
+            // cannot take a password parameter), so no server log holds the password.
+            let verifier = postgres_protocol::password::scram_sha_256(password.as_bytes());
             tx.batch_execute(&format!(
-                "{verb} ROLE {} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT \
-                 PASSWORD '{password}'",
+                "CREATE ROLE {} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT \
+                 PASSWORD '{verifier}'",
                 quoted(&role)
             ))
             .with_context(|| {
@@ -94,9 +113,21 @@ pub fn ensure_request_role(tx: &mut Transaction<'_>) -> anyhow::Result<RequestLo
     Ok(RequestLogin { role, password })
 }
 
-/// Grants `role` the reads of request connections: every `v_*` view and the public tables.
-/// Where views can run with their caller's rights (PostgreSQL 15 and later) they do, so the
-/// policies bind through them too, and the role gets the columns of the tables they show.
+/// The views regintel's schema makes (`CREATE VIEW v_...` in `schema.postgres.sql`): those
+/// the request role reads, and no other view someone made in the database.
+fn schema_views() -> Vec<String> {
+    super::migrate::SCHEMA
+        .split("CREATE VIEW ")
+        .skip(1)
+        .filter_map(|rest| rest.split_whitespace().next())
+        .filter(|name| name.starts_with("v_"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Grants `role` the reads of request connections: the schema's `v_*` views and the public
+/// tables. Where views can run with their caller's rights (PostgreSQL 15 and later) they do, so
+/// the policies bind through them too, and the role gets the columns of the tables they show.
 fn grant_reads(tx: &mut Transaction<'_>, role: &str) -> anyhow::Result<()> {
     let role = quoted(role);
     let schema: String = tx.query_one("SELECT current_schema()::text", &[])?.get(0);
@@ -107,8 +138,8 @@ fn grant_reads(tx: &mut Transaction<'_>, role: &str) -> anyhow::Result<()> {
     let views: Vec<String> = tx
         .query(
             "SELECT table_name::text FROM information_schema.views
-             WHERE table_schema = current_schema() AND table_name LIKE 'v\\_%' ORDER BY 1",
-            &[],
+             WHERE table_schema = current_schema() AND table_name = ANY($1) ORDER BY 1",
+            &[&schema_views()],
         )?
         .iter()
         .map(|r| r.get(0))
@@ -134,10 +165,10 @@ fn grant_reads(tx: &mut Transaction<'_>, role: &str) -> anyhow::Result<()> {
              FROM information_schema.view_column_usage u
              JOIN information_schema.tables t
                ON t.table_schema = u.table_schema AND t.table_name = u.table_name
-             WHERE u.view_schema = current_schema() AND u.view_name LIKE 'v\\_%'
+             WHERE u.view_schema = current_schema() AND u.view_name = ANY($1)
                AND t.table_type = 'BASE TABLE'
              GROUP BY u.table_name",
-            &[],
+            &[&views],
         )?;
         for row in columns {
             let (table, columns): (String, String) = (row.get(0), row.get(1));
@@ -352,5 +383,66 @@ mod tests {
                 "{write}: {err}"
             );
         }
+    }
+
+    /// A second database of the same owner is refused (its request role, a role of the whole
+    /// cluster, serves the first, whose nodes a new password would lock out); a pre-made role
+    /// that is a member of another is refused; the password is set as a SCRAM verifier; a view
+    /// someone else made is not granted.
+    #[test]
+    fn the_request_role_is_this_databases_alone() {
+        let db = TestDatabase::create();
+        let mut owner = db.connect_as(&db.owner);
+        migrate(&mut owner).unwrap();
+        owner
+            .batch_execute("CREATE VIEW v_someone_elses AS SELECT password_hash FROM accounts")
+            .unwrap();
+        let login = migrate(&mut owner).unwrap().request;
+        let mut superuser = db.connect_as("postgres");
+        let stored: String = superuser
+            .query_one(
+                "SELECT rolpassword FROM pg_authid WHERE rolname = $1",
+                &[&login.role],
+            )
+            .unwrap()
+            .get(0);
+        assert!(stored.starts_with("SCRAM-SHA-256$"), "{stored}");
+        let granted: bool = owner
+            .query_one(
+                "SELECT has_table_privilege($1, 'v_someone_elses', 'SELECT')",
+                &[&login.role],
+            )
+            .unwrap()
+            .get(0);
+        assert!(!granted, "a view the schema does not make is not granted");
+
+        let second = format!("{}_second", db.name);
+        superuser
+            .batch_execute(&format!("CREATE DATABASE {second} OWNER {}", db.owner))
+            .unwrap();
+        let mut other = crate::store::sql::postgres::blocking(|| {
+            postgres::Config::new()
+                .host(db.url().split("host=").nth(1).unwrap())
+                .user(&db.owner)
+                .dbname(&second)
+                .connect(postgres::NoTls)
+        })
+        .unwrap();
+        let refused = migrate(&mut other).err().expect("refused").to_string();
+        assert!(refused.contains("another database"), "{refused}");
+        drop(other);
+        superuser
+            .batch_execute(&format!("DROP DATABASE {second} WITH (FORCE)"))
+            .unwrap();
+        assert!(
+            migrate(&mut owner).is_ok(),
+            "the first database's role is as it was"
+        );
+
+        superuser
+            .batch_execute(&format!("GRANT {} TO {}", db.owner, login.role))
+            .unwrap();
+        let refused = migrate(&mut owner).err().expect("refused").to_string();
+        assert!(refused.contains("member of another role"), "{refused}");
     }
 }
