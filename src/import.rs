@@ -99,8 +99,8 @@ pub struct Naming<'a> {
     pub title: Option<&'a str>,
 }
 
-/// Imports files in Eurostat TSV, SDMX-CSV or tidy CSV. All files are parsed first; then they are
-/// written in one transaction, each as a snapshot of its dataset.
+/// Imports files in Eurostat TSV, SDMX-CSV or tidy CSV in one transaction, each as a snapshot of
+/// its dataset, parsed and written one after another.
 pub fn import_files(
     store: &Store,
     catalogue: &Catalogue,
@@ -139,18 +139,23 @@ pub fn import_files(
         Some(_) => write::region_codes(&store.admin()?.sql())?,
         None => Vec::new(),
     };
-    let mut parsed = Vec::with_capacity(paths.len());
+    // Each file is parsed and written in turn, in one transaction: what is held in memory is one
+    // file's rows, not every file's, and a file refused rolls back every one before it.
+    let mut conn = store.admin()?;
+    let tx = conn.transaction()?;
+    let mut report = ImportReport::default();
     for path in paths {
         let bytes =
             std::fs::read(path).with_context(|| format!("while reading {}", path.display()))?;
         // Errors name the path the operator gave; what is stored (and shown in citations) is
         // the file's name, not where it happened to lie on the operator's machine.
-        let file = ingest::parse_file(&path.display().to_string(), &bytes, defaults)?;
+        let mut file = ingest::parse_file(&path.display().to_string(), &bytes, defaults)?;
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .with_context(|| format!("{} is not a file", path.display()))?;
-        let mut file = file;
+        let sha = sha256_hex(&bytes);
+        drop(bytes);
         if let Some(title) = naming.title
             && catalogue.entry(&file.dataset).is_none()
         {
@@ -160,28 +165,24 @@ pub fn import_files(
             canonical_region_codes(&known_codes, &mut file)
                 .map_err(|(line, reason)| anyhow::anyhow!("{}:{line}: {reason}", path.display()))?;
         }
-        parsed.push((name, sha256_hex(&bytes), file));
-    }
-    let mut conn = store.admin()?;
-    let tx = conn.transaction()?;
-    let mut report = ImportReport::default();
-    for (name, sha, file) in &parsed {
         if owner.is_some() && write::latest_snapshot_sha(&tx, &file.dataset, None)?.is_some() {
             anyhow::bail!(
                 "{name}: {} is a public dataset; give the private data another dataset code (--dataset)",
                 file.dataset
             );
         }
-        let source_id =
-            write::upsert_source(&tx, &imported_source(catalogue, &file.dataset, name, file))?;
-        let meta = dataset_meta(catalogue, file);
+        let source_id = write::upsert_source(
+            &tx,
+            &imported_source(catalogue, &file.dataset, &name, &file),
+        )?;
+        let meta = dataset_meta(catalogue, &file);
         let origin = FileOrigin {
             source_id: Some(source_id),
-            name,
-            sha256: sha,
+            name: &name,
+            sha256: &sha,
         };
         report.datasets.push(write::import_dataset(
-            &tx, file, &meta, &origin, owner, progress,
+            &tx, &file, &meta, &origin, owner, progress,
         )?);
     }
     finish(tx, catalogue, &report, owner)?;

@@ -16,9 +16,12 @@ pub struct TestDatabase {
     shared_owner: bool,
 }
 
-/// The owner of template databases and of the databases made from them: roles belong to the
-/// cluster, and a copy's tables belong to its template's owner.
-const TEMPLATE_OWNER: &str = "regintel_template_owner";
+/// The owner of a template database and of the databases made from it: roles belong to the
+/// cluster, and a copy's tables belong to its template's owner. One per template, as regintel
+/// wants one owner per database whose request role it made (a copy records the template's).
+fn template_owner(template: &str) -> String {
+    format!("{template}_owner")
+}
 
 /// The cluster's socket directory; a test that needs PostgreSQL fails without one, rather than
 /// passing without having run.
@@ -92,6 +95,7 @@ impl TestDatabase {
             .expect("the cluster's directory is writable");
         lock.lock().expect("the template lock");
         let mut admin = superuser(&socket, "postgres");
+        let owner = template_owner(template);
         let exists = |admin: &mut postgres::Client, name: &str| -> bool {
             admin
                 .query_one(
@@ -105,27 +109,25 @@ impl TestDatabase {
             let role_exists: bool = admin
                 .query_one(
                     "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)",
-                    &[&TEMPLATE_OWNER],
+                    &[&owner],
                 )
                 .expect("pg_roles")
                 .get(0);
             if !role_exists {
                 admin
-                    .batch_execute(&format!("CREATE ROLE {TEMPLATE_OWNER} LOGIN CREATEROLE"))
+                    .batch_execute(&format!("CREATE ROLE {owner} LOGIN CREATEROLE"))
                     .expect("the template owner is made");
             }
             let filling = format!("{template}_filling");
             for statement in [
                 format!("DROP DATABASE IF EXISTS {filling} WITH (FORCE)"),
-                format!("CREATE DATABASE {filling} OWNER {TEMPLATE_OWNER}"),
+                format!("CREATE DATABASE {filling} OWNER {owner}"),
             ] {
                 admin
                     .batch_execute(&statement)
                     .expect("the template is made");
             }
-            fill(&format!(
-                "postgres://{TEMPLATE_OWNER}@/{filling}?host={socket}"
-            ));
+            fill(&format!("postgres://{owner}@/{filling}?host={socket}"));
             admin
                 .batch_execute(&format!("ALTER DATABASE {filling} RENAME TO {template}"))
                 .expect("the template is kept");
@@ -135,13 +137,13 @@ impl TestDatabase {
         let name = format!("t{}_{:08x}", std::process::id(), u32::from_le_bytes(random));
         admin
             .batch_execute(&format!(
-                "CREATE DATABASE {name} TEMPLATE {template} OWNER {TEMPLATE_OWNER}"
+                "CREATE DATABASE {name} TEMPLATE {template} OWNER {owner}"
             ))
             .expect("a copy of the template is made");
         drop(lock);
         TestDatabase {
             name,
-            owner: TEMPLATE_OWNER.to_owned(),
+            owner,
             socket,
             shared_owner: true,
         }
