@@ -139,6 +139,22 @@ impl Nodes {
         }
     }
 
+    /// A fresh server of one node (its answer cache on, limits far off), named by `names`
+    /// (SQLite's, PostgreSQL's), and a client kept alive to it.
+    fn serve(
+        &self,
+        ctx: &Ctx,
+        on_postgres: bool,
+        names: [&str; 2],
+    ) -> Result<(super::Server, Client)> {
+        let server = ctx.start(
+            names[usize::from(on_postgres)],
+            &self.target(on_postgres, KEY_LIMITS, true),
+        )?;
+        let client = ctx.rt.block_on(Client::connect(server.addr))?;
+        Ok((server, client))
+    }
+
     /// `regintel ARGS` against one node's database.
     fn command(&self, ctx: &Ctx, on_postgres: bool, args: &[&str]) -> Command {
         let mut cmd = Command::new(&ctx.regintel);
@@ -329,14 +345,9 @@ fn uploads(
     who: &Account,
     csv: &str,
 ) -> Result<Duration> {
-    let name = if on_postgres {
-        "upload, PostgreSQL"
-    } else {
-        "upload, SQLite"
-    };
-    let server = ctx.start(name, &nodes.target(on_postgres, KEY_LIMITS, true))?;
+    let (_server, mut client) =
+        nodes.serve(ctx, on_postgres, ["upload, SQLite", "upload, PostgreSQL"])?;
     let key = ("X-API-Key".to_owned(), who.api_key.clone());
-    let mut client = ctx.rt.block_on(Client::connect(server.addr))?;
     let mut times = Vec::new();
     for n in 0..UPLOADS {
         let code = format!("bench_upload_{n}");
@@ -374,13 +385,8 @@ fn uploads(
 /// The time [`KEYS`] keys take to be made one after another, through the account API with a
 /// session (after one login), each revoked before the next (untimed).
 fn key_creation(ctx: &Ctx, nodes: &Nodes, on_postgres: bool, who: &Account) -> Result<Duration> {
-    let name = if on_postgres {
-        "keys, PostgreSQL"
-    } else {
-        "keys, SQLite"
-    };
-    let server = ctx.start(name, &nodes.target(on_postgres, KEY_LIMITS, true))?;
-    let mut client = ctx.rt.block_on(Client::connect(server.addr))?;
+    let (_server, mut client) =
+        nodes.serve(ctx, on_postgres, ["keys, SQLite", "keys, PostgreSQL"])?;
     let none = ("X-Bench".to_owned(), "1".to_owned());
     let login = serde_json::json!({"email": who.email, "password": who.password});
     let (status, body) = ctx.rt.block_on(client.send(

@@ -142,14 +142,20 @@ fn only_copied(table: &str) -> &'static str {
     }
 }
 
+/// The tables of the database's schema.
+fn schema_tables(db: &Db<'_>) -> anyhow::Result<Vec<String>> {
+    Ok(db
+        .prepare(
+            "SELECT table_name::text FROM information_schema.tables
+             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
+        )?
+        .query_map(params![], |r| r.get(0))?
+        .collect::<Result<_, _>>()?)
+}
+
 /// Refuses a target with a table this release does not know how to copy.
 fn known_tables(target: &Db<'_>) -> anyhow::Result<()> {
-    let mut stmt = target.prepare(
-        "SELECT table_name::text FROM information_schema.tables
-         WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
-    )?;
-    for table in stmt.query_map(params![], |r| r.get::<String>(0))? {
-        let table = table?;
+    for table in schema_tables(target)? {
         if !TABLES.contains(&table.as_str()) && !POSTGRES_ONLY.contains(&table.as_str()) {
             bail!("the PostgreSQL database has a table this release does not copy: {table}");
         }
@@ -237,17 +243,7 @@ mod tests {
         let store = postgres_store(&db);
         let admin = store.admin().unwrap();
         known_tables(&admin.sql()).unwrap();
-        let mut tables: Vec<String> = admin
-            .sql()
-            .prepare(
-                "SELECT table_name::text FROM information_schema.tables
-                 WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'",
-            )
-            .unwrap()
-            .query_map(params![], |r| r.get(0))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let mut tables = schema_tables(&admin.sql()).unwrap();
         tables.sort();
         let mut expected: Vec<&str> = TABLES.iter().chain(POSTGRES_ONLY).copied().collect();
         expected.sort();
