@@ -25,6 +25,10 @@ use serde::Serialize;
 
 #[path = "load/analytics.rs"]
 mod analytics;
+#[path = "../tests/it/child_memory.rs"]
+mod child_memory;
+#[path = "load/large.rs"]
+mod large;
 #[path = "load/postgres.rs"]
 mod postgres;
 #[path = "../tests/it/sample.rs"]
@@ -106,6 +110,8 @@ enum Target {
     Regintel(&'static [&'static str]),
     /// `regintel serve` with [`HIGH_LIMITS`] and the answer cache off (`--cache-mb 0`).
     Uncached,
+    /// [`Target::Uncached`] on another data dir.
+    UncachedIn(PathBuf),
     /// `regintel serve` on a PostgreSQL database, with these extra flags, its answer cache
     /// on or off.
     Postgres {
@@ -219,6 +225,17 @@ fn bench() -> Result<()> {
             for c in postgres::checks(&postgres) {
                 print_check(&c);
             }
+            return Ok(());
+        }
+        Ok("large") => {
+            let large = large::run(&ctx, &target_dir)?;
+            large::print(&large);
+            for c in large::checks(&large) {
+                print_check(&c);
+            }
+            let json_path = target_dir.join("bench-large.json");
+            fs::write(&json_path, serde_json::to_string_pretty(&large)? + "\n")?;
+            println!("\nresults written to {}", json_path.display());
             return Ok(());
         }
         Ok("analytics") => {
@@ -837,7 +854,10 @@ impl Ctx {
         let deadline = Instant::now() + START_TIMEOUT;
         let log = self.tmp.join(format!("{}.log", name.replace(' ', "-")));
         let server = match target {
-            Target::Regintel(_) | Target::Uncached | Target::Postgres { .. } => {
+            Target::Regintel(_)
+            | Target::Uncached
+            | Target::UncachedIn(_)
+            | Target::Postgres { .. } => {
                 let mut cmd = Command::new(&self.regintel);
                 cmd.args(["serve", "--listen", "127.0.0.1:0", "--plain-http"]);
                 match target {
@@ -857,11 +877,16 @@ impl Ctx {
                         }
                         &mut cmd
                     }
-                    _ => cmd
-                        .arg("--data-dir")
-                        .arg(&self.data_dir)
-                        .args(HIGH_LIMITS)
-                        .args(["--cache-mb", "0"]),
+                    _ => {
+                        let dir = match target {
+                            Target::UncachedIn(dir) => dir,
+                            _ => &self.data_dir,
+                        };
+                        cmd.arg("--data-dir")
+                            .arg(dir)
+                            .args(HIGH_LIMITS)
+                            .args(["--cache-mb", "0"])
+                    }
                 };
                 let mut server = announced(name, &mut cmd, &log, deadline)?;
                 self.wait_ready(&mut server, "/readyz", &log, deadline)?;

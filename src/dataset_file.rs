@@ -1,6 +1,6 @@
-//! A dataset file as read: its format, dataset, dimension names and observations. Every parser
-//! of [`crate::ingest`] produces one; the import write path of [`crate::store`] writes one. It
-//! sits below both, so neither depends on the other.
+//! A dataset file as read: its header (format, dataset, dimension names) and its observations.
+//! The parsers of [`crate::ingest`] produce them; the import write path of [`crate::store`]
+//! writes them. It sits below both, so neither depends on the other.
 
 /// The file formats `regintel import` understands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub struct RawObservation {
     pub period: String,
     /// Eurostat `unit` code.
     pub unit: String,
-    /// Values of [`ParsedFile::dim_names`], same order and length.
+    /// Values of [`FileHeader::dim_names`], same order and length.
     pub dim_values: Vec<String>,
     /// The number exactly as printed by the source; empty when the source has only a flag.
     pub value_text: String,
@@ -47,15 +47,12 @@ pub struct RawObservation {
     pub src_line: u64,
 }
 
-/// A whole file, parsed and validated.
-#[derive(Debug, Clone)]
-pub struct ParsedFile {
+/// What a file says of every one of its rows, known before its first row is read on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileHeader {
     pub format: Format,
     /// Lower-case Eurostat dataset code (`demo_r_pjangrp3`).
     pub dataset: String,
-    /// Dataset title when the file carries one (SDMX-CSV 2.0 `STRUCTURE_NAME`).
-    pub title: Option<String>,
     /// Dimension names other than `geo`, `unit` and time, in source order (e.g. `freq`, `sex`, `age`).
     pub dim_names: Vec<String>,
-    pub rows: Vec<RawObservation>,
 }

@@ -81,10 +81,10 @@ pub struct PostgresResult {
 }
 
 /// A cluster of the bench's own, stopped when dropped.
-struct Cluster(PathBuf);
+pub(super) struct Cluster(PathBuf);
 
 impl Cluster {
-    fn start(target_dir: &Path) -> Result<Cluster> {
+    pub(super) fn start(target_dir: &Path) -> Result<Cluster> {
         let dir = target_dir.join("bench-postgres");
         let cluster = Cluster(dir);
         cluster.script("start")?;
@@ -107,7 +107,7 @@ impl Cluster {
         Ok(())
     }
 
-    fn socket(&self) -> String {
+    pub(super) fn socket(&self) -> String {
         self.0.join("socket").display().to_string()
     }
 }

@@ -233,17 +233,24 @@ pub fn key(
     Ok(())
 }
 
+/// What `regintel import` reads: files, and the extract compiled in when `bundled`.
+pub struct ImportSources<'a> {
+    pub files: &'a [PathBuf],
+    pub bundled: bool,
+}
+
 /// Imports the bundled extract and/or files, public or as `account`'s private data, and prints
 /// what each snapshot changed.
 pub fn import(
     database: &Database,
-    files: &[PathBuf],
-    bundled: bool,
+    room: &crate::import::Room,
+    sources: ImportSources<'_>,
     naming: &crate::import::Naming<'_>,
     account: Option<&str>,
     json: bool,
     format: LogFormat,
 ) -> anyhow::Result<()> {
+    let ImportSources { files, bundled } = sources;
     if !bundled && files.is_empty() {
         bail!("name files to import, or --bundled for the extract compiled into regintel");
     }
@@ -283,6 +290,7 @@ pub fn import(
         reports.push(crate::import::import_bundled(
             &store,
             &catalogue,
+            room,
             &mut progress,
         )?);
     }
@@ -294,6 +302,7 @@ pub fn import(
             &paths,
             &naming,
             owner,
+            room,
             &mut progress,
         )?);
     }

@@ -24,8 +24,16 @@ pub fn run(
     let dir = config.data_dir.clone();
     crate::private_files::create_dir(&dir)?;
     let store = Store::open(&dir, 1)?;
-    let report =
-        crate::import::import_bundled(&store, &Catalogue::bundled(), &mut format.progress())?;
+    let room = crate::import::Room {
+        spill_dir: dir.clone(),
+        ..Default::default()
+    };
+    let report = crate::import::import_bundled(
+        &store,
+        &Catalogue::bundled(),
+        &room,
+        &mut format.progress(),
+    )?;
     if report.changed() {
         tracing::info!(data_dir = %dir.display(), "imported the bundled Eurostat extract");
     } else {

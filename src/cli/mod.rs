@@ -83,6 +83,12 @@ enum Command {
         /// Import as this account's private data.
         #[arg(long)]
         account: Option<String>,
+        /// Most memory in MiB that checking a file for duplicate rows may hold; the rest goes to
+        /// temporary files in the data directory. The rest of an import's memory does not grow
+        /// with its files.
+        #[arg(long, value_name = "MIB", default_value_t = crate::import::DEFAULT_MEMORY as u64 >> 20,
+              value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+        memory: u64,
         #[command(flatten)]
         data: DataDir,
         /// Print the outcome as JSON.
@@ -666,12 +672,23 @@ fn dispatch(
             unit,
             title,
             account,
+            memory,
             data,
             json,
         } => admin::import(
             &data.database()?,
-            &files,
-            bundled,
+            &crate::import::Room {
+                memory: usize::try_from(memory << 20)?,
+                spill_dir: if data.data_dir.is_dir() {
+                    data.data_dir.clone()
+                } else {
+                    std::env::temp_dir()
+                },
+            },
+            admin::ImportSources {
+                files: &files,
+                bundled,
+            },
             &crate::import::Naming {
                 dataset: dataset.as_deref(),
                 unit: unit.as_deref(),

@@ -1,10 +1,10 @@
 //! Checks shared by all parsers, so that a value, flag or code accepted from one format is
 //! accepted from every other and refused with the same words.
 
-use std::collections::hash_map::Entry;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasher, RandomState};
+use std::collections::HashSet;
+use std::io::BufRead;
 
+use super::input::LineBreaks;
 use super::{FormatError, RawObservation};
 pub(crate) use crate::error::shown;
 
@@ -201,111 +201,25 @@ pub(crate) fn dataset_code(text: &str) -> Option<String> {
     (valid && !code.is_empty()).then_some(code)
 }
 
-/// The observations of one file, refusing a second observation of the same cell (importing
-/// either would silently pick one). Each row is checked as it is added, while its strings are
-/// still in cache: a separate pass over half a million rows cost a fifth of the parse time.
-#[derive(Default)]
-pub(crate) struct Observations {
-    rows: Vec<RawObservation>,
-    /// Key hash → (index in `rows`, line in the file). Two different keys with the same hash are
-    /// not a duplicate: the later one moves on to hash + 1 (linear probing), so the map is exact.
-    index: HashMap<u64, (usize, u64)>,
-    hasher: RandomState,
-}
-
-type Key<'a> = (&'a str, &'a str, &'a [String], &'a str);
-
-fn key(row: &RawObservation) -> Key<'_> {
-    (&row.region, &row.unit, &row.dim_values, &row.period)
-}
-
-/// Rows reserved up front at most: the line count of an upload is the client's to choose (32 MiB
-/// of line breaks would reserve gigabytes), so beyond this the vectors grow as rows arrive.
-const MAX_RESERVED_ROWS: usize = 1 << 16;
-
-impl Observations {
-    /// `expected` is a guess of the row count (e.g. the line count), to avoid regrowing a large
-    /// vector; at most [`MAX_RESERVED_ROWS`] are reserved.
-    pub(crate) fn with_capacity(expected: usize) -> Self {
-        let expected = expected.min(MAX_RESERVED_ROWS);
-        Observations {
-            rows: Vec::with_capacity(expected),
-            index: HashMap::with_capacity(expected),
-            hasher: RandomState::new(),
-        }
-    }
-
-    /// Adds `row`, read on `line` of the file (which for a tidy file is not `row.src_line`).
-    pub(crate) fn push(
-        &mut self,
-        file: &str,
-        line: u64,
-        row: RawObservation,
-    ) -> Result<(), FormatError> {
-        let mut hash = self.hasher.hash_one(key(&row));
-        loop {
-            match self.index.entry(hash) {
-                Entry::Vacant(slot) => {
-                    slot.insert((self.rows.len(), line));
-                    self.rows.push(row);
-                    return Ok(());
-                }
-                Entry::Occupied(seen) if key(&self.rows[seen.get().0]) == key(&row) => {
-                    let mut what = vec![&row.region, &row.period, &row.unit];
-                    what.extend(&row.dim_values);
-                    let what: Vec<_> = what.into_iter().map(|w| shown(w)).collect();
-                    let reason = format!(
-                        "duplicate observation for {} (first seen on line {})",
-                        what.join(" "),
-                        seen.get().1
-                    );
-                    return Err(FormatError::new(file, line, reason));
-                }
-                Entry::Occupied(_) => hash = hash.wrapping_add(1),
-            }
-        }
-    }
-
-    pub(crate) fn into_vec(self) -> Vec<RawObservation> {
-        self.rows
-    }
-}
-
-/// Number of line breaks; for a one-row-per-line file an upper bound of its rows.
-pub(crate) fn line_count(bytes: &[u8]) -> usize {
-    bytes.iter().filter(|&&b| b == b'\n').count()
-}
-
-/// Spreadsheet tools like to prepend a UTF-8 byte-order mark; it is not part of the header.
-pub(crate) fn strip_bom(bytes: &[u8]) -> &[u8] {
-    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
-}
-
-/// The records of a CSV file with the line each starts on. Every line comes out, header
+/// The records of a CSV stream with the line each starts on. Every line comes out, header
 /// included, and field counts are left to the parser, so a short row is reported as such.
-pub(crate) struct CsvRows<'a> {
-    file: &'a str,
-    bytes: &'a [u8],
-    reader: csv::Reader<&'a [u8]>,
+pub(crate) struct CsvRows<'r> {
+    file: &'r str,
+    reader: csv::Reader<LineBreaks<Box<dyn BufRead + 'r>>>,
     record: csv::StringRecord,
-    /// `line` is the line number at byte `counted_to`.
-    counted_to: usize,
     line: u64,
 }
 
-impl<'a> CsvRows<'a> {
-    pub(crate) fn new(file: &'a str, bytes: &'a [u8]) -> Self {
-        let bytes = strip_bom(bytes);
+impl<'r> CsvRows<'r> {
+    pub(crate) fn new(file: &'r str, stream: Box<dyn BufRead + 'r>) -> Self {
         let reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
-            .from_reader(bytes);
+            .from_reader(LineBreaks::new(stream));
         CsvRows {
             file,
-            bytes,
             reader,
             record: csv::StringRecord::new(),
-            counted_to: 0,
             line: 1,
         }
     }
@@ -322,6 +236,7 @@ impl<'a> CsvRows<'a> {
                 let line = err.position().map_or(0, |p| self.line_at(p.byte()));
                 let reason = match err.kind() {
                     csv::ErrorKind::Utf8 { .. } => "not valid UTF-8".to_owned(),
+                    csv::ErrorKind::Io(e) => e.to_string(),
                     _ => err.to_string(),
                 };
                 Err(FormatError::new(self.file, line, reason))
@@ -329,20 +244,11 @@ impl<'a> CsvRows<'a> {
         }
     }
 
-    /// Counts lines up to where the record at `byte` really starts. The csv crate's own
-    /// `Position::line` is not used: it miscounts CRLF files and lines after a blank line, and
-    /// its record offsets can point at the line break before the record.
+    /// The line of the record at `byte`. The csv crate's own `Position::line` is not used: it
+    /// miscounts CRLF files and lines after a blank line, and its record offsets can point at the
+    /// line break before the record.
     fn line_at(&mut self, byte: u64) -> u64 {
-        let mut start = usize::try_from(byte)
-            .unwrap_or(usize::MAX)
-            .min(self.bytes.len());
-        while matches!(self.bytes.get(start), Some(b'\r' | b'\n')) {
-            start += 1;
-        }
-        if start > self.counted_to {
-            self.line += line_count(&self.bytes[self.counted_to..start]) as u64;
-            self.counted_to = start;
-        }
+        self.reader.get_mut().line_at(byte, &mut self.line);
         self.line
     }
 }
@@ -401,14 +307,6 @@ mod tests {
                 .contains("the letter b more than once")
         );
         assert_eq!(parse_flags("bcdefnprsuz").unwrap(), "bcdefnprsuz");
-    }
-
-    /// A body of line breaks must not reserve memory by its line count.
-    #[test]
-    fn reserved_rows_are_bounded() {
-        let rows = Observations::with_capacity(usize::MAX / 1024);
-        assert!(rows.rows.capacity() <= MAX_RESERVED_ROWS);
-        assert!(rows.index.capacity() <= 2 * MAX_RESERVED_ROWS);
     }
 
     #[test]

@@ -1,19 +1,25 @@
 //! File formats regintel reads: the tidy CSV of `data/`, Eurostat bulk TSV (`.tsv`, `.tsv.gz`)
-//! and Eurostat SDMX-CSV (1.0 and 2.0). Every parser turns one file into a [`ParsedFile`] or a
-//! [`FormatError`] naming the file, the line and the reason; parsers never touch the database, so
-//! a malformed file is refused before anything of it is written.
+//! and Eurostat SDMX-CSV (1.0 and 2.0). A parser reads a stream, gunzipped where it is gzip,
+//! hands each row to a [`Sink`] as it is read and keeps none of them, so a file of any size is
+//! read in bounded memory; a malformed file ends in a [`FormatError`] naming the file, the line
+//! and the reason. [`check`] reads a file once to find every problem, a second observation of
+//! one cell included, before an import writes anything of it.
 
 mod common;
+mod duplicates;
+mod input;
 pub mod sdmx;
 pub mod tidy;
 pub mod tsv;
 
-pub use crate::dataset_file::{Format, ParsedFile, RawObservation};
+pub use crate::dataset_file::{FileHeader, Format, RawObservation};
 pub use common::MAX_REGION_CODE_LEN;
 pub use tidy::Defaults;
 
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::io::Read;
+use std::path::Path;
 
 /// A unit as regintel stores it: a code of 1 to 32 letters, digits and `_`, in capitals
 /// (`pc` is `PC`); None when `text` is no such code.
@@ -77,6 +83,21 @@ impl FormatError {
         std::iter::once((self.line, self.reason.as_str()))
             .chain(self.further.iter().map(|(l, r)| (*l, r.as_str())))
     }
+
+    /// The problems of both, in line order, within [`MAX_PROBLEMS`].
+    fn merged(a: FormatError, b: FormatError) -> FormatError {
+        let mut all: Vec<(u64, &str)> = a.problems().chain(b.problems()).collect();
+        all.sort_by_key(|&(line, _)| line);
+        let mut problems = Problems::new(&a.file);
+        for (line, reason) in all {
+            problems.add(line, reason);
+        }
+        let mut merged = problems
+            .into_result()
+            .expect_err("two errors have problems");
+        merged.not_listed += a.not_listed + b.not_listed;
+        merged
+    }
 }
 
 /// Collects the problems of a file's rows so that one answer lists them all.
@@ -114,61 +135,240 @@ impl<'a> Problems<'a> {
     }
 }
 
-/// First two bytes of every gzip member (RFC 1952).
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+/// Where each row goes as it is read, with the file's header and the line it was read on. An
+/// error stops the reading.
+pub type Sink<'s> = dyn FnMut(&FileHeader, u64, RawObservation) -> anyhow::Result<()> + 's;
 
-/// Parses one file of any supported format: gunzips it when it is gzip (whatever its name), then
-/// recognises the format from the first line, so `import` needs no format flag. `defaults.dataset`
-/// names the dataset for formats whose rows may not say it (TSV, tidy CSV without `dataset_code`,
-/// or overriding SDMX); where a tidy file's rows name one, it must be that one.
-/// `defaults.unit` is the unit of tidy rows without one.
-pub fn parse_file(
+/// Why reading a file stopped: the file is refused, or the sink failed.
+#[derive(Debug)]
+pub enum ReadError {
+    Format(FormatError),
+    Sink(anyhow::Error),
+}
+
+impl From<FormatError> for ReadError {
+    fn from(e: FormatError) -> Self {
+        ReadError::Format(e)
+    }
+}
+
+impl From<ReadError> for anyhow::Error {
+    fn from(e: ReadError) -> Self {
+        match e {
+            ReadError::Format(e) => e.into(),
+            ReadError::Sink(e) => e,
+        }
+    }
+}
+
+/// What a file said once it is read to the end.
+#[derive(Debug, Clone)]
+pub struct FileEnd {
+    pub header: FileHeader,
+    /// Dataset title when the file carries one (SDMX-CSV 2.0 `STRUCTURE_NAME`).
+    pub title: Option<String>,
+}
+
+/// Which formats a stream may be in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Accept {
+    /// Any: recognised from the first line, so `import` needs no format flag.
+    Any,
+    /// This one only (an upload to a private dataset is tidy CSV).
+    Only(Format),
+}
+
+/// Reads one stream: gunzips it when it is gzip (whatever its name), then recognises the format
+/// from the first line. `defaults.dataset` names the dataset for formats whose rows may not say
+/// it (TSV, tidy CSV without `dataset_code`, or overriding SDMX); where a tidy file's rows name
+/// one, it must be that one. `defaults.unit` is the unit of tidy rows without one, and
+/// `defaults.regions` the known region codes a code in another case is read as.
+pub fn read(
     file: &str,
-    bytes: &[u8],
+    input: impl Read,
+    accept: Accept,
     defaults: Defaults<'_>,
-) -> Result<ParsedFile, FormatError> {
-    let inflated;
-    let bytes = if bytes.starts_with(&GZIP_MAGIC) {
-        inflated = gunzip(file, bytes)?;
-        &inflated[..]
-    } else {
-        bytes
+    sink: &mut Sink<'_>,
+) -> Result<FileEnd, ReadError> {
+    let opened = input::open(file, input)?;
+    let format = match accept {
+        Accept::Only(format) => Some(format),
+        Accept::Any => detect(&opened.first_line),
     };
-    match detect(bytes) {
-        Some(Format::Tidy) => tidy::parse(file, bytes, defaults),
-        Some(Format::EurostatTsv) => tsv::parse(file, bytes, defaults.dataset),
-        Some(Format::SdmxCsv) => sdmx::parse(file, bytes, defaults.dataset),
+    let mut sink = |header: &FileHeader, line: u64, mut row: RawObservation| {
+        if let Some(known) = defaults.regions {
+            known.canonical(&mut row.region);
+        }
+        sink(header, line, row)
+    };
+    match format {
+        Some(Format::Tidy) => tidy::read(file, opened.stream, defaults, &mut sink),
+        Some(Format::EurostatTsv) => tsv::read(file, opened.stream, defaults.dataset, &mut sink),
+        Some(Format::SdmxCsv) => sdmx::read(file, opened.stream, defaults.dataset, &mut sink),
         None => Err(FormatError::new(
             file,
             1,
             "unknown format: expected tidy CSV (a header with nuts_code or geo, and value), Eurostat TSV \
              (header like \"unit,geo\\TIME_PERIOD<TAB>2022\") or SDMX-CSV (a header with OBS_VALUE)",
-        )),
+        )
+        .into()),
     }
 }
 
-/// Inflates every gzip member: `cat a.gz b.gz` is valid gzip and must not lose its second half.
-fn gunzip(file: &str, bytes: &[u8]) -> Result<Vec<u8>, FormatError> {
-    let mut out = Vec::new();
-    flate2::read::MultiGzDecoder::new(bytes)
-        .read_to_end(&mut out)
-        .map_err(|e| FormatError::new(file, 0, format!("corrupt gzip data: {e}")))?;
-    Ok(out)
+/// Region codes as published, each also found in any case: a user's own data may write `de21`
+/// for `DE21`, and is stored as the code is published, so it joins that region's public figures.
+/// Codes of no known region stay as written.
+pub struct KnownRegions(HashMap<String, String>);
+
+impl KnownRegions {
+    pub fn new(codes: &[String]) -> Self {
+        KnownRegions(
+            codes
+                .iter()
+                .map(|c| (c.to_ascii_lowercase(), c.clone()))
+                .collect(),
+        )
+    }
+
+    fn canonical(&self, region: &mut String) {
+        if let Some(code) = self.0.get(&region.to_ascii_lowercase()) {
+            region.clone_from(code);
+        }
+    }
+}
+
+/// Where [`check`] may keep what it needs: memory for fingerprints of the rows, and a directory
+/// for what does not fit.
+#[derive(Debug, Clone, Copy)]
+pub struct Room<'a> {
+    pub memory: usize,
+    pub spill_dir: &'a Path,
+}
+
+/// Reads the stream `open` gives once to check it whole, each row also to `sink`: every problem
+/// of the format, and every second observation of a cell (whose rows are read again from a
+/// second stream to name them). Nothing is kept but fingerprints, within `room`.
+pub fn check<'i>(
+    file: &str,
+    open: &dyn Fn() -> std::io::Result<Box<dyn Read + 'i>>,
+    accept: Accept,
+    defaults: Defaults<'_>,
+    room: Room<'_>,
+    sink: &mut Sink<'_>,
+) -> Result<FileEnd, ReadError> {
+    let opened = || open().map_err(|e| input::read_error(file, &e));
+    let mut duplicates = duplicates::Duplicates::new(room.memory, room.spill_dir);
+    let read_once = read(
+        file,
+        opened()?,
+        accept,
+        defaults,
+        &mut |header, line, row| {
+            duplicates.add(&row)?;
+            sink(header, line, row)
+        },
+    );
+    let (end, refused) = match read_once {
+        Ok(end) => (Some(end), None),
+        Err(ReadError::Format(e)) => (None, Some(e)),
+        Err(e) => return Err(e),
+    };
+    let candidates = duplicates
+        .candidates()
+        .map_err(|e| ReadError::Sink(anyhow::Error::from(e).context("while finding duplicates")))?;
+    let found = if candidates.pairs.is_empty() {
+        None
+    } else {
+        let wanted = candidates.pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+        let rows = rows_at(file, opened()?, accept, defaults, &wanted);
+        duplicates::confirm(file, &candidates, &rows)
+    };
+    match (refused, found, end) {
+        (Some(e), Some(d), _) => Err(FormatError::merged(e, d).into()),
+        (Some(e), None, _) | (None, Some(e), _) => Err(e.into()),
+        (None, None, Some(end)) => Ok(end),
+        (None, None, None) => unreachable!("a read that ends without an error has an end"),
+    }
+}
+
+/// The rows at `wanted` ordinals, each with its line. The stream is the file read again, which
+/// gives the same rows in the same order, up to where the file was refused.
+fn rows_at(
+    file: &str,
+    input: impl Read,
+    accept: Accept,
+    defaults: Defaults<'_>,
+    wanted: &HashSet<u64>,
+) -> HashMap<u64, (u64, RawObservation)> {
+    let mut rows = HashMap::new();
+    let mut ordinal = 0u64;
+    // Its end (or the same error as before) is known already.
+    let _ = read(file, input, accept, defaults, &mut |_, line, row| {
+        if wanted.contains(&ordinal) {
+            rows.insert(ordinal, (line, row));
+        }
+        ordinal += 1;
+        Ok(())
+    });
+    rows
+}
+
+/// A whole file, parsed and checked, as the parsers' tests read it.
+#[cfg(test)]
+#[derive(Debug, Clone)]
+pub(crate) struct ParsedFile {
+    pub format: Format,
+    pub dataset: String,
+    pub title: Option<String>,
+    pub dim_names: Vec<String>,
+    pub rows: Vec<RawObservation>,
+}
+
+/// [`check`] of `bytes`, every row collected.
+#[cfg(test)]
+pub(crate) fn collect(
+    file: &str,
+    bytes: &[u8],
+    accept: Accept,
+    defaults: Defaults<'_>,
+) -> Result<ParsedFile, FormatError> {
+    let mut rows = Vec::new();
+    let spill_dir = std::env::temp_dir();
+    let room = Room {
+        memory: 1 << 20,
+        spill_dir: &spill_dir,
+    };
+    let read = check(
+        file,
+        &|| Ok(Box::new(bytes)),
+        accept,
+        defaults,
+        room,
+        &mut |_, _, row| {
+            rows.push(row);
+            Ok(())
+        },
+    );
+    match read {
+        Ok(end) => Ok(ParsedFile {
+            format: end.header.format,
+            dataset: end.header.dataset,
+            title: end.title,
+            dim_names: end.header.dim_names,
+            rows,
+        }),
+        Err(ReadError::Format(e)) => Err(e),
+        Err(ReadError::Sink(e)) => panic!("collecting cannot fail: {e}"),
+    }
 }
 
 /// Recognises the format from the first line alone; the parsers then validate everything.
-fn detect(bytes: &[u8]) -> Option<Format> {
-    let bytes = common::strip_bom(bytes);
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .unwrap_or(bytes.len());
-    let first = String::from_utf8_lossy(&bytes[..end]);
+fn detect(first: &str) -> Option<Format> {
     if first.contains('\t') && (first.contains("\\TIME_PERIOD") || first.contains("\\time")) {
         Some(Format::EurostatTsv)
     } else if first.contains("OBS_VALUE") {
         Some(Format::SdmxCsv)
-    } else if tidy::is_header(&first) {
+    } else if tidy::is_header(first) {
         Some(Format::Tidy)
     } else {
         None
@@ -194,6 +394,14 @@ mod tests {
         let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         encoder.write_all(bytes).unwrap();
         encoder.finish().unwrap()
+    }
+
+    fn parse_file(
+        file: &str,
+        bytes: &[u8],
+        defaults: Defaults<'_>,
+    ) -> Result<ParsedFile, FormatError> {
+        collect(file, bytes, Accept::Any, defaults)
     }
 
     fn named(dataset: Option<&str>) -> Defaults<'_> {

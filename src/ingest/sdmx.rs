@@ -10,8 +10,10 @@
 //! also after TIME_PERIOD, OBS_VALUE, OBS_FLAG and CONF_STATUS, as in the files of `data/`), or
 //! `code: label` in the header and in the values (`geo: Geopolitical entity`, `AT11: Burgenland`).
 
+use std::io::BufRead;
+
 use super::common::{self, Cells};
-use super::{Format, FormatError, ParsedFile};
+use super::{FileEnd, FileHeader, Format, FormatError, ReadError, Sink};
 
 /// The columns SDMX-CSV defines besides the dimensions.
 #[derive(Clone, Copy)]
@@ -106,13 +108,18 @@ impl Columns {
     }
 }
 
-/// Parses a whole SDMX-CSV file (not gzipped; see [`super::parse_file`]). The dataset code is
-/// `dataset` if given, else read from STRUCTURE_ID / DATAFLOW (`ESTAT:NAMA_10R_2GDP$DEFAULTVIEW(1.0)`
-/// → `nama_10r_2gdp`).
-pub fn parse(file: &str, bytes: &[u8], dataset: Option<&str>) -> Result<ParsedFile, FormatError> {
-    let mut csv = common::CsvRows::new(file, bytes);
+/// Reads an SDMX-CSV stream (not gzipped; see [`super::read`]). The dataset code is `dataset`
+/// if given, else read from STRUCTURE_ID / DATAFLOW of the first row
+/// (`ESTAT:NAMA_10R_2GDP$DEFAULTVIEW(1.0)` → `nama_10r_2gdp`), which every row must repeat.
+pub fn read(
+    file: &str,
+    stream: Box<dyn BufRead + '_>,
+    dataset: Option<&str>,
+    sink: &mut Sink<'_>,
+) -> Result<FileEnd, ReadError> {
+    let mut csv = common::CsvRows::new(file, stream);
     let Some((header_line, header)) = csv.next()? else {
-        return Err(FormatError::new(file, 0, "file is empty"));
+        return Err(FormatError::new(file, 0, "file is empty").into());
     };
     let header_error = |reason| FormatError::new(file, header_line, reason);
     let (cols, dim_names) = columns(header).map_err(header_error)?;
@@ -122,14 +129,25 @@ pub fn parse(file: &str, bytes: &[u8], dataset: Option<&str>) -> Result<ParsedFi
     if dataset.is_none() && cols.dataflow().is_none() {
         return Err(header_error(
             "missing column \"STRUCTURE_ID\" or \"DATAFLOW\" (or give the dataset code)".into(),
-        ));
+        )
+        .into());
     }
     let width = header.len();
+    let header_for = |code: String| FileHeader {
+        format: Format::SdmxCsv,
+        dataset: code,
+        dim_names: dim_names.clone(),
+    };
+    let mut file_header = match dataset {
+        Some(code) => Some(header_for(common::dataset_code(code).ok_or_else(|| {
+            FormatError::new(file, 0, format!("\"{code}\" is not a dataset code"))
+        })?)),
+        None => None,
+    };
 
-    // The first row's dataflow and line: every row must name the same one.
-    let mut dataflow: Option<(String, u64)> = None;
+    // The first row's dataflow: every row must name the same one.
+    let mut dataflow: Option<String> = None;
     let mut title = None;
-    let mut rows = common::Observations::with_capacity(common::line_count(bytes));
     while let Some((line, record)) = csv.next()? {
         common::check_width(file, line, width, record.len())?;
         let at_line = |reason: String| FormatError::new(file, line, reason);
@@ -145,12 +163,22 @@ pub fn parse(file: &str, bytes: &[u8], dataset: Option<&str>) -> Result<ParsedFi
 
         if let Some((i, name)) = cols.dataflow() {
             match &dataflow {
-                None => dataflow = Some((field(i).to_owned(), line)),
-                Some((first, _)) if first != field(i) => {
+                None => {
+                    let id = field(i);
+                    if file_header.is_none() {
+                        let code = dataset_from_dataflow(id).ok_or_else(|| {
+                            at_line(format!("cannot read a dataset code from \"{id}\""))
+                        })?;
+                        file_header = Some(header_for(code));
+                    }
+                    dataflow = Some(id.to_owned());
+                }
+                Some(first) if first != field(i) => {
                     return Err(at_line(format!(
                         "{name} \"{}\" differs from \"{first}\" of the first row; one dataset per file",
                         field(i)
-                    )));
+                    ))
+                    .into());
                 }
                 Some(_) => {}
             }
@@ -163,9 +191,7 @@ pub fn parse(file: &str, bytes: &[u8], dataset: Option<&str>) -> Result<ParsedFi
                 .map(str::to_owned);
         }
         if cols.get(Known::Action).map(field) == Some("D") {
-            return Err(at_line(
-                "ACTION \"D\" (delete) is not an observation".into(),
-            ));
+            return Err(at_line("ACTION \"D\" (delete) is not an observation".into()).into());
         }
         let cells = Cells {
             region: field(geo),
@@ -180,39 +206,15 @@ pub fn parse(file: &str, bytes: &[u8], dataset: Option<&str>) -> Result<ParsedFi
             continue;
         }
         let dim_values = cols.dims.iter().map(|&i| field(i).to_owned()).collect();
-        rows.push(
-            file,
-            line,
-            common::observation(cells, dim_values, line).map_err(at_line)?,
-        )?;
+        let row = common::observation(cells, dim_values, line).map_err(at_line)?;
+        let header = file_header
+            .as_ref()
+            .expect("named by the caller or the first row");
+        sink(header, line, row).map_err(ReadError::Sink)?;
     }
-
-    let dataset = match (dataset, &dataflow) {
-        (Some(code), _) => common::dataset_code(code).ok_or_else(|| {
-            FormatError::new(file, 0, format!("\"{code}\" is not a dataset code"))
-        })?,
-        (None, Some((id, line))) => dataset_from_dataflow(id).ok_or_else(|| {
-            FormatError::new(
-                file,
-                *line,
-                format!("cannot read a dataset code from \"{id}\""),
-            )
-        })?,
-        (None, None) => {
-            return Err(FormatError::new(
-                file,
-                0,
-                "no data rows, so no dataset code",
-            ));
-        }
-    };
-    Ok(ParsedFile {
-        format: Format::SdmxCsv,
-        dataset,
-        title,
-        dim_names,
-        rows: rows.into_vec(),
-    })
+    let header =
+        file_header.ok_or_else(|| FormatError::new(file, 0, "no data rows, so no dataset code"))?;
+    Ok(FileEnd { header, title })
 }
 
 /// Maps the header to columns; the error is the reason.
@@ -274,7 +276,16 @@ fn dataset_from_dataflow(id: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{Accept, ParsedFile, collect};
     use super::*;
+
+    fn parse(file: &str, bytes: &[u8], dataset: Option<&str>) -> Result<ParsedFile, FormatError> {
+        let defaults = super::super::Defaults {
+            dataset,
+            ..Default::default()
+        };
+        collect(file, bytes, Accept::Only(Format::SdmxCsv), defaults)
+    }
 
     fn err(text: &str) -> FormatError {
         parse("x.csv", text.as_bytes(), None).unwrap_err()

@@ -13,12 +13,15 @@
 //! Columns are found by name, so their order does not matter.
 
 use std::borrow::Cow;
+use std::io::BufRead;
 
 use super::common::{self, Cells};
-use super::{Format, FormatError, ParsedFile, RawObservation};
+use super::{
+    FileEnd, FileHeader, Format, FormatError, KnownRegions, RawObservation, ReadError, Sink,
+};
 
 /// What a tidy file may leave out, and what stands in for it.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Default, Clone, Copy)]
 pub struct Defaults<'a> {
     /// The dataset the caller names; rows that name one must name this one.
     pub dataset: Option<&'a str>,
@@ -28,6 +31,8 @@ pub struct Defaults<'a> {
     pub unit_only: bool,
     /// The dimension columns the file must have (a private dataset's, in any order).
     pub dims: Option<&'a [String]>,
+    /// Known region codes, each read in any case (an account's own data).
+    pub regions: Option<&'a KnownRegions>,
 }
 
 /// Where each known column is, and which columns are dimensions.
@@ -45,28 +50,31 @@ struct Columns {
     width: usize,
 }
 
-/// Parses a whole tidy CSV file (not gzipped; see [`super::parse_file`]).
-pub fn parse(file: &str, bytes: &[u8], defaults: Defaults<'_>) -> Result<ParsedFile, FormatError> {
-    let mut csv = common::CsvRows::new(file, bytes);
+/// Reads a tidy CSV stream (not gzipped; see [`super::read`]).
+pub fn read(
+    file: &str,
+    stream: Box<dyn BufRead + '_>,
+    defaults: Defaults<'_>,
+    sink: &mut Sink<'_>,
+) -> Result<FileEnd, ReadError> {
+    let mut csv = common::CsvRows::new(file, stream);
     let Some((header_line, header)) = csv.next()? else {
-        return Err(FormatError::new(file, 0, "file is empty"));
+        return Err(FormatError::new(file, 0, "file is empty").into());
     };
     let header_error = |reason: String| FormatError::new(file, header_line, reason);
     let (cols, dim_names) = columns(header).map_err(header_error)?;
     if cols.dataset.is_none() && defaults.dataset.is_none() {
         return Err(header_error(
             "missing column \"dataset_code\" (or name the dataset: --dataset)".into(),
-        ));
+        )
+        .into());
     }
     if cols.unit.is_none() && defaults.unit.is_none() {
-        return Err(header_error(
-            "missing column \"unit\" (or name the unit: --unit)".into(),
-        ));
+        return Err(
+            header_error("missing column \"unit\" (or name the unit: --unit)".into()).into(),
+        );
     }
 
-    // The dataset every row must name: the caller's, or else the first row's (with its line).
-    let mut dataset: Option<(String, u64)> = defaults.dataset.map(|d| (d.to_owned(), 0));
-    let mut rows = common::Observations::with_capacity(common::line_count(bytes));
     // Every row's problem is reported, not only the first; a CSV that cannot be read further
     // (broken quoting, bytes that are not UTF-8) ends the reading.
     let mut problems = super::Problems::new(file);
@@ -88,6 +96,13 @@ pub fn parse(file: &str, bytes: &[u8], defaults: Defaults<'_>) -> Result<ParsedF
             );
         }
     }
+    // The dataset every row must name: the caller's, or else the first row's (with its line).
+    let mut dataset: Option<(String, u64)> = defaults.dataset.map(|d| (d.to_owned(), 0));
+    // Known once the dataset is: the caller's, or the first row's if it is a dataset code.
+    let mut file_header = match defaults.dataset {
+        Some(code) => Some(header_of(file, code, 0, &dim_names)?),
+        None => None,
+    };
     loop {
         let (line, record) = match csv.next() {
             Ok(Some(next)) => next,
@@ -105,7 +120,13 @@ pub fn parse(file: &str, bytes: &[u8], defaults: Defaults<'_>) -> Result<ParsedF
         if let Some(i) = cols.dataset {
             let code = field(i);
             match &dataset {
-                None => dataset = Some((code.to_owned(), line)),
+                None => {
+                    dataset = Some((code.to_owned(), line));
+                    match header_of(file, code, line, &dim_names) {
+                        Ok(header) => file_header = Some(header),
+                        Err(e) => problems.add_all(e),
+                    }
+                }
                 Some((expected, _)) if !expected.eq_ignore_ascii_case(code) => {
                     problems.add(
                         line,
@@ -125,38 +146,43 @@ pub fn parse(file: &str, bytes: &[u8], defaults: Defaults<'_>) -> Result<ParsedF
         }
         match row(&cols, defaults, line, record) {
             Ok(observation) => {
-                if let Err(e) = rows.push(file, line, observation) {
-                    problems.add_all(e);
+                if let Some(header) = &file_header {
+                    sink(header, line, observation).map_err(ReadError::Sink)?;
                 }
             }
             Err(reason) => problems.add(line, reason),
         }
     }
     problems.into_result()?;
+    let header =
+        file_header.ok_or_else(|| FormatError::new(file, 0, "no data rows, so no dataset_code"))?;
+    Ok(FileEnd {
+        header,
+        title: None,
+    })
+}
 
-    let Some((code, line)) = dataset else {
-        return Err(FormatError::new(
-            file,
-            0,
-            "no data rows, so no dataset_code",
-        ));
-    };
-    let dataset = common::dataset_code(&code).ok_or_else(|| {
+/// The header of a file of dataset `code`, named on `line`.
+fn header_of(
+    file: &str,
+    code: &str,
+    line: u64,
+    dim_names: &[String],
+) -> Result<FileHeader, FormatError> {
+    let dataset = common::dataset_code(code).ok_or_else(|| {
         FormatError::new(
             file,
             line,
             format!(
                 "dataset_code \"{}\" is not a dataset code",
-                common::shown(&code)
+                common::shown(code)
             ),
         )
     })?;
-    Ok(ParsedFile {
+    Ok(FileHeader {
         format: Format::Tidy,
         dataset,
-        title: None,
-        dim_names,
-        rows: rows.into_vec(),
+        dim_names: dim_names.to_vec(),
     })
 }
 
@@ -360,7 +386,16 @@ fn columns(header: &csv::StringRecord) -> Result<(Columns, Vec<String>), String>
 
 #[cfg(test)]
 mod tests {
+    use super::super::{Accept, ParsedFile, collect};
     use super::*;
+
+    pub(super) fn parse(
+        file: &str,
+        bytes: &[u8],
+        defaults: Defaults<'_>,
+    ) -> Result<ParsedFile, FormatError> {
+        collect(file, bytes, Accept::Only(Format::Tidy), defaults)
+    }
 
     const HEADER: &str = "dataset_code,nuts_code,nuts_level,time,value,unit,flags,freq,sex";
 
@@ -444,8 +479,7 @@ mod tests {
         Defaults {
             dataset: Some(dataset),
             unit: Some(unit),
-            unit_only: false,
-            dims: None,
+            ..Default::default()
         }
     }
 
@@ -627,12 +661,20 @@ mod tests {
     /// 300,000 column names took 79 s of CPU when each was compared with every earlier one.
     #[test]
     fn huge_headers_are_refused_and_repeats_found_under_the_cap() {
-        let many: Vec<String> = (0..300_000).map(|i| format!("d{i}")).collect();
+        let many: Vec<String> = (0..120_000).map(|i| format!("d{i}")).collect();
         let e = err(&format!("{HEADER},{}\n", many.join(",")));
         assert_eq!(e.line, 1);
         assert_eq!(
             e.reason,
-            "the header has 300009 columns; at most 1000 are accepted"
+            "the header has 120009 columns; at most 1000 are accepted"
+        );
+        // Past a line's bound in bytes, the reading stops before the names are looked at.
+        let longer: Vec<String> = (0..300_000).map(|i| format!("d{i}")).collect();
+        let e = err(&format!("{HEADER},{}\n", longer.join(",")));
+        assert!(
+            e.reason.contains("longer than 1048576 bytes"),
+            "{}",
+            e.reason
         );
         // Under the cap, a repeat at the very end is still found.
         let mut names: Vec<String> = (0..990).map(|i| format!("d{i}")).collect();
@@ -689,6 +731,8 @@ mod tests {
 
 #[cfg(test)]
 mod problems {
+    use super::super::ParsedFile;
+    use super::tests::parse;
     use super::*;
 
     fn parse_minimal(text: &str, unit_only: bool) -> Result<ParsedFile, FormatError> {
@@ -696,7 +740,7 @@ mod problems {
             dataset: Some("mine"),
             unit: Some("PC"),
             unit_only,
-            dims: None,
+            ..Default::default()
         };
         parse("body", text.as_bytes(), defaults)
     }
@@ -741,8 +785,7 @@ mod problems {
         let defaults = Defaults {
             dataset: Some("mine"),
             unit: Some("eur_hab"),
-            unit_only: false,
-            dims: None,
+            ..Default::default()
         };
         let parsed = parse("f", b"nuts_code,period,value\nDE21,2023,1\n", defaults).unwrap();
         assert_eq!(parsed.rows[0].unit, "EUR_HAB");

@@ -9,12 +9,20 @@
 //! (dropped), `: c` only a flag (kept with no value, because the flag is information). The format
 //! has no quoting, so lines are split by hand, which is also faster than a CSV reader.
 
-use super::common::{self, Cells};
-use super::{Format, FormatError, ParsedFile};
+use std::io::BufRead;
 
-/// Parses a whole TSV file (not gzipped; see [`super::parse_file`]). The file carries no dataset
-/// code, so it is `dataset` or else the file name (`estat_nama_10r_3gdp.tsv.gz` → `nama_10r_3gdp`).
-pub fn parse(file: &str, bytes: &[u8], dataset: Option<&str>) -> Result<ParsedFile, FormatError> {
+use super::common::{self, Cells};
+use super::input::Lines;
+use super::{FileEnd, FileHeader, Format, FormatError, ReadError, Sink};
+
+/// Reads a TSV stream (not gzipped; see [`super::read`]). The file carries no dataset code, so
+/// it is `dataset` or else the file name (`estat_nama_10r_3gdp.tsv.gz` → `nama_10r_3gdp`).
+pub fn read(
+    file: &str,
+    stream: Box<dyn BufRead + '_>,
+    dataset: Option<&str>,
+    sink: &mut Sink<'_>,
+) -> Result<FileEnd, ReadError> {
     let dataset = match dataset {
         Some(code) => common::dataset_code(code).ok_or_else(|| {
             FormatError::new(file, 0, format!("\"{code}\" is not a dataset code"))
@@ -27,41 +35,42 @@ pub fn parse(file: &str, bytes: &[u8], dataset: Option<&str>) -> Result<ParsedFi
             )
         })?,
     };
-    let bytes = common::strip_bom(bytes);
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let line = common::line_count(&bytes[..e.valid_up_to()]) + 1;
-        FormatError::new(file, line as u64, "not valid UTF-8")
-    })?;
-    let mut lines = text.split('\n').map(|l| l.strip_suffix('\r').unwrap_or(l));
-    let header = lines.next().filter(|h| !h.is_empty());
-    let header = header.ok_or_else(|| FormatError::new(file, 0, "file is empty"))?;
-    let layout = Layout::from_header(header).map_err(|reason| FormatError::new(file, 1, reason))?;
+    let mut lines = Lines::new(file, stream);
+    let header = match lines.next_line()? {
+        Some((_, header)) if !header.is_empty() => header.to_owned(),
+        _ => return Err(FormatError::new(file, 0, "file is empty").into()),
+    };
+    let layout =
+        Layout::from_header(&header).map_err(|reason| FormatError::new(file, 1, reason))?;
+    let header = FileHeader {
+        format: Format::EurostatTsv,
+        dataset,
+        dim_names: layout
+            .dims
+            .iter()
+            .map(|&i| layout.names[i].to_owned())
+            .collect(),
+    };
 
-    let mut rows = common::Observations::default();
-    let mut cells: Vec<&str> = Vec::new();
-    let mut codes: Vec<&str> = Vec::new();
-    for (line, text) in (2u64..).zip(lines) {
+    while let Some((line, text)) = lines.next_line()? {
         if text.is_empty() {
             continue;
         }
         let at_line = |reason: String| FormatError::new(file, line, reason);
-        cells.clear();
-        cells.extend(text.split('\t'));
+        let cells: Vec<&str> = text.split('\t').collect();
         if cells.len() != layout.periods.len() + 1 {
             let expected = layout.periods.len() + 1;
-            return Err(at_line(format!(
-                "expected {expected} fields, found {}",
-                cells.len()
-            )));
+            let found = cells.len();
+            return Err(at_line(format!("expected {expected} fields, found {found}")).into());
         }
-        codes.clear();
-        codes.extend(cells[0].split(',').map(str::trim));
+        let codes: Vec<&str> = cells[0].split(',').map(str::trim).collect();
         if codes.len() != layout.names.len() {
             let expected = layout.names.len();
+            let found = codes.len();
             return Err(at_line(format!(
-                "expected {expected} dimension codes, found {}",
-                codes.len()
-            )));
+                "expected {expected} dimension codes, found {found}"
+            ))
+            .into());
         }
         let dim_values: Vec<String> = layout.dims.iter().map(|&i| codes[i].to_owned()).collect();
         for (period, cell) in layout.periods.iter().zip(&cells[1..]) {
@@ -76,25 +85,13 @@ pub fn parse(file: &str, bytes: &[u8], dataset: Option<&str>) -> Result<ParsedFi
                 flags,
                 conf_status: "",
             };
-            rows.push(
-                file,
-                line,
-                common::observation(cells, dim_values.clone(), line).map_err(at_line)?,
-            )?;
+            let row = common::observation(cells, dim_values.clone(), line).map_err(at_line)?;
+            sink(&header, line, row).map_err(ReadError::Sink)?;
         }
     }
-
-    let dim_names = layout
-        .dims
-        .iter()
-        .map(|&i| layout.names[i].to_owned())
-        .collect();
-    Ok(ParsedFile {
-        format: Format::EurostatTsv,
-        dataset,
+    Ok(FileEnd {
+        header,
         title: None,
-        dim_names,
-        rows: rows.into_vec(),
     })
 }
 
@@ -181,7 +178,16 @@ fn dataset_from_file_name(file: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{Accept, ParsedFile, collect};
     use super::*;
+
+    fn parse(file: &str, bytes: &[u8], dataset: Option<&str>) -> Result<ParsedFile, FormatError> {
+        let defaults = super::super::Defaults {
+            dataset,
+            ..Default::default()
+        };
+        collect(file, bytes, Accept::Only(Format::EurostatTsv), defaults)
+    }
 
     fn err(text: &str) -> FormatError {
         parse("x.tsv", text.as_bytes(), None).unwrap_err()

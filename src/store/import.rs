@@ -6,15 +6,14 @@
 //! and the old row is marked superseded by it; a file identical to the dataset's latest snapshot
 //! changes nothing. Imports add and revise; they never delete.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::store::sql::{BulkInsert, Db, OptionalExtension, SqlResult, params};
+use crate::store::sql::{BulkInsert, Db, OptionalExtension, SqlResult, Stmt, params};
 use anyhow::bail;
 
 use crate::catalogue::SourceRecord;
 use crate::citation::{CanonicalRow, canonical_dims, citation_id};
-use crate::dataset_file::{ParsedFile, RawObservation};
-use crate::progress::Progress;
+use crate::dataset_file::{FileHeader, RawObservation};
 use crate::store::classification::RegionSource;
 use crate::store::datasets::{Replaced, RowChange};
 use crate::store::regions::RegionRow;
@@ -296,151 +295,235 @@ pub struct FileOrigin<'a> {
     pub sha256: &'a str,
 }
 
-/// Imports one parsed file as a snapshot of its dataset, each row written counted on `progress`.
-pub fn import_dataset(
-    tx: &Db<'_>,
-    parsed: &ParsedFile,
-    meta: &DatasetMeta,
-    origin: &FileOrigin<'_>,
-    owner: Option<i64>,
-    progress: &mut Progress,
-) -> anyhow::Result<ImportOutcome> {
-    let FileOrigin {
-        source_id,
-        name: file_name,
-        sha256: file_sha256,
-    } = *origin;
-    let dataset_id = upsert_dataset(tx, meta, &parsed.dim_names, source_id, owner)?;
-    let mut outcome = ImportOutcome {
-        dataset: meta.code.clone(),
-        file: file_name.to_owned(),
-        snapshot: None,
-        written: true,
-        rows_in_file: parsed.rows.len() as u64,
-        added: 0,
-        revised: 0,
-        unchanged: 0,
-    };
-    if latest_snapshot_sha(tx, &meta.code, owner)?.as_deref() == Some(file_sha256) {
-        outcome.unchanged = outcome.rows_in_file;
-        return Ok(outcome);
+/// How an import of one file begins: the file is the dataset's latest snapshot already, or its
+/// rows are to be written.
+pub enum Begun<'t, 'c> {
+    Same(ImportOutcome),
+    Writing(Box<SnapshotWriter<'t, 'c>>),
+}
+
+/// Distinct things an import meets and must remember to the end (the series whose statistics
+/// and blocks it renews, the regions it registers), up to a bound: a file of millions of series
+/// must not hold them all. Past the bound, only that they overflowed: the end then asks the
+/// database.
+enum Met<T> {
+    Items(HashSet<T>),
+    Overflowed,
+}
+
+/// Most series or regions one import remembers one by one.
+const MAX_MET: usize = 100_000;
+
+impl<T: std::hash::Hash + Eq> Met<T> {
+    fn new() -> Self {
+        Met::Items(HashSet::new())
     }
-    let has_rows: bool = tx.query_row(
-        "SELECT EXISTS (SELECT 1 FROM observations
-                        WHERE series_id IN (SELECT id FROM series WHERE dataset_id = ?1))",
-        params![dataset_id],
-        |r| r.get(0),
-    )?;
-    // The changes after the dataset's latest snapshot so far are this import's.
-    let previous_snapshot: Option<String> = tx
-        .query_row(
-            "SELECT public_id FROM snapshots WHERE dataset_id = ?1 ORDER BY id DESC LIMIT 1",
+
+    fn insert(&mut self, item: T) {
+        if let Met::Items(items) = self
+            && !items.contains(&item)
+        {
+            if items.len() == MAX_MET {
+                *self = Met::Overflowed;
+            } else {
+                items.insert(item);
+            }
+        }
+    }
+}
+
+/// Writes one file as a snapshot of its dataset, row by row as the file is read: what it holds
+/// does not grow with the file (a bounded cache of series ids, the first changes for the
+/// event).
+pub struct SnapshotWriter<'t, 'c> {
+    tx: &'t Db<'c>,
+    code: String,
+    dim_names: Vec<String>,
+    file_sha256: String,
+    owner: Option<i64>,
+    dataset_id: i64,
+    snapshot_id: i64,
+    snapshot_public: String,
+    previous_snapshot: Option<String>,
+    /// Whether the dataset has rows a row of the file may revise.
+    has_rows: bool,
+    outcome: ImportOutcome,
+    series_ids: HashMap<String, i64>,
+    series_seen: Met<i64>,
+    /// The series whose current rows change: their blocks are written again.
+    touched: Met<i64>,
+    regions_seen: Met<String>,
+    /// The first changes, for the `dataset.updated` event: only those are built (an import may
+    /// change millions of rows).
+    changes: Vec<RowChange>,
+    find_series: Stmt<'c>,
+    insert: BulkInsert<'c>,
+    current: Stmt<'c>,
+    supersede: Stmt<'c>,
+    revive: Stmt<'c>,
+    key: String,
+}
+
+impl<'t, 'c> SnapshotWriter<'t, 'c> {
+    /// Writes the dataset's description and, unless the file is its latest snapshot already,
+    /// begins a snapshot of `rows_in_file` rows.
+    pub fn begin(
+        tx: &'t Db<'c>,
+        header: &FileHeader,
+        meta: &DatasetMeta,
+        origin: &FileOrigin<'_>,
+        owner: Option<i64>,
+        rows_in_file: u64,
+    ) -> anyhow::Result<Begun<'t, 'c>> {
+        let FileOrigin {
+            source_id,
+            name: file_name,
+            sha256: file_sha256,
+        } = *origin;
+        let dataset_id = upsert_dataset(tx, meta, &header.dim_names, source_id, owner)?;
+        let outcome = ImportOutcome {
+            dataset: meta.code.clone(),
+            file: file_name.to_owned(),
+            snapshot: None,
+            written: true,
+            rows_in_file,
+            added: 0,
+            revised: 0,
+            unchanged: 0,
+        };
+        if latest_snapshot_sha(tx, &meta.code, owner)?.as_deref() == Some(file_sha256) {
+            return Ok(Begun::Same(ImportOutcome {
+                unchanged: rows_in_file,
+                ..outcome
+            }));
+        }
+        let has_rows: bool = tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM observations
+                            WHERE series_id IN (SELECT id FROM series WHERE dataset_id = ?1))",
             params![dataset_id],
             |r| r.get(0),
-        )
-        .optional()?;
-
-    let snapshot_public = crate::ids::snapshot_id();
-    let snapshot_id: i64 = tx.query_row(
-        "INSERT INTO snapshots (public_id, dataset_id, owner_account_id, imported_at, file_name,
-                                file_sha256, format, rows_in_file, rows_added, rows_revised,
-                                rows_unchanged, citation_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, 0, ?9) RETURNING id",
-        params![
-            snapshot_public,
-            dataset_id,
+        )?;
+        // The changes after the dataset's latest snapshot so far are this import's.
+        let previous_snapshot: Option<String> = tx
+            .query_row(
+                "SELECT public_id FROM snapshots WHERE dataset_id = ?1 ORDER BY id DESC LIMIT 1",
+                params![dataset_id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let snapshot_public = crate::ids::snapshot_id();
+        let snapshot_id: i64 = tx.query_row(
+            "INSERT INTO snapshots (public_id, dataset_id, owner_account_id, imported_at, file_name,
+                                    file_sha256, format, rows_in_file, rows_added, rows_revised,
+                                    rows_unchanged, citation_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, 0, ?9) RETURNING id",
+            params![
+                snapshot_public,
+                dataset_id,
+                owner,
+                crate::clock::now_ms(),
+                file_name,
+                file_sha256,
+                header.format.as_str(),
+                rows_in_file as i64,
+                super::datasets::snapshot_citation_id(&snapshot_public, file_sha256),
+            ],
+            |r| r.get(0),
+        )?;
+        Ok(Begun::Writing(Box::new(SnapshotWriter {
+            tx,
+            code: meta.code.clone(),
+            dim_names: header.dim_names.clone(),
+            file_sha256: file_sha256.to_owned(),
             owner,
-            crate::clock::now_ms(),
-            file_name,
-            file_sha256,
-            parsed.format.as_str(),
-            outcome.rows_in_file as i64,
-            super::datasets::snapshot_citation_id(&snapshot_public, file_sha256),
-        ],
-        |r| r.get(0),
-    )?;
+            dataset_id,
+            snapshot_id,
+            snapshot_public,
+            previous_snapshot,
+            has_rows,
+            outcome,
+            series_ids: HashMap::new(),
+            series_seen: Met::new(),
+            touched: Met::new(),
+            regions_seen: Met::new(),
+            changes: Vec::new(),
+            find_series: tx.prepare_cached(
+                "INSERT INTO series (dataset_id, unit, dims) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (dataset_id, unit, dims) DO UPDATE SET unit = excluded.unit
+                 RETURNING id",
+            )?,
+            insert: tx.bulk_insert(
+                "observations",
+                &[
+                    "citation_id",
+                    "series_id",
+                    "region_code",
+                    "period",
+                    "value",
+                    "value_text",
+                    "flags",
+                    "conf_status",
+                    "src_line",
+                    "snapshot_id",
+                    "owner_account_id",
+                ],
+            )?,
+            current: tx.prepare_cached(
+                "SELECT citation_id, value_text, flags, conf_status FROM observations
+                 WHERE region_code = ?1 AND series_id = ?2 AND period = ?3
+                   AND superseded_by IS NULL",
+            )?,
+            supersede: tx.prepare_cached(
+                "UPDATE observations SET superseded_by = ?2 WHERE citation_id = ?1",
+            )?,
+            revive: tx.prepare_cached(
+                "UPDATE observations SET superseded_by = NULL WHERE citation_id = ?1",
+            )?,
+            key: String::new(),
+        })))
+    }
 
-    let mut series_ids: HashMap<String, i64> = HashMap::new();
-    let mut find_series = tx.prepare_cached(
-        "INSERT INTO series (dataset_id, unit, dims) VALUES (?1, ?2, ?3)
-         ON CONFLICT (dataset_id, unit, dims) DO UPDATE SET unit = excluded.unit
-         RETURNING id",
-    )?;
-    let mut insert = tx.bulk_insert(
-        "observations",
-        &[
-            "citation_id",
-            "series_id",
-            "region_code",
-            "period",
-            "value",
-            "value_text",
-            "flags",
-            "conf_status",
-            "src_line",
-            "snapshot_id",
-            "owner_account_id",
-        ],
-    )?;
-    let mut current = tx.prepare_cached(
-        "SELECT citation_id, value_text, flags, conf_status FROM observations
-         WHERE region_code = ?1 AND series_id = ?2 AND period = ?3 AND superseded_by IS NULL",
-    )?;
-    let mut supersede =
-        tx.prepare_cached("UPDATE observations SET superseded_by = ?2 WHERE citation_id = ?1")?;
-    let mut revive =
-        tx.prepare_cached("UPDATE observations SET superseded_by = NULL WHERE citation_id = ?1")?;
+    /// The id of the series of `row`, made when it is new.
+    fn series_of(&mut self, row: &RawObservation, dims: &str) -> SqlResult<i64> {
+        self.key.clear();
+        self.key.push_str(&row.unit);
+        self.key.push('\x1f');
+        self.key.push_str(dims);
+        if let Some(id) = self.series_ids.get(&self.key) {
+            return Ok(*id);
+        }
+        let id: i64 = self
+            .find_series
+            .query_row(params![self.dataset_id, row.unit, dims], |r| r.get(0))?;
+        // A cache: past its bound it starts again rather than grow with the file.
+        if self.series_ids.len() == MAX_MET {
+            self.series_ids.clear();
+        }
+        self.series_ids.insert(self.key.clone(), id);
+        self.series_seen.insert(id);
+        Ok(id)
+    }
 
-    let mut regions_seen: HashSet<&str> = HashSet::new();
-    // The series whose current rows change: their blocks are written again.
-    let mut touched: BTreeSet<i64> = BTreeSet::new();
-    // The first changes, for the `dataset.updated` event: only those are built (an import may
-    // change millions of rows).
-    let mut changes: Vec<RowChange> = Vec::new();
-    let mut note_change =
-        |row: &RawObservation, dims: &str, citation_id: &str, replaced: Option<Replaced>| {
-            if changes.len() < events::MAX_LISTED_CHANGES {
-                changes.push(RowChange::new(
-                    (&row.region, &row.period, &row.unit, dims),
-                    (&row.value_text, &row.flags),
-                    citation_id,
-                    replaced,
-                ));
-            }
-        };
-    let mut key = String::new();
-    progress.start(&meta.code, parsed.rows.len() as u64);
-    for row in &parsed.rows {
-        progress.row();
-        let dims = canonical_dims(&parsed.dim_names, &row.dim_values);
-        key.clear();
-        key.push_str(&row.unit);
-        key.push('\x1f');
-        key.push_str(&dims);
-        let series_id = match series_ids.get(&key) {
-            Some(id) => *id,
-            None => {
-                let id: i64 =
-                    find_series.query_row(params![dataset_id, row.unit, dims], |r| r.get(0))?;
-                series_ids.insert(key.clone(), id);
-                id
-            }
-        };
-        regions_seen.insert(&row.region);
+    /// Writes one row of the file: added when its cell is new, unchanged when it equals the
+    /// current row, otherwise a revision superseding it.
+    pub fn add(&mut self, row: &RawObservation) -> anyhow::Result<()> {
+        let dims = canonical_dims(&self.dim_names, &row.dim_values);
+        let series_id = self.series_of(row, &dims)?;
+        self.regions_seen.insert(row.region.clone());
         let cit = citation_id(&CanonicalRow {
-            dataset: &meta.code,
+            dataset: &self.code,
             region: &row.region,
             period: &row.period,
             dims: &dims,
             value_text: &row.value_text,
             flags: &row.flags,
             unit: &row.unit,
-            file_sha256,
+            file_sha256: &self.file_sha256,
             conf_status: &row.conf_status,
-            owner,
+            owner: self.owner,
         });
-        let existing: Option<(String, String, String, String)> = if has_rows {
-            current
+        let existing: Option<(String, String, String, String)> = if self.has_rows {
+            self.current
                 .query_row(params![row.region, series_id, row.period], |r| {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
                 })
@@ -448,8 +531,28 @@ pub fn import_dataset(
         } else {
             None
         };
-        let add = |insert: &mut BulkInsert| {
-            insert.add(params![
+        let replaced = match existing {
+            None => None,
+            Some((_, text, flags, conf))
+                if text == row.value_text && flags == row.flags && conf == row.conf_status =>
+            {
+                self.outcome.unchanged += 1;
+                return Ok(());
+            }
+            Some((old, old_text, old_flags, _)) => {
+                // Free the (region, series, period) slot first: only one current row may hold it.
+                self.supersede.execute(params![old, cit])?;
+                Some(Replaced {
+                    citation_id: old,
+                    value_text: old_text,
+                    flags: old_flags,
+                })
+            }
+        };
+        // A value that returns to an earlier one revives that row and its citation.
+        let revived = replaced.is_some() && self.revive.execute(params![&cit])? > 0;
+        if !revived {
+            self.insert.add(params![
                 cit,
                 series_id,
                 row.region,
@@ -459,88 +562,104 @@ pub fn import_dataset(
                 row.flags,
                 row.conf_status,
                 row.src_line as i64,
-                snapshot_id,
-                owner
-            ])
-        };
-        match existing {
-            None => {
-                add(&mut insert)?;
-                outcome.added += 1;
-                note_change(row, &dims, &cit, None);
-                touched.insert(series_id);
-            }
-            Some((_, text, flags, conf))
-                if text == row.value_text && flags == row.flags && conf == row.conf_status =>
-            {
-                outcome.unchanged += 1;
-            }
-            Some((old, old_text, old_flags, _)) => {
-                // Free the (region, series, period) slot first: only one current row may hold it.
-                supersede.execute(params![old, cit])?;
-                // A value that returns to an earlier one revives that row and its citation.
-                if revive.execute(params![&cit])? == 0 {
-                    add(&mut insert)?;
-                }
-                outcome.revised += 1;
-                let replaced = Replaced {
-                    citation_id: old,
-                    value_text: old_text,
-                    flags: old_flags,
-                };
-                note_change(row, &dims, &cit, Some(replaced));
-                touched.insert(series_id);
-            }
+                self.snapshot_id,
+                self.owner
+            ])?;
         }
+        match replaced {
+            None => self.outcome.added += 1,
+            Some(_) => self.outcome.revised += 1,
+        }
+        if self.changes.len() < events::MAX_LISTED_CHANGES {
+            self.changes.push(RowChange::new(
+                (&row.region, &row.period, &row.unit, &dims),
+                (&row.value_text, &row.flags),
+                &cit,
+                replaced,
+            ));
+        }
+        self.touched.insert(series_id);
+        Ok(())
     }
-    // Every added row is written before anything reads them (the blocks, the statistics).
-    insert.finish()?;
-    drop((find_series, current, supersede, revive));
 
-    progress.finish();
-    if outcome.added + outcome.revised == 0 {
-        tx.execute("DELETE FROM snapshots WHERE id = ?1", params![snapshot_id])?;
-    } else {
-        tx.execute(
-            "UPDATE snapshots SET rows_added = ?2, rows_revised = ?3, rows_unchanged = ?4
-             WHERE id = ?1",
-            params![
-                snapshot_id,
-                outcome.added as i64,
-                outcome.revised as i64,
-                outcome.unchanged as i64
-            ],
-        )?;
-        let listed = changes.len() as u64;
-        let data = serde_json::json!({
-            "dataset": meta.code,
-            "snapshot": snapshot_public,
-            "visibility": if owner.is_some() { "private" } else { "public" },
-            "rows_added": outcome.added,
-            "rows_revised": outcome.revised,
-            "rows_unchanged": outcome.unchanged,
-            "changes": changes,
-            "changes_complete": listed == outcome.added + outcome.revised,
-            "links": {
-                "dataset": format!("/datasets/{}", meta.code),
-                "export": format!("/export/bulk/{}.csv", meta.code),
-                "changes": match &previous_snapshot {
-                    Some(since) => format!("/datasets/{}/changes?since_snapshot={since}", meta.code),
-                    None => format!("/datasets/{}/changes", meta.code),
+    /// Ends the snapshot: its counts, the `dataset.updated` event, the series' statistics and
+    /// blocks, the headline series and the regions met.
+    pub fn finish(self, meta: &DatasetMeta) -> anyhow::Result<ImportOutcome> {
+        let SnapshotWriter {
+            tx,
+            mut outcome,
+            insert,
+            snapshot_id,
+            snapshot_public,
+            dataset_id,
+            owner,
+            ..
+        } = self;
+        // Every added row is written before anything reads them (the blocks, the statistics).
+        insert.finish()?;
+        if outcome.added + outcome.revised == 0 {
+            tx.execute("DELETE FROM snapshots WHERE id = ?1", params![snapshot_id])?;
+        } else {
+            tx.execute(
+                "UPDATE snapshots SET rows_added = ?2, rows_revised = ?3, rows_unchanged = ?4
+                 WHERE id = ?1",
+                params![
+                    snapshot_id,
+                    outcome.added as i64,
+                    outcome.revised as i64,
+                    outcome.unchanged as i64
+                ],
+            )?;
+            let listed = self.changes.len() as u64;
+            let data = serde_json::json!({
+                "dataset": meta.code,
+                "snapshot": snapshot_public,
+                "visibility": if owner.is_some() { "private" } else { "public" },
+                "rows_added": outcome.added,
+                "rows_revised": outcome.revised,
+                "rows_unchanged": outcome.unchanged,
+                "changes": self.changes,
+                "changes_complete": listed == outcome.added + outcome.revised,
+                "links": {
+                    "dataset": format!("/datasets/{}", meta.code),
+                    "export": format!("/export/bulk/{}.csv", meta.code),
+                    "changes": match &self.previous_snapshot {
+                        Some(since) => format!("/datasets/{}/changes?since_snapshot={since}", meta.code),
+                        None => format!("/datasets/{}/changes", meta.code),
+                    },
                 },
-            },
-        });
-        let audience = owner.map_or(Audience::Everyone, Audience::Account);
-        emit(tx, events::DATASET_UPDATED, audience, &data)?;
-        outcome.snapshot = Some(snapshot_public);
+            });
+            let audience = owner.map_or(Audience::Everyone, Audience::Account);
+            emit(tx, events::DATASET_UPDATED, audience, &data)?;
+            outcome.snapshot = Some(snapshot_public);
+        }
+        let all_series = |met: Met<i64>| -> SqlResult<Vec<i64>> {
+            match met {
+                Met::Items(items) => Ok(items.into_iter().collect()),
+                Met::Overflowed => tx
+                    .prepare("SELECT id FROM series WHERE dataset_id = ?1")?
+                    .query_map(params![dataset_id], |r| r.get(0))?
+                    .collect(),
+            }
+        };
+        refresh_series_stats(tx, all_series(self.series_seen)?.into_iter())?;
+        let mut touched = all_series(self.touched)?;
+        touched.sort_unstable();
+        for series in touched {
+            super::blocks::write_series(tx, series)?;
+        }
+        set_headline_series(tx, dataset_id, &meta.headline)?;
+        let regions = match self.regions_seen {
+            Met::Items(items) => items.into_iter().collect(),
+            // The regions of rows unchanged were registered by the import that added them.
+            Met::Overflowed => tx
+                .prepare("SELECT DISTINCT region_code FROM observations WHERE snapshot_id = ?1")?
+                .query_map(params![snapshot_id], |r| r.get(0))?
+                .collect::<SqlResult<Vec<String>>>()?,
+        };
+        add_unclassified_regions(tx, regions.iter().map(String::as_str), owner)?;
+        Ok(outcome)
     }
-    refresh_series_stats(tx, series_ids.values().copied())?;
-    for series in touched {
-        super::blocks::write_series(tx, series)?;
-    }
-    set_headline_series(tx, dataset_id, &meta.headline)?;
-    add_unclassified_regions(tx, regions_seen.into_iter(), owner)?;
-    Ok(outcome)
 }
 
 fn refresh_series_stats(tx: &Db<'_>, series: impl Iterator<Item = i64>) -> SqlResult<()> {

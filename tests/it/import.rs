@@ -10,6 +10,7 @@ use regintel::import::{ImportReport, import_bundled, import_files};
 use regintel::store::Store;
 use serde_json::Value;
 
+use crate::child_memory::{Finished, run_measured};
 use crate::support::{Options, TestServer, bundled_data_dir};
 
 const TIDY_V1: &str = "dataset_code,nuts_code,nuts_level,time,value,unit,flags,sex,src_line
@@ -32,6 +33,7 @@ fn import(dir: &Path, files: &[&Path]) -> anyhow::Result<ImportReport> {
         files,
         &Default::default(),
         None,
+        &regintel::import::Room::default(),
         &mut Progress::hidden(),
     )
 }
@@ -81,7 +83,13 @@ fn reimporting_the_same_file_changes_nothing() {
 
     // And the bundled extract, imported again, is recognised without a write.
     let store = Store::open(data.path(), 1).unwrap();
-    let report = import_bundled(&store, &Catalogue::bundled(), &mut Progress::hidden()).unwrap();
+    let report = import_bundled(
+        &store,
+        &Catalogue::bundled(),
+        &regintel::import::Room::default(),
+        &mut Progress::hidden(),
+    )
+    .unwrap();
     assert!(!report.changed());
     assert_eq!(count(data.path(), OBS), obs);
     assert_eq!(count(data.path(), generation), before + 1);
@@ -340,6 +348,7 @@ test_pop,DE23,2022,70,NR,T
         &[&v1],
         &Default::default(),
         None,
+        &regintel::import::Room::default(),
         &mut Progress::hidden(),
     )
     .unwrap();
@@ -355,6 +364,7 @@ test_pop,DE23,2022,70,NR,T
                     &[&v2],
                     &Default::default(),
                     None,
+                    &regintel::import::Room::default(),
                     &mut Progress::hidden(),
                 )
                 .unwrap();
@@ -414,4 +424,80 @@ fn malformed_files_are_refused_whole_with_line_and_reason() {
         assert_eq!(count(data.path(), OBS), obs, "{name}");
         assert_eq!(count(data.path(), SNAPSHOTS), snaps, "{name}");
     }
+}
+
+/// A Eurostat TSV of `series` lines of 30 years each (`series` × 30 rows), every cell distinct;
+/// `extra` is appended as it is.
+fn large_tsv(series: usize, extra: &str) -> String {
+    use std::fmt::Write;
+    let years: Vec<String> = (1995..2025).map(|y| format!("{y} ")).collect();
+    let mut text = format!("freq,unit,age,geo\\TIME_PERIOD\t{}\n", years.join("\t"));
+    for i in 0..series {
+        let (age, region) = (i / 1000, i % 1000);
+        write!(text, "A,NR,Y{age},X{region:03}").unwrap();
+        for y in 0..30 {
+            write!(text, "\t{}.{y} ", i % 977).unwrap();
+        }
+        text.push('\n');
+    }
+    text + extra
+}
+
+/// Runs `regintel import --memory 1 FILE` on a fresh data directory.
+fn import_within_one_mib(file: &Path) -> Finished {
+    let data = tempfile::tempdir().unwrap();
+    run_measured(
+        std::process::Command::new(env!("CARGO_BIN_EXE_regintel"))
+            .args(["import", "--memory", "1", "--json", "--dataset", "big_test"])
+            .arg(file)
+            .arg("--data-dir")
+            .arg(data.path()),
+        std::time::Duration::from_secs(600),
+    )
+    .unwrap()
+}
+
+/// A file far larger than the memory an import may hold (`--memory 1`: 1 MiB for checking it)
+/// imports whole, with the memory of a one-row file give or take a few megabytes; held in
+/// memory, its rows alone would take over 100 MB. A second observation of a cell, 600,000 rows
+/// after the first and so in another of the runs spilled to disk, is still found and named.
+#[test]
+fn a_file_larger_than_the_memory_bound_is_imported_within_it() {
+    let files = tempfile::tempdir().unwrap();
+    let small = write(files.path(), "small.tsv", large_tsv(1, "").as_bytes());
+    let large_text = large_tsv(20_000, "");
+    let large = write(files.path(), "large.tsv", large_text.as_bytes());
+    assert!(large_text.len() > 4 << 20, "{}", large_text.len());
+
+    let imported = |file: &Path| {
+        let out = import_within_one_mib(file);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        out
+    };
+    let small_peak = imported(&small).peak_rss_bytes;
+    let out = imported(&large);
+    let large_peak = out.peak_rss_bytes;
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let dataset = &report[0]["datasets"][0];
+    assert_eq!(dataset["rows_in_file"], 600_000, "{report}");
+    assert_eq!(dataset["added"], 600_000, "{report}");
+    let grown = large_peak.saturating_sub(small_peak);
+    eprintln!("peak RSS: one row {small_peak} B, 600,000 rows {large_peak} B");
+    assert!(grown < 16 << 20, "grew by {grown} bytes");
+
+    let again = format!("A,NR,Y0,X000\t: \t: \t9 {}\n", "\t: ".repeat(27));
+    let twice = write(
+        files.path(),
+        "twice.tsv",
+        large_tsv(20_000, &again).as_bytes(),
+    );
+    let out = import_within_one_mib(&twice);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr
+            .contains(":20002: duplicate observation for X000 1997 NR A Y0 (first seen on line 2)"),
+        "{stderr}"
+    );
 }

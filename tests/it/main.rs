@@ -7,6 +7,7 @@ mod auth;
 mod briefings;
 mod browser;
 mod cache;
+mod child_memory;
 mod cli;
 mod correlations;
 mod errors;

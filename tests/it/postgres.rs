@@ -26,6 +26,7 @@ fn the_bundled_extract_imports_and_reads_as_on_sqlite() {
         let report = regintel::import::import_bundled(
             store,
             &catalogue,
+            &regintel::import::Room::default(),
             &mut regintel::progress::Progress::hidden(),
         )
         .unwrap();
@@ -178,6 +179,7 @@ async fn an_outage_of_postgresql_is_503_and_service_resumes_without_a_restart() 
             &[csv.as_path()],
             &regintel::import::Naming::default(),
             None,
+            &regintel::import::Room::default(),
             &mut regintel::progress::Progress::hidden(),
         )
         .unwrap();

@@ -379,6 +379,7 @@ fn another_account_reads_none_of_an_accounts_blocks() {
         &[&file],
         &Default::default(),
         Some(alpha),
+        &regintel::import::Room::default(),
         &mut regintel::progress::Progress::hidden(),
     )
     .unwrap();

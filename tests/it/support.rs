@@ -21,8 +21,10 @@ use tokio::task::JoinHandle;
 pub const BASE: &str = "/api/v1/regional";
 
 /// The code that decides what an import writes: a change to it makes a new cached database.
-const IMPORTER: [&str; 15] = [
-    include_str!("../../src/import.rs"),
+const IMPORTER: [&str; 19] = [
+    include_str!("../../src/import/mod.rs"),
+    include_str!("../../src/import/file.rs"),
+    include_str!("../../src/import/meta.rs"),
     include_str!("../../src/store/import.rs"),
     include_str!("../../src/store/classification.rs"),
     include_str!("../../src/store/datasets.rs"),
@@ -31,6 +33,8 @@ const IMPORTER: [&str; 15] = [
     include_str!("../../src/store/migrate.rs"),
     include_str!("../../src/ingest/mod.rs"),
     include_str!("../../src/ingest/common.rs"),
+    include_str!("../../src/ingest/input.rs"),
+    include_str!("../../src/ingest/duplicates.rs"),
     include_str!("../../src/ingest/tidy.rs"),
     include_str!("../../src/ingest/tsv.rs"),
     include_str!("../../src/ingest/sdmx.rs"),
@@ -73,6 +77,7 @@ pub fn bundled_postgres() -> TestDatabase {
         regintel::import::import_bundled(
             &store,
             &regintel::catalogue::Catalogue::bundled(),
+            &regintel::import::Room::default(),
             &mut regintel::progress::Progress::hidden(),
         )
         .unwrap();
@@ -93,6 +98,7 @@ pub fn bundled_db() -> PathBuf {
         regintel::import::import_bundled(
             &store,
             &regintel::catalogue::Catalogue::bundled(),
+            &regintel::import::Room::default(),
             &mut regintel::progress::Progress::hidden(),
         )
         .unwrap();

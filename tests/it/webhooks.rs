@@ -559,6 +559,7 @@ async fn a_public_import_reaches_every_subscribed_endpoint() {
         &[&file],
         &Default::default(),
         None,
+        &regintel::import::Room::default(),
         &mut regintel::progress::Progress::hidden(),
     )
     .unwrap();

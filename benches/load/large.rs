@@ -1,0 +1,364 @@
+//! Data a hundred times larger (`BENCH_ONLY=large`, not part of the full run: it takes about an
+//! hour). A Eurostat-shaped extract of `BENCH_LARGE_ROWS` observations (50 million unless told;
+//! made by `benches/large/generate.py` under the target directory and kept for later runs) is
+//! imported on top of the bundled data, about ten million rows at a time, into SQLite and into
+//! PostgreSQL: rows per second of each batch, the import's peak RSS, and the database's bytes
+//! per row. Then the same uncached answers of the bundled data (comparisons, NUTS-3 profiles,
+//! citations) are served from a database of the bundled data alone and from the large one, in
+//! the same run: the large one's rate as a ratio of the bundled one's, and the server's peak RSS,
+//! bounded by `--public-data-mb`.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, ensure};
+use regintel::store::postgres::testing::TestDatabase;
+use serde::Serialize;
+
+use super::postgres::Cluster;
+use super::{Check, Ctx, ScenarioResult, Target, check, run_scenario, uncached};
+
+const COMPARE: &str = "compare, uncached";
+const PROFILE_NUTS3: &str = "profile NUTS 3, uncached";
+const CITATION: &str = "citation, uncached";
+/// Files per import batch: the generator writes 100 files of equal size.
+const BATCHES: usize = 5;
+const BATCH_TIMEOUT: Duration = Duration::from_secs(4 * 3600);
+
+#[derive(Serialize)]
+pub struct Batch {
+    files: usize,
+    rows: u64,
+    seconds: f64,
+    peak_rss_mb: f64,
+}
+
+impl Batch {
+    fn rows_per_s(&self) -> f64 {
+        self.rows as f64 / self.seconds
+    }
+}
+
+#[derive(Serialize)]
+pub struct Pair {
+    bundled: ScenarioResult,
+    large: ScenarioResult,
+}
+
+impl Pair {
+    fn ratio(&self) -> f64 {
+        self.large.req_per_s / self.bundled.req_per_s
+    }
+
+    fn valid(&self) -> bool {
+        self.bundled.invalid.is_empty() && self.large.invalid.is_empty()
+    }
+}
+
+#[derive(Serialize)]
+pub struct Backend {
+    name: &'static str,
+    batches: Vec<Batch>,
+    /// Observations in the large database, the bundled ones included.
+    observations: u64,
+    database_bytes: u64,
+    pairs: Vec<Pair>,
+}
+
+impl Backend {
+    fn bytes_per_row(&self) -> f64 {
+        self.database_bytes as f64 / self.observations as f64
+    }
+}
+
+#[derive(Serialize)]
+pub struct LargeResult {
+    extract_rows: u64,
+    backends: Vec<Backend>,
+}
+
+pub fn run(ctx: &Ctx, target_dir: &Path) -> Result<LargeResult> {
+    let extract_rows = match std::env::var("BENCH_LARGE_ROWS") {
+        Ok(rows) => rows
+            .parse()
+            .with_context(|| format!("BENCH_LARGE_ROWS={rows} is not a number of rows"))?,
+        Err(_) => 50_000_000,
+    };
+    let files = extract(target_dir, extract_rows)?;
+    let citations = uncached::citations(ctx)?;
+    #[rustfmt::skip]
+    let answers = [
+        (COMPARE, uncached::comparisons()?),
+        (PROFILE_NUTS3, uncached::profiles()?),
+        (CITATION, citations),
+    ];
+    let mut backends = Vec::new();
+
+    println!("\n== {extract_rows} rows more, on SQLite");
+    let large_dir = ctx.tmp.join("large-sqlite");
+    copy_dir(&ctx.data_dir, &large_dir)?;
+    let node = Node {
+        data_dir: large_dir.clone(),
+        url: None,
+    };
+    let batches = import_batches(ctx, &node, &files)?;
+    let (observations, database_bytes) = sqlite_size(&large_dir)?;
+    let mut pairs = Vec::new();
+    for (name, paths) in &answers {
+        let run = |target| run_scenario(ctx, &super::Scenario::new(name, target, paths, &[]));
+        pairs.push(Pair {
+            bundled: run(Target::UncachedIn(ctx.data_dir.clone()))?,
+            large: run(Target::UncachedIn(large_dir.clone()))?,
+        });
+    }
+    backends.push(Backend {
+        name: "SQLite",
+        batches,
+        observations,
+        database_bytes,
+        pairs,
+    });
+
+    println!("\n== {extract_rows} rows more, on PostgreSQL");
+    let cluster = Cluster::start(target_dir)?;
+    let bundled_db = TestDatabase::create_in(&cluster.socket());
+    let large_db = TestDatabase::create_in(&cluster.socket());
+    let [bundled, large] =
+        [("bundled", &bundled_db), ("large", &large_db)].map(|(name, db)| Node {
+            data_dir: ctx.tmp.join(format!("postgres-{name}")),
+            url: Some(db.url()),
+        });
+    for node in [&bundled, &large] {
+        std::fs::create_dir_all(&node.data_dir)?;
+        std::fs::set_permissions(
+            &node.data_dir,
+            std::os::unix::fs::PermissionsExt::from_mode(0o700),
+        )?;
+        let (ok, out, _) = measured(node.command(ctx, &["import", "--bundled"]), BATCH_TIMEOUT)?;
+        ensure!(ok, "import --bundled into PostgreSQL failed: {out}");
+    }
+    let batches = import_batches(ctx, &large, &files)?;
+    let mut superuser = large_db.connect_as("postgres");
+    let (observations, database_bytes) = {
+        let row = superuser.query_one(
+            "SELECT (SELECT count(*) FROM observations), pg_database_size(current_database())",
+            &[],
+        )?;
+        (row.get::<_, i64>(0) as u64, row.get::<_, i64>(1) as u64)
+    };
+    // What the imports left to autovacuum and the checkpointer, done before the loads.
+    for db in [&bundled_db, &large_db] {
+        let mut superuser = db.connect_as("postgres");
+        superuser.batch_execute("VACUUM ANALYZE")?;
+        superuser.batch_execute("CHECKPOINT")?;
+    }
+    drop(superuser);
+    let mut pairs = Vec::new();
+    for (name, paths) in &answers {
+        let run = |node: &Node| {
+            let target = Target::Postgres {
+                url: node.url.clone().context("a PostgreSQL node")?,
+                data_dir: node.data_dir.clone(),
+                flags: super::HIGH_LIMITS,
+                cached: false,
+            };
+            run_scenario(ctx, &super::Scenario::new(name, target, paths, &[]))
+        };
+        pairs.push(Pair {
+            bundled: run(&bundled)?,
+            large: run(&large)?,
+        });
+    }
+    drop((bundled_db, large_db));
+    drop(cluster);
+    backends.push(Backend {
+        name: "PostgreSQL",
+        batches,
+        observations,
+        database_bytes,
+        pairs,
+    });
+    Ok(LargeResult {
+        extract_rows,
+        backends,
+    })
+}
+
+/// The extract's files, made once per size under the target directory.
+fn extract(target_dir: &Path, rows: u64) -> Result<Vec<PathBuf>> {
+    let dir = target_dir.join("bench-large").join(format!("rows-{rows}"));
+    let done = dir.join("complete");
+    if !done.exists() {
+        println!("generating {rows} rows into {}", dir.display());
+        let status = Command::new("python3")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/benches/large/generate.py"
+            ))
+            .arg("--rows")
+            .arg(rows.to_string())
+            .arg("--out")
+            .arg(&dir)
+            .stderr(Stdio::null())
+            .status()?;
+        ensure!(status.success(), "benches/large/generate.py failed");
+        std::fs::write(&done, "")?;
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<std::io::Result<_>>()?;
+    files.retain(|f| f.extension().is_some_and(|e| e == "gz"));
+    files.sort();
+    ensure!(!files.is_empty(), "no files in {}", dir.display());
+    Ok(files)
+}
+
+/// Where imports go: a data dir, and the PostgreSQL database of a node on one.
+struct Node {
+    data_dir: PathBuf,
+    url: Option<String>,
+}
+
+impl Node {
+    fn command(&self, ctx: &Ctx, args: &[&str]) -> Command {
+        let mut cmd = Command::new(&ctx.regintel);
+        cmd.args(args).arg("--data-dir").arg(&self.data_dir);
+        if let Some(url) = &self.url {
+            cmd.args(["--database-url", url]);
+        }
+        cmd
+    }
+}
+
+/// The files imported in [`BATCHES`] commands, one after another, each timed.
+fn import_batches(ctx: &Ctx, node: &Node, files: &[PathBuf]) -> Result<Vec<Batch>> {
+    let mut batches = Vec::new();
+    for chunk in files.chunks(files.len().div_ceil(BATCHES)) {
+        let mut cmd = node.command(ctx, &["import", "--json"]);
+        cmd.args(chunk);
+        let started = Instant::now();
+        let (ok, out, peak_rss_mb) = measured(cmd, BATCH_TIMEOUT)?;
+        let seconds = started.elapsed().as_secs_f64();
+        ensure!(ok, "import failed: {out}");
+        let at = out.find('[').context("no JSON printed")?;
+        let report: serde_json::Value = serde_json::from_str(&out[at..])?;
+        let rows = report
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|r| r["datasets"].as_array().into_iter().flatten())
+            .map(|d| d["rows_in_file"].as_u64().unwrap_or(0))
+            .sum();
+        let batch = Batch {
+            files: chunk.len(),
+            rows,
+            seconds,
+            peak_rss_mb,
+        };
+        println!(
+            "{} files, {rows} rows in {seconds:.1} s: {:.0} rows/s, peak RSS {peak_rss_mb:.0} MB",
+            batch.files,
+            batch.rows_per_s()
+        );
+        batches.push(batch);
+    }
+    Ok(batches)
+}
+
+/// Runs `cmd` to its end within `timeout`: whether it succeeded, its output (stdout, then
+/// stderr), and its peak resident memory in MB.
+fn measured(mut cmd: Command, timeout: Duration) -> Result<(bool, String, f64)> {
+    let finished = super::child_memory::run_measured(&mut cmd, timeout)?;
+    let mut out = String::from_utf8_lossy(&finished.stdout).into_owned();
+    out.push_str(&String::from_utf8_lossy(&finished.stderr));
+    Ok((
+        finished.status.success(),
+        out,
+        finished.peak_rss_bytes as f64 / 1e6,
+    ))
+}
+
+/// `from`'s files into a new directory `to`, private as a data dir is.
+fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+    std::fs::create_dir_all(to)?;
+    std::fs::set_permissions(to, std::os::unix::fs::PermissionsExt::from_mode(0o700))?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        if entry.file_type()?.is_file() {
+            std::fs::copy(entry.path(), to.join(entry.file_name()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The observations of the SQLite database in `data_dir`, and its size on disk in bytes.
+fn sqlite_size(data_dir: &Path) -> Result<(u64, u64)> {
+    let file = data_dir.join("regintel.sqlite");
+    let conn = rusqlite::Connection::open(&file)?;
+    conn.pragma_update(None, "wal_checkpoint", "TRUNCATE")?;
+    let rows: i64 = conn.query_row("SELECT count(*) FROM observations", [], |r| r.get(0))?;
+    drop(conn);
+    Ok((rows as u64, std::fs::metadata(&file)?.len()))
+}
+
+pub fn checks(result: &LargeResult) -> Vec<Check> {
+    let mut checks = Vec::new();
+    for backend in &result.backends {
+        for pair in &backend.pairs {
+            let name: &'static str = match (backend.name, pair.large.name) {
+                ("SQLite", COMPARE) => "large/bundled, compare uncached, SQLite",
+                ("SQLite", PROFILE_NUTS3) => "large/bundled, NUTS-3 profile uncached, SQLite",
+                ("SQLite", _) => "large/bundled, citation uncached, SQLite",
+                (_, COMPARE) => "large/bundled, compare uncached, PostgreSQL",
+                (_, PROFILE_NUTS3) => "large/bundled, NUTS-3 profile uncached, PostgreSQL",
+                _ => "large/bundled, citation uncached, PostgreSQL",
+            };
+            checks.push(check(name, pair.ratio(), true, 0.5, pair.valid()));
+        }
+    }
+    checks
+}
+
+pub fn print(result: &LargeResult) {
+    let mut out = format!(
+        "\n== data a hundred times larger: {} rows more\n",
+        result.extract_rows
+    );
+    for b in &result.backends {
+        let _ = writeln!(
+            out,
+            "{}: {} observations, {:.2} GB, {:.0} bytes per row",
+            b.name,
+            b.observations,
+            b.database_bytes as f64 / 1e9,
+            b.bytes_per_row()
+        );
+        for (i, batch) in b.batches.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  import batch {}: {} files, {} rows, {:.1} s, {:.0} rows/s, peak RSS {:.0} MB",
+                i + 1,
+                batch.files,
+                batch.rows,
+                batch.seconds,
+                batch.rows_per_s(),
+                batch.peak_rss_mb
+            );
+        }
+        for p in &b.pairs {
+            let _ = writeln!(
+                out,
+                "  {:<26} bundled {:>8.0} req/s ({:.0} MB)  large {:>8.0} req/s ({:.0} MB)  ratio {:.3}",
+                p.large.name,
+                p.bundled.req_per_s,
+                p.bundled.peak_rss_mb,
+                p.large.req_per_s,
+                p.large.peak_rss_mb,
+                p.ratio()
+            );
+        }
+    }
+    print!("{out}");
+}

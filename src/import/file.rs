@@ -1,0 +1,139 @@
+//! One file imported in two readings, so that its memory is bounded whatever its size and a
+//! malformed file still writes nothing: the first reading checks it whole (every problem,
+//! duplicates included) and sums up what its rows hold; the second writes its rows as they are
+//! read, inside the caller's transaction. The file is hashed both times: one that changed in
+//! between is refused.
+
+use std::cell::{Cell, RefCell};
+use std::io::{self, Read};
+
+use sha2::{Digest, Sha256};
+
+use super::meta::Summary;
+use crate::ingest::{self, Accept, Defaults, FileEnd, ReadError, Room};
+use crate::progress::Progress;
+use crate::store::import::{Begun, DatasetMeta, FileOrigin, ImportOutcome, SnapshotWriter};
+use crate::store::sql::Db;
+
+/// Opens the file's bytes from the start, each time it is called.
+pub type Open<'a> = dyn Fn() -> io::Result<Box<dyn Read + 'a>> + 'a;
+
+/// A file to import: how to read it, the name its errors give, and the name stored (and shown
+/// in citations).
+pub struct Input<'a> {
+    pub shown: &'a str,
+    pub stored: &'a str,
+    pub open: &'a Open<'a>,
+    pub accept: Accept,
+    pub defaults: Defaults<'a>,
+}
+
+/// What the first reading found: the file is sound, and this is what it holds.
+pub struct Checked {
+    pub end: FileEnd,
+    pub summary: Summary,
+    pub sha256: String,
+}
+
+/// Reads `input` once, checking it whole.
+pub fn check(input: &Input<'_>, room: Room<'_>) -> anyhow::Result<Checked> {
+    let sha256 = RefCell::new(Sha256::new());
+    let opened = Cell::new(false);
+    let hashed = || -> io::Result<Box<dyn Read + '_>> {
+        // Only the first stream is hashed: a second one names duplicates, reading the file again.
+        let inner = (input.open)()?;
+        if opened.replace(true) {
+            return Ok(inner);
+        }
+        Ok(Box::new(Hashed {
+            inner,
+            sha256: &sha256,
+        }))
+    };
+    let mut summary = Summary::default();
+    let end = ingest::check(
+        input.shown,
+        &hashed,
+        input.accept,
+        input.defaults,
+        room,
+        &mut |_, _, row| {
+            summary.add(&row);
+            Ok(())
+        },
+    )?;
+    Ok(Checked {
+        end,
+        summary,
+        sha256: hex(sha256.take().finalize().as_slice()),
+    })
+}
+
+/// Reads `input` again and writes its rows, as a snapshot of its dataset from the source row
+/// `source_id`, counted on `progress`.
+pub fn write(
+    tx: &Db<'_>,
+    input: &Input<'_>,
+    checked: &Checked,
+    meta: &DatasetMeta,
+    source_id: Option<i64>,
+    owner: Option<i64>,
+    progress: &mut Progress,
+) -> anyhow::Result<ImportOutcome> {
+    let header = &checked.end.header;
+    let rows = checked.summary.rows;
+    let origin = FileOrigin {
+        source_id,
+        name: input.stored,
+        sha256: &checked.sha256,
+    };
+    let mut writer = match SnapshotWriter::begin(tx, header, meta, &origin, owner, rows)? {
+        Begun::Same(outcome) => return Ok(outcome),
+        Begun::Writing(writer) => writer,
+    };
+    progress.start(&meta.code, rows);
+    let sha256 = RefCell::new(Sha256::new());
+    let stream = Hashed {
+        inner: (input.open)()?,
+        sha256: &sha256,
+    };
+    let reread = ingest::read(
+        input.shown,
+        stream,
+        input.accept,
+        input.defaults,
+        &mut |_, _, row| {
+            progress.row();
+            writer.add(&row)
+        },
+    );
+    let same = match reread {
+        Ok(_) => hex(sha256.take().finalize().as_slice()) == checked.sha256,
+        Err(ReadError::Format(_)) => false,
+        Err(ReadError::Sink(e)) => return Err(e),
+    };
+    if !same {
+        anyhow::bail!("{}: the file changed while it was imported", input.shown);
+    }
+    progress.finish();
+    writer.finish(meta)
+}
+
+/// Lower-case hexadecimal of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A stream that hashes what is read through it.
+struct Hashed<'h, R> {
+    inner: R,
+    sha256: &'h RefCell<Sha256>,
+}
+
+impl<R: Read> Read for Hashed<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.sha256.borrow_mut().update(&buf[..n]);
+        Ok(n)
+    }
+}

@@ -1,0 +1,124 @@
+//! What an import says of a dataset besides its rows: its title, topic, labels and headline
+//! series, from the bundled catalogue when the dataset is a known one, otherwise from what the
+//! file's rows were seen to hold ([`Summary`], gathered while the file is checked).
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::catalogue::Catalogue;
+use crate::ingest::{FileEnd, RawObservation};
+use crate::store::import::DatasetMeta;
+
+/// Most distinct values of one dimension (or of units) counted. Eurostat's dimensions have at
+/// most a few thousand codes; a file inventing millions must not make the import hold them.
+/// Values first seen past the bound are not counted, so get no label and are not a headline.
+const MAX_DISTINCT: usize = 10_000;
+
+/// The units and dimension values a file's rows hold, each with how often.
+#[derive(Default)]
+pub struct Summary {
+    pub rows: u64,
+    units: Counts,
+    dims: Vec<Counts>,
+}
+
+#[derive(Default)]
+struct Counts(HashMap<String, u64>);
+
+impl Counts {
+    fn add(&mut self, value: &str) {
+        if let Some(n) = self.0.get_mut(value) {
+            *n += 1;
+        } else if self.0.len() < MAX_DISTINCT {
+            self.0.insert(value.to_owned(), 1);
+        }
+    }
+
+    fn contains(&self, value: &str) -> bool {
+        self.0.contains_key(value)
+    }
+
+    /// The most frequent value, the greatest of equals (so the choice does not depend on the
+    /// order of rows).
+    fn most_common(&self) -> String {
+        self.0
+            .iter()
+            .max_by(|(a, m), (b, n)| m.cmp(n).then_with(|| a.cmp(b)))
+            .map(|(v, _)| v.clone())
+            .unwrap_or_default()
+    }
+}
+
+impl Summary {
+    pub fn add(&mut self, row: &RawObservation) {
+        self.rows += 1;
+        self.units.add(&row.unit);
+        if self.dims.len() < row.dim_values.len() {
+            self.dims.resize_with(row.dim_values.len(), Counts::default);
+        }
+        for (counts, value) in self.dims.iter_mut().zip(&row.dim_values) {
+            counts.add(value);
+        }
+    }
+}
+
+/// Descriptive fields for a dataset: from the catalogue when it is known, otherwise derived from
+/// the file (title from SDMX, headline series = the most common unit and total-like codes).
+pub fn dataset_meta(catalogue: &Catalogue, file: &FileEnd, summary: &Summary) -> DatasetMeta {
+    let header = &file.header;
+    let mut labels: BTreeMap<&str, BTreeMap<String, String>> = BTreeMap::new();
+    for unit in summary.units.0.keys() {
+        if let Some(label) = catalogue.units.get(unit) {
+            labels
+                .entry("unit")
+                .or_default()
+                .insert(unit.clone(), label.clone());
+        }
+    }
+    let no_values = Counts::default();
+    let values_of = |i: usize| summary.dims.get(i).unwrap_or(&no_values);
+    for (i, name) in header.dim_names.iter().enumerate() {
+        if let Some(known) = catalogue.dimensions.get(name) {
+            for value in values_of(i).0.keys() {
+                if let Some(label) = known.get(value) {
+                    labels
+                        .entry(name)
+                        .or_default()
+                        .insert(value.clone(), label.clone());
+                }
+            }
+        }
+    }
+    let labels_json = serde_json::to_string(&labels).expect("labels serialise");
+    match catalogue.entry(&header.dataset) {
+        Some(entry) => DatasetMeta {
+            code: entry.code.clone(),
+            title: entry.title.clone(),
+            topic: entry.topic.clone(),
+            description: Some(entry.short_title.clone()),
+            nuts_edition: Some(entry.nuts_edition.clone()),
+            headline: entry.headline.clone(),
+            labels_json,
+        },
+        None => {
+            let mut headline = BTreeMap::new();
+            headline.insert("unit".to_owned(), summary.units.most_common());
+            for (i, name) in header.dim_names.iter().enumerate() {
+                let values = values_of(i);
+                let pick = ["T", "TOTAL", "A"]
+                    .into_iter()
+                    .find(|v| values.contains(v))
+                    .map_or_else(|| values.most_common(), str::to_owned);
+                headline.insert(name.clone(), pick);
+            }
+            DatasetMeta {
+                code: header.dataset.clone(),
+                title: file.title.clone().unwrap_or_else(|| header.dataset.clone()),
+                topic: "other".into(),
+                description: None,
+                nuts_edition: None,
+                headline,
+                labels_json,
+            }
+        }
+    }
+}

@@ -1,0 +1,381 @@
+//! `regintel import`: reads files (or the bundled extract) with [`crate::ingest`] and writes
+//! them with [`crate::store::import`], each in two readings ([`file`]): a malformed file is
+//! refused with its lines and reasons before anything of it is written, and no file is held in
+//! memory whole, whatever its size.
+
+mod file;
+mod meta;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use sha2::Digest;
+
+use crate::catalogue::{self, Catalogue, ShownOnce, SourceRecord};
+use crate::domain::{Error, Rejection};
+use crate::error::{FieldError, shown};
+use crate::ingest::{self, Accept, Format, KnownRegions};
+use crate::progress::Progress;
+use crate::store::datasets::DatasetRow;
+use crate::store::generations;
+use crate::store::import::{self as write, DatasetMeta, ImportOutcome};
+use crate::store::sql::Tx;
+use crate::store::{Store, StoreError};
+use file::Input;
+
+/// Where an import may keep what a file's check needs: at most `memory` bytes of it, the rest
+/// in unnamed files in `spill_dir` (next to the database: a temporary directory may be memory).
+#[derive(Debug, Clone)]
+pub struct Room {
+    pub memory: usize,
+    pub spill_dir: PathBuf,
+}
+
+/// Memory an import holds for checking a file unless told otherwise: fingerprints of 16 million
+/// rows. The rest of an import's memory does not grow with its files.
+pub const DEFAULT_MEMORY: usize = 256 << 20;
+
+impl Room {
+    fn ingest(&self) -> ingest::Room<'_> {
+        ingest::Room {
+            memory: self.memory,
+            spill_dir: &self.spill_dir,
+        }
+    }
+}
+
+impl Default for Room {
+    fn default() -> Self {
+        Room {
+            memory: DEFAULT_MEMORY,
+            spill_dir: std::env::temp_dir(),
+        }
+    }
+}
+
+#[derive(Debug, Default, serde::Serialize)]
+pub struct ImportReport {
+    /// NUTS regions the import added or changed (none for a classification as it stands).
+    pub regions: usize,
+    pub datasets: Vec<ImportOutcome>,
+}
+
+impl ImportReport {
+    pub fn changed(&self) -> bool {
+        self.datasets.iter().any(|d| d.snapshot.is_some())
+    }
+}
+
+/// Imports the extract compiled into the binary: the NUTS classification, then every dataset.
+/// Files identical to their dataset's latest snapshot are skipped without being parsed, so a
+/// second run (e.g. `regintel demo` on an existing directory) takes milliseconds.
+pub fn import_bundled(
+    store: &Store,
+    catalogue: &Catalogue,
+    room: &Room,
+    progress: &mut Progress,
+) -> anyhow::Result<ImportReport> {
+    let regions = crate::store::classification::bundled()?;
+    let mut conn = store.admin()?;
+    let tx = conn.transaction()?;
+    let mut report = ImportReport {
+        regions: write::upsert_regions(&tx, &regions)?,
+        datasets: Vec::new(),
+    };
+    for bundled in catalogue::BUNDLED_FILES {
+        let entry = catalogue
+            .datasets
+            .iter()
+            .find(|d| d.file == bundled.name)
+            .with_context(|| format!("{} has no catalogue entry", bundled.name))?;
+        let sha = file::hex(sha2::Sha256::digest(bundled.bytes).as_slice());
+        if write::latest_snapshot_sha(&tx, &entry.code, None)?.as_deref() == Some(sha.as_str()) {
+            report.datasets.push(unchanged(&entry.code, bundled.name));
+            continue;
+        }
+        let open = || Ok(Box::new(bundled.bytes) as Box<dyn std::io::Read>);
+        let input = Input {
+            shown: bundled.name,
+            stored: bundled.name,
+            open: &open,
+            accept: Accept::Any,
+            defaults: ingest::Defaults {
+                dataset: Some(&entry.code),
+                ..Default::default()
+            },
+        };
+        let checked = file::check(&input, room.ingest())?;
+        let source = catalogue::bundled_source(bundled.name)
+            .with_context(|| format!("{} has no entry in sources.json", bundled.name))?;
+        let source_id = Some(write::upsert_source(&tx, &source)?);
+        let meta = meta::dataset_meta(catalogue, &checked.end, &checked.summary);
+        report.datasets.push(file::write(
+            &tx, &input, &checked, &meta, source_id, None, progress,
+        )?);
+    }
+    finish(tx, catalogue, &report, None)?;
+    Ok(report)
+}
+
+/// What the operator says of files that do not say it themselves (`import --dataset --unit
+/// --title`).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Naming<'a> {
+    /// The dataset of files that do not name it.
+    pub dataset: Option<&'a str>,
+    /// The unit of tidy rows without a `unit` column (read in capitals).
+    pub unit: Option<&'a str>,
+    /// The title of a dataset the catalogue does not know.
+    pub title: Option<&'a str>,
+}
+
+/// Imports files in Eurostat TSV, SDMX-CSV or tidy CSV in one transaction, each as a snapshot of
+/// its dataset, checked and written one after another: a file refused rolls back every one
+/// before it.
+pub fn import_files(
+    store: &Store,
+    catalogue: &Catalogue,
+    paths: &[&Path],
+    naming: &Naming<'_>,
+    owner: Option<i64>,
+    room: &Room,
+    progress: &mut Progress,
+) -> anyhow::Result<ImportReport> {
+    // Rows of a private dataset that exists already may leave out its unit, and must have it.
+    let existing_unit = match (owner, naming.dataset) {
+        (Some(owner), Some(code)) => {
+            write::private_headline_json(&store.admin()?.sql(), code, owner)?
+                .map(|json| crate::store::datasets::headline_of(&json).map(|(unit, _)| unit))
+                .transpose()?
+                .filter(|u| !u.is_empty())
+        }
+        _ => None,
+    };
+    let given_unit = naming.unit.and_then(crate::ingest::unit_code);
+    if let (Some(existing), Some(given)) = (&existing_unit, &given_unit)
+        && existing != given
+    {
+        anyhow::bail!(
+            "--unit {}: the dataset's unit is {existing}",
+            shown(naming.unit.unwrap_or_default())
+        );
+    }
+    // An account's region codes are matched to the known ones (in any case); read once.
+    let known_regions = match owner {
+        Some(_) => Some(KnownRegions::new(&write::region_codes(
+            &store.admin()?.sql(),
+        )?)),
+        None => None,
+    };
+    let defaults = ingest::Defaults {
+        dataset: naming.dataset,
+        unit: existing_unit.as_deref().or(given_unit.as_deref()),
+        unit_only: existing_unit.is_some(),
+        dims: None,
+        regions: known_regions.as_ref(),
+    };
+    let mut conn = store.admin()?;
+    let tx = conn.transaction()?;
+    let mut report = ImportReport::default();
+    for path in paths {
+        // Errors name the path the operator gave; what is stored (and shown in citations) is
+        // the file's name, not where it happened to lie on the operator's machine.
+        let shown_path = path.display().to_string();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .with_context(|| format!("{shown_path} is not a file"))?;
+        let open = || {
+            let file = std::fs::File::open(path)
+                .map_err(|e| std::io::Error::new(e.kind(), format!("cannot read it: {e}")))?;
+            Ok(Box::new(file) as Box<dyn std::io::Read>)
+        };
+        let input = Input {
+            shown: &shown_path,
+            stored: &name,
+            open: &open,
+            accept: Accept::Any,
+            defaults,
+        };
+        let mut checked = file::check(&input, room.ingest())?;
+        let end = &mut checked.end;
+        if let Some(title) = naming.title
+            && catalogue.entry(&end.header.dataset).is_none()
+        {
+            end.title = Some(title.to_owned());
+        }
+        let dataset = &end.header.dataset;
+        if owner.is_some() && write::latest_snapshot_sha(&tx, dataset, None)?.is_some() {
+            anyhow::bail!(
+                "{name}: {dataset} is a public dataset; give the private data another dataset code (--dataset)"
+            );
+        }
+        let source = imported_source(catalogue, &name, &checked.end);
+        let source_id = Some(write::upsert_source(&tx, &source)?);
+        let meta = meta::dataset_meta(catalogue, &checked.end, &checked.summary);
+        report.datasets.push(file::write(
+            &tx, &input, &checked, &meta, source_id, owner, progress,
+        )?);
+    }
+    finish(tx, catalogue, &report, owner)?;
+    Ok(report)
+}
+
+/// Creates an account's private dataset (`POST /datasets`).
+pub fn create_private_dataset(
+    store: &Store,
+    owner: i64,
+    meta: &DatasetMeta,
+    dim_names: &[String],
+) -> Result<(), Error> {
+    let mut system = store.system()?;
+    let tx = system.transaction().map_err(StoreError::from)?;
+    write::create_private_dataset(&tx, meta, dim_names, owner)?;
+    generations::bump(&tx, Some(owner)).map_err(StoreError::from_anyhow)?;
+    tx.commit().map_err(StoreError::from)?;
+    Ok(())
+}
+
+/// A file's problems as the answer to an upload lists them: each with its line, past
+/// [`ingest::MAX_PROBLEMS`] counted.
+fn rejection(e: &ingest::FormatError) -> Rejection {
+    Rejection::Invalid {
+        errors: e
+            .problems()
+            .map(|(line, reason)| FieldError {
+                pointer: format!("line {line}"),
+                detail: reason.to_owned(),
+            })
+            .collect(),
+        not_listed: e.not_listed,
+    }
+}
+
+/// Loads a tidy CSV body into an account's private dataset (`PUT /datasets/{dataset_code}/data`). The
+/// whole body is checked first (format, dataset code, dimensions, unit, duplicates); problems
+/// come back as 422 with their lines, and nothing is written.
+pub fn import_private_csv(
+    store: &Store,
+    catalogue: &Catalogue,
+    dataset: &DatasetRow,
+    body: &[u8],
+    owner: i64,
+) -> Result<ImportOutcome, Error> {
+    let unit = dataset.headline().map_err(Error::internal)?.0.clone();
+    let dims = dataset.dim_names().map_err(Error::internal)?;
+    let known_regions = KnownRegions::new(&store.system()?.region_codes()?);
+    let open = || Ok(Box::new(body) as Box<dyn std::io::Read>);
+    let input = Input {
+        shown: "request body",
+        stored: "request body",
+        open: &open,
+        accept: Accept::Only(Format::Tidy),
+        defaults: ingest::Defaults {
+            dataset: Some(&dataset.code),
+            unit: Some(&unit),
+            unit_only: true,
+            dims: Some(dims),
+            regions: Some(&known_regions),
+        },
+    };
+    // A body is at most a few dozen megabytes: its check never needs to spill.
+    let room = Room::default();
+    let checked = file::check(&input, room.ingest()).map_err(upload_error)?;
+    let mut meta = meta::dataset_meta(catalogue, &checked.end, &checked.summary);
+    meta.title.clone_from(&dataset.title);
+    meta.topic.clone_from(&dataset.topic);
+    meta.description.clone_from(&dataset.description);
+    meta.headline.insert("unit".into(), unit.clone());
+    let mut system = store.system()?;
+    let tx = system.transaction().map_err(StoreError::from)?;
+    let outcome = file::write(
+        &tx,
+        &input,
+        &checked,
+        &meta,
+        None,
+        Some(owner),
+        &mut Progress::hidden(),
+    )
+    .map_err(upload_error)?;
+    if outcome.snapshot.is_some() {
+        generations::bump(&tx, Some(owner)).map_err(StoreError::from_anyhow)?;
+    }
+    tx.commit().map_err(StoreError::from)?;
+    Ok(outcome)
+}
+
+/// An upload's problems as the answer lists them; anything else is the store's.
+fn upload_error(e: anyhow::Error) -> Error {
+    match e.downcast::<ingest::FormatError>() {
+        Ok(format) => rejection(&format).into(),
+        Err(other) => StoreError::from_anyhow(other).into(),
+    }
+}
+
+/// Names aggregates, marks what changed (public data, or `owner`'s private data) and commits.
+fn finish(
+    tx: Tx<'_>,
+    catalogue: &Catalogue,
+    report: &ImportReport,
+    owner: Option<i64>,
+) -> anyhow::Result<()> {
+    write::name_aggregates(&tx, &catalogue.aggregates)?;
+    if report.regions > 0 {
+        generations::bump(&tx, None)?;
+    }
+    // A file that changed no row may still have changed its dataset's description (title,
+    // labels, headline series), which answers and the public catalogue show.
+    if report.datasets.iter().any(|d| d.written) {
+        generations::bump(&tx, owner)?;
+    }
+    tx.commit().context("while committing the import")?;
+    Ok(())
+}
+
+fn unchanged(dataset: &str, file: &str) -> ImportOutcome {
+    ImportOutcome {
+        dataset: dataset.to_owned(),
+        file: file.to_owned(),
+        snapshot: None,
+        written: false,
+        rows_in_file: 0,
+        added: 0,
+        revised: 0,
+        unchanged: 0,
+    }
+}
+
+/// Where a file imported by an operator came from: the catalogue's dataset page when the dataset
+/// is a known Eurostat one, and the file itself as the origin.
+fn imported_source(catalogue: &Catalogue, file_name: &str, file: &ingest::FileEnd) -> SourceRecord {
+    let code = &file.header.dataset;
+    let known = catalogue.entry(code);
+    SourceRecord {
+        publisher: if known.is_some() {
+            "Eurostat".into()
+        } else {
+            "imported by the operator".into()
+        },
+        title: known
+            .map(|e| e.title.clone())
+            .or_else(|| file.title.clone())
+            .unwrap_or_else(|| code.to_owned()),
+        landing_url: known.map(|_| {
+            format!("https://ec.europa.eu/eurostat/databrowser/view/{code}/default/table?lang=en")
+        }),
+        license: if known.is_some() {
+            "Eurostat copyright notice (https://ec.europa.eu/eurostat/web/main/help/copyright-notice): reuse authorised provided the source (Eurostat) is acknowledged.".into()
+        } else {
+            "as agreed with the data owner".into()
+        },
+        origin_json: serde_json::json!({
+            "type": "file",
+            "path": file_name,
+            "format": file.header.format.as_str(),
+        })
+        .to_string(),
+        transformation: None,
+        shown: ShownOnce::default(),
+    }
+}
