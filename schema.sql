@@ -499,3 +499,10 @@ CREATE TABLE webhook_destinations (
 CREATE INDEX observations_snapshot ON observations (snapshot_id);
 CREATE INDEX observations_superseded ON observations (superseded_by)
     WHERE superseded_by IS NOT NULL;
+
+-- migration 20: observations without an index by series and period
+-- Every read of a series' rows asks for its current rows, which `observations_current` (series,
+-- region, period; current rows only) finds in its order. The index of every row by series and
+-- period served no query, and cost 17 bytes a row (8 % of the database) and a write per row
+-- imported.
+DROP INDEX observations_series;

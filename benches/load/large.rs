@@ -17,6 +17,7 @@ use anyhow::{Context, Result, ensure};
 use regintel::store::postgres::testing::TestDatabase;
 use serde::Serialize;
 
+use super::child_memory::run_measured;
 use super::postgres::Cluster;
 use super::{Check, Ctx, ScenarioResult, Target, check, run_scenario, uncached};
 
@@ -95,33 +96,56 @@ pub fn run(ctx: &Ctx, target_dir: &Path) -> Result<LargeResult> {
         (CITATION, citations),
     ];
     let mut backends = Vec::new();
+    let only = std::env::var("BENCH_LARGE_BACKEND").ok();
+    if only.as_deref() != Some("postgres") {
+        backends.push(on_sqlite(ctx, &files, &answers)?);
+    }
+    if only.as_deref() != Some("sqlite") {
+        backends.push(on_postgres(ctx, target_dir, &files, &answers)?);
+    }
+    Ok(LargeResult {
+        extract_rows,
+        backends,
+    })
+}
 
-    println!("\n== {extract_rows} rows more, on SQLite");
+/// The answers each backend serves from both databases: a name and its paths.
+type Answers = [(&'static str, Vec<String>); 3];
+
+fn on_sqlite(ctx: &Ctx, files: &[PathBuf], answers: &Answers) -> Result<Backend> {
+    println!("\n== {} files more, on SQLite", files.len());
     let large_dir = ctx.tmp.join("large-sqlite");
     copy_dir(&ctx.data_dir, &large_dir)?;
     let node = Node {
         data_dir: large_dir.clone(),
         url: None,
     };
-    let batches = import_batches(ctx, &node, &files)?;
+    let batches = import_batches(ctx, &node, files)?;
     let (observations, database_bytes) = sqlite_size(&large_dir)?;
     let mut pairs = Vec::new();
-    for (name, paths) in &answers {
+    for (name, paths) in answers {
         let run = |target| run_scenario(ctx, &super::Scenario::new(name, target, paths, &[]));
         pairs.push(Pair {
             bundled: run(Target::UncachedIn(ctx.data_dir.clone()))?,
             large: run(Target::UncachedIn(large_dir.clone()))?,
         });
     }
-    backends.push(Backend {
+    Ok(Backend {
         name: "SQLite",
         batches,
         observations,
         database_bytes,
         pairs,
-    });
+    })
+}
 
-    println!("\n== {extract_rows} rows more, on PostgreSQL");
+fn on_postgres(
+    ctx: &Ctx,
+    target_dir: &Path,
+    files: &[PathBuf],
+    answers: &Answers,
+) -> Result<Backend> {
+    println!("\n== {} files more, on PostgreSQL", files.len());
     let cluster = Cluster::start(target_dir)?;
     let bundled_db = TestDatabase::create_in(&cluster.socket());
     let large_db = TestDatabase::create_in(&cluster.socket());
@@ -136,10 +160,17 @@ pub fn run(ctx: &Ctx, target_dir: &Path) -> Result<LargeResult> {
             &node.data_dir,
             std::os::unix::fs::PermissionsExt::from_mode(0o700),
         )?;
-        let (ok, out, _) = measured(node.command(ctx, &["import", "--bundled"]), BATCH_TIMEOUT)?;
-        ensure!(ok, "import --bundled into PostgreSQL failed: {out}");
+        let finished = run_measured(
+            &mut node.command(ctx, &["import", "--bundled"]),
+            BATCH_TIMEOUT,
+        )?;
+        let stderr = String::from_utf8_lossy(&finished.stderr);
+        ensure!(
+            finished.status.success(),
+            "import --bundled into PostgreSQL failed: {stderr}"
+        );
     }
-    let batches = import_batches(ctx, &large, &files)?;
+    let batches = import_batches(ctx, &large, files)?;
     let mut superuser = large_db.connect_as("postgres");
     let (observations, database_bytes) = {
         let row = superuser.query_one(
@@ -156,7 +187,7 @@ pub fn run(ctx: &Ctx, target_dir: &Path) -> Result<LargeResult> {
     }
     drop(superuser);
     let mut pairs = Vec::new();
-    for (name, paths) in &answers {
+    for (name, paths) in answers {
         let run = |node: &Node| {
             let target = Target::Postgres {
                 url: node.url.clone().context("a PostgreSQL node")?,
@@ -173,16 +204,12 @@ pub fn run(ctx: &Ctx, target_dir: &Path) -> Result<LargeResult> {
     }
     drop((bundled_db, large_db));
     drop(cluster);
-    backends.push(Backend {
+    Ok(Backend {
         name: "PostgreSQL",
         batches,
         observations,
         database_bytes,
         pairs,
-    });
-    Ok(LargeResult {
-        extract_rows,
-        backends,
     })
 }
 
@@ -239,11 +266,11 @@ fn import_batches(ctx: &Ctx, node: &Node, files: &[PathBuf]) -> Result<Vec<Batch
         let mut cmd = node.command(ctx, &["import", "--json"]);
         cmd.args(chunk);
         let started = Instant::now();
-        let (ok, out, peak_rss_mb) = measured(cmd, BATCH_TIMEOUT)?;
+        let finished = run_measured(&mut cmd, BATCH_TIMEOUT)?;
         let seconds = started.elapsed().as_secs_f64();
-        ensure!(ok, "import failed: {out}");
-        let at = out.find('[').context("no JSON printed")?;
-        let report: serde_json::Value = serde_json::from_str(&out[at..])?;
+        let stderr = String::from_utf8_lossy(&finished.stderr);
+        ensure!(finished.status.success(), "import failed: {stderr}");
+        let report: serde_json::Value = serde_json::from_slice(&finished.stdout)?;
         let rows = report
             .as_array()
             .into_iter()
@@ -251,6 +278,7 @@ fn import_batches(ctx: &Ctx, node: &Node, files: &[PathBuf]) -> Result<Vec<Batch
             .flat_map(|r| r["datasets"].as_array().into_iter().flatten())
             .map(|d| d["rows_in_file"].as_u64().unwrap_or(0))
             .sum();
+        let peak_rss_mb = finished.peak_rss_bytes as f64 / 1e6;
         let batch = Batch {
             files: chunk.len(),
             rows,
@@ -267,27 +295,18 @@ fn import_batches(ctx: &Ctx, node: &Node, files: &[PathBuf]) -> Result<Vec<Batch
     Ok(batches)
 }
 
-/// Runs `cmd` to its end within `timeout`: whether it succeeded, its output (stdout, then
-/// stderr), and its peak resident memory in MB.
-fn measured(mut cmd: Command, timeout: Duration) -> Result<(bool, String, f64)> {
-    let finished = super::child_memory::run_measured(&mut cmd, timeout)?;
-    let mut out = String::from_utf8_lossy(&finished.stdout).into_owned();
-    out.push_str(&String::from_utf8_lossy(&finished.stderr));
-    Ok((
-        finished.status.success(),
-        out,
-        finished.peak_rss_bytes as f64 / 1e6,
-    ))
-}
-
-/// `from`'s files into a new directory `to`, private as a data dir is.
+/// `from` copied into a new directory `to`, with the directories in it (the secrets), each
+/// private as a data dir is.
 fn copy_dir(from: &Path, to: &Path) -> Result<()> {
     std::fs::create_dir_all(to)?;
     std::fs::set_permissions(to, std::os::unix::fs::PermissionsExt::from_mode(0o700))?;
     for entry in std::fs::read_dir(from)? {
         let entry = entry?;
-        if entry.file_type()?.is_file() {
-            std::fs::copy(entry.path(), to.join(entry.file_name()))?;
+        let (from, to) = (entry.path(), to.join(entry.file_name()));
+        if entry.file_type()?.is_dir() {
+            copy_dir(&from, &to)?;
+        } else {
+            std::fs::copy(&from, &to)?;
         }
     }
     Ok(())

@@ -295,6 +295,21 @@ pub struct FileOrigin<'a> {
     pub sha256: &'a str,
 }
 
+// An import's reads of rows, each answered from `observations_current` (tested below): the table
+// may hold tens of millions of rows. A series with rows has current rows (a revision replaces the
+// row it supersedes), so whether a dataset has rows is asked of its current ones.
+const HAS_ROWS: &str = "SELECT EXISTS (SELECT 1 FROM observations
+                        WHERE series_id IN (SELECT id FROM series WHERE dataset_id = ?1)
+                          AND superseded_by IS NULL)";
+const CURRENT_ROW: &str = "SELECT citation_id, value_text, flags, conf_status FROM observations
+                           WHERE region_code = ?1 AND series_id = ?2 AND period = ?3
+                             AND superseded_by IS NULL";
+const SERIES_STATS: &str = "UPDATE series SET (obs_count, region_count, period_min, period_max) =
+                                (SELECT count(*), count(DISTINCT region_code), min(period),
+                                        max(period)
+                                 FROM observations WHERE series_id = ?1 AND superseded_by IS NULL)
+                            WHERE id = ?1";
+
 /// How an import of one file begins: the file is the dataset's latest snapshot already, or its
 /// rows are to be written.
 pub enum Begun<'t, 'c> {
@@ -397,12 +412,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                 ..outcome
             }));
         }
-        let has_rows: bool = tx.query_row(
-            "SELECT EXISTS (SELECT 1 FROM observations
-                            WHERE series_id IN (SELECT id FROM series WHERE dataset_id = ?1))",
-            params![dataset_id],
-            |r| r.get(0),
-        )?;
+        let has_rows: bool = tx.query_row(HAS_ROWS, params![dataset_id], |r| r.get(0))?;
         // The changes after the dataset's latest snapshot so far are this import's.
         let previous_snapshot: Option<String> = tx
             .query_row(
@@ -468,11 +478,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                     "owner_account_id",
                 ],
             )?,
-            current: tx.prepare_cached(
-                "SELECT citation_id, value_text, flags, conf_status FROM observations
-                 WHERE region_code = ?1 AND series_id = ?2 AND period = ?3
-                   AND superseded_by IS NULL",
-            )?,
+            current: tx.prepare_cached(CURRENT_ROW)?,
             supersede: tx.prepare_cached(
                 "UPDATE observations SET superseded_by = ?2 WHERE citation_id = ?1",
             )?,
@@ -663,12 +669,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
 }
 
 fn refresh_series_stats(tx: &Db<'_>, series: impl Iterator<Item = i64>) -> SqlResult<()> {
-    let mut stmt = tx.prepare_cached(
-        "UPDATE series SET (obs_count, region_count, period_min, period_max) =
-             (SELECT count(*), count(DISTINCT region_code), min(period), max(period)
-              FROM observations WHERE series_id = ?1 AND superseded_by IS NULL)
-         WHERE id = ?1",
-    )?;
+    let mut stmt = tx.prepare_cached(SERIES_STATS)?;
     for id in series {
         stmt.execute(params![id])?;
     }
@@ -772,4 +773,43 @@ pub fn name_aggregates(tx: &Db<'_>, aggregates: &BTreeMap<String, String>) -> Sq
         ])?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each of an import's reads of rows searches the current-row index, never the table.
+    #[test]
+    fn an_imports_reads_of_rows_search_the_current_row_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(dir.path(), 1).unwrap();
+        let conn = store.admin().unwrap();
+        for (sql, params) in [
+            (HAS_ROWS, params![1]),
+            (CURRENT_ROW, params!["DE21", 1, "2020"]),
+            (SERIES_STATS, params![1]),
+        ] {
+            let plan: Vec<String> = conn
+                .sql()
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap()
+                .query_map(params, |r| r.get(3))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            let plan = plan.join("\n");
+            let on_observations: Vec<&str> = plan
+                .lines()
+                .filter(|l| l.contains("observations"))
+                .collect();
+            assert!(!on_observations.is_empty(), "{plan}");
+            for step in on_observations {
+                assert!(
+                    step.contains("SEARCH observations USING INDEX observations_current"),
+                    "{sql}: {plan}"
+                );
+            }
+        }
+    }
 }
