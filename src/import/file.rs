@@ -107,13 +107,14 @@ pub fn write(
             writer.add(&row)
         },
     );
-    let same = match reread {
-        Ok(_) => hex(sha256.take().finalize().as_slice()) == checked.sha256,
-        Err(ReadError::Format(_)) => false,
+    let changed = "the file changed while it was imported";
+    match reread {
+        Ok(_) if hex(sha256.take().finalize().as_slice()) == checked.sha256 => {}
+        Ok(_) => anyhow::bail!("{}: {changed}", input.shown),
+        // Read whole once, it cannot be refused the second time unless it changed (or could
+        // not be read: the error says which).
+        Err(ReadError::Format(e)) => anyhow::bail!("{changed}: {e}"),
         Err(ReadError::Sink(e)) => return Err(e),
-    };
-    if !same {
-        anyhow::bail!("{}: the file changed while it was imported", input.shown);
     }
     progress.finish();
     writer.finish(meta)

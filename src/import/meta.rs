@@ -8,10 +8,14 @@ use crate::catalogue::Catalogue;
 use crate::ingest::{FileEnd, RawObservation};
 use crate::store::import::DatasetMeta;
 
-/// Most distinct values of one dimension (or of units) counted. Eurostat's dimensions have at
-/// most a few thousand codes; a file inventing millions must not make the import hold them.
-/// Values first seen past the bound are not counted, so get no label and are not a headline.
-const MAX_DISTINCT: usize = 10_000;
+/// Most distinct values counted, of all dimensions (and units) together. Eurostat's dimensions
+/// have at most a few thousand codes; a file inventing millions must not make the import hold
+/// them. Values first seen past the bound are not counted, so get no label and are not the
+/// headline unless they are one of [`TOTALS`].
+const MAX_DISTINCT: usize = 100_000;
+
+/// Codes of a total, the headline of a dimension that has one.
+const TOTALS: [&str; 3] = ["T", "TOTAL", "A"];
 
 /// The units and dimension values a file's rows hold, each with how often.
 #[derive(Default)]
@@ -19,16 +23,20 @@ pub struct Summary {
     pub rows: u64,
     units: Counts,
     dims: Vec<Counts>,
+    /// Distinct values counted so far, of all of them.
+    distinct: usize,
 }
 
 #[derive(Default)]
 struct Counts(HashMap<String, u64>);
 
 impl Counts {
-    fn add(&mut self, value: &str) {
+    /// Counts `value`; a new one only while `distinct` is under the bound (or a total).
+    fn add(&mut self, value: &str, distinct: &mut usize) {
         if let Some(n) = self.0.get_mut(value) {
             *n += 1;
-        } else if self.0.len() < MAX_DISTINCT {
+        } else if *distinct < MAX_DISTINCT || TOTALS.contains(&value) {
+            *distinct += 1;
             self.0.insert(value.to_owned(), 1);
         }
     }
@@ -51,12 +59,12 @@ impl Counts {
 impl Summary {
     pub fn add(&mut self, row: &RawObservation) {
         self.rows += 1;
-        self.units.add(&row.unit);
+        self.units.add(&row.unit, &mut self.distinct);
         if self.dims.len() < row.dim_values.len() {
             self.dims.resize_with(row.dim_values.len(), Counts::default);
         }
         for (counts, value) in self.dims.iter_mut().zip(&row.dim_values) {
-            counts.add(value);
+            counts.add(value, &mut self.distinct);
         }
     }
 }
@@ -104,7 +112,7 @@ pub fn dataset_meta(catalogue: &Catalogue, file: &FileEnd, summary: &Summary) ->
             headline.insert("unit".to_owned(), summary.units.most_common());
             for (i, name) in header.dim_names.iter().enumerate() {
                 let values = values_of(i);
-                let pick = ["T", "TOTAL", "A"]
+                let pick = TOTALS
                     .into_iter()
                     .find(|v| values.contains(v))
                     .map_or_else(|| values.most_common(), str::to_owned);

@@ -24,7 +24,8 @@ use crate::store::{Store, StoreError};
 use file::Input;
 
 /// Where an import may keep what a file's check needs: at most `memory` bytes of it, the rest
-/// in unnamed files in `spill_dir` (next to the database: a temporary directory may be memory).
+/// in unnamed files in `spill_dir` (best next to the database: a temporary directory may be
+/// memory).
 #[derive(Debug, Clone)]
 pub struct Room {
     pub memory: usize,
@@ -278,7 +279,8 @@ pub fn import_private_csv(
             regions: Some(&known_regions),
         },
     };
-    // A body is at most a few dozen megabytes: its check never needs to spill.
+    // A body is at most --max-upload bytes (32 MiB unless told) and is read as sent, never
+    // inflated: its rows' fingerprints fit in the default memory.
     let room = Room::default();
     let checked = file::check(&input, room.ingest()).map_err(upload_error)?;
     let mut meta = meta::dataset_meta(catalogue, &checked.end, &checked.summary);

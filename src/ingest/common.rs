@@ -32,6 +32,14 @@ pub(crate) fn observation(
     if cells.unit.is_empty() {
         return Err("empty unit".into());
     }
+    // Every field is bounded, so a row is: an import holds rows in batches of a fixed count.
+    if cells.unit.len() > MAX_CODE_LEN {
+        return Err(format!(
+            "unit \"{}\" is longer than {MAX_CODE_LEN} characters",
+            shown(cells.unit)
+        ));
+    }
+
     for value in &dim_values {
         check_dim_value(value)?;
     }
@@ -40,7 +48,15 @@ pub(crate) fn observation(
     } else {
         Some(parse_value(cells.value)?)
     };
-    if !cells.conf_status.bytes().all(|b| b.is_ascii_alphabetic()) {
+    if cells.value.len() > MAX_VALUE_LEN {
+        return Err(format!(
+            "value \"{}\" is longer than {MAX_VALUE_LEN} characters",
+            shown(cells.value)
+        ));
+    }
+    if cells.conf_status.len() > MAX_STATUS_LEN
+        || !cells.conf_status.bytes().all(|b| b.is_ascii_alphabetic())
+    {
         return Err(format!(
             "conf_status \"{}\" is not a status code",
             shown(cells.conf_status)
@@ -163,8 +179,14 @@ fn check_dim_value(value: &str) -> Result<(), String> {
     }
 }
 
-/// Longest dimension value accepted; Eurostat's are a dozen characters at most.
+/// Longest dimension value and unit accepted; Eurostat's are a dozen characters at most.
 const MAX_CODE_LEN: usize = 64;
+
+/// Longest value accepted: a double has 17 significant digits, Eurostat prints fewer.
+const MAX_VALUE_LEN: usize = 40;
+
+/// Longest confidentiality status accepted (SDMX's are one letter).
+const MAX_STATUS_LEN: usize = 8;
 
 /// Most columns a CSV header (or dimensions a TSV header) may name. Real files have a few dozen;
 /// a header of hundreds of thousands of names would only make every later check expensive.
@@ -233,7 +255,12 @@ impl<'r> CsvRows<'r> {
                 Ok(Some((self.line_at(byte), &self.record)))
             }
             Err(err) => {
-                let line = err.position().map_or(0, |p| self.line_at(p.byte()));
+                let at = match err.position() {
+                    Some(position) => position.byte(),
+                    // Reading stopped inside the record that began here (see `LineBreaks`).
+                    None => self.reader.get_ref().record_start(),
+                };
+                let line = self.line_at(at);
                 let reason = match err.kind() {
                     csv::ErrorKind::Utf8 { .. } => "not valid UTF-8".to_owned(),
                     csv::ErrorKind::Io(e) => e.to_string(),
@@ -293,6 +320,19 @@ mod tests {
             parse_value(&"9".repeat(400)).is_err(),
             "overflow to infinity"
         );
+        // Too long to hold, whatever it says.
+        let cells = |value| Cells {
+            region: "AT",
+            period: "2020",
+            unit: "NR",
+            value,
+            flags: "",
+            conf_status: "",
+        };
+        let long = format!("{}1", "0".repeat(40));
+        let e = observation(cells(&long), Vec::new(), 1).unwrap_err();
+        assert!(e.contains("longer than 40 characters"), "{e}");
+        assert!(observation(cells("0.5"), Vec::new(), 1).is_ok());
     }
 
     #[test]

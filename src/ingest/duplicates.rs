@@ -3,7 +3,8 @@
 //! 64-bit fingerprint of its cell and its ordinal; fingerprints are sorted in runs of at most the
 //! memory given, runs past the first are spilled to disk, and one merge finds equal
 //! fingerprints. Equal fingerprints are only candidates: the caller compares the rows themselves
-//! ([`confirm`]), so a collision of fingerprints never refuses a file.
+//! ([`confirm`]), so a collision of fingerprints never refuses a file (and could hide a duplicate
+//! only if two other cells shared its fingerprint, see [`Duplicates::candidates`]).
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -63,6 +64,15 @@ impl Duplicates {
         if self.run.len() == self.capacity {
             self.spill()?;
         }
+        if self.run.len() == self.run.capacity() {
+            // Grown by doubling, but never past the bound.
+            let more = self
+                .run
+                .len()
+                .max(MIN_RUN)
+                .min(self.capacity - self.run.len());
+            self.run.reserve_exact(more);
+        }
         self.run.push((self.hasher.hash_one(cell(row)), self.rows));
         self.rows += 1;
         Ok(())
@@ -70,60 +80,121 @@ impl Duplicates {
 
     fn spill(&mut self) -> io::Result<()> {
         self.run.sort_unstable();
-        let mut file = BufWriter::new(tempfile::tempfile_in(&self.spill_dir)?);
-        for (fingerprint, ordinal) in self.run.drain(..) {
-            file.write_all(&fingerprint.to_le_bytes())?;
-            file.write_all(&ordinal.to_le_bytes())?;
-        }
-        let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-        file.rewind()?;
+        let run = std::mem::take(&mut self.run);
+        let file = write_run(&self.spill_dir, run.into_iter().map(Ok))?;
         self.spilled.push(file);
+        // Open files are bounded too: past the bound, the runs so far become one.
+        if self.spilled.len() == MAX_OPEN_RUNS {
+            let runs = std::mem::take(&mut self.spilled);
+            let merged = write_run(&self.spill_dir, Merged::new(runs_of(Vec::new(), runs))?)?;
+            self.spilled.push(merged);
+        }
         Ok(())
     }
 
-    /// Every pair of rows with the same fingerprint, as (first, later).
+    /// Pairs of rows with the same fingerprint, as (earlier, later): each later row with the
+    /// first of its fingerprint and with the one before it, so a real duplicate is missed only
+    /// when two other cells share its fingerprint too (about 2^-128 a row).
     pub fn candidates(mut self) -> io::Result<Candidates> {
         self.run.sort_unstable();
-        let mut runs: Vec<Box<dyn Iterator<Item = io::Result<Entry>>>> =
-            vec![Box::new(std::mem::take(&mut self.run).into_iter().map(Ok))];
-        for file in std::mem::take(&mut self.spilled) {
-            runs.push(Box::new(SpilledRun(BufReader::new(file))));
+        let runs = runs_of(
+            std::mem::take(&mut self.run),
+            std::mem::take(&mut self.spilled),
+        );
+        // The earliest later rows are kept: a max-heap of at most MAX_PROBLEMS pairs.
+        let mut kept: BinaryHeap<(u64, u64)> = BinaryHeap::new();
+        let mut found = 0usize;
+        let mut keep = |later: u64, earlier: u64| {
+            found += 1;
+            kept.push((later, earlier));
+            if kept.len() > MAX_PROBLEMS {
+                kept.pop();
+            }
+        };
+        // The fingerprint being read, its first row and the row before.
+        let mut group: Option<(u64, u64, u64)> = None;
+        for entry in Merged::new(runs)? {
+            let (fingerprint, ordinal) = entry?;
+            match &mut group {
+                // Within a group ordinals come in increasing order.
+                Some((f, first, previous)) if *f == fingerprint => {
+                    keep(ordinal, *first);
+                    if previous != first {
+                        keep(ordinal, *previous);
+                    }
+                    *previous = ordinal;
+                }
+                _ => group = Some((fingerprint, ordinal, ordinal)),
+            }
         }
+        let mut pairs: Vec<(u64, u64)> = kept
+            .into_iter()
+            .map(|(later, earlier)| (earlier, later))
+            .collect();
+        pairs.sort_unstable_by_key(|&(earlier, later)| (later, earlier));
+        Ok(Candidates {
+            more: found - pairs.len(),
+            pairs,
+        })
+    }
+}
+
+/// Most spilled runs open at once.
+const MAX_OPEN_RUNS: usize = 64;
+
+type Run = Box<dyn Iterator<Item = io::Result<Entry>>>;
+
+/// The run in memory and the spilled ones, each in order.
+fn runs_of(in_memory: Vec<Entry>, spilled: Vec<File>) -> Vec<Run> {
+    let mut runs: Vec<Run> = vec![Box::new(in_memory.into_iter().map(Ok))];
+    for file in spilled {
+        runs.push(Box::new(SpilledRun(BufReader::new(file))));
+    }
+    runs
+}
+
+/// A run written to an unnamed file in `dir`, read back from its start.
+fn write_run(dir: &Path, entries: impl Iterator<Item = io::Result<Entry>>) -> io::Result<File> {
+    let mut file = BufWriter::new(tempfile::tempfile_in(dir)?);
+    for entry in entries {
+        let (fingerprint, ordinal) = entry?;
+        file.write_all(&fingerprint.to_le_bytes())?;
+        file.write_all(&ordinal.to_le_bytes())?;
+    }
+    let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+    file.rewind()?;
+    Ok(file)
+}
+
+/// Sorted runs read as one sorted sequence.
+struct Merged {
+    runs: Vec<Run>,
+    heap: BinaryHeap<Reverse<(Entry, usize)>>,
+}
+
+impl Merged {
+    fn new(mut runs: Vec<Run>) -> io::Result<Merged> {
         let mut heap = BinaryHeap::new();
         for (i, run) in runs.iter_mut().enumerate() {
             if let Some(entry) = run.next().transpose()? {
                 heap.push(Reverse((entry, i)));
             }
         }
-        // The earliest later rows are kept: a max-heap of at most MAX_PROBLEMS.
-        let mut kept: BinaryHeap<(u64, u64)> = BinaryHeap::new();
-        let mut found = 0usize;
-        let mut group: Option<Entry> = None;
-        while let Some(Reverse(((fingerprint, ordinal), i))) = heap.pop() {
-            if let Some(entry) = runs[i].next().transpose()? {
-                heap.push(Reverse((entry, i)));
-            }
-            match group {
-                // Within a group ordinals come in increasing order: the first is the earliest.
-                Some((f, first)) if f == fingerprint => {
-                    found += 1;
-                    kept.push((ordinal, first));
-                    if kept.len() > MAX_PROBLEMS {
-                        kept.pop();
-                    }
-                }
-                _ => group = Some((fingerprint, ordinal)),
-            }
+        Ok(Merged { runs, heap })
+    }
+}
+
+impl Iterator for Merged {
+    type Item = io::Result<Entry>;
+
+    fn next(&mut self) -> Option<io::Result<Entry>> {
+        let Reverse((entry, i)) = self.heap.pop()?;
+        match self.runs[i].next().transpose() {
+            Ok(Some(next)) => self.heap.push(Reverse((next, i))),
+            Ok(None) => {}
+            Err(e) => return Some(Err(e)),
         }
-        let mut pairs: Vec<(u64, u64)> = kept
-            .into_iter()
-            .map(|(later, first)| (first, later))
-            .collect();
-        pairs.sort_unstable_by_key(|&(_, later)| later);
-        Ok(Candidates {
-            more: found - pairs.len(),
-            pairs,
-        })
+        Some(Ok(entry))
     }
 }
 
@@ -217,6 +288,24 @@ mod tests {
             assert_eq!(found.pairs, want);
         }
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// Past [`MAX_OPEN_RUNS`] spilled runs, the runs so far are merged into one, and nothing is
+    /// lost on the way.
+    #[test]
+    fn runs_past_the_open_files_bound_are_merged_on_the_way() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut duplicates = Duplicates::new(0, dir.path());
+        let rows = MIN_RUN * (MAX_OPEN_RUNS + 8);
+        let repeat_from = rows - 1000;
+        for i in 0..rows {
+            let cell = if i < repeat_from { i } else { i - repeat_from };
+            duplicates.add(&row(&format!("R{cell}"), "2020")).unwrap();
+        }
+        assert!(duplicates.spilled.len() < MAX_OPEN_RUNS);
+        let found = duplicates.candidates().unwrap();
+        assert_eq!(found.pairs.len() + found.more, 1000);
+        assert_eq!(found.pairs[0], (0, repeat_from as u64));
     }
 
     #[test]

@@ -23,12 +23,17 @@ pub(super) struct Opened<'r> {
     pub stream: Box<dyn BufRead + 'r>,
 }
 
-/// Opens `input`: inflates every gzip member (`cat a.gz b.gz` is valid gzip and must not lose its
-/// second half) and drops a UTF-8 byte-order mark, which spreadsheet tools like to prepend.
-pub(super) fn open<'r>(file: &str, input: impl Read + 'r) -> Result<Opened<'r>, FormatError> {
+/// Opens `input`: when `inflate`, inflates every gzip member (`cat a.gz b.gz` is valid gzip and
+/// must not lose its second half); drops a UTF-8 byte-order mark, which spreadsheet tools like to
+/// prepend.
+pub(super) fn open<'r>(
+    file: &str,
+    input: impl Read + 'r,
+    inflate: bool,
+) -> Result<Opened<'r>, FormatError> {
     let mut raw = BufReader::with_capacity(BUFFER_BYTES, input);
     let head = raw.fill_buf().map_err(|e| read_error(file, &e))?;
-    let mut stream: Box<dyn BufRead + 'r> = if head.starts_with(&GZIP_MAGIC) {
+    let mut stream: Box<dyn BufRead + 'r> = if inflate && head.starts_with(&GZIP_MAGIC) {
         Box::new(BufReader::with_capacity(
             BUFFER_BYTES,
             Gunzip(flate2::bufread::MultiGzDecoder::new(raw)),
@@ -145,6 +150,11 @@ impl<R: Read> LineBreaks<R> {
 
     /// Counts the line breaks before the record at `byte` (skipping breaks at its very start,
     /// where a reader may place a record's offset) onto `line`, and starts that record.
+    /// Where the record being read began.
+    pub(super) fn record_start(&self) -> u64 {
+        self.record_start
+    }
+
     pub(super) fn line_at(&mut self, byte: u64, line: &mut u64) {
         let mut start = byte;
         while let Some(&(offset, newline)) = self.pending.front() {
@@ -167,7 +177,10 @@ impl<R: Read> Read for LineBreaks<R> {
         if self.read - self.record_start > MAX_LINE_BYTES as u64 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
-                format!("a row longer than {MAX_LINE_BYTES} bytes (or a quote left open)"),
+                format!(
+                    "more than {MAX_LINE_BYTES} bytes without the end of a row \
+                     (a row that long, blank lines, or a quote left open)"
+                ),
             ));
         }
         let n = self.inner.read(buf)?;
@@ -185,7 +198,7 @@ mod tests {
     use super::*;
 
     fn lines(text: &[u8]) -> Vec<Result<(u64, String), FormatError>> {
-        let opened = open("f", text).unwrap();
+        let opened = open("f", text, true).unwrap();
         let mut lines = Lines::new("f", opened.stream);
         let mut out = Vec::new();
         loop {
@@ -209,7 +222,9 @@ mod tests {
             want.map(|(n, l)| (n, l.to_owned()))
         );
         assert_eq!(
-            open("f", &b"\xEF\xBB\xBFh,v\n1"[..]).unwrap().first_line,
+            open("f", &b"\xEF\xBB\xBFh,v\n1"[..], true)
+                .unwrap()
+                .first_line,
             "h,v"
         );
     }

@@ -190,7 +190,9 @@ pub fn read(
     defaults: Defaults<'_>,
     sink: &mut Sink<'_>,
 ) -> Result<FileEnd, ReadError> {
-    let opened = input::open(file, input)?;
+    // Files may be gzip, whatever their names; an upload is read as it was sent (a compressed
+    // body would be a bomb that a size limit on the body does not stop).
+    let opened = input::open(file, input, accept == Accept::Any)?;
     let format = match accept {
         Accept::Only(format) => Some(format),
         Accept::Any => detect(&opened.first_line),
@@ -454,6 +456,16 @@ mod tests {
                 .len(),
             2
         );
+    }
+
+    /// Only files are inflated: an upload is read as it was sent, so a small compressed body
+    /// cannot become gigabytes of rows.
+    #[test]
+    fn uploads_are_not_inflated() {
+        let body = gzip(TIDY.as_bytes());
+        assert!(collect("f", &body, Accept::Any, named(None)).is_ok());
+        let as_upload = collect("body", &body, Accept::Only(Format::Tidy), named(None));
+        assert!(as_upload.is_err());
     }
 
     #[test]

@@ -672,10 +672,11 @@ mod tests {
         let longer: Vec<String> = (0..300_000).map(|i| format!("d{i}")).collect();
         let e = err(&format!("{HEADER},{}\n", longer.join(",")));
         assert!(
-            e.reason.contains("longer than 1048576 bytes"),
+            e.reason.starts_with("more than 1048576 bytes"),
             "{}",
             e.reason
         );
+        assert_eq!(e.line, 1);
         // Under the cap, a repeat at the very end is still found.
         let mut names: Vec<String> = (0..990).map(|i| format!("d{i}")).collect();
         names.push("d0".into());

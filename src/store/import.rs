@@ -8,7 +8,9 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::store::sql::{BulkInsert, Db, OptionalExtension, SqlResult, Stmt, params};
+use crate::store::sql::{
+    BulkInsert, Column, Db, OptionalExtension, Param, SqlResult, Stmt, params,
+};
 use anyhow::bail;
 
 use crate::catalogue::SourceRecord;
@@ -329,6 +331,9 @@ enum Met<T> {
 /// Most series or regions one import remembers one by one.
 const MAX_MET: usize = 100_000;
 
+/// Most bytes of series keys (unit and dimensions) one import keeps.
+const MAX_SERIES_KEY_BYTES: usize = 16 << 20;
+
 impl<T: std::hash::Hash + Eq> Met<T> {
     fn new() -> Self {
         Met::Items(HashSet::new())
@@ -364,6 +369,8 @@ pub struct SnapshotWriter<'t, 'c> {
     has_rows: bool,
     outcome: ImportOutcome,
     series_ids: HashMap<String, i64>,
+    /// Bytes of the keys of `series_ids`: a key may be long (a thousand dimensions).
+    series_key_bytes: usize,
     series_seen: Met<i64>,
     /// The series whose current rows change: their blocks are written again.
     touched: Met<i64>,
@@ -453,6 +460,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             has_rows,
             outcome,
             series_ids: HashMap::new(),
+            series_key_bytes: 0,
             series_seen: Met::new(),
             touched: Met::new(),
             regions_seen: Met::new(),
@@ -502,9 +510,11 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             .find_series
             .query_row(params![self.dataset_id, row.unit, dims], |r| r.get(0))?;
         // A cache: past its bound it starts again rather than grow with the file.
-        if self.series_ids.len() == MAX_MET {
+        if self.series_ids.len() == MAX_MET || self.series_key_bytes > MAX_SERIES_KEY_BYTES {
             self.series_ids.clear();
+            self.series_key_bytes = 0;
         }
+        self.series_key_bytes += self.key.len();
         self.series_ids.insert(self.key.clone(), id);
         self.series_seen.insert(id);
         Ok(id)
@@ -639,41 +649,66 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             emit(tx, events::DATASET_UPDATED, audience, &data)?;
             outcome.snapshot = Some(snapshot_public);
         }
-        let all_series = |met: Met<i64>| -> SqlResult<Vec<i64>> {
-            match met {
-                Met::Items(items) => Ok(items.into_iter().collect()),
-                Met::Overflowed => tx
-                    .prepare("SELECT id FROM series WHERE dataset_id = ?1")?
-                    .query_map(params![dataset_id], |r| r.get(0))?
-                    .collect(),
+        let series = |met: Met<i64>, each: &mut dyn FnMut(i64) -> SqlResult<()>| match met {
+            Met::Items(items) => {
+                let mut items: Vec<i64> = items.into_iter().collect();
+                items.sort_unstable();
+                items.into_iter().try_for_each(&mut *each)
             }
+            Met::Overflowed => in_pages(
+                tx,
+                "SELECT id FROM series WHERE dataset_id = ?1 AND id > ?2 ORDER BY id LIMIT 10000",
+                dataset_id,
+                0,
+                each,
+            ),
         };
-        refresh_series_stats(tx, all_series(self.series_seen)?.into_iter())?;
-        let mut touched = all_series(self.touched)?;
-        touched.sort_unstable();
-        for series in touched {
-            super::blocks::write_series(tx, series)?;
-        }
+        let mut stats = tx.prepare_cached(SERIES_STATS)?;
+        series(self.series_seen, &mut |id| {
+            stats.execute(params![id]).map(drop)
+        })?;
+        drop(stats);
+        series(self.touched, &mut |id| super::blocks::write_series(tx, id))?;
         set_headline_series(tx, dataset_id, &meta.headline)?;
-        let regions = match self.regions_seen {
-            Met::Items(items) => items.into_iter().collect(),
+        let mut regions = UnclassifiedRegions::new(tx, owner)?;
+        match self.regions_seen {
+            Met::Items(items) => items.iter().try_for_each(|code| regions.add(code))?,
             // The regions of rows unchanged were registered by the import that added them.
-            Met::Overflowed => tx
-                .prepare("SELECT DISTINCT region_code FROM observations WHERE snapshot_id = ?1")?
-                .query_map(params![snapshot_id], |r| r.get(0))?
-                .collect::<SqlResult<Vec<String>>>()?,
-        };
-        add_unclassified_regions(tx, regions.iter().map(String::as_str), owner)?;
+            Met::Overflowed => in_pages(
+                tx,
+                "SELECT DISTINCT region_code FROM observations
+                 WHERE snapshot_id = ?1 AND region_code > ?2 ORDER BY region_code LIMIT 10000",
+                snapshot_id,
+                String::new(),
+                &mut |code: String| regions.add(&code),
+            )?,
+        }
+        regions.finish()?;
         Ok(outcome)
     }
 }
 
-fn refresh_series_stats(tx: &Db<'_>, series: impl Iterator<Item = i64>) -> SqlResult<()> {
-    let mut stmt = tx.prepare_cached(SERIES_STATS)?;
-    for id in series {
-        stmt.execute(params![id])?;
+/// Runs `each` on the values `sql` gives, a page at a time, so no more than a page is held:
+/// `sql` takes `key` as ?1 and the last value seen as ?2, and orders by that value.
+fn in_pages<T: Column + Param + Clone>(
+    tx: &Db<'_>,
+    sql: &str,
+    key: i64,
+    start: T,
+    each: &mut dyn FnMut(T) -> SqlResult<()>,
+) -> SqlResult<()> {
+    let mut stmt = tx.prepare_cached(sql)?;
+    let mut after = start;
+    loop {
+        let page: Vec<T> = stmt
+            .query_map(params![key, after], |r| r.get(0))?
+            .collect::<SqlResult<_>>()?;
+        let Some(last) = page.last().cloned() else {
+            return Ok(());
+        };
+        page.into_iter().try_for_each(&mut *each)?;
+        after = last;
     }
-    Ok(())
 }
 
 fn set_headline_series(
@@ -700,21 +735,29 @@ fn set_headline_series(
 /// 'historical' (earlier NUTS editions), the rest as 'aggregate' (EU27_2020, EFTA, ...). Aggregate
 /// names are filled in by [`name_aggregates`]. Codes from an account's private data go to its
 /// `private_regions`, so no one else learns of them.
-fn add_unclassified_regions<'a>(
-    tx: &Db<'_>,
-    codes: impl Iterator<Item = &'a str>,
+struct UnclassifiedRegions<'t, 'c> {
+    tx: &'t Db<'c>,
     owner: Option<i64>,
-) -> anyhow::Result<()> {
-    let mut public = tx.prepare_cached(
-        "INSERT INTO regions (code, level, parent_code, country_code, classification)
-         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (code) DO NOTHING",
-    )?;
-    let mut private = tx.prepare_cached(
-        "INSERT INTO private_regions (account_id, code, level, parent_code, country_code, classification)
-         SELECT ?6, ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM regions WHERE code = ?1)
-         ON CONFLICT (account_id, code) DO NOTHING",
-    )?;
-    for code in codes {
+    insert: Stmt<'c>,
+}
+
+impl<'t, 'c> UnclassifiedRegions<'t, 'c> {
+    fn new(tx: &'t Db<'c>, owner: Option<i64>) -> SqlResult<Self> {
+        let insert = match owner {
+            None => tx.prepare_cached(
+                "INSERT INTO regions (code, level, parent_code, country_code, classification)
+                 VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (code) DO NOTHING",
+            )?,
+            Some(_) => tx.prepare_cached(
+                "INSERT INTO private_regions (account_id, code, level, parent_code, country_code, classification)
+                 SELECT ?6, ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM regions WHERE code = ?1)
+                 ON CONFLICT (account_id, code) DO NOTHING",
+            )?,
+        };
+        Ok(UnclassifiedRegions { tx, owner, insert })
+    }
+
+    fn add(&mut self, code: &str) -> SqlResult<()> {
         let nuts_shaped = (2..=5).contains(&code.len())
             && code.as_bytes()[..2].iter().all(u8::is_ascii_uppercase)
             && code[2..]
@@ -727,27 +770,34 @@ fn add_unclassified_regions<'a>(
         } else {
             (None, None, None, "aggregate")
         };
-        match owner {
-            None => public.execute(params![code, level, parent, country, class])?,
-            Some(account) => {
-                private.execute(params![code, level, parent, country, class, account])?
-            }
+        match self.owner {
+            None => self
+                .insert
+                .execute(params![code, level, parent, country, class])?,
+            Some(account) => self
+                .insert
+                .execute(params![code, level, parent, country, class, account])?,
         };
+        Ok(())
     }
-    if let Some(account) = owner {
-        let own: i64 = tx.query_row(
-            "SELECT count(*) FROM private_regions WHERE account_id = ?1",
-            params![account],
-            |r| r.get(0),
-        )?;
-        if own > MAX_PRIVATE_REGIONS {
-            return Err(crate::store::StoreError::Conflict(format!(
-                "the account would have {own} region codes of its own; the limit is {MAX_PRIVATE_REGIONS}"
-            ))
-            .into());
+
+    /// Refuses an account's import that would give it more codes of its own than allowed.
+    fn finish(self) -> anyhow::Result<()> {
+        if let Some(account) = self.owner {
+            let own: i64 = self.tx.query_row(
+                "SELECT count(*) FROM private_regions WHERE account_id = ?1",
+                params![account],
+                |r| r.get(0),
+            )?;
+            if own > MAX_PRIVATE_REGIONS {
+                return Err(crate::store::StoreError::Conflict(format!(
+                    "the account would have {own} region codes of its own; the limit is {MAX_PRIVATE_REGIONS}"
+                ))
+                .into());
+            }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// Names non-NUTS aggregate codes (and reclassifies NUTS-shaped ones such as `FX`), each cited

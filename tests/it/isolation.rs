@@ -441,6 +441,11 @@ fn normalised(body: &[u8], replace: &[(String, String)]) -> Value {
             if let Some(error) = v.get_mut("error").and_then(Value::as_object_mut) {
                 error.remove("request_id");
             }
+            // `/readyz` counts the limiter's buckets of every caller, which other requests of the
+            // walk change between two answers.
+            if let Some(data) = v.get_mut("data").and_then(Value::as_object_mut) {
+                data.remove("rate_limit_entries");
+            }
             v
         }
         Err(_) => Value::String(raw),

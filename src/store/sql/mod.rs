@@ -189,6 +189,15 @@ pub enum Owned {
 }
 
 impl Owned {
+    /// Bytes it holds beside itself.
+    fn heap_bytes(&self) -> usize {
+        match self {
+            Owned::Text(text) => text.len(),
+            Owned::Blob(bytes) => bytes.len(),
+            _ => 0,
+        }
+    }
+
     fn of(value: Value<'_>) -> Owned {
         match value {
             Value::Null => Owned::Null,

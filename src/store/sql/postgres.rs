@@ -166,8 +166,10 @@ impl Drop for Streamed<'_> {
     }
 }
 
-/// Rows gathered for one `COPY ... FROM STDIN BINARY`, sent when this many are gathered.
+/// Rows gathered for one `COPY ... FROM STDIN BINARY`, sent when this many are gathered, or
+/// when their texts and blobs take this many bytes (a block of a long series may be megabytes).
 const COPY_ROWS: usize = 20_000;
+const COPY_BYTES: usize = 16 << 20;
 
 /// Rows for a table, sent by `COPY` (see [`super::BulkInsert`]).
 pub struct Copy<'c> {
@@ -175,6 +177,7 @@ pub struct Copy<'c> {
     sql: String,
     types: Vec<Type>,
     rows: Vec<Vec<Owned>>,
+    bytes: usize,
 }
 
 impl<'c> Copy<'c> {
@@ -187,12 +190,15 @@ impl<'c> Copy<'c> {
             sql: format!("COPY {table} ({columns}) FROM STDIN BINARY"),
             types: probe.columns().iter().map(|c| c.type_().clone()).collect(),
             rows: Vec::new(),
+            bytes: 0,
         })
     }
 
     pub fn add(&mut self, row: impl Iterator<Item = Owned>) -> SqlResult<()> {
-        self.rows.push(row.collect());
-        if self.rows.len() >= COPY_ROWS {
+        let row: Vec<Owned> = row.collect();
+        self.bytes += row.iter().map(Owned::heap_bytes).sum::<usize>();
+        self.rows.push(row);
+        if self.rows.len() >= COPY_ROWS || self.bytes >= COPY_BYTES {
             self.send()?;
         }
         Ok(())
@@ -203,6 +209,7 @@ impl<'c> Copy<'c> {
             return Ok(());
         }
         let rows = std::mem::take(&mut self.rows);
+        self.bytes = 0;
         blocking(|| -> SqlResult<()> {
             let mut client = self.conn.client();
             let writer = client.copy_in(&self.sql)?;
