@@ -182,8 +182,9 @@ fn check_dim_value(value: &str) -> Result<(), String> {
 /// Longest dimension value and unit accepted; Eurostat's are a dozen characters at most.
 const MAX_CODE_LEN: usize = 64;
 
-/// Longest value accepted: a double has 17 significant digits, Eurostat prints fewer.
-const MAX_VALUE_LEN: usize = 40;
+/// Longest value accepted: the largest double written out in full has 309 digits (values have
+/// no exponent), with room for a sign and decimals.
+const MAX_VALUE_LEN: usize = 400;
 
 /// Longest confidentiality status accepted (SDMX's are one letter).
 const MAX_STATUS_LEN: usize = 8;
@@ -329,10 +330,11 @@ mod tests {
             flags: "",
             conf_status: "",
         };
-        let long = format!("{}1", "0".repeat(40));
+        let long = format!("{}1", "0".repeat(400));
         let e = observation(cells(&long), Vec::new(), 1).unwrap_err();
-        assert!(e.contains("longer than 40 characters"), "{e}");
-        assert!(observation(cells("0.5"), Vec::new(), 1).is_ok());
+        assert!(e.contains("longer than 400 characters"), "{e}");
+        let largest = format!("{}.5", "9".repeat(308));
+        assert!(observation(cells(&largest), Vec::new(), 1).is_ok());
     }
 
     #[test]
