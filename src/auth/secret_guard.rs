@@ -58,7 +58,7 @@ pub fn fingerprint(bytes: &[u8]) -> String {
         .chain_update(b"regintel secret fingerprint v1\0")
         .chain_update(bytes)
         .finalize();
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    crate::ids::hex(&digest)
 }
 
 /// What is wrong between the secret files in `secrets_dir` and the database: for each file on

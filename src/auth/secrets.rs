@@ -332,7 +332,7 @@ mod tests {
         // Python: hmac.new(bytes(range(32)), api_key, hashlib.sha256).hexdigest()
         let expected = "1f3ab17afa7cf7f813edc71ccdcde6de3e9053bea7cb03be00c83e30b73d5092";
         let mac = pepper.mac(api_key);
-        let hex: String = mac.iter().map(|b| format!("{b:02x}")).collect();
+        let hex = crate::ids::hex(&mac);
         assert_eq!(hex, expected);
         assert!(pepper.verify(api_key, &mac));
         assert!(!pepper.verify(&api_key.replace('A', "B"), &mac));

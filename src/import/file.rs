@@ -65,7 +65,7 @@ pub fn check(input: &Input<'_>, room: Room<'_>) -> anyhow::Result<Checked> {
     Ok(Checked {
         end,
         summary,
-        sha256: hex(sha256.take().finalize().as_slice()),
+        sha256: crate::ids::hex(&sha256.take().finalize()),
     })
 }
 
@@ -109,7 +109,7 @@ pub fn write(
     );
     let changed = "the file changed while it was imported";
     match reread {
-        Ok(_) if hex(sha256.take().finalize().as_slice()) == checked.sha256 => {}
+        Ok(_) if crate::ids::hex(&sha256.take().finalize()) == checked.sha256 => {}
         Ok(_) => anyhow::bail!("{}: {changed}", input.shown),
         // Read whole once, it cannot be refused the second time unless it changed (or could
         // not be read: the error says which).
@@ -118,11 +118,6 @@ pub fn write(
     }
     progress.finish();
     writer.finish(meta)
-}
-
-/// Lower-case hexadecimal of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A stream that hashes what is read through it.
@@ -136,5 +131,73 @@ impl<R: Read> Read for Hashed<'_, R> {
         let n = self.inner.read(buf)?;
         self.sha256.borrow_mut().update(&buf[..n]);
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::Catalogue;
+
+    /// A file whose bytes differ on the second reading from those checked is refused; read the
+    /// same both times, it is written.
+    #[test]
+    fn a_file_that_changes_between_the_readings_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(dir.path(), 1).unwrap();
+        let checked_text = "nuts_code,period,value\nDE21,2023,1\n";
+        let changed = Cell::new(Some("nuts_code,period,value\nDE21,2023,2\n"));
+        let reads = Cell::new(0);
+        let open = || -> io::Result<Box<dyn Read>> {
+            reads.set(reads.get() + 1);
+            let text = match reads.get() {
+                1 => checked_text,
+                _ => changed.get().unwrap_or(checked_text),
+            };
+            Ok(Box::new(text.as_bytes()))
+        };
+        let input = Input {
+            shown: "f.csv",
+            stored: "f.csv",
+            open: &open,
+            accept: Accept::Any,
+            defaults: Defaults {
+                dataset: Some("mine"),
+                unit: Some("NR"),
+                ..Default::default()
+            },
+        };
+        let room = Room {
+            memory: 1 << 20,
+            spill_dir: dir.path(),
+        };
+        // Each in a transaction of its own, rolled back.
+        let write_once = || {
+            let mut conn = store.admin().unwrap();
+            let tx = conn.transaction().unwrap();
+            reads.set(0);
+            let checked = check(&input, room).unwrap();
+            let meta = super::super::meta::dataset_meta(
+                &Catalogue::bundled(),
+                &checked.end,
+                &checked.summary,
+            );
+            write(
+                &tx,
+                &input,
+                &checked,
+                &meta,
+                None,
+                None,
+                &mut Progress::hidden(),
+            )
+        };
+        let refused = write_once().unwrap_err();
+        assert!(
+            format!("{refused:#}").contains("the file changed while it was imported"),
+            "{refused:#}"
+        );
+        changed.set(None);
+        assert_eq!(write_once().unwrap().added, 1);
     }
 }

@@ -9,7 +9,6 @@ mod meta;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use sha2::Digest;
 
 use crate::catalogue::{self, Catalogue, ShownOnce, SourceRecord};
 use crate::domain::{Error, Rejection};
@@ -89,7 +88,7 @@ pub fn import_bundled(
             .iter()
             .find(|d| d.file == bundled.name)
             .with_context(|| format!("{} has no catalogue entry", bundled.name))?;
-        let sha = file::hex(sha2::Sha256::digest(bundled.bytes).as_slice());
+        let sha = crate::store::classification::sha256_hex(bundled.bytes);
         if write::latest_snapshot_sha(&tx, &entry.code, None)?.as_deref() == Some(sha.as_str()) {
             report.datasets.push(unchanged(&entry.code, bundled.name));
             continue;
@@ -175,51 +174,75 @@ pub fn import_files(
         dims: None,
         regions: known_regions.as_ref(),
     };
+    // Every file is checked before the transaction begins: SQLite's write lock is held while
+    // rows are written, not while files are read for the first time.
+    let mut files = Vec::with_capacity(paths.len());
+    for path in paths {
+        let file = OperatorFile::new(path)?;
+        let mut checked = file::check(&file.input(&|| file.open(), defaults), room.ingest())?;
+        if let Some(title) = naming.title
+            && catalogue.entry(&checked.end.header.dataset).is_none()
+        {
+            checked.end.title = Some(title.to_owned());
+        }
+        files.push((file, checked));
+    }
     let mut conn = store.admin()?;
     let tx = conn.transaction()?;
     let mut report = ImportReport::default();
-    for path in paths {
-        // Errors name the path the operator gave; what is stored (and shown in citations) is
-        // the file's name, not where it happened to lie on the operator's machine.
-        let shown_path = path.display().to_string();
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .with_context(|| format!("{shown_path} is not a file"))?;
-        let open = || {
-            let file = std::fs::File::open(path)
-                .map_err(|e| std::io::Error::new(e.kind(), format!("cannot read it: {e}")))?;
-            Ok(Box::new(file) as Box<dyn std::io::Read>)
-        };
-        let input = Input {
-            shown: &shown_path,
-            stored: &name,
-            open: &open,
-            accept: Accept::Any,
-            defaults,
-        };
-        let mut checked = file::check(&input, room.ingest())?;
-        let end = &mut checked.end;
-        if let Some(title) = naming.title
-            && catalogue.entry(&end.header.dataset).is_none()
-        {
-            end.title = Some(title.to_owned());
-        }
-        let dataset = &end.header.dataset;
+    for (file, checked) in &files {
+        let (name, dataset) = (&file.name, &checked.end.header.dataset);
         if owner.is_some() && write::latest_snapshot_sha(&tx, dataset, None)?.is_some() {
             anyhow::bail!(
                 "{name}: {dataset} is a public dataset; give the private data another dataset code (--dataset)"
             );
         }
-        let source = imported_source(catalogue, &name, &checked.end);
+        let source = imported_source(catalogue, name, &checked.end);
         let source_id = Some(write::upsert_source(&tx, &source)?);
         let meta = meta::dataset_meta(catalogue, &checked.end, &checked.summary);
+        let open = || file.open();
+        let input = file.input(&open, defaults);
         report.datasets.push(file::write(
-            &tx, &input, &checked, &meta, source_id, owner, progress,
+            &tx, &input, checked, &meta, source_id, owner, progress,
         )?);
     }
     finish(tx, catalogue, &report, owner)?;
     Ok(report)
+}
+
+/// A file an operator names: errors give the path as given; what is stored (and shown in
+/// citations) is the file's name, not where it happened to lie on the operator's machine.
+struct OperatorFile<'p> {
+    path: &'p Path,
+    shown: String,
+    name: String,
+}
+
+impl<'p> OperatorFile<'p> {
+    fn new(path: &'p Path) -> anyhow::Result<Self> {
+        let shown = path.display().to_string();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .with_context(|| format!("{shown} is not a file"))?;
+        Ok(OperatorFile { path, shown, name })
+    }
+
+    fn open(&self) -> std::io::Result<Box<dyn std::io::Read>> {
+        let file = std::fs::File::open(self.path)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("cannot read it: {e}")))?;
+        Ok(Box::new(file))
+    }
+
+    fn input<'a>(&'a self, open: &'a file::Open<'a>, defaults: ingest::Defaults<'a>) -> Input<'a> {
+        Input {
+            shown: &self.shown,
+            stored: &self.name,
+            open,
+            accept: Accept::Any,
+            defaults,
+        }
+    }
 }
 
 /// Creates an account's private dataset (`POST /datasets`).

@@ -233,7 +233,10 @@ impl KnownRegions {
     }
 
     fn canonical(&self, region: &mut String) {
-        if let Some(code) = self.0.get(&region.to_ascii_lowercase()) {
+        // Most codes are written as published (in capitals): those need no lower-case copy.
+        if region.bytes().any(|b| b.is_ascii_lowercase())
+            && let Some(code) = self.0.get(&region.to_ascii_lowercase())
+        {
             region.clone_from(code);
         }
     }

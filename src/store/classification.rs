@@ -37,10 +37,7 @@ impl RegionSource {
 
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::ids::hex(&Sha256::digest(bytes))
 }
 
 /// The regions of `nuts_regions.csv` (columns documented in data/README.md), each with its

@@ -89,7 +89,7 @@ pub fn ensure_request_role(tx: &mut Transaction<'_>) -> anyhow::Result<RequestLo
         (_, None) => {
             let mut bytes = [0u8; 32];
             crate::ids::fill_random(&mut bytes);
-            let password: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            let password = crate::ids::hex(&bytes);
             // Sent as its SCRAM verifier (base64 and `$`: safe inside the literal; a role
             // cannot take a password parameter), so no server log holds the password.
             let verifier = postgres_protocol::password::scram_sha_256(password.as_bytes());
