@@ -6,7 +6,8 @@
 //! per row. Then the same uncached answers of the bundled data (comparisons, NUTS-3 profiles,
 //! citations) are served from a database of the bundled data alone and from the large one, in
 //! the same run: the large one's rate as a ratio of the bundled one's, and the server's peak RSS,
-//! bounded by `--public-data-mb`.
+//! bounded by `--public-data-mb`. The server holds the smallest datasets in memory (the bundled
+//! ones), so comparisons of the extract's datasets, read from the database, are measured too.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,7 @@ use super::{Check, Ctx, ScenarioResult, Target, check, run_scenario, uncached};
 const COMPARE: &str = "compare, uncached";
 const PROFILE_NUTS3: &str = "profile NUTS 3, uncached";
 const CITATION: &str = "citation, uncached";
+const COMPARE_NOT_HELD: &str = "compare, dataset not held";
 /// Files per import batch: the generator writes 100 files of equal size.
 const BATCHES: usize = 5;
 const BATCH_TIMEOUT: Duration = Duration::from_secs(4 * 3600);
@@ -72,6 +74,9 @@ pub struct Backend {
     observations: u64,
     database_bytes: u64,
     pairs: Vec<Pair>,
+    /// Comparisons of the extract's datasets over the large database: past the memory
+    /// bound, read from the database.
+    not_held: ScenarioResult,
 }
 
 impl Backend {
@@ -95,12 +100,17 @@ pub fn run(ctx: &Ctx, target_dir: &Path) -> Result<LargeResult> {
     };
     let files = extract(target_dir, extract_rows)?;
     let citations = uncached::citations(ctx)?;
+    let comparisons = uncached::comparisons()?;
+    let not_held = of_the_extract(&comparisons, files.len());
     #[rustfmt::skip]
-    let answers = [
-        (COMPARE, uncached::comparisons()?),
-        (PROFILE_NUTS3, uncached::profiles()?),
-        (CITATION, citations),
-    ];
+    let answers = Answers {
+        pairs: [
+            (COMPARE, comparisons),
+            (PROFILE_NUTS3, uncached::profiles()?),
+            (CITATION, citations),
+        ],
+        not_held,
+    };
     let mut backends = Vec::new();
     let only = std::env::var("BENCH_LARGE_BACKEND").ok();
     if only.as_deref() != Some("postgres") {
@@ -115,8 +125,23 @@ pub fn run(ctx: &Ctx, target_dir: &Path) -> Result<LargeResult> {
     })
 }
 
-/// The answers each backend serves from both databases: a name and its paths.
-type Answers = [(&'static str, Vec<String>); 3];
+/// The answers each backend serves: from both databases, a name and its paths; and from the
+/// large one alone, comparisons of datasets it does not hold in memory.
+struct Answers {
+    pairs: [(&'static str, Vec<String>); 3],
+    not_held: Vec<String>,
+}
+
+/// `comparisons` of the bundled data, each of the same regions in one of the extract's
+/// `datasets` datasets (`ESTAT_SYNTH_000.tsv.gz` is dataset `synth_000`) instead.
+fn of_the_extract(comparisons: &[String], datasets: usize) -> Vec<String> {
+    (comparisons.iter().enumerate())
+        .filter_map(|(i, path)| {
+            let (regions, _) = path.split_once("&dataset=")?;
+            Some(format!("{regions}&dataset=synth_{:03}", i % datasets))
+        })
+        .collect()
+}
 
 fn on_sqlite(ctx: &Ctx, files: &[PathBuf], answers: &Answers) -> Result<Backend> {
     println!("\n== {} files more, on SQLite", files.len());
@@ -128,20 +153,28 @@ fn on_sqlite(ctx: &Ctx, files: &[PathBuf], answers: &Answers) -> Result<Backend>
     };
     let batches = import_batches(ctx, &node, files)?;
     let (observations, database_bytes) = sqlite_size(&large_dir)?;
+    let run = |name, target, paths: &[String]| {
+        run_scenario(ctx, &super::Scenario::new(name, target, paths, &[]))
+    };
     let mut pairs = Vec::new();
-    for (name, paths) in answers {
-        let run = |target| run_scenario(ctx, &super::Scenario::new(name, target, paths, &[]));
+    for (name, paths) in &answers.pairs {
         pairs.push(Pair {
-            bundled: run(Target::UncachedIn(ctx.data_dir.clone()))?,
-            large: run(Target::UncachedIn(large_dir.clone()))?,
+            bundled: run(name, Target::UncachedIn(ctx.data_dir.clone()), paths)?,
+            large: run(name, Target::UncachedIn(large_dir.clone()), paths)?,
         });
     }
+    let not_held = run(
+        COMPARE_NOT_HELD,
+        Target::UncachedIn(large_dir),
+        &answers.not_held,
+    )?;
     Ok(Backend {
         name: "SQLite",
         batches,
         observations,
         database_bytes,
         pairs,
+        not_held,
     })
 }
 
@@ -192,22 +225,23 @@ fn on_postgres(
         superuser.batch_execute("CHECKPOINT")?;
     }
     drop(superuser);
-    let mut pairs = Vec::new();
-    for (name, paths) in answers {
-        let run = |node: &Node| {
-            let target = Target::Postgres {
-                url: node.url.clone().context("a PostgreSQL node")?,
-                data_dir: node.data_dir.clone(),
-                flags: super::HIGH_LIMITS,
-                cached: false,
-            };
-            run_scenario(ctx, &super::Scenario::new(name, target, paths, &[]))
+    let run = |name, node: &Node, paths: &[String]| {
+        let target = Target::Postgres {
+            url: node.url.clone().context("a PostgreSQL node")?,
+            data_dir: node.data_dir.clone(),
+            flags: super::HIGH_LIMITS,
+            cached: false,
         };
+        run_scenario(ctx, &super::Scenario::new(name, target, paths, &[]))
+    };
+    let mut pairs = Vec::new();
+    for (name, paths) in &answers.pairs {
         pairs.push(Pair {
-            bundled: run(&bundled)?,
-            large: run(&large)?,
+            bundled: run(name, &bundled, paths)?,
+            large: run(name, &large, paths)?,
         });
     }
+    let not_held = run(COMPARE_NOT_HELD, &large, &answers.not_held)?;
     drop((bundled_db, large_db));
     drop(cluster);
     Ok(Backend {
@@ -216,6 +250,7 @@ fn on_postgres(
         observations,
         database_bytes,
         pairs,
+        not_held,
     })
 }
 
@@ -391,6 +426,25 @@ pub fn print(result: &LargeResult) {
                 p.large.peak_rss_mb,
                 p.ratio(),
                 p.bytes_ratio()
+            );
+        }
+        // Against the same regions' comparisons over the bundled database, read from memory.
+        let n = &b.not_held;
+        if let Some(held) = b.pairs.iter().find(|p| p.large.name == COMPARE) {
+            let _ = writeln!(
+                out,
+                "  {:<26} large {:>8.0} req/s ({} B, {:.0} MB), {:.3} of the bundled data's \
+                 compare read from memory{}",
+                n.name,
+                n.req_per_s,
+                n.mean_body_bytes,
+                n.peak_rss_mb,
+                n.req_per_s / held.bundled.req_per_s,
+                if n.invalid.is_empty() {
+                    ""
+                } else {
+                    " (INVALID)"
+                }
             );
         }
     }

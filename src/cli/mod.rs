@@ -412,8 +412,8 @@ struct ServeArgs {
     #[arg(long, env = "REGINTEL_CACHE_MB", default_value_t = defaults::CACHE_MB)]
     cache_mb: usize,
     /// Megabytes of memory for the current public rows, read once per public data generation
-    /// (about 30 for the bundled data); public data larger than this is read from the database.
-    /// 0: always from the database.
+    /// (about 30 for the bundled data): as many whole datasets as fit, the smallest first; the
+    /// rest is read from the database. 0: always from the database.
     #[arg(long, env = "REGINTEL_PUBLIC_DATA_MB", default_value_t = defaults::PUBLIC_DATA_MB)]
     public_data_mb: usize,
     /// A file holding the token Prometheus sends to read /metrics (Authorization: Bearer), or

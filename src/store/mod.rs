@@ -219,8 +219,11 @@ impl Store {
                 .and_then(|conn| PublicData::load(&conn.sql(), budget));
             match loaded {
                 Ok(Loaded::Held(data)) => {
+                    let (datasets, of) = data.rows.datasets();
                     tracing::info!(
                         generation = data.generation,
+                        datasets,
+                        of,
                         rows = data.rows.rows(),
                         megabytes = data.rows.bytes() / (1024 * 1024),
                         millis = started.elapsed().as_millis() as u64,
@@ -231,8 +234,10 @@ impl Store {
                 }
                 Ok(Loaded::NotHeld { generation, reason }) => {
                     let why = match reason {
-                        NotHeld::TooLarge => "larger than --public-data-mb",
-                        NotHeld::Unfit => "holds a value the compact form cannot",
+                        NotHeld::TooLarge => "every dataset larger than --public-data-mb",
+                        NotHeld::Unfit => {
+                            "every dataset that fits holds a value the compact form cannot"
+                        }
                     };
                     tracing::info!(
                         generation,
@@ -263,6 +268,7 @@ impl Store {
     pub fn held_public_data(&self) -> Option<HeldPublicData> {
         self.public.held().map(|d| HeldPublicData {
             generation: d.generation,
+            datasets: d.rows.datasets(),
             rows: d.rows.rows(),
             bytes: d.rows.bytes(),
         })
@@ -351,6 +357,8 @@ impl Drop for Loading<'_> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HeldPublicData {
     pub generation: i64,
+    /// Datasets held, and public datasets in all.
+    pub datasets: (usize, usize),
     pub rows: usize,
     pub bytes: usize,
 }
@@ -539,6 +547,11 @@ impl Scoped {
     /// The public rows, for a caller who sees public data only while they are held.
     fn public_rows(&self) -> Option<&public_rows::PublicRows> {
         self.public_data.as_ref().map(|d| &d.rows)
+    }
+
+    /// [`Scoped::public_rows`] when they hold `series_id`'s.
+    fn public_rows_of(&self, series_id: i64) -> Option<&public_rows::PublicRows> {
+        self.public_rows().filter(|rows| rows.holds(series_id))
     }
 
     /// The database's schema version: a read, so an error says it does not answer.

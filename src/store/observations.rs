@@ -126,12 +126,15 @@ impl Scoped {
             let mut datasets: Vec<_> = (catalog.datasets().iter())
                 .filter_map(|d| Some((d.id, d.headline_series_id?)))
                 .collect();
-            datasets.sort_unstable();
-            return Ok(datasets
-                .into_iter()
-                .map(|(id, series)| (id, rows.series_rows(series, region)))
-                .filter(|(_, rows)| !rows.is_empty())
-                .collect());
+            // Read from the database if one is not held: one query for them all.
+            if datasets.iter().all(|&(_, series)| rows.holds(series)) {
+                datasets.sort_unstable();
+                return Ok(datasets
+                    .into_iter()
+                    .map(|(id, series)| (id, rows.series_rows(series, region)))
+                    .filter(|(_, rows)| !rows.is_empty())
+                    .collect());
+            }
         }
         let mut stmt = self.sql().prepare_cached(
             "SELECT d.id, d.headline_series_id, b.rows
@@ -154,7 +157,7 @@ impl Scoped {
     /// Current values of one series for one region, by period (its block, see
     /// [`super::blocks`]).
     pub fn series_rows(&self, region: &str, series_id: i64) -> StoreResult<Vec<ObsRow>> {
-        if let Some(rows) = self.public_rows() {
+        if let Some(rows) = self.public_rows_of(series_id) {
             return Ok(rows.series_rows(series_id, region));
         }
         let mut stmt = self.sql().prepare_cached(
@@ -170,7 +173,7 @@ impl Scoped {
 
     /// [`Scoped::series_rows`] without what cites each row.
     pub fn series_values(&self, region: &str, series_id: i64) -> StoreResult<Vec<RowValue>> {
-        if let Some(rows) = self.public_rows() {
+        if let Some(rows) = self.public_rows_of(series_id) {
             return Ok(rows.series_values(series_id, region));
         }
         let rows = self.series_rows(region, series_id)?;
@@ -198,7 +201,7 @@ impl Scoped {
         series_id: i64,
         period: &str,
     ) -> StoreResult<Option<ObsRow>> {
-        if let Some(rows) = self.public_rows() {
+        if let Some(rows) = self.public_rows_of(series_id) {
             return Ok(rows.value_at(series_id, region, period));
         }
         let mut stmt = self.sql().prepare_cached(&format!(

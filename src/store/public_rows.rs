@@ -9,11 +9,15 @@
 //! number, and one-byte or two-byte places in small tables of the texts few rows differ in
 //! (periods, flags, confidentiality statuses, snapshots); its citation id as the 13 bytes its 20
 //! base32 characters stand for. With its place in the citation index, its share of the index's
-//! buckets and its value text, about 55: the bundled data (570,289 rows) takes 30 MiB. Data
-//! that does not fit the operator's budget (`--public-data-mb`) is not held: SQLite answers, as
-//! before.
+//! buckets and its value text, about 55: the bundled data (570,289 rows) takes 30 MiB.
+//!
+//! Within the operator's budget (`--public-data-mb`), whole datasets are held, the smallest
+//! first: a comparison or a series reads one dataset, so the most datasets held is the most of
+//! such answers read from memory when requests spread over the datasets. The rows of a dataset
+//! not held, a profile that lists one, and a citation of a row not held are read from the
+//! database, as before.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use super::sql::{Db, params};
@@ -34,6 +38,10 @@ pub struct PublicData {
 }
 
 pub struct PublicRows {
+    /// The series whose rows are held: every series of each dataset held.
+    series: HashSet<i64, foldhash::fast::RandomState>,
+    /// Datasets held, and public datasets in all.
+    datasets: (usize, usize),
     rows: Vec<Row>,
     /// Each (series, region)'s rows, in (series id, region code) order; a block's rows are
     /// `rows[start..]` up to the next block's start, in period order.
@@ -117,13 +125,17 @@ impl Buckets {
     }
 }
 
-/// Bytes held for `rows` rows with `texts` bytes of value texts in `blocks` blocks, near enough:
-/// the rows with their places in the citation index, the texts, the blocks with their index,
-/// and the index's buckets.
-fn held_bytes(rows: usize, texts: usize, blocks: usize) -> usize {
+/// Bytes held for `rows` rows with `texts` bytes of value texts in `blocks` blocks of `series`
+/// series, near enough: the rows with their places in the citation index, the texts, the blocks
+/// with their index, the series held, and the index's buckets.
+fn held_bytes(rows: usize, texts: usize, blocks: usize, series: usize) -> usize {
     let block = std::mem::size_of::<Block>() + std::mem::size_of::<((i64, CompactString), u32)>();
     let buckets = Buckets::for_rows(rows).count() + 1;
-    rows * ROW_BYTES + texts + blocks * block + buckets * std::mem::size_of::<u32>()
+    rows * ROW_BYTES
+        + texts
+        + blocks * block
+        + series * 2 * std::mem::size_of::<i64>()
+        + buckets * std::mem::size_of::<u32>()
 }
 
 /// Bytes held per row, as the budget counts them: the row and its place in `by_citation`, plus
@@ -149,17 +161,19 @@ pub enum Loaded {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NotHeld {
-    /// They need more than the budget.
+    /// Even the smallest dataset needs more than the budget.
     TooLarge,
-    /// They hold what the compact form cannot (see [`PublicData::load`]).
+    /// Every dataset that fits the budget holds what the compact form cannot (see
+    /// [`PublicData::load`]).
     Unfit,
 }
 
 impl PublicData {
-    /// Reads the catalogue and the current public rows through `db`'s views, as no account, in
-    /// one read transaction. They are not held when they need more than `budget` bytes, or hold
-    /// what the compact form cannot (over 65,535 periods or snapshots, 255 kinds of flags, a
-    /// value text over 255 bytes, a source line over 2^32, a citation id of another shape).
+    /// Reads the catalogue and the current public rows of as many datasets as fit `budget`
+    /// bytes, the smallest first, through `db`'s views, as no account, in one read transaction.
+    /// A dataset is not held when it holds what the compact form cannot (over 65,535 periods or
+    /// snapshots, 255 kinds of flags, a value text over 255 bytes, a source line over 2^32, a
+    /// citation id of another shape; counted with the datasets read before it).
     pub fn load(db: &Db<'_>, budget: usize) -> StoreResult<Loaded> {
         let snapshot = db.read_snapshot()?;
         let generation: i64 =
@@ -167,12 +181,7 @@ impl PublicData {
                 r.get(0)
             })?;
         let catalog = PublicCatalog::load(db)?;
-        let counted = usize::try_from(catalog.observations()).unwrap_or(usize::MAX);
-        let rows = if counted.saturating_mul(ROW_BYTES) > budget {
-            Err(NotHeld::TooLarge)
-        } else {
-            PublicRows::load(db, counted, budget)?
-        };
+        let rows = PublicRows::load(db, &catalog, budget)?;
         let rows = match rows {
             Ok(rows) => rows,
             Err(reason) => return Ok(Loaded::NotHeld { generation, reason }),
@@ -192,14 +201,16 @@ struct Interned<T> {
     places: HashMap<CompactString, T>,
 }
 
-impl<T: Copy + TryFrom<usize>> Interned<T> {
-    fn new() -> Self {
+impl<T> Default for Interned<T> {
+    fn default() -> Self {
         Interned {
             texts: Vec::new(),
             places: HashMap::new(),
         }
     }
+}
 
+impl<T: Copy + TryFrom<usize>> Interned<T> {
     /// The place of `text`, added if new; None when the table is full.
     fn place(&mut self, text: &str) -> Option<T> {
         if let Some(&place) = self.places.get(text) {
@@ -212,59 +223,95 @@ impl<T: Copy + TryFrom<usize>> Interned<T> {
     }
 }
 
-impl PublicRows {
-    /// Reads every current row `db` shows, in (series, region, period) order (the order of the
-    /// current-row index, so nothing is sorted); None as [`PublicData::load`] says. `counted`,
-    /// the rows expected, sizes the buffers once: grown by doubling, they would need half as
-    /// much again while each is copied.
-    fn load(
-        db: &Db<'_>,
-        counted: usize,
+/// The rows read so far, of the datasets held and of the one being read.
+#[derive(Default)]
+struct Reading {
+    rows: Vec<Row>,
+    blocks: Vec<Block>,
+    periods: Interned<u16>,
+    marks: Interned<u8>,
+    snapshots: Vec<i64>,
+    snapshot_places: HashMap<i64, u16>,
+    texts: String,
+    series_ids: HashSet<i64, foldhash::fast::RandomState>,
+    datasets: usize,
+}
+
+/// Where a dataset's reading began: its rows go again when it does not fit. The small tables
+/// keep what it added (a few texts).
+struct Mark {
+    rows: usize,
+    blocks: usize,
+    texts: usize,
+}
+
+impl Reading {
+    fn mark(&self) -> Mark {
+        Mark {
+            rows: self.rows.len(),
+            blocks: self.blocks.len(),
+            texts: self.texts.len(),
+        }
+    }
+
+    fn back_to(&mut self, mark: Mark) {
+        self.rows.truncate(mark.rows);
+        self.blocks.truncate(mark.blocks);
+        self.texts.truncate(mark.texts);
+    }
+
+    /// Bytes held once the series of the dataset being read, `more_series`, are too.
+    fn bytes(&self, more_series: usize) -> usize {
+        held_bytes(
+            self.rows.len(),
+            self.texts.len(),
+            self.blocks.len(),
+            self.series_ids.len() + more_series,
+        )
+    }
+
+    /// Reads the current rows of `series_id`, one of a dataset's `dataset_series`, through
+    /// `stmt`: Err when they take what is held past `budget`, or hold what the compact form
+    /// cannot.
+    fn series(
+        &mut self,
+        stmt: &mut super::sql::Stmt<'_>,
+        series_id: i64,
+        dataset_series: usize,
         budget: usize,
-    ) -> StoreResult<Result<PublicRows, NotHeld>> {
-        let mut stmt = db.prepare_streamed(
-            "SELECT series_id, region_code, period, value, value_text, flags, conf_status,
-                    citation_id, snapshot_id, src_line
-             FROM v_observations WHERE superseded_by IS NULL
-             ORDER BY series_id, region_code, period",
-        )?;
-        let mut read = stmt.query(params![])?;
-        let mut rows: Vec<Row> = Vec::with_capacity(counted);
-        let mut blocks: Vec<Block> = Vec::new();
-        let mut periods = Interned::<u16>::new();
-        let mut marks = Interned::<u8>::new();
-        let mut snapshots: Vec<i64> = Vec::new();
-        let mut snapshot_places: HashMap<i64, u16> = HashMap::new();
-        // Eurostat's value texts are mostly 4 to 7 bytes.
-        let mut texts = String::with_capacity(counted * 6);
+    ) -> StoreResult<Result<(), NotHeld>> {
+        let mut read = stmt.query(params![series_id])?;
         while let Some(r) = read.next_row()? {
             let r = &r.row();
-            let (series_id, region): (i64, &str) = (r.get(0)?, text(r, 1)?);
-            let new_block = blocks
+            let region = text(r, 0)?;
+            let new_block = self
+                .blocks
                 .last()
                 .is_none_or(|b| b.series_id != series_id || b.region != region);
             if new_block {
-                let Ok(start) = u32::try_from(rows.len()) else {
+                let Ok(start) = u32::try_from(self.rows.len()) else {
                     return Ok(Err(NotHeld::TooLarge));
                 };
-                blocks.push(Block {
+                self.blocks.push(Block {
                     series_id,
                     region: CompactString::new(region),
                     start,
                 });
             }
-            let value_text = text(r, 4)?;
-            let snapshot_id: i64 = r.get(8)?;
-            let snapshot = match snapshot_places.get(&snapshot_id) {
+            let value_text = text(r, 3)?;
+            let snapshot_id: i64 = r.get(7)?;
+            let snapshot = match self.snapshot_places.get(&snapshot_id) {
                 Some(&place) => Some(place),
-                None => u16::try_from(snapshots.len()).ok().inspect(|&place| {
-                    snapshots.push(snapshot_id);
-                    snapshot_places.insert(snapshot_id, place);
+                None => u16::try_from(self.snapshots.len()).ok().inspect(|&place| {
+                    self.snapshots.push(snapshot_id);
+                    self.snapshot_places.insert(snapshot_id, place);
                 }),
             };
             let (citation, value, src_line): (&str, Option<f64>, i64) =
-                (text(r, 7)?, r.get(3)?, r.get(9)?);
-            let (period, flags, conf_status) = (text(r, 2)?, text(r, 5)?, text(r, 6)?);
+                (text(r, 6)?, r.get(2)?, r.get(8)?);
+            let (period, flags, conf_status) = (text(r, 1)?, text(r, 4)?, text(r, 5)?);
+            let (texts, blocks) = (&self.texts, &self.blocks);
+            let (periods, marks) = (&mut self.periods, &mut self.marks);
             let row = (|| {
                 Some(Row {
                     value: value.unwrap_or(f64::NAN),
@@ -283,12 +330,28 @@ impl PublicRows {
             let Some(row) = row else {
                 return Ok(Err(NotHeld::Unfit));
             };
-            texts.push_str(value_text);
-            rows.push(row);
-            if held_bytes(rows.len(), texts.len(), blocks.len()) > budget {
+            self.texts.push_str(value_text);
+            self.rows.push(row);
+            if self.bytes(dataset_series) > budget {
                 return Ok(Err(NotHeld::TooLarge));
             }
         }
+        Ok(Ok(()))
+    }
+
+    /// The rows read, indexed.
+    fn finish(self, public_datasets: usize) -> PublicRows {
+        let Reading {
+            mut rows,
+            blocks,
+            periods,
+            marks,
+            snapshots,
+            mut texts,
+            series_ids,
+            datasets,
+            ..
+        } = self;
         let mut by_citation: Vec<u32> = (0..rows.len() as u32).collect();
         by_citation.sort_unstable_by_key(|&i| rows[i as usize].citation);
         let buckets = Buckets::for_rows(rows.len());
@@ -304,7 +367,9 @@ impl PublicRows {
             .collect();
         rows.shrink_to_fit();
         texts.shrink_to_fit();
-        Ok(Ok(PublicRows {
+        PublicRows {
+            series: series_ids,
+            datasets: (datasets, public_datasets),
             rows,
             blocks,
             by_key,
@@ -315,7 +380,84 @@ impl PublicRows {
             marks: marks.texts,
             snapshots,
             texts,
-        }))
+        }
+    }
+}
+
+impl PublicRows {
+    /// Reads the current rows of as many of `catalog`'s datasets as fit `budget`, the smallest
+    /// first (as the import counted their rows), each series' rows in (region, period) order
+    /// (the order of the current-row index, so nothing is sorted); None as [`PublicData::load`]
+    /// says.
+    fn load(
+        db: &Db<'_>,
+        catalog: &PublicCatalog,
+        budget: usize,
+    ) -> StoreResult<Result<PublicRows, NotHeld>> {
+        let mut datasets: Vec<_> = (catalog.datasets().iter())
+            .filter_map(|d| {
+                let series = catalog.series_of(d.id)?;
+                let counted: i64 = series.iter().map(|s| s.obs_count).sum();
+                Some((counted, d.code.as_str(), series))
+            })
+            .collect();
+        datasets.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        let public_datasets = datasets.len();
+        let mut stmt = db.prepare_streamed(
+            "SELECT region_code, period, value, value_text, flags, conf_status, citation_id,
+                    snapshot_id, src_line
+             FROM v_observations WHERE series_id = ?1 AND superseded_by IS NULL
+             ORDER BY region_code, period",
+        )?;
+        let mut read = Reading::default();
+        let mut not_held = None;
+        for (counted, _, series) in datasets {
+            let expected = usize::try_from(counted).unwrap_or(usize::MAX);
+            let fits = (read.rows.len().saturating_add(expected))
+                .checked_mul(ROW_BYTES)
+                .is_some_and(|bytes| bytes <= budget);
+            if !fits {
+                // The rest are larger still, as counted.
+                not_held.get_or_insert(NotHeld::TooLarge);
+                break;
+            }
+            let before = read.mark();
+            read.rows.reserve(expected);
+            let mut outcome = Ok(());
+            for s in series.iter() {
+                outcome = read.series(&mut stmt, s.id, series.len(), budget)?;
+                if outcome.is_err() {
+                    break;
+                }
+            }
+            match outcome {
+                Ok(()) => {
+                    read.series_ids.extend(series.iter().map(|s| s.id));
+                    read.datasets += 1;
+                }
+                Err(reason) => {
+                    read.back_to(before);
+                    not_held = Some(reason);
+                    if reason == NotHeld::TooLarge {
+                        break;
+                    }
+                }
+            }
+        }
+        if read.datasets == 0 {
+            return Ok(Err(not_held.unwrap_or(NotHeld::TooLarge)));
+        }
+        Ok(Ok(read.finish(public_datasets)))
+    }
+
+    /// Whether the rows of `series_id` are held (its dataset's all are).
+    pub fn holds(&self, series_id: i64) -> bool {
+        self.series.contains(&series_id)
+    }
+
+    /// Datasets held, and public datasets in all.
+    pub fn datasets(&self) -> (usize, usize) {
+        self.datasets
     }
 
     /// Current rows held.
@@ -325,7 +467,12 @@ impl PublicRows {
 
     /// Bytes held, as the budget counts them.
     pub fn bytes(&self) -> usize {
-        held_bytes(self.rows.len(), self.texts.len(), self.blocks.len())
+        held_bytes(
+            self.rows.len(),
+            self.texts.len(),
+            self.blocks.len(),
+            self.series.len(),
+        )
     }
 
     /// The rows of `series_id` in `region`, by period (none when it has no block).

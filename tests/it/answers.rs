@@ -284,7 +284,8 @@ fn the_public_index_answers_as_the_view_does() {
 /// The public rows held in memory answer every read as SQLite does for a caller who sees public
 /// data only: each region's headline rows, a sample of every other series' rows, a row at a
 /// period, and a sample of rows by citation id (ids that are no current public row are left to
-/// SQLite). Rows that do not fit the budget are not held.
+/// SQLite). Within a budget, the smallest datasets are held and the rest read from SQLite, and
+/// the answers are the same.
 #[test]
 fn the_public_rows_in_memory_answer_as_sqlite_does() {
     let dir = bundled_data_dir();
@@ -292,34 +293,53 @@ fn the_public_rows_in_memory_answer_as_sqlite_does() {
     let generation = store.system().unwrap().generations().unwrap().public;
     let conn = store.admin().unwrap();
     let conn = conn.sql();
-    let not_held = |budget| match PublicData::load(&conn, budget).unwrap() {
+    let datasets_held = |budget| match PublicData::load(&conn, budget).unwrap() {
+        Loaded::Held(data) if data.generation == generation => Ok(data.rows.datasets()),
         Loaded::NotHeld {
             generation: g,
             reason,
-        } if g == generation => Some(reason),
-        _ => None,
+        } if g == generation => Err(reason),
+        _ => panic!("read another generation"),
     };
+    // The smallest bundled dataset has 2,523 rows.
     assert_eq!(
-        not_held(1 << 20),
-        Some(NotHeld::TooLarge),
+        datasets_held(100 << 10),
+        Err(NotHeld::TooLarge),
         "counted too many"
     );
-    store.hold_public_data(generation, 64 << 20);
+    let held = hold(&store, generation, 64 << 20);
+    let all = held.datasets.1;
+    assert_eq!(held.datasets, (all, all));
+    assert!(all > 10, "{all} public datasets");
+    assert_eq!(datasets_held(held.bytes), Ok((all, all)));
+    let fewer = datasets_held(held.bytes - 1).unwrap();
+    assert!(fewer.0 < all, "read too many: {fewer:?}");
+    answers_as_sqlite(&store, generation, held.rows);
+
+    let part = Store::open(dir.path(), 2).unwrap();
+    let held_part = hold(&part, generation, held.bytes / 2);
+    let (some, _) = held_part.datasets;
+    assert!(0 < some && some < all, "{:?}", held_part.datasets);
+    assert!(held_part.rows < held.rows && held_part.bytes <= held.bytes / 2);
+    answers_as_sqlite(&part, generation, held_part.rows);
+}
+
+/// The public data `store` holds within `budget` bytes, once it has read them.
+fn hold(store: &Store, generation: i64, budget: usize) -> regintel::store::HeldPublicData {
+    store.hold_public_data(generation, budget);
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    let held = loop {
+    loop {
         if let Some(held) = store.held_public_data() {
-            break held;
+            assert_eq!(held.generation, generation);
+            return held;
         }
         assert!(std::time::Instant::now() < deadline, "not held in time");
         std::thread::sleep(std::time::Duration::from_millis(50));
-    };
-    assert_eq!(held.generation, generation);
-    assert_eq!(
-        not_held(held.bytes - 1),
-        Some(NotHeld::TooLarge),
-        "read too many"
-    );
-    assert_eq!(not_held(held.bytes), None);
+    }
+}
+
+/// Reads through the rows `store` holds (`held` of them) answer as SQLite's.
+fn answers_as_sqlite(store: &Store, generation: i64, held: usize) {
     let sqlite = store.scoped(None).unwrap();
     let memory = store
         .scoped(None)
@@ -370,11 +390,7 @@ fn the_public_rows_in_memory_answer_as_sqlite_does() {
             }
         }
     }
-    assert!(
-        compared > 100_000,
-        "{compared} rows compared of {}",
-        held.rows
-    );
+    assert!(compared > 100_000, "{compared} rows compared of {held}");
     for id in [
         "cit_aaaaaaaaaaaaaaaaaaaa",
         "cit_short",
@@ -458,12 +474,7 @@ fn a_snapshot_read_from_memory_begins_at_its_first_sqlite_read() {
     let dir = bundled_data_dir();
     let store = Store::open(dir.path(), 2).unwrap();
     let generation = store.system().unwrap().generations().unwrap().public;
-    store.hold_public_data(generation, 64 << 20);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    while store.held_public_data().is_none() {
-        assert!(std::time::Instant::now() < deadline, "not held in time");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    hold(&store, generation, 64 << 20);
     let memory = store
         .scoped(None)
         .unwrap()
