@@ -85,7 +85,8 @@ enum Command {
         account: Option<String>,
         /// Most memory in MiB that checking a file for duplicate rows may hold; the rest goes to
         /// temporary files in the data directory (the system's temporary directory when there
-        /// is none). Everything else an import holds has a fixed bound, whatever its files' size.
+        /// is none). Then, while the rows are written, SQLite's page cache. Everything else an
+        /// import holds has a fixed bound, whatever its files' size.
         #[arg(long, value_name = "MIB", default_value_t = crate::import::DEFAULT_MEMORY as u64 >> 20,
               value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
         memory: u64,

@@ -24,7 +24,8 @@ use file::Input;
 
 /// Where an import may keep what a file's check needs: at most `memory` bytes of it, the rest
 /// in unnamed files in `spill_dir` (best next to the database: a temporary directory may be
-/// memory).
+/// memory). Operators' files are all checked before their rows are written, and then `memory`
+/// is SQLite's page cache.
 #[derive(Debug, Clone)]
 pub struct Room {
     pub memory: usize,
@@ -187,7 +188,10 @@ pub fn import_files(
         }
         files.push((file, checked));
     }
+    // The memory that checked the files for duplicates is free again: it is the page cache's
+    // while rows are written.
     let mut conn = store.admin()?;
+    conn.page_cache(room.memory)?;
     let tx = conn.transaction()?;
     let mut report = ImportReport::default();
     for (file, checked) in &files {
