@@ -241,7 +241,8 @@ impl Admin {
         self.sql().transaction()
     }
 
-    /// Lets SQLite's page cache of this connection grow to `bytes` (2 MB unless told). An
+    /// Lets SQLite's page cache of this connection grow to `bytes`, never below its default
+    /// (2,000 KiB). An
     /// import into a large database adds each row at a random place of its indexes (citation
     /// ids are hashes); with a small cache nearly every row's pages are read again and, when
     /// the cache spills, written to the WAL again within the one transaction. PostgreSQL's
@@ -249,7 +250,7 @@ impl Admin {
     pub fn page_cache(&self, bytes: usize) -> SqlResult<()> {
         if let Own::Sqlite(conn) = &self.0 {
             conn.conn
-                .pragma_update(None, "cache_size", -((bytes / 1024).max(1) as i64))?;
+                .pragma_update(None, "cache_size", -((bytes / 1024).max(2000) as i64))?;
         }
         Ok(())
     }

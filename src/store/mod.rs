@@ -219,11 +219,12 @@ impl Store {
                 .and_then(|conn| PublicData::load(&conn.sql(), budget));
             match loaded {
                 Ok(Loaded::Held(data)) => {
-                    let (datasets, of) = data.rows.datasets();
+                    let (datasets, of, unfit) = data.rows.datasets();
                     tracing::info!(
                         generation = data.generation,
                         datasets,
                         of,
+                        unfit,
                         rows = data.rows.rows(),
                         megabytes = data.rows.bytes() / (1024 * 1024),
                         millis = started.elapsed().as_millis() as u64,
@@ -268,7 +269,10 @@ impl Store {
     pub fn held_public_data(&self) -> Option<HeldPublicData> {
         self.public.held().map(|d| HeldPublicData {
             generation: d.generation,
-            datasets: d.rows.datasets(),
+            datasets: {
+                let (held, of, _) = d.rows.datasets();
+                (held, of)
+            },
             rows: d.rows.rows(),
             bytes: d.rows.bytes(),
         })
@@ -327,9 +331,9 @@ fn create_private(path: &Path) -> anyhow::Result<()> {
 struct PublicInMemory {
     regions: PerGeneration<RegionIndex>,
     catalogs: PerGeneration<PublicCatalog>,
-    /// The current public rows with their catalogue, when they fit the operator's budget: read
-    /// on a thread of their own ([`Store::hold_public_data`]); until then, and for any other
-    /// generation, requests read SQLite.
+    /// The current public rows with their catalogue, of the datasets that fit the operator's
+    /// budget: read on a thread of their own ([`Store::hold_public_data`]); until then, for any
+    /// other generation and for the datasets not held, requests read the database.
     data: std::sync::RwLock<Option<std::sync::Arc<PublicData>>>,
     /// A read of `data` is under way.
     loading: std::sync::atomic::AtomicBool,
@@ -388,6 +392,10 @@ pub struct Scoped {
     catalog: std::cell::RefCell<Option<std::sync::Arc<PublicCatalog>>>,
     /// A read snapshot of a caller reading from memory, begun at its first SQLite read.
     snapshot_on_first_read: std::cell::Cell<bool>,
+    /// The database had moved past `public_data`'s generation (a public import committed since
+    /// the server last looked) when this caller first read it: the rest of its answer reads
+    /// the database alone, so that it does not mix rows of two generations any further.
+    behind_the_database: std::cell::Cell<bool>,
 }
 
 impl Scoped {
@@ -408,6 +416,7 @@ impl Scoped {
             public_data: None,
             catalog: Default::default(),
             snapshot_on_first_read: Default::default(),
+            behind_the_database: Default::default(),
         }
     }
 
@@ -421,12 +430,27 @@ impl Scoped {
             sql::Db::Sqlite(conn) => self.snapshot_on_first_read.get() && conn.is_autocommit(),
             sql::Db::Postgres(conn) => !conn.in_transaction(),
         };
-        if begin {
-            // Should it fail, so does the read that follows (PostgreSQL), or it runs alone (a
-            // read-only SQLite connection's BEGIN does not fail).
-            let _ = self.begin(db);
+        // Should the BEGIN fail, so does the read that follows (PostgreSQL), or it runs alone (a
+        // read-only SQLite connection's BEGIN does not fail).
+        if begin && self.begin(db).is_ok() {
+            self.check_generation(db);
         }
         db
+    }
+
+    /// For a caller reading from memory, at its first database read (of what memory does not
+    /// hold: a dataset past the budget, a superseded row): whether the database is still at
+    /// the generation of the rows in memory.
+    fn check_generation(&self, db: sql::Db<'_>) {
+        let Some(data) = &self.public_data else {
+            return;
+        };
+        let now = db.query_row("SELECT value FROM v_data_generation", sql::params![], |r| {
+            r.get::<i64>(0)
+        });
+        if now.map_or(true, |g| g != data.generation) {
+            self.behind_the_database.set(true);
+        }
     }
 
     fn begin(&self, db: sql::Db<'_>) -> sql::SqlResult<()> {
@@ -492,7 +516,8 @@ impl Scoped {
         }
         if self.public_data.is_some() {
             // An answer read wholly from memory begins none (a BEGIN and a ROLLBACK per answer
-            // were a fifth of its instructions); what else it reads is read in one state.
+            // were a fifth of its instructions); what else it reads is read in one state, the
+            // database's alone if a public import has committed since (`check_generation`).
             self.snapshot_on_first_read.set(true);
             return Ok(guard(Some(self)));
         }
@@ -531,10 +556,16 @@ impl Scoped {
 
     /// The public catalogue, inside a read transaction of a caller who sees public data only.
     fn public_catalog(&self) -> Option<std::sync::Arc<PublicCatalog>> {
-        match &self.public_data {
+        match self.public_data() {
             Some(data) => Some(std::sync::Arc::clone(&data.catalog)),
             None => self.catalog.borrow().clone(),
         }
+    }
+
+    /// The public data in memory, while this caller reads it.
+    fn public_data(&self) -> Option<&PublicData> {
+        let current = !self.behind_the_database.get();
+        self.public_data.as_deref().filter(|_| current)
     }
 
     /// The same connection reading rows from SQLite, for work that reads all of them (a bulk
@@ -546,7 +577,7 @@ impl Scoped {
 
     /// The public rows, for a caller who sees public data only while they are held.
     fn public_rows(&self) -> Option<&public_rows::PublicRows> {
-        self.public_data.as_ref().map(|d| &d.rows)
+        self.public_data().map(|d| &d.rows)
     }
 
     /// [`Scoped::public_rows`] when they hold `series_id`'s.

@@ -40,10 +40,11 @@ pub struct PublicData {
 pub struct PublicRows {
     /// The series whose rows are held: every series of each dataset held.
     series: HashSet<i64, foldhash::fast::RandomState>,
-    /// Datasets held, and public datasets in all.
-    datasets: (usize, usize),
+    /// Datasets held, public datasets in all, and those not held for what the compact form
+    /// cannot hold.
+    datasets: (usize, usize, usize),
     rows: Vec<Row>,
-    /// Each (series, region)'s rows, in (series id, region code) order; a block's rows are
+    /// Each (series, region)'s rows, a dataset's after another's; a block's rows are
     /// `rows[start..]` up to the next block's start, in period order.
     blocks: Vec<Block>,
     /// Hashed with foldhash: a profile looks up a block per dataset, and SipHash's rounds were
@@ -195,13 +196,13 @@ impl PublicData {
     }
 }
 
-/// Places of distinct texts in a small table.
-struct Interned<T> {
-    texts: Vec<CompactString>,
-    places: HashMap<CompactString, T>,
+/// Places of distinct values (texts, snapshot ids) in a small table.
+struct Interned<T, V = CompactString> {
+    texts: Vec<V>,
+    places: HashMap<V, T>,
 }
 
-impl<T> Default for Interned<T> {
+impl<T, V> Default for Interned<T, V> {
     fn default() -> Self {
         Interned {
             texts: Vec::new(),
@@ -210,47 +211,79 @@ impl<T> Default for Interned<T> {
     }
 }
 
-impl<T: Copy + TryFrom<usize>> Interned<T> {
-    /// The place of `text`, added if new; None when the table is full.
-    fn place(&mut self, text: &str) -> Option<T> {
-        if let Some(&place) = self.places.get(text) {
+impl<T: Copy + TryFrom<usize>, V: Clone + Eq + std::hash::Hash> Interned<T, V> {
+    /// The place of `value` (kept as `own` makes it), added if new; None when the table is
+    /// full.
+    fn place<Q>(&mut self, value: &Q, own: impl Fn(&Q) -> V) -> Option<T>
+    where
+        Q: ?Sized + Eq + std::hash::Hash,
+        V: std::borrow::Borrow<Q>,
+    {
+        if let Some(&place) = self.places.get(value) {
             return Some(place);
         }
         let place = T::try_from(self.texts.len()).ok()?;
-        self.texts.push(CompactString::new(text));
-        self.places.insert(CompactString::new(text), place);
+        self.texts.push(own(value));
+        self.places.insert(own(value), place);
         Some(place)
+    }
+
+    /// Forgets the values placed after the first `len`.
+    fn truncate(&mut self, len: usize) {
+        for value in self.texts.drain(len.min(self.texts.len())..) {
+            self.places.remove(&value);
+        }
     }
 }
 
 /// The rows read so far, of the datasets held and of the one being read.
-#[derive(Default)]
 struct Reading {
     rows: Vec<Row>,
     blocks: Vec<Block>,
     periods: Interned<u16>,
     marks: Interned<u8>,
-    snapshots: Vec<i64>,
-    snapshot_places: HashMap<i64, u16>,
+    snapshots: Interned<u16, i64>,
     texts: String,
     series_ids: HashSet<i64, foldhash::fast::RandomState>,
     datasets: usize,
+    /// Datasets not held for what the compact form cannot hold.
+    unfit: usize,
 }
 
-/// Where a dataset's reading began: its rows go again when it does not fit. The small tables
-/// keep what it added (a few texts).
+/// Where a dataset's reading began: what it added goes again when it is not held.
 struct Mark {
     rows: usize,
     blocks: usize,
     texts: usize,
+    periods: usize,
+    marks: usize,
+    snapshots: usize,
 }
 
 impl Reading {
+    fn with_capacity(rows: usize) -> Reading {
+        Reading {
+            rows: Vec::with_capacity(rows),
+            blocks: Vec::new(),
+            periods: Interned::default(),
+            marks: Interned::default(),
+            snapshots: Interned::default(),
+            // Eurostat's value texts are mostly 4 to 7 bytes.
+            texts: String::with_capacity(rows * 6),
+            series_ids: HashSet::default(),
+            datasets: 0,
+            unfit: 0,
+        }
+    }
+
     fn mark(&self) -> Mark {
         Mark {
             rows: self.rows.len(),
             blocks: self.blocks.len(),
             texts: self.texts.len(),
+            periods: self.periods.texts.len(),
+            marks: self.marks.texts.len(),
+            snapshots: self.snapshots.texts.len(),
         }
     }
 
@@ -258,6 +291,9 @@ impl Reading {
         self.rows.truncate(mark.rows);
         self.blocks.truncate(mark.blocks);
         self.texts.truncate(mark.texts);
+        self.periods.truncate(mark.periods);
+        self.marks.truncate(mark.marks);
+        self.snapshots.truncate(mark.snapshots);
     }
 
     /// Bytes held once the series of the dataset being read, `more_series`, are too.
@@ -270,20 +306,19 @@ impl Reading {
         )
     }
 
-    /// Reads the current rows of `series_id`, one of a dataset's `dataset_series`, through
-    /// `stmt`: Err when they take what is held past `budget`, or hold what the compact form
-    /// cannot.
-    fn series(
+    /// Reads the current rows of `dataset_id`, of `dataset_series` series, through `stmt`: Err
+    /// when they take what is held past `budget`, or hold what the compact form cannot.
+    fn dataset(
         &mut self,
         stmt: &mut super::sql::Stmt<'_>,
-        series_id: i64,
+        dataset_id: i64,
         dataset_series: usize,
         budget: usize,
     ) -> StoreResult<Result<(), NotHeld>> {
-        let mut read = stmt.query(params![series_id])?;
+        let mut read = stmt.query(params![dataset_id])?;
         while let Some(r) = read.next_row()? {
             let r = &r.row();
-            let region = text(r, 0)?;
+            let (series_id, region): (i64, &str) = (r.get(0)?, text(r, 1)?);
             let new_block = self
                 .blocks
                 .last()
@@ -298,20 +333,13 @@ impl Reading {
                     start,
                 });
             }
-            let value_text = text(r, 3)?;
-            let snapshot_id: i64 = r.get(7)?;
-            let snapshot = match self.snapshot_places.get(&snapshot_id) {
-                Some(&place) => Some(place),
-                None => u16::try_from(self.snapshots.len()).ok().inspect(|&place| {
-                    self.snapshots.push(snapshot_id);
-                    self.snapshot_places.insert(snapshot_id, place);
-                }),
-            };
-            let (citation, value, src_line): (&str, Option<f64>, i64) =
-                (text(r, 6)?, r.get(2)?, r.get(8)?);
-            let (period, flags, conf_status) = (text(r, 1)?, text(r, 4)?, text(r, 5)?);
+            let value_text = text(r, 4)?;
+            let (citation, value, snapshot_id, src_line): (&str, Option<f64>, i64, i64) =
+                (text(r, 7)?, r.get(3)?, r.get(8)?, r.get(9)?);
+            let (period, flags, conf_status) = (text(r, 2)?, text(r, 5)?, text(r, 6)?);
             let (texts, blocks) = (&self.texts, &self.blocks);
             let (periods, marks) = (&mut self.periods, &mut self.marks);
+            let snapshots = &mut self.snapshots;
             let row = (|| {
                 Some(Row {
                     value: value.unwrap_or(f64::NAN),
@@ -319,10 +347,10 @@ impl Reading {
                     text_at: u32::try_from(texts.len()).ok()?,
                     block: u32::try_from(blocks.len() - 1).ok()?,
                     text_len: u8::try_from(value_text.len()).ok()?,
-                    period: periods.place(period)?,
-                    flags: marks.place(flags)?,
-                    conf_status: marks.place(conf_status)?,
-                    snapshot: snapshot?,
+                    period: periods.place(period, |t| CompactString::new(t))?,
+                    flags: marks.place(flags, |t| CompactString::new(t))?,
+                    conf_status: marks.place(conf_status, |t| CompactString::new(t))?,
+                    snapshot: snapshots.place(&snapshot_id, |&id| id)?,
                     citation: is_well_formed(citation)
                         .then(|| base32_lower_decode(&citation.as_bytes()[PREFIX.len()..]))??,
                 })
@@ -350,7 +378,7 @@ impl Reading {
             mut texts,
             series_ids,
             datasets,
-            ..
+            unfit,
         } = self;
         let mut by_citation: Vec<u32> = (0..rows.len() as u32).collect();
         by_citation.sort_unstable_by_key(|&i| rows[i as usize].citation);
@@ -369,7 +397,7 @@ impl Reading {
         texts.shrink_to_fit();
         PublicRows {
             series: series_ids,
-            datasets: (datasets, public_datasets),
+            datasets: (datasets, public_datasets, unfit),
             rows,
             blocks,
             by_key,
@@ -378,7 +406,7 @@ impl Reading {
             buckets,
             periods: periods.texts,
             marks: marks.texts,
-            snapshots,
+            snapshots: snapshots.texts,
             texts,
         }
     }
@@ -386,9 +414,9 @@ impl Reading {
 
 impl PublicRows {
     /// Reads the current rows of as many of `catalog`'s datasets as fit `budget`, the smallest
-    /// first (as the import counted their rows), each series' rows in (region, period) order
-    /// (the order of the current-row index, so nothing is sorted); None as [`PublicData::load`]
-    /// says.
+    /// first (as the import counted their rows), each dataset's in (series, region, period)
+    /// order (the order of the current-row index, so nothing is sorted); Err as
+    /// [`PublicData::load`] says.
     fn load(
         db: &Db<'_>,
         catalog: &PublicCatalog,
@@ -398,56 +426,61 @@ impl PublicRows {
             .filter_map(|d| {
                 let series = catalog.series_of(d.id)?;
                 let counted: i64 = series.iter().map(|s| s.obs_count).sum();
-                Some((counted, d.code.as_str(), series))
+                let counted = usize::try_from(counted).unwrap_or(usize::MAX);
+                Some((counted, d.code.as_str(), d.id, series))
             })
             .collect();
         datasets.sort_unstable_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-        let public_datasets = datasets.len();
+        // The buffers are sized once, for the datasets that fit as counted: grown by doubling,
+        // they would take up to twice the budget while one is copied.
+        let mut planned = 0usize;
+        for &(counted, ..) in &datasets {
+            match planned.checked_add(counted) {
+                Some(more) if more.saturating_mul(ROW_BYTES) <= budget => planned = more,
+                _ => break,
+            }
+        }
+        let mut read = Reading::with_capacity(planned);
         let mut stmt = db.prepare_streamed(
-            "SELECT region_code, period, value, value_text, flags, conf_status, citation_id,
-                    snapshot_id, src_line
-             FROM v_observations WHERE series_id = ?1 AND superseded_by IS NULL
-             ORDER BY region_code, period",
+            "SELECT series_id, region_code, period, value, value_text, flags, conf_status,
+                    citation_id, snapshot_id, src_line
+             FROM v_observations
+             WHERE series_id IN (SELECT id FROM v_series WHERE dataset_id = ?1)
+               AND superseded_by IS NULL
+             ORDER BY series_id, region_code, period",
         )?;
-        let mut read = Reading::default();
-        let mut not_held = None;
-        for (counted, _, series) in datasets {
-            let expected = usize::try_from(counted).unwrap_or(usize::MAX);
-            let fits = (read.rows.len().saturating_add(expected))
-                .checked_mul(ROW_BYTES)
+        for (counted, _, dataset_id, series) in &datasets {
+            let fits = (read.rows.len().checked_add(*counted))
+                .and_then(|rows| rows.checked_mul(ROW_BYTES))
                 .is_some_and(|bytes| bytes <= budget);
             if !fits {
                 // The rest are larger still, as counted.
-                not_held.get_or_insert(NotHeld::TooLarge);
                 break;
             }
             let before = read.mark();
-            read.rows.reserve(expected);
-            let mut outcome = Ok(());
-            for s in series.iter() {
-                outcome = read.series(&mut stmt, s.id, series.len(), budget)?;
-                if outcome.is_err() {
-                    break;
-                }
-            }
-            match outcome {
+            match read.dataset(&mut stmt, *dataset_id, series.len(), budget)? {
                 Ok(()) => {
                     read.series_ids.extend(series.iter().map(|s| s.id));
                     read.datasets += 1;
                 }
                 Err(reason) => {
                     read.back_to(before);
-                    not_held = Some(reason);
                     if reason == NotHeld::TooLarge {
                         break;
                     }
+                    read.unfit += 1;
                 }
             }
         }
         if read.datasets == 0 {
-            return Ok(Err(not_held.unwrap_or(NotHeld::TooLarge)));
+            // Those that fit the budget, if any, hold what the compact form cannot.
+            return Ok(Err(if read.unfit > 0 {
+                NotHeld::Unfit
+            } else {
+                NotHeld::TooLarge
+            }));
         }
-        Ok(Ok(read.finish(public_datasets)))
+        Ok(Ok(read.finish(datasets.len())))
     }
 
     /// Whether the rows of `series_id` are held (its dataset's all are).
@@ -455,8 +488,9 @@ impl PublicRows {
         self.series.contains(&series_id)
     }
 
-    /// Datasets held, and public datasets in all.
-    pub fn datasets(&self) -> (usize, usize) {
+    /// Datasets held, public datasets in all, and those not held for what the compact form
+    /// cannot hold.
+    pub fn datasets(&self) -> (usize, usize, usize) {
         self.datasets
     }
 

@@ -142,7 +142,8 @@ impl Scoped {
     /// public data generation `generation` ([`super::region_index`]), and read transactions
     /// take the public catalogue ([`super::public_catalog`]); when the public rows of that
     /// generation are held in memory ([`super::public_rows`]), every read they answer comes
-    /// from there, without a read transaction.
+    /// from there, without a read transaction, until the caller's first database read finds
+    /// a later generation there.
     pub fn with_public_data_only(mut self, generation: i64) -> StoreResult<Scoped> {
         self.public_only = true;
         self.public_data = self

@@ -294,7 +294,11 @@ fn the_public_rows_in_memory_answer_as_sqlite_does() {
     let conn = store.admin().unwrap();
     let conn = conn.sql();
     let datasets_held = |budget| match PublicData::load(&conn, budget).unwrap() {
-        Loaded::Held(data) if data.generation == generation => Ok(data.rows.datasets()),
+        Loaded::Held(data) if data.generation == generation => {
+            let (held, of, unfit) = data.rows.datasets();
+            assert_eq!(unfit, 0);
+            Ok((held, of))
+        }
         Loaded::NotHeld {
             generation: g,
             reason,
@@ -502,4 +506,103 @@ fn a_snapshot_read_from_memory_begins_at_its_first_sqlite_read() {
     );
     drop(snapshot);
     assert_eq!(memory.ping().unwrap(), was + 2, "ended with the snapshot");
+}
+
+/// Within a budget that holds some datasets, a caller's first read of one not held finds the
+/// database at the generation of the rows in memory and goes on reading memory; when a public
+/// import has committed since, the rest of its answer reads the database alone.
+#[test]
+fn a_read_past_the_rows_in_memory_finds_whether_the_database_moved_on() {
+    let dir = bundled_data_dir();
+    let store = Store::open(dir.path(), 2).unwrap();
+    let generation = store.system().unwrap().generations().unwrap().public;
+    let full = hold(&store, generation, 64 << 20);
+    let part = Store::open(dir.path(), 4).unwrap();
+    // The smallest datasets only: not the largest, nama_10r_3gdp (NUTS 3).
+    hold(&part, generation, full.bytes / 2);
+    let sqlite = part.scoped(None).unwrap();
+    let id_of = |code: &str| {
+        let dataset = sqlite.dataset(code).unwrap().unwrap();
+        (dataset.id, dataset.headline_series_id.unwrap())
+    };
+    let ((held_dataset, held), (_, not_held)) = (id_of("tgs00010"), id_of("nama_10r_3gdp"));
+    let (_, rows) = (sqlite.headline_rows("DE21").unwrap().into_iter())
+        .find(|(dataset, _)| *dataset == held_dataset)
+        .unwrap();
+    let row = rows.last().unwrap();
+    let value_at = |s: &regintel::store::Scoped| {
+        let row = s.value_at("DE21", held, &row.period).unwrap().unwrap();
+        row.value_text.to_string()
+    };
+    let admin = part.admin().unwrap();
+    let write = |sql: &str| admin.sql().execute_batch(sql).unwrap();
+    // Written behind the server's back, so that a read shows where it came from.
+    write(&format!(
+        "UPDATE observations SET value_text = '-1' WHERE citation_id = '{}'",
+        row.citation_id.as_str()
+    ));
+    let memory = || {
+        (part.scoped(None).unwrap())
+            .with_public_data_only(generation)
+            .unwrap()
+    };
+    let same_generation = memory();
+    let snapshot = same_generation.snapshot().unwrap();
+    assert_eq!(value_at(&same_generation), row.value_text.as_str());
+    let past = same_generation.series_rows("DE212", not_held).unwrap();
+    assert!(!past.is_empty(), "read from the database");
+    assert_eq!(
+        value_at(&same_generation),
+        row.value_text.as_str(),
+        "memory"
+    );
+    drop(snapshot);
+
+    write("UPDATE store_meta SET value = value + 1 WHERE key = 'data_generation'");
+    let moved_on = memory();
+    let _snapshot = moved_on.snapshot().unwrap();
+    assert_eq!(value_at(&moved_on), row.value_text.as_str(), "memory first");
+    moved_on.series_rows("DE212", not_held).unwrap();
+    assert_eq!(value_at(&moved_on), "-1", "the database from then on");
+}
+
+/// A dataset holding what the rows in memory cannot (a value text over 255 bytes) is left to
+/// the database, and what it added while being read goes with it: the other datasets are held
+/// and answer as SQLite does.
+#[test]
+fn a_dataset_the_compact_form_cannot_hold_is_read_from_the_database() {
+    let dir = bundled_data_dir();
+    let store = Store::open(dir.path(), 2).unwrap();
+    let generation = store.system().unwrap().generations().unwrap().public;
+    let admin = store.admin().unwrap();
+    admin
+        .sql()
+        .execute_batch(&format!(
+            "UPDATE observations SET value_text = '{}' WHERE id = (
+                 SELECT o.id FROM observations o JOIN series s ON s.id = o.series_id
+                 JOIN datasets d ON d.id = s.dataset_id
+                 WHERE d.code = 'tgs00042' AND o.superseded_by IS NULL
+                 ORDER BY o.id DESC LIMIT 1)",
+            "9".repeat(300)
+        ))
+        .unwrap();
+    let Loaded::Held(data) = PublicData::load(&admin.sql(), 64 << 20).unwrap() else {
+        panic!("not held");
+    };
+    let (held, of, unfit) = data.rows.datasets();
+    assert_eq!((held + 1, unfit), (of, 1));
+    let others: i64 = rusqlite::Connection::open(dir.path().join("regintel.sqlite"))
+        .unwrap()
+        .query_row(
+            "SELECT count(*) FROM observations o JOIN series s ON s.id = o.series_id
+             JOIN datasets d ON d.id = s.dataset_id
+             WHERE d.code <> 'tgs00042' AND o.superseded_by IS NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(data.rows.rows() as i64, others, "its rows went");
+    drop(data);
+    let held = hold(&store, generation, 64 << 20);
+    answers_as_sqlite(&store, generation, held.rows);
 }
