@@ -6,12 +6,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const BASE32_LOWER: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
 
-/// A new ULID: 48 bits of unix milliseconds then 80 random bits, Crockford base32 (26 chars).
 /// Lower-case hexadecimal of `bytes` (a digest, a MAC).
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// A new ULID: 48 bits of unix milliseconds then 80 random bits, Crockford base32 (26 chars).
 pub fn ulid() -> String {
     let mut random = [0u8; 10];
     fill_random(&mut random);

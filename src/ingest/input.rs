@@ -148,13 +148,13 @@ impl<R: Read> LineBreaks<R> {
         }
     }
 
-    /// Counts the line breaks before the record at `byte` (skipping breaks at its very start,
-    /// where a reader may place a record's offset) onto `line`, and starts that record.
     /// Where the record being read began.
     pub(super) fn record_start(&self) -> u64 {
         self.record_start
     }
 
+    /// Counts the line breaks before the record at `byte` (skipping breaks at its very start,
+    /// where a reader may place a record's offset) onto `line`, and starts that record.
     pub(super) fn line_at(&mut self, byte: u64, line: &mut u64) {
         let mut start = byte;
         while let Some(&(offset, newline)) = self.pending.front() {

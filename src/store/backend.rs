@@ -242,11 +242,10 @@ impl Admin {
     }
 
     /// Lets SQLite's page cache of this connection grow to `bytes`, never below its default
-    /// (2,000 KiB). An
-    /// import into a large database adds each row at a random place of its indexes (citation
-    /// ids are hashes); with a small cache nearly every row's pages are read again and, when
-    /// the cache spills, written to the WAL again within the one transaction. PostgreSQL's
-    /// buffers are the server's.
+    /// (2,000 KiB). An import into a large database adds each row at a random place of its
+    /// indexes (citation ids are hashes); with a small cache nearly every row's pages are read
+    /// again and, when the cache spills, written to the WAL again within the one transaction.
+    /// PostgreSQL's buffers are the server's.
     pub fn page_cache(&self, bytes: usize) -> SqlResult<()> {
         if let Own::Sqlite(conn) = &self.0 {
             conn.conn

@@ -8,9 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::store::sql::{
-    BulkInsert, Column, Db, OptionalExtension, Param, SqlResult, Stmt, params,
-};
+use crate::store::sql::{BulkInsert, Column, Db, OptionalExtension, SqlResult, Stmt, params};
 use anyhow::bail;
 
 use crate::catalogue::SourceRecord;
@@ -306,6 +304,9 @@ const HAS_ROWS: &str = "SELECT EXISTS (SELECT 1 FROM observations
 const CURRENT_ROW: &str = "SELECT citation_id, value_text, flags, conf_status FROM observations
                            WHERE region_code = ?1 AND series_id = ?2 AND period = ?3
                              AND superseded_by IS NULL";
+/// The regions of a snapshot's rows, a page after the row id ?2.
+const SNAPSHOT_REGIONS: &str = "SELECT id, region_code FROM observations
+                                WHERE snapshot_id = ?1 AND id > ?2 ORDER BY id LIMIT 10000";
 const SERIES_STATS: &str = "UPDATE series SET (obs_count, region_count, period_min, period_max) =
                                 (SELECT count(*), count(DISTINCT region_code), min(period),
                                         max(period)
@@ -657,9 +658,9 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             }
             Met::Overflowed => in_pages(
                 tx,
-                "SELECT id FROM series WHERE dataset_id = ?1 AND id > ?2 ORDER BY id LIMIT 10000",
+                "SELECT id, id FROM series WHERE dataset_id = ?1 AND id > ?2 ORDER BY id
+                 LIMIT 10000",
                 dataset_id,
-                0,
                 each,
             ),
         };
@@ -674,14 +675,12 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
         match self.regions_seen {
             Met::Items(items) => items.iter().try_for_each(|code| regions.add(code))?,
             // The regions of rows unchanged were registered by the import that added them.
-            Met::Overflowed => in_pages(
-                tx,
-                "SELECT DISTINCT region_code FROM observations
-                 WHERE snapshot_id = ?1 AND region_code > ?2 ORDER BY region_code LIMIT 10000",
-                snapshot_id,
-                String::new(),
-                &mut |code: String| regions.add(&code),
-            )?,
+            // Paged by row in the order of the snapshot's index, so each page costs its rows (by
+            // distinct code, every page read the whole snapshot again); a code met again is
+            // inserted again, which changes nothing.
+            Met::Overflowed => in_pages(tx, SNAPSHOT_REGIONS, snapshot_id, &mut |code: String| {
+                regions.add(&code)
+            })?,
         }
         regions.finish()?;
         Ok(outcome)
@@ -689,24 +688,24 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
 }
 
 /// Runs `each` on the values `sql` gives, a page at a time, so no more than a page is held:
-/// `sql` takes `key` as ?1 and the last value seen as ?2, and orders by that value.
-fn in_pages<T: Column + Param + Clone>(
+/// `sql` takes `key` as ?1 and the last row id seen as ?2, and gives each row's id and value in
+/// order of the id.
+fn in_pages<T: Column>(
     tx: &Db<'_>,
     sql: &str,
     key: i64,
-    start: T,
     each: &mut dyn FnMut(T) -> SqlResult<()>,
 ) -> SqlResult<()> {
     let mut stmt = tx.prepare_cached(sql)?;
-    let mut after = start;
+    let mut after = 0i64;
     loop {
-        let page: Vec<T> = stmt
-            .query_map(params![key, after], |r| r.get(0))?
+        let page: Vec<(i64, T)> = stmt
+            .query_map(params![key, after], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<SqlResult<_>>()?;
-        let Some(last) = page.last().cloned() else {
+        let Some(&(last, _)) = page.last() else {
             return Ok(());
         };
-        page.into_iter().try_for_each(&mut *each)?;
+        page.into_iter().try_for_each(|(_, value)| each(value))?;
         after = last;
     }
 }
@@ -861,5 +860,18 @@ mod tests {
                 );
             }
         }
+        // A page of a snapshot's regions is a range of its index, in order: no sort.
+        let plan: Vec<String> = conn
+            .sql()
+            .prepare(&format!("EXPLAIN QUERY PLAN {SNAPSHOT_REGIONS}"))
+            .unwrap()
+            .query_map(params![1, 0], |r| r.get(3))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(
+            plan,
+            ["SEARCH observations USING INDEX observations_snapshot (snapshot_id=? AND rowid>?)"]
+        );
     }
 }

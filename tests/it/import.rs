@@ -501,3 +501,32 @@ fn a_file_larger_than_the_memory_bound_is_imported_within_it() {
         "{stderr}"
     );
 }
+
+/// An import that meets more series and regions than it remembers one by one (100,000) reads
+/// them back from the database at its end, a page at a time: every series gets its statistics
+/// and its blocks, and every region is registered.
+#[test]
+fn past_what_an_import_remembers_series_and_regions_are_read_back() {
+    use std::fmt::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let n = 100_001;
+    let mut text = String::from("freq,unit,age,geo\\TIME_PERIOD\t2020 \n");
+    for i in 0..n {
+        writeln!(text, "A,NR,Y{i},X{i:06}\t{i} ").unwrap();
+    }
+    let file = write(dir.path(), "estat_many_test.tsv", text.as_bytes());
+    import(dir.path(), &[&file]).unwrap();
+    let counted = |sql: &str| count(dir.path(), sql);
+    assert_eq!(
+        counted("SELECT count(*) FROM regions WHERE code LIKE 'X%'"),
+        n
+    );
+    assert_eq!(
+        counted(
+            "SELECT count(*) FROM series s JOIN datasets d ON d.id = s.dataset_id
+             WHERE d.code = 'many_test' AND s.obs_count = 1 AND s.period_max = '2020'"
+        ),
+        n
+    );
+    assert_eq!(counted("SELECT count(*) FROM observation_blocks"), n);
+}
