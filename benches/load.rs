@@ -27,6 +27,8 @@ use serde::Serialize;
 mod analytics;
 #[path = "../tests/it/child_memory.rs"]
 mod child_memory;
+#[path = "load/explorer.rs"]
+mod explorer;
 #[path = "load/large.rs"]
 mod large;
 #[path = "load/postgres.rs"]
@@ -238,6 +240,14 @@ fn bench() -> Result<()> {
             println!("\nresults written to {}", json_path.display());
             return Ok(());
         }
+        Ok("explorer") => {
+            let explorer = explorer::run(&ctx)?;
+            explorer::print(&explorer);
+            for c in explorer::checks(&explorer) {
+                print_check(&c);
+            }
+            return Ok(());
+        }
         Ok("analytics") => {
             let analytics = analytics::run(&ctx, &api_key)?;
             analytics::print(&analytics);
@@ -278,17 +288,20 @@ fn bench() -> Result<()> {
     results.push(run_scenario(&ctx, &datasette)?);
 
     let uncached = uncached::run(&ctx, &api_key)?;
+    let explorer = explorer::run(&ctx)?;
     let analytics = analytics::run(&ctx, &api_key)?;
     let webhooks = webhooks::run(&ctx, &api_key, &profile_paths)?;
     let postgres = postgres::run(&ctx, &target_dir, &profile_paths)?;
 
     let mut checks = checks(&results, &import);
     checks.extend(uncached::checks(&uncached));
+    checks.extend(explorer::checks(&explorer));
     checks.extend(analytics::checks(&analytics));
     checks.extend(webhooks::checks(&webhooks));
     checks.extend(postgres::checks(&postgres));
     print_report(&results, &import, &checks);
     uncached::print(&uncached);
+    explorer::print(&explorer);
     analytics::print(&analytics);
     webhooks::print(&webhooks);
     postgres::print(&postgres);
@@ -302,6 +315,7 @@ fn bench() -> Result<()> {
         import,
         scenarios: results,
         uncached,
+        explorer,
         analytics,
         webhooks,
         postgres,
@@ -1572,6 +1586,7 @@ struct Report {
     import: ImportResult,
     scenarios: Vec<ScenarioResult>,
     uncached: Vec<uncached::Pair>,
+    explorer: explorer::Explorer,
     analytics: analytics::AnalyticsResult,
     webhooks: webhooks::WebhookResult,
     postgres: postgres::PostgresResult,

@@ -22,6 +22,8 @@
 //! - [`llm`]: the optional model server (OpenAI-compatible chat completions) that writes a
 //!   briefing's prose from the writer's facts.
 //! - [`state`]: everything a request needs, built once and shared.
+//! - [`explore`]: the region explorer's pages (`/explore/...`), rendered per request from the
+//!   domain's answers: SVG charts, and maps drawn from the bundled NUTS boundaries.
 //! - [`pages`]: the pages at the root of the host (what the service is, the account area, the API
 //!   reference rendered from the OpenAPI document) and their embedded script and stylesheet,
 //!   rendered once at start.
@@ -79,6 +81,7 @@ pub mod config;
 pub mod dataset_file;
 pub mod domain;
 pub mod error;
+pub mod explore;
 pub mod http;
 pub mod ids;
 pub mod import;

@@ -47,6 +47,8 @@ pub struct AppState {
     pub openapi: Bytes,
     /// The pages at the root of the host (the account area, the API reference).
     pub pages: Pages,
+    /// The region outlines the explorer's maps draw, parsed when a map is first drawn.
+    boundaries: std::sync::OnceLock<crate::explore::boundaries::Boundaries>,
     /// Bulk exports streaming (each holds a database connection and a read transaction).
     pub exports: Arc<Slots<i64>>,
     /// CSV uploads being read or imported (each holds up to `--max-upload` bytes).
@@ -94,6 +96,11 @@ impl DataGenerations {
 }
 
 impl AppState {
+    pub fn boundaries(&self) -> &crate::explore::boundaries::Boundaries {
+        self.boundaries
+            .get_or_init(crate::explore::boundaries::Boundaries::bundled)
+    }
+
     pub fn new(
         config: ServerConfig,
         base_path: String,
@@ -147,6 +154,7 @@ impl AppState {
             import: std::sync::Mutex::new(()),
             limiter,
             cache: ResponseCache::new(config.cache_bytes),
+            boundaries: std::sync::OnceLock::new(),
             config,
             store,
             catalogue,

@@ -110,7 +110,12 @@ pub const API_KEY_HEADER: HeaderName = HeaderName::from_static("x-api-key");
 /// posted from one) is anonymous, so it can change nothing.
 pub fn browser_session(headers: &HeaderMap) -> Option<(&str, &str)> {
     let csrf = headers.get(CSRF_HEADER)?.to_str().ok()?.trim();
-    let token = headers
+    Some((session_cookie(headers)?, csrf))
+}
+
+/// The session token of the browser's cookie, with or without its CSRF header.
+fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+    headers
         .get_all(http::header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
@@ -118,8 +123,7 @@ pub fn browser_session(headers: &HeaderMap) -> Option<(&str, &str)> {
         .find_map(|pair| {
             let (name, value) = pair.trim().split_once('=')?;
             (name == SESSION_COOKIE).then_some(value)
-        })?;
-    Some((token, csrf))
+        })
 }
 
 /// What the CSRF MAC covers: the session token, in a domain no API key shares (keys have no
@@ -169,7 +173,16 @@ impl Auth {
         }
     }
 
-    pub fn authenticate(&self, store: &Store, headers: &HeaderMap) -> Result<Principal, AuthError> {
+    /// The caller of a request. `cookie_reads`: the request only reads a page of this host
+    /// (an explorer page), so the session cookie alone is enough: `SameSite=Strict` keeps other
+    /// sites' links and forms from sending it, and such a request changes nothing. A stale
+    /// cookie there reads the page as anonymous rather than refusing it.
+    pub fn authenticate(
+        &self,
+        store: &Store,
+        headers: &HeaderMap,
+        cookie_reads: bool,
+    ) -> Result<Principal, AuthError> {
         let api_key = headers.get(API_KEY_HEADER);
         let authorization = headers.get(AUTHORIZATION);
         let token = match (api_key, authorization) {
@@ -181,7 +194,12 @@ impl Auth {
                     Some((token, csrf)) if self.verify_csrf(token, csrf) => {
                         self.verify_session(store, token).map(Principal::Account)
                     }
-                    _ => Ok(Principal::Anonymous),
+                    _ => match session_cookie(headers).filter(|_| cookie_reads) {
+                        Some(token) => Ok(self
+                            .verify_session(store, token)
+                            .map_or(Principal::Anonymous, Principal::Account)),
+                        None => Ok(Principal::Anonymous),
+                    },
                 };
             }
             (Some(_), Some(_)) => {

@@ -9,6 +9,7 @@ pub mod compare;
 pub mod correlations;
 mod error;
 pub mod export;
+pub mod maps;
 pub mod profile;
 pub mod regions;
 pub mod series;

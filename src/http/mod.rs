@@ -91,6 +91,7 @@ async fn handle_identified(
     let mut charge = limits.enabled.then(|| Charge::new(client));
     let mut principal = Principal::Anonymous;
     let mut route_name = "unmatched";
+    let mut explore_page = false;
     let gzip = respond::accepts_gzip(&parts.headers);
 
     let result = if parts.uri.path() == scrape::PATH {
@@ -102,7 +103,7 @@ async fn handle_identified(
             &parts,
             body,
             client,
-            (&mut principal, &mut route_name),
+            (&mut principal, &mut route_name, &mut explore_page),
             charge.as_mut(),
             gzip,
         )
@@ -112,12 +113,19 @@ async fn handle_identified(
         state.metrics.rate_limited(violated);
     }
     let bad_credential = result.as_ref().is_err_and(ApiError::is_refused_credential);
-    let mut response = render(&state, gzip, &request_id, &principal, result).await;
+    let mut response = render(
+        &state,
+        (gzip, explore_page),
+        &request_id,
+        &principal,
+        result,
+    )
+    .await;
     respond::common_headers(
         response.headers_mut(),
         &request_id,
         state.config.tls,
-        cross_origin(&state, &parts),
+        (cross_origin(&state, &parts), explore_page),
     );
     if let Some(charge) = charge {
         let authenticated = principal.account_id().is_some();
@@ -153,7 +161,7 @@ async fn answer(
     parts: &Parts,
     body: Incoming,
     client: u128,
-    (principal, route_name): (&mut Principal, &mut &'static str),
+    (principal, route_name, explore_page): (&mut Principal, &mut &'static str, &mut bool),
     charge: Option<&mut Charge>,
     accepts_gzip: bool,
 ) -> Result<Answer, ApiError> {
@@ -161,6 +169,7 @@ async fn answer(
     let found = router::find(&state.base_path, &parts.method, parts.uri.path());
     if let Match::Found { route, .. } = &found {
         *route_name = route.operation_id;
+        *explore_page = route.explore;
     }
     *principal = authenticate(state, parts, &found, charge)?;
     let (route, params) = match found {
@@ -266,13 +275,19 @@ fn authenticate(
     found: &Match,
     charge: Option<&mut Charge>,
 ) -> Result<Principal, ApiError> {
-    let authenticate = || Ok(state.auth.authenticate(&state.store, &parts.headers)?);
-    let Some(charge) = charge else {
-        return authenticate();
-    };
     let route = match found {
         Match::Found { route, .. } => Some(*route),
         _ => None,
+    };
+    let cookie_reads =
+        route.is_some_and(|r| r.explore) && matches!(parts.method, Method::GET | Method::HEAD);
+    let authenticate = || {
+        Ok(state
+            .auth
+            .authenticate(&state.store, &parts.headers, cookie_reads)?)
+    };
+    let Some(charge) = charge else {
+        return authenticate();
     };
     let presents_credential = parts.headers.contains_key(crate::auth::API_KEY_HEADER)
         || parts.headers.contains_key(header::AUTHORIZATION)
@@ -302,11 +317,11 @@ fn upload_slot(
     }
 }
 
-/// The answer in its envelope (or an error in the error envelope), gzip-coded when the client
-/// takes it (`gzip`) and the answer holds no secret.
+/// The answer in its envelope (or an error in the error envelope, or on a page for an
+/// explorer page), gzip-coded when the client takes it (`gzip`) and the answer holds no secret.
 async fn render(
     state: &AppState,
-    gzip: bool,
+    (gzip, explore_page): (bool, bool),
     request_id: &str,
     principal: &Principal,
     result: Result<Answer, ApiError>,
@@ -340,7 +355,12 @@ async fn render(
             }
             response
         }
-        Err(err) => respond::error_response(&envelope, &err, gzip),
+        Err(err) => respond::error_response(
+            &envelope,
+            &err,
+            gzip,
+            explore_page.then_some(state.base_path.as_str()),
+        ),
     }
 }
 

@@ -113,7 +113,7 @@ impl Query {
 }
 
 /// Percent-encodes everything but RFC 3986 unreserved characters.
-fn encode_into(out: &mut String, text: &str) {
+pub fn encode_into(out: &mut String, text: &str) {
     for b in text.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
             out.push(char::from(b));

@@ -336,11 +336,18 @@ pub const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Headers on every answer: request id, security headers (OWASP HTTP Security Response
 /// Headers cheat sheet) and, where
-/// `cross_origin`, CORS for the public data API.
+/// `cross_origin`, CORS for the public data API. `page_route`: the request was for an explorer
+/// page, whose `304 Not Modified` carries no content type but must keep the page's policy (a
+/// browser takes a 304's headers into the page it revalidated).
 ///
 /// The names and values are constants: made from text on every answer, each was checked byte by
 /// byte (and a name looked up among the standard ones) every time.
-pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool, cross_origin: bool) {
+pub fn common_headers(
+    headers: &mut HeaderMap,
+    request_id: &str,
+    tls: bool,
+    (cross_origin, page_route): (bool, bool),
+) {
     const API_CSP: HeaderValue =
         HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'");
     const PAGE_CSP: HeaderValue = HeaderValue::from_static(crate::pages::PAGE_CSP);
@@ -354,9 +361,10 @@ pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool, cros
         headers.insert(X_REQUEST_ID, v);
     }
     // An API answer may load nothing; a page loads its own script and stylesheet.
-    let page = headers
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
+    let page = page_route
+        || headers
+            .get(header::CONTENT_TYPE)
+            .is_some_and(|t| t.as_bytes().starts_with(b"text/html"));
     let fixed = [
         (header::X_CONTENT_TYPE_OPTIONS, NOSNIFF),
         (
@@ -380,7 +388,14 @@ pub fn common_headers(headers: &mut HeaderMap, request_id: &str, tls: bool, cros
 
 /// An error in the error envelope, with the headers its status calls for (`Allow`,
 /// `Retry-After`, `WWW-Authenticate`).
-pub fn error_response(envelope: &Envelope<'_>, err: &ApiError, gzip: bool) -> Response<Body> {
+/// `page`: the base path, when the error answers a page of the explorer, which a person reads
+/// as a page rather than an envelope.
+pub fn error_response(
+    envelope: &Envelope<'_>,
+    err: &ApiError,
+    gzip: bool,
+    page: Option<&str>,
+) -> Response<Body> {
     if let ApiError::Internal(cause) = err {
         tracing::error!(
             request_id = envelope.request_id,
@@ -389,12 +404,20 @@ pub fn error_response(envelope: &Envelope<'_>, err: &ApiError, gzip: bool) -> Re
         );
     }
     let status = StatusCode::from_u16(err.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    let mut response = build(
-        status,
-        Body::from_chunks([Bytes::from(error_body(envelope, err))]),
-        "application/json",
-        gzip,
-    );
+    let (body, content_type) = match page {
+        None => (Bytes::from(error_body(envelope, err)), "application/json"),
+        Some(base_path) => (
+            crate::pages::error_page(
+                base_path,
+                err.status(),
+                err.code(),
+                &crate::auth::api_key::redact(&err.to_string()),
+                envelope.request_id,
+            ),
+            "text/html; charset=utf-8",
+        ),
+    };
+    let mut response = build(status, Body::from_chunks([body]), content_type, gzip);
     let headers = response.headers_mut();
     match err {
         ApiError::MethodNotAllowed { allow, .. } => {

@@ -8,8 +8,8 @@ use http::Method;
 
 use super::handlers::Handler::{Blocking, Heavy, Indexed, Inline, Memory};
 use super::handlers::{
-    Handler, account, analytics, briefings, citations, compare, datasets, meta, pages, private,
-    regions, webhooks,
+    Handler, account, analytics, briefings, citations, compare, datasets, explore, meta, pages,
+    private, regions, webhooks,
 };
 use Access::{Credential, Institutional, Public, Session};
 
@@ -37,6 +37,9 @@ pub struct Route {
     /// Served at the root of the host (`/healthz`), outside the base path and the OpenAPI
     /// document.
     pub root: bool,
+    /// An explorer page: HTML rendered from the answers of data routes, errors as HTML pages
+    /// too, and a browser's session cookie alone enough to read it as its account.
+    pub explore: bool,
     /// The JSON body's `url` is a webhook URL whose host is resolved and checked before the
     /// handler takes a permit of the blocking pool.
     pub checks_webhook_url: bool,
@@ -120,6 +123,13 @@ pub static ROUTES: &[Route] = &[
     Route::new(GET,    "/account/webhooks",                  "pageWebhooks",       Public,        Memory(pages::webhooks)).page(),
     Route::new(GET,    "/account/usage",                     "pageUsage",          Public,        Memory(pages::usage)).page(),
     Route::new(GET,    "/docs",                              "pageDocs",           Public,        Memory(pages::docs)).page(),
+    Route::new(GET,    "/explore",                           "pageExplore",        Public,        Indexed(explore::home)).explore(),
+    Route::new(GET,    "/explore/regions/{region_code}",     "pageExploreRegion",  Public,        Inline(explore::region)).explore(),
+    Route::new(GET,    "/explore/maps/{dataset_code}",       "pageExploreMap",     Public,        Heavy(explore::map)).explore(),
+    Route::new(GET,    "/explore/compare",                   "pageExploreCompare", Public,        Inline(explore::compare)).explore(),
+    Route::new(GET,    "/explore/matrix",                    "pageExploreMatrix",  Credential,    Heavy(explore::matrix)).explore().weight(5),
+    Route::new(GET,    "/explore/briefings/{briefing_id}",   "pageExploreBriefing", Institutional, Heavy(explore::briefing)).explore(),
+    Route::new(GET,    "/explore/citations/{citation_id}",   "pageExploreCitation", Public,       Inline(explore::citation)).explore(),
     Route::new(GET,    "/assets/account.js",                 "assetScript",        Public,        Memory(pages::script)).page(),
     Route::new(GET,    "/assets/style.css",                  "assetStyle",         Public,        Memory(pages::style)).page(),
     Route::new(GET,    "/assets/icon.svg",                   "assetIcon",          Public,        Memory(pages::icon)).page(),
@@ -145,6 +155,7 @@ impl Route {
             secret: false,
             presents_credential: false,
             root: false,
+            explore: false,
             checks_webhook_url: false,
             weight: 1,
             fixed_len: fixed_len(path),
@@ -189,6 +200,13 @@ impl Route {
     const fn root(mut self) -> Route {
         self.root = true;
         self
+    }
+
+    /// An explorer page: at the root, cached per data generation and account like the answers
+    /// it shows, and costing what they cost (1, unless `--route-weight` says otherwise).
+    const fn explore(mut self) -> Route {
+        self.explore = true;
+        self.root().cached()
     }
 
     /// A page of the host's root or one of its assets: static bytes, not counted against rate

@@ -90,12 +90,49 @@ impl Pages {
     }
 }
 
-const NAV: [(&str, &str); 4] = [
+const NAV: [(&str, &str); 5] = [
+    ("/explore", "Explore"),
     ("/docs", "API reference"),
     ("/account/api-keys", "API keys"),
     ("/account/webhooks", "Webhooks"),
     ("/account/usage", "Usage"),
 ];
+
+/// An explorer page in the frame of every page (its content rendered per request).
+pub fn explore_page(title: &str, base_path: &str, main: &str) -> Bytes {
+    layout("/explore", title, Area::Public, base_path, main)
+}
+
+/// A page saying why a page could not be shown: the status, the error's code and message, and
+/// the request id to quote.
+pub fn error_page(
+    base_path: &str,
+    status: u16,
+    code: &str,
+    message: &str,
+    request_id: &str,
+) -> Bytes {
+    let main = format!(
+        "<h1>{status}: {}</h1><p data-testid=\"error-message\">{}</p>\
+         <p class=\"help\">Error code <code>{}</code>, request id <code class=\"request-id\">{}</code>.</p>\
+         {}<p><a href=\"/explore\">Back to the explorer</a></p>",
+        escape(
+            http::StatusCode::from_u16(status)
+                .ok()
+                .and_then(|s| s.canonical_reason())
+                .unwrap_or("Error")
+        ),
+        escape(message),
+        escape(code),
+        escape(request_id),
+        if status == 401 {
+            "<p><a href=\"/account/login\">Sign in</a> to see this page: it shows what only an account may read.</p>"
+        } else {
+            ""
+        },
+    );
+    layout("", "Not shown", Area::Public, base_path, &main)
+}
 
 /// The frame of every page: head (the one stylesheet and script), skip link, navigation with the
 /// current page marked, and `main`. The script finds the API under `data-api`.

@@ -448,7 +448,20 @@ fn normalised(body: &[u8], replace: &[(String, String)]) -> Value {
             }
             v
         }
-        Err(_) => Value::String(raw),
+        // A page (the explorer's): its error pages name the request id.
+        Err(_) => Value::String(without_request_id(&raw)),
+    }
+}
+
+/// A page's text without the request id its error pages quote.
+fn without_request_id(page: &str) -> String {
+    const MARK: &str = "<code class=\"request-id\">";
+    match page.split_once(MARK) {
+        Some((before, after)) => {
+            let rest = after.split_once('<').map_or("", |(_, rest)| rest);
+            format!("{before}{MARK}<{rest}")
+        }
+        None => page.to_owned(),
     }
 }
 
@@ -634,7 +647,16 @@ const OPTIONAL_QUERY: &[&str] = &[
     "datasets",
     "since_snapshot",
 ];
-const DIMENSION_QUERY: &[(&str, &str)] = &[("compareRegions", "sex")];
+const DIMENSION_QUERY: &[(&str, &str)] = &[
+    ("compareRegions", "sex"),
+    ("pageExploreCompare", "sex"),
+    ("pageExplore", "q"),
+];
+/// Explorer pages that take the query of a data route, by operation id: (page, data route).
+const EXPLORE_SHOWS: &[(&str, &str)] = &[
+    ("pageExploreCompare", "compareRegions"),
+    ("pageExploreMatrix", "correlationMatrix"),
+];
 
 /// Victim-private identifiers in a request, each with its made-up twin.
 type Names = Vec<(String, String)>;
@@ -824,7 +846,12 @@ fn probes(route: &'static Route, victim: &Party, attacker: &Party) -> Vec<Probe>
     for name in path_params(route.path) {
         partial = expand(partial, name, false);
     }
-    for p in operations::of(route).map_or(&[][..], |op| op.params) {
+    // An explorer page takes the query of the data route whose answer it shows.
+    let shown = EXPLORE_SHOWS
+        .iter()
+        .find(|(page, _)| *page == route.operation_id)
+        .and_then(|(_, data)| ROUTES.iter().find(|r| r.operation_id == *data));
+    for p in operations::of(shown.unwrap_or(route)).map_or(&[][..], |op| op.params) {
         if p.location == Location::Query && (p.required || OPTIONAL_QUERY.contains(&p.name)) {
             partial = expand(partial, p.name, true);
         }
@@ -893,9 +920,18 @@ enum Caller {
 
 impl Caller {
     /// Callers whose credential is no credential: each must be answered exactly as nobody is.
-    fn counts_as_anonymous(self) -> bool {
-        matches!(self, Caller::CookieAlone | Caller::CookieOtherToken)
+    /// On an explorer page the session cookie alone reads as its account (a page only reads,
+    /// and `SameSite=Strict` keeps other sites from sending the cookie), so there they are the
+    /// signed-in browser.
+    fn counts_as_anonymous(self, operation: &str) -> bool {
+        matches!(self, Caller::CookieAlone | Caller::CookieOtherToken) && !explore_page(operation)
     }
+}
+
+fn explore_page(operation: &str) -> bool {
+    ROUTES
+        .iter()
+        .any(|r| r.operation_id == operation && r.explore)
 }
 
 /// Those that count as anonymous right after the anonymous caller, so the state a request
@@ -1088,11 +1124,15 @@ async fn attack(f: &Fixture, attacker: &Party, victim: &Party) {
     // Judge every answer.
     let secrets = victim.secrets();
     let mut failures: Vec<String> = Vec::new();
-    let anonymous: HashMap<usize, &Outcome> = outcomes
-        .iter()
-        .filter(|o| o.caller == Caller::Anonymous)
-        .map(|o| (o.probe.id, o))
-        .collect();
+    let answers_of = |caller: Caller| -> HashMap<usize, &Outcome> {
+        outcomes
+            .iter()
+            .filter(|o| o.caller == caller)
+            .map(|o| (o.probe.id, o))
+            .collect()
+    };
+    let anonymous = answers_of(Caller::Anonymous);
+    let signed_in_browser = answers_of(Caller::Cookie);
     for o in &outcomes {
         let who = format!("{:?} {}", o.caller, o.probe.describe());
         let mut answers = vec![(&o.probe, &o.resp)];
@@ -1147,11 +1187,12 @@ async fn attack(f: &Fixture, attacker: &Party, victim: &Party) {
                 ));
             }
         }
-        if o.caller.counts_as_anonymous() {
+        let answer = |r: &Resp| without_token(normalised(&r.body, &[]));
+        if o.caller.counts_as_anonymous(o.probe.operation) {
             // A cookie without its own CSRF token is nobody: answered exactly as nobody is,
-            // on every route (a session opened by signing in differs only in its token).
+            // on every route but the explorer's pages (a session opened by signing in differs
+            // only in its token).
             let nobody = anonymous[&o.probe.id];
-            let answer = |r: &Resp| without_token(normalised(&r.body, &[]));
             if o.resp.status != nobody.resp.status || answer(&o.resp) != answer(&nobody.resp) {
                 failures.push(format!(
                     "{who}: answers {} {} but anonymously {} {}",
@@ -1161,10 +1202,19 @@ async fn attack(f: &Fixture, attacker: &Party, victim: &Party) {
                     answer(&nobody.resp)
                 ));
             }
+        } else if matches!(o.caller, Caller::CookieAlone | Caller::CookieOtherToken) {
+            // On a page the cookie alone is the signed-in browser, whatever the header says.
+            let browser = signed_in_browser[&o.probe.id];
+            if o.resp.status != browser.resp.status || answer(&o.resp) != answer(&browser.resp) {
+                failures.push(format!(
+                    "{who}: answers {} but the signed-in browser {}",
+                    o.resp.status, browser.resp.status
+                ));
+            }
         }
         if o.probe.method == "PUT"
             && o.caller != Caller::Anonymous
-            && !o.caller.counts_as_anonymous()
+            && !o.caller.counts_as_anonymous(o.probe.operation)
             && o.probe.names_own_code_of(victim)
         {
             let v = normalised(&o.resp.body, &[]);

@@ -11,6 +11,7 @@ mod child_memory;
 mod cli;
 mod correlations;
 mod errors;
+mod explore;
 mod export;
 mod hostile;
 mod import;

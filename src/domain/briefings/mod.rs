@@ -4,9 +4,9 @@
 //! `wording` how things are named); the verifier (`verify`) re-reads it before it is stored or
 //! shown.
 
-mod claims;
+pub mod claims;
 mod model;
-mod numbers;
+pub mod numbers;
 mod peers;
 mod source;
 mod verify;

@@ -20,6 +20,14 @@ use crate::reply::{Reply, StreamChunk};
 /// `GET /intelligence/correlations/matrix?nuts_code=X[&level=L][&method=M][&datasets=A,B]
 /// [&series=A:dim=code,...][&period=P][&transform=log][&min_n=N]`.
 pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
+    let query = matrix_query(req)?;
+    req.no_more_params()?;
+    let (matrix, sources) = correlations::matrix(req.store()?, &req.state.catalogue, &query)?;
+    cited(&matrix, sources)
+}
+
+/// The matrix a request asks for (the explorer's matrix page takes the same query).
+pub fn matrix_query(req: &mut Req) -> Result<MatrixQuery, ApiError> {
     let region = req.query.require("nuts_code")?;
     let level = req.query.take_int("level", 1, 3)?;
     let method =
@@ -48,22 +56,16 @@ pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
         .query
         .take_int("min_n", correlations::SMALLEST_MIN_N as i64, 10_000)?
         .map_or(correlations::DEFAULT_MIN_N, |n| n as usize);
-    req.no_more_params()?;
-    let (matrix, sources) = correlations::matrix(
-        req.store()?,
-        &req.state.catalogue,
-        &MatrixQuery {
-            region,
-            level,
-            method,
-            datasets,
-            series,
-            period,
-            transform,
-            min_n,
-        },
-    )?;
-    cited(&matrix, sources)
+    Ok(MatrixQuery {
+        region,
+        level,
+        method,
+        datasets,
+        series,
+        period,
+        transform,
+        min_n,
+    })
 }
 
 /// The parameter `name` as one of `names`, parsed.

@@ -6,6 +6,14 @@ use crate::http::error::ApiError;
 use crate::reply::Reply;
 
 pub fn compare(req: &mut Req) -> Result<Reply, ApiError> {
+    let query = compare_query(req)?;
+    let (comparison, sources) = compare::compare(req.store()?, &req.state.catalogue, &query)?;
+    let data = crate::json_text::written(|out| comparison.write_json(out));
+    cited_text(data, sources)
+}
+
+/// The comparison a request asks for (the explorer's comparison page takes the same query).
+pub fn compare_query(req: &mut Req) -> Result<CompareQuery, ApiError> {
     let regions: Vec<String> = req
         .query
         .require("regions")?
@@ -21,16 +29,10 @@ pub fn compare(req: &mut Req) -> Result<Reply, ApiError> {
     let dataset = req.query.require("dataset")?;
     let period = req.query.take_period("period")?;
     let filters = req.query.take_rest();
-    let (comparison, sources) = compare::compare(
-        req.store()?,
-        &req.state.catalogue,
-        &CompareQuery {
-            regions,
-            dataset,
-            period,
-            filters,
-        },
-    )?;
-    let data = crate::json_text::written(|out| comparison.write_json(out));
-    cited_text(data, sources)
+    Ok(CompareQuery {
+        regions,
+        dataset,
+        period,
+        filters,
+    })
 }

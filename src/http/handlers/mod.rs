@@ -7,6 +7,7 @@ pub mod briefings;
 pub mod citations;
 pub mod compare;
 pub mod datasets;
+pub mod explore;
 pub mod meta;
 pub mod pages;
 pub mod private;

@@ -598,7 +598,25 @@
     );
   }
 
+  // The explorer's maps: hovering or focusing a region names it, its value and flags in the
+  // panel beside the map (each region's link also carries them in its title, and the table below
+  // the map has them all, so the page reads without this).
+  function explorePage() {
+    for (const map of document.querySelectorAll('figure.choropleth')) {
+      const panel = map.querySelector('[data-map-info]');
+      if (!panel) continue;
+      const show = (event) => {
+        const region = event.target.closest('a.region');
+        if (!region) return;
+        panel.textContent = region.dataset.info;
+      };
+      map.addEventListener('mouseover', show);
+      map.addEventListener('focusin', show);
+    }
+  }
+
   const pages = {
+    '/explore': explorePage,
     '/': homePage,
     '/account/login': loginPage,
     '/account/api-keys': apiKeysPage,

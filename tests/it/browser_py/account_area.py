@@ -290,38 +290,52 @@ def sign_out(area):
     area.console(allowed_statuses=[401])
 
 
+class Steps:
+    """Names the step under way (`steps.name = ...`); on leaving, quits the browser, and after a
+    failure first saves a screenshot of the page and exits non-zero saying which step failed."""
+
+    def __init__(self, area):
+        self.area = area
+        self.name = "start"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, failure, traceback):
+        try:
+            if failure is not None:
+                self.area.screenshot("failure")
+                print(f"step {self.name!r} failed: {failure!r}", file=sys.stderr)
+        finally:
+            self.area.driver.quit()
+        if failure is not None:
+            sys.exit(1)
+
+
 def main():
     given = json.load(open(sys.argv[1]))
-    driver = browser()
-    area = Area(driver, given)
-    step = "start"
-    try:
-        for step, run in [
+    area = Area(browser(), given)
+    with Steps(area) as steps:
+        for steps.name, run in [
             ("signed-out pages", lambda: signed_out_pages_go_to_sign_in(area)),
             ("public pages", lambda: public_pages(area, given)),
             ("wrong credentials", lambda: wrong_password_shows_one_generic_message(area, given)),
             ("sign in", lambda: sign_in_with_the_keyboard(area, given)),
         ]:
             run()
-        step = "API keys"
+        steps.name = "API keys"
         plaintext = keys(area, given)
-        step = "revocation"
+        steps.name = "revocation"
         revoked_key_is_refused(area, plaintext)
-        step = "webhooks"
+        steps.name = "webhooks"
         secret = webhooks(area, given)
-        step = "usage"
+        steps.name = "usage"
         usage(area, calls=5)
-        step = "narrow screen"
+        steps.name = "narrow screen"
         narrow_screen(area)
-        step = "sign out"
+        steps.name = "sign out"
         sign_out(area)
         print(json.dumps({"webhook_secret": secret}))
-    except Exception as failure:
-        area.screenshot("failure")
-        print(f"step {step!r} failed: {failure!r}", file=sys.stderr)
-        sys.exit(1)
-    finally:
-        driver.quit()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,151 @@
+//! A map's figures: one series of a dataset for every region of one NUTS level at one period,
+//! each value cited, and how well the period covers the level.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+use super::compare::DatasetRef;
+use super::error::{Error, Rejection};
+use super::{Cited, Citer, Warning};
+use crate::catalogue::Catalogue;
+use crate::store::Scoped;
+use crate::store::regions::RegionRow;
+
+/// The share of a level's regions (those with any row of the series) a period must have values
+/// for to be the default: below it a map is mostly holes.
+pub const COVERAGE: f64 = 0.8;
+/// The level a map shows unless asked: NUTS 2, the level of most regional statistics.
+pub const DEFAULT_LEVEL: i64 = 2;
+
+pub struct MapQuery {
+    pub dataset: String,
+    pub level: Option<i64>,
+    pub period: Option<String>,
+    /// `unit` and dimension values that replace the headline series' ones.
+    pub filters: BTreeMap<String, String>,
+}
+
+pub struct MapFigures {
+    pub dataset: DatasetRef,
+    pub level: i64,
+    /// Null when no region of the level has a row of the series.
+    pub period: Option<String>,
+    /// `requested`; `coverage` (the latest period with values for [`COVERAGE`] of the
+    /// regions); `best_coverage` (no period reaches it: the one with the most values).
+    pub period_basis: &'static str,
+    /// Every period with a value, oldest first, and how many regions have one.
+    pub periods: Vec<(String, usize)>,
+    /// Regions of the level with any row of the series: the coverage's denominator.
+    pub regions_with_series: usize,
+    /// Regions with a row at the period (its value may be a flagged gap), in code order.
+    pub values: Vec<(Arc<RegionRow>, Cited)>,
+    pub warnings: Vec<Warning>,
+}
+
+pub fn figures(store: &Scoped, catalogue: &Catalogue, q: &MapQuery) -> Result<MapFigures, Error> {
+    let level = q.level.unwrap_or(DEFAULT_LEVEL);
+    if !(0..=3).contains(&level) {
+        return Err(Rejection::invalid("level", "level is a NUTS level, 0 to 3").into());
+    }
+    let _snapshot = store.snapshot()?;
+    let dataset = store
+        .dataset(&q.dataset)?
+        .ok_or_else(|| Rejection::UnknownDataset(q.dataset.clone()))?;
+    let chosen = super::series::select(store, &dataset, &q.filters, None)?;
+    let unit_label = dataset
+        .label("unit", &chosen.unit)
+        .map_err(Error::internal)?
+        .map(str::to_owned);
+
+    let regions = store
+        .regions_matching((Some(level), None), None, None, usize::MAX)?
+        .page;
+    let mut rows = Vec::new();
+    for region in regions {
+        let series = store.series_rows(&region.code, chosen.id)?;
+        if !series.is_empty() {
+            rows.push((region, series));
+        }
+    }
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for (_, series) in &rows {
+        for row in series.iter().filter(|r| r.value.is_some()) {
+            *counts.entry(row.period.as_str()).or_default() += 1;
+        }
+    }
+    let with_series = rows.len();
+    let needed = (COVERAGE * with_series as f64).ceil() as usize;
+    let (period, basis) = match &q.period {
+        Some(p) => (Some(p.clone()), "requested"),
+        None => match counts.iter().rev().find(|(_, n)| **n >= needed.max(1)) {
+            Some((p, _)) => (Some((*p).to_owned()), "coverage"),
+            None => (
+                // The last of the largest: the latest period on a tie.
+                counts
+                    .iter()
+                    .max_by_key(|(_, n)| **n)
+                    .map(|(p, _)| (*p).to_owned()),
+                "best_coverage",
+            ),
+        },
+    };
+    let periods: Vec<(String, usize)> = counts.iter().map(|(p, n)| ((*p).to_owned(), *n)).collect();
+
+    let mut citer = Citer::new(store, catalogue);
+    let mut values = Vec::new();
+    if let Some(period) = &period {
+        for (region, series) in &rows {
+            if let Some(row) = series.iter().find(|r| r.period == *period) {
+                let cited = citer.cite(&dataset, &region.code, row)?;
+                values.push((Arc::clone(region), cited));
+            }
+        }
+    }
+    let mut warnings = Vec::new();
+    let shown = values.iter().filter(|(_, c)| c.value.is_some()).count();
+    if basis == "best_coverage" && period.is_some() {
+        warnings.push(Warning {
+            code: "low_coverage",
+            message: format!(
+                "no period has values for {:.0} % of the {with_series} regions with this series; \
+                 the period with the most values is shown ({shown})",
+                COVERAGE * 100.0
+            ),
+        });
+    }
+    let flagged: HashMap<&str, usize> = values
+        .iter()
+        .flat_map(|(_, c)| c.flags.iter())
+        .filter(|f| matches!(f.code.as_str(), "b" | "p" | "e" | "u" | "c" | "d" | "r"))
+        .fold(HashMap::new(), |mut m, f| {
+            *m.entry(f.meaning.as_str()).or_default() += 1;
+            m
+        });
+    if !flagged.is_empty() {
+        let mut flagged: Vec<String> = flagged
+            .into_iter()
+            .map(|(meaning, n)| format!("{n} {meaning}"))
+            .collect();
+        flagged.sort();
+        warnings.push(Warning {
+            code: "flagged_values",
+            message: format!("flagged values on the map: {}", flagged.join(", ")),
+        });
+    }
+    Ok(MapFigures {
+        dataset: DatasetRef {
+            code: dataset.code.clone(),
+            title: dataset.title.clone(),
+            unit: chosen.unit,
+            unit_label,
+            series: chosen.dims,
+        },
+        level,
+        period,
+        period_basis: basis,
+        periods,
+        regions_with_series: with_series,
+        values,
+        warnings,
+    })
+}
