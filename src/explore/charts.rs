@@ -10,8 +10,8 @@ use crate::pages::escape;
 
 const WIDTH: f64 = 320.0;
 const HEIGHT: f64 = 140.0;
-/// Room for the value labels on the left and the periods below.
-const LEFT: f64 = 56.0;
+/// Room for the value labels on the left (nine digits and a point) and the periods below.
+const LEFT: f64 = 80.0;
 const RIGHT: f64 = 8.0;
 const TOP: f64 = 10.0;
 const BOTTOM: f64 = 22.0;

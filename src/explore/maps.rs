@@ -100,7 +100,7 @@ pub struct Shaded<'a> {
     pub info: String,
 }
 
-/// A choropleth over the whole extent: `shaded` regions filled by class and linked to their
+/// A choropleth of one level: `shaded` regions filled by class and linked to their
 /// pages, then the level's other outlines as regions without data. Returns the map and the codes
 /// of `shaded` that have no outline (to be listed below it).
 pub fn choropleth(
@@ -109,14 +109,27 @@ pub fn choropleth(
     label: &str,
     shaded: &[Shaded<'_>],
 ) -> (String, Vec<String>) {
-    let [width, height] = boundaries.extent;
+    // Framed on the level's outlines: the extent's empty north and west would only shrink it.
+    let frame = boundaries
+        .level(level)
+        .map(|o| o.bbox)
+        .reduce(|a, b| {
+            [
+                a[0].min(b[0]),
+                a[1].min(b[1]),
+                a[2].max(b[2]),
+                a[3].max(b[3]),
+            ]
+        })
+        .unwrap_or([0, 0, boundaries.extent[0], boundaries.extent[1]]);
     let mut svg = String::with_capacity(400 * 1024);
     let _ = write!(
         svg,
-        "<svg viewBox=\"0 0 {width} {height}\" role=\"group\" aria-label=\"{}\">\
+        "<svg viewBox=\"{}\" role=\"group\" aria-label=\"{}\">\
          <defs><pattern id=\"no-data\" width=\"24\" height=\"24\" patternUnits=\"userSpaceOnUse\" \
          patternTransform=\"rotate(45)\"><rect class=\"no-data-ground\" width=\"24\" height=\"24\"/>\
          <line class=\"no-data-line\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"24\"/></pattern></defs>",
+        view_box(frame, 20),
         escape(label)
     );
     let mut drawn = std::collections::HashSet::new();

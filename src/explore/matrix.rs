@@ -86,10 +86,12 @@ fn heat_map(
 ) -> String {
     let k = matrix.variables.len();
     let size = LABEL + CELL * k as f64;
+    // The last column's slanted label runs past the grid.
+    let width = size + LABEL * 0.6;
     let mut svg = String::with_capacity(1024 + k * k * 300);
     let _ = write!(
         svg,
-        "<figure class=\"heat\"><svg class=\"chart heat\" viewBox=\"0 0 {size} {size}\" role=\"group\" \
+        "<figure class=\"heat\"><svg class=\"chart heat\" viewBox=\"0 0 {width} {size}\" role=\"group\" \
          aria-label=\"Heat map of r for each pair of variables\" data-cells=\"{}\">",
         matrix.cells.len()
     );
@@ -104,7 +106,7 @@ fn heat_map(
         let _ = write!(
             svg,
             "<text class=\"tick\" x=\"{:.1}\" y=\"{at:.1}\" text-anchor=\"end\">{id}</text>\
-             <text class=\"tick\" x=\"{at:.1}\" y=\"{:.1}\" text-anchor=\"end\" transform=\"rotate(-45 {at:.1} {:.1})\">{id}</text>",
+             <text class=\"tick\" x=\"{at:.1}\" y=\"{:.1}\" transform=\"rotate(-45 {at:.1} {:.1})\">{id}</text>",
             LABEL - 6.0,
             LABEL - 6.0,
             LABEL - 6.0,
@@ -145,7 +147,7 @@ fn heat_map(
             );
         }
     }
-    svg.push_str("</svg><figcaption>r from −1 (blue) to +1 (brown); n is the number of pairs. Choose a cell to see its scatter plot.</figcaption></figure>");
+    svg.push_str("</svg><figcaption>r from −1 (brown) to +1 (teal); n is the number of pairs. Choose a cell to see its scatter plot.</figcaption></figure>");
     svg
 }
 
