@@ -113,6 +113,16 @@ pub fn browser_session(headers: &HeaderMap) -> Option<(&str, &str)> {
     Some((session_cookie(headers)?, csrf))
 }
 
+/// Whether the browser says the request comes from this origin or from the person (a typed
+/// address, a bookmark): `Sec-Fetch-Site` (Fetch Metadata). `SameSite=Strict` still sends the
+/// cookie with requests from a sibling subdomain's pages, which this refuses; a client that sends
+/// no such header is taken at its cookie.
+fn same_origin(headers: &HeaderMap) -> bool {
+    headers
+        .get("sec-fetch-site")
+        .is_none_or(|site| matches!(site.as_bytes(), b"same-origin" | b"none"))
+}
+
 /// The session token of the browser's cookie, with or without its CSRF header.
 fn session_cookie(headers: &HeaderMap) -> Option<&str> {
     headers
@@ -174,9 +184,10 @@ impl Auth {
     }
 
     /// The caller of a request. `cookie_reads`: the request only reads a page of this host
-    /// (an explorer page), so the session cookie alone is enough: `SameSite=Strict` keeps other
-    /// sites' links and forms from sending it, and such a request changes nothing. A stale
-    /// cookie there reads the page as anonymous rather than refusing it.
+    /// (an explorer page), so the session cookie alone is enough when the browser says the
+    /// request comes from this origin or the person: `SameSite=Strict` keeps other sites'
+    /// links and forms from sending it, and such a request changes nothing. A stale cookie
+    /// there reads the page as anonymous rather than refusing it.
     pub fn authenticate(
         &self,
         store: &Store,
@@ -194,10 +205,16 @@ impl Auth {
                     Some((token, csrf)) if self.verify_csrf(token, csrf) => {
                         self.verify_session(store, token).map(Principal::Account)
                     }
-                    _ => match session_cookie(headers).filter(|_| cookie_reads) {
-                        Some(token) => Ok(self
-                            .verify_session(store, token)
-                            .map_or(Principal::Anonymous, Principal::Account)),
+                    _ => match session_cookie(headers)
+                        .filter(|_| cookie_reads && same_origin(headers))
+                    {
+                        // A stale or foreign cookie reads the page as anonymous; a failure to
+                        // look the session up is the server's, and says so.
+                        Some(token) => match self.verify_session(store, token) {
+                            Ok(caller) => Ok(Principal::Account(caller)),
+                            Err(AuthError::Refused(_)) => Ok(Principal::Anonymous),
+                            Err(other) => Err(other),
+                        },
                         None => Ok(Principal::Anonymous),
                     },
                 };

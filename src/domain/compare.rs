@@ -201,7 +201,7 @@ pub fn compare(
             let noteworthy: Vec<String> = v
                 .flags
                 .iter()
-                .filter(|f| matches!(f.code.as_str(), "b" | "p" | "e" | "u" | "c" | "d" | "r"))
+                .filter(|f| super::is_noteworthy_flag(&f.code))
                 .map(|f| [&f.code, " (", &f.meaning, ")"].concat())
                 .collect();
             if !noteworthy.is_empty() {

@@ -103,33 +103,48 @@ pub fn figures(store: &Scoped, catalogue: &Catalogue, q: &MapQuery) -> Result<Ma
     }
     let mut warnings = Vec::new();
     let shown = values.iter().filter(|(_, c)| c.value.is_some()).count();
-    if basis == "best_coverage" && period.is_some() {
-        warnings.push(Warning {
+    let latest = periods.last().map(|(p, n)| format!("{p} ({n} values)"));
+    match (basis, &period, &latest) {
+        ("best_coverage", Some(_), Some(latest)) => warnings.push(Warning {
             code: "low_coverage",
             message: format!(
                 "no period has values for {:.0} % of the {with_series} regions with this series; \
-                 the period with the most values is shown ({shown})",
+                 the period with the most values is shown ({shown}); the latest is {latest}",
                 COVERAGE * 100.0
             ),
-        });
+        }),
+        ("requested", Some(p), latest) if shown == 0 => warnings.push(Warning {
+            code: "no_values",
+            message: format!(
+                "no region of this level has a value in {p}{}",
+                latest
+                    .as_deref()
+                    .map(|l| format!("; the latest period with values is {l}"))
+                    .unwrap_or_default()
+            ),
+        }),
+        _ => {}
     }
-    let flagged: HashMap<&str, usize> = values
+    let mut flagged: Vec<(&str, usize)> = values
         .iter()
         .flat_map(|(_, c)| c.flags.iter())
-        .filter(|f| matches!(f.code.as_str(), "b" | "p" | "e" | "u" | "c" | "d" | "r"))
-        .fold(HashMap::new(), |mut m, f| {
+        .filter(|f| super::is_noteworthy_flag(&f.code))
+        .fold(HashMap::new(), |mut m: HashMap<&str, usize>, f| {
             *m.entry(f.meaning.as_str()).or_default() += 1;
             m
-        });
+        })
+        .into_iter()
+        .collect();
     if !flagged.is_empty() {
-        let mut flagged: Vec<String> = flagged
-            .into_iter()
+        // The most frequent first.
+        flagged.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        let listed: Vec<String> = flagged
+            .iter()
             .map(|(meaning, n)| format!("{n} {meaning}"))
             .collect();
-        flagged.sort();
         warnings.push(Warning {
             code: "flagged_values",
-            message: format!("flagged values on the map: {}", flagged.join(", ")),
+            message: format!("flagged values on the map: {}", listed.join(", ")),
         });
     }
     Ok(MapFigures {

@@ -36,6 +36,12 @@ pub struct Flag {
     pub meaning: CompactString,
 }
 
+/// Flags a reader must see beside a value before comparing it: a break in series, provisional,
+/// estimated, low reliability, confidential, a definition that differs, revised.
+pub fn is_noteworthy_flag(code: &str) -> bool {
+    matches!(code, "b" | "p" | "e" | "u" | "c" | "d" | "r")
+}
+
 /// Flags of a row, explained; an SDMX confidentiality status `C` shows as flag `c`.
 pub fn explain_flags(catalogue: &Catalogue, flags: &str, conf_status: &str) -> Vec<Flag> {
     let mut out: Vec<Flag> = flags

@@ -9,9 +9,6 @@ use serde::Deserialize;
 
 const BUNDLED: &str = include_str!("../../data/boundaries/nuts-2021.json");
 
-/// The notice GISCO's provisions require on every map that uses its boundaries.
-pub const ATTRIBUTION: &str = "© EuroGeographics for the administrative boundaries";
-
 /// One region's outline.
 #[derive(Debug, Deserialize)]
 pub struct Outline {
@@ -26,6 +23,7 @@ pub struct Outline {
 #[derive(Deserialize)]
 struct File {
     source: String,
+    attribution: String,
     extent_km: [i32; 2],
     /// NUTS 2024 codes that renamed a NUTS 2021 region with the same borders, to that region.
     recoded_2024: HashMap<String, String>,
@@ -35,6 +33,8 @@ struct File {
 pub struct Boundaries {
     /// Where the outlines come from, for the maps' source line.
     pub source: String,
+    /// The notice GISCO's provisions require on every map that uses its boundaries.
+    pub attribution: String,
     /// Width and height of the whole map in kilometres.
     pub extent: [i32; 2],
     outlines: Vec<Outline>,
@@ -61,6 +61,7 @@ impl Boundaries {
         }
         Ok(Boundaries {
             source: file.source,
+            attribution: file.attribution,
             extent: file.extent_km,
             outlines: file.regions,
             by_code,

@@ -16,8 +16,9 @@ const RIGHT: f64 = 8.0;
 const TOP: f64 = 10.0;
 const BOTTOM: f64 = 22.0;
 
-/// A line chart of a series over its history: one point per period with a value, a line through
-/// them (broken where a period has none), the lowest and highest values on the axis.
+/// A line chart of a series over its history: one point per period with a value, evenly spaced
+/// in the order of the periods the series has, a line through them (broken at a period whose
+/// value is a flagged gap), the lowest and highest values on the axis.
 /// `label` names the series for assistive technology.
 pub fn line_chart(label: &str, unit: &str, history: &[Cited]) -> String {
     let values: Vec<f64> = history.iter().filter_map(|c| c.value).collect();
@@ -55,17 +56,25 @@ pub fn line_chart(label: &str, unit: &str, history: &[Cited]) -> String {
     let bottom = HEIGHT - BOTTOM;
     let _ = write!(
         svg,
-        "<line class=\"axis\" x1=\"{LEFT}\" y1=\"{bottom}\" x2=\"{}\" y2=\"{bottom}\"/>\
-         <text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\
-         <text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+        "<line class=\"axis\" x1=\"{LEFT}\" y1=\"{bottom}\" x2=\"{}\" y2=\"{bottom}\"/>",
         WIDTH - RIGHT,
-        LEFT - 4.0,
-        y_of(high) + 4.0,
-        format_value(high),
-        LEFT - 4.0,
-        y_of(low) + 4.0,
-        format_value(low),
     );
+    // The axis spans the series' own range, not zero: its two ends are labelled (one label for a
+    // flat series).
+    let labelled = if high > low {
+        vec![high, low]
+    } else {
+        vec![high]
+    };
+    for v in labelled {
+        let _ = write!(
+            svg,
+            "<text class=\"tick\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>",
+            LEFT - 4.0,
+            y_of(v) + 4.0,
+            format_value(v),
+        );
+    }
     if let (Some(first), Some(last)) = (history.first(), history.last()) {
         let _ = write!(
             svg,

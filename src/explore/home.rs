@@ -14,6 +14,7 @@ pub fn render(
     search: Option<&str>,
     found: Option<(&[Arc<RegionRow>], bool)>,
     countries: &[Arc<RegionRow>],
+    boundaries_notice: &str,
 ) -> String {
     let mut html = String::with_capacity(16 * 1024);
     let _ = write!(
@@ -41,6 +42,13 @@ pub fn render(
     }
     html.push_str("<h2>Countries</h2>");
     push_list(&mut html, "countries", countries);
+    // GISCO's provisions ask for the notice on a publication's introductory page too.
+    let _ = write!(
+        html,
+        "<p class=\"map-source\">The maps draw Eurostat-GISCO's NUTS boundaries: {}. They may not \
+         be used for commercial purposes.</p>",
+        escape(boundaries_notice)
+    );
     html
 }
 

@@ -3,14 +3,15 @@
 
 use std::fmt::Write;
 
-use super::boundaries::{ATTRIBUTION, Boundaries, Outline, view_box};
+use super::boundaries::{Boundaries, Outline, view_box};
 use crate::pages::escape;
 
 /// The caption every map carries: where its boundaries come from, and their notice.
 pub fn source_caption(boundaries: &Boundaries) -> String {
     format!(
-        "<figcaption class=\"map-source\">Boundaries: {}. {ATTRIBUTION}.</figcaption>",
-        escape(&boundaries.source)
+        "<figcaption class=\"map-source\">Boundaries: {}. {}.</figcaption>",
+        escape(&boundaries.source),
+        escape(&boundaries.attribution)
     )
 }
 
@@ -234,7 +235,7 @@ mod tests {
         // Austria borders Bavaria; Portugal is far away.
         assert!(map.contains("data-code=\"AT\""));
         assert!(!map.contains("data-code=\"PT\""));
-        assert!(map.contains(ATTRIBUTION));
+        assert!(map.contains("© EuroGeographics for the administrative boundaries"));
         assert!(!map.contains("style="));
     }
 

@@ -58,6 +58,7 @@ pub fn render(
         }
         html.push_str("</ul>");
     }
+    push_variables(&mut html, matrix);
     html.push_str(&heat_map(matrix, chosen, cell_href));
     push_cell_table(&mut html, matrix, cell_href);
     if let Some((x, y)) = chosen {
@@ -65,6 +66,41 @@ pub fn render(
     }
     html
 }
+
+/// What each variable is: the series taken, why, at which period, and how many values.
+fn push_variables(html: &mut String, matrix: &Matrix) {
+    html.push_str(
+        "<h2>Variables</h2><div class=\"scroll\"><table data-testid=\"variables\"><thead><tr>\
+         <th scope=\"col\">Variable</th><th scope=\"col\">Dataset</th><th scope=\"col\">Unit and series</th>\
+         <th scope=\"col\">Why this series</th><th scope=\"col\">Period</th><th scope=\"col\">Values</th></tr></thead><tbody>",
+    );
+    for v in &matrix.variables {
+        let _ = write!(
+            html,
+            "<tr><th scope=\"row\"><code>{id}</code></th><td>{title}</td><td>{unit}{series}</td>\
+             <td>{choice}</td><td>{period}</td><td>{coverage}</td></tr>",
+            id = escape(&v.id),
+            title = escape(&v.title),
+            unit = escape(&v.unit),
+            series = super::series_html(&v.series),
+            choice = v.series_choice.replace('_', " "),
+            period = escape(v.period.as_deref().unwrap_or("each year")),
+            coverage = v.coverage,
+        );
+    }
+    html.push_str("</tbody></table></div>");
+}
+
+/// The steps of r the heat map colours, each with its class, for the legend.
+const STEPS: [(&str, &str); 7] = [
+    ("r-3", "−0.6 or less"),
+    ("r-2", "−0.6 to −0.3"),
+    ("r-1", "−0.3 to −0.1"),
+    ("r0", "−0.1 to 0.1"),
+    ("r1", "0.1 to 0.3"),
+    ("r2", "0.3 to 0.6"),
+    ("r3", "0.6 or more"),
+];
 
 /// The class of r: seven steps of a diverging palette, from strongly negative to strongly positive.
 fn r_class(r: f64) -> &'static str {
@@ -147,7 +183,17 @@ fn heat_map(
             );
         }
     }
-    svg.push_str("</svg><figcaption>r from −1 (brown) to +1 (teal); n is the number of pairs. Choose a cell to see its scatter plot.</figcaption></figure>");
+    svg.push_str("</svg><figcaption><ul class=\"legend\" aria-label=\"Legend\">");
+    for (class, range) in STEPS {
+        let _ = write!(
+            svg,
+            "<li><span class=\"swatch {class}\"></span>r {range}</li>"
+        );
+    }
+    svg.push_str(
+        "<li><span class=\"swatch none\"></span>no r: too few pairs or a constant input</li></ul>\
+         n is the number of pairs. Choose a cell to see its scatter plot.</figcaption></figure>",
+    );
     svg
 }
 
@@ -202,6 +248,18 @@ fn push_scatter(html: &mut String, matrix: &Matrix, x: &str, y: &str) {
         html.push_str("<p>These two variables have no region in common.</p>");
         return;
     }
+    let note = match (matrix.method, matrix.transform) {
+        ("spearman", _) => "The plot shows the values as published; r correlates their ranks.",
+        (_, "log") => "The plot shows the values as published; r correlates their logarithms.",
+        _ => "",
+    };
+    if !note.is_empty() {
+        let _ = write!(html, "<p class=\"note\">{note}</p>");
+    }
+    html.push_str(
+        "<p class=\"help\">Each point links to its row of the second variable; the table \
+         below links both rows of each pair.</p>",
+    );
     let (w, h, pad) = (420.0, 300.0, 40.0);
     let range = |values: Vec<f64>| {
         let low = values.iter().copied().fold(f64::INFINITY, f64::min);

@@ -218,7 +218,7 @@ fn push_indicator(html: &mut String, page: &RegionPage<'_>, indicator: &Indicato
     if compare.len() > 1 {
         let _ = write!(
             html,
-            "<li><a href=\"/explore/compare?regions={}&amp;dataset={}\">Compare with {} neighbouring regions</a></li>",
+            "<li><a href=\"/explore/compare?regions={}&amp;dataset={}\">Compare with {} other regions of the same parent</a></li>",
             escape(&compare.join(",")),
             escape(&indicator.dataset),
             compare.len() - 1

@@ -48,12 +48,19 @@ impl Cached {
         }
     }
 
-    /// A 304 when the client holds this answer, else the cached reply if there is one.
-    pub fn lookup(&self, state: &AppState, parts: &Parts, private: bool) -> Option<Hit> {
+    /// A 304 when the client holds this answer, else the cached reply if there is one. `page`:
+    /// the answer is an explorer page (see [`cache_headers`]).
+    pub fn lookup(
+        &self,
+        state: &AppState,
+        parts: &Parts,
+        private: bool,
+        page: bool,
+    ) -> Option<Hit> {
         if if_none_match(parts, &self.etag) {
             let mut response = Response::new(Body::default());
             *response.status_mut() = StatusCode::NOT_MODIFIED;
-            cache_headers(&mut response, &self.etag, private);
+            cache_headers(&mut response, &self.etag, private, page);
             return Some(Hit::NotModified(response));
         }
         state.cache.get(&self.key, self.generations).map(Hit::Reply)
@@ -110,8 +117,9 @@ fn if_none_match(parts: &Parts, etag: &str) -> bool {
 }
 
 /// Public answers may be cached by anyone; keyed ones only by the client, and a response to an
-/// `X-API-Key` request is not protected by RFC 9111 §3.5, hence `private`.
-pub fn cache_headers(response: &mut Response<Body>, etag: &str, private: bool) {
+/// `X-API-Key` request is not protected by RFC 9111 §3.5, hence `private`. An explorer page
+/// (`page`) also depends on the session cookie, which a shared cache must key it by.
+pub fn cache_headers(response: &mut Response<Body>, etag: &str, private: bool, page: bool) {
     let headers = response.headers_mut();
     if let Ok(v) = HeaderValue::from_str(etag) {
         headers.insert(header::ETAG, v);
@@ -119,11 +127,13 @@ pub fn cache_headers(response: &mut Response<Body>, etag: &str, private: bool) {
     const PRIVATE: HeaderValue = HeaderValue::from_static("private, no-cache");
     const PUBLIC: HeaderValue = HeaderValue::from_static("public, max-age=300");
     const VARY: HeaderValue = HeaderValue::from_static("Authorization, X-API-Key, Accept-Encoding");
+    const PAGE_VARY: HeaderValue =
+        HeaderValue::from_static("Authorization, X-API-Key, Cookie, Accept-Encoding");
     headers.insert(
         header::CACHE_CONTROL,
         if private { PRIVATE } else { PUBLIC },
     );
-    headers.insert(header::VARY, VARY);
+    headers.insert(header::VARY, if page { PAGE_VARY } else { VARY });
 }
 
 pub fn no_store(response: &mut Response<Body>) {

@@ -208,7 +208,7 @@ async fn answer(
         .then(|| Cached::entry(state, account, parts.uri.path(), &query));
     let hit = cached
         .as_ref()
-        .and_then(|c| c.lookup(state, parts, account.is_some()));
+        .and_then(|c| c.lookup(state, parts, account.is_some(), route.explore));
     if cached.is_some() {
         state.metrics.cache(hit.is_some());
     }
@@ -350,7 +350,9 @@ async fn render(
             respond::stream_headers(&mut response, &reply);
             respond::cookie_headers(&mut response, &reply);
             match etag {
-                Some(etag) => caching::cache_headers(&mut response, &etag, account.is_some()),
+                Some(etag) => {
+                    caching::cache_headers(&mut response, &etag, account.is_some(), explore_page)
+                }
                 None => caching::no_store(&mut response),
             }
             response

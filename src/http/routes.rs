@@ -125,7 +125,7 @@ pub static ROUTES: &[Route] = &[
     Route::new(GET,    "/docs",                              "pageDocs",           Public,        Memory(pages::docs)).page(),
     Route::new(GET,    "/explore",                           "pageExplore",        Public,        Indexed(explore::home)).explore(),
     Route::new(GET,    "/explore/regions/{region_code}",     "pageExploreRegion",  Public,        Inline(explore::region)).explore(),
-    Route::new(GET,    "/explore/maps/{dataset_code}",       "pageExploreMap",     Public,        Heavy(explore::map)).explore(),
+    Route::new(GET,    "/explore/maps/{dataset_code}",       "pageExploreMap",     Public,        Heavy(explore::map)).explore().weight(5),
     Route::new(GET,    "/explore/compare",                   "pageExploreCompare", Public,        Inline(explore::compare)).explore(),
     Route::new(GET,    "/explore/matrix",                    "pageExploreMatrix",  Credential,    Heavy(explore::matrix)).explore().weight(5),
     Route::new(GET,    "/explore/briefings/{briefing_id}",   "pageExploreBriefing", Institutional, Heavy(explore::briefing)).explore(),
@@ -203,7 +203,8 @@ impl Route {
     }
 
     /// An explorer page: at the root, cached per data generation and account like the answers
-    /// it shows, and costing what they cost (1, unless `--route-weight` says otherwise).
+    /// it shows, and costing what they cost (1 unless set, as the matrix's 5; `--route-weight`
+    /// overrides a page by its own operation id).
     const fn explore(mut self) -> Route {
         self.explore = true;
         self.root().cached()

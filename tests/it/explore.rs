@@ -159,6 +159,14 @@ async fn pages_carry_etags_and_are_compressed_for_browsers_that_take_it() {
         .get_with("/explore/regions/DE21", &[("if-none-match", &etag)])
         .await;
     assert_eq!(again.status, 304);
+    // A shared cache keys a page by the session cookie too: a signed-in browser's page differs.
+    for answer in [&r, &again] {
+        assert!(
+            answer.header("vary").is_some_and(|v| v.contains("Cookie")),
+            "{:?}",
+            answer.header("vary")
+        );
+    }
     // The browser keeps a 304's headers for the page: the page's policy, not the API's.
     assert_eq!(
         again.header("content-security-policy"),
@@ -213,6 +221,24 @@ async fn a_browser_sees_its_own_private_data_on_the_pages_and_no_one_elses() {
         .await;
     assert_eq!(attributes(&html(&citation), "data-value"), [value.as_str()]);
 
+    // The browser's own navigation, and this origin's links, read as the account; a page of a
+    // sibling subdomain (same site, another origin) that makes the browser send the cookie does
+    // not.
+    for (site, sees) in [
+        ("none", true),
+        ("same-origin", true),
+        ("same-site", false),
+        ("cross-site", false),
+    ] {
+        let r = s
+            .client
+            .get_with(
+                "/explore/regions/DE21",
+                &[("cookie", &owner_browser.cookie), ("sec-fetch-site", site)],
+            )
+            .await;
+        assert_eq!(html(&r).contains("my_harbour"), sees, "{site}");
+    }
     for cookie in [
         other_browser.cookie.clone(),
         String::new(),
@@ -393,6 +419,10 @@ async fn a_map_shades_each_region_by_its_class_and_tables_the_same_figures() {
     let nuts3 = html(&r);
     assert!(map_classes(&nuts3).0.len() > 1000);
     assert!(nuts3.contains("<option value=\"2020\" selected>"));
+    // A period without values says so, and names the latest that has some.
+    let empty = html(&s.client.get("/explore/maps/tgs00010?period=1990").await);
+    assert!(empty.contains("data-code=\"no_values\""), "{empty}");
+    assert!(empty.contains("the latest period with values is 2024"));
     assert_eq!(
         s.client.get("/explore/maps/tgs00010?level=7").await.status,
         400
@@ -467,6 +497,9 @@ async fn the_matrix_page_maps_r_and_a_cell_shows_its_pairs() {
         .replace("&amp;", "&");
     assert!(link.contains(&format!("x={x}&y={y}")), "{link}");
     let chosen = html(&s.client.get_with(&link, &cookie).await);
+    // The chosen cell's CSV is its pairs.
+    let csv_link = format!("x={x}&amp;y={y}&amp;format=csv");
+    assert!(chosen.contains(&csv_link), "{chosen}");
     assert_eq!(
         attributes(&chosen, "data-points"),
         [cell["n"].as_u64().unwrap().to_string()]

@@ -129,6 +129,7 @@ pub fn home(req: &mut Req) -> Result<Reply, ApiError> {
                     .as_ref()
                     .map(|f| (f.regions.as_slice(), f.next_after.is_some())),
                 &countries.regions,
+                &req.state.boundaries().attribution,
             )
         },
         || explore::home::csv(found.as_ref().unwrap_or(&countries).regions.as_slice()),
@@ -252,6 +253,8 @@ pub fn compare(req: &mut Req) -> Result<Reply, ApiError> {
 /// `GET /explore/matrix`: the matrix's query, as the correlation matrix takes it, and the
 /// cell chosen (`x` and `y`, two of its variables) whose scatter plot the page shows.
 pub fn matrix(req: &mut Req) -> Result<Reply, ApiError> {
+    // The view's address keeps the cell, so its CSV gives the cell's pairs.
+    let view = View::of(req, "/explore/matrix")?;
     let chosen = match (req.query.take("x"), req.query.take("y")) {
         (Some(x), Some(y)) => Some((x, y)),
         (None, None) => None,
@@ -262,7 +265,6 @@ pub fn matrix(req: &mut Req) -> Result<Reply, ApiError> {
             ));
         }
     };
-    let view = View::of(req, "/explore/matrix")?;
     let matrix_query = req.query.canonical();
     let query = super::analytics::matrix_query(req)?;
     req.no_more_params()?;
