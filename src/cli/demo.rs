@@ -79,10 +79,9 @@ pub fn run(
             None => "curl".to_owned(),
         };
         let key = |i: usize| accounts[i].api_key.as_str();
-        let account_area = format!(
-            "{}/account/login",
-            base_url.trim_end_matches(base_path.as_str())
-        );
+        let site = base_url.trim_end_matches(base_path.as_str());
+        let account_area = format!("{site}/account/login");
+        let explorer = format!("{site}/explore");
         let tries = [
             format!("{curl} {base_url}/regions/DE21/profile"),
             format!(
@@ -102,6 +101,7 @@ pub fn run(
                     "demo": base_url,
                     "credentials": path.display().to_string(),
                     "account_area": account_area,
+                    "explorer": explorer,
                     "try": tries,
                 })
             ),
@@ -110,6 +110,7 @@ pub fn run(
                     "\nregintel demo: {base_url}  (credentials: {})",
                     path.display()
                 );
+                println!("Explorer: {explorer} (the regions as charts, maps and tables)");
                 println!(
                     "Account area: {account_area} (sign in with an email and password from the credentials)"
                 );

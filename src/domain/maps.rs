@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::compare::DatasetRef;
 use super::error::{Error, Rejection};
-use super::{Cited, Citer, Warning};
+use super::{Cited, Warning};
 use crate::catalogue::Catalogue;
 use crate::store::Scoped;
 use crate::store::regions::RegionRow;
@@ -60,9 +60,10 @@ pub fn figures(store: &Scoped, catalogue: &Catalogue, q: &MapQuery) -> Result<Ma
     let regions = store
         .regions_matching((Some(level), None), None, None, usize::MAX)?
         .page;
+    // Values without what cites them: only the shown period's rows are made whole and cited.
     let mut rows = Vec::new();
     for region in regions {
-        let series = store.series_rows(&region.code, chosen.id)?;
+        let series = store.series_values(&region.code, chosen.id)?;
         if !series.is_empty() {
             rows.push((region, series));
         }
@@ -91,14 +92,23 @@ pub fn figures(store: &Scoped, catalogue: &Catalogue, q: &MapQuery) -> Result<Ma
     };
     let periods: Vec<(String, usize)> = counts.iter().map(|(p, n)| ((*p).to_owned(), *n)).collect();
 
-    let mut citer = Citer::new(store, catalogue);
+    // A page lists its citations beside each value, not in an answer's `meta`: no Citer.
     let mut values = Vec::new();
     if let Some(period) = &period {
         for (region, series) in &rows {
-            if let Some(row) = series.iter().find(|r| r.period == *period) {
-                let cited = citer.cite(&dataset, &region.code, row)?;
-                values.push((Arc::clone(region), cited));
-            }
+            let Some(value) = series.iter().find(|r| r.period == *period) else {
+                continue;
+            };
+            let Some(row) = store.whole(&region.code, chosen.id, value)? else {
+                continue;
+            };
+            let cited = Cited {
+                flags: super::explain_flags(catalogue, &row.flags, &row.conf_status),
+                period: row.period,
+                value: row.value,
+                citation: row.citation_id,
+            };
+            values.push((Arc::clone(region), cited));
         }
     }
     let mut warnings = Vec::new();
