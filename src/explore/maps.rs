@@ -145,14 +145,13 @@ pub fn choropleth(
             Some(c) => (format!("q{c}"), ""),
             None => ("missing".to_owned(), NO_DATA_FILL),
         };
+        let code = escape(region.code);
+        let info = escape(&region.info);
         let _ = write!(
             svg,
-            "<a class=\"region {class}\" href=\"{}\" data-code=\"{}\" data-info=\"{info}\">\
-             <title>{info}</title><path{fill} d=\"{}\"/></a>",
-            super::region_href(region.code),
-            escape(region.code),
+            "<a class=\"region {class}\" href=\"/explore/regions/{code}\" data-code=\"{code}\" \
+             data-info=\"{info}\"><title>{info}</title><path{fill} d=\"{}\"/></a>",
             outline.d,
-            info = escape(&region.info),
         );
     }
     for outline in boundaries
