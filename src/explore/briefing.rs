@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{citation_href, format_value, region_href};
+use super::{citation_href, format_value, region_href, region_name};
 use crate::domain::briefings::Briefing;
 use crate::domain::briefings::claims::Claim;
 use crate::domain::briefings::numbers;
@@ -47,10 +47,7 @@ pub fn render(briefing: &Briefing) -> String {
          <dd data-testid=\"verification\">{}: {} numbers, {} claims checked</dd></dl>",
         escape(&briefing.title),
         region_href(&region.code),
-        escape(&match &region.name {
-            Some(name) => format!("{name} ({})", region.code),
-            None => region.code.clone(),
-        }),
+        escape(&region_name(&region.code, region.name.as_deref())),
         escape(&briefing.briefing_type.replace('_', " ")),
         escape(&briefing.created_at),
         escape(&match &briefing.generator.model {

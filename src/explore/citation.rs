@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{citation_href, flags_html, format_value, region_href};
+use super::{citation_href, flags_html, format_value, region_href, region_name};
 use crate::catalogue::SourceRecord;
 use crate::domain::citations::{Citation, CitationDetail, ClassificationDetail, SnapshotDetail};
 use crate::pages::escape;
@@ -69,10 +69,7 @@ fn row(c: &CitationDetail<'_>) -> (String, String) {
             flags_html(c.flags)
         },
         region_href = region_href(c.region.code),
-        region = escape(&match c.region.name {
-            Some(name) => format!("{name} ({})", c.region.code),
-            None => c.region.code.to_owned(),
-        }),
+        region = escape(&region_name(c.region.code, c.region.name)),
         period = escape(c.period),
         dataset = escape(c.dataset.code),
         dataset_title = escape(c.dataset.title),

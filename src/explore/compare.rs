@@ -105,7 +105,12 @@ fn bar_chart(comparison: &Comparison, unit: &str) -> String {
             BAR_HEIGHT - 6.0,
             x_of(v.max(0.0)) + 4.0,
             y + BAR_HEIGHT * 0.65,
-            format_value(v),
+            // Without a common period each bar is its region's own latest: say which.
+            if comparison.period.is_none() {
+                format!("{} ({})", format_value(v), escape(&cited.period))
+            } else {
+                format_value(v)
+            },
         );
     }
     svg.push_str("</svg>");
@@ -213,4 +218,57 @@ pub fn csv(comparison: &Comparison) -> Vec<u8> {
             ]
         }),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::citation::CitationId;
+    use crate::domain::Cited;
+    use crate::domain::compare::{DatasetRef, RegionValues};
+    use crate::store::regions::RegionRow;
+
+    fn region(code: &str, period: &str, value: f64) -> RegionValues {
+        RegionValues {
+            region: Arc::new(RegionRow::sample(code, code)),
+            value: Some(Cited {
+                period: period.into(),
+                value: Some(value),
+                flags: Vec::new(),
+                citation: CitationId::new(&format!("cit_{code}")).unwrap(),
+            }),
+            rank: None,
+            series: Vec::new(),
+        }
+    }
+
+    /// Bars of different periods say which: without a common period, each region's own latest
+    /// stands beside the others'.
+    #[test]
+    fn bars_name_their_period_when_the_regions_share_none() {
+        let comparison = |period: Option<&str>| Comparison {
+            dataset: DatasetRef {
+                code: "tgs00010".into(),
+                title: "Unemployment".into(),
+                unit: "PC".into(),
+                unit_label: None,
+                series: Default::default(),
+            },
+            period: period.map(str::to_owned),
+            period_basis: if period.is_some() {
+                "latest_common"
+            } else {
+                "latest_each"
+            },
+            regions: vec![region("DE21", "2023", 2.5), region("FR10", "2019", 7.5)],
+            derived: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let apart = bar_chart(&comparison(None), "PC");
+        assert!(apart.contains(">2.5 (2023)</text>") && apart.contains(">7.5 (2019)</text>"));
+        let shared = bar_chart(&comparison(Some("2023")), "PC");
+        assert!(shared.contains(">2.5</text>") && !shared.contains("(2023)</text>"));
+    }
 }

@@ -72,6 +72,14 @@ pub fn csv_flags(flags: &[Flag]) -> String {
     flags.iter().map(|f| f.code.as_str()).collect()
 }
 
+/// A region as pages name it: `Oberbayern (DE21)`, or its code alone when it has no name.
+pub fn region_name(code: &str, name: Option<&str>) -> String {
+    match name {
+        Some(name) => format!("{name} ({code})"),
+        None => code.to_owned(),
+    }
+}
+
 /// A cited value as a table shows it: linked to its citation, or "no value" (a flagged gap)
 /// linked to the row that says so.
 pub fn cited_value_html(cited: &Cited) -> String {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::boundaries::Boundaries;
 use super::{
-    charts, citation_href, cited_value_html, flags_html, format_value, maps, region_href,
+    charts, citation_href, cited_value_html, flags_html, maps, region_href, region_name,
     series_html, warnings_html,
 };
 use crate::domain::profile::{Indicator, Profile};
@@ -26,13 +26,6 @@ pub struct RegionPage<'a> {
 /// The most regions a "compare" link puts beside this one.
 const COMPARE_WITH: usize = 5;
 
-fn display_name(code: &str, name: Option<&str>) -> String {
-    match name {
-        Some(name) => format!("{name} ({code})"),
-        None => code.to_owned(),
-    }
-}
-
 /// The page's `main` content.
 pub fn render(page: &RegionPage<'_>, boundaries: &Boundaries) -> String {
     let region = &page.profile.region.summary;
@@ -45,13 +38,13 @@ pub fn render(page: &RegionPage<'_>, boundaries: &Boundaries) -> String {
             html,
             "<li><a href=\"{}\">{}</a></li>",
             region_href(&ancestor.code),
-            escape(&display_name(&ancestor.code, ancestor.name()))
+            escape(&region_name(&ancestor.code, ancestor.name()))
         );
     }
     let _ = write!(
         html,
         "<li aria-current=\"page\">{}</li></ol></nav>",
-        escape(&display_name(&region.code, region.name.as_deref()))
+        escape(&region_name(&region.code, region.name.as_deref()))
     );
 
     let _ = write!(
@@ -129,7 +122,7 @@ pub fn render(page: &RegionPage<'_>, boundaries: &Boundaries) -> String {
                 html,
                 "<li><a href=\"{}\">{}</a></li>",
                 region_href(&child.code),
-                escape(&display_name(&child.code, child.name()))
+                escape(&region_name(&child.code, child.name()))
             );
         }
         html.push_str("</ul>");
@@ -166,10 +159,8 @@ fn push_indicator(html: &mut String, page: &RegionPage<'_>, indicator: &Indicato
         Some(latest) => {
             let _ = write!(
                 html,
-                "<p class=\"latest\">Latest: <a class=\"value\" href=\"{}\" data-value=\"{}\">{}</a> {} in {}{}</p>",
-                citation_href(latest.citation.as_str()),
-                latest.value.map(format_value).unwrap_or_default(),
-                latest.value.map(format_value).unwrap_or_default(),
+                "<p class=\"latest\">Latest: {} {} in {}{}</p>",
+                cited_value_html(latest),
                 escape(unit),
                 escape(&latest.period),
                 if latest.flags.is_empty() {

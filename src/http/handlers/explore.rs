@@ -327,13 +327,12 @@ pub fn citation(req: &mut Req) -> Result<Reply, ApiError> {
     let view = View::of(req, &format!("/explore/citations/{}", encoded(&id)))?;
     req.no_more_params()?;
     let found = citations::find(req.store()?, &req.state.catalogue, &id)?;
-    let (title, main) = explore::citation::render(&found);
     let api = format!("{}/citations/{id}", req.state.base_path);
-    Ok(view.answer(
-        req,
-        &title,
-        &api,
-        || main,
-        || explore::citation::csv(&found),
-    ))
+    if view.csv {
+        return Ok(view.answer(req, "", &api, String::new, || {
+            explore::citation::csv(&found)
+        }));
+    }
+    let (title, main) = explore::citation::render(&found);
+    Ok(view.answer(req, &title, &api, || main, Vec::new))
 }
