@@ -60,49 +60,32 @@ pub fn figures(store: &Scoped, catalogue: &Catalogue, q: &MapQuery) -> Result<Ma
     let regions = store
         .regions_matching((Some(level), None), None, None, usize::MAX)?
         .page;
-    // Values without what cites them: only the shown period's rows are made whole and cited.
-    let mut rows = Vec::new();
-    for region in regions {
-        let series = store.series_values(&region.code, chosen.id)?;
-        if !series.is_empty() {
-            rows.push((region, series));
-        }
-    }
-    // Counted by hash, then ordered once: a tree walked for every row of every region was most
-    // of a NUTS 3 map's time.
-    let mut by_period: HashMap<&str, usize> = HashMap::new();
-    for (_, series) in &rows {
-        for row in series.iter().filter(|r| r.value.is_some()) {
-            *by_period.entry(row.period.as_str()).or_default() += 1;
-        }
-    }
-    let counts: BTreeMap<&str, usize> = by_period.into_iter().collect();
-    let with_series = rows.len();
+    // Counted without reading any row whole: only the shown period's rows are read and cited.
+    let coverage = store.series_coverage(chosen.id, regions.iter().map(|r| r.code.as_str()))?;
+    let with_series = coverage.regions.len();
     let needed = (COVERAGE * with_series as f64).ceil() as usize;
+    let counts = &coverage.periods;
     let (period, basis) = match &q.period {
         Some(p) => (Some(p.clone()), "requested"),
-        None => match counts.iter().rev().find(|(_, n)| **n >= needed.max(1)) {
-            Some((p, _)) => (Some((*p).to_owned()), "coverage"),
+        None => match counts.iter().rev().find(|(_, n)| *n >= needed.max(1)) {
+            Some((p, _)) => (Some(p.to_string()), "coverage"),
             None => (
                 // The last of the largest: the latest period on a tie.
                 counts
                     .iter()
-                    .max_by_key(|(_, n)| **n)
-                    .map(|(p, _)| (*p).to_owned()),
+                    .max_by_key(|(_, n)| *n)
+                    .map(|(p, _)| p.to_string()),
                 "best_coverage",
             ),
         },
     };
-    let periods: Vec<(String, usize)> = counts.iter().map(|(p, n)| ((*p).to_owned(), *n)).collect();
+    let periods: Vec<(String, usize)> = counts.iter().map(|(p, n)| (p.to_string(), *n)).collect();
 
     // A page lists its citations beside each value, not in an answer's `meta`: no Citer.
     let mut values = Vec::new();
     if let Some(period) = &period {
-        for (region, series) in &rows {
-            let Some(value) = series.iter().find(|r| r.period == *period) else {
-                continue;
-            };
-            let Some(row) = store.whole(&region.code, chosen.id, value)? else {
+        for region in coverage.regions.iter().map(|&at| &regions[at]) {
+            let Some(row) = store.value_at(&region.code, chosen.id, period)? else {
                 continue;
             };
             let cited = Cited {

@@ -84,9 +84,8 @@ pub fn render(figures: &MapFigures, boundaries: &Boundaries, query: &SeriesQuery
         "Map of {} by NUTS {} region, {}",
         dataset.title, figures.level, period
     );
-    let (svg, unmapped) = maps::choropleth(boundaries, figures.level as u8, &label, &shaded);
     html.push_str("<figure class=\"map choropleth\">");
-    html.push_str(&svg);
+    let unmapped = maps::choropleth(&mut html, boundaries, figures.level as u8, &label, &shaded);
     html.push_str(
         "<p class=\"map-info\" data-map-info aria-live=\"polite\">Point at or focus a region to \
          read its value; a click opens its page.</p>",

@@ -101,15 +101,16 @@ pub struct Shaded<'a> {
     pub info: String,
 }
 
-/// A choropleth of one level: `shaded` regions filled by class and linked to their
-/// pages, then the level's other outlines as regions without data. Returns the map and the codes
-/// of `shaded` that have no outline (to be listed below it).
+/// A choropleth of one level, written to `svg`: `shaded` regions filled by class and linked to
+/// their pages, then the level's other outlines as regions without data. Returns the codes of
+/// `shaded` that have no outline (to be listed below it).
 pub fn choropleth(
+    svg: &mut String,
     boundaries: &Boundaries,
     level: u8,
     label: &str,
     shaded: &[Shaded<'_>],
-) -> (String, Vec<String>) {
+) -> Vec<String> {
     // Framed on the level's outlines: the extent's empty north and west would only shrink it.
     let frame = boundaries
         .level(level)
@@ -123,7 +124,6 @@ pub fn choropleth(
             ]
         })
         .unwrap_or([0, 0, boundaries.extent[0], boundaries.extent[1]]);
-    let mut svg = String::with_capacity(400 * 1024);
     let _ = write!(
         svg,
         "<svg viewBox=\"{}\" role=\"group\" aria-label=\"{}\">\
@@ -166,7 +166,7 @@ pub fn choropleth(
         );
     }
     svg.push_str("</svg>");
-    (svg, unmapped)
+    unmapped
 }
 
 fn push_path(svg: &mut String, class: &str, outline: &Outline) {
@@ -216,7 +216,8 @@ mod tests {
                 info: "Região de Leiria".into(),
             },
         ];
-        let (svg, unmapped) = choropleth(&boundaries, 2, "map", &shaded);
+        let mut svg = String::new();
+        let unmapped = choropleth(&mut svg, &boundaries, 2, "map", &shaded);
         assert!(svg.contains("class=\"region q5\" href=\"/explore/regions/DE21\""));
         assert_eq!(unmapped, ["NL36", "PT19"]);
         // Every other NUTS 2 outline is drawn as without data, not linked.

@@ -8,6 +8,7 @@
 mod docs;
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use hyper::body::Bytes;
 use serde_json::Value;
@@ -155,7 +156,11 @@ fn layout(path: &str, title: &str, area: Area, base_path: &str, main: &str) -> B
             include_str!("assets/confirm.html"),
         ),
     };
-    Bytes::from(format!(
+    // Sized for the whole page at once: a map's `main` is most of a megabyte, which a growing
+    // buffer would copy again at every doubling.
+    let mut page = String::with_capacity(main.len() + nav.len() + dialog.len() + 1024);
+    let _ = write!(
+        page,
         "<!doctype html>\n<html lang=\"en\" data-api=\"{api}\" data-page=\"{path}\">\
          <head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <title>{title} · regintel</title><link rel=\"icon\" href=\"/assets/icon.svg\" type=\"image/svg+xml\">\
@@ -169,7 +174,8 @@ fn layout(path: &str, title: &str, area: Area, base_path: &str, main: &str) -> B
         api = escape(base_path),
         title = escape(title),
         version = env!("CARGO_PKG_VERSION"),
-    ))
+    );
+    Bytes::from(page)
 }
 
 /// Text made safe for HTML content and quoted attribute values.

@@ -57,6 +57,16 @@ pub struct RowValue {
     pub whole: Option<Box<ObsRow>>,
 }
 
+/// Which regions have rows of a series, and how many of them have a value at each period: what
+/// a map needs to choose its period before it reads one period's rows.
+#[derive(Debug, Default, PartialEq)]
+pub struct SeriesCoverage {
+    /// Positions, among the regions asked about, of those with any row of the series.
+    pub regions: Vec<usize>,
+    /// Each period at which some of them have a value, oldest first, and how many do.
+    pub periods: Vec<(CompactString, usize)>,
+}
+
 impl RowValue {
     /// As [`ObsRow::is_confidential`].
     pub fn is_confidential(&self) -> bool {
@@ -178,6 +188,36 @@ impl Scoped {
         }
         let rows = self.series_rows(region, series_id)?;
         Ok(rows.into_iter().map(RowValue::from).collect())
+    }
+
+    /// Which of `regions` have rows of `series_id`, and how many of them have a value at each
+    /// period (see [`SeriesCoverage`]).
+    pub fn series_coverage<'r>(
+        &self,
+        series_id: i64,
+        regions: impl Iterator<Item = &'r str>,
+    ) -> StoreResult<SeriesCoverage> {
+        if let Some(rows) = self.public_rows_of(series_id) {
+            return Ok(rows.coverage(series_id, regions));
+        }
+        let mut counts = std::collections::HashMap::<CompactString, usize>::new();
+        let mut with_rows = Vec::new();
+        for (at, region) in regions.enumerate() {
+            let rows = self.series_rows(region, series_id)?;
+            if rows.is_empty() {
+                continue;
+            }
+            with_rows.push(at);
+            for row in rows.into_iter().filter(|r| r.value.is_some()) {
+                *counts.entry(row.period).or_default() += 1;
+            }
+        }
+        let mut periods: Vec<(CompactString, usize)> = counts.into_iter().collect();
+        periods.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        Ok(SeriesCoverage {
+            regions: with_rows,
+            periods,
+        })
     }
 
     /// The row `value` of `series_id` in `region` says, whole, to cite it: as read with it, or

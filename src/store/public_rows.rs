@@ -23,7 +23,7 @@ use std::ops::Range;
 use super::sql::{Db, params};
 use compact_str::CompactString;
 
-use super::observations::{ObsRow, RowValue};
+use super::observations::{ObsRow, RowValue, SeriesCoverage};
 use super::public_catalog::PublicCatalog;
 use super::{StoreResult, text};
 use crate::citation::{CitationId, PREFIX, is_well_formed};
@@ -525,6 +525,37 @@ impl PublicRows {
         match self.block(series_id, region) {
             Some(b) => self.block_rows(b).map(|row| self.row_value(row)).collect(),
             None => Vec::new(),
+        }
+    }
+
+    /// Which of `regions` have rows of `series_id`, and how many of those have a value at each
+    /// period: counted by the rows' period numbers, so no row is made into a value.
+    pub fn coverage<'r>(
+        &self,
+        series_id: i64,
+        regions: impl Iterator<Item = &'r str>,
+    ) -> SeriesCoverage {
+        let mut counts = vec![0usize; self.periods.len()];
+        let mut with_rows = Vec::new();
+        for (at, region) in regions.enumerate() {
+            let Some(b) = self.block(series_id, region) else {
+                continue;
+            };
+            with_rows.push(at);
+            for row in self.block_rows(b).filter(|row| !row.value.is_nan()) {
+                counts[usize::from(row.period)] += 1;
+            }
+        }
+        let mut periods: Vec<(CompactString, usize)> = counts
+            .into_iter()
+            .enumerate()
+            .filter(|(_, n)| *n > 0)
+            .map(|(p, n)| (self.periods[p].clone(), n))
+            .collect();
+        periods.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        SeriesCoverage {
+            regions: with_rows,
+            periods,
         }
     }
 

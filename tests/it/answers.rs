@@ -395,6 +395,28 @@ fn answers_as_sqlite(store: &Store, generation: i64, held: usize) {
         }
     }
     assert!(compared > 100_000, "{compared} rows compared of {held}");
+    // A map's coverage of each series over a level's regions, counted from memory without
+    // making rows, as SQLite's rows count it.
+    let regions = sqlite.region_codes().unwrap();
+    let nuts_2: Vec<&str> = (regions.iter().map(|c| c.as_str()))
+        .filter(|c| c.len() == 4)
+        .collect();
+    let mut covered = 0;
+    for dataset in &datasets {
+        for series in sqlite.series_of(dataset.id).unwrap().iter() {
+            let of = |s: &regintel::store::Scoped| {
+                s.series_coverage(series.id, nuts_2.iter().copied())
+                    .unwrap()
+            };
+            let counted = of(&sqlite);
+            assert_eq!(counted, of(&memory), "{}", series.id);
+            covered += counted.regions.len();
+        }
+    }
+    assert!(
+        covered > 1_000,
+        "{covered} series of NUTS 2 regions covered"
+    );
     for id in [
         "cit_aaaaaaaaaaaaaaaaaaaa",
         "cit_short",

@@ -67,11 +67,8 @@ impl View {
                 body: Bytes::from(csv()),
             };
         }
-        let main = format!(
-            "{}{}",
-            main(),
-            explore::view_links(api_href, &self.csv_href())
-        );
+        let mut main = main();
+        main.push_str(&explore::view_links(api_href, &self.csv_href()));
         Reply::Raw {
             content_type: HTML,
             body: crate::pages::explore_page(title, &req.state.base_path, &main),
