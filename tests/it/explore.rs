@@ -590,7 +590,9 @@ async fn a_briefing_page_links_each_number_to_its_claim_and_rows() {
 /// leading to a citation page with the same value; the map's regions filled by class, named on
 /// focus and pointing, a click opening the region; the compare, matrix (a cell's scatter plot
 /// with its n points) and briefing pages; the citation page; no sideways scrolling on a narrow
-/// screen; the owner's private dataset gone once signed out; no console errors throughout.
+/// screen; the owner's private dataset gone once signed out; another account's browser seeing its
+/// own private dataset (on the region page and as a map) and nothing of the owner's (dataset,
+/// map, briefing); no console errors throughout.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_explorer_works_in_chromium() {
     let s = TestServer::start().await;
@@ -614,6 +616,14 @@ async fn the_explorer_works_in_chromium() {
         )
         .await;
     assert_eq!(created.status, 201);
+    let other = s.account("other-explorer@example.org", Tier::Institutional);
+    let other_title = "Vineyards of another account";
+    s.private_dataset(
+        &other,
+        json!({"code": "my_vineyards", "title": other_title, "unit": "HA"}),
+        "nuts_code,period,value\nDE21,2023,12\nDE22,2023,7\n",
+    )
+    .await;
     let shots = crate::browser::screenshots();
     let given = json!({
         "origin": format!("http://127.0.0.1:{}", s.addr.port()),
@@ -622,7 +632,14 @@ async fn the_explorer_works_in_chromium() {
         "password": who.password,
         "briefing_id": created.json()["data"]["id"],
         "private_title": private_title,
+        "private_code": "my_harbour",
         "screenshots": shots,
+        "other": {
+            "email": other.email,
+            "password": other.password,
+            "private_title": other_title,
+            "private_code": "my_vineyards",
+        },
     });
     let file = s.dir.path().join("explorer-test.json");
     std::fs::write(&file, given.to_string()).unwrap();

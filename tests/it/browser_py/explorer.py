@@ -2,9 +2,11 @@
 the server and an institutional account holding a private dataset and a briefing, then runs this
 script with a JSON file of what it made:
 
-    {"origin", "base_path", "email", "password", "briefing_id", "private_title", "screenshots"}
+    {"origin", "base_path", "email", "password", "briefing_id", "private_title", "private_code",
+     "screenshots", "other": {"email", "password", "private_title", "private_code"}}
 
-Every step asserts what a person would see; the console must stay free of errors (refusals a
+Another account then signs in on the same browser and must see its own private dataset and
+nothing of the first account's. Every step asserts what a person would see; the console must stay free of errors (refusals a
 step provokes aside). Screenshots of each page, on a desktop and a narrow screen, go to
 `screenshots`. Exits non-zero, saying which step failed, on the first failure."""
 
@@ -206,6 +208,27 @@ def signed_out(area, given):
     area.console()
 
 
+def another_account(area, given):
+    """Another account's browser sees its own private dataset and none of the first account's:
+    not on the region page, not as a map, not its briefing."""
+    other = given["other"]
+    sign_in(area, other)
+    area.open("/explore/regions/DE21")
+    source = area.driver.page_source
+    check(other["private_title"] in source, "the other account does not see its own dataset")
+    check(given["private_title"] not in source, "the other account sees the first account's dataset")
+    area.open(f"/explore/maps/{other['private_code']}")
+    check(css(area, "figure.choropleth a.region"), "the other account's dataset draws no map")
+    area.console()
+    for path in [f"/explore/maps/{given['private_code']}", f"/explore/briefings/{given['briefing_id']}"]:
+        area.open(path)
+        heading = area.driver.find_element(By.TAG_NAME, "h1").text
+        check(heading.startswith("404") and area.testids("error-message"),
+              f"the other account reads {path}: {heading!r}")
+        check(given["private_title"] not in area.driver.page_source, f"{path} shows the first account's dataset")
+    area.console(allowed_statuses=(404,))
+
+
 def main():
     given = json.load(open(sys.argv[1]))
     area = Area(browser(), given)
@@ -229,6 +252,7 @@ def main():
             ("citation page", lambda: narrow.append((citation_page(area), "explore-citation"))),
             ("narrow screen", lambda: narrow_screen(area, narrow)),
             ("signed out", lambda: signed_out(area, given)),
+            ("another account", lambda: another_account(area, given)),
         ]:
             run()
 
