@@ -27,19 +27,23 @@ if ! cmp -s "$requirements" "$venv/requirements.txt"; then
     "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
     cp "$requirements" "$venv/requirements.txt"
 fi
-# Wheels of what the Python client needs to be installed (its dependencies, and setuptools and
-# wheel to build it), at the pinned versions: the client's test installs it from these alone into
-# a fresh venv, as clients/python/README.md tells an air-gapped site to.
+# Wheels of what the Python client and the Python package need to be installed (their
+# dependencies with the package's pandas extra, setuptools and wheel to build them, and pytest and
+# standardwebhooks, which the package's tests import), at the pinned versions: the tests install
+# them from these alone into fresh venvs, as clients/python/README.md tells an air-gapped site to.
 wheels=target/client-wheels
 client_setup=clients/python/regintel-client/setup.py
-if ! cat "$requirements" "$client_setup" | cmp -s - "$wheels/inputs.txt"; then
-    rm -rf "$wheels" target/client-source
-    # From a copy: reading the client's dependencies writes build metadata beside its source.
+package_project=clients/python/regintel/pyproject.toml
+if ! cat "$requirements" "$client_setup" "$package_project" | cmp -s - "$wheels/inputs.txt"; then
+    rm -rf "$wheels" target/client-source target/package-source
+    # From copies: reading their dependencies writes build metadata beside their sources.
     cp -r clients/python/regintel-client target/client-source
+    cp -r clients/python/regintel target/package-source
     "$venv/bin/pip" download --quiet --disable-pip-version-check --dest "$wheels" \
-        -c "$requirements" setuptools wheel ./target/client-source
-    rm -rf target/client-source
-    cat "$requirements" "$client_setup" > "$wheels/inputs.txt"
+        -c "$requirements" setuptools wheel pytest standardwebhooks \
+        ./target/client-source "./target/package-source[pandas]"
+    rm -rf target/client-source target/package-source
+    cat "$requirements" "$client_setup" "$package_project" > "$wheels/inputs.txt"
 fi
 export CLIENT_WHEELS="$PWD/$wheels"
 # The package of the binary the tests run (the dev profile's, stripped: the same assets and

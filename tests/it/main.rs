@@ -23,6 +23,7 @@ mod postgres;
 mod private;
 mod provenance;
 mod python_client;
+mod python_package;
 mod quotas;
 mod receiver;
 mod sample;

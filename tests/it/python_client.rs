@@ -11,7 +11,7 @@ use crate::support::{TestServer, Tier, tool};
 const CLIENT_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/clients/python");
 
 /// Every file below `dir` by its relative path, caches of Python left out.
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+pub fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     fn walk(root: &Path, dir: &Path, into: &mut BTreeMap<PathBuf, Vec<u8>>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
@@ -31,7 +31,7 @@ fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     all
 }
 
-fn succeeded(what: &str, out: Output) -> String {
+pub fn succeeded(what: &str, out: Output) -> String {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -41,20 +41,70 @@ fn succeeded(what: &str, out: Output) -> String {
     stdout
 }
 
-/// The README's Python blocks, in order: one script.
-fn readme_examples() -> String {
-    let readme = std::fs::read_to_string(Path::new(CLIENT_DIR).join("README.md")).unwrap();
-    let blocks: Vec<&str> = readme
+/// The Python blocks of `readme`, in order: one script. At least `at_least` of them.
+pub fn readme_examples(readme: &Path, at_least: usize) -> String {
+    let text = std::fs::read_to_string(readme).unwrap();
+    let blocks: Vec<&str> = text
         .split("```python\n")
         .skip(1)
         .map(|rest| rest.split("```").next().unwrap())
         .collect();
     assert!(
-        blocks.len() >= 6,
-        "the README has {} Python blocks",
+        blocks.len() >= at_least,
+        "{} has {} Python blocks",
+        readme.display(),
         blocks.len()
     );
     blocks.join("\n")
+}
+
+/// Copies `files` (by relative path) below `dir`: packages are installed from copies, since a
+/// build writes into its source directory.
+pub fn write_files(dir: &Path, files: &BTreeMap<PathBuf, Vec<u8>>) {
+    for (path, bytes) in files {
+        let target = dir.join(path);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+}
+
+/// A fresh venv at `dir` that holds nothing but pip; its python.
+pub fn fresh_venv(dir: &Path) -> PathBuf {
+    succeeded(
+        "python -m venv",
+        Command::new(tool("TEST_PYTHON"))
+            .args(["-m", "venv"])
+            .arg(dir)
+            .output()
+            .unwrap(),
+    );
+    dir.join("bin/python")
+}
+
+/// `python -m pip install` of `what` from the wheels tests/run.sh downloaded, with no index
+/// (PIP_FIND_LINKS, if the machine sets it, would add another source), as an air-gapped site
+/// installs.
+pub fn install_offline<S: AsRef<std::ffi::OsStr>>(python: &Path, what: &[S]) {
+    succeeded(
+        "pip install",
+        Command::new(python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-index",
+                "--find-links",
+            ])
+            .arg(tool("CLIENT_WHEELS"))
+            .args(what)
+            .env_remove("PIP_FIND_LINKS")
+            .env_remove("PIP_INDEX_URL")
+            .env_remove("PIP_EXTRA_INDEX_URL")
+            .output()
+            .unwrap(),
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -82,53 +132,21 @@ async fn the_committed_python_client_is_current_installs_offline_and_its_example
          commit the result): {differing:?}"
     );
 
-    // A fresh venv that holds nothing but pip: the client and what it declares it needs are
-    // installed from the wheels tests/run.sh downloaded, with no index (PIP_FIND_LINKS, if the
-    // machine sets it, would add another source), as clients/python/README.md tells an
-    // air-gapped site to.
-    let venv = work.path().join("venv");
-    succeeded(
-        "python -m venv",
-        Command::new(tool("TEST_PYTHON"))
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .output()
-            .unwrap(),
-    );
-    let python = venv.join("bin/python");
-    // Installed from a copy: a build writes into its source directory.
+    // A fresh venv: the client and what it declares it needs, installed as
+    // clients/python/README.md tells an air-gapped site to.
+    let python = fresh_venv(&work.path().join("venv"));
     let source = work.path().join("source");
-    std::fs::create_dir(&source).unwrap();
-    for (path, bytes) in &committed {
-        let target = source.join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, bytes).unwrap();
-    }
-    succeeded(
-        "pip install",
-        Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "--no-index",
-                "--find-links",
-            ])
-            .arg(tool("CLIENT_WHEELS"))
-            .arg(&source)
-            .env_remove("PIP_FIND_LINKS")
-            .env_remove("PIP_INDEX_URL")
-            .env_remove("PIP_EXTRA_INDEX_URL")
-            .output()
-            .unwrap(),
-    );
+    write_files(&source, &committed);
+    install_offline(&python, &[&source]);
 
     let server = TestServer::start().await;
     let analyst = server.account("python@example.org", Tier::Institutional);
     let script = work.path().join("examples.py");
-    std::fs::write(&script, readme_examples()).unwrap();
+    std::fs::write(
+        &script,
+        readme_examples(&Path::new(CLIENT_DIR).join("README.md"), 6),
+    )
+    .unwrap();
     let ran = Command::new(&python)
         .arg(&script)
         .current_dir(work.path())
@@ -164,7 +182,7 @@ async fn the_committed_python_client_is_current_installs_offline_and_its_example
         .unwrap();
     let location = succeeded("import regintel_client", location);
     assert!(
-        location.starts_with(&venv.to_string_lossy().into_owned()),
+        location.starts_with(&*work.path().join("venv").to_string_lossy()),
         "{location}"
     );
     server.stop().await.unwrap();

@@ -1,0 +1,205 @@
+"""The client's behaviour against answers made up in the test (httpx.MockTransport): errors,
+waits, lists, enums, paging and streamed exports; and webhook verification against the official
+Standard Webhooks package's signatures."""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import io
+import json
+import warnings
+from collections.abc import Callable
+
+import certifi
+import httpx
+import pytest
+from standardwebhooks.webhooks import Webhook
+
+import regintel
+from regintel import Client
+
+URL = "https://stats.example.org/api/v1/regional"
+
+
+META = {"api_version": "v1", "request_id": "req_0123", "generated_at": "2026-01-01T00:00:00Z", "access": "public"}
+
+
+def envelope_error(
+    status: int, code: str, message: str, details: dict[str, object] | None = None, headers: dict[str, str] | None = None
+) -> httpx.Response:
+    error = {"code": code, "message": message, "status": status, "request_id": "req_0123", "details": details or {}}
+    return httpx.Response(status, headers=headers, json={"data": None, "error": error, "meta": META})
+
+
+def region(code: str) -> dict[str, object]:
+    return {"code": code, "classification": "NUTS", "in_classification": True, "nuts_editions": ["2024"], "children": []}
+
+
+class Server:
+    """Answers in turn, recording each request; the last answer repeats."""
+
+    def __init__(self, *answers: httpx.Response | Callable[[httpx.Request], httpx.Response]) -> None:
+        self.answers = list(answers)
+        self.requests: list[httpx.Request] = []
+        self.waits: list[float] = []
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(request)
+        answer = self.answers[min(len(self.requests), len(self.answers)) - 1]
+        return answer(request) if callable(answer) else answer
+
+    def client(self, **options: object) -> Client:
+        return Client(URL, api_key="sk_service_test", transport=httpx.MockTransport(self), sleep=self.waits.append, **options)  # type: ignore[arg-type]
+
+
+def test_an_error_raises_its_kind_with_the_envelope_fields() -> None:
+    server = Server(envelope_error(404, "unknown_region", "no region DE2X", {"parameter": "region_code"}))
+    with pytest.raises(regintel.NotFoundError) as raised:
+        server.client().profile("DE2X")
+    error = raised.value
+    assert (error.status, error.code, error.message, error.request_id) == (404, "unknown_region", "no region DE2X", "req_0123")
+    assert error.details == {"parameter": "region_code"}
+    assert isinstance(error, regintel.RegintelError)
+    assert "404 unknown_region" in str(error) and "req_0123" in str(error)
+
+
+def test_an_answer_without_an_envelope_still_raises() -> None:
+    server = Server(httpx.Response(502, text="<html>Bad gateway</html>"))
+    with pytest.raises(regintel.ServerError) as raised:
+        server.client().region("DE21")
+    assert (raised.value.status, raised.value.code) == (502, "http_502")
+
+
+def test_a_get_waits_as_retry_after_asks_then_succeeds() -> None:
+    server = Server(
+        envelope_error(429, "rate_limit_exceeded", "per minute", headers={"Retry-After": "7"}),
+        envelope_error(503, "unavailable", "busy", headers={"Retry-After": "2"}),
+        httpx.Response(200, json={"data": region("DE21"), "meta": META}),
+    )
+    assert server.client().region("DE21").data.code == "DE21"
+    assert server.waits == [7.0, 2.0]
+    assert len(server.requests) == 3
+
+
+def test_waits_are_bounded_in_number_and_length() -> None:
+    server = Server(httpx.Response(503, json={}))
+    with pytest.raises(regintel.ServerError):
+        server.client(retries=2).region("DE21")
+    # No Retry-After: 1 then 2 seconds; then the error.
+    assert server.waits == [1.0, 2.0]
+    assert len(server.requests) == 3
+
+    long = Server(envelope_error(429, "rate_limit_exceeded", "daily cap", headers={"Retry-After": "3600"}))
+    with pytest.raises(regintel.RateLimitedError) as raised:
+        long.client(max_retry_wait=60).region("DE21")
+    assert long.waits == [] and raised.value.retry_after == 3600.0
+
+
+def test_a_briefing_is_never_sent_twice() -> None:
+    server = Server(httpx.Response(429, headers={"Retry-After": "1"}, json={}))
+    with pytest.raises(regintel.RateLimitedError):
+        server.client().create_briefing("DE21", "economy")
+    assert len(server.requests) == 1 and server.waits == []
+
+
+def test_lists_are_sent_comma_separated_and_enums_taken_as_strings() -> None:
+    server = Server(httpx.Response(500, json={}))
+    client = server.client(retries=0)
+    with pytest.raises(regintel.ServerError):
+        client.compare(["DE21", "FR10"], "tgs00010")
+    assert server.requests[-1].url.params.get_list("regions") == ["DE21,FR10"]
+    with pytest.raises(regintel.ServerError):
+        client.create_briefing("DE21", "economy")
+    assert json.loads(server.requests[-1].content)["briefing_type"] == "economy"
+    with pytest.raises(regintel.ServerError):
+        client.matrix("DE", datasets=("tgs00010", "tgs00007"), method="spearman", transform="log")
+    params = server.requests[-1].url.params
+    assert (params["datasets"], params["method"], params["transform"]) == ("tgs00010,tgs00007", "spearman", "log")
+    with pytest.raises(ValueError, match="'economy'"):
+        client.create_briefing("DE21", "economics")
+
+
+def test_a_list_is_iterated_over_every_page() -> None:
+    def page(request: httpx.Request) -> httpx.Response:
+        cursor = request.url.params.get("cursor")
+        after = {None: ("c1", ["AT1", "AT2"]), "c1": ("c2", ["AT3", "AT31"]), "c2": (None, ["AT32"])}[cursor]
+        meta = {**META, "limit": 2, "next_cursor": after[0]}
+        return httpx.Response(200, json={"data": [region(c) for c in after[1]], "meta": meta})
+
+    server = Server(page)
+    codes = [region.code for region in server.client().regions(country="AT", page_size=2)]
+    assert codes == ["AT1", "AT2", "AT3", "AT31", "AT32"]
+    assert [r.url.params.get("cursor") for r in server.requests] == [None, "c1", "c2"]
+    assert all(r.url.params["limit"] == "2" for r in server.requests)
+
+
+EXPORT = (
+    "region,period,value,flags,citation\n"
+    "AT11,2020,1.5,,cit_a\nAT12,2020,,c,cit_b\nAT13,2020,3,p,cit_c\n"
+    'AT21,2020,4,"b, p",cit_d\nAT22,2020,5,,cit_e\n'
+)
+
+
+def test_an_export_is_streamed_to_a_file_and_read_in_chunks() -> None:
+    server = Server(lambda _: httpx.Response(200, content=EXPORT.encode()))
+    client = server.client()
+    out = io.BytesIO()
+    assert client.export("tgs00010", out, country="AT") == len(EXPORT.encode())
+    assert out.getvalue() == EXPORT.encode()
+    assert server.requests[0].url.path.endswith("/export/bulk/tgs00010.csv")
+    assert server.requests[0].url.params["country"] == "AT"
+
+    frames = list(client.export_frames("tgs00010", chunk_rows=2))
+    assert [len(f) for f in frames] == [2, 2, 1]
+    assert frames[1]["flags"].tolist() == ["p", "b, p"]
+    assert frames[0]["value"].isna().tolist() == [False, True]
+    assert frames[2]["value"].tolist() == [5.0]
+
+
+def test_timeout_and_a_ca_file_without_httpx_deprecations() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        client = Client(URL, verify=certifi.where())
+        http = client.generated.get_httpx_client()
+    assert http.timeout.read == 30.0
+    client.close()
+
+
+SECRET = "whsec_" + base64.b64encode(b"a secret of thirty-two bytes....").decode()
+
+
+def signed(body: str, when: datetime.datetime, secret: str = SECRET) -> dict[str, str]:
+    signature = Webhook(secret).sign("msg_1", when, body)
+    return {"Webhook-Id": "msg_1", "Webhook-Timestamp": str(int(when.timestamp())), "Webhook-Signature": signature}
+
+
+def test_a_webhook_signed_by_the_secret_verifies_as_a_typed_event() -> None:
+    now = datetime.datetime.now(datetime.timezone.utc)
+    data = {"webhook_id": "wh_1", "message": "a test", "links": {"webhook": "/webhooks/wh_1"}}
+    body = json.dumps({"id": "msg_1", "type": "webhook.test", "timestamp": now.isoformat(), "api_version": "v1", "data": data})
+    event = regintel.verify_webhook(body.encode(), signed(body, now), SECRET)
+    assert event.type == "webhook.test" and event.id == "msg_1"
+    assert isinstance(event.data, regintel.webhooks.WebhookTestData) and event.data.webhook_id == "wh_1"
+    # A second signature, by a rotated secret, does not stand in the way.
+    other = "whsec_" + base64.b64encode(b"another secret of 32 bytes......").decode()
+    headers = signed(body, now)
+    headers["Webhook-Signature"] = signed(body, now, other)["Webhook-Signature"] + " " + headers["Webhook-Signature"]
+    assert regintel.verify_webhook(body, headers, SECRET).id == "msg_1"
+
+
+def test_a_webhook_not_signed_by_the_secret_or_too_old_is_refused() -> None:
+    now = datetime.datetime.now(datetime.timezone.utc)
+    body = json.dumps({"id": "msg_1", "type": "webhook.test", "timestamp": now.isoformat(), "api_version": "v1", "data": {}})
+    headers = signed(body, now)
+    with pytest.raises(regintel.WebhookVerificationError, match="no signature"):
+        regintel.verify_webhook(body.replace("msg_1", "msg_2"), headers, SECRET)
+    other = "whsec_" + base64.b64encode(b"another secret of 32 bytes......").decode()
+    with pytest.raises(regintel.WebhookVerificationError, match="no signature"):
+        regintel.verify_webhook(body, headers, other)
+    old = now - datetime.timedelta(minutes=10)
+    with pytest.raises(regintel.WebhookVerificationError, match="too far"):
+        regintel.verify_webhook(body, signed(body, old), SECRET)
+    del headers["Webhook-Id"]
+    with pytest.raises(regintel.WebhookVerificationError, match="webhook-id"):
+        regintel.verify_webhook(body, headers, SECRET)
