@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import base64
 import datetime
+import importlib
+import inspect
 import io
 import json
+import pkgutil
 import warnings
 from collections.abc import Callable
 
@@ -132,6 +135,25 @@ def test_a_list_is_iterated_over_every_page() -> None:
     assert codes == ["AT1", "AT2", "AT3", "AT31", "AT32"]
     assert [r.url.params.get("cursor") for r in server.requests] == [None, "c1", "c2"]
     assert all(r.url.params["limit"] == "2" for r in server.requests)
+
+
+def test_every_paged_list_of_the_api_has_an_iterator() -> None:
+    import regintel_client.api
+
+    paged = {
+        f"{tag.name}.{op.name}"
+        for tag in pkgutil.iter_modules(regintel_client.api.__path__)
+        # The account's own operations (its keys) take a signed-in session, not an API key.
+        if tag.name != "account"
+        for op in pkgutil.iter_modules([f"{regintel_client.api.__path__[0]}/{tag.name}"])
+        if "cursor" in inspect.signature(
+            importlib.import_module(f"regintel_client.api.{tag.name}.{op.name}").sync_detailed
+        ).parameters
+    }
+    assert len(paged) >= 6
+    source = inspect.getsource(regintel.client)
+    missing = [name for name in paged if f"{name.split('.')[1]}._get_kwargs(" not in source]
+    assert not missing, f"paged lists without an iterator: {missing}"
 
 
 EXPORT = (
