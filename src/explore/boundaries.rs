@@ -1,13 +1,13 @@
 //! The outlines of NUTS regions the maps draw, bundled into the binary (air-gapped sites fetch
-//! nothing): Eurostat-GISCO's NUTS 2021 regions projected to ETRS89-LAEA (EPSG:3035), simplified
-//! for 1:60 million and written as SVG paths in kilometres of the map's extent (see
-//! `data/boundaries/README.md` for how they are made and the provisions of their use).
+//! nothing): Eurostat-GISCO's NUTS 2021 and NUTS 2024 regions projected to ETRS89-LAEA
+//! (EPSG:3035), simplified for 1:60 million and written as SVG paths in kilometres of the map's
+//! extent (see `data/boundaries/README.md` for how they are made and the provisions of their use).
 
 use std::collections::HashMap;
 
 use serde::Deserialize;
 
-const BUNDLED: &str = include_str!("../../data/boundaries/nuts-2021.json");
+const BUNDLED: &str = include_str!("../../data/boundaries/nuts.json");
 
 /// One region's outline.
 #[derive(Debug, Deserialize)]
@@ -22,15 +22,23 @@ pub struct Outline {
 
 #[derive(Deserialize)]
 struct File {
-    source: String,
     attribution: String,
     extent_km: [i32; 2],
-    /// NUTS 2024 codes that renamed a NUTS 2021 region with the same borders, to that region.
-    recoded_2024: HashMap<String, String>,
+    editions: Vec<EditionFile>,
+}
+
+#[derive(Deserialize)]
+struct EditionFile {
+    edition: u16,
+    source: String,
     regions: Vec<Outline>,
 }
 
-pub struct Boundaries {
+/// The outlines of one NUTS edition: a map draws one edition, so that regions an edition redrew
+/// are never drawn over the ones they replaced.
+pub struct Edition {
+    /// The NUTS edition's year.
+    pub year: u16,
     /// Where the outlines come from, for the maps' source line.
     pub source: String,
     /// The notice GISCO's provisions require on every map that uses its boundaries.
@@ -41,34 +49,8 @@ pub struct Boundaries {
     by_code: HashMap<String, usize>,
 }
 
-impl Boundaries {
-    pub fn bundled() -> Boundaries {
-        Boundaries::parse(BUNDLED).expect("the bundled boundaries are valid")
-    }
-
-    fn parse(text: &str) -> serde_json::Result<Boundaries> {
-        let file: File = serde_json::from_str(text)?;
-        let mut by_code: HashMap<String, usize> = file
-            .regions
-            .iter()
-            .enumerate()
-            .map(|(i, outline)| (outline.code.clone(), i))
-            .collect();
-        for (new, old) in &file.recoded_2024 {
-            if let Some(&i) = by_code.get(old) {
-                by_code.entry(new.clone()).or_insert(i);
-            }
-        }
-        Ok(Boundaries {
-            source: file.source,
-            attribution: file.attribution,
-            extent: file.extent_km,
-            outlines: file.regions,
-            by_code,
-        })
-    }
-
-    /// The outline of `code` (a NUTS 2021 code, or a 2024 code that only renamed one).
+impl Edition {
+    /// The outline of `code` in this edition.
     pub fn outline(&self, code: &str) -> Option<&Outline> {
         self.by_code.get(code).map(|&i| &self.outlines[i])
     }
@@ -76,6 +58,82 @@ impl Boundaries {
     /// Every outline of one NUTS level, in code order.
     pub fn level(&self, level: u8) -> impl Iterator<Item = &Outline> {
         self.outlines.iter().filter(move |o| o.level == level)
+    }
+}
+
+/// The bundled editions, oldest first.
+pub struct Boundaries {
+    /// The notice GISCO's provisions require on every map that uses its boundaries.
+    pub attribution: String,
+    editions: Vec<Edition>,
+}
+
+impl Boundaries {
+    pub fn bundled() -> Boundaries {
+        Boundaries::parse(BUNDLED).expect("the bundled boundaries are valid")
+    }
+
+    fn parse(text: &str) -> serde_json::Result<Boundaries> {
+        let file: File = serde_json::from_str(text)?;
+        let mut editions: Vec<Edition> = file
+            .editions
+            .into_iter()
+            .map(|e| Edition {
+                year: e.edition,
+                source: e.source,
+                attribution: file.attribution.clone(),
+                extent: file.extent_km,
+                by_code: (e.regions.iter().enumerate())
+                    .map(|(i, outline)| (outline.code.clone(), i))
+                    .collect(),
+                outlines: e.regions,
+            })
+            .collect();
+        editions.sort_by_key(|e| e.year);
+        Ok(Boundaries {
+            attribution: file.attribution,
+            editions,
+        })
+    }
+
+    /// The edition with outlines of the most of `codes` (the regions a map shows, which may be
+    /// of either edition); the newest on a tie.
+    pub fn edition_for<'a>(&self, codes: impl Iterator<Item = &'a str> + Clone) -> &Edition {
+        // Oldest first: of equal counts, `max_by_key` keeps the last.
+        self.editions
+            .iter()
+            .max_by_key(|e| codes.clone().filter(|c| e.outline(c).is_some()).count())
+            .expect("at least one edition is bundled")
+    }
+
+    /// The newest edition with an outline of `code`.
+    pub fn edition_of(&self, code: &str) -> Option<&Edition> {
+        self.editions
+            .iter()
+            .rev()
+            .find(|e| e.outline(code).is_some())
+    }
+
+    /// The other edition (two are bundled), whose countries that `edition` has none of (the
+    /// United Kingdom is in NUTS 2021 only) a map draws as land outside its regions, so that
+    /// they are not missing from it.
+    pub fn other_edition(&self, edition: &Edition) -> Option<&Edition> {
+        self.editions.iter().rev().find(|e| e.year != edition.year)
+    }
+
+    /// The countries of [`Boundaries::other_edition`] that `edition` has none of.
+    pub fn other_countries<'a>(
+        &'a self,
+        edition: &'a Edition,
+    ) -> impl Iterator<Item = &'a Outline> {
+        (self.other_edition(edition).into_iter())
+            .flat_map(|e| e.level(0))
+            .filter(move |o| edition.outline(&o.code).is_none())
+    }
+
+    /// The outline of `code` in the newest edition that has one.
+    pub fn outline(&self, code: &str) -> Option<&Outline> {
+        self.edition_of(code).and_then(|e| e.outline(code))
     }
 }
 
@@ -97,13 +155,19 @@ pub fn view_box(bbox: [i32; 4], min_margin: i32) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_nuts_2021_region_in_europe_has_an_outline_inside_the_extent() {
+    /// The regions of `edition` (a column of the bundled NUTS classification) in Europe: every
+    /// one has an outline of that edition inside the extent.
+    fn every_region_of_an_edition_has_an_outline(edition: u16, column: usize) {
         let boundaries = Boundaries::bundled();
+        let outlines = boundaries
+            .editions
+            .iter()
+            .find(|e| e.year == edition)
+            .unwrap();
         let regions = csv::Reader::from_reader(crate::catalogue::NUTS_REGIONS_CSV)
             .into_records()
             .map(Result::unwrap)
-            .filter(|r| &r[6] == "NUTS" && &r[7] == "true")
+            .filter(|r| &r[6] == "NUTS" && &r[column] == "true")
             .map(|r| r[0].to_owned())
             .collect::<Vec<_>>();
         assert!(regions.len() > 1000, "{}", regions.len());
@@ -114,26 +178,48 @@ mod tests {
             .iter()
             .filter(|code| !overseas.iter().any(|o| code.starts_with(o)))
             .filter(|code| !code.ends_with('Z'))
-            .filter(|code| boundaries.outline(code).is_none())
+            .filter(|code| outlines.outline(code).is_none())
             .collect();
-        assert!(missing.is_empty(), "{missing:?}");
-        let [w, h] = boundaries.extent;
-        for outline in boundaries.level(3) {
+        assert!(missing.is_empty(), "NUTS {edition}: {missing:?}");
+        let [w, h] = outlines.extent;
+        for outline in outlines.level(3) {
             let [x0, y0, x1, y1] = outline.bbox;
             assert!(x0 <= x1 && y0 <= y1, "{}", outline.code);
             assert!(x1 >= 0 && y1 >= 0 && x0 <= w && y0 <= h, "{}", outline.code);
             assert!(outline.d.starts_with('M') && outline.d.ends_with('z'));
         }
-        assert_eq!(boundaries.level(0).count(), 37);
     }
 
     #[test]
-    fn a_2024_code_that_renamed_a_region_has_its_outline() {
+    fn every_nuts_2021_and_2024_region_in_europe_has_an_outline_inside_the_extent() {
+        every_region_of_an_edition_has_an_outline(2021, 7);
+        every_region_of_an_edition_has_an_outline(2024, 8);
+    }
+
+    #[test]
+    fn a_map_draws_the_edition_of_most_of_its_regions() {
         let boundaries = Boundaries::bundled();
-        let renamed = boundaries.outline("NL361").expect("NL361 renamed NL332");
-        assert_eq!(renamed.code, "NL332");
-        // A new 2024 region has no outline of its own; nothing stands in for it.
-        assert!(boundaries.outline("PT1A0").is_none());
+        // Portugal's 2024 regions are new: only the 2024 edition has them.
+        let portugal_2024 = ["PT19", "PT1A", "PT1B", "PT1C", "PT1D", "PT11"];
+        let edition = boundaries.edition_for(portugal_2024.into_iter());
+        assert_eq!(edition.year, 2024);
+        assert!(edition.outline("PT1A").is_some());
+        // Their 2021 predecessors are only in the 2021 edition.
+        let portugal_2021 = ["PT16", "PT17", "PT18", "PT11", "PT15"];
+        assert_eq!(boundaries.edition_for(portugal_2021.into_iter()).year, 2021);
+        // Codes of both: the newest.
+        assert_eq!(
+            boundaries.edition_for(["DE21", "FR10"].into_iter()).year,
+            2024
+        );
+        assert_eq!(boundaries.edition_of("PT17").unwrap().year, 2021);
+        // A map of 2024 regions draws the United Kingdom, in NUTS 2021 only, as land beside them.
+        let others: Vec<&str> = (boundaries.other_countries(edition))
+            .map(|o| o.code.as_str())
+            .collect();
+        assert!(others.contains(&"UK"), "{others:?}");
+        assert!(!others.contains(&"DE"), "{others:?}");
+        assert!(boundaries.outline("XX99").is_none());
     }
 
     #[test]

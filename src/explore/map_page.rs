@@ -85,22 +85,36 @@ pub fn render(figures: &MapFigures, boundaries: &Boundaries, query: &SeriesQuery
         dataset.title, figures.level, period
     );
     html.push_str("<figure class=\"map choropleth\">");
-    let unmapped = maps::choropleth(&mut html, boundaries, figures.level as u8, &label, &shaded);
+    // The NUTS edition most of the regions shown belong to: drawing two editions at once would
+    // draw redrawn regions over those they replaced.
+    let edition = boundaries.edition_for(shaded.iter().map(|s| s.code));
+    let unmapped = maps::choropleth(
+        &mut html,
+        boundaries,
+        edition,
+        figures.level as u8,
+        &label,
+        &shaded,
+    );
     html.push_str(
         "<p class=\"map-info\" data-map-info aria-live=\"polite\">Point at or focus a region to \
          read its value; a click opens its page.</p>",
     );
     push_legend(&mut html, &bounds, unit);
-    html.push_str(&maps::source_caption(boundaries));
+    html.push_str(&maps::source_caption(
+        edition,
+        boundaries.other_edition(edition),
+    ));
     html.push_str("</figure>");
 
     if !unmapped.is_empty() {
         let _ = write!(
             html,
-            "<h2>Not on the map</h2><p>These regions have figures but no outline in the bundled \
-             NUTS 2021 boundaries (new or redrawn in a later edition, or outside the map's \
-             extent); their values are in the table below.</p><ul class=\"regions unmapped\" \
-             data-testid=\"unmapped\">{}</ul>",
+            "<h2>Not on the map</h2><p>These regions have figures but no outline in the NUTS {} \
+             boundaries the map draws (the edition of most of its regions): they belong to \
+             another edition, or lie outside the map's extent. Their values are in the table \
+             below.</p><ul class=\"regions unmapped\" data-testid=\"unmapped\">{}</ul>",
+            edition.year,
             unmapped
                 .iter()
                 .map(|code| format!(

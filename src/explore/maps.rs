@@ -3,15 +3,19 @@
 
 use std::fmt::Write;
 
-use super::boundaries::{Boundaries, Outline, view_box};
+use super::boundaries::{Boundaries, Edition, Outline, view_box};
 use crate::pages::escape;
 
-/// The caption every map carries: where its boundaries come from, and their notice.
-pub fn source_caption(boundaries: &Boundaries) -> String {
+/// The caption every map carries: where its boundaries come from (`beside`: the edition of
+/// countries drawn outside the map's own), and their notice.
+pub fn source_caption(edition: &Edition, beside: Option<&Edition>) -> String {
+    let beside = beside.map_or(String::new(), |other| {
+        format!("; countries outside it: {}", escape(&other.source))
+    });
     format!(
-        "<figcaption class=\"map-source\">Boundaries: {}. {}.</figcaption>",
-        escape(&boundaries.source),
-        escape(&boundaries.attribution)
+        "<figcaption class=\"map-source\">Boundaries: {}{beside}. {}.</figcaption>",
+        escape(&edition.source),
+        escape(&edition.attribution)
     )
 }
 
@@ -23,8 +27,12 @@ fn overlaps(a: [i32; 4], b: [i32; 4]) -> bool {
 /// the region has no outline the map says so rather than showing the country alone as if it
 /// were the region; without the country's outline there is no map.
 pub fn locator(boundaries: &Boundaries, country: &str, code: &str, name: &str) -> Option<String> {
-    let frame = boundaries.outline(country)?;
-    let region = boundaries.outline(code);
+    // The region's newest edition; the country's outline when no edition has the region.
+    let edition = boundaries
+        .edition_of(code)
+        .or_else(|| boundaries.edition_of(country))?;
+    let frame = edition.outline(country)?;
+    let region = edition.outline(code);
     let mut svg = String::with_capacity(16 * 1024);
     let _ = write!(
         svg,
@@ -37,7 +45,7 @@ pub fn locator(boundaries: &Boundaries, country: &str, code: &str, name: &str) -
         let m = (x1 - x0).max(y1 - y0) / 10 + 10;
         [x0 - m, y0 - m, x1 + m, y1 + m]
     };
-    for neighbour in boundaries
+    for neighbour in edition
         .level(0)
         .filter(|o| o.code != frame.code && overlaps(o.bbox, margin_box))
     {
@@ -56,7 +64,7 @@ pub fn locator(boundaries: &Boundaries, country: &str, code: &str, name: &str) -
             escape(code)
         );
     }
-    svg.push_str(&source_caption(boundaries));
+    svg.push_str(&source_caption(edition, None));
     svg.push_str("</figure>");
     Some(svg)
 }
@@ -107,12 +115,13 @@ pub struct Shaded<'a> {
 pub fn choropleth(
     svg: &mut String,
     boundaries: &Boundaries,
+    edition: &Edition,
     level: u8,
     label: &str,
     shaded: &[Shaded<'_>],
 ) -> Vec<String> {
     // Framed on the level's outlines: the extent's empty north and west would only shrink it.
-    let frame = boundaries
+    let frame = edition
         .level(level)
         .map(|o| o.bbox)
         .reduce(|a, b| {
@@ -123,7 +132,7 @@ pub fn choropleth(
                 a[3].max(b[3]),
             ]
         })
-        .unwrap_or([0, 0, boundaries.extent[0], boundaries.extent[1]]);
+        .unwrap_or([0, 0, edition.extent[0], edition.extent[1]]);
     let _ = write!(
         svg,
         "<svg viewBox=\"{}\" role=\"group\" aria-label=\"{}\">\
@@ -133,10 +142,13 @@ pub fn choropleth(
         view_box(frame, 20),
         escape(label)
     );
+    for country in boundaries.other_countries(edition) {
+        push_path(svg, "neighbour", country);
+    }
     let mut drawn = std::collections::HashSet::new();
     let mut unmapped = Vec::new();
     for region in shaded {
-        let Some(outline) = boundaries.outline(region.code) else {
+        let Some(outline) = edition.outline(region.code) else {
             unmapped.push(region.code.to_owned());
             continue;
         };
@@ -154,7 +166,7 @@ pub fn choropleth(
             outline.d,
         );
     }
-    for outline in boundaries
+    for outline in edition
         .level(level)
         .filter(|o| !drawn.contains(o.code.as_str()))
     {
@@ -217,13 +229,29 @@ mod tests {
             },
         ];
         let mut svg = String::new();
-        let unmapped = choropleth(&mut svg, &boundaries, 2, "map", &shaded);
+        // NL332 is only in the 2021 edition (NUTS 2024 renamed it NL361), which has none of
+        // the 2024 regions.
+        let nuts_2021 = boundaries.edition_of("NL332").unwrap();
+        let unmapped = choropleth(&mut svg, &boundaries, nuts_2021, 2, "map", &shaded);
         assert!(svg.contains("class=\"region q5\" href=\"/explore/regions/DE21\""));
         assert_eq!(unmapped, ["NL36", "PT19"]);
         // Every other NUTS 2 outline is drawn as without data, not linked.
-        let level_2 = boundaries.level(2).count();
-        assert_eq!(svg.matches("<path").count(), level_2);
+        let level_2 = nuts_2021.level(2).count();
+        let others = boundaries.other_countries(nuts_2021).count();
+        assert_eq!(svg.matches("<path").count(), level_2 + others);
         assert!(!svg.contains("style="));
+        // The 2024 edition has them all.
+        let nuts_2024 = boundaries.edition_for(shaded.iter().map(|s| s.code));
+        assert_eq!(nuts_2024.year, 2024);
+        let mut svg = String::new();
+        assert!(choropleth(&mut svg, &boundaries, nuts_2024, 2, "map", &shaded).is_empty());
+        let others = boundaries.other_countries(nuts_2024).count();
+        assert!(others >= 1, "the United Kingdom, in NUTS 2021 only");
+        assert_eq!(
+            svg.matches("<path").count(),
+            nuts_2024.level(2).count() + others
+        );
+        assert_eq!(svg.matches("class=\"neighbour\"").count(), others);
     }
 
     #[test]
@@ -240,11 +268,15 @@ mod tests {
     }
 
     #[test]
-    fn a_region_without_an_outline_is_named_not_drawn_as_its_country() {
+    fn a_region_is_drawn_from_its_edition_and_one_without_an_outline_is_named() {
         let boundaries = Boundaries::bundled();
+        // A new 2024 region is drawn from the 2024 edition.
         let map = locator(&boundaries, "PT", "PT1A0", "Grande Lisboa").unwrap();
+        assert_eq!(map.matches("class=\"here\"").count(), 1);
+        let map = locator(&boundaries, "PT", "PTZZZ", "Extra-Regio").unwrap();
         assert!(!map.contains("class=\"here\""));
-        assert!(map.contains("PT1A0 has no outline"));
-        assert!(locator(&boundaries, "XK", "XK0", "Kosovo").is_none());
+        assert!(map.contains("PTZZZ has no outline"));
+        // Without the country's outline there is no map.
+        assert!(locator(&boundaries, "XX", "XX0", "Nowhere").is_none());
     }
 }
