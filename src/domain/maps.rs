@@ -84,8 +84,13 @@ pub fn figures(store: &Scoped, catalogue: &Catalogue, q: &MapQuery) -> Result<Ma
     // A page lists its citations beside each value, not in an answer's `meta`: no Citer.
     let mut values = Vec::new();
     if let Some(period) = &period {
-        for region in coverage.regions.iter().map(|&at| &regions[at]) {
-            let Some(row) = store.value_at(&region.code, chosen.id, period)? else {
+        for (k, region) in coverage.regions.iter().map(|&at| &regions[at]).enumerate() {
+            // The row as read to be counted, or from memory.
+            let row = match coverage.rows.get(k) {
+                Some(rows) => rows.iter().find(|r| r.period == *period).cloned(),
+                None => store.value_at(&region.code, chosen.id, period)?,
+            };
+            let Some(row) = row else {
                 continue;
             };
             let cited = Cited {

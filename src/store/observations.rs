@@ -59,12 +59,23 @@ pub struct RowValue {
 
 /// Which regions have rows of a series, and how many of them have a value at each period: what
 /// a map needs to choose its period before it reads one period's rows.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Debug, Default)]
 pub struct SeriesCoverage {
     /// Positions, among the regions asked about, of those with any row of the series.
     pub regions: Vec<usize>,
     /// Each period at which some of them have a value, oldest first, and how many do.
     pub periods: Vec<(CompactString, usize)>,
+    /// Each of `regions`' rows, where they were read whole from the database to be counted (a
+    /// map cites one period's of them without reading them again); empty when counted from
+    /// the rows in memory.
+    pub rows: Vec<Vec<ObsRow>>,
+}
+
+impl PartialEq for SeriesCoverage {
+    /// The same regions and counts, however they were read.
+    fn eq(&self, other: &Self) -> bool {
+        self.regions == other.regions && self.periods == other.periods
+    }
 }
 
 impl RowValue {
@@ -202,21 +213,24 @@ impl Scoped {
         }
         let mut counts = std::collections::HashMap::<CompactString, usize>::new();
         let mut with_rows = Vec::new();
+        let mut kept = Vec::new();
         for (at, region) in regions.enumerate() {
             let rows = self.series_rows(region, series_id)?;
             if rows.is_empty() {
                 continue;
             }
             with_rows.push(at);
-            for row in rows.into_iter().filter(|r| r.value.is_some()) {
-                *counts.entry(row.period).or_default() += 1;
+            for row in rows.iter().filter(|r| r.value.is_some()) {
+                *counts.entry(row.period.clone()).or_default() += 1;
             }
+            kept.push(rows);
         }
         let mut periods: Vec<(CompactString, usize)> = counts.into_iter().collect();
         periods.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         Ok(SeriesCoverage {
             regions: with_rows,
             periods,
+            rows: kept,
         })
     }
 

@@ -556,6 +556,7 @@ impl PublicRows {
         SeriesCoverage {
             regions: with_rows,
             periods,
+            rows: Vec::new(),
         }
     }
 

@@ -48,7 +48,9 @@ class Answer(Generic[D]):
 
     @property
     def citations(self) -> dict[str, RowCitationRef | SourceCitationRef]:
-        """Each citation id the answer uses, described: quote these with the numbers."""
+        """Each citation id the answer uses, described (dataset, region, period and the
+        source's address), with no further request: quote these with the numbers. `citation()`
+        gives the whole published row behind one."""
         citations = _set(self.meta.citations)
         return {} if citations is None else dict(citations.additional_properties)
 
@@ -60,6 +62,8 @@ PROFILE_COLUMNS = [
 
 
 class ProfileAnswer(Answer[Profile]):
+    """A region's profile; `data.warnings` and each indicator's `notes` say what to mind."""
+
     def to_dataframe(self) -> pandas.DataFrame:
         """One row per indicator and period of its history, oldest first: plot `value` against
         `period_start` per `dataset`; `latest` marks the value the profile headlines, `citation`
@@ -82,13 +86,15 @@ class ProfileAnswer(Answer[Profile]):
                     "citation": cited.citation,
                     "latest": latest is not None and cited.citation == latest.citation,
                 })
-        return frame(rows, PROFILE_COLUMNS)
+        return frame(rows, PROFILE_COLUMNS, {"value": "float64"})
 
 
 COMPARISON_COLUMNS = ["region", "name", "rank", "period", "value", "unit", "flags", "citation"]
 
 
 class ComparisonAnswer(Answer[Comparison]):
+    """A comparison; `data.warnings` say what to mind (no common period, breaks, flags)."""
+
     def to_dataframe(self) -> pandas.DataFrame:
         """One row per region, in the order asked, with its `rank`: its value at the comparison's
         period (or its own latest, when the regions share none), flags and citation; `rank` and
@@ -107,13 +113,15 @@ class ComparisonAnswer(Answer[Comparison]):
                 "flags": flag_codes(value) if value else "",
                 "citation": value.citation if value else None,
             })
-        return frame(rows, COMPARISON_COLUMNS)
+        return frame(rows, COMPARISON_COLUMNS, {"rank": "Int64", "value": "float64"})
 
 
 MATRIX_COLUMNS = ["x", "y", "x_title", "y_title", "r", "n", "p_value", "status", "reason"]
 
 
 class MatrixAnswer(Answer[CorrelationMatrix]):
+    """A correlation matrix; read `data.caveats` before any r."""
+
     def to_dataframe(self) -> pandas.DataFrame:
         """One row per cell (pair of variables): `r`, `n` and `p_value` where the cell has an r,
         `status` and `reason` where it has none. Read the matrix's `caveats` before any r."""
@@ -132,4 +140,4 @@ class MatrixAnswer(Answer[CorrelationMatrix]):
             }
             for cell in self.data.cells
         ]
-        return frame(rows, MATRIX_COLUMNS)
+        return frame(rows, MATRIX_COLUMNS, {"r": "float64", "p_value": "float64", "n": "int64"})

@@ -101,16 +101,20 @@ def _given(value: M | None) -> M | Unset:
 
 
 def _lines(chunks: Iterable[str]) -> Iterator[str]:
-    """Text cut into lines that keep their line ends, as the csv module reads them (a quoted
-    field may hold a line break)."""
-    rest = ""
+    """Text cut into lines at each `\\n` only (CSV's line end; `str.splitlines` would also cut
+    at characters a CSV writer leaves unquoted), each keeping its line end, as the csv module
+    reads them (a quoted field may hold a line break). Linear in the text, however long a line."""
+    pending: list[str] = []
     for chunk in chunks:
-        rest += chunk
-        lines = rest.splitlines(keepends=True)
-        rest = lines.pop() if lines and not lines[-1].endswith(("\n", "\r")) else ""
-        yield from lines
-    if rest:
-        yield rest
+        *ended, rest = chunk.split("\n")
+        for part in ended:
+            pending.append(part)
+            yield "".join(pending) + "\n"
+            pending = []
+        if rest:
+            pending.append(rest)
+    if pending:
+        yield "".join(pending)
 
 
 class Client:
@@ -123,8 +127,9 @@ class Client:
       `Retry-After` asks for (1, 2, 4, ... seconds when it asks none). A wait longer than
       `max_retry_wait` seconds is not waited: the error is raised with its `retry_after`.
       Requests that change something (creating a briefing) are never sent twice.
-    - `verify`: True (the system's certificate authorities), the path of a CA file (the demo's
-      `demo-cert.pem`), an `ssl.SSLContext`, or False (never outside a test).
+    - `verify`: True (httpx's default: certifi's certificate authorities, or the file that
+      `SSL_CERT_FILE` names), the path of a CA file (the demo's `demo-cert.pem`, an
+      institution's CA), an `ssl.SSLContext`, or False (never outside a test).
     - `sleep`: how a wait is waited (a test may record the waits instead).
 
     Every call raises a `regintel.RegintelError` subclass when the API does not answer with a
@@ -165,10 +170,12 @@ class Client:
     @property
     def generated(self) -> AuthenticatedClient | GeneratedClient:
         """The generated client this one sends with, for an operation this one has no method
-        for (`regintel_client.api...sync_detailed(client=...)`); it raises no errors itself."""
+        for (`regintel_client.api...sync_detailed(client=...)`); it raises no errors itself.
+        Its repr shows the API key: never log it."""
         return self._generated
 
     def close(self) -> None:
+        """Closes the client's connections; it makes no request afterwards."""
         self._generated.get_httpx_client().close()
 
     def __enter__(self) -> Client:
@@ -222,6 +229,8 @@ class Client:
             yield from page.data
             if not page.meta.next_cursor:
                 return
+            if page.meta.next_cursor == cursor:
+                raise RegintelError("the list's next page is the same page", code="paging", status=0)
             cursor = page.meta.next_cursor
 
     def _authenticated(self) -> AuthenticatedClient:
@@ -240,7 +249,7 @@ class Client:
     ) -> Iterator[RegionSummary]:
         """Every region matching: of a NUTS `level`, in a `country`, or whose name or code
         matches `q`; all pages."""
-        yield from self._pages(
+        return self._pages(
             lambda cursor: list_regions._get_kwargs(
                 level=_given(level), country=_given(country), q=_given(q), limit=page_size, cursor=cursor
             ),
@@ -279,7 +288,7 @@ class Client:
 
     def datasets(self, *, page_size: int = 100) -> Iterator[DatasetSummary]:
         """Every dataset this caller may read (an account's private ones included), all pages."""
-        yield from self._pages(
+        return self._pages(
             lambda cursor: list_datasets._get_kwargs(limit=page_size, cursor=cursor),
             ListDatasetsResponse200.from_dict,
         )
@@ -293,7 +302,7 @@ class Client:
         self, code: str, *, since_snapshot: str | None = None, page_size: int = 100
     ) -> Iterator[DatasetChange]:
         """Every row a dataset's imports added or revised (since a snapshot), all pages."""
-        yield from self._pages(
+        return self._pages(
             lambda cursor: list_dataset_changes._get_kwargs(
                 code, since_snapshot=_given(since_snapshot), limit=page_size, cursor=cursor
             ),
@@ -343,6 +352,7 @@ class Client:
         return Answer(answer.data, answer.meta)
 
     def briefing(self, briefing_id: str) -> Answer[Briefing]:
+        """One of the account's briefings, as it was created (claims, verification, sources)."""
         self._authenticated()
         answer = self._get(get_briefing._get_kwargs(briefing_id), GetBriefingResponse200.from_dict)
         return Answer(answer.data, answer.meta)
@@ -350,7 +360,7 @@ class Client:
     def briefings(self, *, page_size: int = 100) -> Iterator[BriefingListItem]:
         """Every briefing of the account, newest first, all pages."""
         self._authenticated()
-        yield from self._pages(
+        return self._pages(
             lambda cursor: list_briefings._get_kwargs(limit=page_size, cursor=cursor),
             ListBriefingsResponse200.from_dict,
         )
@@ -378,23 +388,30 @@ class Client:
         to: str | None = None,
     ) -> int:
         """A dataset's rows as CSV (one row per value, with its flags and citation), written to
-        `file` (a path or a binary file) as it arrives; returns the bytes written."""
+        `file` (a path or a binary file) as it arrives; returns the bytes written. Filters:
+        `country` (a NUTS country code), `level` (0 to 3), `from_` and `to` (periods). The
+        server ends an export whose reader keeps it waiting (after 30 seconds of waiting, below
+        32 KiB a second): write it out, then work on the file."""
         request = self._export_request(dataset, country, level, from_, to)
         response = self._send(request, idempotent=True, stream=True)
-        written = 0
         try:
-            if isinstance(file, (str, Path)):
-                with open(file, "wb") as out:
-                    for chunk in response.iter_bytes():
-                        written += out.write(chunk)
-            else:
-                for chunk in response.iter_bytes():
-                    written += file.write(chunk)
+            if not isinstance(file, (str, Path)):
+                return sum(file.write(chunk) for chunk in response.iter_bytes())
+            # Written beside the target and renamed when whole: a broken-off export leaves no
+            # partial file under the name asked for.
+            target = Path(file)
+            partial = target.with_name(target.name + ".partial")
+            try:
+                with open(partial, "wb") as out:
+                    written = sum(out.write(chunk) for chunk in response.iter_bytes())
+                partial.replace(target)
+            finally:
+                partial.unlink(missing_ok=True)
+            return written
         except httpx.TransportError as failed:
             raise TransportError(f"the export broke off: {failed}", code="transport", status=0) from failed
         finally:
             response.close()
-        return written
 
     def export_rows(
         self,
@@ -426,7 +443,11 @@ class Client:
         to: str | None = None,
     ) -> Iterator[pandas.DataFrame]:
         """A dataset's export as DataFrames of at most `chunk_rows` rows each, read as the rows
-        arrive (`value` as numbers, empty where a row has none); only one chunk is held."""
+        arrive; only one chunk is held. Columns as in the CSV (`dataset_code`, `nuts_code`,
+        `region_name`, `nuts_level`, `time`, `unit`, the dataset's dimensions, `value`, `flags`,
+        `conf_status`, `citation_id`), `value` as numbers (NaN where a row has none) and
+        `nuts_level` as whole numbers. Work on a chunk quickly, or `export()` to a file first:
+        the server ends an export whose reader keeps it waiting."""
         if chunk_rows < 1:
             raise ValueError("chunk_rows must be 1 or more")
         pd = pandas_module()
@@ -437,6 +458,8 @@ class Client:
             df = pd.DataFrame.from_records(rows, columns=columns)
             if "value" in df.columns:
                 df["value"] = pd.to_numeric(df["value"], errors="coerce")
+            if "nuts_level" in df.columns:
+                df["nuts_level"] = pd.to_numeric(df["nuts_level"]).astype("Int64")
             return df
 
         for row in self.export_rows(dataset, country=country, level=level, from_=from_, to=to):
@@ -453,7 +476,7 @@ class Client:
     def webhooks(self, *, page_size: int = 20) -> Iterator[Webhook]:
         """Every webhook endpoint of the account, all pages."""
         self._authenticated()
-        yield from self._pages(
+        return self._pages(
             lambda cursor: list_webhooks._get_kwargs(limit=page_size, cursor=cursor),
             ListWebhooksResponse200.from_dict,
         )
@@ -461,7 +484,7 @@ class Client:
     def webhook_deliveries(self, webhook_id: str, *, page_size: int = 20) -> Iterator[WebhookDelivery]:
         """Every delivery to one endpoint, newest first, all pages."""
         self._authenticated()
-        yield from self._pages(
+        return self._pages(
             lambda cursor: list_webhook_deliveries._get_kwargs(webhook_id, limit=page_size, cursor=cursor),
             ListWebhookDeliveriesResponse200.from_dict,
         )

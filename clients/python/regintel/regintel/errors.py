@@ -4,6 +4,7 @@ with the fields of the API's error envelope (`code`, `status`, `message`, `reque
 
 from __future__ import annotations
 
+import datetime
 import json
 from email.utils import parsedate_to_datetime
 from typing import Any
@@ -98,10 +99,15 @@ def retry_after(response: httpx.Response) -> float | None:
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
-    date = response.headers.get("date")
-    now = parsedate_to_datetime(date) if date else None
-    if now is None or when.tzinfo is None or now.tzinfo is None:
+    if when.tzinfo is None:
         return None
+    # Against the server's clock when its Date says it, else this machine's.
+    try:
+        now = parsedate_to_datetime(response.headers.get("date", ""))
+    except (TypeError, ValueError):
+        now = datetime.datetime.now(datetime.timezone.utc)
+    if now.tzinfo is None:
+        now = datetime.datetime.now(datetime.timezone.utc)
     return max(0.0, (when - now).total_seconds())
 
 

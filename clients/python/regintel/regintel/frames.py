@@ -16,15 +16,21 @@ def pandas_module() -> Any:
     try:
         import pandas
     except ImportError as missing:
-        raise ImportError(
-            "to_dataframe needs pandas: pip install 'regintel[pandas]'"
-        ) from missing
+        raise ImportError("DataFrames need pandas: pip install pandas") from missing
     return pandas
 
 
-def frame(rows: Iterable[Mapping[str, Any]], columns: list[str]) -> pandas.DataFrame:
-    """A DataFrame of `rows` with exactly `columns`, in that order (also when there are none)."""
-    return pandas_module().DataFrame.from_records(list(rows), columns=columns)
+def frame(
+    rows: Iterable[Mapping[str, Any]], columns: list[str], dtypes: Mapping[str, str] | None = None
+) -> pandas.DataFrame:
+    """A DataFrame of `rows` with exactly `columns`, in that order (also when there are none),
+    with `dtypes` for columns that would otherwise be objects (`Int64` for whole numbers that may
+    be missing) and `period_start` as datetimes, so that it can be a time axis."""
+    pd = pandas_module()
+    df = pd.DataFrame.from_records(list(rows), columns=columns)
+    if "period_start" in df.columns:
+        df["period_start"] = pd.to_datetime(df["period_start"])
+    return df.astype(dict(dtypes or {}))
 
 
 _PERIOD = re.compile(r"^(\d{4})(?:-(?:Q([1-4])|S([12])|M?(\d{2})))?$")

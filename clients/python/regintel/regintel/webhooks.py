@@ -66,9 +66,13 @@ def _header(headers: Mapping[str, str], name: str) -> str:
 
 def _key(secret: str) -> bytes:
     try:
-        return base64.b64decode(secret.removeprefix(SECRET_PREFIX), validate=True)
+        key = base64.b64decode(secret.removeprefix(SECRET_PREFIX), validate=True)
     except binascii.Error as bad:
         raise ValueError("the secret is not a webhook secret (whsec_<base64>)") from bad
+    # An empty key is one anybody can sign with: a secret read from an unset variable.
+    if not key:
+        raise ValueError("the webhook secret is empty")
+    return key
 
 
 def verify_webhook(

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import base64
 import datetime
+import hashlib
+import hmac
 import importlib
 import inspect
 import io
 import json
+import pathlib
 import pkgutil
+import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import certifi
 import httpx
@@ -157,9 +161,12 @@ def test_every_paged_list_of_the_api_has_an_iterator() -> None:
 
 
 EXPORT = (
-    "region,period,value,flags,citation\n"
-    "AT11,2020,1.5,,cit_a\nAT12,2020,,c,cit_b\nAT13,2020,3,p,cit_c\n"
-    'AT21,2020,4,"b, p",cit_d\nAT22,2020,5,,cit_e\n'
+    "dataset_code,nuts_code,region_name,nuts_level,time,unit,sex,value,flags,conf_status,citation_id\n"
+    "tgs00010,AT11,Burgenland,2,2020,PC,T,1.5,,,cit_a\n"
+    "tgs00010,AT12,Niederösterreich,2,2020,PC,T,,c,C,cit_b\n"
+    'tgs00010,AT13,"Wien, Stadt",2,2020,PC,T,3,p,,cit_c\n'
+    'tgs00010,AT21,"Kärnten\nSüd",2,2020,PC,T,4,bp,,cit_d\n'
+    "tgs00010,AT22,Steiermark,2,2020,PC,T,5,,,cit_e\n"
 )
 
 
@@ -174,9 +181,59 @@ def test_an_export_is_streamed_to_a_file_and_read_in_chunks() -> None:
 
     frames = list(client.export_frames("tgs00010", chunk_rows=2))
     assert [len(f) for f in frames] == [2, 2, 1]
-    assert frames[1]["flags"].tolist() == ["p", "b, p"]
+    # Quoted fields keep their commas and line breaks.
+    assert frames[1]["region_name"].tolist() == ["Wien, Stadt", "Kärnten\nSüd"]
+    assert frames[1]["flags"].tolist() == ["p", "bp"]
     assert frames[0]["value"].isna().tolist() == [False, True]
     assert frames[2]["value"].tolist() == [5.0]
+    assert str(frames[0]["nuts_level"].dtype) == "Int64"
+
+
+def test_an_export_broken_off_leaves_no_file(tmp_path: pathlib.Path) -> None:
+    def broken(_: httpx.Request) -> httpx.Response:
+        def chunks() -> Iterator[bytes]:
+            yield EXPORT.encode()[:50]
+            raise httpx.ReadError("the connection closed")
+
+        return httpx.Response(200, stream=Stream(chunks()))
+
+    target = tmp_path / "export.csv"
+    with pytest.raises(regintel.TransportError):
+        Server(broken).client().export("tgs00010", target)
+    assert list(tmp_path.iterdir()) == []
+    Server(lambda _: httpx.Response(200, content=EXPORT.encode())).client().export("tgs00010", target)
+    assert target.read_bytes() == EXPORT.encode() and list(tmp_path.iterdir()) == [target]
+
+
+class Stream(httpx.SyncByteStream):
+    def __init__(self, chunks: Iterator[bytes]) -> None:
+        self.chunks = chunks
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self.chunks
+
+
+def test_dataframes_have_a_time_axis_and_whole_ranks() -> None:
+    cited = {"citation": "cit_a", "flags": [{"code": "p", "meaning": "provisional"}], "period": "2021-Q3", "value": 2.5}
+    indicator = {"dataset": "d", "history": [cited], "notes": [], "series": {}, "title": "t", "topic": "x",
+                 "unit": "PC", "latest": cited}
+    profile = {"indicators": [indicator], "region": region("DE21"), "warnings": []}
+    server = Server(httpx.Response(200, json={"data": profile, "meta": META}))
+    df = server.client().profile("DE21").to_dataframe()
+    assert str(df["period_start"].dtype).startswith("datetime64")
+    assert df["period_start"].iloc[0].month == 7 and df["flags"].iloc[0] == "p" and bool(df["latest"].iloc[0])
+
+
+def test_without_pandas_a_dataframe_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match="pip install pandas"):
+        regintel.frames.pandas_module()
+
+
+def test_a_call_that_needs_a_key_says_so_at_once() -> None:
+    anonymous = Client(URL, transport=httpx.MockTransport(Server(httpx.Response(500))))
+    with pytest.raises(regintel.AuthenticationError):
+        anonymous.briefings()
 
 
 def test_timeout_and_a_ca_file_without_httpx_deprecations() -> None:
@@ -208,6 +265,41 @@ def test_a_webhook_signed_by_the_secret_verifies_as_a_typed_event() -> None:
     headers = signed(body, now)
     headers["Webhook-Signature"] = signed(body, now, other)["Webhook-Signature"] + " " + headers["Webhook-Signature"]
     assert regintel.verify_webhook(body, headers, SECRET).id == "msg_1"
+
+
+def test_an_empty_secret_verifies_nothing() -> None:
+    now = datetime.datetime.now(datetime.timezone.utc)
+    body = json.dumps({"id": "msg_1", "type": "webhook.test", "timestamp": now.isoformat(), "api_version": "v1", "data": {}})
+    forged = hmac.new(b"", f"msg_1.{int(now.timestamp())}.".encode() + body.encode(), hashlib.sha256)
+    headers = {"webhook-id": "msg_1", "webhook-timestamp": str(int(now.timestamp())),
+               "webhook-signature": "v1," + base64.b64encode(forged.digest()).decode()}
+    for secret in ["", "whsec_"]:
+        with pytest.raises(ValueError, match="empty"):
+            regintel.verify_webhook(body, headers, secret)
+
+
+def test_an_export_row_keeps_characters_a_csv_writer_leaves_unquoted() -> None:
+    odd = "Line\u2028separated\x0bname"
+    export = f"nuts_code,region_name,value\nAT11,{odd},1\nAT12,x,2\n"
+    server = Server(lambda _: httpx.Response(200, content=export.encode()))
+    rows = list(server.client().export_rows("tgs00010"))
+    assert rows == [{"nuts_code": "AT11", "region_name": odd, "value": "1"},
+                    {"nuts_code": "AT12", "region_name": "x", "value": "2"}]
+
+
+def test_a_retry_after_date_is_read_against_the_server_clock() -> None:
+    at = "Wed, 01 Jan 2026 00:00:00 GMT"
+    later = "Wed, 01 Jan 2026 00:00:09 GMT"
+    server = Server(httpx.Response(429, headers={"Retry-After": later, "Date": at}, json={}))
+    with pytest.raises(regintel.RateLimitedError):
+        server.client(retries=1).region("DE21")
+    assert server.waits == [9.0]
+    # Without a usable Date, against this machine's clock (here long past: no wait), and the
+    # error is still the API's.
+    bad_date = Server(httpx.Response(429, headers={"Retry-After": later, "Date": "not a date"}, json={}))
+    with pytest.raises(regintel.RateLimitedError) as raised:
+        bad_date.client(retries=0).region("DE21")
+    assert raised.value.retry_after == 0.0
 
 
 def test_a_webhook_not_signed_by_the_secret_or_too_old_is_refused() -> None:
