@@ -19,6 +19,9 @@
 //!   the router, the pipeline and the OpenAPI document; rate-limit admission (`http::ratelimit`),
 //!   conditional requests and the answer cache (`http::caching`), the error envelope and its
 //!   statuses (`http::error`, `http::respond`), thin handlers.
+//! - [`mcp`]: the Model Context Protocol tools for AI assistants, each making the REST request
+//!   it mirrors through a backend (in-process through the pipeline: `http::mcp`; over HTTPS:
+//!   `regintel mcp`).
 //! - [`llm`]: the optional model server (OpenAI-compatible chat completions) that writes a
 //!   briefing's prose from the writer's facts.
 //! - [`state`]: everything a request needs, built once and shared.
@@ -91,6 +94,7 @@ pub mod json_text;
 mod layering;
 pub mod limits;
 pub mod llm;
+pub mod mcp;
 pub mod metrics;
 pub mod net;
 pub mod openapi;

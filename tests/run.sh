@@ -4,7 +4,8 @@
 # version, which builds the Debian package the packaging test unpacks; the OpenAPI validator, the
 # OpenAPI client generator, Selenium and prometheus_client, from PyPI at the exact versions of
 # tests/python-requirements.txt, into a venv under target/; the wheels the Python client installs
-# from), starts a throwaway PostgreSQL cluster (tests/postgres-cluster.sh, which installs Debian's
+# from; the MCP Python SDK at the versions of tests/mcp-requirements.txt, into a venv of its
+# own), starts a throwaway PostgreSQL cluster (tests/postgres-cluster.sh, which installs Debian's
 # postgresql when missing), then runs every test with cargo-nextest (or cargo test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,15 +19,19 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium chromium-driver systemd dpkg init-system-helpers >/dev/null
 fi
+# A venv at $1 holding the exact versions of the requirements file $2, made anew whenever they
+# change.
+pinned_venv() {
+    if ! cmp -s "$2" "$1/requirements.txt"; then
+        rm -rf "$1"
+        python3 -m venv "$1"
+        "$1/bin/pip" install --quiet --disable-pip-version-check -r "$2"
+        cp "$2" "$1/requirements.txt"
+    fi
+}
 venv=target/test-venv
 requirements=tests/python-requirements.txt
-# Reinstalled whenever the pinned versions change.
-if ! cmp -s "$requirements" "$venv/requirements.txt"; then
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements"
-    cp "$requirements" "$venv/requirements.txt"
-fi
+pinned_venv "$venv" "$requirements"
 # Wheels of what the Python client and the Python package need to be installed (their
 # dependencies with the package's pandas extra, setuptools and wheel to build them, and pytest and
 # standardwebhooks, which the package's tests import), at the pinned versions: the tests install
@@ -46,6 +51,9 @@ if ! cat "$requirements" "$client_setup" "$package_project" | cmp -s - "$wheels/
     cat "$requirements" "$client_setup" "$package_project" > "$wheels/inputs.txt"
 fi
 export CLIENT_WHEELS="$PWD/$wheels"
+# The official MCP Python SDK, in a venv of its own: its pinned versions differ from the tools'.
+pinned_venv target/mcp-venv tests/mcp-requirements.txt
+export MCP_PYTHON="$PWD/target/mcp-venv/bin/python"
 # The package of the binary the tests run (the dev profile's, stripped: the same assets and
 # metadata as a release package, without a second, slow release build).
 cargo_deb_version=3.8.0

@@ -12,6 +12,7 @@ mod check;
 mod demo;
 mod launch;
 mod logging;
+mod mcp;
 mod migrate;
 
 use crate::store::Database;
@@ -61,6 +62,20 @@ enum Command {
     },
     /// The production server.
     Serve(Box<ServeArgs>),
+    /// The MCP tools over stdio for a desktop AI assistant, answering from the REST API at
+    /// --url with the key in REGINTEL_API_KEY (anonymous without one).
+    Mcp {
+        /// The API's base URL, such as https://stats.example.org/api/v1/regional.
+        #[arg(long)]
+        url: String,
+        /// A file holding the API key, instead of REGINTEL_API_KEY.
+        #[arg(long)]
+        api_key_file: Option<PathBuf>,
+        /// A certificate authority (PEM) to trust besides the system's: a private CA, or the
+        /// demo's certificate.
+        #[arg(long)]
+        ca_file: Option<PathBuf>,
+    },
     /// Load data: the bundled extract (--bundled), Eurostat bulk TSV (.tsv, .tsv.gz), SDMX-CSV,
     /// or regintel's tidy CSV. Each file becomes a snapshot of its dataset.
     Import {
@@ -437,6 +452,8 @@ struct SecretVar;
 impl SecretVar {
     const LLM_KEY: &str = "REGINTEL_LLM_KEY";
     const METRICS_TOKEN: &str = "REGINTEL_METRICS_TOKEN";
+    /// The API key `regintel mcp` calls the API with: a client's setting, not the server's.
+    const API_KEY: &str = "REGINTEL_API_KEY";
     const ALL: [&str; 2] = [SecretVar::LLM_KEY, SecretVar::METRICS_TOKEN];
 }
 
@@ -480,7 +497,10 @@ fn warn_unknown_variables() {
     let known = known_variables();
     for (name, _) in std::env::vars_os() {
         let name = name.to_string_lossy();
-        if name.starts_with("REGINTEL_") && !known.contains(name.as_ref()) {
+        if name.starts_with("REGINTEL_")
+            && !known.contains(name.as_ref())
+            && name != SecretVar::API_KEY
+        {
             tracing::warn!(
                 variable = %name,
                 "unknown REGINTEL_ variable ignored (see `regintel serve --help` for the settings)"
@@ -720,6 +740,22 @@ fn dispatch(
             Ok(())
         }
         Command::Check(args) => check::run(&args, format),
+        Command::Mcp {
+            url,
+            api_key_file,
+            ca_file,
+        } => {
+            let from_env = std::env::var(SecretVar::API_KEY).is_ok_and(|v| !v.trim().is_empty());
+            if from_env && api_key_file.is_some() {
+                bail!("REGINTEL_API_KEY and --api-key-file both give the key: keep one");
+            }
+            let key = secret(
+                SecretVar::API_KEY,
+                "--api-key-file",
+                api_key_file.as_deref(),
+            )?;
+            mcp::run(&url, key, ca_file)
+        }
         Command::Backup { data, file } => backup::run(&data.database()?, &file, format),
         Command::Migrate {
             data_dir,

@@ -4,6 +4,7 @@
 pub mod caching;
 pub mod error;
 pub mod handlers;
+pub mod mcp;
 pub mod paging;
 pub mod query;
 pub mod ratelimit;
@@ -20,7 +21,7 @@ use http::header;
 use http::request::Parts;
 use http::{Method, Request, Response};
 use http_body_util::{BodyExt, Limited};
-use hyper::body::{Bytes, Incoming};
+use hyper::body::Bytes;
 
 use crate::auth::{Principal, Via};
 use crate::domain::Rejection;
@@ -57,11 +58,11 @@ enum Answer {
 /// 5. one access-log line and the request's metrics.
 ///
 /// Everything logged while the request runs (on any thread) carries its request id.
-pub async fn handle(
-    state: Arc<AppState>,
-    req: Request<Incoming>,
-    peer: SocketAddr,
-) -> Response<Body> {
+pub async fn handle<B>(state: Arc<AppState>, req: Request<B>, peer: SocketAddr) -> Response<Body>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     use tracing::Instrument;
     let request_id = request_id(req.headers());
     let span = tracing::info_span!("request", request_id = %request_id);
@@ -72,13 +73,17 @@ pub async fn handle(
 }
 
 /// [`handle`] inside the request's span (`in_span`: unless the log filter leaves it out).
-async fn handle_identified(
+async fn handle_identified<B>(
     state: Arc<AppState>,
-    req: Request<Incoming>,
+    req: Request<B>,
     peer: SocketAddr,
     request_id: String,
     in_span: bool,
-) -> Response<Body> {
+) -> Response<Body>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let started = Instant::now();
     let (parts, body) = req.into_parts();
     let limits = &state.config.limits;
@@ -94,6 +99,27 @@ async fn handle_identified(
     let mut explore_page = false;
     let gzip = respond::accepts_gzip(&parts.headers);
 
+    if parts.uri.path().strip_prefix(state.base_path.as_str()) == Some(mcp::PATH) {
+        // Each tool call inside is a request of its own through this pipeline (limited,
+        // charged, logged); the message around them is answered here.
+        let head = Parts::clone(&parts);
+        let mut response = match mcp::transport(&state, parts, body, peer).await {
+            Ok(response) => response,
+            Err(e) => render(&state, (gzip, false), &request_id, &principal, Err(e)).await,
+        };
+        respond::common_headers(
+            response.headers_mut(),
+            &request_id,
+            state.config.tls,
+            (false, false),
+        );
+        let span_id = in_span.then_some(request_id.as_str());
+        log_access(&state, &head, peer, &principal, &response, started, span_id);
+        state
+            .metrics
+            .request("mcp", response.status().as_u16(), started.elapsed());
+        return response;
+    }
     let result = if parts.uri.path() == scrape::PATH {
         route_name = "metrics";
         scrape::answer(&state, &parts, peer, charge.as_mut())
@@ -156,15 +182,19 @@ async fn handle_identified(
 /// 6. the handler, inline or on the bounded blocking pool ([`run_handler`]).
 ///
 /// The caller and the route's operation id are set as soon as they are known.
-async fn answer(
+async fn answer<B>(
     state: &Arc<AppState>,
     parts: &Parts,
-    body: Incoming,
+    body: B,
     client: u128,
     (principal, route_name, explore_page): (&mut Principal, &mut &'static str, &mut bool),
     charge: Option<&mut Charge>,
     accepts_gzip: bool,
-) -> Result<Answer, ApiError> {
+) -> Result<Answer, ApiError>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     refuse_declared_size(state, parts)?;
     let found = router::find(&state.base_path, &parts.method, parts.uri.path());
     if let Match::Found { route, .. } = &found {
@@ -516,12 +546,16 @@ fn declared_length(parts: &Parts) -> Option<u64> {
 }
 
 /// Reads the body a route takes, after checking its media type; other routes ignore bodies.
-async fn read_body(
+async fn read_body<B>(
     state: &AppState,
     route: &Route,
     parts: &Parts,
-    body: Incoming,
-) -> Result<Bytes, ApiError> {
+    body: B,
+) -> Result<Bytes, ApiError>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     // A CSV body may also come as a file's bytes (`application/octet-stream`), as client
     // generators that know no `text/csv` send it.
     let (accepted, expected, limit): (&[&str], _, _) = match route.body {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::receiver::{Received, Receiver};
-use crate::support::{BASE, Request, Resp, TestAccount, TestServer, Tier, tool};
+use crate::support::{BASE, Request, Resp, TestAccount, TestServer, Tier};
 
 const SESSION: &str = "/account/session";
 const KEYS: &str = "/api/v1/regional/account/api-keys";
@@ -259,20 +259,12 @@ async fn the_account_area_works_in_chromium() {
     });
     let file = s.dir.path().join("browser-test.json");
     std::fs::write(&file, given.to_string()).unwrap();
-    // The browser talks to this test's server, which runs on this runtime: the script runs on a
-    // thread of its own.
-    let out = tokio::task::spawn_blocking(move || {
-        std::process::Command::new(tool("TEST_PYTHON"))
-            .arg(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/it/browser_py/account_area.py"
-            ))
-            .arg(&file)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
+    let out = crate::support::run_script(
+        "TEST_PYTHON",
+        "tests/it/browser_py/account_area.py",
+        file.clone(),
+    )
+    .await;
     let printed = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

@@ -643,20 +643,12 @@ async fn the_explorer_works_in_chromium() {
     });
     let file = s.dir.path().join("explorer-test.json");
     std::fs::write(&file, given.to_string()).unwrap();
-    // The browser talks to this test's server, which runs on this runtime: the script runs on a
-    // thread of its own.
-    let out = tokio::task::spawn_blocking(move || {
-        std::process::Command::new(crate::support::tool("TEST_PYTHON"))
-            .arg(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/it/browser_py/explorer.py"
-            ))
-            .arg(&file)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
+    let out = crate::support::run_script(
+        "TEST_PYTHON",
+        "tests/it/browser_py/explorer.py",
+        file.clone(),
+    )
+    .await;
     assert!(
         out.status.success(),
         "{}\n{}\n(the page at the failure: {}/failure.png)",

@@ -17,6 +17,7 @@ mod hostile;
 mod import;
 mod isolation;
 mod limits;
+mod mcp;
 mod openapi;
 mod operations;
 mod postgres;

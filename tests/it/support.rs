@@ -867,3 +867,20 @@ impl Drop for Running {
         let _ = self.0.wait();
     }
 }
+
+/// Runs `script` (a path below the repository) with the Python of the tool variable `python`,
+/// given the JSON file `given`, on a thread of its own: the script talks to a test server that
+/// runs on the test's runtime.
+pub async fn run_script(python: &str, script: &str, given: PathBuf) -> std::process::Output {
+    let python = tool(python);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(script);
+    tokio::task::spawn_blocking(move || {
+        std::process::Command::new(python)
+            .arg(script)
+            .arg(given)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap()
+}

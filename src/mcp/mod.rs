@@ -1,0 +1,335 @@
+//! regintel as a Model Context Protocol server (https://modelcontextprotocol.io): tools for AI
+//! assistants over the REST API's answers. Each tool makes the REST request it mirrors through a
+//! [`Backend`] with the caller's own credential, so it costs what that route costs, under the
+//! same limits, and sees only what the credential may see: over HTTPS for `regintel mcp` (stdio),
+//! or in-process for `{base_url}/mcp`.
+
+use std::borrow::Cow;
+use std::future::Future;
+use std::pin::Pin;
+
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, ProtocolVersion, ServerCapabilities, ServerConfig,
+};
+use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// An answer of the REST API: its status and its JSON body.
+pub struct Answer {
+    pub status: u16,
+    pub body: Value,
+}
+
+pub type BackendFuture<'a> = Pin<Box<dyn Future<Output = anyhow::Result<Answer>> + Send + 'a>>;
+
+/// A tool's REST request: the segments of its path below the API's base path, and its query
+/// parameters, each a list of values (sent comma-separated); the backend encodes them.
+#[derive(Debug, Default)]
+pub struct Call {
+    pub segments: Vec<String>,
+    pub query: Vec<(&'static str, Vec<String>)>,
+}
+
+impl Call {
+    pub fn to(segments: &[&str]) -> Call {
+        Call {
+            segments: segments.iter().map(|s| (*s).to_owned()).collect(),
+            query: Vec::new(),
+        }
+    }
+
+    /// With `name=value`, when there is a value.
+    pub fn with(mut self, name: &'static str, value: Option<impl ToString>) -> Call {
+        if let Some(value) = value {
+            self.query.push((name, vec![value.to_string()]));
+        }
+        self
+    }
+
+    /// With `name=a,b,c`.
+    pub fn with_list(mut self, name: &'static str, values: &[String]) -> Call {
+        self.query.push((name, values.to_vec()));
+        self
+    }
+}
+
+/// Where tools send their REST requests.
+pub trait Backend: Send + Sync + 'static {
+    fn get(&self, call: Call) -> BackendFuture<'_>;
+    fn post(&self, call: Call, body: Value) -> BackendFuture<'_>;
+}
+
+/// Pages of 100 datasets `search_datasets` reads at most.
+const MAX_DATASET_PAGES: usize = 50;
+
+/// What the server's instructions say of every number: it comes with a citation, to be quoted.
+const CITE: &str = " Every number in the result carries a citation id (`cit_...`) resolving to the \
+    primary data row it comes from (`get_citation`): quote the citation with the number, and say \
+    the period, unit and any flags (provisional, estimated, break in series) given with it.";
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct SearchRegions {
+    #[schemars(description = "Part of a region's name or code, e.g. 'Bayern' or 'DE2'.")]
+    pub query: Option<String>,
+    #[schemars(description = "NUTS level: 0 (countries) to 3 (small regions).")]
+    pub level: Option<u8>,
+    #[schemars(description = "A country's NUTS code, e.g. 'DE'.")]
+    pub country: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct RegionCode {
+    #[schemars(description = "A NUTS region code, e.g. 'DE21' (Oberbayern).")]
+    pub region: String,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct Compare {
+    #[schemars(description = "Two to 50 NUTS region codes, e.g. ['DE21', 'FR10'].")]
+    pub regions: Vec<String>,
+    #[schemars(description = "A dataset code from search_datasets, e.g. 'tgs00010'.")]
+    pub dataset: String,
+    #[schemars(description = "A period, e.g. '2022'; the latest the regions share if absent.")]
+    pub period: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct CitationId {
+    #[schemars(description = "A citation id from a result, e.g. 'cit_...'.")]
+    pub citation: String,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct SearchDatasets {
+    #[schemars(
+        description = "Words to look for in a dataset's code, title or topic, e.g. 'unemployment'; all datasets if absent."
+    )]
+    pub query: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct Matrix {
+    #[schemars(description = "The region whose subregions are correlated, e.g. 'DE'.")]
+    pub region: String,
+    #[schemars(
+        description = "The NUTS level of the subregions (1 to 3); the next below if absent."
+    )]
+    pub level: Option<u8>,
+    #[schemars(description = "Two to ten dataset codes, e.g. ['tgs00010', 'tgs00007'].")]
+    pub datasets: Vec<String>,
+    #[schemars(description = "'pearson' (default) or 'spearman'.")]
+    pub method: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct BriefingRequest {
+    #[schemars(description = "A NUTS region code, e.g. 'DE21'.")]
+    pub region: String,
+    #[schemars(
+        description = "One of profile_summary, economy, labour_market, demography, health, peer_comparison."
+    )]
+    pub briefing_type: String,
+}
+
+pub struct Tools {
+    backend: Box<dyn Backend>,
+    tool_router: ToolRouter<Tools>,
+}
+
+impl Tools {
+    pub fn new(backend: Box<dyn Backend>) -> Tools {
+        Tools {
+            backend,
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    /// The API's answer as the tool's result: its JSON whole (data, citations, warnings); an
+    /// error answer as a tool error carrying the API's error, which the assistant can read.
+    async fn answer(&self, request: BackendFuture<'_>) -> Result<CallToolResult, ErrorData> {
+        let answer = request.await.map_err(|e| {
+            ErrorData::internal_error(format!("regintel did not answer: {e}"), None)
+        })?;
+        let text = serde_json::to_string(&answer.body)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let content = vec![ContentBlock::text(text)];
+        Ok(if (200..300).contains(&answer.status) {
+            CallToolResult::success(content)
+        } else {
+            CallToolResult::error(content)
+        })
+    }
+}
+
+#[tool_router]
+impl Tools {
+    #[tool(
+        description = "Search European regions by name or code (NUTS 2024 and 2021 \
+        classifications: countries, NUTS 1, 2 and 3). Returns codes, names, levels and \
+        parents; use the codes with the other tools."
+    )]
+    async fn search_regions(
+        &self,
+        Parameters(q): Parameters<SearchRegions>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let query = q.query.filter(|s| !s.trim().is_empty());
+        let call = Call::to(&["regions"])
+            .with("limit", Some(50))
+            .with("q", query.as_deref().map(str::trim))
+            .with("level", q.level)
+            .with("country", q.country);
+        self.answer(self.backend.get(call)).await
+    }
+
+    #[tool(
+        description = "A region's profile: each headline indicator (population, GDP, \
+        unemployment, ...) with its unit, its latest value and period, and its history; \
+        warnings say what to mind (stale periods, breaks). Quote each value with its citation id."
+    )]
+    async fn region_profile(
+        &self,
+        Parameters(r): Parameters<RegionCode>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let call = Call::to(&["regions", &r.region, "profile"]);
+        self.answer(self.backend.get(call)).await
+    }
+
+    #[tool(
+        description = "Compare one dataset's headline series across regions at one \
+        period: each region's value, rank and difference to the first region. Quote each value with its citation id."
+    )]
+    async fn compare_regions(
+        &self,
+        Parameters(c): Parameters<Compare>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let call = Call::to(&["compare"])
+            .with_list("regions", &c.regions)
+            .with("dataset", Some(&c.dataset))
+            .with("period", c.period);
+        self.answer(self.backend.get(call)).await
+    }
+
+    #[tool(
+        description = "What a citation id stands for: the data row as published (value, \
+        flags explained, period, unit, region), the source file with its SHA-256, line and \
+        column, the licence, and how to verify it by hand."
+    )]
+    async fn get_citation(
+        &self,
+        Parameters(c): Parameters<CitationId>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let call = Call::to(&["citations", &c.citation]);
+        self.answer(self.backend.get(call)).await
+    }
+
+    #[tool(
+        description = "Which statistics exist: each dataset's code, title, topic, unit, \
+        dimensions and the regions and periods it covers (public ones, and the caller's own \
+        private ones). Use the codes with compare_regions and correlation_matrix."
+    )]
+    async fn search_datasets(
+        &self,
+        Parameters(q): Parameters<SearchDatasets>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let words: Vec<String> = (q.query.unwrap_or_default().split_whitespace())
+            .map(str::to_lowercase)
+            .collect();
+        let described = |d: &Value| -> String {
+            ["code", "title", "topic", "unit", "description"]
+                .iter()
+                .filter_map(|k| d.get(*k).and_then(Value::as_str))
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        // Every page of the list (an account may add private datasets to the public ones).
+        let mut found = Vec::new();
+        let mut cursor: Option<String> = None;
+        for _ in 0..MAX_DATASET_PAGES {
+            let call = Call::to(&["datasets"])
+                .with("limit", Some(100))
+                .with("cursor", cursor.take());
+            let answer = self.backend.get(call).await.map_err(|e| {
+                ErrorData::internal_error(format!("regintel did not answer: {e}"), None)
+            })?;
+            if !(200..300).contains(&answer.status) {
+                return self.answer(Box::pin(async move { Ok(answer) })).await;
+            }
+            let page = answer.body;
+            if let Some(list) = page.get("data").and_then(Value::as_array) {
+                let text = |d: &Value| described(d);
+                found.extend(
+                    list.iter()
+                        .filter(|d| words.iter().all(|w| text(d).contains(w.as_str())))
+                        .cloned(),
+                );
+            }
+            cursor = page["meta"]["next_cursor"].as_str().map(str::to_owned);
+            if cursor.is_none() {
+                break;
+            }
+        }
+        let body = serde_json::json!({ "data": found });
+        self.answer(Box::pin(async move { Ok(Answer { status: 200, body }) }))
+            .await
+    }
+
+    #[tool(
+        description = "Correlations between datasets across the subregions of a region: \
+        each pair's r, n (regions used) and p-value, with caveats (small n, outliers, \
+        ecological fallacy: a correlation across regions says nothing about people). Never \
+        report an r without its n and caveats; its input values carry citation ids."
+    )]
+    async fn correlation_matrix(
+        &self,
+        Parameters(m): Parameters<Matrix>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let call = Call::to(&["intelligence", "correlations", "matrix"])
+            .with("nuts_code", Some(&m.region))
+            .with_list("datasets", &m.datasets)
+            .with("level", m.level)
+            .with("method", m.method);
+        self.answer(self.backend.get(call)).await
+    }
+
+    #[tool(
+        description = "A written briefing on a region (institutional accounts only): \
+        prose whose every number is a claim checked against cited rows, with the claims and \
+        their citations. Quote the briefing's numbers with their citations."
+    )]
+    async fn create_briefing(
+        &self,
+        Parameters(b): Parameters<BriefingRequest>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let body = serde_json::json!({
+            "region_nuts_code": b.region,
+            "briefing_type": b.briefing_type,
+        });
+        self.answer(self.backend.post(Call::to(&["briefings"]), body))
+            .await
+    }
+}
+
+/// The protocol versions regintel speaks, each tested with the official Python SDK: a client
+/// asking for another is offered the newest of these.
+pub const PROTOCOL_VERSIONS: &[ProtocolVersion] =
+    &[ProtocolVersion::V_2025_06_18, ProtocolVersion::V_2025_11_25];
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Tools {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("regintel", env!("CARGO_PKG_VERSION")))
+            .with_instructions(format!(
+                "regintel answers questions about European regions (NUTS codes) with official \
+                 statistics (Eurostat).{CITE}"
+            ))
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(PROTOCOL_VERSIONS)
+    }
+}

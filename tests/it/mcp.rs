@@ -1,0 +1,118 @@
+//! regintel's MCP server, driven by the official MCP Python SDK (tests/it/mcp_py/client.py) over
+//! both transports: `{base_url}/mcp` and `regintel mcp --url` over stdio. Every tool is called,
+//! the citations resolve, another account's key sees none of the owner's private data, and a
+//! browser page of another origin is refused.
+
+use serde_json::json;
+
+use crate::support::{BASE, Options, TestServer, Tier, run_script};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_mcp_tools_answer_over_http_and_stdio_for_the_callers_own_data() {
+    // Quotas small enough that the headers count each request (the tests' defaults are vast).
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| {
+            c.limits.institutional = regintel::config::Quotas {
+                minute: 1_000,
+                hour: 10_000,
+                day: 100_000,
+            }
+        }),
+        ..Default::default()
+    })
+    .await;
+    let owner = s.account("mcp-owner@example.org", Tier::Institutional);
+    let other = s.account("mcp-other@example.org", Tier::Institutional);
+    let private_title = "Ferry passengers of the MCP owner";
+    s.private_dataset(
+        &owner,
+        json!({"code": "my_ferries", "title": private_title, "unit": "NR"}),
+        "nuts_code,period,value\nDE21,2022,120\nDE21,2023,130\n",
+    )
+    .await;
+    let given = json!({
+        "api": format!("http://{}{BASE}", s.addr),
+        "regintel": env!("CARGO_BIN_EXE_regintel"),
+        "owner": {"key": owner.api_key, "private_title": private_title, "private_code": "my_ferries"},
+        "other": {"key": other.api_key},
+    });
+    let file = s.dir.path().join("mcp-test.json");
+    std::fs::write(&file, given.to_string()).unwrap();
+    let out = run_script("MCP_PYTHON", "tests/it/mcp_py/client.py", file).await;
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{printed}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(printed.contains("7 tools called"), "{printed}");
+
+    // A page of another origin may not call the tools with a visitor's browser.
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+    let headers = [
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+    ];
+    let evil = [&headers[..], &[("origin", "https://evil.example")]].concat();
+    let refused = s
+        .call("POST", "/mcp", &evil, initialize.to_string().as_bytes())
+        .await;
+    assert_eq!(refused.status, 403);
+    let accepted = s
+        .call("POST", "/mcp", &headers, initialize.to_string().as_bytes())
+        .await;
+    assert_eq!(accepted.status, 200);
+    assert_eq!(accepted.json()["result"]["serverInfo"]["name"], "regintel");
+
+    // A tool call costs what its REST route costs, charged to the caller's key: a matrix 5.
+    let counted = s.account("mcp-counted@example.org", Tier::Institutional);
+    let used = |r: &crate::support::Resp| -> u64 {
+        r.header("x-ratelimit-used").unwrap().parse().unwrap()
+    };
+    let before = used(
+        &s.call("GET", "/regions/DE21", &[counted.key_header()], b"")
+            .await,
+    );
+    let matrix = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "correlation_matrix",
+        "arguments": {"region": "DE", "level": 2, "datasets": ["tgs00010", "tgs00007"]}}});
+    let keyed = [
+        &headers[..],
+        &[counted.key_header(), ("mcp-protocol-version", "2025-11-25")],
+    ]
+    .concat();
+    let called = s
+        .call("POST", "/mcp", &keyed, matrix.to_string().as_bytes())
+        .await;
+    assert_eq!(
+        called.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&called.body)
+    );
+    assert!(
+        called.json()["result"]["isError"] != true,
+        "{}",
+        String::from_utf8_lossy(&called.body)
+    );
+    let after = used(
+        &s.call("GET", "/regions/DE21", &[counted.key_header()], b"")
+            .await,
+    );
+    assert_eq!(after, before + 5 + 1);
+    s.stop().await.unwrap();
+}
+
+/// `regintel mcp` sends its key only over HTTPS, or to this machine.
+#[test]
+fn the_stdio_server_refuses_plain_http_to_another_machine() {
+    let out = crate::support::regintel()
+        .args(["mcp", "--url", "http://stats.example.org/api/v1/regional"])
+        .env("REGINTEL_API_KEY", "sk_service_test")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("--url must be https://"), "{said}");
+}
