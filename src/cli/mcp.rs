@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::Full;
 use hyper::body::Bytes;
 use hyper_util::rt::TokioIo;
 use rmcp::ServiceExt;
@@ -16,8 +16,6 @@ use serde_json::Value;
 use crate::http::mcp::target;
 use crate::mcp::{Answer, Backend, BackendFuture, Call, Tools};
 
-/// The largest answer a tool reads: a NUTS 3 profile is about 2 MB.
-const MAX_ANSWER_BYTES: usize = 16 << 20;
 /// How long one request may take, connection included.
 const REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -96,15 +94,9 @@ where
     // Aborted however this ends, so no socket outlives the call.
     let connection = crate::task::AbortOnDrop(tokio::spawn(connection));
     let response = sender.send_request(request).await?;
-    let status = response.status().as_u16();
-    let bytes = Limited::new(response.into_body(), MAX_ANSWER_BYTES)
-        .collect()
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot read the answer: {e}"))?
-        .to_bytes();
+    let answer = crate::mcp::read_answer(response).await;
     drop(connection);
-    let body = serde_json::from_slice(&bytes).context("the answer is not JSON")?;
-    Ok(Answer { status, body })
+    answer
 }
 
 impl Backend for Remote {

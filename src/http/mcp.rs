@@ -11,11 +11,9 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Bytes;
 use serde_json::Value;
 
-use crate::mcp::{Answer, Backend, BackendFuture, Call};
+use crate::mcp::{Answer, Backend, BackendFuture, Call, MAX_ANSWER_BYTES};
 use crate::state::AppState;
 
-/// The largest answer a tool reads: a NUTS 3 profile is about 2 MB.
-const MAX_ANSWER_BYTES: usize = 16 << 20;
 /// The caller's headers a tool's request carries: its credential (an API key or a session
 /// token, never a cookie) and how it was forwarded (the same client address).
 const CARRIED: [&str; 4] = ["authorization", "x-api-key", "x-forwarded-for", "forwarded"];
@@ -70,16 +68,7 @@ impl InProcess {
             self.peer,
         )
         .await;
-        let status = response.status().as_u16();
-        let bytes = Limited::new(response.into_body(), MAX_ANSWER_BYTES)
-            .collect()
-            .await
-            .map_err(|e| anyhow::anyhow!("cannot read the answer: {e}"))?
-            .to_bytes();
-        Ok(Answer {
-            status,
-            body: serde_json::from_slice(&bytes)?,
-        })
+        crate::mcp::read_answer(response).await
     }
 }
 

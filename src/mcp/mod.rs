@@ -23,6 +23,28 @@ pub struct Answer {
     pub body: Value,
 }
 
+/// The largest answer a tool reads: a NUTS 3 profile is about 2 MB.
+pub const MAX_ANSWER_BYTES: usize = 16 << 20;
+
+/// A REST response read whole (at most [`MAX_ANSWER_BYTES`]) as the tool's [`Answer`], as either
+/// backend receives it.
+pub async fn read_answer<B>(response: http::Response<B>) -> anyhow::Result<Answer>
+where
+    B: http_body::Body,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    use http_body_util::BodyExt;
+    let status = response.status().as_u16();
+    let bytes = http_body_util::Limited::new(response.into_body(), MAX_ANSWER_BYTES)
+        .collect()
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot read the answer: {e}"))?
+        .to_bytes();
+    let body = serde_json::from_slice(&bytes)
+        .map_err(|e| anyhow::anyhow!("the answer is not JSON: {e}"))?;
+    Ok(Answer { status, body })
+}
+
 pub type BackendFuture<'a> = Pin<Box<dyn Future<Output = anyhow::Result<Answer>> + Send + 'a>>;
 
 /// A tool's REST request: the segments of its path below the API's base path, and its query
