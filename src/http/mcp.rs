@@ -1,7 +1,7 @@
 //! The MCP tools' requests made in-process: each through the whole request pipeline
 //! ([`super::handle`]) as the caller made them, with the caller's credential headers and
 //! address, so a tool call is authenticated, limited, charged and isolated exactly as the REST
-//! request it mirrors. (Work in progress: the `{base_url}/mcp` transport that uses it.)
+//! request it mirrors; and `{base_url}/mcp`, MCP's streamable HTTP transport, that uses it.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -137,6 +137,9 @@ where
             limit: MAX_MESSAGE_BYTES as u64,
         })?
         .to_bytes();
+    if parts.method == http::Method::POST {
+        check_protocol_version(&parts.headers, &message)?;
+    }
     let mut config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .with_json_response(true)
@@ -174,6 +177,48 @@ where
         head,
         super::respond::Body::from_chunks([bytes]),
     ))
+}
+
+/// The protocol version a message is spoken in must be one regintel speaks: every message but
+/// `initialize` (which negotiates it) names it in `MCP-Protocol-Version`, as
+/// <https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#protocol-version-header>
+/// asks. (Left to rmcp, a missing header would be read as 2025-03-26 and any version it knows
+/// accepted, though regintel was tested with neither.)
+fn check_protocol_version(
+    headers: &HeaderMap,
+    message: &[u8],
+) -> Result<(), super::error::ApiError> {
+    let speaks = |version: &[u8]| {
+        crate::mcp::PROTOCOL_VERSIONS
+            .iter()
+            .any(|v| v.as_str().as_bytes() == version)
+    };
+    let refused = |problem: &str| {
+        let offered: Vec<String> = crate::mcp::PROTOCOL_VERSIONS
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        Err(super::error::ApiError::InvalidRequest(format!(
+            "{problem}; regintel speaks {}",
+            offered.join(", ")
+        )))
+    };
+    match headers.get("mcp-protocol-version") {
+        Some(version) if speaks(version.as_bytes()) => Ok(()),
+        Some(_) => refused("MCP-Protocol-Version names a version regintel does not speak"),
+        None => {
+            let method = serde_json::from_slice::<Value>(message)
+                .ok()
+                .and_then(|m| m.get("method").and_then(Value::as_str).map(str::to_owned));
+            match method {
+                Some(method) if method != "initialize" => {
+                    refused("an MCP message after initialize must carry MCP-Protocol-Version")
+                }
+                // `initialize`, or not a message at all: rmcp answers it.
+                _ => Ok(()),
+            }
+        }
+    }
 }
 
 /// `scheme://host:port` of the public URL, the port written out (rmcp reads an origin without

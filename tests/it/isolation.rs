@@ -2,9 +2,9 @@
 //! institutional accounts hold private datasets under the same code and under their own codes,
 //! with values, titles and citations found nowhere else; each attacks the other over every route
 //! of the route table, with its key, its session token, a signed-in browser, that browser's
-//! cookie without its CSRF token or with another session's (answered exactly as nobody is), and
-//! anonymously; answers, caches and the database layer are checked for anything of the other
-//! account's.
+//! cookie without its CSRF token or with another session's (answered exactly as nobody is),
+//! anonymously, and through the MCP tool (`{base_url}/mcp`) that mirrors a route, with its key;
+//! answers, caches and the database layer are checked for anything of the other account's.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
@@ -916,6 +916,9 @@ enum Caller {
     CookieAlone,
     /// The session cookie with the CSRF token of another of the attacker's sessions.
     CookieOtherToken,
+    /// The attacker's key calling the MCP tool that makes the route's request ([`mcp_call`]):
+    /// its answer is the REST answer the tool returns.
+    Mcp,
 }
 
 impl Caller {
@@ -957,6 +960,9 @@ struct Credentials {
 }
 
 async fn send(client: &Client, probe: &Probe, caller: Caller, creds: &Credentials) -> Resp {
+    if caller == Caller::Mcp {
+        return send_mcp(client, probe, creds).await;
+    }
     let bearer = format!("Bearer {}", creds.session);
     let key_as_bearer = format!("Bearer {}", creds.key);
     let mut headers: Vec<(&str, &str)> = Vec::new();
@@ -974,6 +980,7 @@ async fn send(client: &Client, probe: &Probe, caller: Caller, creds: &Credential
             headers.push(("cookie", &creds.browser.cookie));
             headers.push(("x-csrf-token", &creds.other_csrf));
         }
+        Caller::Mcp => unreachable!("sent by send_mcp"),
     }
     if let Some(ct) = probe.content_type {
         headers.push(("content-type", ct));
@@ -986,6 +993,82 @@ async fn send(client: &Client, probe: &Probe, caller: Caller, creds: &Credential
             body: probe.body.clone(),
         })
         .await
+}
+
+/// The MCP tool call that makes `probe`'s request, for the routes a tool mirrors: the JSON-RPC
+/// `tools/call` naming the tool, with its arguments taken from the probe's path, query and body
+/// (a tool takes no cursor and no dimension filter; `search_datasets` searches for the word
+/// both accounts' private titles hold).
+fn mcp_call(probe: &Probe) -> Option<Value> {
+    let (path, query) = probe
+        .path
+        .strip_prefix(BASE)?
+        .split_once('?')
+        .unwrap_or((probe.path.strip_prefix(BASE)?, ""));
+    let query: HashMap<&str, &str> = query.split('&').filter_map(|p| p.split_once('=')).collect();
+    let list = |name: &str| query.get(name).map(|v| v.split(',').collect::<Vec<_>>());
+    let level = query.get("level").and_then(|l| l.parse::<u8>().ok());
+    let segments: Vec<&str> = path.split('/').skip(1).collect();
+    let (tool, arguments) = match (probe.method.as_str(), segments.as_slice()) {
+        ("GET", ["regions"]) => (
+            "search_regions",
+            json!({"query": query.get("q"), "level": level, "country": query.get("country")}),
+        ),
+        ("GET", ["regions", region, "profile"]) => ("region_profile", json!({"region": region})),
+        ("GET", ["compare"]) => (
+            "compare_regions",
+            json!({"regions": list("regions"), "dataset": query.get("dataset"),
+                   "period": query.get("period")}),
+        ),
+        ("GET", ["citations", citation]) => ("get_citation", json!({"citation": citation})),
+        ("GET", ["datasets"]) => ("search_datasets", json!({"query": "secret"})),
+        ("GET", ["intelligence", "correlations", "matrix"]) => (
+            "correlation_matrix",
+            json!({"region": query.get("nuts_code"), "datasets": list("datasets"),
+                   "level": level, "method": query.get("method")}),
+        ),
+        ("POST", ["briefings"]) => {
+            let body: Value = serde_json::from_slice(&probe.body).ok()?;
+            (
+                "create_briefing",
+                json!({"region": body["region_nuts_code"], "briefing_type": body["briefing_type"]}),
+            )
+        }
+        _ => return None,
+    };
+    Some(
+        json!({"jsonrpc": "2.0", "id": probe.id, "method": "tools/call",
+                "params": {"name": tool, "arguments": arguments}}),
+    )
+}
+
+/// The tool's name in an MCP call.
+fn mcp_tool(call: &Value) -> &str {
+    call["params"]["name"].as_str().unwrap_or_default()
+}
+
+/// `probe` made by its MCP tool with the attacker's key. The answer's body is the REST answer
+/// the tool returns (the text of its result); a JSON-RPC error stays whole.
+async fn send_mcp(client: &Client, probe: &Probe, creds: &Credentials) -> Resp {
+    let call = mcp_call(probe).expect("a route an MCP tool mirrors");
+    let mut resp = client
+        .send(Request {
+            method: "POST",
+            path: &format!("{BASE}/mcp"),
+            headers: &[
+                ("x-api-key", &creds.key),
+                ("content-type", "application/json"),
+                ("accept", "application/json, text/event-stream"),
+                ("mcp-protocol-version", "2025-11-25"),
+            ],
+            body: call.to_string().into_bytes(),
+        })
+        .await;
+    let message: Value = serde_json::from_slice(&resp.body).unwrap_or(Value::Null);
+    if let Some(answer) = message["result"]["content"][0]["text"].as_str() {
+        resp.body = answer.as_bytes().to_vec();
+    }
+    resp
 }
 
 /// A probe's answer and, when it names a victim's object, the answer to its twin.
@@ -1052,6 +1135,7 @@ async fn attack(f: &Fixture, attacker: &Party, victim: &Party) {
     let jobs: Vec<(Probe, Caller)> = safe
         .iter()
         .flat_map(|p| CALLERS.map(|c| (p.clone(), c)))
+        .chain(mcp_probes(&safe))
         .collect();
     let mut chunks: Vec<Vec<(Probe, Caller)>> = (0..PARALLEL).map(|_| Vec::new()).collect();
     for (i, job) in jobs.into_iter().enumerate() {
@@ -1091,6 +1175,9 @@ async fn attack(f: &Fixture, attacker: &Party, victim: &Party) {
         .map(|i| [sign_in_from(1, i), sign_in_from(2, i)])
         .collect();
     for probe in &unsafe_ {
+        if mcp_call(probe).is_some() {
+            outcomes.push(run(&s.client, probe, Caller::Mcp, &creds).await);
+        }
         for (i, caller) in CALLERS.into_iter().enumerate() {
             let client = match probe.operation {
                 "login" => &sign_ins[i][0],
@@ -1232,6 +1319,7 @@ async fn attack(f: &Fixture, attacker: &Party, victim: &Party) {
             failures.push(format!("{caller:?} never got past authentication"));
         }
     }
+    check_mcp_reached(&outcomes, attacker, &mut failures);
     // Every route was really attacked: some request to it got past authentication, the tier
     // and body checks (a route that refuses everything shows nothing about isolation).
     for route in ROUTES {
@@ -1351,20 +1439,94 @@ async fn attack(f: &Fixture, attacker: &Party, victim: &Party) {
         eprintln!("isolation: {} prompts for the attacker", prompts.len());
     }
     eprintln!(
-        "isolation: {} → {}: {} routes, {} requests ({} probes × {} callers, {} also sent with \
-         a missing twin)",
+        "isolation: {} → {}: {} routes, {} requests ({} probes × {} callers, {} through MCP \
+         tools, {} also sent with a missing twin)",
         attacker.account.email,
         victim.account.email,
         ROUTES.len(),
         requests,
-        outcomes.len() / CALLERS.len(),
+        outcomes
+            .iter()
+            .filter(|o| o.caller == Caller::Anonymous)
+            .count(),
         CALLERS.len(),
+        outcomes.iter().filter(|o| o.caller == Caller::Mcp).count(),
         twins
     );
 }
 
+/// The probes an MCP tool makes, each for [`Caller::Mcp`].
+fn mcp_probes(probes: &[Probe]) -> impl Iterator<Item = (Probe, Caller)> + '_ {
+    probes
+        .iter()
+        .filter(|p| mcp_call(p).is_some())
+        .map(|p| (p.clone(), Caller::Mcp))
+}
+
+/// The MCP caller was really its account, reaching every tool: each tool answered some probe
+/// with data, `search_datasets` found the attacker's own private dataset, and a profile and a
+/// citation read through a tool are the answers the key reads from their routes.
+fn check_mcp_reached(outcomes: &[Outcome], attacker: &Party, failures: &mut Vec<String>) {
+    let mcp: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| o.caller == Caller::Mcp)
+        .collect();
+    for tool in [
+        "search_regions",
+        "region_profile",
+        "compare_regions",
+        "get_citation",
+        "search_datasets",
+        "correlation_matrix",
+        "create_briefing",
+    ] {
+        let answered = mcp.iter().any(|o| {
+            mcp_call(&o.probe).is_some_and(|c| mcp_tool(&c) == tool)
+                && normalised(&o.resp.body, &[]).get("data").is_some()
+        });
+        if !answered {
+            failures.push(format!("the MCP tool {tool} never answered with data"));
+        }
+    }
+    let found_own = mcp.iter().any(|o| {
+        o.probe.operation == "listDatasets" && text(&o.resp.body).contains(attacker.title)
+    });
+    if !found_own {
+        failures.push("search_datasets over MCP did not find the caller's own dataset".into());
+    }
+    let by_key: HashMap<usize, &Outcome> = outcomes
+        .iter()
+        .filter(|o| o.caller == Caller::Key)
+        .map(|o| (o.probe.id, o))
+        .collect();
+    let mut compared = 0;
+    for o in mcp
+        .iter()
+        .filter(|o| matches!(o.probe.operation, "getRegionProfile" | "getCitation"))
+    {
+        let rest = by_key[&o.probe.id];
+        let (ours, theirs) = (
+            normalised(&o.resp.body, &[]),
+            normalised(&rest.resp.body, &[]),
+        );
+        if ours != theirs {
+            failures.push(format!(
+                "MCP {}: answers {} but its route {}",
+                o.probe.describe(),
+                clip(&ours.to_string(), ""),
+                clip(&theirs.to_string(), "")
+            ));
+        }
+        compared += 1;
+    }
+    if compared == 0 {
+        failures.push("no MCP answer was compared with its route's".into());
+    }
+}
+
 /// Bravo attacks Alpha over every route of the route table (each `{param}` set to each of
-/// Alpha's identifiers or public ones, with every caller of [`CALLERS`]): no answer
+/// Alpha's identifiers or public ones, with every caller of [`CALLERS`], and through the MCP
+/// tool that mirrors the route): no answer
 /// holds anything of Alpha's, naming Alpha's objects answers like naming missing ones, writes
 /// touch only Bravo's own data, and Alpha's data and key are as before.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,7 +1,8 @@
 //! regintel's MCP server, driven by the official MCP Python SDK (tests/it/mcp_py/client.py) over
 //! both transports: `{base_url}/mcp` and `regintel mcp --url` over stdio. Every tool is called,
 //! the citations resolve, another account's key sees none of the owner's private data, and a
-//! browser page of another origin is refused.
+//! browser page of another origin is refused; a message after initialize names a protocol version
+//! regintel speaks.
 
 use serde_json::json;
 
@@ -64,6 +65,36 @@ async fn the_mcp_tools_answer_over_http_and_stdio_for_the_callers_own_data() {
         .await;
     assert_eq!(accepted.status, 200);
     assert_eq!(accepted.json()["result"]["serverInfo"]["name"], "regintel");
+
+    // After initialize, a message names the protocol version it speaks, one regintel speaks.
+    let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}).to_string();
+    for version in [None, Some("2025-03-26"), Some("1999-01-01")] {
+        let with = [
+            &headers[..],
+            version.map(|v| ("mcp-protocol-version", v)).as_slice(),
+        ]
+        .concat();
+        let refused = s.call("POST", "/mcp", &with, list.as_bytes()).await;
+        assert_eq!(refused.status, 400, "{version:?}");
+        let error = &refused.json()["error"];
+        assert_eq!(error["code"], "invalid_request", "{error}");
+        assert!(
+            error["message"]
+                .as_str()
+                .unwrap()
+                .contains("2025-06-18, 2025-11-25"),
+            "{error}"
+        );
+    }
+    for version in ["2025-06-18", "2025-11-25"] {
+        let with = [&headers[..], &[("mcp-protocol-version", version)]].concat();
+        let listed = s.call("POST", "/mcp", &with, list.as_bytes()).await;
+        assert_eq!(listed.status, 200, "{version}");
+        assert_eq!(
+            listed.json()["result"]["tools"].as_array().unwrap().len(),
+            7
+        );
+    }
 
     // A tool call costs what its REST route costs, charged to the caller's key: a matrix 5.
     let counted = s.account("mcp-counted@example.org", Tier::Institutional);
