@@ -51,7 +51,7 @@ pub fn log(a: &Access<'_>) {
 /// lookup: they were most of the line's 7,500 instructions.
 pub fn line(out: &mut String, micros: i64, request_id: Option<&str>, a: &Access<'_>) {
     use std::fmt::Write as _;
-    crate::clock::push_rfc3339_micros(out, micros);
+    crate::runtime::clock::push_rfc3339_micros(out, micros);
     out.push_str("  INFO ");
     if let Some(id) = request_id {
         out.push_str("request{request_id=");
@@ -285,14 +285,14 @@ pub struct Micros;
 
 impl FormatTime for Micros {
     fn format_time(&self, w: &mut Writer<'_>) -> fmt::Result {
-        w.write_str(&crate::clock::rfc3339_micros(now_micros()))
+        w.write_str(&crate::runtime::clock::rfc3339_micros(now_micros()))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_logs::Captured;
+    use crate::runtime::test_logs::Captured;
 
     #[derive(Clone, Copy)]
     struct Fixed;
@@ -302,7 +302,7 @@ mod tests {
 
     impl FormatTime for Fixed {
         fn format_time(&self, w: &mut Writer<'_>) -> fmt::Result {
-            w.write_str(&crate::clock::rfc3339_micros(FIXED))
+            w.write_str(&crate::runtime::clock::rfc3339_micros(FIXED))
         }
     }
 

@@ -59,7 +59,7 @@ pub async fn start(
         &openapi,
     )?);
 
-    let systemd = Arc::new(crate::systemd::Notifier::from_env());
+    let systemd = Arc::new(crate::runtime::systemd::Notifier::from_env());
     if systemd
         .watchdog_interval()
         .is_some_and(|half| half < GENERATION_POLL)
@@ -107,7 +107,7 @@ pub async fn start(
 /// Every [`GENERATION_POLL`]: the background tick, after which systemd's watchdog (if the unit
 /// has one) is told the server is alive: a tick that hangs (the database stuck, the runtime
 /// starved) stops the pings and systemd restarts the service.
-async fn background(state: Arc<AppState>, systemd: Arc<crate::systemd::Notifier>) {
+async fn background(state: Arc<AppState>, systemd: Arc<crate::runtime::systemd::Notifier>) {
     let mut tick = tokio::time::interval(GENERATION_POLL);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut last_sweep = std::time::Instant::now();
@@ -151,7 +151,7 @@ fn background_tick(state: &AppState, sweep: bool) {
     if sweep {
         state.limiter.sweep(
             std::time::Instant::now(),
-            crate::clock::now_ms().div_euclid(1000),
+            crate::runtime::clock::now_ms().div_euclid(1000),
         );
         state.auth.sweep();
     }

@@ -204,7 +204,7 @@ pub struct ServerConfig {
     /// The delivery worker's clock (retry times, breakers, leases, message ages; the API's
     /// handlers read the wall clock): the wall clock, which tests move forward to reach later
     /// steps of the retry schedule.
-    pub webhook_clock: crate::clock::Clock,
+    pub webhook_clock: crate::runtime::clock::Clock,
     /// How long a registration or URL change waits for the host's addresses before it is
     /// refused (the lookup goes on in its place, see `webhooks::url_checks`).
     pub webhook_resolve_wait: Duration,

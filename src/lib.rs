@@ -46,17 +46,16 @@
 //!   addresses a webhook may reach.
 //! - [`period`]: reference periods in the one form regintel stores (`2023`, `2023-Q1`, `2023-S1`,
 //!   `2023-01`), whatever file they came from.
-//! - [`error`], [`clock`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`slots`], [`task`],
-//!   [`priority`], [`private_files`], [`dataset_file`], [`catalogue`], [`metrics`], [`progress`],
-//!   [`systemd`] and [`test_logs`]: small pieces that use no other module of the crate but
-//!   `json_text`, below,
-//!   which `reply` uses (error-message quoting, time formatting, identifiers, client addresses,
-//!   rendered answers, the GCRA limiter, bounded work slots, tasks that end with their owner,
-//!   lower CPU priority for background threads, owner-only files, the parsed-file types, the
-//!   bundled extract, the Prometheus counters, an import's progress on a terminal, the systemd
-//!   notification protocol, log lines captured for unit tests).
+//! - [`error`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`dataset_file`],
+//!   [`catalogue`] and [`metrics`]: small pieces that use no other module of the crate but the
+//!   two below (error-message quoting, identifiers, client addresses, rendered answers, the GCRA
+//!   limiter, the parsed-file types, the bundled extract, the Prometheus counters).
 //! - [`json_text`]: JSON text written byte for byte as serde_json writes it, with fewer
 //!   instructions.
+//! - [`runtime`]: the process and its resources: time formatting, tasks that end with their
+//!   owner, bounded work slots, lower CPU priority for background threads, owner-only files, the
+//!   systemd notification protocol, an import's progress on a terminal, log lines captured for
+//!   unit tests.
 //!
 //! # Invariants
 //!
@@ -79,7 +78,6 @@ pub mod catalogue;
 pub mod citation;
 pub mod cli;
 pub mod client_addr;
-pub mod clock;
 pub mod config;
 pub mod dataset_file;
 pub mod domain;
@@ -101,17 +99,10 @@ pub mod openapi;
 pub mod outbox;
 pub mod pages;
 pub mod period;
-pub mod priority;
-pub mod private_files;
-pub mod progress;
 pub mod reply;
-pub mod slots;
+pub mod runtime;
 pub mod state;
 pub mod store;
-pub mod systemd;
-pub mod task;
-#[cfg(test)]
-pub mod test_logs;
 pub mod webhooks;
 
 pub use app::start;

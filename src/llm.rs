@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 use crate::config::LlmConfig;
 use crate::domain::briefings::{Prompt, ProseModel};
-use crate::slots::Slots;
+use crate::runtime::slots::Slots;
 
 /// Largest answer read from the model server.
 pub const MAX_ANSWER_BYTES: usize = 256 * 1024;
@@ -102,7 +102,7 @@ async fn complete(config: &LlmConfig, prompt: &Prompt) -> Result<String, String>
         .map_err(|e| failed("cannot speak HTTP to the model server", &e))?;
     // Aborted however this ends (an answer, an error, or the caller's timeout dropping us), so
     // no socket outlives the call.
-    let connection = crate::task::AbortOnDrop(tokio::spawn(connection));
+    let connection = crate::runtime::task::AbortOnDrop(tokio::spawn(connection));
     let body = json!({
         "model": config.model,
         "temperature": 0,

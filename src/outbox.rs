@@ -10,8 +10,8 @@ use std::time::Duration;
 use tokio::sync::{Notify, Semaphore, oneshot};
 
 use crate::auth::secrets::SealingKey;
-use crate::clock::Clock;
 use crate::metrics::{DeliveryOutcome, Metrics};
+use crate::runtime::clock::Clock;
 use crate::store::Store;
 use crate::store::webhooks::{AttemptRecord, Claimed, EndpointChange, GONE_REASON, NextStep};
 use crate::webhooks::breaker::{Admission, Breaker};
@@ -142,7 +142,7 @@ impl Outbox {
         std::thread::Builder::new()
             .name("webhooks".to_owned())
             .spawn(move || {
-                if let Err(e) = crate::priority::lower_this_thread(NICER) {
+                if let Err(e) = crate::runtime::priority::lower_this_thread(NICER) {
                     tracing::warn!(error = %e, "webhook deliveries keep the normal CPU priority");
                 }
                 runtime.block_on(self.run(async {
@@ -573,7 +573,7 @@ mod tests {
             "msg_1",
             "webhook.test",
             Audience::Account(1),
-            crate::clock::now_ms(),
+            crate::runtime::clock::now_ms(),
         );
         assert_eq!(deliveries, 1);
     }
@@ -623,7 +623,7 @@ mod tests {
             receiver("HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n").await;
         let s = setup(port);
         emit_test(&s.store);
-        let before = crate::clock::now_ms();
+        let before = crate::runtime::clock::now_ms();
         s.outbox.deliver_due().await.unwrap();
         let (status, attempts, next, codes) = only_delivery(&s.store);
         assert_eq!(
@@ -632,7 +632,7 @@ mod tests {
         );
         // 5 s ± 10 %, from the attempt's end.
         assert!(
-            next >= before + 4_500 && next <= crate::clock::now_ms() + 5_500,
+            next >= before + 4_500 && next <= crate::runtime::clock::now_ms() + 5_500,
             "{next}"
         );
         assert_eq!(s.outbox.deliver_due().await.unwrap(), 0, "not due yet");
@@ -649,7 +649,7 @@ mod tests {
             receiver("HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n").await;
         let s = setup(port);
         emit_test(&s.store);
-        let logs = crate::test_logs::Captured::default();
+        let logs = crate::runtime::test_logs::Captured::default();
         let _logging = logs.as_default();
         s.outbox.deliver_due().await.unwrap();
         let text = logs.text();
@@ -703,7 +703,7 @@ mod tests {
             .seal(&Secret::generate().shown(), "whk_2");
         let url = format!("http://127.0.0.1:{port}/other");
         register(&s.store, 2, "whk_2", r#"["webhook.test"]"#, &url, &sealed);
-        let now = crate::clock::now_ms();
+        let now = crate::runtime::clock::now_ms();
         for (id, account) in [("msg_1", 1), ("msg_2", 2)] {
             emit(
                 &s.store,
@@ -747,7 +747,7 @@ mod tests {
         let (port, _seen) =
             receiver("HTTP/1.1 500 Internal Server Error\r\ncontent-length: 0\r\n\r\n").await;
         let s = setup(port);
-        let now = crate::clock::now_ms();
+        let now = crate::runtime::clock::now_ms();
         for i in 0..crate::webhooks::breaker::TRIP_AFTER {
             emit(
                 &s.store,
@@ -784,7 +784,7 @@ mod tests {
     async fn a_message_older_than_84_hours_is_given_up_unsent() {
         let (port, mut seen) = receiver("HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n").await;
         let s = setup(port);
-        let long_ago = crate::clock::now_ms() - MAX_AGE_MS - 1;
+        let long_ago = crate::runtime::clock::now_ms() - MAX_AGE_MS - 1;
         emit(
             &s.store,
             "msg_old",

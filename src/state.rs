@@ -16,7 +16,7 @@ use crate::config::ServerConfig;
 use crate::limits::{Limiter, Scope};
 use crate::outbox::Outbox;
 use crate::pages::Pages;
-use crate::slots::Slots;
+use crate::runtime::slots::Slots;
 use crate::store::accounts::Tier;
 use crate::store::generations::Generations;
 use crate::store::{Scoped, Store, StoreResult};
@@ -39,7 +39,7 @@ pub struct AppState {
     /// ones that found no request connection free, and the compression of large answers.
     pub reads: Arc<Semaphore>,
     /// Where those reads run: as many threads as `reads` has permits.
-    pub read_threads: crate::task::Threads,
+    pub read_threads: crate::runtime::task::Threads,
     pub catalogue: Catalogue,
     /// `/api/v1/<service>`: the base path of every API route.
     pub base_path: String,
@@ -147,7 +147,7 @@ impl AppState {
             blocking: Arc::new(Semaphore::new(permits)),
             url_checks: Default::default(),
             reads: Arc::new(Semaphore::new(permits)),
-            read_threads: crate::task::Threads::new("reads", permits)?,
+            read_threads: crate::runtime::task::Threads::new("reads", permits)?,
             exports: Slots::new(config.max_exports, SLOTS_PER_ACCOUNT),
             uploads: Slots::new(config.max_uploads, SLOTS_PER_ACCOUNT),
             model_calls: Slots::new((permits / 2).max(1), SLOTS_PER_ACCOUNT),
@@ -272,7 +272,7 @@ impl AppState {
 
 /// Loads today's counters from `usage_daily` into `limiter` (see [`Limiter::load_day`]).
 fn load_usage_of_today(store: &Store, limiter: &Limiter) -> StoreResult<()> {
-    let today = crate::clock::now_ms()
+    let today = crate::runtime::clock::now_ms()
         .div_euclid(1000)
         .div_euclid(crate::limits::DAY_SECS);
     for (scope, used) in store.system()?.usage_of_day(today)? {

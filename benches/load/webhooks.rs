@@ -61,7 +61,7 @@ pub fn run(ctx: &Ctx, api_key: &str, profile_paths: &[String]) -> Result<Webhook
     let endpoints = ctx.rt.block_on(register(server.addr, &key, receiver))?;
 
     // Live: events committed while the worker delivers them.
-    let started = regintel::clock::now_ms();
+    let started = regintel::runtime::clock::now_ms();
     let committed = Instant::now();
     ctx.rt
         .block_on(produce(server.addr, &key, &endpoints, EVENTS))?;
@@ -194,13 +194,13 @@ fn receiver(arrivals: Arrivals) -> Result<SocketAddr> {
                             let arrivals = Arc::clone(&arrivals);
                             async move {
                                 let body = req.into_body().collect().await?.to_bytes();
-                                let arrival = regintel::clock::now_ms();
+                                let arrival = regintel::runtime::clock::now_ms();
                                 if let Ok(event) =
                                     serde_json::from_slice::<serde_json::Value>(&body)
                                 {
                                     let commit = event["timestamp"]
                                         .as_str()
-                                        .and_then(regintel::clock::parse_rfc3339)
+                                        .and_then(regintel::runtime::clock::parse_rfc3339)
                                         .unwrap_or(arrival);
                                     let id = event["id"].as_str().unwrap_or_default().to_owned();
                                     arrivals.lock().unwrap().push((id, commit, arrival));
@@ -333,7 +333,7 @@ fn queue_backlog(db: &std::path::Path, endpoints: &[String], count: usize) -> Re
             )
         })
         .collect::<Result<_, _>>()?;
-    let now = regintel::clock::now_ms();
+    let now = regintel::runtime::clock::now_ms();
     {
         let mut event = tx.prepare(
             "INSERT INTO webhook_events (public_id, type, occurred_at, payload, account_id)

@@ -157,7 +157,7 @@ pub struct Session {
 }
 
 fn now_ms() -> i64 {
-    crate::clock::now_ms()
+    crate::runtime::clock::now_ms()
 }
 
 impl Auth {
@@ -332,7 +332,7 @@ impl Auth {
         }
         // A write, so off the async threads; once a minute per key, so fire and forget.
         let (store, key_id) = (store.clone(), key_id.to_owned());
-        crate::task::spawn_blocking_in_span(move || {
+        crate::runtime::task::spawn_blocking_in_span(move || {
             if let Err(e) = store.system().and_then(|s| s.touch_key(&key_id, now_ms())) {
                 tracing::warn!(key_id, error = %e, "could not record the key's last use");
             }

@@ -77,7 +77,7 @@ pub fn problems(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<Vec<String>
         params![],
         |r| r.get(0),
     )?;
-    let now = crate::clock::now_ms();
+    let now = crate::runtime::clock::now_ms();
     let mut out = Vec::new();
     for guarded in &GUARDED {
         let Guarded {
@@ -176,7 +176,7 @@ fn record(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<()> {
              ON CONFLICT (file) DO UPDATE SET fingerprint = excluded.fingerprint,
                  recorded_at = excluded.recorded_at
              WHERE secret_fingerprints.fingerprint <> excluded.fingerprint",
-            params![file, fingerprint(&bytes), crate::clock::now_ms()],
+            params![file, fingerprint(&bytes), crate::runtime::clock::now_ms()],
         )?;
     }
     Ok(())

@@ -52,7 +52,7 @@ pub(crate) fn read_or_create(
             // A name no other writer (process or thread) uses.
             let tmp =
                 path.with_extension(format!("tmp-{}", crate::auth::api_key::random_base62(16)));
-            crate::private_files::write(&tmp, &bytes)?;
+            crate::runtime::private_files::write(&tmp, &bytes)?;
             let linked = std::fs::hard_link(&tmp, path);
             let _ = std::fs::remove_file(&tmp);
             match linked {

@@ -118,8 +118,13 @@ pub fn account(database: &Database, action: AccountAction, printed: Printed) -> 
             password::check_policy(&password).map_err(anyhow::Error::msg)?;
             let hash = password::hash(&password)?;
             let name = name.unwrap_or_else(|| email.clone());
-            let account =
-                system.create_account(&email, &name, tier, &hash, crate::clock::now_ms())?;
+            let account = system.create_account(
+                &email,
+                &name,
+                tier,
+                &hash,
+                crate::runtime::clock::now_ms(),
+            )?;
             let mut value = json!({ "account": account });
             let mut text = format!(
                 "created {} account {} (id {})",
@@ -275,7 +280,7 @@ pub fn import(
         ..*naming
     };
     if let Database::Sqlite(data_dir) = database {
-        crate::private_files::create_dir(data_dir)?;
+        crate::runtime::private_files::create_dir(data_dir)?;
     }
     let store = Store::open_with(database, 1, 1, crate::config::defaults::DATABASE_WAIT)?;
     let catalogue = Catalogue::bundled();

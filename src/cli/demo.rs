@@ -22,7 +22,7 @@ pub fn run(
 ) -> anyhow::Result<()> {
     config.validate()?;
     let dir = config.data_dir.clone();
-    crate::private_files::create_dir(&dir)?;
+    crate::runtime::private_files::create_dir(&dir)?;
     let store = Store::open(&dir, 1)?;
     let room = crate::import::Room {
         spill_dir: dir.clone(),
@@ -70,7 +70,7 @@ pub fn run(
         );
         let credentials = serde_json::json!({ "base_url": base_url, "accounts": accounts });
         let path = dir.join("demo-credentials.json");
-        crate::private_files::write(
+        crate::runtime::private_files::write(
             &path,
             serde_json::to_string_pretty(&credentials)?.as_bytes(),
         )?;
@@ -155,7 +155,7 @@ fn demo_accounts(store: &Store, auth: &Auth) -> anyhow::Result<Vec<DemoAccount>>
                 &format!("Demo ({})", tier.as_str()),
                 tier,
                 &hash,
-                crate::clock::now_ms(),
+                crate::runtime::clock::now_ms(),
             )?,
         };
         for old in system.keys(Some(account.id))? {

@@ -70,7 +70,7 @@ pub fn serve(
 ) -> anyhow::Result<()> {
     runtime()?.block_on(async move {
         let shutdown = shutdown_signal()?;
-        let listener = match crate::systemd::activated_listener()? {
+        let listener = match crate::runtime::systemd::activated_listener()? {
             Some(socket) => TcpListener::from_std(socket)?,
             None => TcpListener::bind(listen).await.with_context(|| {
                 format!("cannot listen on {listen} (in use? choose another with --listen)")

@@ -35,10 +35,10 @@ impl LogFormat {
     }
 
     /// How an import shows its progress: a bar or lines in text, log events with JSON logs.
-    pub fn progress(self) -> crate::progress::Progress {
+    pub fn progress(self) -> crate::runtime::progress::Progress {
         match self {
-            LogFormat::Text => crate::progress::Progress::on_stderr(),
-            LogFormat::Json => crate::progress::Progress::as_log_events(),
+            LogFormat::Text => crate::runtime::progress::Progress::on_stderr(),
+            LogFormat::Json => crate::runtime::progress::Progress::as_log_events(),
         }
     }
 }

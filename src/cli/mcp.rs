@@ -92,7 +92,7 @@ where
 {
     let (mut sender, connection) = hyper::client::conn::http1::handshake(io).await?;
     // Aborted however this ends, so no socket outlives the call.
-    let connection = crate::task::AbortOnDrop(tokio::spawn(connection));
+    let connection = crate::runtime::task::AbortOnDrop(tokio::spawn(connection));
     let response = sender.send_request(request).await?;
     let answer = crate::mcp::read_answer(response).await;
     drop(connection);

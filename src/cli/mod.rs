@@ -136,7 +136,7 @@ enum Command {
     Check(Box<ServeArgs>),
     /// Copy the database while the server runs into FILE (a new file), consistent at one
     /// moment, and check the copy's integrity. Restore: stop the server and put FILE in place
-    /// of <data dir>/regintel.sqlite (see packaging/README.md).
+    /// of <data dir>/regintel.sqlite (see docs/operations.md, installed in /usr/share/doc/regintel/).
     Backup {
         #[command(flatten)]
         data: DataDir,
@@ -778,7 +778,7 @@ fn dispatch(
 mod tests {
     use super::*;
 
-    /// The defaults the README documents, as the command line gives them and as a config built in
+    /// The defaults docs/operations.md documents, as the command line gives them and as a config built in
     /// code has them: one source of truth checked against the other.
     #[test]
     fn default_quotas_are_the_documented_ones() {
@@ -850,11 +850,11 @@ mod tests {
     }
 
     /// The operator's documents list every setting: the package's environment file (each one
-    /// commented out, with its default) and the README's table.
+    /// commented out, with its default) and the table of docs/operations.md.
     #[test]
     fn every_setting_is_documented() {
         let env_file = include_str!("../../packaging/regintel.env");
-        let readme = include_str!("../../README.md");
+        let guide = include_str!("../../docs/operations.md");
         let known = known_variables();
         assert!(known.len() > 40, "{known:?}");
         for var in &known {
@@ -863,8 +863,8 @@ mod tests {
                 "{var} is not in packaging/regintel.env"
             );
             assert!(
-                readme.contains(&format!("`{var}`")),
-                "{var} is not in README.md"
+                guide.contains(&format!("`{var}`")),
+                "{var} is not in docs/operations.md"
             );
         }
     }

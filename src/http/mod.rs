@@ -336,7 +336,7 @@ fn upload_slot(
     state: &AppState,
     route: &Route,
     principal: &Principal,
-) -> Result<Option<crate::slots::Slot<i64>>, ApiError> {
+) -> Result<Option<crate::runtime::slots::Slot<i64>>, ApiError> {
     match (route.body, principal.account_id()) {
         (BodyKind::Csv, Some(account)) => state
             .uploads
@@ -356,7 +356,7 @@ async fn render(
     principal: &Principal,
     result: Result<Answer, ApiError>,
 ) -> Response<Body> {
-    let generated_at = crate::clock::rfc3339(crate::clock::now_ms());
+    let generated_at = crate::runtime::clock::rfc3339(crate::runtime::clock::now_ms());
     let account = principal.account_id();
     let envelope = Envelope {
         request_id,
@@ -457,7 +457,7 @@ async fn run_handler(
     state: &Arc<AppState>,
     handler: Handler,
     mut req: Req,
-    held: Option<crate::slots::Slot<i64>>,
+    held: Option<crate::runtime::slots::Slot<i64>>,
 ) -> Result<Reply, ApiError> {
     let account = req.principal.account_id();
     let (f, pool) = match handler {
@@ -486,7 +486,7 @@ async fn run_handler(
     let ran = if reads {
         state.read_threads.run(work).await
     } else {
-        (crate::task::spawn_blocking_in_span(work).await).map_err(|e| e.into_panic())
+        (crate::runtime::task::spawn_blocking_in_span(work).await).map_err(|e| e.into_panic())
     };
     ran.map_err(|panic| {
         let said = (panic.downcast_ref::<&str>().copied())

@@ -35,7 +35,7 @@ impl Charge {
         Charge {
             policies: Vec::new(),
             weight: 0,
-            wall_secs: crate::clock::now_ms().div_euclid(1000),
+            wall_secs: crate::runtime::clock::now_ms().div_euclid(1000),
             client,
             decision: Decision::default(),
         }
@@ -225,7 +225,7 @@ pub fn account_action<T>(
         return action();
     }
     let policy = [rolling(name, scope, Kind::Hour, per_hour)];
-    let wall_secs = crate::clock::now_ms().div_euclid(1000);
+    let wall_secs = crate::runtime::clock::now_ms().div_euclid(1000);
     let decision = state
         .limiter
         .admit(&policy, 1, std::time::Instant::now(), wall_secs);

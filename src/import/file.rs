@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::meta::Summary;
 use crate::ingest::{self, Accept, Defaults, FileEnd, ReadError, Room};
-use crate::progress::Progress;
+use crate::runtime::progress::Progress;
 use crate::store::import::{Begun, DatasetMeta, FileOrigin, ImportOutcome, SnapshotWriter};
 use crate::store::sql::Db;
 

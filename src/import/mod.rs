@@ -14,7 +14,7 @@ use crate::catalogue::{self, Catalogue, ShownOnce, SourceRecord};
 use crate::domain::{Error, Rejection};
 use crate::error::{FieldError, shown};
 use crate::ingest::{self, Accept, Format, KnownRegions};
-use crate::progress::Progress;
+use crate::runtime::progress::Progress;
 use crate::store::datasets::DatasetRow;
 use crate::store::generations;
 use crate::store::import::{self as write, DatasetMeta, ImportOutcome};

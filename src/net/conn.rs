@@ -85,7 +85,7 @@ async fn serve_io<I>(
     // The watchdog is a task of its own: here, it would be polled again whenever the
     // connection is, which is every time its socket is ready.
     let watched = Arc::clone(&activity);
-    let mut watching = crate::task::AbortOnDrop(tokio::spawn(async move {
+    let mut watching = crate::runtime::task::AbortOnDrop(tokio::spawn(async move {
         tokio::select! {
             verdict = watchdog(&watched, &deadlines) => verdict,
             _ = stopping.wait_for(|stop| *stop) => Verdict::ShuttingDown,

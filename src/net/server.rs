@@ -17,7 +17,7 @@ use tokio_rustls::TlsAcceptor;
 
 use crate::client_addr;
 use crate::config::ServerConfig;
-use crate::slots::Slots;
+use crate::runtime::slots::Slots;
 use crate::state::AppState;
 
 /// Requests one HTTP/2 connection may have in flight at once.

@@ -47,8 +47,8 @@ pub fn demo_certificate(dir: &Path) -> anyhow::Result<(PathBuf, PathBuf)> {
     let generated = rcgen::generate_simple_self_signed(names)
         .context("while generating the demo certificate")?;
     // Public, but like every file in the data dir readable by its owner only.
-    crate::private_files::write(&cert, generated.cert.pem().as_bytes())?;
-    crate::private_files::write(&key, generated.signing_key.serialize_pem().as_bytes())?;
+    crate::runtime::private_files::write(&cert, generated.cert.pem().as_bytes())?;
+    crate::runtime::private_files::write(&key, generated.signing_key.serialize_pem().as_bytes())?;
     Ok((cert, key))
 }
 

@@ -5,7 +5,7 @@
 //!
 //! `servers` is the API's base URL (`.../api/v1/<service>`) and every path is relative to it, so
 //! a client generated from the document and given that base URL works. The operational routes at the root of the host (`/healthz`, `/readyz`) are outside the
-//! base URL and so outside the document (the README describes them).
+//! base URL and so outside the document (docs/api.md and docs/operations.md describe them).
 
 pub mod operations;
 pub mod schemas;

@@ -14,7 +14,7 @@ fn key_event(key_id: &str, name: &str, at: i64) -> serde_json::Value {
     serde_json::json!({
         "key_id": key_id,
         "name": name,
-        "at": crate::clock::rfc3339(at),
+        "at": crate::runtime::clock::rfc3339(at),
         "links": { "api_keys": "/account/api-keys" },
     })
 }
@@ -75,7 +75,7 @@ pub struct AccountRow {
     pub tier: Tier,
     pub disabled: bool,
     /// Unix milliseconds; written as RFC 3339 in answers.
-    #[serde(serialize_with = "crate::clock::serialize_rfc3339")]
+    #[serde(serialize_with = "crate::runtime::clock::serialize_rfc3339")]
     pub created_at: i64,
 }
 

@@ -72,7 +72,7 @@ impl System {
             "region": row.region_code,
             "briefing_type": row.briefing_type,
             "title": row.title,
-            "created_at": crate::clock::rfc3339(row.created_at),
+            "created_at": crate::runtime::clock::rfc3339(row.created_at),
             "links": { "briefing": format!("/briefings/{}", row.public_id) },
         });
         super::webhooks::emit(

@@ -297,7 +297,7 @@ pub(super) const SNAPSHOT_COLUMNS: &str = "s.public_id, s.imported_at, s.file_na
 pub(super) fn snapshot_from_row(r: &Row, at: usize) -> SqlResult<SnapshotRow> {
     Ok(SnapshotRow {
         public_id: r.get(at)?,
-        imported_at: crate::clock::rfc3339(r.get(at + 1)?),
+        imported_at: crate::runtime::clock::rfc3339(r.get(at + 1)?),
         file_name: r.get(at + 2)?,
         file_sha256: r.get(at + 3)?,
         format: r.get(at + 4)?,

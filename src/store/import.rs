@@ -439,7 +439,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                 snapshot_public,
                 dataset_id,
                 owner,
-                crate::clock::now_ms(),
+                crate::runtime::clock::now_ms(),
                 file_name,
                 file_sha256,
                 header.format.as_str(),

@@ -211,7 +211,7 @@ impl Store {
         let read = move || {
             // However the read ends (a panic too), the next tick may start another.
             let _done = Loading(&public.loading);
-            let _ = crate::priority::lower_this_thread(10);
+            let _ = crate::runtime::priority::lower_this_thread(10);
             let started = std::time::Instant::now();
             let loaded = pools
                 .public_reader()

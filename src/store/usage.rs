@@ -11,7 +11,7 @@ use crate::webhooks::events;
 
 /// `2026-11-21` for a day number (days since the unix epoch, UTC).
 pub fn day_label(day: i64) -> String {
-    crate::clock::rfc3339(day * 86_400_000)[..10].to_owned()
+    crate::runtime::clock::rfc3339(day * 86_400_000)[..10].to_owned()
 }
 
 impl System {

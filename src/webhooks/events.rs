@@ -53,7 +53,7 @@ pub fn envelope<D: Serialize>(id: &str, event_type: &str, occurred_at: i64, data
     let envelope = Envelope {
         id,
         event_type,
-        timestamp: crate::clock::rfc3339_millis(occurred_at),
+        timestamp: crate::runtime::clock::rfc3339_millis(occurred_at),
         api_version: API_VERSION,
         data,
     };

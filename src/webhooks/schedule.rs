@@ -87,7 +87,7 @@ fn parse_imf_fixdate(value: &str) -> Option<i64> {
     if !(1..=31).contains(&day) || h > 23 || m > 59 || s > 60 {
         return None;
     }
-    Some(crate::clock::days_from_civil(year, month, day) * 86_400 + h * 3600 + m * 60 + s)
+    Some(crate::runtime::clock::days_from_civil(year, month, day) * 86_400 + h * 3600 + m * 60 + s)
 }
 
 #[cfg(test)]

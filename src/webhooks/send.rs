@@ -206,7 +206,7 @@ where
         .await
         .map_err(|e| format!("cannot speak HTTP: {e}"))?;
     // Ends with this attempt, also when its timeout drops it.
-    let _connection = crate::task::AbortOnDrop(tokio::spawn(connection));
+    let _connection = crate::runtime::task::AbortOnDrop(tokio::spawn(connection));
     let default_port = if url.https { 443 } else { 80 };
     let host = match (url.literal(), url.port == default_port) {
         (Some(IpAddr::V6(v6)), true) => format!("[{v6}]"),
@@ -236,7 +236,7 @@ where
             .headers()
             .get(http::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
-            .and_then(|v| parse_retry_after(v, crate::clock::now_ms().div_euclid(1000)));
+            .and_then(|v| parse_retry_after(v, crate::runtime::clock::now_ms().div_euclid(1000)));
         // The answer is read (at most this much) so the receiver is not cut off mid-write, and
         // dropped: only its status counts.
         let _ = Limited::new(response.into_body(), MAX_ANSWER_BYTES)

@@ -222,7 +222,7 @@ async fn pages_are_served_under_a_strict_content_security_policy() {
 
 /// Where the end-to-end test leaves a screenshot of each page: under `target/`, so that a test
 /// run changes nothing in the repository; with `UPDATE_SCREENSHOTS=1` (on purpose, after a change
-/// to the pages), in `docs/screenshots/`, which the README links.
+/// to the pages), in `docs/screenshots/`, which docs/api.md links.
 pub fn screenshots() -> std::path::PathBuf {
     if std::env::var_os("UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
         return concat!(env!("CARGO_MANIFEST_DIR"), "/docs/screenshots").into();

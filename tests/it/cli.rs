@@ -16,7 +16,7 @@ fn signal(child: &Child, which: &str) {
 }
 
 /// Reads stdout lines until one contains `marker`; returns all lines read.
-fn read_until(child: &mut Child, marker: &str) -> Vec<String> {
+pub fn read_until(child: &mut Child, marker: &str) -> Vec<String> {
     let stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -529,11 +529,11 @@ fn operator_imports_record_the_file_name_not_its_path() {
     assert_eq!(origin["path"], "my_survey.csv");
 }
 
-/// The README's operator lines work as written: account and key commands refuse a data
+/// The operator lines of docs/operations.md work as written: account and key commands refuse a data
 /// directory without a database (they made one nobody reads), and a private import of the CSV a
 /// user writes (`nuts_code,period,value`) takes its dataset, unit and title from the command.
 #[test]
-fn operator_lines_of_the_readme_work_as_written() {
+fn operator_lines_of_the_operations_guide_work_as_written() {
     let empty = tempfile::tempdir().unwrap();
     for args in [
         &[
@@ -567,12 +567,13 @@ fn operator_lines_of_the_readme_work_as_written() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(bundled_db(), dir.path().join(regintel::store::DB_FILE)).unwrap();
     let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/operations.md"))
+            .unwrap();
     let line = |start: &str| -> Vec<String> {
         let line = readme
             .lines()
             .find(|l| l.starts_with(start))
-            .unwrap_or_else(|| panic!("README has no line starting {start}"));
+            .unwrap_or_else(|| panic!("docs/operations.md has no line starting {start}"));
         let command = line.split("  #").next().unwrap();
         // The words of the line, quotes kept together, the data directory made this test's.
         let mut words = Vec::new();

@@ -2,7 +2,7 @@
 //! the old one superseded and still resolving; Eurostat's own formats; malformed files refused
 //! whole with file, line and reason.
 
-use regintel::progress::Progress;
+use regintel::runtime::progress::Progress;
 use std::path::{Path, PathBuf};
 
 use regintel::catalogue::Catalogue;

@@ -729,7 +729,7 @@ fn json_bodies(route: &Route, victim: &Party, attacker: &Party) -> Vec<Body> {
         },
         BodyTemplate {
             schema: "ReplayWebhookEvents",
-            body: json!({"since": regintel::clock::rfc3339(regintel::clock::now_ms() - 3_600_000)}),
+            body: json!({"since": regintel::runtime::clock::rfc3339(regintel::runtime::clock::now_ms() - 3_600_000)}),
             names: Vec::new(),
         },
         BodyTemplate {

@@ -72,7 +72,7 @@ async fn every_answer_describes_the_buckets_and_refusals_say_which_and_when() {
     assert_eq!(r.header("x-ratelimit-used"), Some("1"));
     assert_eq!(r.header("x-ratelimit-resource"), Some("ip-minute"));
     let reset: i64 = r.header("x-ratelimit-reset").unwrap().parse().unwrap();
-    let now = regintel::clock::now_ms() / 1000;
+    let now = regintel::runtime::clock::now_ms() / 1000;
     assert!((now..=now + 61).contains(&reset), "{reset} vs {now}");
     assert_eq!(
         r.header("ratelimit-policy"),
@@ -524,7 +524,7 @@ async fn sessions_are_limited_and_usage_reads_earlier_days() {
     let a = s.account("a@example.org", Tier::Professional);
     let token = s.login(&a).await;
     let bearer = format!("Bearer {token}");
-    let today = regintel::clock::now_ms() / 1000 / 86_400;
+    let today = regintel::runtime::clock::now_ms() / 1000 / 86_400;
     let store = regintel::store::Store::open(s.dir.path(), 1).unwrap();
     store
         .system()

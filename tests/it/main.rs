@@ -10,6 +10,7 @@ mod cache;
 mod child_memory;
 mod cli;
 mod correlations;
+mod docs;
 mod errors;
 mod explore;
 mod export;

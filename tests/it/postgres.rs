@@ -27,7 +27,7 @@ fn the_bundled_extract_imports_and_reads_as_on_sqlite() {
             store,
             &catalogue,
             &regintel::import::Room::default(),
-            &mut regintel::progress::Progress::hidden(),
+            &mut regintel::runtime::progress::Progress::hidden(),
         )
         .unwrap();
         let scoped = store.scoped(None).unwrap();
@@ -180,7 +180,7 @@ async fn an_outage_of_postgresql_is_503_and_service_resumes_without_a_restart() 
             &regintel::import::Naming::default(),
             None,
             &regintel::import::Room::default(),
-            &mut regintel::progress::Progress::hidden(),
+            &mut regintel::runtime::progress::Progress::hidden(),
         )
         .unwrap();
     })
@@ -251,7 +251,7 @@ async fn two_nodes_hold_one_daily_cap() {
     let store =
         Store::open_with(&a.database, 1, 1, regintel::config::defaults::DATABASE_WAIT).unwrap();
     let stored = || {
-        let today = regintel::clock::now_ms() / 1000 / regintel::limits::DAY_SECS;
+        let today = regintel::runtime::clock::now_ms() / 1000 / regintel::limits::DAY_SECS;
         let scope = format!("acct:{}", who.id);
         store
             .system()

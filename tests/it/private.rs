@@ -380,7 +380,7 @@ fn another_account_reads_none_of_an_accounts_blocks() {
         &Default::default(),
         Some(alpha),
         &regintel::import::Room::default(),
-        &mut regintel::progress::Progress::hidden(),
+        &mut regintel::runtime::progress::Progress::hidden(),
     )
     .unwrap();
     let owner = store.scoped(Some(alpha)).unwrap();

@@ -137,7 +137,7 @@ impl Receiver {
     }
 }
 
-/// A receiver's check of a delivery, as the README shows it: true when one `v1` signature is
+/// A receiver's check of a delivery, as docs/webhooks.md shows it: true when one `v1` signature is
 /// the HMAC of `{id}.{timestamp}.{body}` under the secret and the timestamp is within 5 minutes.
 pub fn verify(secret: &str, id: &str, timestamp: &str, signatures: &str, body: &[u8]) -> bool {
     use base64::{Engine, engine::general_purpose::STANDARD};
@@ -163,5 +163,5 @@ pub fn verify(secret: &str, id: &str, timestamp: &str, signatures: &str, body: &
 }
 
 fn now_unix() -> i64 {
-    regintel::clock::now_ms() / 1000
+    regintel::runtime::clock::now_ms() / 1000
 }

@@ -78,7 +78,7 @@ pub fn bundled_postgres() -> TestDatabase {
             &store,
             &regintel::catalogue::Catalogue::bundled(),
             &regintel::import::Room::default(),
-            &mut regintel::progress::Progress::hidden(),
+            &mut regintel::runtime::progress::Progress::hidden(),
         )
         .unwrap();
     })
@@ -99,7 +99,7 @@ pub fn bundled_db() -> PathBuf {
             &store,
             &regintel::catalogue::Catalogue::bundled(),
             &regintel::import::Room::default(),
-            &mut regintel::progress::Progress::hidden(),
+            &mut regintel::runtime::progress::Progress::hidden(),
         )
         .unwrap();
         let conn = store.admin().unwrap();
@@ -174,7 +174,7 @@ pub struct TestServer {
     _postgres: Option<TestDatabase>,
     pub client: Client,
     /// The clock of webhook deliveries, to move forward.
-    pub webhook_clock: regintel::clock::Clock,
+    pub webhook_clock: regintel::runtime::clock::Clock,
     shutdown: Option<oneshot::Sender<()>>,
     handle: Option<JoinHandle<anyhow::Result<()>>>,
 }

@@ -187,7 +187,7 @@ async fn registration_checks_the_url_the_types_and_who_asks() {
     )
     .await
     .error(409, "conflict");
-    let since = json!({"since": regintel::clock::rfc3339(regintel::clock::now_ms() - 60_000)});
+    let since = json!({"since": regintel::runtime::clock::rfc3339(regintel::runtime::clock::now_ms() - 60_000)});
     s.call(
         "POST",
         &format!("/webhooks/{id}/replay"),
@@ -325,7 +325,10 @@ async fn deliveries_verify_with_the_official_standard_webhooks_package() {
                 &r.body,
             )
         };
-        assert!(check(&first_secret), "the README's Rust check accepts it");
+        assert!(
+            check(&first_secret),
+            "the Rust check of docs/webhooks.md accepts it"
+        );
         assert_eq!(check(&second_secret), i == 4);
         assert!(
             !check("whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD"),
@@ -470,7 +473,7 @@ async fn private_data_changes_reach_their_owner_only_and_can_be_sent_again() {
         },
     )
     .await;
-    let since = regintel::clock::rfc3339(regintel::clock::now_ms() - 3_600_000);
+    let since = regintel::runtime::clock::rfc3339(regintel::runtime::clock::now_ms() - 3_600_000);
     let r = s
         .call(
             "POST",
@@ -560,7 +563,7 @@ async fn a_public_import_reaches_every_subscribed_endpoint() {
         &Default::default(),
         None,
         &regintel::import::Room::default(),
-        &mut regintel::progress::Progress::hidden(),
+        &mut regintel::runtime::progress::Progress::hidden(),
     )
     .unwrap();
     let got = receiver.wait_for(MINUTE, |r| r.len() >= 2).await;
@@ -766,7 +769,10 @@ async fn a_failing_receiver_opens_the_breaker_and_its_recovery_closes_it() {
     assert_eq!(resent["sending"], "when_the_breaker_allows", "{resent}");
     assert_eq!(resent["breaker"], "open");
     let until = resent["not_before"].as_str().unwrap();
-    assert!(regintel::clock::parse_rfc3339(until).is_some(), "{until}");
+    assert!(
+        regintel::runtime::clock::parse_rfc3339(until).is_some(),
+        "{until}"
+    );
 
     receiver.answer(204);
     // Past the 5 minutes the breaker stays open, without waiting for them.

@@ -366,7 +366,7 @@ pub fn summary(row: &BriefingListRow) -> BriefingSummary {
         region_code: row.region_code.clone(),
         briefing_type: row.briefing_type.clone(),
         title: row.title.clone(),
-        created_at: crate::clock::rfc3339(row.created_at),
+        created_at: crate::runtime::clock::rfc3339(row.created_at),
     }
 }
 

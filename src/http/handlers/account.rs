@@ -103,7 +103,7 @@ struct KeyView {
 }
 
 fn view(k: &KeyRow) -> KeyView {
-    let time = crate::clock::rfc3339;
+    let time = crate::runtime::clock::rfc3339;
     KeyView {
         id: k.key_id.clone(),
         prefix: format!("{}{}…", crate::auth::api_key::PREFIX, k.key_id),
@@ -199,7 +199,7 @@ pub fn usage(req: &mut Req) -> Result<Reply, ApiError> {
     let state = &req.state;
     let caller = req.caller()?.clone();
     let limits = &state.config.limits;
-    let wall_secs = crate::clock::now_ms().div_euclid(1000);
+    let wall_secs = crate::runtime::clock::now_ms().div_euclid(1000);
     let today = wall_secs.div_euclid(crate::limits::DAY_SECS);
     let quotas = ratelimit::quotas(limits, caller.tier);
     let now = std::time::Instant::now();

@@ -187,7 +187,7 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
     let gzip = req.accepts_gzip;
     let runtime = tokio::runtime::Handle::current();
     let (tx, rx) = mpsc::channel(8);
-    crate::task::spawn_blocking_in_span(move || {
+    crate::runtime::task::spawn_blocking_in_span(move || {
         // Time spent waiting for the client to take chunks.
         let waited = std::cell::Cell::new(std::time::Duration::ZERO);
         let send = |chunk| {

@@ -26,7 +26,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     let account = req.caller()?.account_id;
     let store = req.store()?;
     store.check_briefing_room()?;
-    let now = crate::clock::now_ms();
+    let now = crate::runtime::clock::now_ms();
     // The model server, when one is configured, is asked from this blocking thread, under a
     // model slot; without a free slot the writer's own text stands.
     let model = req.state.config.llm.clone().map(|config| {
@@ -40,7 +40,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         &body.briefing_type,
         model.as_ref().map(|m| m as &dyn ProseModel),
         crate::ids::briefing_id(),
-        crate::clock::rfc3339(now),
+        crate::runtime::clock::rfc3339(now),
     )?;
     let row = BriefingRow {
         public_id: briefing.id.clone(),

@@ -23,7 +23,7 @@ use crate::auth::{Caller, Principal};
 use crate::domain::Rejection;
 use crate::http::error::ApiError;
 use crate::reply::Reply;
-use crate::slots::Refused;
+use crate::runtime::slots::Refused;
 use crate::state::AppState;
 use crate::store::Scoped;
 

@@ -59,7 +59,7 @@ struct Links {
 }
 
 fn view(e: &EndpointRow, now: i64) -> EndpointView {
-    let time = crate::clock::rfc3339;
+    let time = crate::runtime::clock::rfc3339;
     EndpointView {
         id: e.public_id.clone(),
         url: e.url.clone(),
@@ -111,7 +111,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     let account = req.caller()?.account_id;
     let public_id = format!("whk_{}", crate::ids::ulid().to_ascii_lowercase());
     let (secret, sealed) = new_secret(req, &public_id);
-    let now = crate::clock::now_ms();
+    let now = crate::runtime::clock::now_ms();
     let row = req
         .state
         .store
@@ -144,7 +144,7 @@ const ENDPOINTS_PER_PAGE: usize = MAX_ENDPOINTS_PER_ACCOUNT as usize;
 pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
     let page = PageRequest::take(&mut req.query, ENDPOINTS_PER_PAGE, 100)?;
     req.no_more_params()?;
-    let now = crate::clock::now_ms();
+    let now = crate::runtime::clock::now_ms();
     let endpoints: Vec<EndpointView> = req
         .store()?
         .my_endpoints()?
@@ -162,7 +162,10 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let endpoint = own_endpoint(req)?;
-    json(&view(&endpoint, crate::clock::now_ms()), &json!({}))
+    json(
+        &view(&endpoint, crate::runtime::clock::now_ms()),
+        &json!({}),
+    )
 }
 
 pub fn update(req: &mut Req) -> Result<Reply, ApiError> {
@@ -195,7 +198,7 @@ pub fn update(req: &mut Req) -> Result<Reply, ApiError> {
         description,
         event_types: event_types.as_deref(),
         enabled,
-        now: crate::clock::now_ms(),
+        now: crate::runtime::clock::now_ms(),
     };
     let row = req
         .state
@@ -207,7 +210,7 @@ pub fn update(req: &mut Req) -> Result<Reply, ApiError> {
     if enabled == Some(true) {
         req.state.outbox.wake();
     }
-    json(&view(&row, crate::clock::now_ms()), &json!({}))
+    json(&view(&row, crate::runtime::clock::now_ms()), &json!({}))
 }
 
 pub fn delete(req: &mut Req) -> Result<Reply, ApiError> {
@@ -228,7 +231,7 @@ pub fn rotate_secret(req: &mut Req) -> Result<Reply, ApiError> {
     let account = req.caller()?.account_id;
     let public_id = req.param("webhook_id").to_owned();
     let (secret, sealed) = new_secret(req, &public_id);
-    let now = crate::clock::now_ms();
+    let now = crate::runtime::clock::now_ms();
     let row = req
         .state
         .store
@@ -290,7 +293,7 @@ struct AttemptView {
 }
 
 fn delivery_view(d: DeliveryRow) -> DeliveryView {
-    let time = crate::clock::rfc3339_millis;
+    let time = crate::runtime::clock::rfc3339_millis;
     DeliveryView {
         next_attempt_at: (d.status == "pending").then(|| time(d.next_attempt_at)),
         id: d.public_id,
@@ -330,7 +333,7 @@ pub fn resend(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let account = req.caller()?.account_id;
     let delivery = req.param("delivery_id").to_owned();
-    let now = crate::clock::now_ms();
+    let now = crate::runtime::clock::now_ms();
     let resent = req
         .state
         .store
@@ -358,7 +361,7 @@ pub fn resend(req: &mut Req) -> Result<Reply, ApiError> {
         "id": delivery,
         "status": "pending",
         "sending": sending,
-        "not_before": held.flatten().map(crate::clock::rfc3339_millis),
+        "not_before": held.flatten().map(crate::runtime::clock::rfc3339_millis),
         "breaker": breaker.state.as_str(),
     });
     Ok(json(&answer, &json!({}))?.with_status(202))
@@ -376,8 +379,8 @@ struct ReplayRequest {
 pub fn replay(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let body: ReplayRequest = req.json_body()?;
-    let now = crate::clock::now_ms();
-    let since = crate::clock::parse_rfc3339(&body.since).ok_or_else(|| {
+    let now = crate::runtime::clock::now_ms();
+    let since = crate::runtime::clock::parse_rfc3339(&body.since).ok_or_else(|| {
         ApiError::from(Rejection::invalid_at(
             "#/since",
             "since must be an RFC 3339 date-time such as 2026-11-20T08:00:00Z",
@@ -389,7 +392,7 @@ pub fn replay(req: &mut Req) -> Result<Reply, ApiError> {
             "#/since",
             format!(
                 "since must be within the last 30 days, the time events are kept (from {})",
-                crate::clock::rfc3339(oldest)
+                crate::runtime::clock::rfc3339(oldest)
             ),
         )
         .into());
@@ -424,7 +427,7 @@ pub fn replay(req: &mut Req) -> Result<Reply, ApiError> {
         &json!({
             "scheduled": replay.scheduled,
             "complete": replay.complete,
-            "resume_from": replay.resume_from.map(crate::clock::rfc3339_millis),
+            "resume_from": replay.resume_from.map(crate::runtime::clock::rfc3339_millis),
         }),
         &json!({}),
     )?

@@ -191,7 +191,7 @@ impl System {
         if previous_until.is_some_and(|until| until > now) {
             return Err(crate::store::StoreError::Conflict(format!(
                 "the previous secret still signs until {}; rotate again after that",
-                crate::clock::rfc3339(previous_until.unwrap_or(now))
+                crate::runtime::clock::rfc3339(previous_until.unwrap_or(now))
             )));
         }
         tx.execute(

@@ -82,7 +82,7 @@ pub fn emit<D: serde::Serialize>(
     data: &D,
 ) -> SqlResult<String> {
     let id = events::message_id();
-    let now = crate::clock::now_ms();
+    let now = crate::runtime::clock::now_ms();
     let payload = events::envelope(&id, event_type, now, data);
     let event = NewEvent {
         public_id: &id,

@@ -89,8 +89,8 @@ fn ensure_not_gone(conn: &Db<'_>, account: i64, url: &str, now: i64) -> StoreRes
     match gone_at {
         Some(at) if now - at < GONE_FOR_MS => Err(crate::store::StoreError::Conflict(format!(
             "the receiver at this URL answered 410 Gone on {}, asking never to be called again: no endpoint may name it before {}",
-            crate::clock::rfc3339(at),
-            crate::clock::rfc3339(at + GONE_FOR_MS)
+            crate::runtime::clock::rfc3339(at),
+            crate::runtime::clock::rfc3339(at + GONE_FOR_MS)
         ))),
         _ => Ok(()),
     }
