@@ -5,6 +5,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use http::{HeaderMap, HeaderValue, Request, header};
 use http_body_util::{BodyExt, Full, Limited};
@@ -22,11 +23,18 @@ pub struct InProcess {
     state: Arc<AppState>,
     peer: SocketAddr,
     carried: HeaderMap,
+    /// Set once a request is made: the message around it is then not charged itself.
+    made_requests: Arc<AtomicBool>,
 }
 
 impl InProcess {
     /// Requests as the caller of `headers` from `peer` would make them.
-    pub fn new(state: Arc<AppState>, headers: &HeaderMap, peer: SocketAddr) -> InProcess {
+    pub fn new(
+        state: Arc<AppState>,
+        headers: &HeaderMap,
+        peer: SocketAddr,
+        made_requests: Arc<AtomicBool>,
+    ) -> InProcess {
         let mut carried = HeaderMap::new();
         for name in CARRIED {
             for value in headers.get_all(name) {
@@ -37,6 +45,7 @@ impl InProcess {
             state,
             peer,
             carried,
+            made_requests,
         }
     }
 
@@ -62,6 +71,7 @@ impl InProcess {
             }
             None => Bytes::new(),
         };
+        self.made_requests.store(true, Ordering::Relaxed);
         let response = super::handle(
             Arc::clone(&self.state),
             request.body(Full::new(payload))?,
@@ -88,7 +98,13 @@ pub fn target(call: &Call) -> String {
     let mut out = String::new();
     for segment in &call.segments {
         out.push('/');
-        super::query::encode_into(&mut out, segment);
+        if segment == "." || segment == ".." {
+            // A dot segment names a value, not a step up: a proxy that normalises paths
+            // (RFC 3986, section 5.2.4) would otherwise send the request to another route.
+            out.push_str(&"%2E".repeat(segment.len()));
+        } else {
+            super::query::encode_into(&mut out, segment);
+        }
     }
     for (i, (name, values)) in call.query.iter().enumerate() {
         out.push(if i == 0 { '?' } else { '&' });
@@ -112,13 +128,14 @@ const MAX_MESSAGE_BYTES: usize = 64 << 10;
 /// `{base_url}/mcp`: MCP's streamable HTTP transport, stateless (no session to keep, so any
 /// node answers), answering JSON. A request that carries an `Origin` (a browser's) must come
 /// from the service's public URL, as the MCP specification requires; without `--public-url`,
-/// none may. The body is read within the server's body deadline before rmcp sees it.
+/// none may. The body is read within the server's body deadline before rmcp sees it. With the
+/// answer comes whether a tool made REST requests.
 pub async fn transport<B>(
     state: &Arc<AppState>,
     parts: http::request::Parts,
     body: B,
     peer: SocketAddr,
-) -> Result<http::Response<super::respond::Body>, super::error::ApiError>
+) -> Result<(http::Response<super::respond::Body>, bool), super::error::ApiError>
 where
     B: hyper::body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -149,17 +166,20 @@ where
     if let Some(origin) = public_origin(state.config.public_url.as_deref()) {
         config = config
             .with_allowed_origins([origin.clone()])
-            .with_allowed_hosts([origin.split("://").nth(1).unwrap_or_default().to_owned()]);
+            .with_allowed_hosts(public_hosts(&origin));
     } else {
         config = config.with_allowed_hosts(Vec::<String>::new());
     }
     let (state_for_tools, headers) = (Arc::clone(state), parts.headers.clone());
+    let made_requests = Arc::new(AtomicBool::new(false));
+    let made = Arc::clone(&made_requests);
     let service = StreamableHttpService::new(
         move || {
             Ok(crate::mcp::Tools::new(Box::new(InProcess::new(
                 Arc::clone(&state_for_tools),
                 &headers,
                 peer,
+                Arc::clone(&made),
             ))))
         },
         Arc::new(NeverSessionManager::default()),
@@ -173,10 +193,8 @@ where
         .await
         .map_err(|e| super::error::ApiError::Internal(anyhow::anyhow!("an MCP answer: {e}")))?
         .to_bytes();
-    Ok(http::Response::from_parts(
-        head,
-        super::respond::Body::from_chunks([bytes]),
-    ))
+    let response = http::Response::from_parts(head, super::respond::Body::from_chunks([bytes]));
+    Ok((response, made_requests.load(Ordering::Relaxed)))
 }
 
 /// The protocol version a message is spoken in must be one regintel speaks: every message but
@@ -206,19 +224,27 @@ fn check_protocol_version(
     match headers.get("mcp-protocol-version") {
         Some(version) if speaks(version.as_bytes()) => Ok(()),
         Some(_) => refused("MCP-Protocol-Version names a version regintel does not speak"),
-        None => {
-            let method = serde_json::from_slice::<Value>(message)
-                .ok()
-                .and_then(|m| m.get("method").and_then(Value::as_str).map(str::to_owned));
-            match method {
-                Some(method) if method != "initialize" => {
-                    refused("an MCP message after initialize must carry MCP-Protocol-Version")
-                }
-                // `initialize`, or not a message at all: rmcp answers it.
-                _ => Ok(()),
+        None => match serde_json::from_slice::<Value>(message) {
+            // Only an `initialize` request may come without it (a batch, a response or a
+            // notification may not): an older client's batch would be read as 2025-03-26's.
+            Ok(m) if m.get("method").and_then(Value::as_str) != Some("initialize") => {
+                refused("an MCP message after initialize must carry MCP-Protocol-Version")
             }
-        }
+            // `initialize`, or not JSON at all (rmcp answers a parse error).
+            _ => Ok(()),
+        },
     }
+}
+
+/// The `Host` values that name the public URL's origin: with its port, and without it as
+/// clients write a default port (rmcp matches an allowed host that names a port only with
+/// that port).
+fn public_hosts(origin: &str) -> [String; 2] {
+    let authority = origin.split("://").nth(1).unwrap_or_default();
+    let host = authority
+        .rsplit_once(':')
+        .map_or(authority, |(host, _)| host);
+    [authority.to_owned(), host.to_owned()]
 }
 
 /// `scheme://host:port` of the public URL, the port written out (rmcp reads an origin without
@@ -230,4 +256,26 @@ fn public_origin(public_url: Option<&str>) -> Option<String> {
         .port_u16()
         .unwrap_or(if scheme == "https" { 443 } else { 80 });
     Some(format!("{scheme}://{}:{port}", uri.host()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::target;
+    use crate::mcp::Call;
+
+    /// A tool's arguments stay values of its one route: no dot segment, separator or second
+    /// parameter can come out of them.
+    #[test]
+    fn arguments_cannot_leave_their_place_in_the_target() {
+        let up = Call::to(&["regions", "..", "profile"]);
+        assert_eq!(target(&up), "/regions/%2E%2E/profile");
+        assert_eq!(target(&Call::to(&["citations", "."])), "/citations/%2E");
+        let odd = Call::to(&["citations", "a/../b?c#d"]).with("period", Some("2022&x=1"));
+        assert_eq!(
+            target(&odd),
+            "/citations/a%2F..%2Fb%3Fc%23d?period=2022%26x%3D1"
+        );
+        let list = Call::to(&["compare"]).with_list("regions", &["DE21".into(), "A,B".into()]);
+        assert_eq!(target(&list), "/compare?regions=DE21,A%2CB");
+    }
 }

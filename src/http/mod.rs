@@ -100,12 +100,24 @@ where
     let gzip = respond::accepts_gzip(&parts.headers);
 
     if parts.uri.path().strip_prefix(state.base_path.as_str()) == Some(mcp::PATH) {
-        // Each tool call inside is a request of its own through this pipeline (limited,
-        // charged, logged); the message around them is answered here.
+        // The message costs one request, like any other, unless it made REST requests: each
+        // tool call inside is a request of its own through this pipeline (limited, charged and
+        // logged as its route), so a tool call costs what its route costs.
         let head = Parts::clone(&parts);
-        let mut response = match mcp::transport(&state, parts, body, peer).await {
-            Ok(response) => response,
-            Err(e) => render(&state, (gzip, false), &request_id, &principal, Err(e)).await,
+        let result = match authenticate(&state, &parts, &Match::NotFound, charge.as_mut()) {
+            Ok(caller) => {
+                principal = caller;
+                mcp::transport(&state, parts, body, peer).await
+            }
+            Err(e) => Err(e),
+        };
+        let bad_credential = result.as_ref().is_err_and(ApiError::is_refused_credential);
+        let (mut response, made_requests) = match result {
+            Ok(answered) => answered,
+            Err(e) => {
+                let response = render(&state, (gzip, false), &request_id, &principal, Err(e));
+                (response.await, false)
+            }
         };
         respond::common_headers(
             response.headers_mut(),
@@ -113,6 +125,13 @@ where
             state.config.tls,
             (false, false),
         );
+        if let Some(mut charge) = charge {
+            if made_requests {
+                charge.waive(&state);
+            }
+            let authenticated = principal.account_id().is_some();
+            charge.settle(&state, &mut response, authenticated, bad_credential);
+        }
         let span_id = in_span.then_some(request_id.as_str());
         log_access(&state, &head, peer, &principal, &response, started, span_id);
         state

@@ -88,6 +88,18 @@ impl Charge {
         Ok(())
     }
 
+    /// Gives back everything charged: the request turned out to be paid for otherwise (an MCP
+    /// message whose tool calls were charged as the REST requests they made).
+    pub fn waive(&mut self, state: &AppState) {
+        if self.weight > 0 {
+            state
+                .limiter
+                .refund(&self.policies, self.weight, self.wall_secs);
+            self.decision.give_back(self.weight);
+            self.weight = 0;
+        }
+    }
+
     /// After the answer is known: refunds what does not count (401, 429, 5xx and, as GitHub
     /// does, an authenticated 304) and, of a request refused for what it asked (any other 4xx:
     /// a bad parameter, a briefing type with nothing to say), all but one request of the

@@ -13,7 +13,8 @@ use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolResult, ContentBlock, Implementation, ProtocolVersion, ServerCapabilities, ServerConfig,
 };
-use rmcp::{ErrorData, ServerHandler, schemars, tool, tool_handler, tool_router};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, schemars, tool, tool_handler, tool_router};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -169,21 +170,46 @@ impl Tools {
         }
     }
 
+    /// The API's answer, or an error when the call is cancelled first: a client that goes away
+    /// (or cancels) ends the REST request it was waiting for, as it would end its own REST
+    /// request by closing the connection.
+    async fn fetch(
+        &self,
+        request: BackendFuture<'_>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Answer, ErrorData> {
+        tokio::select! {
+            answer = request => answer.map_err(|e| {
+                ErrorData::internal_error(format!("regintel did not answer: {e}"), None)
+            }),
+            () = context.ct.cancelled() => {
+                Err(ErrorData::internal_error("the call was cancelled", None))
+            }
+        }
+    }
+
     /// The API's answer as the tool's result: its JSON whole (data, citations, warnings); an
     /// error answer as a tool error carrying the API's error, which the assistant can read.
-    async fn answer(&self, request: BackendFuture<'_>) -> Result<CallToolResult, ErrorData> {
-        let answer = request.await.map_err(|e| {
-            ErrorData::internal_error(format!("regintel did not answer: {e}"), None)
-        })?;
-        let text = serde_json::to_string(&answer.body)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let content = vec![ContentBlock::text(text)];
-        Ok(if (200..300).contains(&answer.status) {
-            CallToolResult::success(content)
-        } else {
-            CallToolResult::error(content)
-        })
+    async fn answer(
+        &self,
+        request: BackendFuture<'_>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let answer = self.fetch(request, context).await?;
+        result(answer)
     }
+}
+
+/// A REST answer as a tool's result.
+fn result(answer: Answer) -> Result<CallToolResult, ErrorData> {
+    let text = serde_json::to_string(&answer.body)
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+    let content = vec![ContentBlock::text(text)];
+    Ok(if (200..300).contains(&answer.status) {
+        CallToolResult::success(content)
+    } else {
+        CallToolResult::error(content)
+    })
 }
 
 #[tool_router]
@@ -196,6 +222,7 @@ impl Tools {
     async fn search_regions(
         &self,
         Parameters(q): Parameters<SearchRegions>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let query = q.query.filter(|s| !s.trim().is_empty());
         let call = Call::to(&["regions"])
@@ -203,7 +230,7 @@ impl Tools {
             .with("q", query.as_deref().map(str::trim))
             .with("level", q.level)
             .with("country", q.country);
-        self.answer(self.backend.get(call)).await
+        self.answer(self.backend.get(call), &context).await
     }
 
     #[tool(
@@ -214,9 +241,10 @@ impl Tools {
     async fn region_profile(
         &self,
         Parameters(r): Parameters<RegionCode>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let call = Call::to(&["regions", &r.region, "profile"]);
-        self.answer(self.backend.get(call)).await
+        self.answer(self.backend.get(call), &context).await
     }
 
     #[tool(
@@ -226,12 +254,13 @@ impl Tools {
     async fn compare_regions(
         &self,
         Parameters(c): Parameters<Compare>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let call = Call::to(&["compare"])
             .with_list("regions", &c.regions)
             .with("dataset", Some(&c.dataset))
             .with("period", c.period);
-        self.answer(self.backend.get(call)).await
+        self.answer(self.backend.get(call), &context).await
     }
 
     #[tool(
@@ -242,9 +271,10 @@ impl Tools {
     async fn get_citation(
         &self,
         Parameters(c): Parameters<CitationId>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let call = Call::to(&["citations", &c.citation]);
-        self.answer(self.backend.get(call)).await
+        self.answer(self.backend.get(call), &context).await
     }
 
     #[tool(
@@ -255,6 +285,7 @@ impl Tools {
     async fn search_datasets(
         &self,
         Parameters(q): Parameters<SearchDatasets>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let words: Vec<String> = (q.query.unwrap_or_default().split_whitespace())
             .map(str::to_lowercase)
@@ -274,11 +305,9 @@ impl Tools {
             let call = Call::to(&["datasets"])
                 .with("limit", Some(100))
                 .with("cursor", cursor.take());
-            let answer = self.backend.get(call).await.map_err(|e| {
-                ErrorData::internal_error(format!("regintel did not answer: {e}"), None)
-            })?;
+            let answer = self.fetch(self.backend.get(call), &context).await?;
             if !(200..300).contains(&answer.status) {
-                return self.answer(Box::pin(async move { Ok(answer) })).await;
+                return result(answer);
             }
             let page = answer.body;
             if let Some(list) = page.get("data").and_then(Value::as_array) {
@@ -295,8 +324,7 @@ impl Tools {
             }
         }
         let body = serde_json::json!({ "data": found });
-        self.answer(Box::pin(async move { Ok(Answer { status: 200, body }) }))
-            .await
+        result(Answer { status: 200, body })
     }
 
     #[tool(
@@ -308,13 +336,14 @@ impl Tools {
     async fn correlation_matrix(
         &self,
         Parameters(m): Parameters<Matrix>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let call = Call::to(&["intelligence", "correlations", "matrix"])
             .with("nuts_code", Some(&m.region))
             .with_list("datasets", &m.datasets)
             .with("level", m.level)
             .with("method", m.method);
-        self.answer(self.backend.get(call)).await
+        self.answer(self.backend.get(call), &context).await
     }
 
     #[tool(
@@ -325,12 +354,13 @@ impl Tools {
     async fn create_briefing(
         &self,
         Parameters(b): Parameters<BriefingRequest>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let body = serde_json::json!({
             "region_nuts_code": b.region,
             "briefing_type": b.briefing_type,
         });
-        self.answer(self.backend.post(Call::to(&["briefings"]), body))
+        self.answer(self.backend.post(Call::to(&["briefings"]), body), &context)
             .await
     }
 }

@@ -192,10 +192,14 @@ async fn the_docs_runnable_blocks_and_answer_examples_hold_against_the_demo() {
     let dir = tempfile::tempdir().unwrap();
     let demo = dir.path().join("regintel-demo");
     std::fs::create_dir(&demo).unwrap();
+    // Owner-only, as the demo makes it (`regintel check` refuses a directory others may read).
+    std::fs::set_permissions(&demo, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
     // The bundled database: the demo's import step finds nothing to do.
     std::fs::copy(bundled_db(), demo.join(regintel::store::DB_FILE)).unwrap();
-    // Limits no walk through the docs reaches, however slowly the machine runs it.
+    // Limits no walk through the docs reaches, however slowly the machine runs it; webhook
+    // endpoints on this machine, as docs/webhooks.md starts the demo.
     let mut command = regintel();
+    command.env("REGINTEL_WEBHOOK_ALLOW_LOOPBACK", "on");
     for tier in ["ANONYMOUS", "PROFESSIONAL", "INSTITUTIONAL"] {
         for window in ["MINUTE", "HOUR", "DAY"] {
             command.env(format!("REGINTEL_LIMIT_{tier}_{window}"), "100000");

@@ -1047,8 +1047,9 @@ fn mcp_tool(call: &Value) -> &str {
     call["params"]["name"].as_str().unwrap_or_default()
 }
 
-/// `probe` made by its MCP tool with the attacker's key. The answer's body is the REST answer
-/// the tool returns (the text of its result); a JSON-RPC error stays whole.
+/// `probe` made by its MCP tool with the attacker's key. The answer is the REST answer the tool
+/// returns (the text of its result), with the status its error names; a JSON-RPC error (no
+/// tool reached) stays whole, as a 400.
 async fn send_mcp(client: &Client, probe: &Probe, creds: &Credentials) -> Resp {
     let call = mcp_call(probe).expect("a route an MCP tool mirrors");
     let mut resp = client
@@ -1067,6 +1068,12 @@ async fn send_mcp(client: &Client, probe: &Probe, creds: &Credentials) -> Resp {
     let message: Value = serde_json::from_slice(&resp.body).unwrap_or(Value::Null);
     if let Some(answer) = message["result"]["content"][0]["text"].as_str() {
         resp.body = answer.as_bytes().to_vec();
+        if message["result"]["isError"] == true {
+            let answer: Value = serde_json::from_str(answer).unwrap_or(Value::Null);
+            resp.status = answer["error"]["status"].as_u64().map_or(599, |s| s as u16);
+        }
+    } else if message.get("error").is_some() {
+        resp.status = 400;
     }
     resp
 }
@@ -1236,7 +1243,12 @@ async fn attack(f: &Fixture, attacker: &Party, victim: &Party) {
                     String::from_utf8_lossy(value.as_bytes())
                 );
             }
-            let request = format!("{} {}", probe.path, text(&probe.body));
+            // What the caller named (for the MCP caller, the tool's arguments: it drops some of
+            // the route's parameters).
+            let request = match o.caller {
+                Caller::Mcp => mcp_call(probe).map(|c| c.to_string()).unwrap_or_default(),
+                _ => format!("{} {}", probe.path, text(&probe.body)),
+            };
             for secret in &secrets {
                 if body.contains(secret.as_str()) && !request.contains(secret.as_str()) {
                     failures.push(format!(
@@ -1253,7 +1265,8 @@ async fn attack(f: &Fixture, attacker: &Party, victim: &Party) {
             if let Some(secret) = secrets.iter().find(|s| suggested.contains(s.as_str())) {
                 failures.push(format!("{who}: suggests the victim's {secret:?}"));
             }
-            if resp.status == 500 || resp.status == 429 {
+            // (599: a tool error without the API's envelope.)
+            if matches!(resp.status, 500 | 429 | 599) {
                 failures.push(format!(
                     "{who}: answered {}: {}",
                     resp.status,
@@ -1499,6 +1512,17 @@ fn check_mcp_reached(outcomes: &[Outcome], attacker: &Party, failures: &mut Vec<
         .filter(|o| o.caller == Caller::Key)
         .map(|o| (o.probe.id, o))
         .collect();
+    // Every MCP probe reached its tool where its route took the request.
+    for o in &mcp {
+        let unreached = normalised(&o.resp.body, &[]).get("jsonrpc").is_some();
+        if unreached && (200..300).contains(&by_key[&o.probe.id].resp.status) {
+            failures.push(format!(
+                "MCP {}: no tool was reached: {}",
+                o.probe.describe(),
+                clip(&text(&o.resp.body), "")
+            ));
+        }
+    }
     let mut compared = 0;
     for o in mcp
         .iter()

@@ -68,14 +68,20 @@ async fn the_mcp_tools_answer_over_http_and_stdio_for_the_callers_own_data() {
 
     // After initialize, a message names the protocol version it speaks, one regintel speaks.
     let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}).to_string();
-    for version in [None, Some("2025-03-26"), Some("1999-01-01")] {
+    let batch = format!("[{list}]");
+    for (version, message) in [
+        (None, &list),
+        (None, &batch),
+        (Some("2025-03-26"), &list),
+        (Some("1999-01-01"), &list),
+    ] {
         let with = [
             &headers[..],
             version.map(|v| ("mcp-protocol-version", v)).as_slice(),
         ]
         .concat();
-        let refused = s.call("POST", "/mcp", &with, list.as_bytes()).await;
-        assert_eq!(refused.status, 400, "{version:?}");
+        let refused = s.call("POST", "/mcp", &with, message.as_bytes()).await;
+        assert_eq!(refused.status, 400, "{version:?} {message}");
         let error = &refused.json()["error"];
         assert_eq!(error["code"], "invalid_request", "{error}");
         assert!(
@@ -146,4 +152,87 @@ fn the_stdio_server_refuses_plain_http_to_another_machine() {
     assert!(!out.status.success());
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("--url must be https://"), "{said}");
+}
+
+/// With a public URL, a client names its host with the port or without it (as clients write a
+/// default port); another host, or a page of another origin, is refused. A message that makes
+/// no REST request (initialize, tools/list, a call of no tool) costs one request; a tool call
+/// costs what its route costs, and nothing more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_http_transport_takes_the_public_host_and_charges_each_message() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| {
+            c.public_url = Some("https://stats.example.org".to_owned());
+            c.limits.institutional = regintel::config::Quotas {
+                minute: 1_000,
+                hour: 10_000,
+                day: 100_000,
+            }
+        }),
+        ..Default::default()
+    })
+    .await;
+    let caller = s.account("mcp-host@example.org", Tier::Institutional);
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}});
+    for (host, origin, expected) in [
+        ("stats.example.org", None, 200),
+        ("stats.example.org:443", None, 200),
+        ("stats.example.org", Some("https://stats.example.org"), 200),
+        ("evil.example", None, 403),
+        ("stats.example.org", Some("https://evil.example"), 403),
+    ] {
+        let mut headers = vec![
+            ("content-type", "application/json"),
+            ("accept", "application/json, text/event-stream"),
+            ("host", host),
+        ];
+        headers.extend(origin.map(|o| ("origin", o)));
+        let r = s
+            .call("POST", "/mcp", &headers, initialize.to_string().as_bytes())
+            .await;
+        assert_eq!(r.status, expected, "{host} {origin:?}");
+    }
+
+    let keyed = [
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("host", "stats.example.org"),
+        ("mcp-protocol-version", "2025-11-25"),
+        caller.key_header(),
+    ];
+    let used = || async {
+        let r = s
+            .call("GET", "/regions/DE21", &[caller.key_header()], b"")
+            .await;
+        r.header("x-ratelimit-used")
+            .unwrap()
+            .parse::<u64>()
+            .unwrap()
+    };
+    let call = |name: &str, arguments: serde_json::Value| {
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+               "params": {"name": name, "arguments": arguments}})
+        .to_string()
+    };
+    let list = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list"}).to_string();
+    // (message, what it costs besides the GET that reads the count)
+    for (message, cost) in [
+        (list, 1),
+        (call("no_such_tool", json!({})), 1),
+        (call("region_profile", json!({"region": "DE21"})), 1),
+        (
+            call(
+                "correlation_matrix",
+                json!({"region": "DE", "level": 2, "datasets": ["tgs00010", "tgs00007"]}),
+            ),
+            5,
+        ),
+    ] {
+        let before = used().await;
+        let r = s.call("POST", "/mcp", &keyed, message.as_bytes()).await;
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        assert_eq!(used().await, before + cost + 1, "{message}");
+    }
+    s.stop().await.unwrap();
 }

@@ -717,10 +717,14 @@ impl Conn {
     }
 
     async fn try_send(&mut self, req: Request<'_>) -> Option<Resp> {
-        let mut builder = http::Request::builder()
-            .method(req.method)
-            .uri(req.path)
-            .header("host", "localhost");
+        let mut builder = http::Request::builder().method(req.method).uri(req.path);
+        if !req
+            .headers
+            .iter()
+            .any(|(k, _)| k.eq_ignore_ascii_case("host"))
+        {
+            builder = builder.header("host", "localhost");
+        }
         for (k, v) in req.headers {
             builder = builder.header(*k, *v);
         }
