@@ -8,17 +8,19 @@ use serde_json::json;
 
 use crate::support::{BASE, Options, TestServer, Tier, run_script};
 
+/// Quotas small enough that the headers count each request (the tests' defaults are vast).
+fn counted(c: &mut regintel::config::ServerConfig) {
+    c.limits.institutional = regintel::config::Quotas {
+        minute: 1_000,
+        hour: 10_000,
+        day: 100_000,
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_mcp_tools_answer_over_http_and_stdio_for_the_callers_own_data() {
-    // Quotas small enough that the headers count each request (the tests' defaults are vast).
     let s = TestServer::start_with(Options {
-        configure: Some(|c| {
-            c.limits.institutional = regintel::config::Quotas {
-                minute: 1_000,
-                hour: 10_000,
-                day: 100_000,
-            }
-        }),
+        configure: Some(counted),
         ..Default::default()
     })
     .await;
@@ -162,12 +164,8 @@ fn the_stdio_server_refuses_plain_http_to_another_machine() {
 async fn the_http_transport_takes_the_public_host_and_charges_each_message() {
     let s = TestServer::start_with(Options {
         configure: Some(|c| {
+            counted(c);
             c.public_url = Some("https://stats.example.org".to_owned());
-            c.limits.institutional = regintel::config::Quotas {
-                minute: 1_000,
-                hour: 10_000,
-                day: 100_000,
-            }
         }),
         ..Default::default()
     })
