@@ -136,7 +136,8 @@ enum Command {
     Check(Box<ServeArgs>),
     /// Copy the database while the server runs into FILE (a new file), consistent at one
     /// moment, and check the copy's integrity. Restore: stop the server and put FILE in place
-    /// of <data dir>/regintel.sqlite (see docs/operations.md, installed in /usr/share/doc/regintel/).
+    /// of <data dir>/regintel.sqlite (see docs/operations.md, installed as
+    /// /usr/share/doc/regintel/docs/operations.md).
     Backup {
         #[command(flatten)]
         data: DataDir,

@@ -1264,6 +1264,7 @@ fn the_debian_package_unpacks_into_a_fresh_root_and_its_binary_serves() {
         "etc/regintel/regintel.env",
         "usr/share/doc/regintel/README.md",
         "usr/share/doc/regintel/LICENSE",
+        "usr/share/doc/regintel/CHANGELOG.md",
     ] {
         assert!(root.path().join(file).is_file(), "{file} is not in {deb}");
     }
