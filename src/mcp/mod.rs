@@ -141,7 +141,9 @@ pub struct Matrix {
         description = "The NUTS level of the subregions (1 to 3); the next below if absent."
     )]
     pub level: Option<u8>,
-    #[schemars(description = "Two to ten dataset codes, e.g. ['tgs00010', 'tgs00007'].")]
+    #[schemars(
+        description = "Two to 20 dataset codes (a matrix holds at most 20 variables), e.g. ['tgs00010', 'tgs00007']."
+    )]
     pub datasets: Vec<String>,
     #[schemars(description = "'pearson' (default) or 'spearman'.")]
     pub method: Option<String>,
