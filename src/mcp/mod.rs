@@ -166,9 +166,13 @@ pub struct Tools {
 
 impl Tools {
     pub fn new(backend: Box<dyn Backend>) -> Tools {
+        // The tools' JSON schemas are generated once, not for every message of the HTTP
+        // transport (each message makes its own `Tools`).
+        static ROUTER: std::sync::LazyLock<ToolRouter<Tools>> =
+            std::sync::LazyLock::new(Tools::tool_router);
         Tools {
             backend,
-            tool_router: Self::tool_router(),
+            tool_router: ROUTER.clone(),
         }
     }
 
@@ -313,10 +317,12 @@ impl Tools {
             }
             let page = answer.body;
             if let Some(list) = page.get("data").and_then(Value::as_array) {
-                let text = |d: &Value| described(d);
                 found.extend(
                     list.iter()
-                        .filter(|d| words.iter().all(|w| text(d).contains(w.as_str())))
+                        .filter(|d| {
+                            let text = described(d);
+                            words.iter().all(|w| text.contains(w.as_str()))
+                        })
                         .cloned(),
                 );
             }
