@@ -46,10 +46,11 @@
 //!   addresses a webhook may reach.
 //! - [`period`]: reference periods in the one form regintel stores (`2023`, `2023-Q1`, `2023-S1`,
 //!   `2023-01`), whatever file they came from.
-//! - [`error`], [`ids`], [`client_addr`], [`reply`], [`limits`], [`dataset_file`],
+//! - [`error`], [`ids`], [`text`], [`client_addr`], [`reply`], [`limits`], [`dataset_file`],
 //!   [`catalogue`] and [`metrics`]: small pieces that use no other module of the crate but the
-//!   two below (error-message quoting, identifiers, client addresses, rendered answers, the GCRA
-//!   limiter, the parsed-file types, the bundled extract, the Prometheus counters).
+//!   two below (error-message quoting, identifiers, control characters in outside text, client
+//!   addresses, rendered answers, the GCRA limiter, the parsed-file types, the bundled extract,
+//!   the Prometheus counters).
 //! - [`json_text`]: JSON text written byte for byte as serde_json writes it, with fewer
 //!   instructions.
 //! - [`runtime`]: the process and its resources: time formatting, tasks that end with their
@@ -103,6 +104,7 @@ pub mod reply;
 pub mod runtime;
 pub mod state;
 pub mod store;
+pub mod text;
 pub mod webhooks;
 
 pub use app::start;

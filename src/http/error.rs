@@ -68,6 +68,22 @@ impl ApiError {
         ApiError::Rejected(Rejection::invalid(parameter, message))
     }
 
+    /// An unexpected error that the request's own text caused in the database (see
+    /// `store::sql::refused_text_in`) is the caller's (400), not the server's: a 500 would be
+    /// logged as an error and given back to the caller's limits.
+    pub fn blaming_input(self) -> Self {
+        match self {
+            ApiError::Internal(e) if crate::store::sql::refused_text_in(&e) => {
+                ApiError::InvalidRequest(
+                    "the request holds text the database cannot store (a control character or an \
+                     invalid character)"
+                        .into(),
+                )
+            }
+            other => other,
+        }
+    }
+
     /// A credential or password that was sent and refused: charged to the address's failed
     /// authentications, and challenged with `error="invalid_token"`.
     pub fn is_refused_credential(&self) -> bool {
@@ -315,6 +331,28 @@ mod tests {
         assert_eq!(samples[14].code(), samples[13].code());
         // The internal cause never becomes the message.
         assert_eq!(samples[9].to_string(), "internal error");
+    }
+
+    /// What PostgreSQL refuses of a text value itself, however deep it is wrapped, is the
+    /// request's fault (400); other database errors stay internal.
+    #[test]
+    fn text_postgresql_refuses_is_the_callers_fault() {
+        use crate::store::sql::postgres::blocking;
+        let db = crate::store::postgres::testing::TestDatabase::create();
+        let mut conn = db.connect_as(&db.owner);
+        let nul = blocking(|| conn.query_one("SELECT $1::text", &[&"a\u{0}b"])).unwrap_err();
+        let bad_int = blocking(|| conn.query_one("SELECT 'x'::int", &[])).unwrap_err();
+        let missing = blocking(|| conn.query_one("SELECT * FROM no_such_table", &[])).unwrap_err();
+        let wrapped = |e: postgres::Error| {
+            let store = crate::store::StoreError::from(crate::store::sql::SqlError::Postgres(e));
+            ApiError::from(domain::Error::Store(store)).blaming_input()
+        };
+        let nul = anyhow::Error::from(crate::store::sql::SqlError::Postgres(nul))
+            .context("while reading a dataset");
+        let nul = ApiError::Internal(nul).blaming_input();
+        assert_eq!((nul.status(), nul.code()), (400, "invalid_request"));
+        assert_eq!(wrapped(bad_int).status(), 400);
+        assert_eq!(wrapped(missing).status(), 500);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Query strings: percent-decoded `name=value` pairs, taken one by one by the handler and then
-//! checked for leftovers, so a misspelt parameter is an error rather than silently ignored.
+//! checked for leftovers, so a misspelt parameter is an error rather than silently ignored. A
+//! control character in a name or value is refused here, before any handler or query sees it.
 
 use std::collections::BTreeMap;
 
@@ -20,6 +21,18 @@ impl Query {
                 .ok_or_else(|| ApiError::invalid(name, "malformed percent-encoding"))?;
             let value = decode(value)
                 .ok_or_else(|| ApiError::invalid(&name, "malformed percent-encoding"))?;
+            if let Some(why) = crate::text::refusal(&name, false) {
+                return Err(ApiError::invalid(
+                    &name,
+                    format!("a parameter's name {why}"),
+                ));
+            }
+            if let Some(why) = crate::text::refusal(&value, false) {
+                return Err(ApiError::invalid(
+                    &name,
+                    format!("parameter {} {why}", shown(&name)),
+                ));
+            }
             if params.insert(name.clone(), value).is_some() {
                 return Err(ApiError::invalid(
                     &name,
@@ -197,5 +210,10 @@ mod tests {
         assert!(Query::parse(Some("a=1&a=2")).is_err());
         let mut q = Query::parse(Some("level=9")).unwrap();
         assert!(q.take_int("level", 0, 3).is_err());
+        for raw in ["dataset=tgs%00", "q=a%0Ab", "x%1B=1", "q=%C2%85"] {
+            let err = Query::parse(Some(raw)).unwrap_err();
+            assert_eq!(err.code(), "invalid_parameter", "{raw}");
+            assert!(err.to_string().contains("control character U+"), "{raw}");
+        }
     }
 }

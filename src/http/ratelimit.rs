@@ -95,7 +95,7 @@ impl Charge {
             state
                 .limiter
                 .refund(&self.policies, self.weight, self.wall_secs);
-            self.decision.give_back(self.weight);
+            self.decision.give_back(self.weight, true);
             self.weight = 0;
         }
     }
@@ -103,8 +103,11 @@ impl Charge {
     /// After the answer is known: refunds what does not count (401, 429, 5xx and, as GitHub
     /// does, an authenticated 304) and, of a request refused for what it asked (any other 4xx:
     /// a bad parameter, a briefing type with nothing to say), all but one request of the
-    /// route's weight: it did no work of that weight. Charges a refused credential to the
-    /// address's auth-fail bucket, and describes the buckets in the headers.
+    /// route's weight: it did no work of that weight. A 5xx is given back to the hour's and
+    /// day's quotas only, never to the rolling minute: requests that make the server fail would
+    /// otherwise cost nothing, and a caller could send them as fast as the network carries them.
+    /// Charges a refused credential to the address's auth-fail bucket, and describes the
+    /// buckets in the headers.
     pub fn settle(
         mut self,
         state: &AppState,
@@ -124,9 +127,16 @@ impl Charge {
         } else {
             0
         };
-        if refund > 0 {
+        if refund > 0 && status.is_server_error() {
+            let quotas: Vec<Policy> = (self.policies.iter())
+                .filter(|p| p.quota())
+                .cloned()
+                .collect();
+            state.limiter.refund(&quotas, refund, self.wall_secs);
+            self.decision.give_back(refund, false);
+        } else if refund > 0 {
             state.limiter.refund(&self.policies, refund, self.wall_secs);
-            self.decision.give_back(refund);
+            self.decision.give_back(refund, true);
         }
         if bad_credential {
             // Only a credential that was sent and refused counts as a failure (not a missing

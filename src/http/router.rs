@@ -50,7 +50,7 @@ pub fn find(base: &str, method: &Method, path: &str) -> Match {
 }
 
 /// Matches `/regions/{region_code}/profile` against `/regions/DE21/profile`; segments are
-/// percent-decoded; an empty parameter never matches. A parameter segment may end in a fixed
+/// percent-decoded; an empty parameter, or one holding a control character, never matches. A parameter segment may end in a fixed
 /// suffix (`{dataset_code}.csv`), which must be present and is not part of the value.
 fn match_path(template: &'static str, path: &str) -> Option<Vec<(&'static str, String)>> {
     let mut params = Vec::new();
@@ -62,7 +62,12 @@ fn match_path(template: &'static str, path: &str) -> Option<Vec<(&'static str, S
             if value.is_empty() {
                 return None;
             }
-            params.push((name, super::query::decode(value)?));
+            // A control character names no object: the path is no route's (404).
+            let value = super::query::decode(value)?;
+            if crate::text::control_char(&value).is_some() {
+                return None;
+            }
+            params.push((name, value));
         } else if want != got {
             return None;
         }
@@ -109,6 +114,15 @@ mod tests {
             find(BASE, &Method::GET, "/regions"),
             Match::NotFound
         ));
+        for path in ["/datasets/x%00", "/regions/DE%0A21", "/citations/cit_%7F"] {
+            assert!(
+                matches!(
+                    find(BASE, &Method::GET, &format!("{BASE}{path}")),
+                    Match::NotFound
+                ),
+                "{path}"
+            );
+        }
         assert!(matches!(
             find(BASE, &Method::GET, "/api/v1/other/regions"),
             Match::NotFound

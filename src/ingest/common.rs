@@ -247,13 +247,23 @@ impl<'r> CsvRows<'r> {
         }
     }
 
-    /// The next record and its 1-based line, `None` at the end of the file.
+    /// The next record and its 1-based line, `None` at the end of the file; a record with a
+    /// control character in a cell is refused.
     pub(crate) fn next(&mut self) -> Result<Option<(u64, &csv::StringRecord)>, FormatError> {
         match self.reader.read_record(&mut self.record) {
             Ok(false) => Ok(None),
             Ok(true) => {
                 let byte = self.record.position().map_or(0, csv::Position::byte);
-                Ok(Some((self.line_at(byte), &self.record)))
+                let line = self.line_at(byte);
+                // A cell's text is stored and shown as it stands: no control character in it.
+                if let Some(why) = self
+                    .record
+                    .iter()
+                    .find_map(|cell| crate::text::refusal(cell, false))
+                {
+                    return Err(FormatError::new(self.file, line, format!("a cell {why}")));
+                }
+                Ok(Some((line, &self.record)))
             }
             Err(err) => {
                 let at = match err.position() {

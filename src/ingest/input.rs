@@ -82,7 +82,7 @@ impl<R: BufRead> Read for Gunzip<R> {
 }
 
 /// The lines of a stream, numbered from 1, without their line break, each checked to be UTF-8
-/// and at most [`MAX_LINE_BYTES`] long.
+/// without control characters (tabs aside) and at most [`MAX_LINE_BYTES`] long.
 pub(super) struct Lines<'r> {
     file: &'r str,
     stream: Box<dyn BufRead + 'r>,
@@ -122,6 +122,17 @@ impl<'r> Lines<'r> {
         let text = text.strip_suffix(b"\r").unwrap_or(text);
         let text = std::str::from_utf8(text)
             .map_err(|_| FormatError::new(self.file, self.line, "not valid UTF-8"))?;
+        // Tabs part the columns of a TSV line; no other control character belongs in one.
+        if let Some(c) = text.chars().find(|&c| c.is_control() && c != '\t') {
+            return Err(FormatError::new(
+                self.file,
+                self.line,
+                format!(
+                    "the line holds the control character {}",
+                    crate::text::code_point(c)
+                ),
+            ));
+        }
         Ok(Some((self.line, text)))
     }
 }
@@ -238,6 +249,11 @@ mod tests {
         assert!(e.reason.contains("longer than"), "{}", e.reason);
         let e = lines(b"ok\n\xff\n").pop().unwrap().unwrap_err();
         assert_eq!((e.line, e.reason.as_str()), (2, "not valid UTF-8"));
+        let e = lines(b"ok\tfine\nDE\x0021\n").pop().unwrap().unwrap_err();
+        assert_eq!(
+            (e.line, e.reason.as_str()),
+            (2, "the line holds the control character U+0000")
+        );
     }
 
     #[test]

@@ -39,13 +39,25 @@ pub struct Policy {
     pub limit: u64,
 }
 
-impl Policy {
-    fn window_secs(&self) -> u64 {
-        match self.kind {
+impl Kind {
+    fn window_secs(self) -> u64 {
+        match self {
             Kind::Minute => 60,
             Kind::Hour => 3600,
             Kind::Day => DAY_SECS as u64,
         }
+    }
+}
+
+impl Policy {
+    fn window_secs(&self) -> u64 {
+        self.kind.window_secs()
+    }
+
+    /// A quota (an hour's or a day's) rather than the rolling minute, which bounds the rate at
+    /// which a caller makes the service work.
+    pub fn quota(&self) -> bool {
+        self.kind != Kind::Minute
     }
 }
 
@@ -72,9 +84,12 @@ pub struct Decision {
 }
 
 impl Decision {
-    /// The buckets as they stand after `weight` was refunded.
-    pub fn give_back(&mut self, weight: u64) {
-        for status in &mut self.statuses {
+    /// The buckets as they stand after `weight` was refunded (to the rolling minutes too, or
+    /// not: see [`Policy::quota`]).
+    pub fn give_back(&mut self, weight: u64, minutes_too: bool) {
+        let minute = Kind::Minute.window_secs();
+        for status in (self.statuses.iter_mut()).filter(|s| minutes_too || s.window_secs != minute)
+        {
             status.used = status.used.saturating_sub(weight);
             status.remaining = status.remaining.saturating_add(weight).min(status.limit);
         }

@@ -293,9 +293,17 @@ impl Tools {
         Parameters(q): Parameters<SearchDatasets>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let words: Vec<String> = (q.query.unwrap_or_default().split_whitespace())
-            .map(str::to_lowercase)
-            .collect();
+        let query = q.query.unwrap_or_default();
+        // The search runs here, over the list's pages, so the check every route makes of its
+        // parameters is made here: a control character matches nothing anyone wrote.
+        if let Some(why) = crate::text::refusal(&query, false) {
+            let message = format!("query {why}");
+            let body = serde_json::json!({"data": null, "error": {
+                "code": "invalid_parameter", "status": 400, "message": message,
+                "details": {"parameter": "query"}}});
+            return result(Answer { status: 400, body });
+        }
+        let words: Vec<String> = (query.split_whitespace()).map(str::to_lowercase).collect();
         let described = |d: &Value| -> String {
             ["code", "title", "topic", "unit", "description"]
                 .iter()

@@ -565,3 +565,60 @@ async fn sessions_are_limited_and_usage_reads_earlier_days() {
     );
     assert_eq!(days[89]["used"], 1, "today: this request");
 }
+
+/// A request the server fails on (here a stored row it cannot read: 500 every time) is given
+/// back to the address's hour and day but not to its minute: a flood of them meets a 429 after
+/// about the minute's limit, however fast it is sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_errors_are_refunded_to_the_quotas_but_not_to_the_minute() {
+    let dir = crate::support::bundled_data_dir();
+    let broken = "cit_aaaaaaaaaaaaaaaaaaaa";
+    rusqlite::Connection::open(dir.path().join(regintel::store::DB_FILE))
+        .unwrap()
+        .execute(
+            "INSERT INTO observations (citation_id, series_id, region_code, period, value,
+                                       value_text, src_line, snapshot_id, superseded_by)
+             SELECT ?1, series_id, region_code, period, 'not a number', value_text, src_line,
+                    snapshot_id, citation_id
+             FROM observations LIMIT 1",
+            [broken],
+        )
+        .unwrap();
+    let s = TestServer::start_in(
+        dir,
+        Options {
+            configure: Some(|c| limits(c, (5, 1000, 1000), (100, 1000, 1000))),
+            ..Default::default()
+        },
+    )
+    .await;
+    let mut failed = Vec::new();
+    let refused = loop {
+        let r = s.get(&format!("/citations/{broken}")).await;
+        match r.status {
+            500 => failed.push(r),
+            429 => break r,
+            other => panic!("{other}: {}", String::from_utf8_lossy(&r.body)),
+        }
+        assert!(failed.len() < 60, "60 server errors and no 429");
+    };
+    // Five within the minute, and one more for each 12 s the flood took (a slow machine).
+    assert!(failed.len() >= 5, "{}", failed.len());
+    assert_eq!(
+        refused.json()["error"]["details"]["violated_policies"],
+        serde_json::json!(["ip-minute"])
+    );
+    // Each failure was given back to the hour and the day, and its headers say so.
+    let last = failed
+        .last()
+        .unwrap()
+        .header("ratelimit")
+        .unwrap()
+        .to_owned();
+    assert!(
+        last.contains("\"ip-hour\";r=1000") && last.contains("\"ip-day\";r=1000"),
+        "{last}"
+    );
+    let healthy = s.get("/regions/DE21").await;
+    assert_eq!(healthy.status, 429, "the minute is spent for every route");
+}

@@ -31,5 +31,6 @@ mod receiver;
 mod sample;
 mod server;
 mod support;
+mod text_input;
 mod tiers;
 mod webhooks;

@@ -64,6 +64,18 @@ impl SqlError {
         std::error::Error::source(error).is_some_and(|s| s.is::<std::io::Error>())
     }
 
+    /// PostgreSQL refused a text value itself (SQLSTATE 22021 `character_not_in_repertoire`,
+    /// 22P02 `invalid_text_representation`, 22P05 `untranslatable_character`): the input's fault,
+    /// where request text slipped past the checks made before any query.
+    pub fn is_refused_text(&self) -> bool {
+        match self {
+            SqlError::Postgres(e) | SqlError::Prepare { source: e, .. } => {
+                e.code().is_some_and(refused_text)
+            }
+            _ => false,
+        }
+    }
+
     /// A uniqueness (or other) constraint refused the write.
     pub fn is_constraint_violation(&self) -> bool {
         match self {
@@ -76,6 +88,29 @@ impl SqlError {
             _ => false,
         }
     }
+}
+
+fn refused_text(code: &::postgres::error::SqlState) -> bool {
+    use ::postgres::error::SqlState;
+    [
+        SqlState::CHARACTER_NOT_IN_REPERTOIRE,
+        SqlState::INVALID_TEXT_REPRESENTATION,
+        SqlState::UNTRANSLATABLE_CHARACTER,
+    ]
+    .contains(code)
+}
+
+/// Whether `err`, wrapped however deep, is one of [`SqlError::is_refused_text`].
+pub fn refused_text_in(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<SqlError>()
+            .is_some_and(SqlError::is_refused_text)
+            || (e.downcast_ref::<::postgres::Error>())
+                .and_then(::postgres::Error::code)
+                .is_some_and(refused_text)
+            || (e.downcast_ref::<::postgres::error::DbError>())
+                .is_some_and(|db| refused_text(db.code()))
+    })
 }
 
 /// `.optional()` on a one-row query: no row is `None`.
