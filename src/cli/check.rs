@@ -1,6 +1,7 @@
 //! `regintel check`: what `serve` would start with, checked without starting it, for installers,
 //! `ExecStartPre` and health scripts: the settings (the same flags and variables as `serve`), the
-//! TLS files, who may read the data directory, the database and the secrets, the database's
+//! TLS files, who may read the secret files the settings name, the data directory, the database
+//! and the secrets, the database's
 //! integrity and schema version. The first problem stops it with a non-zero exit and a reason.
 
 use std::os::unix::fs::PermissionsExt;
@@ -17,6 +18,10 @@ use crate::store::{Database, integrity_check, open_read_only};
 pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
     let config = args.config()?;
     super::launch::tls_settings(args.tls.pair()?, args.plain_http)?;
+    for (file, what) in args.secret_files() {
+        private(file, 0o077, what)
+            .context("consider what it holds exposed: after fixing the mode, change it")?;
+    }
     say.say("settings: ok");
     if config.metrics_token.is_none()
         && (args.plain_http || !config.limits.trusted_proxies.is_empty())
@@ -60,7 +65,7 @@ pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
 
 /// Fails when `path` grants any of the permission bits `forbidden` (0o007: others; 0o077: group
 /// and others).
-fn private(path: &Path, forbidden: u32, what: &str) -> anyhow::Result<()> {
+pub(super) fn private(path: &Path, forbidden: u32, what: &str) -> anyhow::Result<()> {
     let mode = std::fs::metadata(path)
         .with_context(|| format!("cannot read {}", path.display()))?
         .permissions()

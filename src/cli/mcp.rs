@@ -112,6 +112,12 @@ impl Backend for Remote {
 /// Serves the tools over stdin and stdout until the assistant closes them.
 pub fn run(url: &str, key: Option<String>, ca_file: Option<PathBuf>) -> anyhow::Result<()> {
     let base: http::Uri = url.parse().context("--url is not a URL")?;
+    // A user name or password would go out in the Host header of every request.
+    if base.authority().is_some_and(|a| a.as_str().contains('@')) {
+        bail!(
+            "--url must not hold a user name or password: give the API key in REGINTEL_API_KEY or --api-key-file"
+        );
+    }
     let loopback = base
         .host()
         .map(|h| h.trim_start_matches('[').trim_end_matches(']'))

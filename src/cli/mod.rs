@@ -600,6 +600,20 @@ impl LlmArgs {
 }
 
 impl ServeArgs {
+    /// The files the settings name that hold a secret, each with what it is: only the service
+    /// user may read them.
+    fn secret_files(&self) -> Vec<(&Path, &'static str)> {
+        let files = [
+            (&self.data.database.database_url_file, "--database-url-file"),
+            (&self.metrics_token_file, "--metrics-token-file"),
+            (&self.llm.llm_key_file, "--llm-key-file"),
+            (&self.tls.tls_key, "the TLS key (--tls-key)"),
+        ];
+        (files.into_iter())
+            .filter_map(|(file, what)| Some((file.as_deref()?, what)))
+            .collect()
+    }
+
     fn config(&self) -> anyhow::Result<ServerConfig> {
         let mut config = ServerConfig::new(self.data.data_dir.clone());
         config.database = self.data.database()?;
@@ -764,6 +778,10 @@ fn dispatch(
             to_file,
             json,
         } => {
+            if let Some(file) = &to_file {
+                check::private(file, 0o077, "--to-file")
+                    .context("it holds the database's URL, which may hold its owner's password")?;
+            }
             let Some(url) = url_given(to.as_deref(), to_file.as_deref(), "--to and --to-file")?
             else {
                 bail!(

@@ -248,6 +248,65 @@ fn import_reports_malformed_files_and_check_reports_the_database() {
         "{stdout}"
     );
 
+    // A secret file the settings name, readable by others, fails the check, naming it; so does
+    // a database URL file handed to `migrate`.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let token = data.path().join("metrics.token");
+        std::fs::write(&token, "a-token-of-enough-length-0123456789").unwrap();
+        std::fs::set_permissions(&token, std::fs::Permissions::from_mode(0o644)).unwrap();
+        let out = regintel()
+            .args(["check", "--plain-http", "--data-dir"])
+            .arg(data.path())
+            .arg("--metrics-token-file")
+            .arg(&token)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{said}");
+        assert!(
+            said.contains("--metrics-token-file") && said.contains("mode 644"),
+            "{said}"
+        );
+        std::fs::set_permissions(&token, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let out = regintel()
+            .args(["check", "--plain-http", "--data-dir"])
+            .arg(data.path())
+            .arg("--metrics-token-file")
+            .arg(&token)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let url = data.path().join("url");
+        std::fs::write(&url, "postgres://owner:pw@127.0.0.1:1/db").unwrap();
+        std::fs::set_permissions(&url, std::fs::Permissions::from_mode(0o640)).unwrap();
+        for args in [
+            &["check", "--plain-http", "--database-url-file"][..],
+            &["migrate", "--to-file"],
+        ] {
+            let out = regintel()
+                .args(args)
+                .arg(&url)
+                .arg("--data-dir")
+                .arg(data.path())
+                .output()
+                .unwrap();
+            let said = String::from_utf8_lossy(&out.stderr);
+            assert!(!out.status.success(), "{args:?}: {said}");
+            assert!(
+                said.contains("mode 640") && said.contains("chmod 600"),
+                "{said}"
+            );
+            assert!(!said.contains("owner:pw"), "{said}");
+        }
+        std::fs::remove_file(&url).unwrap();
+        std::fs::remove_file(&token).unwrap();
+    }
+
     // `import --bundled` on data that already holds the extract writes nothing.
     let again = run_ok(&["import", "--bundled", "--json"], data.path(), None);
     let reports: serde_json::Value = serde_json::from_str(&again).unwrap();

@@ -138,6 +138,28 @@ fn the_stdio_server_refuses_plain_http_to_another_machine() {
     assert!(said.contains("--url must be https://"), "{said}");
 }
 
+/// A user name or password in `--url` would go out in every request's Host header.
+#[test]
+fn the_stdio_server_refuses_a_url_with_userinfo() {
+    for url in [
+        "https://user:secret@stats.example.org/api/v1/regional",
+        "http://user@127.0.0.1:8080/api/v1/regional",
+    ] {
+        let out = crate::support::regintel()
+            .args(["mcp", "--url", url])
+            .env("REGINTEL_API_KEY", "sk_service_test")
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{url}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("must not hold a user name or password"),
+            "{said}"
+        );
+        assert!(!said.contains("secret@"), "{said}");
+    }
+}
+
 /// With a public URL, a client names its host with the port or without it (as clients write a
 /// default port); another host, or a page of another origin, is refused. A message that makes
 /// no REST request (initialize, tools/list, a call of no tool) costs one request; a tool call
