@@ -886,3 +886,70 @@ async fn a_second_briefing_while_the_model_writes_is_written_without_it() {
     assert_eq!(first.status, 201);
     assert_eq!(first.json()["data"]["generator"]["name"], "model");
 }
+
+/// Every region and aggregate the bundled data holds, with every briefing type: a text that
+/// passes its verification (201) or nothing to say (422), never a writer the verifier refuses
+/// (500). In-process, two threads at a time: the route's limits and per-account cap aside.
+#[test]
+fn every_bundled_region_and_type_is_written_or_has_nothing_to_say() {
+    use regintel::domain::briefings::{TYPES, generate};
+    let dir = crate::support::bundled_data_dir();
+    let store = regintel::store::Store::open(dir.path(), 2).unwrap();
+    // Public rows from memory, as the server reads them by default.
+    let generation = store.system().unwrap().generations().unwrap().public;
+    store.hold_public_data(generation, 256 << 20);
+    let catalogue = regintel::catalogue::Catalogue::bundled();
+    let codes = store.scoped(None).unwrap().region_codes().unwrap();
+    assert!(codes.len() > 1500, "{} regions", codes.len());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (written, refused, failed) = std::thread::scope(|threads| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                threads.spawn(|| {
+                    let scoped = (store.scoped(None).unwrap())
+                        .with_public_data_only(generation)
+                        .unwrap();
+                    let (mut written, mut refused, mut failed) = (0, 0, Vec::new());
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(code) = codes.get(i) else {
+                            return (written, refused, failed);
+                        };
+                        for kind in TYPES {
+                            let made = generate(
+                                &scoped,
+                                &catalogue,
+                                code,
+                                kind,
+                                None,
+                                "brf_sweep".into(),
+                                "2026-01-01T00:00:00Z".into(),
+                            );
+                            match made {
+                                Ok(_) => written += 1,
+                                Err(regintel::domain::Error::Rejected(_)) => refused += 1,
+                                Err(e) => failed
+                                    .push(format!("{code} {kind}: {:#}", anyhow::Error::from(e))),
+                            }
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).fold(
+            (0, 0, Vec::new()),
+            |(w, r, mut f), (w2, r2, f2)| {
+                f.extend(f2);
+                (w + w2, r + r2, f)
+            },
+        )
+    });
+    assert!(
+        failed.is_empty(),
+        "{} failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+    // Most regions have figures for some types, and none has for none.
+    assert!(written > 5000 && refused > 1000, "{written} written, {refused} refused");
+}

@@ -316,48 +316,66 @@ pub(super) fn label_spans(text: &str, labels: &[&str]) -> Vec<(Range<usize>, usi
 }
 
 /// `text` with each cited period blanked where it stands as a date: a whole word after one of
-/// [`BEFORE_PERIOD`], not followed by `%` or one of [`UNIT_WORDS`], and in a model's text
-/// (`strict`) followed by punctuation, a number or one of [`AFTER_PERIOD`]. Longer periods first:
-/// 2024 is not blanked out of 2024-01.
+/// [`BEFORE_PERIOD`], or after a comma that follows such a date (a list: "in 2019, 2021 and
+/// 2024"), not followed by `%` or one of [`UNIT_WORDS`], and in a model's text (`strict`)
+/// followed by punctuation, a number or one of [`AFTER_PERIOD`]. Longer periods first: 2024 is
+/// not blanked out of 2024-01.
 fn without_periods(text: &str, periods: &BTreeSet<String>, strict: bool) -> String {
     let mut out = text.to_owned();
     let mut periods: Vec<&String> = periods.iter().collect();
     periods.sort_by_key(|p| std::cmp::Reverse(p.len()));
-    for period in periods {
-        let mut from = 0;
-        while let Some(found) = out[from..].find(period.as_str()) {
-            let at = from + found;
-            let end = at + period.len();
-            let before = out[..at].trim_end_matches(['(', ' ']);
-            let word_before = before
-                .rsplit(|c: char| !c.is_alphanumeric())
-                .next()
-                .unwrap_or("");
-            let after = out[end..].trim_start_matches(' ');
-            let word_after: String = after
-                .chars()
-                .take_while(|c| c.is_alphanumeric())
-                .collect::<String>()
-                .to_lowercase();
-            let amount =
-                after.starts_with(['%', '\u{2030}']) || UNIT_WORDS.contains(&word_after.as_str());
-            let joined = |rest: &str, joiners: &[char]| {
-                rest.starts_with(joiners) && rest[1..].starts_with(|c: char| c.is_alphanumeric())
-            };
-            let whole = out[..at].ends_with([' ', '('])
-                && !out[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-                && !joined(&out[end..], &['.', ',', '-']);
-            let date = BEFORE_PERIOD.contains(&word_before.to_lowercase().as_str());
-            let fits = !strict
-                || !after.starts_with(char::is_alphabetic)
-                || AFTER_PERIOD.contains(&word_after.as_str());
-            if whole && !amount && date && fits {
-                out.replace_range(at..end, &" ".repeat(period.len()));
+    // Where blanked dates end: a list's next item follows one after a comma. Items are found in
+    // any order, so the periods are read again until a reading blanks nothing more.
+    let mut dates_end: Vec<usize> = Vec::new();
+    loop {
+        let blanked = dates_end.len();
+        for period in &periods {
+            let mut from = 0;
+            while let Some(found) = out[from..].find(period.as_str()) {
+                let at = from + found;
+                let end = at + period.len();
+                if is_date(&out, at..end, &dates_end, strict) {
+                    out.replace_range(at..end, &" ".repeat(period.len()));
+                    dates_end.push(end);
+                }
+                from = end;
             }
-            from = end;
+        }
+        if dates_end.len() == blanked {
+            return out;
         }
     }
-    out
+}
+
+/// Whether the period at `span` of `out` stands as a date (see [`without_periods`]); `dates_end`
+/// are where the dates blanked so far end.
+fn is_date(out: &str, span: Range<usize>, dates_end: &[usize], strict: bool) -> bool {
+    let (at, end) = (span.start, span.end);
+    let before = out[..at].trim_end_matches(['(', ' ']);
+    let word_before = before
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or("");
+    let after = out[end..].trim_start_matches(' ');
+    let word_after: String = after
+        .chars()
+        .take_while(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .to_lowercase();
+    let amount = after.starts_with(['%', '\u{2030}']) || UNIT_WORDS.contains(&word_after.as_str());
+    let joined = |rest: &str, joiners: &[char]| {
+        rest.starts_with(joiners) && rest[1..].starts_with(|c: char| c.is_alphanumeric())
+    };
+    let whole = out[..at].ends_with([' ', '('])
+        && !out[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        && !joined(&out[end..], &['.', ',', '-']);
+    let listed = (out[..at].trim_end_matches(' ').strip_suffix(','))
+        .is_some_and(|rest| dates_end.contains(&rest.len()));
+    let date = BEFORE_PERIOD.contains(&word_before.to_lowercase().as_str()) || listed;
+    let fits = !strict
+        || !after.starts_with(char::is_alphabetic)
+        || AFTER_PERIOD.contains(&word_after.as_str());
+    whole && !amount && date && fits
 }
 
 /// Typographic quotes, the only characters beyond ASCII a model may write outside names.

@@ -444,3 +444,34 @@ fn base_years_and_breaks_are_periods() {
     let why = check_all(&rows, &claims, &text, Author::Writer, &[], &named).unwrap_err();
     assert!(why.contains("no row flagged b"), "{why}");
 }
+
+/// Breaks in a list ("in 2017, 2019, 2021 and 2022") are dates, each after a date and a comma;
+/// a period after a comma that follows no date is a number like any other.
+#[test]
+fn periods_listed_after_a_date_are_dates() {
+    let mut rows = vec![row("cit_now", "2022", 446.0, "446")];
+    let mut named = Vec::new();
+    for year in ["2017", "2019", "2021"] {
+        let mut flagged = row(&format!("cit_b{year}"), year, 1.0, "1");
+        flagged.flags = "b".into();
+        named.push(Break {
+            dataset: "x".into(),
+            period: year.into(),
+            citation: format!("cit_b{year}"),
+        });
+        rows.push(flagged);
+    }
+    let catalogue = Catalogue::bundled();
+    let mut book = ClaimBook::new(&catalogue);
+    let now = book.direct(&rows[0]).unwrap();
+    let text = format!(
+        "Population: {now} in 2022. The series breaks in 2017, 2019, 2021 and 2022 (break in time series)."
+    );
+    for author in [Author::Writer, Author::Model] {
+        let v = check_all(&rows, &book.claims, &text, author, &[], &named).unwrap();
+        assert_eq!(v.claims_checked, 1);
+    }
+    let unlisted = format!("Population: {now}, 2019 in 2022.");
+    let why = check_all(&rows, &book.claims, &unlisted, Author::Model, &[], &named).unwrap_err();
+    assert!(why.contains("the number 2019"), "{why}");
+}
