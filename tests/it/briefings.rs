@@ -547,6 +547,70 @@ const BYPASSES: &[(&str, &str)] = &[
     ("dash_alone", "It grew \u{2013} fast."),
 ];
 
+/// Ways a model's text could state a claim exactly and still say another number, each as (model
+/// name, text it adds, what the fallback reason must say): `{D}` and `{D2}` are the first two
+/// claims without words to read (Oberbayern's GDP, ...), `{CMP}` a comparison's reading followed
+/// by a region of the fact sheet that is not the one it compares with.
+const SMUGGLES: &[(&str, &str, &str)] = &[
+    ("minus", "It is minus {D}.", "\"minus\" before"),
+    ("negative", "It is negative {D}.", "\"negative\" before"),
+    ("bn", "It is {D} bn.", "\"bn\" beside"),
+    ("mln", "It is {D} mln.", "\"mln\" beside"),
+    ("bln", "It is {D} bln.", "\"bln\" beside"),
+    ("m", "It is {D} m.", "\"m\" beside"),
+    ("k", "It is {D} K.", "\"k\" beside"),
+    ("times", "It is {D} x {D}.", "never arithmetic"),
+    ("sum", "It is {D} + {D2}.", "never arithmetic"),
+    ("quotient", "It is {D}/{D2}.", "never arithmetic"),
+    ("squared", "It is {D} squared.", "never arithmetic"),
+    (
+        "number_one",
+        "Oberbayern is number one.",
+        "the number word \"one\"",
+    ),
+    ("one", "It is one of a kind.", "the number word \"one\""),
+    ("roman", "It ranks XII.", "Roman numeral"),
+    ("unit", "It is {D} years.", "\"years\" beside"),
+    (
+        "comparator",
+        "Oberbayern is {CMP}.",
+        "does not compare with",
+    ),
+];
+
+/// [`SMUGGLES`]'s text with its placeholders filled from the model's `facts`.
+fn smuggled(template: &str, facts: &Value) -> String {
+    let sheet: String = (facts["fact_sheet"].as_array().unwrap().iter())
+        .map(|s| s["text"].as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join(" ");
+    // Values in euro per inhabitant: of no unit a magnitude or "years" could be.
+    let value_of = |indicator: &str| -> &str {
+        let at = sheet.find(&format!("{indicator} in Oberbayern: ")).unwrap();
+        let rest = &sheet[at..].split_once(": ").unwrap().1;
+        rest.split(' ').next().unwrap()
+    };
+    let plain = [
+        value_of("GDP per inhabitant"),
+        value_of("Net disposable household income per inhabitant"),
+    ];
+    // "The figure for Bayern is 22,800.00; Oberbayern is 9.2 % above it.": the readings and
+    // the regions they compare with.
+    let compared: Vec<(&str, &str)> = (sheet.split("The figure for ").skip(1))
+        .filter_map(|rest| {
+            let (region, rest) = rest.split_once(" is ")?;
+            let (_, rest) = rest.split_once("; Oberbayern is ")?;
+            Some((region, rest.split_once(" it.")?.0))
+        })
+        .collect();
+    let (with, reads) = compared[0];
+    let other = compared.iter().find(|(r, _)| *r != with).unwrap().0;
+    template
+        .replace("{D2}", plain[1])
+        .replace("{D}", plain[0])
+        .replace("{CMP}", &format!("{reads} {other}"))
+}
+
 /// A chat-completions server whose behaviour the model name chooses; `faithful` (or any name
 /// not listed) writes each fact sheet's sections with "In brief: " before them.
 pub async fn fake_model_server(gate: std::sync::Arc<Gate>) -> std::net::SocketAddr {
@@ -596,6 +660,14 @@ pub async fn fake_model_server(gate: std::sync::Arc<Gate>) -> std::net::SocketAd
                                     let (_, added) =
                                         BYPASSES.iter().find(|(name, _)| *name == trick).unwrap();
                                     let text = sections[0]["text"].as_str().unwrap().to_owned();
+                                    sections[0]["text"] = json!(format!("{text} {added}"));
+                                    200
+                                }
+                                trick if SMUGGLES.iter().any(|(name, ..)| *name == trick) => {
+                                    let (_, template, _) =
+                                        SMUGGLES.iter().find(|(name, ..)| *name == trick).unwrap();
+                                    let text = sections[0]["text"].as_str().unwrap().to_owned();
+                                    let added = smuggled(template, &facts);
                                     sections[0]["text"] = json!(format!("{text} {added}"));
                                     200
                                 }
@@ -694,7 +766,8 @@ async fn a_models_text_is_used_only_when_every_number_in_it_is_a_claim() {
     let bypasses = BYPASSES
         .iter()
         .map(|(name, _)| (*name, "the model's text failed verification"));
-    for (model, reason) in refused.into_iter().chain(bypasses) {
+    let smuggles = SMUGGLES.iter().map(|(name, _, reason)| (*name, *reason));
+    for (model, reason) in refused.into_iter().chain(bypasses).chain(smuggles) {
         let s = with_model(model_addr, model).await;
         let a = s.account("inst@example.org", Tier::Institutional);
         let r = create(&s, &a, "DE21", "economy").await;
@@ -951,5 +1024,8 @@ fn every_bundled_region_and_type_is_written_or_has_nothing_to_say() {
         failed.join("\n")
     );
     // Most regions have figures for some types, and none has for none.
-    assert!(written > 5000 && refused > 1000, "{written} written, {refused} refused");
+    assert!(
+        written > 5000 && refused > 1000,
+        "{written} written, {refused} refused"
+    );
 }

@@ -244,9 +244,17 @@ pub fn generate(
         if !read.contains_key(citation) {
             read.insert(citation.to_owned(), store.citation(citation)?);
         }
-        Ok(read[citation].as_ref().map(|row| verify::CitedRow {
+        let Some(row) = read[citation].as_ref() else {
+            return Ok(None);
+        };
+        let region = store.region(&row.region_code)?;
+        Ok(Some(verify::CitedRow {
             period: row.obs.period.to_string(),
             region: row.region_code.clone(),
+            region_name: (region.as_deref())
+                .and_then(|r| r.name())
+                .unwrap_or_default()
+                .to_owned(),
             value: row.obs.value,
             value_text: row.obs.value_text.to_string(),
             unit: row.unit.clone(),

@@ -12,9 +12,10 @@ use serde::{Deserialize, Serialize};
 use super::claims::{Claim, Operation};
 use super::{Break, Label, Section, numbers};
 use crate::domain::{Error, decimals};
+use beside::ClaimRows;
 use words::{
     AFTER_PERIOD, BEFORE_PERIOD, CHANGING, COMPARING, NOT_SUPERLATIVES, NUMBER_WORDS,
-    PERCENT_WORDS, RANK_WORDS, UNIT_WORDS,
+    PERCENT_WORDS, RANK_WORDS, ROMAN_COUNTRY_CODES, UNIT_WORDS,
 };
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -48,6 +49,8 @@ pub enum Author {
 pub struct CitedRow {
     pub period: String,
     pub region: String,
+    /// The region's name, as the text may call it.
+    pub region_name: String,
     pub value: Option<f64>,
     /// The value as published (its decimals are the rounding a claim must show).
     pub value_text: String,
@@ -227,10 +230,14 @@ pub fn verify(
                         ),
                     }));
                 };
-                if author == Author::Model
-                    && let Some(why) = compared_beyond(claim, &own_words, span.clone())
-                {
-                    return Ok(Err(why));
+                if author == Author::Model {
+                    let unread = ClaimRows::default();
+                    let rows = cited.claims.get(&claim.id).unwrap_or(&unread);
+                    let why = compared_beyond(claim, &own_words, span.clone())
+                        .or_else(|| beside::beside(claim, rows, &text, span.clone(), &cited.names));
+                    if let Some(why) = why {
+                        return Ok(Err(why));
+                    }
                 }
                 numbers_checked += 1;
                 used.insert(claim.id.as_str());
@@ -272,11 +279,14 @@ pub fn verify(
     }))
 }
 
-/// What the cited rows say about the text: the periods it may write as dates, and the regions.
+/// What the cited rows say about the text: the periods it may write as dates, the regions (by
+/// code, with the names the text may call each by), and what each claim's rows are.
 #[derive(Default)]
 struct Cited {
     periods: BTreeSet<String>,
     regions: BTreeSet<String>,
+    names: std::collections::BTreeMap<String, Vec<String>>,
+    claims: std::collections::HashMap<String, ClaimRows>,
 }
 
 impl Cited {
@@ -285,6 +295,14 @@ impl Cited {
             self.periods.insert(base.to_string());
         }
         self.periods.insert(row.period);
+        if !row.region_name.is_empty() {
+            let mut called = vec![row.region_name.clone()];
+            // The writer calls the Union's aggregates "the EU".
+            if row.region_name.starts_with("European Union") {
+                called.extend(["EU".to_owned(), "European Union".to_owned()]);
+            }
+            self.names.entry(row.region.clone()).or_insert(called);
+        }
         self.regions.insert(row.region);
     }
 }
@@ -421,6 +439,12 @@ fn held_to_the_letter(text: &str, regions: &BTreeSet<String>) -> Result<(), Stri
                 crate::error::shown(word)
             ));
         }
+        if roman_numeral(word) && !regions.contains(word) && !ROMAN_COUNTRY_CODES.contains(&word) {
+            return Err(format!(
+                "the text writes \"{}\", a Roman numeral, which is no claim",
+                crate::error::shown(word)
+            ));
+        }
         let digits_in_word =
             word.chars().any(|c| c.is_ascii_digit()) && !word.chars().all(|c| c.is_ascii_digit());
         if digits_in_word && !regions.contains(word) {
@@ -431,6 +455,55 @@ fn held_to_the_letter(text: &str, regions: &BTreeSet<String>) -> Result<(), Stri
         }
     }
     Ok(())
+}
+
+/// Whether `word` is a Roman numeral of two letters or more, in capitals (`XII`, `MMXXIV`, `LI`):
+/// written exactly as the numeral it reads as is written.
+fn roman_numeral(word: &str) -> bool {
+    const VALUES: [(u32, &str); 13] = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ];
+    if word.len() < 2 || !word.bytes().all(|b| b"IVXLCDM".contains(&b)) {
+        return false;
+    }
+    let value = |c: u8| {
+        VALUES
+            .iter()
+            .find(|(_, r)| r.as_bytes() == [c])
+            .map_or(0, |v| v.0)
+    };
+    let bytes = word.as_bytes();
+    let mut n: u32 = 0;
+    for (i, &c) in bytes.iter().enumerate() {
+        let v = value(c);
+        match bytes.get(i + 1) {
+            Some(&next) if value(next) > v => n = n.wrapping_sub(v),
+            _ => n = n.wrapping_add(v),
+        }
+    }
+    if n == 0 || n >= 4000 {
+        return false;
+    }
+    let mut written = String::new();
+    for (v, r) in VALUES {
+        while n >= v {
+            written.push_str(r);
+            n -= v;
+        }
+    }
+    written == word
 }
 
 /// The words of a clause next to a number: up to the nearest punctuation or number, three at
@@ -501,12 +574,15 @@ fn check_claim(
         .iter()
         .filter_map(|f| Some((f.citation.as_str(), f.code.chars().next()?)))
         .collect();
+    // The unit and region of each row read for the claim, in order.
+    let mut seen: Vec<(String, String)> = Vec::new();
     let mut read = |citation: &str,
                     cited: &mut Cited|
      -> Result<Result<Option<(f64, String)>, String>, Error> {
         let Some(row) = rows(citation)? else {
             return Ok(Ok(None));
         };
+        seen.push((row.unit.clone(), row.region.clone()));
         if let Some(code) = row
             .flag_codes()
             .into_iter()
@@ -560,6 +636,9 @@ fn check_claim(
         }
         other => return Ok(Err(format!("unknown kind {}", crate::error::shown(other)))),
     };
+    cited
+        .claims
+        .insert(claim.id.clone(), ClaimRows::of(claim, &seen));
     // The flags it carries beyond its own rows' (the values between them) are theirs.
     let own_rows: BTreeSet<&str> = (claim.citations.iter().map(String::as_str))
         .chain(inputs.iter().map(|i| i.citation.as_str()))
@@ -621,6 +700,7 @@ fn check_claim(
     Ok(Ok(()))
 }
 
+mod beside;
 #[cfg(test)]
 mod tests;
 mod words;

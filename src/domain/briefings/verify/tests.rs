@@ -72,12 +72,24 @@ fn check_all(
 ) -> Result<Verification, String> {
     let by_id: HashMap<&str, &ObsRow> = rows.iter().map(|r| (r.citation_id.as_str(), r)).collect();
     let mut lookup = |id: &str| {
+        // Rows of Oberbayern, but those whose citation names Bayern (`_by`) or Hamburg (`_hh`).
+        let (region, name) = match id {
+            id if id.contains("_by") => ("DE2", "Bayern"),
+            id if id.contains("_hh") => ("DE60", "Hamburg"),
+            _ => ("DE21", "Oberbayern"),
+        };
         Ok(by_id.get(id).map(|r| CitedRow {
             period: r.period.to_string(),
-            region: "DE21".into(),
+            region: region.into(),
+            region_name: name.into(),
             value: r.value,
             value_text: r.value_text.to_string(),
-            unit: if id.contains("index") { "I15" } else { "NR" }.into(),
+            unit: match id {
+                id if id.contains("index") => "I15",
+                id if id.contains("km2") => "PER_KM2",
+                _ => "NR",
+            }
+            .into(),
             flags: r.flags.to_string(),
             conf_status: r.conf_status.to_string(),
         }))
@@ -474,4 +486,146 @@ fn periods_listed_after_a_date_are_dates() {
     let unlisted = format!("Population: {now}, 2019 in 2022.");
     let why = check_all(&rows, &book.claims, &unlisted, Author::Model, &[], &named).unwrap_err();
     assert!(why.contains("the number 2019"), "{why}");
+}
+
+/// Densities of Oberbayern, Bayern and Hamburg, the claims a writer makes of them (Oberbayern's,
+/// Bayern's and how far Oberbayern lies above it; Hamburg's), and a faithful text.
+fn densities() -> (Vec<ObsRow>, Vec<Claim>, String) {
+    let rows = vec![
+        row("cit_a_km2", "2022", 274.9, "274.9"),
+        row("cit_by_km2", "2022", 188.2, "188.2"),
+        row("cit_hh_km2", "2022", 2453.1, "2453.1"),
+    ];
+    let catalogue = Catalogue::bundled();
+    let mut book = ClaimBook::new(&catalogue);
+    let own = book.direct(&rows[0]).unwrap();
+    let bayern = book.direct(&rows[1]).unwrap();
+    let hamburg = book.direct(&rows[2]).unwrap();
+    let above = book
+        .derived_reading(
+            Operation::PercentChange,
+            &[&rows[1], &rows[0]],
+            &[],
+            "% above",
+        )
+        .unwrap();
+    assert_eq!((own.as_str(), above.as_str()), ("274.9", "46.1 % above"));
+    let text = format!(
+        "Population density in Oberbayern: {own} (Persons per square kilometre) in 2022. The \
+         figure for Bayern is {bayern}; Oberbayern is {above} it. Hamburg: {hamburg} in 2022."
+    );
+    (rows, book.claims, text)
+}
+
+/// What a model writes beside a claim it states exactly may still say another number: a sign,
+/// a magnitude or unit that is not the claim's, arithmetic between claims, a number word, a
+/// Roman numeral, a region the claim does not compare with. Each is refused with the reason;
+/// codes that read as numerals but are a cited region's or a country's are not.
+#[test]
+fn a_model_says_no_more_beside_a_claim_than_the_claim() {
+    let (rows, claims, text) = densities();
+    let faithful = check_by(&rows, &claims, &text, Author::Model).unwrap();
+    assert_eq!(faithful.claims_checked, 4);
+    let with = |from: &str, to: &str| {
+        assert!(text.contains(from), "{from}");
+        text.replacen(from, to, 1)
+    };
+    let refused = [
+        (with(": 274.9", ": minus 274.9"), "\"minus\" before 274.9"),
+        (with(": 274.9", ": negative 274.9"), "\"negative\" before"),
+        (with(": 274.9", ": +274.9"), "arithmetic"),
+        (
+            with("274.9 (Persons", "274.9 bn (Persons"),
+            "\"bn\" beside 274.9",
+        ),
+        (with("274.9 (Persons", "274.9 mln (Persons"), "\"mln\""),
+        (with("274.9 (Persons", "274.9 bln (Persons"), "\"bln\""),
+        (with("274.9 (Persons", "274.9 m (Persons"), "\"m\""),
+        (with("274.9 (Persons", "274.9 K (Persons"), "\"k\""),
+        (
+            with("274.9 (Persons", "274.9 x 274.9 (Persons"),
+            "x beside 274.9",
+        ),
+        (
+            with("274.9 (Persons", "274.9 + 188.2 (Persons"),
+            "arithmetic",
+        ),
+        (with("274.9 (Persons", "274.9/188.2 (Persons"), "arithmetic"),
+        (with("274.9 (Persons", "274.9 squared (Persons"), "squared"),
+        (
+            with("274.9 (Persons", "274.9 - 188.2 (Persons"),
+            "arithmetic",
+        ),
+        (
+            with("274.9 (Persons", "274.9 euro (Persons"),
+            "\"euro\" beside 274.9, which is not the unit",
+        ),
+        (
+            with("274.9 (Persons", "EUR 274.9 (Persons"),
+            "\"eur\" beside",
+        ),
+        (with("274.9 (Persons", "274.9 (Years)"), "\"years\""),
+        (
+            with("46.1 % above it", "46.1 % above Hamburg"),
+            "names Hamburg after 46.1",
+        ),
+        (
+            with("Hamburg: ", "Oberbayern is number one. Hamburg: "),
+            "the number word \"one\"",
+        ),
+        (
+            with("Hamburg: ", "It is one of them. Hamburg: "),
+            "the number word \"one\"",
+        ),
+        (
+            with("Hamburg: ", "It ranks XII. Hamburg: "),
+            "\"XII\", a Roman numeral",
+        ),
+        (
+            with("Hamburg: ", "In MMXXII it grew. Hamburg: "),
+            "Roman numeral",
+        ),
+        (
+            with("Hamburg: ", "First among them. Hamburg: "),
+            "\"First\"",
+        ),
+    ];
+    for (smuggled, reason) in &refused {
+        let why = check_by(&rows, &claims, smuggled, Author::Model).unwrap_err();
+        assert!(why.contains(reason), "{smuggled}\n{why}");
+        // What the writer's own text may write is not changed by these rules.
+        assert!(check_by(&rows, &claims, &text, Author::Writer).is_ok());
+    }
+    for fine in [
+        with(
+            "Hamburg: ",
+            "Liechtenstein (LI) and Latvia (LV) are not compared. Hamburg: ",
+        ),
+        with("46.1 % above it", "46.1 % above Bayern"),
+        with(
+            "274.9 (Persons per square kilometre)",
+            "274.9 persons per square kilometre",
+        ),
+        with(
+            "The figure for Bayern",
+            "Compared with Bayern, the figure for Bayern",
+        ),
+    ] {
+        assert!(
+            check_by(&rows, &claims, &fine, Author::Model).is_ok(),
+            "{fine}"
+        );
+    }
+}
+
+#[test]
+fn roman_numerals_are_told_from_words() {
+    for numeral in ["XII", "MMXXII", "IV", "XL", "CD", "LI", "MCMXCIV"] {
+        assert!(roman_numeral(numeral), "{numeral}");
+    }
+    for word in [
+        "I", "IIII", "VX", "IC", "XIIII", "Mix", "xii", "DE", "LX1", "MMMM",
+    ] {
+        assert!(!roman_numeral(word), "{word}");
+    }
 }

@@ -5,6 +5,7 @@
 /// ordinals of [`ORDINAL_WORDS`](crate::domain::briefings::numbers::ORDINAL_WORDS), nor any of these or those before "fold").
 pub(super) const NUMBER_WORDS: &[&str] = &[
     "zero",
+    "one",
     "two",
     "three",
     "four",
@@ -201,4 +202,109 @@ pub(super) const UNIT_WORDS: &[&str] = &[
     "thousand",
     "billion",
     "index",
+];
+
+/// Words right before a number that give it a sign its claim does not have ("minus 274.9").
+pub(super) const SIGN_WORDS: &[&str] = &["minus", "negative", "plus", "positive"];
+
+/// Words and signs that make arithmetic of a number ("274.9 x 274.9", "274.9 squared"): a
+/// model's text states claims, never sums, products or powers of them.
+pub(super) const ARITHMETIC_WORDS: &[&str] = &[
+    "x",
+    "plus",
+    "minus",
+    "divided",
+    "multiplied",
+    "squared",
+    "cubed",
+    "into",
+];
+pub(super) const ARITHMETIC_SIGNS: &[char] = &['+', '*', '/', '^', '='];
+
+/// Unit words and magnitudes, in families, each with the unit codes it may follow a number of:
+/// a word of a family after a number whose claim's unit is not of that family says another
+/// quantity than the claim ("274.9 euro" of a density, "274.9 bn" of anything but billions).
+pub(super) struct UnitFamily {
+    pub words: &'static [&'static str],
+    /// Whether a value in the Eurostat unit `code` may be written with these words.
+    pub fits: fn(&str) -> bool,
+    /// Also refused right before a number ("EUR 274.9").
+    pub before_too: bool,
+}
+
+pub(super) const UNIT_FAMILIES: &[UnitFamily] = &[
+    UnitFamily {
+        words: &["million", "millions", "mio", "mn", "mln", "m"],
+        fits: |unit| unit.contains("MIO"),
+        before_too: false,
+    },
+    UnitFamily {
+        words: &["thousand", "thousands", "ths", "thsd", "k"],
+        fits: |unit| unit.contains("THS"),
+        before_too: false,
+    },
+    UnitFamily {
+        words: &[
+            "billion", "billions", "bn", "bln", "b", "mrd", "milliard", "trillion", "tn", "trn",
+        ],
+        fits: |unit| unit.contains("BN") || unit.contains("MRD"),
+        before_too: false,
+    },
+    UnitFamily {
+        words: &["euro", "euros", "eur"],
+        fits: |unit| unit.contains("EUR"),
+        before_too: true,
+    },
+    UnitFamily {
+        words: &["pps"],
+        fits: |unit| unit.contains("PPS"),
+        before_too: true,
+    },
+    UnitFamily {
+        words: &[
+            "dollar", "dollars", "usd", "pound", "pounds", "gbp", "franc", "francs", "chf",
+            "krona", "kronor", "krone", "kroner", "zloty", "forint", "leu", "lei", "lev", "koruna",
+            "lira", "lire", "dinar", "denar",
+        ],
+        fits: |unit| unit.contains("NAC"),
+        before_too: true,
+    },
+    UnitFamily {
+        words: &[
+            "persons",
+            "person",
+            "people",
+            "inhabitants",
+            "inhabitant",
+            "residents",
+            "habitants",
+        ],
+        fits: |unit| {
+            unit == "NR"
+                || ["THS", "KM2", "HAB", "PER"]
+                    .iter()
+                    .any(|u| unit.contains(u))
+        },
+        before_too: false,
+    },
+    UnitFamily {
+        words: &["km", "km2", "sq", "square", "hectares", "ha"],
+        fits: |unit| unit.contains("KM2") || unit.contains("HA"),
+        before_too: false,
+    },
+    UnitFamily {
+        words: &["years", "year", "yrs"],
+        fits: |unit| unit == "YR",
+        before_too: false,
+    },
+    UnitFamily {
+        words: &["index"],
+        fits: |unit| crate::domain::series::index_base(unit).is_some(),
+        before_too: false,
+    },
+];
+
+/// Country codes that are also Roman numerals: a model may write them as codes.
+pub(super) const ROMAN_COUNTRY_CODES: &[&str] = &[
+    "CC", "CD", "CI", "CL", "CV", "CX", "LI", "LV", "MC", "MD", "ML", "MM", "MV", "MX", "VI",
 ];

@@ -128,6 +128,8 @@ impl Fixture {
                 .map(|r| CitedRow {
                     period: r.period.to_string(),
                     region: id.split('_').nth(1).unwrap().to_owned(),
+                    // The writer's own text is not held to what a model writes beside numbers.
+                    region_name: String::new(),
                     value: r.value,
                     value_text: r.value_text.to_string(),
                     unit: self.units[&r.series_id].clone(),
