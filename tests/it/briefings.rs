@@ -578,8 +578,25 @@ const SMUGGLES: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// [`SMUGGLES`]'s text with its placeholders filled from the model's `facts`.
+/// The text the model named `model` adds, from [`BYPASSES`] or [`SMUGGLES`].
+fn added_by(model: &str) -> Option<&'static str> {
+    (BYPASSES
+        .iter()
+        .find(|(name, _)| *name == model)
+        .map(|(_, added)| *added))
+    .or_else(|| {
+        (SMUGGLES.iter())
+            .find(|(name, ..)| *name == model)
+            .map(|(_, t, _)| *t)
+    })
+}
+
+/// A text [`added_by`] a model, with the placeholders of [`SMUGGLES`] filled from the model's
+/// `facts`.
 fn smuggled(template: &str, facts: &Value) -> String {
+    if !template.contains('{') {
+        return template.to_owned();
+    }
     let sheet: String = (facts["fact_sheet"].as_array().unwrap().iter())
         .map(|s| s["text"].as_str().unwrap())
         .collect::<Vec<_>>()
@@ -656,18 +673,9 @@ pub async fn fake_model_server(gate: std::sync::Arc<Gate>) -> std::net::SocketAd
                                     sections = facts["fact_sheet"].as_array().unwrap().clone();
                                     200
                                 }
-                                trick if BYPASSES.iter().any(|(name, _)| *name == trick) => {
-                                    let (_, added) =
-                                        BYPASSES.iter().find(|(name, _)| *name == trick).unwrap();
+                                trick if added_by(trick).is_some() => {
+                                    let added = smuggled(added_by(trick).unwrap(), &facts);
                                     let text = sections[0]["text"].as_str().unwrap().to_owned();
-                                    sections[0]["text"] = json!(format!("{text} {added}"));
-                                    200
-                                }
-                                trick if SMUGGLES.iter().any(|(name, ..)| *name == trick) => {
-                                    let (_, template, _) =
-                                        SMUGGLES.iter().find(|(name, ..)| *name == trick).unwrap();
-                                    let text = sections[0]["text"].as_str().unwrap().to_owned();
-                                    let added = smuggled(template, &facts);
                                     sections[0]["text"] = json!(format!("{text} {added}"));
                                     200
                                 }
