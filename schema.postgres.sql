@@ -412,3 +412,8 @@ ALTER TABLE request_login ENABLE ROW LEVEL SECURITY;
 -- period served no query, and cost 17 bytes a row (8 % of the database) and a write per row
 -- imported.
 DROP INDEX observations_series;
+
+-- migration 21: where each secret was made
+-- A process that finds a recorded secret missing or different names the directory and machine
+-- that made the one the database records, so an operator knows where to copy it from.
+ALTER TABLE secret_fingerprints ADD COLUMN made_on text;

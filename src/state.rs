@@ -9,7 +9,7 @@ use hyper::body::Bytes;
 use tokio::sync::Semaphore;
 
 use crate::auth::Auth;
-use crate::auth::secrets::{SealingKey, secrets_dir};
+use crate::auth::secret_guard::Secrets;
 use crate::cache::ResponseCache;
 use crate::catalogue::Catalogue;
 use crate::config::ServerConfig;
@@ -112,15 +112,11 @@ impl AppState {
         let openapi = Bytes::from(serde_json::to_vec(openapi)?);
         let generations = DataGenerations::default();
         generations.set(store.system()?.generations()?);
-        let (auth, sealing) = crate::auth::secret_guard::guarded(
+        let Secrets { auth, sealing } = crate::auth::secret_guard::open(
             &store,
             &config.data_dir,
+            config.issuer(),
             config.new_secrets,
-            || {
-                let auth = Auth::open(&config.data_dir, config.issuer())?;
-                let sealing = SealingKey::load_or_create(&secrets_dir(&config.data_dir)?)?;
-                Ok((auth, sealing))
-            },
         )?;
         auth.refresh(&store);
         let limiter = Limiter::new(config.limits.max_entries);

@@ -1,11 +1,12 @@
 //! The secret files and the database belong together: API keys are MACs under the pepper,
 //! webhook secrets are sealed with the sealing key, sessions are signed with the key ring. A
-//! database restored without its `secrets/` (or with another installation's) would start, make
-//! new secrets, and then answer every API key with 401 and never deliver a webhook. So the
-//! database keeps a fingerprint of each file it was used with, and the server (and `check`)
-//! refuses to start when a file on which rows depend is missing or (pepper, sealing key)
-//! different, naming it; making new secrets over a database that holds what the old ones protect
-//! takes `--new-secrets`, which says what breaks.
+//! database restored without its `secrets/` (or with another installation's), or a second node
+//! started without a copy of the first one's, would start, make secrets of its own, and then
+//! answer every API key with 401 or sign no webhook. So the three are made together, once, under
+//! a lock of the database, and the database records a fingerprint of each (and where it was
+//! made) when it is made; a process (and `check`) refuses to start when a recorded pepper or
+//! sealing key is missing or different, or the key ring missing, naming the file and where to
+//! copy it from. Only `--new-secrets` makes new ones over recorded ones, and says what breaks.
 
 use std::path::Path;
 
@@ -13,13 +14,14 @@ use crate::store::sql::{Db, Dialect, OptionalExtension, params};
 use anyhow::bail;
 use sha2::{Digest, Sha256};
 
+use super::Auth;
 use super::jwt::KEYRING_FILE;
-use super::secrets::{PEPPER_FILE, SEALING_KEY_FILE};
+use super::secrets::{PEPPER_FILE, SEALING_KEY_FILE, SealingKey};
 
 /// A secret file, the rows that depend on it (counted by `protected`, whose `?1`, if it has one,
-/// is now in unix milliseconds; named), what a new one does to them, and
-/// whether another file in its place breaks them: the key ring is edited by hand to rotate its
-/// keys (its sessions are minutes long), so only its absence is refused.
+/// is now in unix milliseconds; named), what a new one does to them, and whether another file in
+/// its place breaks them: the key ring is edited by hand to rotate its keys (its sessions are
+/// minutes long), so only its absence is refused.
 struct Guarded {
     file: &'static str,
     protected: &'static str,
@@ -52,6 +54,9 @@ const GUARDED: [Guarded; 3] = [
     },
 ];
 
+/// The advisory lock under which PostgreSQL nodes make and record the secrets ("secrets!").
+const SECRETS_LOCK: i64 = 0x7365_6372_6574_7321;
+
 /// A secret's fingerprint: a labelled SHA-256 of the file, from which nothing of it follows.
 pub fn fingerprint(bytes: &[u8]) -> String {
     let digest = Sha256::new()
@@ -61,12 +66,73 @@ pub fn fingerprint(bytes: &[u8]) -> String {
     crate::ids::hex(&digest)
 }
 
-/// What is wrong between the secret files in `secrets_dir` and the database: for each file on
-/// which rows of the database depend, missing, or (where its contents matter) another than the
-/// one the database was used with. Read-only.
+/// What the database records of a secret: its fingerprint, and where and when it was made
+/// (where: none for one recorded before the database kept it).
+struct Recorded {
+    fingerprint: String,
+    made_on: Option<String>,
+    recorded_at: i64,
+}
+
+impl Recorded {
+    /// Where an operator finds the file the database records.
+    fn origin(&self) -> String {
+        let when = crate::runtime::clock::rfc3339(self.recorded_at);
+        match &self.made_on {
+            Some(place) => format!("the one made in {place} at {when}"),
+            None => format!("the one it was first used with (recorded at {when})"),
+        }
+    }
+}
+
+fn recorded(conn: &Db<'_>, file: &str, fingerprinted: bool) -> anyhow::Result<Option<Recorded>> {
+    if !fingerprinted {
+        return Ok(None);
+    }
+    let found = conn
+        .query_row(
+            "SELECT fingerprint, recorded_at FROM secret_fingerprints WHERE file = ?1",
+            params![file],
+            |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)),
+        )
+        .optional()?;
+    let Some((fingerprint, recorded_at)) = found else {
+        return Ok(None);
+    };
+    // A database from before the column (checked before the server migrates it) has none.
+    let made_on = match column_exists(conn, "secret_fingerprints", "made_on")? {
+        true => conn.query_row(
+            "SELECT made_on FROM secret_fingerprints WHERE file = ?1",
+            params![file],
+            |r| r.get::<Option<String>>(0),
+        )?,
+        false => None,
+    };
+    Ok(Some(Recorded {
+        fingerprint,
+        made_on,
+        recorded_at,
+    }))
+}
+
+fn column_exists(conn: &Db<'_>, table: &str, column: &str) -> anyhow::Result<bool> {
+    Ok(conn.query_row(
+        match conn.dialect() {
+            Dialect::Sqlite => "SELECT count(*) > 0 FROM pragma_table_info(?1) WHERE name = ?2",
+            Dialect::Postgres => {
+                "SELECT count(*) > 0 FROM information_schema.columns
+                 WHERE table_schema = current_schema() AND table_name = ?1 AND column_name = ?2"
+            }
+        },
+        params![table, column],
+        |r| r.get(0),
+    )?)
+}
+
+/// What is wrong between the secret files in `secrets_dir` and the database: each file the
+/// database recorded that is missing or (pepper, sealing key) another, and each file on which
+/// rows depend that is missing (a database from before the record). Read-only.
 pub fn problems(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<Vec<String>> {
-    // A database from before the fingerprints (an old backup) has no record, and its rows
-    // still need their files.
     let fingerprinted: bool = conn.query_row(
         match conn.dialect() {
             Dialect::Sqlite => {
@@ -92,19 +158,7 @@ pub fn problems(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<Vec<String>
             true => count.query_row(params![now], |r| r.get(0))?,
             false => count.query_row(params![], |r| r.get(0))?,
         };
-        if rows == 0 {
-            continue;
-        }
-        let recorded: Option<String> = match fingerprinted {
-            true => conn
-                .query_row(
-                    "SELECT fingerprint FROM secret_fingerprints WHERE file = ?1",
-                    params![file],
-                    |r| r.get(0),
-                )
-                .optional()?,
-            false => None,
-        };
+        let recorded = recorded(conn, file, fingerprinted)?;
         let path = secrets_dir.join(file);
         let present = match std::fs::read(&path) {
             Ok(bytes) => Some(bytes),
@@ -112,18 +166,54 @@ pub fn problems(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<Vec<String>
             Err(e) => bail!("cannot read {}: {e}", path.display()),
         };
         let what = match (&recorded, &present) {
-            (_, None) => "is missing",
-            (Some(known), Some(bytes)) if contents_matter && *known != fingerprint(bytes) => {
-                "is not the one the database was used with"
+            (Some(_), None) => "is missing",
+            (None, None) if rows > 0 => "is missing",
+            (Some(known), Some(bytes))
+                if contents_matter && known.fingerprint != fingerprint(bytes) =>
+            {
+                "is not the one the database records"
             }
             _ => continue,
         };
+        let copy = match &recorded {
+            Some(known) => format!(
+                "Copy {} here (owner-only, mode 0600): every process of one database uses the \
+                 same secret files",
+                known.origin()
+            ),
+            None => "Restore it from the backup of the secrets directory".to_owned(),
+        };
+        let depending = match rows {
+            0 => String::new(),
+            n => format!(
+                " The database holds {n} {rows_are} that depend on it ({new_one} with a new one)."
+            ),
+        };
         out.push(format!(
-            "{} {what}: the database holds {rows} {rows_are} that depend on it ({new_one} with a new one). Restore it from the backup of the secrets directory, or start with --new-secrets to make new ones",
+            "{} {what}. {copy}.{depending} Or start with --new-secrets to make new ones",
             path.display()
         ));
     }
     Ok(out)
+}
+
+/// The webhook endpoints whose signing secret the sealing key in `secrets_dir` cannot open: they
+/// were sealed under another key, by a process that made a sealing key of its own (an install
+/// whose secrets forked). None when the directory holds no sealing key. Read-only.
+pub fn sealed_elsewhere(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<Vec<String>> {
+    if !secrets_dir.join(SEALING_KEY_FILE).exists() {
+        return Ok(Vec::new());
+    }
+    let key = SealingKey::load_or_create(secrets_dir)?;
+    let mut stmt = conn.prepare("SELECT public_id, secret_sealed FROM webhook_endpoints")?;
+    let endpoints: Vec<(String, String)> = stmt
+        .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<Result<_, _>>()?;
+    Ok(endpoints
+        .into_iter()
+        .filter(|(id, sealed)| key.open(sealed, id).is_none())
+        .map(|(id, _)| id)
+        .collect())
 }
 
 /// At start, before the secrets are loaded: refuses on [`problems`], unless `new_secrets`, which
@@ -142,41 +232,91 @@ fn before_loading(conn: &Db<'_>, secrets_dir: &Path, new_secrets: bool) -> anyho
         bail!("{}", problems.join("; "));
     }
     for problem in &problems {
-        tracing::warn!(%problem, "--new-secrets: a new secret replaces the one the database was used with");
+        tracing::warn!(%problem, "--new-secrets: a new secret replaces the one the database records");
     }
     Ok(())
 }
 
-/// Checks the secrets of `data_dir` against the database before `load` reads them (and makes
-/// the missing ones), and records their fingerprints after.
-pub fn guarded<T>(
-    store: &crate::store::Store,
-    data_dir: &Path,
-    new_secrets: bool,
-    load: impl FnOnce() -> anyhow::Result<T>,
-) -> anyhow::Result<T> {
-    let dir = super::secrets::secrets_dir(data_dir)?;
-    let admin = store.admin()?;
-    let conn = admin.sql();
-    before_loading(&conn, &dir, new_secrets)?;
-    let loaded = load()?;
-    record(&conn, &dir)?;
-    Ok(loaded)
+/// The secrets of a data directory, loaded together.
+pub struct Secrets {
+    /// The pepper and the key ring, with what checks keys and sessions.
+    pub auth: Auth,
+    /// The key that seals webhook signing secrets.
+    pub sealing: SealingKey,
 }
 
-/// Once the secrets are loaded (made where missing): records the fingerprint of each file there
-/// is.
-fn record(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<()> {
+/// Loads the three secrets of `data_dir`, making those missing, after checking them against
+/// the database ([`problems`]; `new_secrets` takes new ones over recorded ones), and records the
+/// fingerprint of each one the database has no record of (of each one, with `new_secrets`). All
+/// under a lock of the database: two processes starting together on an empty database make one
+/// set, and the second, whose data directory does not hold it, is refused naming the files.
+pub fn open(
+    store: &crate::store::Store,
+    data_dir: &Path,
+    issuer: &str,
+    new_secrets: bool,
+) -> anyhow::Result<Secrets> {
+    let dir = super::secrets::secrets_dir(data_dir)?;
+    let mut admin = store.admin()?;
+    let tx = admin.transaction()?;
+    if tx.dialect() == Dialect::Postgres {
+        tx.query_row(
+            "SELECT pg_advisory_xact_lock(?1)::text",
+            params![SECRETS_LOCK],
+            |r| r.get::<String>(0),
+        )?;
+    }
+    before_loading(&tx, &dir, new_secrets)?;
+    let secrets = Secrets {
+        auth: Auth::open(data_dir, issuer)?,
+        sealing: SealingKey::load_or_create(&dir)?,
+    };
+    record(&tx, &dir, new_secrets)?;
+    tx.commit()?;
+    Ok(secrets)
+}
+
+/// This machine's name, for where a secret was made.
+fn host_name() -> String {
+    let mut buffer = [0u8; 256];
+    // SAFETY: the buffer is valid for its length; gethostname writes at most that many bytes.
+    let ok = unsafe { libc::gethostname(buffer.as_mut_ptr().cast(), buffer.len()) } == 0;
+    let end = buffer.iter().position(|&b| b == 0).unwrap_or(buffer.len());
+    match ok {
+        true => String::from_utf8_lossy(&buffer[..end]).into_owned(),
+        false => "this machine".to_owned(),
+    }
+}
+
+/// Records the fingerprint of each secret file there is that the database has no record of
+/// (with `new_secrets`, of each, over the recorded one), with where it was made.
+fn record(conn: &Db<'_>, secrets_dir: &Path, new_secrets: bool) -> anyhow::Result<()> {
+    let made_on = format!("{} on {}", secrets_dir.display(), host_name());
+    let sql = match new_secrets {
+        true => {
+            "INSERT INTO secret_fingerprints (file, fingerprint, recorded_at, made_on)
+             VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (file) DO UPDATE SET fingerprint = excluded.fingerprint,
+                 recorded_at = excluded.recorded_at, made_on = excluded.made_on
+             WHERE secret_fingerprints.fingerprint <> excluded.fingerprint"
+        }
+        false => {
+            "INSERT INTO secret_fingerprints (file, fingerprint, recorded_at, made_on)
+             VALUES (?1, ?2, ?3, ?4) ON CONFLICT (file) DO NOTHING"
+        }
+    };
     for Guarded { file, .. } in &GUARDED {
         let Ok(bytes) = std::fs::read(secrets_dir.join(file)) else {
             continue;
         };
         conn.execute(
-            "INSERT INTO secret_fingerprints (file, fingerprint, recorded_at) VALUES (?1, ?2, ?3)
-             ON CONFLICT (file) DO UPDATE SET fingerprint = excluded.fingerprint,
-                 recorded_at = excluded.recorded_at
-             WHERE secret_fingerprints.fingerprint <> excluded.fingerprint",
-            params![file, fingerprint(&bytes), crate::runtime::clock::now_ms()],
+            sql,
+            params![
+                file,
+                fingerprint(&bytes),
+                crate::runtime::clock::now_ms(),
+                made_on
+            ],
         )?;
     }
     Ok(())
@@ -203,9 +343,10 @@ mod tests {
     }
 
     /// A database from before the fingerprints (none recorded) that holds keys still needs its
-    /// pepper; a recorded fingerprint tells another installation's file from its own.
+    /// pepper; a recorded fingerprint tells another installation's file from its own, and says
+    /// where the recorded one was made, whether or not rows depend on it yet.
     #[test]
-    fn missing_and_different_secrets_are_named_with_what_depends_on_them() {
+    fn missing_and_different_secrets_are_named_with_where_to_copy_them_from() {
         let conn = database_with_a_key();
         let conn = Db::Sqlite(&conn);
         let dir = tempfile::tempdir().unwrap();
@@ -213,55 +354,81 @@ mod tests {
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(
             problems[0].contains("api_key_pepper is missing")
-                && problems[0].contains("1 active API keys"),
+                && problems[0].contains("1 active API keys")
+                && problems[0].contains("Restore it from the backup"),
             "{problems:?}"
         );
         assert!(before_loading(&conn, dir.path(), false).is_err());
         assert!(before_loading(&conn, dir.path(), true).is_ok());
 
         std::fs::write(dir.path().join(PEPPER_FILE), [7u8; 32]).unwrap();
+        std::fs::write(dir.path().join(SEALING_KEY_FILE), [1u8; 32]).unwrap();
         assert!(super::problems(&conn, dir.path()).unwrap().is_empty());
-        record(&conn, dir.path()).unwrap();
+        record(&conn, dir.path(), false).unwrap();
         std::fs::write(dir.path().join(PEPPER_FILE), [8u8; 32]).unwrap();
+        // No endpoint depends on the sealing key yet; it is recorded all the same.
+        std::fs::remove_file(dir.path().join(SEALING_KEY_FILE)).unwrap();
         let problems = super::problems(&conn, dir.path()).unwrap();
+        let place = format!("made in {} on {}", dir.path().display(), host_name());
         assert!(
-            problems.len() == 1
-                && problems[0].contains("is not the one the database was used with"),
+            problems.len() == 2
+                && problems[0].contains("api_key_pepper is not the one the database records")
+                && problems[1].contains("webhook_secrets_key is missing")
+                && problems.iter().all(|p| p.contains(&place)),
             "{problems:?}"
         );
+        // A recorded one is never overwritten, but by --new-secrets.
+        record(&conn, dir.path(), false).unwrap();
+        assert_eq!(super::problems(&conn, dir.path()).unwrap().len(), 2);
+        record(&conn, dir.path(), true).unwrap();
+        assert_eq!(super::problems(&conn, dir.path()).unwrap().len(), 1);
         // What is stored is the labelled digest, not the secret.
         let stored: String = conn
             .query_row(
-                "SELECT fingerprint FROM secret_fingerprints",
-                params![],
+                "SELECT fingerprint FROM secret_fingerprints WHERE file = ?1",
+                params![PEPPER_FILE],
                 |r| r.get(0),
             )
             .unwrap();
-        assert_eq!(stored, fingerprint(&[7u8; 32]));
-        assert!(!stored.contains(&"07".repeat(32)));
+        assert_eq!(stored, fingerprint(&[8u8; 32]));
+        assert!(!stored.contains(&"08".repeat(32)));
     }
 
     /// The key ring is edited by hand to rotate its keys: another one in its place is taken;
-    /// only its absence is refused, and only while a session that has not expired needs it.
+    /// only its absence is refused: where the database recorded one, or (a database from before
+    /// the record) while a session that has not expired needs it.
     #[test]
-    fn the_key_ring_is_refused_only_when_missing_under_live_sessions() {
+    fn the_key_ring_is_refused_only_when_missing() {
         let conn = database_with_a_key();
         let conn = Db::Sqlite(&conn);
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join(PEPPER_FILE), [7u8; 32]).unwrap();
         std::fs::write(dir.path().join(KEYRING_FILE), "ring one").unwrap();
-        record(&conn, dir.path()).unwrap();
+        record(&conn, dir.path(), false).unwrap();
         std::fs::write(dir.path().join(KEYRING_FILE), "ring two").unwrap();
-        conn.execute_batch(
-            "INSERT INTO sessions (id, account_id, created_at, expires_at)
-             VALUES ('s1', 1, 0, unixepoch() * 1000 + 3600000);",
-        )
-        .unwrap();
         assert!(
             problems(&conn, dir.path()).unwrap().is_empty(),
             "a rotated ring"
         );
         std::fs::remove_file(dir.path().join(KEYRING_FILE)).unwrap();
+        let found = problems(&conn, dir.path()).unwrap();
+        assert!(
+            found.len() == 1 && found[0].contains("jwt_keys.json is missing"),
+            "{found:?}"
+        );
+        // A database from before the fingerprints (an old backup): the ring is needed while a
+        // session lives, the pepper while a key does.
+        conn.execute_batch("DROP TABLE secret_fingerprints")
+            .unwrap();
+        assert!(
+            problems(&conn, dir.path()).unwrap().is_empty(),
+            "no sessions"
+        );
+        conn.execute_batch(
+            "INSERT INTO sessions (id, account_id, created_at, expires_at)
+             VALUES ('s1', 1, 0, unixepoch() * 1000 + 3600000);",
+        )
+        .unwrap();
         let found = problems(&conn, dir.path()).unwrap();
         assert!(
             found.len() == 1 && found[0].contains("is missing") && found[0].contains("1 sessions"),
@@ -273,9 +440,6 @@ mod tests {
             problems(&conn, dir.path()).unwrap().is_empty(),
             "expired sessions"
         );
-        // A database from before the fingerprints (an old backup) still needs its pepper.
-        conn.execute_batch("DROP TABLE secret_fingerprints")
-            .unwrap();
         std::fs::remove_file(dir.path().join(PEPPER_FILE)).unwrap();
         let found = problems(&conn, dir.path()).unwrap();
         assert!(

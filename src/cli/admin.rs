@@ -10,7 +10,7 @@ use clap::Subcommand;
 use serde_json::json;
 
 use super::logging::{LogFormat, Printed};
-use crate::auth::{Auth, password};
+use crate::auth::password;
 use crate::catalogue::Catalogue;
 use crate::store::accounts::Tier;
 use crate::store::{Database, Store};
@@ -184,9 +184,7 @@ pub fn key(
     printed: Printed,
 ) -> anyhow::Result<()> {
     let store = open(database)?;
-    let auth = crate::auth::secret_guard::guarded(&store, data_dir, false, || {
-        Auth::open(data_dir, "regintel")
-    })?;
+    let auth = crate::auth::secret_guard::open(&store, data_dir, "regintel", false)?.auth;
     match action {
         KeyAction::Create { email, name } => {
             let (account, _) = store

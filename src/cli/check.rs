@@ -39,9 +39,10 @@ pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
             "database: PostgreSQL, schema version {}",
             conn.version
         ));
-        let problems =
-            crate::auth::secret_guard::problems(&conn.admin.sql(), &data_dir.join("secrets"))?;
-        return secrets_found(problems, config.new_secrets, say);
+        let dir = data_dir.join("secrets");
+        let problems = crate::auth::secret_guard::problems(&conn.admin.sql(), &dir)?;
+        secrets_found(problems, config.new_secrets, say)?;
+        return sealed_here(&conn.admin.sql(), &dir, say);
     }
     let database = super::launch::database(data_dir)?;
     private(data_dir, 0o007, "the data directory")?;
@@ -120,8 +121,28 @@ fn secrets_of_the_database(
     say: LogFormat,
 ) -> anyhow::Result<()> {
     let conn = open_read_only(database)?;
-    let problems = crate::auth::secret_guard::problems(&crate::store::sql::Db::Sqlite(&conn), dir)?;
-    secrets_found(problems, new_secrets, say)
+    let conn = crate::store::sql::Db::Sqlite(&conn);
+    let problems = crate::auth::secret_guard::problems(&conn, dir)?;
+    secrets_found(problems, new_secrets, say)?;
+    sealed_here(&conn, dir, say)
+}
+
+/// Warns of webhook endpoints whose secret another sealing key sealed (secrets that forked
+/// between nodes): they sign nothing until their secret is rotated, or the key that sealed them
+/// is put back. A warning, not a refusal: rotating needs the server running.
+fn sealed_here(conn: &crate::store::sql::Db<'_>, dir: &Path, say: LogFormat) -> anyhow::Result<()> {
+    let elsewhere = crate::auth::secret_guard::sealed_elsewhere(conn, dir)?;
+    if !elsewhere.is_empty() {
+        let shown: Vec<&str> = elsewhere.iter().take(10).map(String::as_str).collect();
+        say.warn(&format!(
+            "{} webhook endpoints ({}{}) hold a signing secret sealed under another key than {}: a process made a sealing key of its own. Put back the key that sealed them, or rotate each one's secret (POST /webhooks/{{webhook_id}}/rotate-secret); docs/scaling.md, \"Secrets that forked\"",
+            elsewhere.len(),
+            shown.join(", "),
+            if elsewhere.len() > shown.len() { ", ..." } else { "" },
+            dir.join(crate::auth::secrets::SEALING_KEY_FILE).display()
+        ));
+    }
+    Ok(())
 }
 
 /// Says the secrets are right, or what is wrong with them (a warning with `new_secrets`).

@@ -39,9 +39,7 @@ pub fn run(
     } else {
         tracing::info!(data_dir = %dir.display(), "reusing the data");
     }
-    let auth = crate::auth::secret_guard::guarded(&store, &dir, false, || {
-        Auth::open(&dir, config.issuer())
-    })?;
+    let auth = crate::auth::secret_guard::open(&store, &dir, config.issuer(), false)?.auth;
     let accounts = demo_accounts(&store, &auth)?;
     drop((store, auth));
     let tls = if plain_http {

@@ -201,7 +201,7 @@ fn a_database_without_its_secrets_is_refused_naming_the_file() {
     std::fs::rename(other.path().join("secrets"), &secrets).unwrap();
     let (ok, said) = check(data.path());
     assert!(
-        !ok && said.contains("is not the one the database was used with"),
+        !ok && said.contains("is not the one the database records"),
         "{said}"
     );
     let new_secrets = regintel()

@@ -518,3 +518,126 @@ async fn an_older_node_stays_ready_on_a_newer_schema() {
     assert_eq!(node.get("/regions/DE21/profile").await.status, 200);
     node.stop().await.unwrap();
 }
+
+/// Secrets are made once per database. Two processes opening an empty database together make
+/// one set: the other, whose data directory holds none, is refused naming each file and where
+/// to copy it from, and opens with copies. A node started without copies is refused the same
+/// way, before it serves; with them it serves the first node's keys. `check` names webhook
+/// endpoints sealed under a key the database does not record (an install whose secrets forked).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nodes_make_one_set_of_secrets_and_refuse_to_fork_it() {
+    use crate::support::{TestServer, regintel};
+    use regintel::auth::secret_guard;
+    use regintel::store::accounts::Tier;
+
+    let db = tokio::task::spawn_blocking(TestDatabase::create)
+        .await
+        .unwrap();
+    let database = Database::Postgres(db.url());
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let opened: Vec<Result<(), String>> = tokio::task::spawn_blocking({
+        let database = database.clone();
+        let dirs: Vec<std::path::PathBuf> = dirs.iter().map(|d| d.path().to_owned()).collect();
+        move || {
+            let wait = regintel::config::defaults::DATABASE_WAIT;
+            let stores: Vec<Store> = (0..2)
+                .map(|_| Store::open_with(&database, 1, 1, wait).unwrap())
+                .collect();
+            std::thread::scope(|threads| {
+                let opening: Vec<_> = (stores.iter().zip(&dirs))
+                    .map(|(store, dir)| {
+                        threads.spawn(move || {
+                            secret_guard::open(store, dir, "regintel", false)
+                                .map(|_| ())
+                                .map_err(|e| format!("{e:#}"))
+                        })
+                    })
+                    .collect();
+                opening.into_iter().map(|o| o.join().unwrap()).collect()
+            })
+        }
+    })
+    .await
+    .unwrap();
+    let made = opened
+        .iter()
+        .position(Result::is_ok)
+        .expect("one set is made");
+    let refused = opened[1 - made].as_ref().unwrap_err();
+    let maker = dirs[made].path().join("secrets");
+    for file in ["api_key_pepper", "webhook_secrets_key", "jwt_keys.json"] {
+        assert!(
+            refused.contains(&format!("{file} is missing"))
+                && refused.contains(&format!("made in {}", maker.display())),
+            "{file}: {refused}"
+        );
+    }
+    // The first node serves; a second without copies of its secrets is refused before it
+    // serves, whatever it was started to do.
+    let first =
+        TestServer::start_in_postgres(crate::support::with_secrets_of(dirs[made].path()), db).await;
+    let who = first.account("forked@example.org", Tier::Institutional);
+    let bare = tempfile::tempdir().unwrap();
+    let mut config = regintel::config::ServerConfig::new(bare.path().to_owned());
+    config.database = database.clone();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let ended = regintel::start(config, listener, None, std::future::pending()).await;
+    let said = format!("{:#}", ended.unwrap_err());
+    assert!(said.contains("webhook_secrets_key is missing"), "{said}");
+    assert!(said.contains("1 active API keys"), "{said}");
+    assert!(!bare.path().join("secrets/api_key_pepper").exists());
+    let second = first.second_node().await;
+    let key = [who.key_header()];
+    assert_eq!(
+        second
+            .client
+            .get_with("/api/v1/regional/account/usage", &key)
+            .await
+            .status,
+        200
+    );
+
+    // An endpoint sealed under the shared key, then a data directory whose sealing key is
+    // another (taken with --new-secrets): check names the endpoint.
+    let url = first.addr.to_string();
+    let created = first
+        .call(
+            "POST",
+            "/webhooks",
+            &[who.key_header(), ("content-type", "application/json")],
+            format!(r#"{{"url": "http://{url}/hook", "event_types": ["dataset.updated"]}}"#)
+                .as_bytes(),
+        )
+        .await;
+    assert_eq!(
+        created.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&created.body)
+    );
+    let endpoint = created.json()["data"]["id"].as_str().unwrap().to_owned();
+    let forked = crate::support::with_secrets_of(first.dir.path());
+    std::fs::write(forked.path().join("secrets/webhook_secrets_key"), [9u8; 32]).unwrap();
+    let Database::Postgres(url) = &database else {
+        unreachable!()
+    };
+    let out = regintel()
+        .args([
+            "check",
+            "--plain-http",
+            "--new-secrets",
+            "--database-url",
+            url,
+            "--data-dir",
+        ])
+        .arg(forked.path())
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(&format!("1 webhook endpoints ({endpoint})"))
+            && said.contains("sealed under another key"),
+        "{said}"
+    );
+}

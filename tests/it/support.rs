@@ -155,9 +155,14 @@ pub fn bundled_data_dir() -> tempfile::TempDir {
 /// A fresh data dir holding a copy of the secrets of the data dir `from`, as another node of
 /// the same database needs (the pepper, the session keys and the sealing key).
 pub fn with_secrets_of(from: &Path) -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let secrets = dir.path().join("secrets");
     std::fs::create_dir(&secrets).unwrap();
+    // Private, as `regintel check` wants them.
+    for private in [dir.path(), &secrets] {
+        std::fs::set_permissions(private, std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
     for entry in std::fs::read_dir(from.join("secrets")).unwrap() {
         let entry = entry.unwrap();
         std::fs::copy(entry.path(), secrets.join(entry.file_name())).unwrap();
