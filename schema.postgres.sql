@@ -417,3 +417,11 @@ DROP INDEX observations_series;
 -- A process that finds a recorded secret missing or different names the directory and machine
 -- that made the one the database records, so an operator knows where to copy it from.
 ALTER TABLE secret_fingerprints ADD COLUMN made_on text;
+-- The request role's password is derived on each node from the API key pepper and never kept in
+-- the database (a server log recording statements could show the one an INSERT stored): the
+-- column goes, and the next node to start sets the role's password anew, as when it was made.
+-- Temporary tables are no right of the request role's either.
+ALTER TABLE request_login DROP COLUMN password;
+DO $$ BEGIN
+    EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
+END $$;

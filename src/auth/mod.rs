@@ -174,6 +174,11 @@ impl Auth {
         })
     }
 
+    /// The password of PostgreSQL's request role `role` (see [`secrets::Pepper`]).
+    pub fn request_role_password(&self, role: &str) -> String {
+        self.pepper.request_role_password(role)
+    }
+
     /// Drops cached keys when the operator changed accounts or keys in another process.
     pub fn refresh(&self, store: &Store) {
         if let Ok(g) = store.system().and_then(|s| s.auth_generation())

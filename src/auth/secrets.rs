@@ -103,6 +103,15 @@ impl Pepper {
         self.hmac(key).finalize().into_bytes().into()
     }
 
+    /// The password of PostgreSQL's request role `role`: derived from the pepper, which every
+    /// node of a database holds, so each computes it and it passes through no statement, table
+    /// or log.
+    pub fn request_role_password(&self, role: &str) -> String {
+        let mut hmac = self.hmac("regintel request role password v1\0");
+        hmac.update(role.as_bytes());
+        crate::ids::hex(&hmac.finalize().into_bytes())
+    }
+
     /// Whether `mac` is the MAC of `key`, compared in constant time.
     pub fn verify(&self, key: &str, mac: &[u8]) -> bool {
         self.hmac(key).verify_slice(mac).is_ok()

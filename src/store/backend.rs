@@ -3,6 +3,7 @@
 //! Above this module a connection is a [`Db`]; nothing else differs.
 
 use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use anyhow::Context;
@@ -29,15 +30,18 @@ pub(super) enum Pools {
         path: PathBuf,
     },
     Postgres {
-        /// Connections of the request role, which row-level security binds.
-        requests: r2d2::Pool<PgManager>,
+        /// Connections of the request role, which row-level security binds, and its settings
+        /// for a connection outside the pool: opened once the secrets are loaded (see
+        /// [`Pools::open_requests`]).
+        requests: Arc<OnceLock<(r2d2::Pool<PgManager>, postgres::Config)>>,
+        /// The request role's name, and how many request connections to open.
+        request_role: String,
+        pool_size: u32,
         /// The owner's connections for authentication lookups.
         lookups: r2d2::Pool<PgManager>,
         /// The owner's connections for writes and background work.
         system: r2d2::Pool<PgManager>,
         owner: Box<postgres::Config>,
-        /// The request role's settings, for a connection outside the pool.
-        request: Box<postgres::Config>,
         wait: Duration,
     },
 }
@@ -99,17 +103,10 @@ impl Pools {
                     drop(client);
                     migrated
                 })?;
-                let mut request = owner.clone();
-                request
-                    .user(&migrated.request.role)
-                    .password(&migrated.request.password);
                 Ok(Pools::Postgres {
-                    requests: pool(
-                        PgManager::new(request.clone(), wait),
-                        pool_size,
-                        pool_size,
-                        wait,
-                    )?,
+                    requests: Arc::default(),
+                    request_role: migrated.request_role,
+                    pool_size,
                     lookups: pool(PgManager::new(owner.clone(), wait), lookups, lookups, wait)?,
                     system: pool(
                         PgManager::new(owner.clone(), wait),
@@ -118,18 +115,68 @@ impl Pools {
                         wait,
                     )?,
                     owner: Box::new(owner),
-                    request: Box::new(request),
                     wait,
                 })
             }
         }
     }
 
+    /// PostgreSQL: opens the request connections, logging in as the request role with the
+    /// password `password_of` derives for it (from the pepper, once the secrets are loaded and
+    /// checked), after setting the role's password to it where it is to be set (see
+    /// `roles::password_to_set`). Nothing on SQLite, nor when they are open already.
+    pub(super) fn open_requests(&self, password_of: &dyn Fn(&str) -> String) -> anyhow::Result<()> {
+        let Pools::Postgres {
+            requests,
+            request_role,
+            pool_size,
+            owner,
+            wait,
+            ..
+        } = self
+        else {
+            return Ok(());
+        };
+        if requests.get().is_some() {
+            return Ok(());
+        }
+        let password = password_of(request_role);
+        let mut request = (**owner).clone();
+        request.user(request_role).password(&password);
+        let manager = PgManager::new(request.clone(), *wait);
+        let refused =
+            |e: &postgres::Error| e.code() == Some(&postgres::error::SqlState::INVALID_PASSWORD);
+        let first = {
+            use r2d2::ManageConnection;
+            manager.connect()
+        };
+        let rejected = first.as_ref().is_err_and(refused);
+        super::sql::postgres::blocking(|| -> anyhow::Result<()> {
+            let mut client = super::postgres::connect(owner)?;
+            if super::postgres::roles::password_to_set(&mut client, rejected)? {
+                super::postgres::roles::set_password(
+                    &mut client,
+                    request_role,
+                    &password,
+                    super::postgres::migrate::MIGRATION_LOCK,
+                )?;
+            }
+            Ok(())
+        })?;
+        if !rejected {
+            first.context("while logging in as the request role")?;
+        }
+        let opened = pool(manager, *pool_size, *pool_size, *wait)
+            .context("while opening the request connections")?;
+        let _ = requests.set((opened, request));
+        Ok(())
+    }
+
     /// A request connection, waiting up to the store's wait for one.
     pub(super) fn request(&self) -> StoreResult<Pooled> {
         match self {
             Pools::Sqlite { requests, .. } => requests.get().map(Pooled::Sqlite),
-            Pools::Postgres { requests, .. } => requests.get().map(Pooled::Postgres),
+            Pools::Postgres { requests, .. } => opened(requests)?.0.get().map(Pooled::Postgres),
         }
         .map_err(|_| StoreError::Busy)
     }
@@ -140,7 +187,7 @@ impl Pools {
     pub(super) fn try_request(&self) -> Option<Pooled> {
         match self {
             Pools::Sqlite { requests, .. } => requests.try_get().map(Pooled::Sqlite),
-            Pools::Postgres { requests, .. } => requests.try_get().map(Pooled::Postgres),
+            Pools::Postgres { requests, .. } => requests.get()?.0.try_get().map(Pooled::Postgres),
         }
     }
 
@@ -181,9 +228,22 @@ impl Pools {
     pub(super) fn public_reader(&self) -> anyhow::Result<Admin> {
         Ok(Admin(match self {
             Pools::Sqlite { path, .. } => Own::Sqlite(pool::open(path, Role::Request)?),
-            Pools::Postgres { request, wait, .. } => Own::Postgres(connect(request, *wait)?),
+            Pools::Postgres { requests, wait, .. } => {
+                Own::Postgres(connect(&opened(requests)?.1, *wait)?)
+            }
         }))
     }
+}
+
+/// The request connections and their settings, once open.
+fn opened(
+    requests: &OnceLock<(r2d2::Pool<PgManager>, postgres::Config)>,
+) -> StoreResult<&(r2d2::Pool<PgManager>, postgres::Config)> {
+    requests.get().ok_or_else(|| {
+        StoreError::Other(anyhow::anyhow!(
+            "the request connections are opened once the secrets are loaded (Store::open_requests)"
+        ))
+    })
 }
 
 fn connect(config: &postgres::Config, wait: Duration) -> anyhow::Result<PgConn> {

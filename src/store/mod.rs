@@ -142,6 +142,15 @@ impl Store {
 
     /// A connection that sees public rows and those of `account` (None = anonymous), waiting up
     /// to the store's wait for one: blocking threads only.
+    /// PostgreSQL: opens the request connections, which log in as the request role with the
+    /// password `password_of` derives from the role's name (the pepper's
+    /// `request_role_password`, so that it passes through no statement and no table). Called
+    /// once the secrets are loaded and checked; until then only the owner's connections are
+    /// open. Nothing on SQLite.
+    pub fn open_requests(&self, password_of: &dyn Fn(&str) -> String) -> anyhow::Result<()> {
+        self.pools.open_requests(password_of)
+    }
+
     pub fn scoped(&self, account: Option<i64>) -> StoreResult<Scoped> {
         let conn = self.pools.request()?;
         Ok(Scoped::bind(conn, account, &self.public))

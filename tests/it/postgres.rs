@@ -20,6 +20,10 @@ fn the_bundled_extract_imports_and_reads_as_on_sqlite() {
         .unwrap(),
         Store::open(dir.path(), 2).unwrap(),
     ];
+    // A server derives the request role's password from its pepper.
+    stores[0]
+        .open_requests(&|_| "a test password".into())
+        .unwrap();
     let catalogue = regintel::catalogue::Catalogue::bundled();
     let mut seen = Vec::new();
     for store in &stores {

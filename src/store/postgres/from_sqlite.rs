@@ -10,7 +10,7 @@ use crate::store::Admin;
 use crate::store::sql::{Db, Dialect, Owned, Param, params};
 
 /// Every table of the schema, parents before the tables whose foreign keys name them. The
-/// PostgreSQL-only `request_login` (the request role's password) is made by the target's own
+/// PostgreSQL-only `request_login` (the request role this database made) is made by the target's own
 /// migration, never copied.
 pub const TABLES: &[&str] = &[
     "store_meta",

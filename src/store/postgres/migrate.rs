@@ -6,7 +6,7 @@
 use anyhow::Context;
 use postgres::Client;
 
-use super::roles::{self, RequestLogin};
+use super::roles;
 use crate::store::migrate::{Migration, parse, too_new};
 
 pub const SCHEMA: &str = include_str!("../../../schema.postgres.sql");
@@ -14,8 +14,9 @@ pub const SCHEMA: &str = include_str!("../../../schema.postgres.sql");
 /// The first migration of a PostgreSQL database: the schema as SQLite's first ones left it.
 pub const FIRST: i64 = 19;
 
-/// The advisory lock migrations hold (any number; this one spells "regintel").
-const MIGRATION_LOCK: i64 = 0x7265_6769_6e74_656c;
+/// The advisory lock migrations (and the setting of the request role's password) hold (any
+/// number; this one spells "regintel").
+pub const MIGRATION_LOCK: i64 = 0x7265_6769_6e74_656c;
 
 pub fn migrations() -> Vec<Migration> {
     parse(SCHEMA, FIRST)
@@ -45,10 +46,11 @@ pub fn version_of(client: &mut Client) -> anyhow::Result<i64> {
     Ok(version)
 }
 
-/// What a migration run did: the versions it applied, and how request connections log in.
+/// What a migration run did: the versions it applied, and the role request connections log in
+/// as.
 pub struct Migrated {
     pub applied: Vec<i64>,
-    pub request: RequestLogin,
+    pub request_role: String,
 }
 
 /// Brings the database up to the latest version and makes sure of the request role, as its
@@ -74,9 +76,12 @@ pub fn migrate(client: &mut Client) -> anyhow::Result<Migrated> {
             &[&latest],
         )?;
     }
-    let request = roles::ensure_request_role(&mut tx)?;
+    let request_role = roles::ensure_request_role(&mut tx)?;
     tx.commit()?;
-    Ok(Migrated { applied, request })
+    Ok(Migrated {
+        applied,
+        request_role,
+    })
 }
 
 #[cfg(test)]
@@ -197,7 +202,7 @@ mod tests {
     }
 
     /// Nodes starting together: one migrates, the others wait for its lock and find nothing to
-    /// do; all of them know how request connections log in.
+    /// do; all of them know the role request connections log in as.
     #[test]
     fn nodes_starting_together_migrate_once() {
         let db = TestDatabase::create();
@@ -211,12 +216,7 @@ mod tests {
         applied.sort();
         let all: Vec<i64> = migrations().iter().map(|m| m.version).collect();
         assert_eq!(applied, vec![vec![], vec![], all]);
-        let passwords: Vec<&str> = runs.iter().map(|m| m.request.password.as_str()).collect();
-        assert!(
-            passwords
-                .iter()
-                .all(|p| *p == passwords[0] && p.len() == 64)
-        );
+        assert!(runs.iter().all(|m| m.request_role == runs[0].request_role));
     }
 
     #[test]

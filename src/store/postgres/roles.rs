@@ -4,9 +4,12 @@
 //! security binds it and no statement, however wrong, can read past it. A `SET ROLE` from the
 //! owner would not do: a bug could `RESET ROLE`.
 //!
-//! regintel makes the role itself, with a random password kept in `request_login` (which only
-//! the owner reads), so an installation needs one ordinary role with `CREATEROLE` that owns the
-//! database. Every node reads the password at start through the owner's connection.
+//! regintel makes the role itself, so an installation needs one ordinary role with `CREATEROLE`
+//! that owns the database. Its password is derived on each node from the API key pepper (every
+//! node holds the same one), so it passes through no statement and no table: the database holds
+//! only its SCRAM verifier, set by [`set_password`] when the role is new, when an older release
+//! kept a password in the database (which a server log may have recorded), or when the pepper
+//! was replaced.
 
 use anyhow::{Context, bail};
 use postgres::Transaction;
@@ -14,13 +17,6 @@ use postgres::Transaction;
 /// Tables the request role reads directly, as SQLite's request connections may: they hold
 /// nothing private.
 pub use crate::store::pool::PUBLIC_TABLES;
-
-/// How request connections log in.
-#[derive(Clone)]
-pub struct RequestLogin {
-    pub role: String,
-    pub password: String,
-}
 
 /// The request role of the database owner `owner`.
 pub fn request_role_name(owner: &str) -> anyhow::Result<String> {
@@ -37,10 +33,12 @@ fn quoted(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
-/// Makes the request role when it is missing and grants it what it reads, in the migration's
-/// transaction `tx`, which holds the migration lock: nodes starting together make it once. A
-/// role of that name that is not this database's, or may hold other roles' rights, is refused.
-pub fn ensure_request_role(tx: &mut Transaction<'_>) -> anyhow::Result<RequestLogin> {
+/// Makes the request role when it is missing (without a password: none logs in as it until
+/// [`set_password`]) and grants it what it reads, in the migration's transaction `tx`, which
+/// holds the migration lock: nodes starting together make it once. Returns its name. A role of
+/// that name that is not this database's (`request_login` records the role this database made),
+/// or may hold other roles' rights, is refused.
+pub fn ensure_request_role(tx: &mut Transaction<'_>) -> anyhow::Result<String> {
     let owner: String = tx.query_one("SELECT current_user::text", &[])?.get(0);
     let role = request_role_name(&owner)?;
     let existing = tx.query_opt(
@@ -70,47 +68,84 @@ pub fn ensure_request_role(tx: &mut Transaction<'_>) -> anyhow::Result<RequestLo
             );
         }
     }
-    let recorded: Option<String> = tx
-        .query_opt(
-            "SELECT password FROM request_login WHERE role = $1",
-            &[&role],
-        )?
-        .map(|r| r.get(0));
-    let password = match (recorded, &existing) {
-        (Some(password), Some(_)) => password,
-        // Roles belong to the cluster, passwords on record to a database: a role this database
-        // has no password of serves another database of the same owner, whose nodes a new
+    let recorded = tx
+        .query_opt("SELECT role FROM request_login WHERE role = $1", &[&role])?
+        .is_some();
+    match (recorded, &existing) {
+        (true, Some(_)) => {}
+        // Roles belong to the cluster, databases' records of them to a database: a role this
+        // database did not make serves another database of the same owner, whose nodes a new
         // password would lock out.
-        (None, Some(_)) => bail!(
-            "the role {role} exists, but this database does not record its password: it is the \
-             request role of another database of the owner {owner}. Give each regintel database \
-             an owner role of its own"
+        (false, Some(_)) => bail!(
+            "the role {role} exists, but this database did not make it: it is the request role \
+             of another database of the owner {owner}. Give each regintel database an owner \
+             role of its own"
         ),
         (_, None) => {
-            let mut bytes = [0u8; 32];
-            crate::ids::fill_random(&mut bytes);
-            let password = crate::ids::hex(&bytes);
-            // Sent as its SCRAM verifier (base64 and `$`: safe inside the literal; a role
-            // cannot take a password parameter), so no server log holds the password.
-            let verifier = postgres_protocol::password::scram_sha_256(password.as_bytes());
             tx.batch_execute(&format!(
                 "CREATE ROLE {} LOGIN NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE NOINHERIT \
-                 PASSWORD '{verifier}'",
+                 PASSWORD NULL",
                 quoted(&role)
             ))
             .with_context(|| {
                 format!("while making the request role {role} (the owner needs CREATEROLE)")
             })?;
             tx.execute(
-                "INSERT INTO request_login (role, password) VALUES ($1, $2)
-                 ON CONFLICT (role) DO UPDATE SET password = excluded.password",
-                &[&role, &password],
+                "INSERT INTO request_login (role) VALUES ($1) ON CONFLICT (role) DO NOTHING",
+                &[&role],
             )?;
-            password
+            tx.execute(
+                "DELETE FROM store_meta WHERE key = 'request_password_set'",
+                &[],
+            )?;
         }
-    };
+    }
     grant_reads(tx, &role)?;
-    Ok(RequestLogin { role, password })
+    Ok(role)
+}
+
+/// Whether the request role's password is to be set: it is new, an older release kept its
+/// password in the database, or the pepper it is derived from was replaced (`rejected`: a login
+/// with the derived one was refused).
+pub fn password_to_set(client: &mut postgres::Client, rejected: bool) -> anyhow::Result<bool> {
+    // No record (a database copied from SQLite, whose `store_meta` came with it): to be set.
+    let set: Option<i64> = client
+        .query_opt(
+            "SELECT value FROM store_meta WHERE key = 'request_password_set'",
+            &[],
+        )?
+        .map(|r| r.get(0));
+    Ok(rejected || set != Some(1))
+}
+
+/// Sets `role`'s password to `password`, sent as its SCRAM verifier (base64 and `$`: safe inside
+/// the literal; a role takes no password parameter), so no statement or server log holds the
+/// password; under the migration lock, so nodes starting together set it one after another.
+pub fn set_password(
+    client: &mut postgres::Client,
+    role: &str,
+    password: &str,
+    lock: i64,
+) -> anyhow::Result<()> {
+    let verifier = postgres_protocol::password::scram_sha_256(password.as_bytes());
+    let mut tx = client.transaction()?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&lock])?;
+    tx.batch_execute(&format!(
+        "ALTER ROLE {} PASSWORD '{verifier}'",
+        quoted(role)
+    ))
+    .with_context(|| {
+        format!(
+            "while setting the password of the request role {role} (the owner needs CREATEROLE)"
+        )
+    })?;
+    tx.execute(
+        "INSERT INTO store_meta (key, value) VALUES ('request_password_set', 1)
+         ON CONFLICT (key) DO UPDATE SET value = 1",
+        &[],
+    )?;
+    tx.commit()?;
+    Ok(())
 }
 
 /// The views regintel's schema makes (`CREATE VIEW v_...` in `schema.postgres.sql`): those
@@ -187,6 +222,7 @@ fn grant_reads(tx: &mut Transaction<'_>, role: &str) -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use super::{password_to_set, request_role_name, set_password};
     use crate::store::postgres::migrate::migrate;
     use crate::store::postgres::testing::TestDatabase;
 
@@ -284,28 +320,28 @@ mod tests {
     fn the_request_role_sees_only_the_account_its_transaction_set() {
         let db = TestDatabase::create();
         let mut owner = db.connect_as(&db.owner);
-        let login = migrate(&mut owner).unwrap().request;
+        let role = migrate(&mut owner).unwrap().request_role;
         owner.batch_execute(ROWS).unwrap();
         let owned = owned_tables(&mut owner);
         assert!(owned.len() >= 12, "{owned:?}");
-        let role: (bool, i64) = {
+        let rights: (bool, i64) = {
             let row = owner
                 .query_one(
                     "SELECT rolsuper OR rolbypassrls OR rolcreaterole OR rolcreatedb,
                             (SELECT count(*) FROM pg_class WHERE relowner = r.oid)
                      FROM pg_roles r WHERE rolname = $1",
-                    &[&login.role],
+                    &[&role],
                 )
                 .unwrap();
             (row.get(0), row.get(1))
         };
         assert_eq!(
-            role,
+            rights,
             (false, 0),
             "the request role bypasses nothing, owns nothing"
         );
 
-        let mut request = db.connect_as(&login.role);
+        let mut request = db.connect_as(&role);
         for account in [None, Some(1_i64)] {
             let mut tx = request.transaction().unwrap();
             if let Some(account) = account {
@@ -385,10 +421,123 @@ mod tests {
         }
     }
 
+    /// Whether the SCRAM-SHA-256 verifier `verifier` (RFC 5802, as PostgreSQL stores it:
+    /// `SCRAM-SHA-256$iterations:salt$StoredKey:ServerKey`) is of `password`.
+    fn scram_verifies(verifier: &str, password: &str) -> bool {
+        use base64::Engine as _;
+        use hmac::{Hmac, KeyInit, Mac};
+        use sha2::{Digest, Sha256};
+        let decode = |text: &str| {
+            base64::engine::general_purpose::STANDARD
+                .decode(text)
+                .unwrap()
+        };
+        let rest = verifier.strip_prefix("SCRAM-SHA-256$").unwrap();
+        let (iterations, rest) = rest.split_once(':').unwrap();
+        let (salt, keys) = rest.split_once('$').unwrap();
+        let stored_key = decode(keys.split_once(':').unwrap().0);
+        let mac = |key: &[u8], data: &[u8]| {
+            let mut mac = Hmac::<Sha256>::new_from_slice(key).unwrap();
+            mac.update(data);
+            mac.finalize().into_bytes().to_vec()
+        };
+        // Hi(password, salt, i): PBKDF2 with HMAC-SHA-256, one block.
+        let mut block = [decode(salt), vec![0, 0, 0, 1]].concat();
+        let mut salted = vec![0u8; 32];
+        for _ in 0..iterations.parse::<u32>().unwrap() {
+            block = mac(password.as_bytes(), &block);
+            salted.iter_mut().zip(&block).for_each(|(s, b)| *s ^= b);
+        }
+        Sha256::digest(mac(&salted, b"Client Key")).to_vec() == stored_key
+    }
+
+    /// The request role's password is the one derived on the node, set as its verifier only; a
+    /// password an older release kept in `request_login` (and an INSERT's logged parameters
+    /// showed) is replaced at the upgrade; no statement the server logs holds the derived one;
+    /// nobody may make temporary tables.
+    #[test]
+    fn the_password_is_derived_and_an_upgrade_rotates_the_one_kept_before() {
+        let db = TestDatabase::create();
+        let mut superuser = db.connect_as("postgres");
+        superuser
+            .batch_execute(&format!(
+                "ALTER DATABASE {} SET log_statement = 'all'",
+                db.name
+            ))
+            .unwrap();
+        let mut owner = db.connect_as(&db.owner);
+        // An older release: the schema of migration 20, the role's password kept in the table.
+        let mut tx = owner.transaction().unwrap();
+        for m in crate::store::postgres::migrate::migrations() {
+            if m.version <= 20 {
+                tx.batch_execute(m.sql).unwrap();
+            }
+        }
+        let role = request_role_name(&db.owner).unwrap();
+        tx.batch_execute(&format!(
+            "INSERT INTO store_meta (key, value) VALUES ('schema_version', 20);
+             CREATE ROLE {role} LOGIN PASSWORD 'kept-before';
+             INSERT INTO request_login (role, password) VALUES ('{role}', 'kept-before');"
+        ))
+        .unwrap();
+        tx.commit().unwrap();
+
+        let store = crate::store::Store::open_with(
+            &crate::store::Database::Postgres(db.url()),
+            1,
+            1,
+            crate::config::defaults::DATABASE_WAIT,
+        )
+        .unwrap();
+        let derived = "0f1e2d3c4b5a69788796a5b4c3d2e1f0derived";
+        store.open_requests(&|_| derived.to_owned()).unwrap();
+        let verifier: String = superuser
+            .query_one(
+                "SELECT rolpassword FROM pg_authid WHERE rolname = $1",
+                &[&role],
+            )
+            .unwrap()
+            .get(0);
+        assert!(scram_verifies(&verifier, derived), "{verifier}");
+        assert!(!scram_verifies(&verifier, "kept-before"));
+        let columns: i64 = owner
+            .query_one(
+                "SELECT count(*) FROM information_schema.columns
+                 WHERE table_name = 'request_login' AND column_name = 'password'",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(columns, 0);
+        let temporary: bool = owner
+            .query_one(
+                "SELECT has_database_privilege($1, current_database(), 'TEMPORARY')",
+                &[&role],
+            )
+            .unwrap()
+            .get(0);
+        assert!(!temporary);
+        // A second start finds the password set and sets nothing.
+        drop(store);
+        assert!(!password_to_set(&mut owner, false).unwrap());
+
+        let socket = std::env::var("REGINTEL_TEST_POSTGRES").unwrap();
+        let log =
+            std::fs::read_to_string(std::path::Path::new(&socket).join("../server.log")).unwrap();
+        assert!(
+            log.contains(&format!("ALTER ROLE \"{role}\" PASSWORD 'SCRAM-SHA-256$")),
+            "the server logged the statements"
+        );
+        assert!(
+            !log.contains(derived),
+            "the derived password is in the server log"
+        );
+    }
+
     /// A second database of the same owner is refused (its request role, a role of the whole
     /// cluster, serves the first, whose nodes a new password would lock out); a pre-made role
-    /// that is a member of another is refused; the password is set as a SCRAM verifier; a view
-    /// someone else made is not granted.
+    /// that is a member of another is refused; the role has no password until one is set, then
+    /// only the SCRAM verifier of the one given; a view someone else made is not granted.
     #[test]
     fn the_request_role_is_this_databases_alone() {
         let db = TestDatabase::create();
@@ -397,20 +546,32 @@ mod tests {
         owner
             .batch_execute("CREATE VIEW v_someone_elses AS SELECT password_hash FROM accounts")
             .unwrap();
-        let login = migrate(&mut owner).unwrap().request;
+        let role = migrate(&mut owner).unwrap().request_role;
         let mut superuser = db.connect_as("postgres");
-        let stored: String = superuser
-            .query_one(
-                "SELECT rolpassword FROM pg_authid WHERE rolname = $1",
-                &[&login.role],
-            )
-            .unwrap()
-            .get(0);
-        assert!(stored.starts_with("SCRAM-SHA-256$"), "{stored}");
+        let stored = |superuser: &mut postgres::Client| -> Option<String> {
+            superuser
+                .query_one(
+                    "SELECT rolpassword FROM pg_authid WHERE rolname = $1",
+                    &[&role],
+                )
+                .unwrap()
+                .get(0)
+        };
+        assert_eq!(stored(&mut superuser), None, "no password until one is set");
+        assert!(password_to_set(&mut owner, false).unwrap());
+        set_password(&mut owner, &role, "the derived one", 1).unwrap();
+        assert!(!password_to_set(&mut owner, false).unwrap());
+        assert!(
+            password_to_set(&mut owner, true).unwrap(),
+            "a refused login"
+        );
+        let verifier = stored(&mut superuser).unwrap();
+        assert!(scram_verifies(&verifier, "the derived one"), "{verifier}");
+        assert!(!scram_verifies(&verifier, "another"), "{verifier}");
         let granted: bool = owner
             .query_one(
                 "SELECT has_table_privilege($1, 'v_someone_elses', 'SELECT')",
-                &[&login.role],
+                &[&role],
             )
             .unwrap()
             .get(0);
@@ -440,7 +601,7 @@ mod tests {
         );
 
         superuser
-            .batch_execute(&format!("GRANT {} TO {}", db.owner, login.role))
+            .batch_execute(&format!("GRANT {} TO {}", db.owner, role))
             .unwrap();
         let refused = migrate(&mut owner).err().expect("refused").to_string();
         assert!(refused.contains("member of another role"), "{refused}");

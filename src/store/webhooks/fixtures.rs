@@ -28,6 +28,8 @@ pub fn postgres_store_with_accounts(pool: u32) -> (TestDatabase, Store) {
         crate::config::defaults::DATABASE_WAIT,
     )
     .unwrap();
+    // A server derives it from its pepper.
+    store.open_requests(&|_| "a test password".into()).unwrap();
     add_accounts(&store);
     (db, store)
 }
