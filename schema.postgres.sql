@@ -425,3 +425,9 @@ ALTER TABLE request_login DROP COLUMN password;
 DO $$ BEGIN
     EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database());
 END $$;
+-- An account's dataset may refuse region codes of no known region in its uploads, naming the
+-- line, instead of making them regions of the account's own. (A view's * is the table's columns
+-- when it was made: made again with the new one.)
+ALTER TABLE datasets ADD COLUMN strict_regions boolean NOT NULL DEFAULT false;
+CREATE OR REPLACE VIEW v_datasets AS
+    SELECT * FROM datasets WHERE owner_account_id IS NULL OR owner_account_id = current_account();

@@ -511,3 +511,6 @@ DROP INDEX observations_series;
 -- A process that finds a recorded secret missing or different names the directory and machine
 -- that made the one the database records, so an operator knows where to copy it from.
 ALTER TABLE secret_fingerprints ADD COLUMN made_on TEXT;
+-- An account's dataset may refuse region codes of no known region in its uploads, naming the
+-- line, instead of making them regions of the account's own.
+ALTER TABLE datasets ADD COLUMN strict_regions INTEGER NOT NULL DEFAULT 0;

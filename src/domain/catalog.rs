@@ -96,6 +96,9 @@ pub struct DatasetDetail {
     pub snapshots: Vec<CitedSnapshot>,
     #[serde(serialize_with = "shown_source")]
     pub source: Option<Arc<SourceRecord>>,
+    /// An account's own dataset: whether its uploads refuse codes of no known region.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strict_regions: Option<bool>,
 }
 
 /// A source as answers show it (`SourceRecord::shown`): its publisher, title, landing URL,
@@ -264,5 +267,6 @@ pub fn detail(store: &Scoped, citer: &mut Citer, code: &str) -> Result<DatasetDe
             .collect(),
         snapshots: cited,
         source,
+        strict_regions: d.private.then_some(d.strict_regions),
     })
 }

@@ -119,57 +119,9 @@ pub fn find(store: &Scoped, code: &str) -> Result<Arc<RegionRow>, Error> {
     }
     Err(Rejection::UnknownRegion {
         code: code.to_owned(),
-        suggestions: closest(code, store.region_codes()?),
+        suggestions: crate::ingest::nearest_codes(code, &store.region_codes()?),
     }
     .into())
-}
-
-/// Suggestions for an unknown code: known codes at most two edits away (ignoring case), closest
-/// first, at most five.
-const MAX_SUGGESTIONS: usize = 5;
-const MAX_EDITS: usize = 2;
-
-/// Codes are ASCII (`[A-Za-z0-9_]`), so they are compared byte by byte. A known code whose length
-/// differs by more than two cannot be two edits away and costs only the length check; the rest
-/// are at most 16 + 2 bytes long, so each comparison is a few hundred steps.
-fn closest(code: &str, known: Vec<String>) -> Vec<String> {
-    let wanted = code.to_ascii_uppercase().into_bytes();
-    // Longer input cannot be within two edits of any code; don't spend time on it.
-    if wanted.len() > crate::ingest::MAX_REGION_CODE_LEN + MAX_EDITS {
-        return Vec::new();
-    }
-    let mut rows = (Vec::new(), Vec::new());
-    let mut near: Vec<(usize, String)> = known
-        .into_iter()
-        .filter(|k| k.len().abs_diff(wanted.len()) <= MAX_EDITS)
-        .filter_map(|k| {
-            let d = edit_distance(&wanted, &k.to_ascii_uppercase().into_bytes(), &mut rows);
-            (d <= MAX_EDITS).then_some((d, k))
-        })
-        .collect();
-    near.sort();
-    near.into_iter()
-        .take(MAX_SUGGESTIONS)
-        .map(|(_, k)| k)
-        .collect()
-}
-
-/// Levenshtein distance (insertions, deletions, substitutions), in the two rows of `rows`,
-/// reused from one comparison to the next.
-fn edit_distance(a: &[u8], b: &[u8], rows: &mut (Vec<usize>, Vec<usize>)) -> usize {
-    let (previous, current) = rows;
-    previous.clear();
-    previous.extend(0..=b.len());
-    for (i, ca) in a.iter().enumerate() {
-        current.clear();
-        current.push(i + 1);
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != cb);
-            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
-        }
-        std::mem::swap(previous, current);
-    }
-    previous[b.len()]
 }
 
 /// The region with its parent and children, its classification row and its parent's cited by
@@ -287,10 +239,16 @@ mod tests {
         let known: Vec<String> = ["DE21", "DE22", "DE2", "FR10", "EU27_2020"]
             .map(String::from)
             .to_vec();
-        assert_eq!(closest("de2x", known.clone()), ["DE2", "DE21", "DE22"]);
-        assert_eq!(closest("EU27_2002", known.clone()), ["EU27_2020"]);
-        assert!(closest("ZZZZZZZZ", known.clone()).is_empty());
-        assert!(closest(&"D".repeat(5000), known).is_empty());
+        assert_eq!(
+            crate::ingest::nearest_codes("de2x", &known),
+            ["DE2", "DE21", "DE22"]
+        );
+        assert_eq!(
+            crate::ingest::nearest_codes("EU27_2002", &known),
+            ["EU27_2020"]
+        );
+        assert!(crate::ingest::nearest_codes("ZZZZZZZZ", &known).is_empty());
+        assert!(crate::ingest::nearest_codes(&"D".repeat(5000), &known).is_empty());
     }
 
     /// The summary's text, made once, is what serde_json writes for the summary, and stays so.

@@ -255,10 +255,11 @@ pub fn create_private_dataset(
     owner: i64,
     meta: &DatasetMeta,
     dim_names: &[String],
+    strict_regions: bool,
 ) -> Result<(), Error> {
     let mut system = store.system()?;
     let tx = system.transaction().map_err(StoreError::from)?;
-    write::create_private_dataset(&tx, meta, dim_names, owner)?;
+    write::create_private_dataset(&tx, meta, dim_names, owner, strict_regions)?;
     generations::bump(&tx, Some(owner)).map_err(StoreError::from_anyhow)?;
     tx.commit().map_err(StoreError::from)?;
     Ok(())
@@ -280,18 +281,24 @@ fn rejection(e: &ingest::FormatError) -> Rejection {
 }
 
 /// Loads a tidy CSV body into an account's private dataset (`PUT /datasets/{dataset_code}/data`). The
-/// whole body is checked first (format, dataset code, dimensions, unit, duplicates); problems
-/// come back as 422 with their lines, and nothing is written.
+/// whole body is checked first (format, dataset code, dimensions, unit, duplicates, and with
+/// `strict_regions` region codes of no known region but the account's own); problems come back as
+/// 422 with their lines, and nothing is written. Codes of no known region otherwise become the
+/// account's own, each named in the outcome with the known codes it may be a typo of.
 pub fn import_private_csv(
     store: &Store,
     catalogue: &Catalogue,
     dataset: &DatasetRow,
     body: &[u8],
     owner: i64,
+    strict_regions: bool,
 ) -> Result<ImportOutcome, Error> {
     let unit = dataset.headline().map_err(Error::internal)?.0.clone();
     let dims = dataset.dim_names().map_err(Error::internal)?;
-    let known_regions = KnownRegions::new(&store.system()?.region_codes()?);
+    let mut known_regions = KnownRegions::new(&store.system()?.region_codes()?);
+    if strict_regions {
+        known_regions = known_regions.strict(&store.system()?.own_region_codes(owner)?);
+    }
     let open = || Ok(Box::new(body) as Box<dyn std::io::Read>);
     let input = Input {
         shown: "request body",
@@ -317,7 +324,7 @@ pub fn import_private_csv(
     meta.headline.insert("unit".into(), unit.clone());
     let mut system = store.system()?;
     let tx = system.transaction().map_err(StoreError::from)?;
-    let outcome = file::write(
+    let mut outcome = file::write(
         &tx,
         &input,
         &checked,
@@ -331,6 +338,9 @@ pub fn import_private_csv(
         generations::bump(&tx, Some(owner)).map_err(StoreError::from_anyhow)?;
     }
     tx.commit().map_err(StoreError::from)?;
+    for region in &mut outcome.new_regions {
+        region.suggestions = known_regions.nearest(&region.code);
+    }
     Ok(outcome)
 }
 
@@ -372,6 +382,7 @@ fn unchanged(dataset: &str, file: &str) -> ImportOutcome {
         added: 0,
         revised: 0,
         unchanged: 0,
+        new_regions: Vec::new(),
     }
 }
 

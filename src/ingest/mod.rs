@@ -8,12 +8,14 @@
 mod common;
 mod duplicates;
 mod input;
+mod region_codes;
 pub mod sdmx;
 pub mod tidy;
 pub mod tsv;
 
 pub use crate::dataset_file::{FileHeader, Format, RawObservation};
 pub use common::MAX_REGION_CODE_LEN;
+pub use region_codes::{KnownRegions, nearest_codes};
 pub use tidy::Defaults;
 
 use std::collections::{HashMap, HashSet};
@@ -182,7 +184,8 @@ pub enum Accept {
 /// from the first line. `defaults.dataset` names the dataset for formats whose rows may not say
 /// it (TSV, tidy CSV without `dataset_code`, or overriding SDMX); where a tidy file's rows name
 /// one, it must be that one. `defaults.unit` is the unit of tidy rows without one, and
-/// `defaults.regions` the known region codes a code in another case is read as.
+/// `defaults.regions` the known region codes a code in another case is read as (and, when
+/// strict, the only ones a row may name).
 pub fn read(
     file: &str,
     input: impl Read,
@@ -200,6 +203,9 @@ pub fn read(
     let mut sink = |header: &FileHeader, line: u64, mut row: RawObservation| {
         if let Some(known) = defaults.regions {
             known.canonical(&mut row.region);
+            if let Some(why) = known.refusal(&row.region) {
+                return Err(FormatError::new(file, line, why).into());
+            }
         }
         sink(header, line, row)
     };
@@ -214,31 +220,6 @@ pub fn read(
              (header like \"unit,geo\\TIME_PERIOD<TAB>2022\") or SDMX-CSV (a header with OBS_VALUE)",
         )
         .into()),
-    }
-}
-
-/// Region codes as published, each also found in any case: a user's own data may write `de21`
-/// for `DE21`, and is stored as the code is published, so it joins that region's public figures.
-/// Codes of no known region stay as written.
-pub struct KnownRegions(HashMap<String, String>);
-
-impl KnownRegions {
-    pub fn new(codes: &[String]) -> Self {
-        KnownRegions(
-            codes
-                .iter()
-                .map(|c| (c.to_ascii_lowercase(), c.clone()))
-                .collect(),
-        )
-    }
-
-    fn canonical(&self, region: &mut String) {
-        // Most codes are written as published (in capitals): those need no lower-case copy.
-        if region.bytes().any(|b| b.is_ascii_lowercase())
-            && let Some(code) = self.0.get(&region.to_ascii_lowercase())
-        {
-            region.clone_from(code);
-        }
     }
 }
 

@@ -86,6 +86,14 @@ const WEBHOOK_ID: Param = Param {
     description: "A webhook endpoint id (`whk_...`).",
 };
 
+const STRICT_REGIONS: Param = Param {
+    name: "strict_regions",
+    location: Location::Query,
+    required: false,
+    schema: r#"{"type":"boolean"}"#,
+    description: "true: refuse a region code of no known region (but the account's own), naming its line; false: make it a region of the account's own. Default: the dataset's `strict_regions`.",
+};
+
 const DATASET_CODE: Param = Param {
     name: "dataset_code",
     location: Location::Path,
@@ -383,8 +391,8 @@ pub static OPERATIONS: &[Operation] = &[
         id: "putDatasetData",
         tag: "datasets",
         summary: "Load a private dataset's data",
-        description: "A CSV body (`text/csv`, or the file's bytes as `application/octet-stream`) in the form of the `TidyCsv` schema: at least `nuts_code,period,value` and a column per dimension of the dataset. The full form of regintel's data/ directory is accepted as it is. The whole body is validated before anything is written; every problem is listed with its line and reason (422 `validation_failed`, `details.errors`; past 100, `details.errors_not_listed` counts the rest), and a header naming its columns `region`, `year`, `GEO` and the like is told the names to use. A unit in lower case is read in capitals (`pc` is `PC`). The load is a snapshot: unchanged rows keep their citations, revised ones are superseded. An account uploads one body at a time (a second concurrent upload answers 429 `account-uploads`; all upload slots busy answers 503), and the body must arrive within the body timeout (408).",
-        params: &[DATASET_CODE],
+        description: "A CSV body (`text/csv`, or the file's bytes as `application/octet-stream`) in the form of the `TidyCsv` schema: at least `nuts_code,period,value` and a column per dimension of the dataset. The full form of regintel's data/ directory is accepted as it is. The whole body is validated before anything is written; every problem is listed with its line and reason (422 `validation_failed`, `details.errors`; past 100, `details.errors_not_listed` counts the rest), and a header naming its columns `region`, `year`, `GEO` and the like is told the names to use. A unit in lower case is read in capitals (`pc` is `PC`), and a region code in another case than a known code is that code (`de21` is `DE21`). A code of no known region becomes a region of the account's own, which the answer names in `new_regions` with up to five known codes within two edits of it (a typo of `DE22` is not lost unnoticed); with `strict_regions` such a code is refused instead, naming its line. The load is a snapshot: unchanged rows keep their citations, revised ones are superseded. An account uploads one body at a time (a second concurrent upload answers 429 `account-uploads`; all upload slots busy answers 503), and the body must arrive within the body timeout (408).",
+        params: &[DATASET_CODE, STRICT_REGIONS],
         request: Some("TidyCsv"),
         schema: "ImportOutcome",
         errors: &[

@@ -236,6 +236,7 @@ pub fn all() -> Value {
                 "citation": {"type": ["string", "null"], "description": "The snapshot's citation: it resolves to the snapshot and its source."},
             }))]}},
             "source": {"oneOf": [{"type": "null"}, r("SourceInfo")]},
+            "strict_regions": {"type": "boolean", "description": "An account's own dataset only: its uploads refuse region codes of no known region."},
         }))]},
         "CitationDetail": object(&["id", "dataset", "region", "period", "value", "value_text", "unit", "dimensions", "flags", "snapshot", "location", "superseded_by", "current_citation", "how_to_verify"], json!({
             "id": {"type": "string"},
@@ -324,17 +325,22 @@ pub fn all() -> Value {
             "dimensions": {"type": "array", "maxItems": crate::store::import::MAX_DIMENSIONS, "items": {"type": "string", "pattern": "^[a-z0-9_]{1,32}$", "not": {"enum": crate::ingest::tidy::KNOWN}}},
             "topic": {"type": "string", "minLength": 1, "maxLength": 50},
             "description": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A short name of the measure; a briefing heads its section with it (else with the title)."},
+            "strict_regions": {"type": "boolean", "default": false, "description": "Uploads refuse region codes of no known region (but the account's own) instead of making them the account's own; an upload's `strict_regions` parameter overrides it."},
         }},
         "TidyCsv": {
             "type": "string",
             "description": "CSV with a header row. Columns, in any order: `nuts_code` (or `geo`), `period` (or `time`), `value`, and one column per dimension of the dataset; optional: `unit` (default: the dataset's unit), `flags` (Eurostat letters such as `p`, `e`, each at most once), `dataset_code` and `nuts_level` (when present they must be this dataset and the code's level), `conf_status`, `src_line`. Region codes are 1 to 16 letters, digits or `_` (any case: a known code is stored as published), periods a year (`2023`), quarter (`2023-Q1` or `2023Q1`), semester (`2023-S1` or `2023S1`) or month (`2023-01` or `2023M01`), stored in the first form, dimension values 1 to 64 of letters, digits, `_ - @ $`.",
             "examples": ["nuts_code,period,value,sex\nDE21,2022,12.5,T\nDE22,2022,11,T\n"],
         },
-        "ImportOutcome": object(&["dataset", "rows_in_file", "added", "revised", "unchanged"], json!({
+        "ImportOutcome": object(&["dataset", "rows_in_file", "added", "revised", "unchanged", "new_regions"], json!({
             "dataset": {"type": "string"}, "file": {"type": "string"},
             "snapshot": {"type": ["string", "null"], "description": "Null when the data changed nothing."},
             "rows_in_file": {"type": "integer"}, "added": {"type": "integer"},
             "revised": {"type": "integer"}, "unchanged": {"type": "integer"},
+            "new_regions": {"type": "array", "description": "Codes of no known region the body named, which it made regions of the account's own.", "items": object(&["code", "suggestions"], json!({
+                "code": {"type": "string"},
+                "suggestions": {"type": "array", "items": {"type": "string"}, "maxItems": 5, "description": "Known codes within two edits of it, closest first: what a typo may have meant."},
+            }))},
         })),
         "BriefingRequest": {"type": "object", "additionalProperties": false, "required": ["region_nuts_code", "briefing_type"], "properties": {
             "region_nuts_code": {"type": "string"},

@@ -23,6 +23,8 @@ pub struct DatasetRow {
     pub source_id: Option<i64>,
     pub headline_series_id: Option<i64>,
     pub private: bool,
+    /// An account's dataset whose uploads refuse region codes of no known region.
+    pub strict_regions: bool,
     /// The JSON columns parsed, once per row: a row of the public catalogue serves every
     /// request of its data generation. (Rows are only read, never edited.)
     parsed: OnceLock<Result<ParsedDataset, String>>,
@@ -157,6 +159,7 @@ impl DatasetRow {
             source_id: None,
             headline_series_id: Some(series),
             private: false,
+            strict_regions: false,
             parsed: OnceLock::new(),
         }
     }
@@ -268,7 +271,7 @@ pub struct SnapshotRow {
 
 pub(super) const DATASET_COLUMNS: &str = "id, code, title, topic, description, nuts_edition,
     headline_json, dim_names_json, labels_json, source_id, headline_series_id,
-    owner_account_id IS NOT NULL";
+    owner_account_id IS NOT NULL, strict_regions";
 
 pub(super) fn dataset_from_row(r: &Row) -> SqlResult<DatasetRow> {
     Ok(DatasetRow {
@@ -284,6 +287,7 @@ pub(super) fn dataset_from_row(r: &Row) -> SqlResult<DatasetRow> {
         source_id: r.get(9)?,
         headline_series_id: r.get(10)?,
         private: r.get(11)?,
+        strict_regions: r.get(12)?,
         parsed: OnceLock::new(),
     })
 }

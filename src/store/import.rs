@@ -48,6 +48,18 @@ pub struct ImportOutcome {
     pub added: u64,
     pub revised: u64,
     pub unchanged: u64,
+    /// Codes of no known region the file named, which this import made regions of the
+    /// account's own (an upload's only), each with the known codes it may be a typo of.
+    pub new_regions: Vec<NewRegion>,
+}
+
+/// A code an upload made a region of the account's own.
+#[derive(Debug, Clone, serde::Serialize, PartialEq, Eq)]
+pub struct NewRegion {
+    pub code: String,
+    /// Known codes within two edits of it, closest first, at most five (filled in by the
+    /// import, which knows the codes).
+    pub suggestions: Vec<String>,
 }
 
 /// Inserts a source, or returns the id of an identical one.
@@ -170,6 +182,7 @@ pub fn create_private_dataset(
     meta: &DatasetMeta,
     dim_names: &[String],
     owner: i64,
+    strict_regions: bool,
 ) -> Result<i64, crate::store::StoreError> {
     let taken: bool = tx.query_row(
         "SELECT EXISTS (SELECT 1 FROM datasets WHERE code = ?1
@@ -193,8 +206,20 @@ pub fn create_private_dataset(
             "the account has its limit of {MAX_PRIVATE_DATASETS} private datasets"
         )));
     }
-    upsert_dataset(tx, meta, dim_names, None, Some(owner))
-        .map_err(crate::store::StoreError::from_anyhow)
+    let id = upsert_dataset(tx, meta, dim_names, None, Some(owner))
+        .map_err(crate::store::StoreError::from_anyhow)?;
+    tx.execute(
+        "UPDATE datasets SET strict_regions = ?2 WHERE id = ?1",
+        params![id, strict_regions],
+    )?;
+    Ok(id)
+}
+
+/// The codes `owner`'s earlier uploads made regions of its own.
+pub fn own_region_codes(conn: &Db<'_>, owner: i64) -> SqlResult<Vec<String>> {
+    let mut stmt = conn.prepare_cached("SELECT code FROM private_regions WHERE account_id = ?1")?;
+    let rows = stmt.query_map(params![owner], |r| r.get(0))?;
+    rows.collect()
 }
 
 /// Every public region code (the classification and codes seen in public data).
@@ -355,6 +380,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             added: 0,
             revised: 0,
             unchanged: 0,
+            new_regions: Vec::new(),
         };
         if latest_snapshot_sha(tx, &meta.code, owner)?.as_deref() == Some(file_sha256) {
             return Ok(Begun::Same(ImportOutcome {
@@ -624,7 +650,12 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                 regions.add(&code)
             })?,
         }
-        regions.finish()?;
+        outcome.new_regions = (regions.finish()?.into_iter())
+            .map(|code| NewRegion {
+                code,
+                suggestions: Vec::new(),
+            })
+            .collect();
         Ok(outcome)
     }
 }

@@ -659,6 +659,11 @@ impl System {
         Ok(import::region_codes(&self.sql())?)
     }
 
+    /// The codes of `owner`'s own regions (see [`import::own_region_codes`]).
+    pub fn own_region_codes(&self, owner: i64) -> StoreResult<Vec<String>> {
+        Ok(import::own_region_codes(&self.sql(), owner)?)
+    }
+
     /// A write transaction (see [`sql::Db::transaction`]), for the import path
     /// (`store::import`) and the store's own writes.
     pub fn transaction(&mut self) -> sql::SqlResult<sql::Tx<'_>> {

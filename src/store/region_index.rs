@@ -113,10 +113,9 @@ impl RegionIndex {
         Some(&self.rows[at as usize])
     }
 
-    /// The first region in code order whose code equals `code` ignoring ASCII case (as SQLite's
-    /// NOCASE compares).
+    /// The region `code` names in another case (`crate::text::region_code_key`'s rule).
     pub fn any_case(&self, code: &str) -> Option<&Arc<RegionRow>> {
-        self.rows.iter().find(|r| r.code.eq_ignore_ascii_case(code))
+        (self.rows.iter()).find(|r| crate::text::same_region_code(code, &r.code))
     }
 
     pub fn codes(&self) -> Vec<String> {

@@ -174,14 +174,15 @@ impl Scoped {
             .map(Arc::new))
     }
 
-    /// The region whose code is `code` in another case (`de21` for `DE21`); the first in code
-    /// order if several differ only in case.
+    /// The region whose code is `code` in another case (`de21` for `DE21`), by
+    /// `crate::text::region_code_key`'s rule.
     pub fn region_any_case(&self, code: &str) -> StoreResult<Option<Arc<RegionRow>>> {
         if let Some(index) = &self.public_regions {
             return Ok(index.any_case(code).map(Arc::clone));
         }
         let db = self.sql();
-        // Each as its index of codes in any case has them.
+        // The same rule in each dialect, as its index of codes in any case has them (codes are
+        // ASCII: NOCASE and upper() fold exactly its letters).
         let any_case = match db.dialect() {
             Dialect::Sqlite => "code = ?1 COLLATE NOCASE",
             Dialect::Postgres => "upper(code) = upper(?1)",

@@ -607,3 +607,108 @@ async fn a_datasets_changes_list_every_row_its_snapshots_wrote() {
         format!("/datasets/many/changes?since_snapshot={first}")
     );
 }
+
+/// An upload names every code it made a region of the account's own, with the known codes it
+/// may be a typo of; a code in another case is the known code; with `strict_regions` (the
+/// upload's parameter, or the dataset's setting) such a code is refused naming its line, but a
+/// code the account already has as its own is not.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codes_of_no_known_region_are_named_or_refused() {
+    let s = TestServer::start().await;
+    let a = s.account("typos@example.org", Tier::Professional);
+    let key = a.key_header();
+    let created = create(
+        &s,
+        key,
+        json!({"code": "loose", "title": "Loose", "unit": "NR"}),
+    )
+    .await;
+    assert_eq!(created.status, 201);
+    assert_eq!(created.json()["data"]["strict_regions"], false);
+    let csv = "nuts_code,period,value\nDE21,2022,1\nde22,2022,2\nQQ99,2022,3\nDE2Z,2022,4\n";
+    let loaded = put(&s, key, "loose", csv).await;
+    assert_eq!(
+        loaded.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&loaded.body)
+    );
+    let outcome = loaded.json()["data"].clone();
+    assert_eq!(outcome["added"], 4);
+    assert_eq!(
+        outcome["new_regions"],
+        json!([
+            {"code": "DE2Z", "suggestions": ["DE2", "DE21", "DE22", "DE23", "DE24"]},
+            {"code": "QQ99", "suggestions": []},
+        ]),
+        "{outcome}"
+    );
+    // `de22` is DE22's: its figure stands beside the public ones.
+    let profile = s
+        .client
+        .get_with("/api/v1/regional/regions/DE22/profile", &[key])
+        .await
+        .json();
+    assert!(profile.to_string().contains("Loose"), "{profile}");
+
+    // Strict by parameter: the first code of no known region is refused with its line, and
+    // nothing is written; the account's own QQ99 is not refused.
+    let strict = "nuts_code,period,value\nQQ99,2023,3\nDE21,2023,1\nDE2Y,2023,4\n";
+    let path = "/datasets/loose/data?strict_regions=true";
+    let refused = s
+        .call(
+            "PUT",
+            path,
+            &[key, ("content-type", "text/csv")],
+            strict.as_bytes(),
+        )
+        .await;
+    let error = refused.error(422, "validation_failed");
+    assert_eq!(
+        error["details"]["errors"][0]["pointer"], "line 4",
+        "{error}"
+    );
+    let detail = error["details"]["errors"][0]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("\"DE2Y\" is no known region") && detail.contains("did you mean DE2, DE21"),
+        "{detail}"
+    );
+    let bad = s
+        .call(
+            "PUT",
+            "/datasets/loose/data?strict_regions=yes",
+            &[key, ("content-type", "text/csv")],
+            strict.as_bytes(),
+        )
+        .await;
+    bad.error(400, "invalid_parameter");
+
+    // Strict by setting, which the parameter overrides.
+    let body = json!({"code": "tight", "title": "Tight", "unit": "NR", "strict_regions": true});
+    let created = create(&s, key, body).await;
+    assert_eq!(created.json()["data"]["strict_regions"], true);
+    put(&s, key, "tight", strict)
+        .await
+        .error(422, "validation_failed");
+    let loose = s
+        .call(
+            "PUT",
+            "/datasets/tight/data?strict_regions=false",
+            &[key, ("content-type", "text/csv")],
+            strict.as_bytes(),
+        )
+        .await;
+    assert_eq!(
+        loose.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&loose.body)
+    );
+    assert_eq!(
+        loose.json()["data"]["new_regions"],
+        json!([{"code": "DE2Y", "suggestions": ["DE2", "DE21", "DE22", "DE23", "DE24"]}])
+    );
+    // A public dataset's detail has no such setting.
+    let public = s.get("/datasets/nama_10r_3gdp").await.json();
+    assert!(public["data"].get("strict_regions").is_none());
+}

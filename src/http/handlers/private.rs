@@ -25,6 +25,9 @@ struct NewDataset {
     topic: Option<String>,
     #[serde(default)]
     description: Option<String>,
+    /// Uploads refuse region codes of no known region (see [`put_data`]).
+    #[serde(default)]
+    strict_regions: bool,
 }
 
 /// 1 to `max` characters of a-z, 0-9 and `_`: dataset codes and dimension names.
@@ -137,6 +140,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
             labels_json: "{}".into(),
         },
         &body.dimensions,
+        body.strict_regions,
     )?;
     req.state.refresh_generations();
     let store = req.store()?;
@@ -145,8 +149,25 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     Ok(super::cited(&detail, citer.sources)?.with_status(201))
 }
 
-/// Runs on the blocking pool: a large CSV takes a while to validate and write.
+/// Runs on the blocking pool: a large CSV takes a while to validate and write. A region code of no
+/// known region becomes one of the account's own, named in `new_regions` with the known codes it
+/// may be a typo of; with `strict_regions=true` (or the dataset's setting, which the parameter
+/// overrides) such a code is refused, naming its line.
 pub fn put_data(req: &mut Req) -> Result<Reply, ApiError> {
+    let strict = match req.query.take("strict_regions").as_deref() {
+        None => None,
+        Some("true") => Some(true),
+        Some("false") => Some(false),
+        Some(other) => {
+            return Err(ApiError::invalid(
+                "strict_regions",
+                format!(
+                    "strict_regions must be true or false, not \"{}\"",
+                    crate::error::shown(other)
+                ),
+            ));
+        }
+    };
     req.no_more_params()?;
     let code = req.param("dataset_code").to_owned();
     let owner = req.caller()?.account_id;
@@ -164,6 +185,7 @@ pub fn put_data(req: &mut Req) -> Result<Reply, ApiError> {
             &dataset,
             &req.body,
             owner,
+            strict.unwrap_or(dataset.strict_regions),
         )?;
         req.state.metrics.import(started.elapsed());
         outcome

@@ -74,6 +74,8 @@ pub(super) struct UnclassifiedRegions<'t, 'c> {
     tx: &'t Db<'c>,
     owner: Option<i64>,
     insert: Stmt<'c>,
+    /// The codes made the account's own (the owner's import only).
+    added: Vec<String>,
 }
 
 impl<'t, 'c> UnclassifiedRegions<'t, 'c> {
@@ -89,7 +91,12 @@ impl<'t, 'c> UnclassifiedRegions<'t, 'c> {
                  ON CONFLICT (account_id, code) DO NOTHING",
             )?,
         };
-        Ok(UnclassifiedRegions { tx, owner, insert })
+        Ok(UnclassifiedRegions {
+            tx,
+            owner,
+            insert,
+            added: Vec::new(),
+        })
     }
 
     pub(super) fn add(&mut self, code: &str) -> SqlResult<()> {
@@ -109,15 +116,21 @@ impl<'t, 'c> UnclassifiedRegions<'t, 'c> {
             None => self
                 .insert
                 .execute(params![code, level, parent, country, class])?,
-            Some(account) => self
-                .insert
-                .execute(params![code, level, parent, country, class, account])?,
+            Some(account) => {
+                let made =
+                    (self.insert).execute(params![code, level, parent, country, class, account])?;
+                if made > 0 {
+                    self.added.push(code.to_owned());
+                }
+                made
+            }
         };
         Ok(())
     }
 
-    /// Refuses an account's import that would give it more codes of its own than allowed.
-    pub(super) fn finish(self) -> anyhow::Result<()> {
+    /// Refuses an account's import that would give it more codes of its own than allowed;
+    /// returns the codes it made the account's own.
+    pub(super) fn finish(self) -> anyhow::Result<Vec<String>> {
         if let Some(account) = self.owner {
             let own: i64 = self.tx.query_row(
                 "SELECT count(*) FROM private_regions WHERE account_id = ?1",
@@ -131,7 +144,7 @@ impl<'t, 'c> UnclassifiedRegions<'t, 'c> {
                 .into());
             }
         }
-        Ok(())
+        Ok(self.added)
     }
 }
 
