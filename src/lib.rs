@@ -46,11 +46,11 @@
 //!   addresses a webhook may reach.
 //! - [`period`]: reference periods in the one form regintel stores (`2023`, `2023-Q1`, `2023-S1`,
 //!   `2023-01`), whatever file they came from.
-//! - [`error`], [`ids`], [`text`], [`client_addr`], [`reply`], [`limits`], [`dataset_file`],
-//!   [`catalogue`] and [`metrics`]: small pieces that use no other module of the crate but the
-//!   two below (error-message quoting, identifiers, control characters in outside text, client
-//!   addresses, rendered answers, the GCRA limiter, the parsed-file types, the bundled extract,
-//!   the Prometheus counters).
+//! - [`error`], [`ids`], [`text`], [`region_code`], [`client_addr`], [`reply`], [`limits`],
+//!   [`dataset_file`], [`catalogue`] and [`metrics`]: small pieces that use no other module of
+//!   the crate but the two below (error-message quoting, identifiers, control characters in
+//!   outside text, region codes' case and near misses, client addresses, rendered answers, the
+//!   GCRA limiter, the parsed-file types, the bundled extract, the Prometheus counters).
 //! - [`json_text`]: JSON text written byte for byte as serde_json writes it, with fewer
 //!   instructions.
 //! - [`runtime`]: the process and its resources: time formatting, tasks that end with their
@@ -100,6 +100,7 @@ pub mod openapi;
 pub mod outbox;
 pub mod pages;
 pub mod period;
+pub mod region_code;
 pub mod reply;
 pub mod runtime;
 pub mod state;

@@ -118,7 +118,6 @@ impl AppState {
             config.issuer(),
             config.new_secrets,
         )?;
-        store.open_requests(&|role| auth.request_role_password(role))?;
         auth.refresh(&store);
         let limiter = Limiter::new(config.limits.max_entries);
         // Today's counters, so a restart does not reset a daily cap.

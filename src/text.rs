@@ -1,6 +1,5 @@
 //! Text from outside (a request's path, query and JSON body, an uploaded file's cells) is checked
-//! for control characters before it reaches a query, and region codes in it are read by one rule
-//! of case ([`region_code_key`]). Control characters: PostgreSQL cannot store NUL in text at all
+//! for control characters before it reaches a query: PostgreSQL cannot store NUL in text at all
 //! (SQLite can, so the two backends would answer differently), and the others have no place in
 //! a code, a name or a title, where they hide what a log line or a page shows.
 
@@ -30,19 +29,6 @@ pub fn refusal(text: &str, prose: bool) -> Option<String> {
         false => control_char(text),
     };
     found.map(|c| format!("holds the control character {}", code_point(c)))
-}
-
-/// The one rule for region codes written in another case: a code that differs from a known code
-/// only in ASCII case (`de21`, `De21`) is that code (`DE21`), wherever a code is looked up (paths,
-/// parameters, uploads); where known codes differ only in case, the first in code order. This is
-/// the form both compare in.
-pub fn region_code_key(code: &str) -> String {
-    code.to_ascii_uppercase()
-}
-
-/// Whether `written` names the region `known` under [`region_code_key`]'s rule.
-pub fn same_region_code(written: &str, known: &str) -> bool {
-    written.eq_ignore_ascii_case(known)
 }
 
 #[cfg(test)]

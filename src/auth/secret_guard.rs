@@ -201,10 +201,9 @@ pub fn problems(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<Vec<String>
 /// were sealed under another key, by a process that made a sealing key of its own (an install
 /// whose secrets forked). None when the directory holds no sealing key. Read-only.
 pub fn sealed_elsewhere(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<Vec<String>> {
-    if !secrets_dir.join(SEALING_KEY_FILE).exists() {
+    let Some(key) = SealingKey::load(secrets_dir)? else {
         return Ok(Vec::new());
-    }
-    let key = SealingKey::load_or_create(secrets_dir)?;
+    };
     let mut stmt = conn.prepare("SELECT public_id, secret_sealed FROM webhook_endpoints")?;
     let endpoints: Vec<(String, String)> = stmt
         .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?
@@ -246,10 +245,11 @@ pub struct Secrets {
 }
 
 /// Loads the three secrets of `data_dir`, making those missing, after checking them against
-/// the database ([`problems`]; `new_secrets` takes new ones over recorded ones), and records the
-/// fingerprint of each one the database has no record of (of each one, with `new_secrets`). All
-/// under a lock of the database: two processes starting together on an empty database make one
-/// set, and the second, whose data directory does not hold it, is refused naming the files.
+/// the database ([`problems`]; `new_secrets` takes new ones over recorded ones), records the
+/// fingerprint of each one the database has no record of (of each one, with `new_secrets`), and
+/// opens the store's request connections. All under a lock of the database: two processes
+/// starting together on an empty database make one set, and the second, whose data directory
+/// does not hold it, is refused naming the files.
 pub fn open(
     store: &crate::store::Store,
     data_dir: &Path,
@@ -272,6 +272,10 @@ pub fn open(
         sealing: SealingKey::load_or_create(&dir)?,
     };
     record(&tx, &dir, new_secrets)?;
+    // PostgreSQL's request connections log in with a password derived from the pepper: opened
+    // (the role's password set where it is to be) under the lock, so that a process starting
+    // with --new-secrets and one starting with the pepper it replaces set it one after the other.
+    store.open_requests(&|role| secrets.auth.request_role_password(role))?;
     tx.commit()?;
     Ok(secrets)
 }

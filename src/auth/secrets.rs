@@ -148,7 +148,21 @@ impl SealingKey {
             fill_random(&mut key);
             Ok(key)
         })?;
-        let key = UnboundKey::new(&AES_256_GCM, &bytes).map_err(|_| {
+        Self::from_file(&path, &bytes)
+    }
+
+    /// Loads `webhook_secrets_key` from `secrets_dir` if it is there, making none.
+    pub fn load(secrets_dir: &Path) -> anyhow::Result<Option<SealingKey>> {
+        let path = secrets_dir.join(SEALING_KEY_FILE);
+        match std::fs::read(&path) {
+            Ok(bytes) => Self::from_file(&path, &bytes).map(Some),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+        }
+    }
+
+    fn from_file(path: &Path, bytes: &[u8]) -> anyhow::Result<SealingKey> {
+        let key = UnboundKey::new(&AES_256_GCM, bytes).map_err(|_| {
             anyhow::anyhow!(
                 "{} must hold exactly 32 bytes but holds {}; restore it from a backup (without it \
                  no webhook can be signed)",

@@ -1,8 +1,8 @@
 //! `regintel check`: what `serve` would start with, checked without starting it, for installers,
 //! `ExecStartPre` and health scripts: the settings (the same flags and variables as `serve`), the
 //! TLS files, who may read the secret files the settings name, the data directory, the database
-//! and the secrets, the database's
-//! integrity and schema version. The first problem stops it with a non-zero exit and a reason.
+//! and the secrets, the database's integrity and schema version. The first problem stops it
+//! with a non-zero exit and a reason.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -113,7 +113,7 @@ fn secrets(dir: &Path, issuer: &str, say: LogFormat) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The secret files are those the database was used with (or `--new-secrets` is given).
+/// The secret files are those the database records (or `--new-secrets` is given).
 fn secrets_of_the_database(
     database: &Path,
     dir: &Path,
@@ -148,7 +148,7 @@ fn sealed_here(conn: &crate::store::sql::Db<'_>, dir: &Path, say: LogFormat) -> 
 /// Says the secrets are right, or what is wrong with them (a warning with `new_secrets`).
 fn secrets_found(problems: Vec<String>, new_secrets: bool, say: LogFormat) -> anyhow::Result<()> {
     match (problems.is_empty(), new_secrets) {
-        (true, _) => say.say("secrets: those the database was used with"),
+        (true, _) => say.say("secrets: those the database records"),
         (false, true) => say.warn(&format!("--new-secrets: {}", problems.join("; "))),
         (false, false) => bail!("{}", problems.join("; ")),
     }

@@ -381,11 +381,12 @@ struct ServeArgs {
     plain_http: bool,
     #[command(flatten)]
     address: PublicAddress,
-    /// Start although secret files the database depends on are missing (made anew) or, for the
-    /// pepper and the sealing key, another installation's (taken as they are): what depended on
-    /// the old ones stops working (API keys answer 401, sessions end, webhooks deliver nothing
-    /// until their secrets are rotated), and the log says which. Without it such a start is
-    /// refused, naming the file to restore. Remove it once the server has started.
+    /// Start although secret files the database recorded are missing (made anew) or, for the
+    /// pepper and the sealing key, others than those it recorded (taken as they are, and
+    /// recorded): what depended on the old ones stops working (API keys answer 401, sessions
+    /// end, webhooks deliver nothing until their secrets are rotated), and the log says which.
+    /// Without it such a start is refused, naming the file and where to copy it from. Remove it
+    /// once the server has started.
     #[arg(long, env = "REGINTEL_NEW_SECRETS", value_parser = BoolishValueParser::new())]
     new_secrets: bool,
     /// Connections served at once.

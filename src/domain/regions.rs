@@ -119,7 +119,7 @@ pub fn find(store: &Scoped, code: &str) -> Result<Arc<RegionRow>, Error> {
     }
     Err(Rejection::UnknownRegion {
         code: code.to_owned(),
-        suggestions: crate::ingest::nearest_codes(code, &store.region_codes()?),
+        suggestions: crate::region_code::nearest_codes(code, &store.region_codes()?),
     }
     .into())
 }
@@ -233,23 +233,6 @@ pub fn list(store: &Scoped, citer: &mut Citer, q: &RegionQuery<'_>) -> Result<Re
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn suggestions_are_the_nearest_known_codes() {
-        let known: Vec<String> = ["DE21", "DE22", "DE2", "FR10", "EU27_2020"]
-            .map(String::from)
-            .to_vec();
-        assert_eq!(
-            crate::ingest::nearest_codes("de2x", &known),
-            ["DE2", "DE21", "DE22"]
-        );
-        assert_eq!(
-            crate::ingest::nearest_codes("EU27_2002", &known),
-            ["EU27_2020"]
-        );
-        assert!(crate::ingest::nearest_codes("ZZZZZZZZ", &known).is_empty());
-        assert!(crate::ingest::nearest_codes(&"D".repeat(5000), &known).is_empty());
-    }
 
     /// The summary's text, made once, is what serde_json writes for the summary, and stays so.
     #[test]

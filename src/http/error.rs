@@ -74,6 +74,9 @@ impl ApiError {
     pub fn blaming_input(self) -> Self {
         match self {
             ApiError::Internal(e) if crate::store::sql::refused_text_in(&e) => {
+                // Said in the log all the same: a value the server itself cast (22P02 of a
+                // stored value) would be a bug to find.
+                tracing::warn!(error = %format!("{e:#}"), "the database refused a text value");
                 ApiError::InvalidRequest(
                     "the request holds text the database cannot store (a control character or an \
                      invalid character)"

@@ -86,6 +86,19 @@ impl Query {
         }
     }
 
+    /// `true` or `false`.
+    pub fn take_bool(&mut self, name: &str) -> Result<Option<bool>, ApiError> {
+        match self.take(name).as_deref() {
+            None => Ok(None),
+            Some("true") => Ok(Some(true)),
+            Some("false") => Ok(Some(false)),
+            Some(other) => Err(ApiError::invalid(
+                name,
+                format!("{name} must be true or false, not \"{}\"", shown(other)),
+            )),
+        }
+    }
+
     /// A two-letter country code as Eurostat writes it (EL for Greece), in upper case.
     pub fn take_country(&mut self, name: &str) -> Result<Option<String>, ApiError> {
         match self.take(name) {

@@ -88,16 +88,32 @@ impl Charge {
         Ok(())
     }
 
-    /// Gives back everything charged: the request turned out to be paid for otherwise (an MCP
-    /// message whose tool calls were charged as the REST requests they made).
+    /// Gives back what was charged to the hour's and day's quotas: the request turned out to be
+    /// paid for otherwise (an MCP message whose tool calls were charged as the REST requests they
+    /// made). The minute keeps it: the requests inside may have cost nothing (a 401, a 429), and
+    /// a message the minute forgot could be sent as fast as the network carries it.
     pub fn waive(&mut self, state: &AppState) {
-        if self.weight > 0 {
-            state
-                .limiter
-                .refund(&self.policies, self.weight, self.wall_secs);
-            self.decision.give_back(self.weight, true);
-            self.weight = 0;
+        let weight = std::mem::take(&mut self.weight);
+        self.give_back(state, weight, false);
+    }
+
+    /// Gives back `weight` of what was charged: to every bucket, or (`minutes_too` false) to
+    /// the quotas only, never to the rolling minute.
+    fn give_back(&mut self, state: &AppState, weight: u64, minutes_too: bool) {
+        if weight == 0 {
+            return;
         }
+        match minutes_too {
+            true => state.limiter.refund(&self.policies, weight, self.wall_secs),
+            false => {
+                let quotas: Vec<Policy> = (self.policies.iter())
+                    .filter(|p| p.quota())
+                    .cloned()
+                    .collect();
+                state.limiter.refund(&quotas, weight, self.wall_secs);
+            }
+        }
+        self.decision.give_back(weight, minutes_too);
     }
 
     /// After the answer is known: refunds what does not count (401, 429, 5xx and, as GitHub
@@ -127,17 +143,7 @@ impl Charge {
         } else {
             0
         };
-        if refund > 0 && status.is_server_error() {
-            let quotas: Vec<Policy> = (self.policies.iter())
-                .filter(|p| p.quota())
-                .cloned()
-                .collect();
-            state.limiter.refund(&quotas, refund, self.wall_secs);
-            self.decision.give_back(refund, false);
-        } else if refund > 0 {
-            state.limiter.refund(&self.policies, refund, self.wall_secs);
-            self.decision.give_back(refund, true);
-        }
+        self.give_back(state, refund, !status.is_server_error());
         if bad_credential {
             // Only a credential that was sent and refused counts as a failure (not a missing
             // one); the answer then describes the bucket it was charged to.

@@ -50,8 +50,9 @@ pub fn find(base: &str, method: &Method, path: &str) -> Match {
 }
 
 /// Matches `/regions/{region_code}/profile` against `/regions/DE21/profile`; segments are
-/// percent-decoded; an empty parameter, or one holding a control character, never matches. A parameter segment may end in a fixed
-/// suffix (`{dataset_code}.csv`), which must be present and is not part of the value.
+/// percent-decoded; an empty parameter, or one holding a control character, never matches. A
+/// parameter segment may end in a fixed suffix (`{dataset_code}.csv`), which must be present
+/// and is not part of the value.
 fn match_path(template: &'static str, path: &str) -> Option<Vec<(&'static str, String)>> {
     let mut params = Vec::new();
     let mut given = path.split('/');

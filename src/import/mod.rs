@@ -295,9 +295,12 @@ pub fn import_private_csv(
 ) -> Result<ImportOutcome, Error> {
     let unit = dataset.headline().map_err(Error::internal)?.0.clone();
     let dims = dataset.dim_names().map_err(Error::internal)?;
-    let mut known_regions = KnownRegions::new(&store.system()?.region_codes()?);
+    let system = store.system()?;
+    let mut known_regions =
+        KnownRegions::new(&system.region_codes()?).with_own(&system.own_region_codes(owner)?);
+    drop(system);
     if strict_regions {
-        known_regions = known_regions.strict(&store.system()?.own_region_codes(owner)?);
+        known_regions = known_regions.strict();
     }
     let open = || Ok(Box::new(body) as Box<dyn std::io::Read>);
     let input = Input {

@@ -157,7 +157,7 @@ pub(crate) fn check_dimension_name(text: &str) -> Result<(), String> {
 }
 
 /// Longest region code accepted; Eurostat's longest are 9 (`EU27_2020`).
-pub const MAX_REGION_CODE_LEN: usize = 16;
+pub const MAX_REGION_CODE_LEN: usize = crate::region_code::MAX_LEN;
 
 /// Dimension values are codes too (`T`, `Y15-64`, `B-E`): letters, digits and `_ - @ $` (SDMX's
 /// identifier characters), at most [`MAX_CODE_LEN`]. Anything else is refused: a series is stored
@@ -312,6 +312,21 @@ pub(crate) fn check_width(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A record with a control character in any cell is refused with its line, whatever the
+    /// cell is (a value, a flag, a dimension's code): it would be stored and shown as it stands.
+    #[test]
+    fn a_control_character_in_a_cell_is_refused_with_its_line() {
+        let csv = "geo,time,value,note\nDE21,2020,1,fine\nDE22,2020,2,be\u{7}ll\n";
+        let mut rows = CsvRows::new("f.csv", Box::new(csv.as_bytes()));
+        assert!(rows.next().unwrap().is_some());
+        assert!(rows.next().unwrap().is_some());
+        let refused = rows.next().unwrap_err();
+        assert_eq!(
+            (refused.line, refused.reason.as_str()),
+            (3, "a cell holds the control character U+0007")
+        );
+    }
 
     #[test]
     fn values_must_be_plain_decimals() {

@@ -15,7 +15,7 @@ pub mod tsv;
 
 pub use crate::dataset_file::{FileHeader, Format, RawObservation};
 pub use common::MAX_REGION_CODE_LEN;
-pub use region_codes::{KnownRegions, nearest_codes};
+pub use region_codes::KnownRegions;
 pub use tidy::Defaults;
 
 use std::collections::{HashMap, HashSet};
@@ -185,7 +185,7 @@ pub enum Accept {
 /// it (TSV, tidy CSV without `dataset_code`, or overriding SDMX); where a tidy file's rows name
 /// one, it must be that one. `defaults.unit` is the unit of tidy rows without one, and
 /// `defaults.regions` the known region codes a code in another case is read as (and, when
-/// strict, the only ones a row may name).
+/// strict, the only ones a tidy row may name).
 pub fn read(
     file: &str,
     input: impl Read,
@@ -203,9 +203,6 @@ pub fn read(
     let mut sink = |header: &FileHeader, line: u64, mut row: RawObservation| {
         if let Some(known) = defaults.regions {
             known.canonical(&mut row.region);
-            if let Some(why) = known.refusal(&row.region) {
-                return Err(FormatError::new(file, line, why).into());
-            }
         }
         sink(header, line, row)
     };

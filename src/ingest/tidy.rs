@@ -146,6 +146,13 @@ pub fn read(
         }
         match row(&cols, defaults, line, record) {
             Ok(observation) => {
+                let refused = defaults
+                    .regions
+                    .and_then(|k| k.refusal(&observation.region));
+                if let Some(why) = refused {
+                    problems.add(line, why);
+                    continue;
+                }
                 if let Some(header) = &file_header {
                     sink(header, line, observation).map_err(ReadError::Sink)?;
                 }

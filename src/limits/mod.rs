@@ -233,7 +233,12 @@ impl Limiter {
                 continue;
             };
             match p.kind {
-                Kind::Day if entry.day == day => entry.used = entry.used.saturating_sub(weight),
+                // A count already flushed stays written: `flushed` never passes `used`, so what
+                // is left to flush never wraps below zero (the database keeps the request).
+                Kind::Day if entry.day == day => {
+                    entry.used = entry.used.saturating_sub(weight);
+                    entry.flushed = entry.flushed.min(entry.used);
+                }
                 Kind::Day => {}
                 kind => {
                     let back = nanos_per(p.limit, p.window_secs()).saturating_mul(weight);
@@ -255,7 +260,7 @@ impl Limiter {
         if entry.day > day {
             return;
         }
-        let unflushed = entry.used - entry.flushed;
+        let unflushed = entry.used.saturating_sub(entry.flushed);
         if entry.day < day {
             // An earlier day's count not written yet is written with the next flush, as a day
             // that rolls over on a request is.
@@ -279,7 +284,7 @@ impl Limiter {
             if entry.used != entry.flushed
                 && let Some(name) = scope.persisted_name()
             {
-                out.push((name, entry.day, entry.used - entry.flushed));
+                out.push((name, entry.day, entry.used.saturating_sub(entry.flushed)));
                 entry.flushed = entry.used;
             }
         }
@@ -387,7 +392,7 @@ fn evaluate(
                     if entry.used != entry.flushed
                         && let Some(name) = p.scope.persisted_name()
                     {
-                        rolled.push((name, entry.day, entry.used - entry.flushed));
+                        rolled.push((name, entry.day, entry.used.saturating_sub(entry.flushed)));
                     }
                     entry.day = day;
                     entry.used = 0;
@@ -596,6 +601,27 @@ mod tests {
         let tomorrow = NOON + DAY_SECS;
         assert_eq!(l.peek(&[day(10)], t0, tomorrow)[0].used, 4);
         assert_eq!(l.take_dirty(), vec![("acct:1".to_owned(), today, 1)]);
+    }
+
+    /// A request refunded after its count was flushed (a 5xx, a 304, a refused parameter on a
+    /// heavy route, straddling the flush every second) leaves nothing to flush, never a count
+    /// that wraps below zero.
+    #[test]
+    fn a_refund_after_the_flush_leaves_nothing_to_flush() {
+        let l = Limiter::new(100);
+        let t0 = Instant::now();
+        assert!(l.admit(&[day(1000)], 5, t0, NOON).allowed);
+        let today = NOON / DAY_SECS;
+        assert_eq!(l.take_dirty(), vec![("acct:1".to_owned(), today, 5)]);
+        l.refund(&[day(1000)], 4, NOON);
+        assert_eq!(l.take_dirty(), vec![]);
+        assert_eq!(l.peek(&[day(1000)], t0, NOON)[0].used, 1);
+        assert!(l.admit(&[day(1000)], 2, t0, NOON).allowed);
+        assert_eq!(l.take_dirty(), vec![("acct:1".to_owned(), today, 2)]);
+        // The next day takes the place of the day whose count was refunded.
+        l.refund(&[day(1000)], 9, NOON);
+        l.load_day(Scope::Account(1), today + 1, 0);
+        assert_eq!(l.take_dirty(), vec![]);
     }
 
     #[test]

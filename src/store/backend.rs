@@ -64,7 +64,8 @@ fn pool<M: r2d2::ManageConnection>(
 }
 
 impl Pools {
-    /// Opens and migrates the database: `pool_size` request connections and `lookups` lookup
+    /// Opens and migrates the database: `pool_size` request connections (on PostgreSQL, by
+    /// [`Pools::open_requests`], once the secrets give their password) and `lookups` lookup
     /// connections, all opened at once, so checking one out never waits for one to be made; a
     /// write waits up to `wait` for a lock, and a blocking thread as long for a connection.
     pub(super) fn open(

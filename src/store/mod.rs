@@ -124,10 +124,11 @@ impl Store {
         )
     }
 
-    /// Opens and migrates `database` for the server: `pool_size` request connections and
-    /// `lookups` lookup connections, all opened at once, so checking one out never waits for
-    /// one to be made; a write waits up to `wait` for a lock, and a blocking thread as long for
-    /// a pooled connection.
+    /// Opens and migrates `database` for the server: `pool_size` request connections (on
+    /// PostgreSQL, once [`Store::open_requests`] has their password) and `lookups` lookup
+    /// connections, all opened at once, so checking one out never waits for one to be made; a
+    /// write waits up to `wait` for a lock, and a blocking thread as long for a pooled
+    /// connection.
     pub fn open_with(
         database: &Database,
         pool_size: u32,
@@ -140,8 +141,6 @@ impl Store {
         })
     }
 
-    /// A connection that sees public rows and those of `account` (None = anonymous), waiting up
-    /// to the store's wait for one: blocking threads only.
     /// PostgreSQL: opens the request connections, which log in as the request role with the
     /// password `password_of` derives from the role's name (the pepper's
     /// `request_role_password`, so that it passes through no statement and no table). Called
@@ -151,6 +150,8 @@ impl Store {
         self.pools.open_requests(password_of)
     }
 
+    /// A connection that sees public rows and those of `account` (None = anonymous), waiting up
+    /// to the store's wait for one: blocking threads only.
     pub fn scoped(&self, account: Option<i64>) -> StoreResult<Scoped> {
         let conn = self.pools.request()?;
         Ok(Scoped::bind(conn, account, &self.public))

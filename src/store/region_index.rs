@@ -113,9 +113,9 @@ impl RegionIndex {
         Some(&self.rows[at as usize])
     }
 
-    /// The region `code` names in another case (`crate::text::region_code_key`'s rule).
+    /// The region `code` names in another case (`crate::region_code::region_code_key`'s rule).
     pub fn any_case(&self, code: &str) -> Option<&Arc<RegionRow>> {
-        (self.rows.iter()).find(|r| crate::text::same_region_code(code, &r.code))
+        (self.rows.iter()).find(|r| crate::region_code::same_region_code(code, &r.code))
     }
 
     pub fn codes(&self) -> Vec<String> {

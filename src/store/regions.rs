@@ -175,14 +175,19 @@ impl Scoped {
     }
 
     /// The region whose code is `code` in another case (`de21` for `DE21`), by
-    /// `crate::text::region_code_key`'s rule.
+    /// `crate::region_code::region_code_key`'s rule.
     pub fn region_any_case(&self, code: &str) -> StoreResult<Option<Arc<RegionRow>>> {
+        // Codes are ASCII: PostgreSQL's upper() would fold other letters (ı to I), SQLite's
+        // NOCASE not.
+        if !code.is_ascii() {
+            return Ok(None);
+        }
         if let Some(index) = &self.public_regions {
             return Ok(index.any_case(code).map(Arc::clone));
         }
         let db = self.sql();
-        // The same rule in each dialect, as its index of codes in any case has them (codes are
-        // ASCII: NOCASE and upper() fold exactly its letters).
+        // The same rule in each dialect, as its index of codes in any case has them (for ASCII,
+        // NOCASE and upper() fold the same letters).
         let any_case = match db.dialect() {
             Dialect::Sqlite => "code = ?1 COLLATE NOCASE",
             Dialect::Postgres => "upper(code) = upper(?1)",

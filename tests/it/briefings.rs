@@ -576,6 +576,22 @@ const SMUGGLES: &[(&str, &str, &str)] = &[
         "Oberbayern is {CMP}.",
         "does not compare with",
     ),
+    ("plus_sign", "It is +{D}.", "never arithmetic"),
+    (
+        "euro",
+        "It is {D} euro per square kilometre.",
+        "\"square\" beside",
+    ),
+    ("difference", "It is {D} - {D2}.", "never arithmetic"),
+    ("greater", "It is {D} > {D2}.", "never arithmetic"),
+    ("magnitude_before", "It is EUR bn {D}.", "\"bn\" beside"),
+    ("bracketed", "It is {D} (in EUR bn).", "\"bn\" beside"),
+    ("hyphenated", "It is {D}-bn.", "\"bn\" beside"),
+    (
+        "comparator_lower",
+        "Oberbayern is {CMP_LOWER}.",
+        "does not compare with",
+    ),
 ];
 
 /// The text the model named `model` adds, from [`BYPASSES`] or [`SMUGGLES`].
@@ -626,6 +642,7 @@ fn smuggled(template: &str, facts: &Value) -> String {
         .replace("{D2}", plain[1])
         .replace("{D}", plain[0])
         .replace("{CMP}", &format!("{reads} {other}"))
+        .replace("{CMP_LOWER}", &format!("{reads} {}", other.to_lowercase()))
 }
 
 /// A chat-completions server whose behaviour the model name chooses; `faithful` (or any name
@@ -979,9 +996,20 @@ fn every_bundled_region_and_type_is_written_or_has_nothing_to_say() {
     // Public rows from memory, as the server reads them by default.
     let generation = store.system().unwrap().generations().unwrap().public;
     store.hold_public_data(generation, 256 << 20);
+    // It reads them on a thread of its own: wait until they are held (a citation is then a
+    // lookup in memory, where SQLite took a query each).
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while store.held_public_data().is_none() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "public data held within 300 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     let catalogue = regintel::catalogue::Catalogue::bundled();
     let codes = store.scoped(None).unwrap().region_codes().unwrap();
     assert!(codes.len() > 1500, "{} regions", codes.len());
+
     let next = std::sync::atomic::AtomicUsize::new(0);
     let (written, refused, failed) = std::thread::scope(|threads| {
         let workers: Vec<_> = (0..2)

@@ -219,10 +219,7 @@ fn a_database_without_its_secrets_is_refused_naming_the_file() {
     std::fs::remove_dir_all(&secrets).unwrap();
     std::fs::rename(&kept, &secrets).unwrap();
     let (ok, said) = check(data.path());
-    assert!(
-        ok && said.contains("those the database was used with"),
-        "{said}"
-    );
+    assert!(ok && said.contains("those the database records"), "{said}");
 }
 
 /// A digest of every observation, in citation order.

@@ -653,7 +653,8 @@ async fn codes_of_no_known_region_are_named_or_refused() {
 
     // Strict by parameter: the first code of no known region is refused with its line, and
     // nothing is written; the account's own QQ99 is not refused.
-    let strict = "nuts_code,period,value\nQQ99,2023,3\nDE21,2023,1\nDE2Y,2023,4\n";
+    let strict =
+        "nuts_code,period,value\nQQ99,2023,3\nDE21,2023,1\nDE2Y,2023,4\nqq99,2024,5\nDE2X,2023,6\n";
     let path = "/datasets/loose/data?strict_regions=true";
     let refused = s
         .call(
@@ -664,9 +665,13 @@ async fn codes_of_no_known_region_are_named_or_refused() {
         )
         .await;
     let error = refused.error(422, "validation_failed");
+    let lines: Vec<&str> = (error["details"]["errors"].as_array().unwrap().iter())
+        .map(|e| e["pointer"].as_str().unwrap())
+        .collect();
     assert_eq!(
-        error["details"]["errors"][0]["pointer"], "line 4",
-        "{error}"
+        lines,
+        ["line 4", "line 6"],
+        "every such code; qq99 is the account's own"
     );
     let detail = error["details"]["errors"][0]["detail"].as_str().unwrap();
     assert!(
@@ -706,7 +711,11 @@ async fn codes_of_no_known_region_are_named_or_refused() {
     );
     assert_eq!(
         loose.json()["data"]["new_regions"],
-        json!([{"code": "DE2Y", "suggestions": ["DE2", "DE21", "DE22", "DE23", "DE24"]}])
+        json!([
+            {"code": "DE2X", "suggestions": ["DE2", "DE21", "DE22", "DE23", "DE24"]},
+            {"code": "DE2Y", "suggestions": ["DE2", "DE21", "DE22", "DE23", "DE24"]},
+        ]),
+        "qq99 is QQ99, the account's own"
     );
     // A public dataset's detail has no such setting.
     let public = s.get("/datasets/nama_10r_3gdp").await.json();

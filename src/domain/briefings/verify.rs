@@ -4,8 +4,9 @@
 //! with the rounding it shows and the flags of its window. A text that fails is never stored or
 //! shown.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::ops::Range;
+use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -45,6 +46,9 @@ pub enum Author {
     Model,
 }
 
+/// How the verifier reads a cited row (None: no such row), each once.
+type ReadRow<'a> = dyn FnMut(&str) -> Result<Option<Rc<CitedRow>>, Error> + 'a;
+
 /// A cited row as the verifier reads it.
 pub struct CitedRow {
     pub period: String,
@@ -81,13 +85,23 @@ impl CitedRow {
 /// `breaks` are the breaks in series the text names: each must be a row flagged `b`. The inner
 /// error says what failed.
 pub fn verify(
-    rows: &mut dyn FnMut(&str) -> Result<Option<CitedRow>, Error>,
+    read_row: &mut dyn FnMut(&str) -> Result<Option<CitedRow>, Error>,
     sections: &[Section],
     claims: &[Claim],
     labels: &[Label],
     breaks: &[Break],
     author: Author,
 ) -> Result<Result<Checked, String>, Error> {
+    // Each row once: a rank claim's inputs are every peer's row, and several claims share them.
+    let mut read: HashMap<String, Option<Rc<CitedRow>>> = HashMap::new();
+    let rows = &mut |citation: &str| -> Result<Option<Rc<CitedRow>>, Error> {
+        if let Some(row) = read.get(citation) {
+            return Ok(row.clone());
+        }
+        let row = read_row(citation)?.map(Rc::new);
+        read.insert(citation.to_owned(), row.clone());
+        Ok(row)
+    };
     let mut cited = Cited::default();
     for claim in claims {
         // A claim that names another for its inputs is checked on that one's.
@@ -113,7 +127,7 @@ pub fn verify(
     }
     for b in breaks {
         match rows(&b.citation)? {
-            Some(row) if row.flags.contains('b') => cited.note(row),
+            Some(row) if row.flags.contains('b') => cited.note(&row),
             _ => {
                 return Ok(Err(format!(
                     "{} is named as a break in series but is no row flagged b",
@@ -290,20 +304,25 @@ struct Cited {
 }
 
 impl Cited {
-    fn note(&mut self, row: CitedRow) {
+    fn note(&mut self, row: &CitedRow) {
         if let Some(base) = crate::domain::series::index_base(&row.unit) {
             self.periods.insert(base.to_string());
         }
-        self.periods.insert(row.period);
+        if !self.periods.contains(&row.period) {
+            self.periods.insert(row.period.clone());
+        }
+        if self.regions.contains(&row.region) {
+            return;
+        }
+        self.regions.insert(row.region.clone());
         if !row.region_name.is_empty() {
             let mut called = vec![row.region_name.clone()];
             // The writer calls the Union's aggregates "the EU".
             if row.region_name.starts_with("European Union") {
                 called.extend(["EU".to_owned(), "European Union".to_owned()]);
             }
-            self.names.entry(row.region.clone()).or_insert(called);
+            self.names.insert(row.region.clone(), called);
         }
-        self.regions.insert(row.region);
     }
 }
 
@@ -339,35 +358,36 @@ pub(super) fn label_spans(text: &str, labels: &[&str]) -> Vec<(Range<usize>, usi
 /// followed by punctuation, a number or one of [`AFTER_PERIOD`]. Longer periods first: 2024 is
 /// not blanked out of 2024-01.
 fn without_periods(text: &str, periods: &BTreeSet<String>, strict: bool) -> String {
-    let mut out = text.to_owned();
     let mut periods: Vec<&String> = periods.iter().collect();
     periods.sort_by_key(|p| std::cmp::Reverse(p.len()));
-    // Where blanked dates end: a list's next item follows one after a comma. Items are found in
-    // any order, so the periods are read again until a reading blanks nothing more.
-    let mut dates_end: Vec<usize> = Vec::new();
-    loop {
-        let blanked = dates_end.len();
-        for period in &periods {
-            let mut from = 0;
-            while let Some(found) = out[from..].find(period.as_str()) {
-                let at = from + found;
-                let end = at + period.len();
-                if is_date(&out, at..end, &dates_end, strict) {
-                    out.replace_range(at..end, &" ".repeat(period.len()));
-                    dates_end.push(end);
-                }
-                from = end;
+    // Every occurrence, a longer period's first (its bytes taken, a shorter one inside it is
+    // none), then read once in text order: a list's items each follow the one before.
+    let mut taken = vec![false; text.len()];
+    let mut found: Vec<Range<usize>> = Vec::new();
+    for period in periods {
+        for (at, _) in text.match_indices(period.as_str()) {
+            let span = at..at + period.len();
+            if !taken[span.clone()].contains(&true) {
+                taken[span.clone()].fill(true);
+                found.push(span);
             }
         }
-        if dates_end.len() == blanked {
-            return out;
+    }
+    found.sort_by_key(|span| span.start);
+    let mut out = text.to_owned();
+    let mut last_date_end = None;
+    for span in found {
+        if is_date(&out, span.clone(), last_date_end, strict) {
+            out.replace_range(span.clone(), &" ".repeat(span.len()));
+            last_date_end = Some(span.end);
         }
     }
+    out
 }
 
-/// Whether the period at `span` of `out` stands as a date (see [`without_periods`]); `dates_end`
-/// are where the dates blanked so far end.
-fn is_date(out: &str, span: Range<usize>, dates_end: &[usize], strict: bool) -> bool {
+/// Whether the period at `span` of `out` stands as a date (see [`without_periods`]);
+/// `last_date_end` is where the last date before it ends.
+fn is_date(out: &str, span: Range<usize>, last_date_end: Option<usize>, strict: bool) -> bool {
     let (at, end) = (span.start, span.end);
     let before = out[..at].trim_end_matches(['(', ' ']);
     let word_before = before
@@ -388,7 +408,7 @@ fn is_date(out: &str, span: Range<usize>, dates_end: &[usize], strict: bool) -> 
         && !out[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
         && !joined(&out[end..], &['.', ',', '-']);
     let listed = (out[..at].trim_end_matches(' ').strip_suffix(','))
-        .is_some_and(|rest| dates_end.contains(&rest.len()));
+        .is_some_and(|rest| Some(rest.len()) == last_date_end);
     let date = BEFORE_PERIOD.contains(&word_before.to_lowercase().as_str()) || listed;
     let fits = !strict
         || !after.starts_with(char::is_alphabetic)
@@ -559,7 +579,7 @@ fn compared_beyond(claim: &Claim, text: &str, span: Range<usize>) -> Option<Stri
 /// 100). Every flag of its rows must be among its flags, and every flag it carries must be its
 /// row's. The rows' periods and regions are collected.
 fn check_claim(
-    rows: &mut dyn FnMut(&str) -> Result<Option<CitedRow>, Error>,
+    rows: &mut ReadRow<'_>,
     claim: &Claim,
     inputs_of: Option<&Claim>,
     cited: &mut Cited,
@@ -574,15 +594,15 @@ fn check_claim(
         .iter()
         .filter_map(|f| Some((f.citation.as_str(), f.code.chars().next()?)))
         .collect();
-    // The unit and region of each row read for the claim, in order.
-    let mut seen: Vec<(String, String)> = Vec::new();
+    // The rows read for the claim, in order.
+    let mut seen: Vec<Rc<CitedRow>> = Vec::new();
     let mut read = |citation: &str,
                     cited: &mut Cited|
      -> Result<Result<Option<(f64, String)>, String>, Error> {
         let Some(row) = rows(citation)? else {
             return Ok(Ok(None));
         };
-        seen.push((row.unit.clone(), row.region.clone()));
+        seen.push(Rc::clone(&row));
         if let Some(code) = row
             .flag_codes()
             .into_iter()
@@ -591,7 +611,7 @@ fn check_claim(
             return Ok(Err(format!("it does not carry flag {code} of {citation}")));
         }
         let value = row.value.map(|v| (v, row.value_text.clone()));
-        cited.note(row);
+        cited.note(&row);
         Ok(Ok(value))
     };
     let (value, shown, operation) = match claim.kind.as_str() {
@@ -654,7 +674,7 @@ fn check_claim(
                     .chars()
                     .next()
                     .is_some_and(|c| row.flag_codes().contains(&c));
-                cited.note(row);
+                cited.note(&row);
                 holds
             }
             None => false,

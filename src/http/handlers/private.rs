@@ -154,20 +154,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
 /// may be a typo of; with `strict_regions=true` (or the dataset's setting, which the parameter
 /// overrides) such a code is refused, naming its line.
 pub fn put_data(req: &mut Req) -> Result<Reply, ApiError> {
-    let strict = match req.query.take("strict_regions").as_deref() {
-        None => None,
-        Some("true") => Some(true),
-        Some("false") => Some(false),
-        Some(other) => {
-            return Err(ApiError::invalid(
-                "strict_regions",
-                format!(
-                    "strict_regions must be true or false, not \"{}\"",
-                    crate::error::shown(other)
-                ),
-            ));
-        }
-    };
+    let strict = req.query.take_bool("strict_regions")?;
     req.no_more_params()?;
     let code = req.param("dataset_code").to_owned();
     let owner = req.caller()?.account_id;

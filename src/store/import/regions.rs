@@ -129,7 +129,7 @@ impl<'t, 'c> UnclassifiedRegions<'t, 'c> {
     }
 
     /// Refuses an account's import that would give it more codes of its own than allowed;
-    /// returns the codes it made the account's own.
+    /// returns the codes it made the account's own, in code order.
     pub(super) fn finish(self) -> anyhow::Result<Vec<String>> {
         if let Some(account) = self.owner {
             let own: i64 = self.tx.query_row(
@@ -144,7 +144,9 @@ impl<'t, 'c> UnclassifiedRegions<'t, 'c> {
                 .into());
             }
         }
-        Ok(self.added)
+        let mut added = self.added;
+        added.sort_unstable();
+        Ok(added)
     }
 }
 

@@ -63,6 +63,24 @@ pub fn migrate(client: &mut Client) -> anyhow::Result<Migrated> {
     if current > latest {
         return Err(too_new(current, latest));
     }
+    // Migration 21 has the first node of its release set the request role's password anew
+    // (the one older releases kept in the database goes): refused before anything changes where
+    // the owner could not, rather than leaving a database no release can serve.
+    if (FIRST..21).contains(&current) {
+        let may: bool = tx
+            .query_one(
+                "SELECT rolcreaterole FROM pg_roles WHERE rolname = current_user",
+                &[],
+            )?
+            .get(0);
+        if !may {
+            anyhow::bail!(
+                "this release sets the request role's password anew (it is no longer kept in the \
+                 database), which takes CREATEROLE: run `ALTER ROLE <owner> CREATEROLE` as a \
+                 superuser, start, and take it away again afterwards if you wish"
+            );
+        }
+    }
     let mut applied = Vec::new();
     for m in migrations().into_iter().filter(|m| m.version > current) {
         tx.batch_execute(m.sql)

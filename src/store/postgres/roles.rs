@@ -101,6 +101,19 @@ pub fn ensure_request_role(tx: &mut Transaction<'_>) -> anyhow::Result<String> {
         }
     }
     grant_reads(tx, &role)?;
+    // Revoked from PUBLIC by migration 21, which only the database's owner can do.
+    let temporary: bool = tx
+        .query_one(
+            "SELECT has_database_privilege($1, current_database(), 'TEMPORARY')",
+            &[&role],
+        )?
+        .get(0);
+    if temporary {
+        tracing::warn!(
+            role = %role,
+            "the request role may make temporary tables: run `REVOKE TEMPORARY ON DATABASE <database> FROM PUBLIC` as the database's owner"
+        );
+    }
     Ok(role)
 }
 
@@ -108,7 +121,8 @@ pub fn ensure_request_role(tx: &mut Transaction<'_>) -> anyhow::Result<String> {
 /// password in the database, or the pepper it is derived from was replaced (`rejected`: a login
 /// with the derived one was refused).
 pub fn password_to_set(client: &mut postgres::Client, rejected: bool) -> anyhow::Result<bool> {
-    // No record (a database copied from SQLite, whose `store_meta` came with it): to be set.
+    // No record: a database that `regintel migrate --to` filled from a SQLite file (its
+    // `store_meta` rows replace the new database's), or one made before the record.
     let set: Option<i64> = client
         .query_opt(
             "SELECT value FROM store_meta WHERE key = 'request_password_set'",
@@ -482,13 +496,33 @@ mod tests {
         .unwrap();
         tx.commit().unwrap();
 
-        let store = crate::store::Store::open_with(
-            &crate::store::Database::Postgres(db.url()),
-            1,
-            1,
-            crate::config::defaults::DATABASE_WAIT,
-        )
-        .unwrap();
+        let open = || {
+            crate::store::Store::open_with(
+                &crate::store::Database::Postgres(db.url()),
+                1,
+                1,
+                crate::config::defaults::DATABASE_WAIT,
+            )
+        };
+        // An owner that could not set the password is refused before anything changes.
+        let owner_role = &db.owner;
+        superuser
+            .batch_execute(&format!("ALTER ROLE {owner_role} NOCREATEROLE"))
+            .unwrap();
+        let refused = format!("{:#}", open().err().expect("refused"));
+        assert!(refused.contains("takes CREATEROLE"), "{refused}");
+        let version: i64 = owner
+            .query_one(
+                "SELECT value FROM store_meta WHERE key = 'schema_version'",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(version, 20);
+        superuser
+            .batch_execute(&format!("ALTER ROLE {owner_role} CREATEROLE"))
+            .unwrap();
+        let store = open().unwrap();
         let derived = "0f1e2d3c4b5a69788796a5b4c3d2e1f0derived";
         store.open_requests(&|_| derived.to_owned()).unwrap();
         let verifier: String = superuser

@@ -141,7 +141,7 @@ pub(super) const COMPARING: &[&str] = &[
 
 /// Words that make a number a percentage: a model may write one after a number only as its
 /// claim's `reads`.
-pub(super) const PERCENT_WORDS: &[&str] = &["cent", "pct", "pp", "percentage", "points"];
+pub(super) const PERCENT_WORDS: &[&str] = &["cent", "pct", "pc", "pp", "percentage", "points"];
 
 /// Verbs of change: before a number, they say it is a change, which only a claim reading a
 /// direction states.
@@ -205,7 +205,7 @@ pub(super) const UNIT_WORDS: &[&str] = &[
 ];
 
 /// Words right before a number that give it a sign its claim does not have ("minus 274.9").
-pub(super) const SIGN_WORDS: &[&str] = &["minus", "negative", "plus", "positive"];
+pub(super) const SIGN_WORDS: &[&str] = &["minus", "negative", "plus", "positive", "neg"];
 
 /// Words and signs that make arithmetic of a number ("274.9 x 274.9", "274.9 squared"): a
 /// model's text states claims, never sums, products or powers of them.
@@ -219,46 +219,42 @@ pub(super) const ARITHMETIC_WORDS: &[&str] = &[
     "cubed",
     "into",
 ];
-pub(super) const ARITHMETIC_SIGNS: &[char] = &['+', '*', '/', '^', '='];
+pub(super) const ARITHMETIC_SIGNS: &[char] = &['+', '*', '/', '^', '=', '<', '>', '~'];
 
-/// Unit words and magnitudes, in families, each with the unit codes it may follow a number of:
-/// a word of a family after a number whose claim's unit is not of that family says another
-/// quantity than the claim ("274.9 euro" of a density, "274.9 bn" of anything but billions).
+/// Unit words and magnitudes, in families, each with the unit codes it may stand beside a
+/// number of: a word of a family beside a number whose claim's unit is not of that family says
+/// another quantity than the claim ("274.9 euro" of a density, "274.9 bn" of anything but
+/// billions, "EUR 274.9").
 pub(super) struct UnitFamily {
     pub words: &'static [&'static str],
     /// Whether a value in the Eurostat unit `code` may be written with these words.
     pub fits: fn(&str) -> bool,
-    /// Also refused right before a number ("EUR 274.9").
-    pub before_too: bool,
 }
 
 pub(super) const UNIT_FAMILIES: &[UnitFamily] = &[
     UnitFamily {
-        words: &["million", "millions", "mio", "mn", "mln", "m"],
+        words: &["million", "millions", "mio", "mn", "mln", "m", "mm", "mill"],
         fits: |unit| unit.contains("MIO"),
-        before_too: false,
     },
     UnitFamily {
-        words: &["thousand", "thousands", "ths", "thsd", "k"],
-        fits: |unit| unit.contains("THS"),
-        before_too: false,
+        words: &["thousand", "thousands", "ths", "thsd", "tsd", "k"],
+        // Per hundred thousand inhabitants (P_HTHAB) too.
+        fits: |unit| unit.contains("THS") || unit.contains("HTHAB"),
     },
     UnitFamily {
         words: &[
-            "billion", "billions", "bn", "bln", "b", "mrd", "milliard", "trillion", "tn", "trn",
+            "billion", "billions", "bn", "bln", "bil", "b", "md", "mrd", "milliard", "trillion",
+            "tn", "trn",
         ],
         fits: |unit| unit.contains("BN") || unit.contains("MRD"),
-        before_too: false,
     },
     UnitFamily {
         words: &["euro", "euros", "eur"],
         fits: |unit| unit.contains("EUR"),
-        before_too: true,
     },
     UnitFamily {
         words: &["pps"],
         fits: |unit| unit.contains("PPS"),
-        before_too: true,
     },
     UnitFamily {
         words: &[
@@ -267,7 +263,6 @@ pub(super) const UNIT_FAMILIES: &[UnitFamily] = &[
             "lira", "lire", "dinar", "denar",
         ],
         fits: |unit| unit.contains("NAC"),
-        before_too: true,
     },
     UnitFamily {
         words: &[
@@ -285,26 +280,22 @@ pub(super) const UNIT_FAMILIES: &[UnitFamily] = &[
                     .iter()
                     .any(|u| unit.contains(u))
         },
-        before_too: false,
     },
     UnitFamily {
         words: &["km", "km2", "sq", "square", "hectares", "ha"],
-        fits: |unit| unit.contains("KM2") || unit.contains("HA"),
-        before_too: false,
+        // Hectares are the code HA, not the HA of HAB (per inhabitant).
+        fits: |unit| unit.contains("KM2") || unit.split('_').any(|part| part == "HA"),
     },
     UnitFamily {
         words: &["years", "year", "yrs"],
         fits: |unit| unit == "YR",
-        before_too: false,
     },
     UnitFamily {
         words: &["index"],
         fits: |unit| crate::domain::series::index_base(unit).is_some(),
-        before_too: false,
     },
 ];
 
-/// Country codes that are also Roman numerals: a model may write them as codes.
-pub(super) const ROMAN_COUNTRY_CODES: &[&str] = &[
-    "CC", "CD", "CI", "CL", "CV", "CX", "LI", "LV", "MC", "MD", "ML", "MM", "MV", "MX", "VI",
-];
+/// Codes of European countries that are also Roman numerals (Liechtenstein, Latvia, Monaco,
+/// Moldova): a model may write them as codes.
+pub(super) const ROMAN_COUNTRY_CODES: &[&str] = &["LI", "LV", "MC", "MD"];

@@ -128,7 +128,7 @@ impl Fixture {
                 .map(|r| CitedRow {
                     period: r.period.to_string(),
                     region: id.split('_').nth(1).unwrap().to_owned(),
-                    // The writer's own text is not held to what a model writes beside numbers.
+                    // Names serve only the checks of a model's text (`Author::Model`).
                     region_name: String::new(),
                     value: r.value,
                     value_text: r.value_text.to_string(),

@@ -102,6 +102,7 @@ from .get_usage_response_200 import GetUsageResponse200
 from .get_webhook_response_200 import GetWebhookResponse200
 from .health import Health
 from .import_outcome import ImportOutcome
+from .import_outcome_new_regions_item import ImportOutcomeNewRegionsItem
 from .indicator import Indicator
 from .indicator_series import IndicatorSeries
 from .list_api_keys_response_200 import ListApiKeysResponse200
@@ -279,6 +280,7 @@ __all__ = (
     "GetWebhookResponse200",
     "Health",
     "ImportOutcome",
+    "ImportOutcomeNewRegionsItem",
     "Indicator",
     "IndicatorSeries",
     "ListApiKeysResponse200",

@@ -20,6 +20,8 @@ class CreateDataset:
         description (str | Unset): A short name of the measure; a briefing heads its section with it (else with the
             title).
         dimensions (list[str] | Unset):
+        strict_regions (bool | Unset): Uploads refuse region codes of no known region (but the account's own) instead of
+            making them the account's own; an upload's `strict_regions` parameter overrides it. Default: False.
         topic (str | Unset):
     """
 
@@ -28,6 +30,7 @@ class CreateDataset:
     unit: str
     description: str | Unset = UNSET
     dimensions: list[str] | Unset = UNSET
+    strict_regions: bool | Unset = False
     topic: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
@@ -42,6 +45,8 @@ class CreateDataset:
         dimensions: list[str] | Unset = UNSET
         if not isinstance(self.dimensions, Unset):
             dimensions = self.dimensions
+
+        strict_regions = self.strict_regions
 
         topic = self.topic
 
@@ -58,6 +63,8 @@ class CreateDataset:
             field_dict["description"] = description
         if dimensions is not UNSET:
             field_dict["dimensions"] = dimensions
+        if strict_regions is not UNSET:
+            field_dict["strict_regions"] = strict_regions
         if topic is not UNSET:
             field_dict["topic"] = topic
 
@@ -76,6 +83,8 @@ class CreateDataset:
 
         dimensions = cast(list[str], d.pop("dimensions", UNSET))
 
+        strict_regions = d.pop("strict_regions", UNSET)
+
         topic = d.pop("topic", UNSET)
 
         create_dataset = cls(
@@ -84,6 +93,7 @@ class CreateDataset:
             unit=unit,
             description=description,
             dimensions=dimensions,
+            strict_regions=strict_regions,
             topic=topic,
         )
 

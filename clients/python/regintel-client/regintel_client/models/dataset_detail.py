@@ -42,6 +42,8 @@ class DatasetDetail:
         latest_snapshot (None | SnapshotInfo | Unset):
         nuts_edition (None | str | Unset):
         source (None | SourceInfo | Unset):
+        strict_regions (bool | Unset): An account's own dataset only: its uploads refuse region codes of no known
+            region.
     """
 
     code: str
@@ -60,6 +62,7 @@ class DatasetDetail:
     latest_snapshot: None | SnapshotInfo | Unset = UNSET
     nuts_edition: None | str | Unset = UNSET
     source: None | SourceInfo | Unset = UNSET
+    strict_regions: bool | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -134,6 +137,8 @@ class DatasetDetail:
         else:
             source = self.source
 
+        strict_regions = self.strict_regions
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -161,6 +166,8 @@ class DatasetDetail:
             field_dict["nuts_edition"] = nuts_edition
         if source is not UNSET:
             field_dict["source"] = source
+        if strict_regions is not UNSET:
+            field_dict["strict_regions"] = strict_regions
 
         return field_dict
 
@@ -279,6 +286,8 @@ class DatasetDetail:
 
         source = _parse_source(d.pop("source", UNSET))
 
+        strict_regions = d.pop("strict_regions", UNSET)
+
         dataset_detail = cls(
             code=code,
             dimensions=dimensions,
@@ -296,6 +305,7 @@ class DatasetDetail:
             latest_snapshot=latest_snapshot,
             nuts_edition=nuts_edition,
             source=source,
+            strict_regions=strict_regions,
         )
 
         dataset_detail.additional_properties = d

@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.import_outcome_new_regions_item import ImportOutcomeNewRegionsItem
+
 
 T = TypeVar("T", bound="ImportOutcome")
 
@@ -17,6 +21,8 @@ class ImportOutcome:
     Attributes:
         added (int):
         dataset (str):
+        new_regions (list[ImportOutcomeNewRegionsItem]): Codes of no known region the body named, which it made regions
+            of the account's own.
         revised (int):
         rows_in_file (int):
         unchanged (int):
@@ -26,6 +32,7 @@ class ImportOutcome:
 
     added: int
     dataset: str
+    new_regions: list[ImportOutcomeNewRegionsItem]
     revised: int
     rows_in_file: int
     unchanged: int
@@ -37,6 +44,11 @@ class ImportOutcome:
         added = self.added
 
         dataset = self.dataset
+
+        new_regions = []
+        for new_regions_item_data in self.new_regions:
+            new_regions_item = new_regions_item_data.to_dict()
+            new_regions.append(new_regions_item)
 
         revised = self.revised
 
@@ -58,6 +70,7 @@ class ImportOutcome:
             {
                 "added": added,
                 "dataset": dataset,
+                "new_regions": new_regions,
                 "revised": revised,
                 "rows_in_file": rows_in_file,
                 "unchanged": unchanged,
@@ -72,10 +85,19 @@ class ImportOutcome:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.import_outcome_new_regions_item import ImportOutcomeNewRegionsItem  # noqa: PLC0415
+
         d = dict(src_dict)
         added = d.pop("added")
 
         dataset = d.pop("dataset")
+
+        new_regions = []
+        _new_regions = d.pop("new_regions")
+        for new_regions_item_data in _new_regions:
+            new_regions_item = ImportOutcomeNewRegionsItem.from_dict(new_regions_item_data)
+
+            new_regions.append(new_regions_item)
 
         revised = d.pop("revised")
 
@@ -97,6 +119,7 @@ class ImportOutcome:
         import_outcome = cls(
             added=added,
             dataset=dataset,
+            new_regions=new_regions,
             revised=revised,
             rows_in_file=rows_in_file,
             unchanged=unchanged,

@@ -8,21 +8,29 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
 from ...models.put_dataset_data_response_200 import PutDatasetDataResponse200
-from ...types import File, Response
+from ...types import UNSET, File, Response, Unset
 
 
 def _get_kwargs(
     dataset_code: str,
     *,
     body: File,
+    strict_regions: bool | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+
+    params: dict[str, Any] = {}
+
+    params["strict_regions"] = strict_regions
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "put",
         "url": "/datasets/{dataset_code}/data".format(
             dataset_code=quote(str(dataset_code), safe=""),
         ),
+        "params": params,
     }
 
     _kwargs["content"] = body.payload
@@ -112,6 +120,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: File,
+    strict_regions: bool | Unset = UNSET,
 ) -> Response[ErrorEnvelope | PutDatasetDataResponse200]:
     """Load a private dataset's data
 
@@ -121,13 +130,17 @@ def sync_detailed(
     anything is written; every problem is listed with its line and reason (422 `validation_failed`,
     `details.errors`; past 100, `details.errors_not_listed` counts the rest), and a header naming its
     columns `region`, `year`, `GEO` and the like is told the names to use. A unit in lower case is read
-    in capitals (`pc` is `PC`). The load is a snapshot: unchanged rows keep their citations, revised
-    ones are superseded. An account uploads one body at a time (a second concurrent upload answers 429
-    `account-uploads`; all upload slots busy answers 503), and the body must arrive within the body
-    timeout (408).
+    in capitals (`pc` is `PC`), and a region code in another case than a known code is that code (`de21`
+    is `DE21`). A code of no known region becomes a region of the account's own, which the answer names
+    in `new_regions` with up to five known codes within two edits of it (a typo of `DE22` is not lost
+    unnoticed); with `strict_regions` such a code is refused instead, naming its line. The load is a
+    snapshot: unchanged rows keep their citations, revised ones are superseded. An account uploads one
+    body at a time (a second concurrent upload answers 429 `account-uploads`; all upload slots busy
+    answers 503), and the body must arrive within the body timeout (408).
 
     Args:
         dataset_code (str):
+        strict_regions (bool | Unset):
         body (File):
 
     Raises:
@@ -141,6 +154,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         dataset_code=dataset_code,
         body=body,
+        strict_regions=strict_regions,
     )
 
     response = client.get_httpx_client().request(
@@ -155,6 +169,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: File,
+    strict_regions: bool | Unset = UNSET,
 ) -> ErrorEnvelope | PutDatasetDataResponse200 | None:
     """Load a private dataset's data
 
@@ -164,13 +179,17 @@ def sync(
     anything is written; every problem is listed with its line and reason (422 `validation_failed`,
     `details.errors`; past 100, `details.errors_not_listed` counts the rest), and a header naming its
     columns `region`, `year`, `GEO` and the like is told the names to use. A unit in lower case is read
-    in capitals (`pc` is `PC`). The load is a snapshot: unchanged rows keep their citations, revised
-    ones are superseded. An account uploads one body at a time (a second concurrent upload answers 429
-    `account-uploads`; all upload slots busy answers 503), and the body must arrive within the body
-    timeout (408).
+    in capitals (`pc` is `PC`), and a region code in another case than a known code is that code (`de21`
+    is `DE21`). A code of no known region becomes a region of the account's own, which the answer names
+    in `new_regions` with up to five known codes within two edits of it (a typo of `DE22` is not lost
+    unnoticed); with `strict_regions` such a code is refused instead, naming its line. The load is a
+    snapshot: unchanged rows keep their citations, revised ones are superseded. An account uploads one
+    body at a time (a second concurrent upload answers 429 `account-uploads`; all upload slots busy
+    answers 503), and the body must arrive within the body timeout (408).
 
     Args:
         dataset_code (str):
+        strict_regions (bool | Unset):
         body (File):
 
     Raises:
@@ -185,6 +204,7 @@ def sync(
         dataset_code=dataset_code,
         client=client,
         body=body,
+        strict_regions=strict_regions,
     ).parsed
 
 
@@ -193,6 +213,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: File,
+    strict_regions: bool | Unset = UNSET,
 ) -> Response[ErrorEnvelope | PutDatasetDataResponse200]:
     """Load a private dataset's data
 
@@ -202,13 +223,17 @@ async def asyncio_detailed(
     anything is written; every problem is listed with its line and reason (422 `validation_failed`,
     `details.errors`; past 100, `details.errors_not_listed` counts the rest), and a header naming its
     columns `region`, `year`, `GEO` and the like is told the names to use. A unit in lower case is read
-    in capitals (`pc` is `PC`). The load is a snapshot: unchanged rows keep their citations, revised
-    ones are superseded. An account uploads one body at a time (a second concurrent upload answers 429
-    `account-uploads`; all upload slots busy answers 503), and the body must arrive within the body
-    timeout (408).
+    in capitals (`pc` is `PC`), and a region code in another case than a known code is that code (`de21`
+    is `DE21`). A code of no known region becomes a region of the account's own, which the answer names
+    in `new_regions` with up to five known codes within two edits of it (a typo of `DE22` is not lost
+    unnoticed); with `strict_regions` such a code is refused instead, naming its line. The load is a
+    snapshot: unchanged rows keep their citations, revised ones are superseded. An account uploads one
+    body at a time (a second concurrent upload answers 429 `account-uploads`; all upload slots busy
+    answers 503), and the body must arrive within the body timeout (408).
 
     Args:
         dataset_code (str):
+        strict_regions (bool | Unset):
         body (File):
 
     Raises:
@@ -222,6 +247,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         dataset_code=dataset_code,
         body=body,
+        strict_regions=strict_regions,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -234,6 +260,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: File,
+    strict_regions: bool | Unset = UNSET,
 ) -> ErrorEnvelope | PutDatasetDataResponse200 | None:
     """Load a private dataset's data
 
@@ -243,13 +270,17 @@ async def asyncio(
     anything is written; every problem is listed with its line and reason (422 `validation_failed`,
     `details.errors`; past 100, `details.errors_not_listed` counts the rest), and a header naming its
     columns `region`, `year`, `GEO` and the like is told the names to use. A unit in lower case is read
-    in capitals (`pc` is `PC`). The load is a snapshot: unchanged rows keep their citations, revised
-    ones are superseded. An account uploads one body at a time (a second concurrent upload answers 429
-    `account-uploads`; all upload slots busy answers 503), and the body must arrive within the body
-    timeout (408).
+    in capitals (`pc` is `PC`), and a region code in another case than a known code is that code (`de21`
+    is `DE21`). A code of no known region becomes a region of the account's own, which the answer names
+    in `new_regions` with up to five known codes within two edits of it (a typo of `DE22` is not lost
+    unnoticed); with `strict_regions` such a code is refused instead, naming its line. The load is a
+    snapshot: unchanged rows keep their citations, revised ones are superseded. An account uploads one
+    body at a time (a second concurrent upload answers 429 `account-uploads`; all upload slots busy
+    answers 503), and the body must arrive within the body timeout (408).
 
     Args:
         dataset_code (str):
+        strict_regions (bool | Unset):
         body (File):
 
     Raises:
@@ -265,5 +296,6 @@ async def asyncio(
             dataset_code=dataset_code,
             client=client,
             body=body,
+            strict_regions=strict_regions,
         )
     ).parsed
