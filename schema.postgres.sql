@@ -431,3 +431,25 @@ END $$;
 ALTER TABLE datasets ADD COLUMN strict_regions boolean NOT NULL DEFAULT false;
 CREATE OR REPLACE VIEW v_datasets AS
     SELECT * FROM datasets WHERE owner_account_id IS NULL OR owner_account_id = current_account();
+
+-- migration 22: what fetch downloaded from Eurostat
+-- One row per dataset fetched from Eurostat's API: what was downloaded last (its URL, when, the
+-- SHA-256 of the bytes received and of the file they decompress to), the table of contents'
+-- dates it was fetched at (what a sync compares), and the last attempt's outcome. Operators'
+-- only: no policy opens it to request connections.
+CREATE TABLE eurostat_fetches (
+    dataset_code          text PRIMARY KEY,
+    title                 text NOT NULL,
+    url                   text NOT NULL,
+    last_update_of_data   text,
+    last_structure_change text,
+    downloaded_at         bigint,
+    sha256_received       text,
+    sha256                text,
+    bytes_received        bigint,
+    snapshot              text,
+    succeeded_at          bigint,
+    failed_at             bigint,
+    error                 text
+);
+ALTER TABLE eurostat_fetches ENABLE ROW LEVEL SECURITY;

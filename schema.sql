@@ -514,3 +514,23 @@ ALTER TABLE secret_fingerprints ADD COLUMN made_on TEXT;
 -- An account's dataset may refuse region codes of no known region in its uploads, naming the
 -- line, instead of making them regions of the account's own.
 ALTER TABLE datasets ADD COLUMN strict_regions INTEGER NOT NULL DEFAULT 0;
+
+-- migration 22: what fetch downloaded from Eurostat
+-- One row per dataset fetched from Eurostat's API: what was downloaded last (its URL, when, the
+-- SHA-256 of the bytes received and of the file they decompress to), the table of contents'
+-- dates it was fetched at (what a sync compares), and the last attempt's outcome.
+CREATE TABLE eurostat_fetches (
+    dataset_code          TEXT PRIMARY KEY,   -- as Eurostat's table of contents writes it
+    title                 TEXT NOT NULL,
+    url                   TEXT NOT NULL,      -- the data request
+    last_update_of_data   TEXT,               -- the table of contents' date (YYYY-MM-DD)
+    last_structure_change TEXT,
+    downloaded_at         INTEGER,            -- unix ms of the last download imported
+    sha256_received       TEXT,
+    sha256                TEXT,               -- of the decompressed file: what citations hash
+    bytes_received        INTEGER,
+    snapshot              TEXT,               -- the snapshot it made or found (its public id)
+    succeeded_at          INTEGER,
+    failed_at             INTEGER,
+    error                 TEXT                -- the last attempt's, NULL once one succeeds
+) WITHOUT ROWID;

@@ -157,7 +157,8 @@ impl SourceRecord {
 }
 
 /// "data/x.tsv.gz in the repository github.com/owner/repo at commit abc (SHA-256 …; gunzip it
-/// first)", from a source's origin.
+/// first)", or for a fetch "estat_x.tsv, the data Eurostat sent from <url> on <time>,
+/// decompressed (SHA-256 …; the bytes received …)", from a source's origin.
 fn describe_file(origin: &serde_json::Value) -> String {
     let s = |k: &str| origin[k].as_str().unwrap_or("");
     match s("type") {
@@ -174,6 +175,19 @@ fn describe_file(origin: &serde_json::Value) -> String {
             } else {
                 ")"
             },
+        ]
+        .concat(),
+        "eurostat" => [
+            s("path"),
+            ", the data Eurostat sent from ",
+            s("url"),
+            " on ",
+            s("downloaded_at"),
+            ", decompressed (SHA-256 ",
+            s("sha256"),
+            "; the bytes received, gzip-compressed: SHA-256 ",
+            s("sha256_received"),
+            ")",
         ]
         .concat(),
         "pypi" => [

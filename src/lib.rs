@@ -32,6 +32,8 @@
 //!   rendered once at start.
 //! - [`outbox`]: the webhook delivery worker, which sends the outbox's due deliveries and keeps
 //!   each endpoint's circuit breaker.
+//! - [`eurostat`]: the data supply: `regintel fetch` reads Eurostat's table of contents, a
+//!   dataset's structure and its data from the dissemination API, and imports each download.
 //! - [`import`]: imports as the operator and the upload route run them: parse, then write in one
 //!   transaction.
 //! - [`domain`] and [`auth`]: what the endpoints compute (profile, compare, catalogue, citations,
@@ -83,6 +85,7 @@ pub mod config;
 pub mod dataset_file;
 pub mod domain;
 pub mod error;
+pub mod eurostat;
 pub mod explore;
 pub mod http;
 pub mod ids;

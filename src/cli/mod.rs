@@ -10,16 +10,20 @@ mod admin;
 mod backup;
 mod check;
 mod demo;
+mod fetch;
 mod launch;
 mod logging;
 mod mcp;
 mod migrate;
+mod variables;
 
 use crate::store::Database;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
+pub use variables::known_variables;
+use variables::warn_unknown_variables;
 
 use anyhow::{Context, bail};
 use clap::builder::BoolishValueParser;
@@ -98,19 +102,16 @@ enum Command {
         /// Import as this account's private data.
         #[arg(long)]
         account: Option<String>,
-        /// Most memory in MiB that checking a file for duplicate rows may hold; the rest goes to
-        /// temporary files in the data directory (the system's temporary directory when there
-        /// is none). Then, while the rows are written, SQLite's page cache. Everything else an
-        /// import holds has a fixed bound, whatever its files' size.
-        #[arg(long, value_name = "MIB", default_value_t = crate::import::DEFAULT_MEMORY as u64 >> 20,
-              value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
-        memory: u64,
+        #[command(flatten)]
+        memory: ImportMemory,
         #[command(flatten)]
         data: DataDir,
         /// Print the outcome as JSON.
         #[arg(long)]
         json: bool,
     },
+    /// Download Eurostat datasets whole from its API and import each as a snapshot.
+    Fetch(fetch::FetchArgs),
     /// Operator administration of accounts.
     Account {
         #[command(subcommand)]
@@ -165,6 +166,24 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// How much memory an import (or a fetch's) may hold.
+#[derive(Args)]
+struct ImportMemory {
+    /// Most memory in MiB that checking a file for duplicate rows may hold; the rest goes to
+    /// temporary files in the data directory (the system's temporary directory when there is
+    /// none). Then, while the rows are written, SQLite's page cache. Everything else an import
+    /// holds has a fixed bound, whatever its files' size.
+    #[arg(long, value_name = "MIB", default_value_t = crate::import::DEFAULT_MEMORY as u64 >> 20,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    memory: u64,
+}
+
+impl ImportMemory {
+    fn bytes(&self) -> anyhow::Result<usize> {
+        Ok(usize::try_from(self.memory << 20)?)
+    }
 }
 
 #[derive(Args)]
@@ -475,42 +494,6 @@ fn secret(var: &str, flag: &str, file: Option<&Path>) -> anyhow::Result<Option<S
     Ok(Some(secret.to_owned()))
 }
 
-/// Every `REGINTEL_*` variable regintel reads: those of the flags, and the secrets' values.
-pub fn known_variables() -> std::collections::BTreeSet<String> {
-    fn collect(command: &clap::Command, into: &mut std::collections::BTreeSet<String>) {
-        for arg in command.get_arguments() {
-            if let Some(var) = arg.get_env() {
-                into.insert(var.to_string_lossy().into_owned());
-            }
-        }
-        for sub in command.get_subcommands() {
-            collect(sub, into);
-        }
-    }
-    let mut known: std::collections::BTreeSet<String> =
-        SecretVar::ALL.iter().map(|v| (*v).to_owned()).collect();
-    collect(&<Cli as clap::CommandFactory>::command(), &mut known);
-    known
-}
-
-/// A warning for each `REGINTEL_*` variable that is set but is no setting (a typo, or one of
-/// an older or newer version), which would otherwise be ignored in silence.
-fn warn_unknown_variables() {
-    let known = known_variables();
-    for (name, _) in std::env::vars_os() {
-        let name = name.to_string_lossy();
-        if name.starts_with("REGINTEL_")
-            && !known.contains(name.as_ref())
-            && name != SecretVar::API_KEY
-        {
-            tracing::warn!(
-                variable = %name,
-                "unknown REGINTEL_ variable ignored (see `regintel serve --help` for the settings)"
-            );
-        }
-    }
-}
-
 /// Where webhooks may be delivered. Public addresses always; internal ones only as allowed here.
 #[derive(clap::Args, Debug, Clone)]
 struct WebhookArgs {
@@ -715,7 +698,7 @@ fn dispatch(
         } => admin::import(
             &data.database()?,
             &crate::import::Room {
-                memory: usize::try_from(memory << 20)?,
+                memory: memory.bytes()?,
                 spill_dir: if data.data_dir.is_dir() {
                     data.data_dir.clone()
                 } else {
@@ -756,6 +739,7 @@ fn dispatch(
             Ok(())
         }
         Command::Check(args) => check::run(&args, format),
+        Command::Fetch(args) => fetch::run(args, format),
         Command::Mcp {
             url,
             api_key_file,

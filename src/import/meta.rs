@@ -69,8 +69,64 @@ impl Summary {
     }
 }
 
+/// Whether a unit is a rate, a share or a value per inhabitant (or per area): comparable across
+/// regions of any size, where an absolute amount (NR, MIO_EUR, THS) mostly says how large a
+/// region is.
+fn relative(unit: &str) -> bool {
+    unit.starts_with("PC")
+        || unit.starts_with("RT")
+        || unit.starts_with("PER_")
+        || unit.starts_with("P_")
+        || unit.starts_with('I') && unit[1..].bytes().all(|b| b.is_ascii_digit())
+        || unit.contains("_PC")
+        || unit.contains("HAB")
+        || unit.contains("KM2")
+}
+
+/// The headline unit of a dataset the catalogue does not know: the most common of its relative
+/// units ([`relative`]) if it has one, else the most common unit.
+fn headline_unit(units: &Counts) -> String {
+    let relative_units = Counts(
+        (units.0.iter())
+            .filter(|(unit, _)| relative(unit))
+            .map(|(unit, n)| (unit.clone(), *n))
+            .collect(),
+    );
+    match relative_units.0.is_empty() {
+        true => units.most_common(),
+        false => relative_units.most_common(),
+    }
+}
+
+/// Labels of the units and dimension values `summary` saw, taken from `labels` (by dimension
+/// name, then code; `unit` among them): Eurostat's codelists for a fetched dataset.
+pub fn labels_of(
+    summary: &Summary,
+    dim_names: &[String],
+    labels: &BTreeMap<String, BTreeMap<String, String>>,
+) -> String {
+    let no_values = Counts::default();
+    let mut out: BTreeMap<&str, BTreeMap<&str, &str>> = BTreeMap::new();
+    for (name, known) in labels {
+        let seen = match name.as_str() {
+            "unit" => &summary.units,
+            dim => match dim_names.iter().position(|d| d == dim) {
+                Some(i) => summary.dims.get(i).unwrap_or(&no_values),
+                None => continue,
+            },
+        };
+        for value in seen.0.keys() {
+            if let Some(label) = known.get(value) {
+                out.entry(name).or_default().insert(value, label);
+            }
+        }
+    }
+    serde_json::to_string(&out).expect("labels serialise")
+}
+
 /// Descriptive fields for a dataset: from the catalogue when it is known, otherwise derived from
-/// the file (title from SDMX, headline series = the most common unit and total-like codes).
+/// the file (title from SDMX, headline series = the most common relative unit and total-like
+/// codes).
 pub fn dataset_meta(catalogue: &Catalogue, file: &FileEnd, summary: &Summary) -> DatasetMeta {
     let header = &file.header;
     let mut labels: BTreeMap<&str, BTreeMap<String, String>> = BTreeMap::new();
@@ -109,7 +165,7 @@ pub fn dataset_meta(catalogue: &Catalogue, file: &FileEnd, summary: &Summary) ->
         },
         None => {
             let mut headline = BTreeMap::new();
-            headline.insert("unit".to_owned(), summary.units.most_common());
+            headline.insert("unit".to_owned(), headline_unit(&summary.units));
             for (i, name) in header.dim_names.iter().enumerate() {
                 let values = values_of(i);
                 let pick = TOTALS

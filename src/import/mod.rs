@@ -69,7 +69,8 @@ impl ImportReport {
 
 /// Imports the extract compiled into the binary: the NUTS classification, then every dataset.
 /// Files identical to their dataset's latest snapshot are skipped without being parsed, so a
-/// second run (e.g. `regintel demo` on an existing directory) takes milliseconds.
+/// second run (e.g. `regintel demo` on an existing directory) takes milliseconds; so are the
+/// datasets fetched from Eurostat, whose rows a bundled file must never override.
 pub fn import_bundled(
     store: &Store,
     catalogue: &Catalogue,
@@ -90,7 +91,10 @@ pub fn import_bundled(
             .find(|d| d.file == bundled.name)
             .with_context(|| format!("{} has no catalogue entry", bundled.name))?;
         let sha = crate::store::classification::sha256_hex(bundled.bytes);
-        if write::latest_snapshot_sha(&tx, &entry.code, None)?.as_deref() == Some(sha.as_str()) {
+        // A dataset fetched from Eurostat is newer than any bundled file: never overridden.
+        if write::latest_snapshot_sha(&tx, &entry.code, None)?.as_deref() == Some(sha.as_str())
+            || crate::store::eurostat::was_fetched(&tx, &entry.code)?
+        {
             report.datasets.push(unchanged(&entry.code, bundled.name));
             continue;
         }
@@ -212,6 +216,85 @@ pub fn import_files(
     }
     finish(tx, catalogue, &report, owner)?;
     Ok(report)
+}
+
+/// A dataset downloaded from Eurostat, decompressed, and what Eurostat says of it.
+pub struct Fetched<'a> {
+    /// The decompressed file (its SHA-256 is what its rows' citation ids hash, however the
+    /// download was compressed).
+    pub path: &'a Path,
+    /// Its name, as stored and cited: `estat_<code>.tsv`.
+    pub name: &'a str,
+    /// The dataset's code as Eurostat's table of contents writes it.
+    pub code: &'a str,
+    /// Its title in the table of contents.
+    pub title: &'a str,
+    /// What the product files it under (see `eurostat::topic_of`), where the bundled catalogue
+    /// does not know it.
+    pub topic: &'a str,
+    /// Labels of its codes, by dimension (`unit` among them), from its structure.
+    pub labels: &'a std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
+    pub source: SourceRecord,
+}
+
+/// Imports a file fetched from Eurostat as a snapshot of its dataset (none when it is the
+/// dataset's latest snapshot already), in one transaction with what `record` writes (the fetch's
+/// own record) given the outcome. Its title comes from Eurostat's table of contents and its
+/// labels from its structure; the bundled catalogue, where it knows the dataset, still says its
+/// topic, short name, NUTS edition and headline series.
+pub fn import_fetched(
+    store: &Store,
+    catalogue: &Catalogue,
+    fetched: &Fetched<'_>,
+    room: &Room,
+    record: &dyn Fn(&Tx<'_>, &ImportOutcome) -> anyhow::Result<()>,
+    progress: &mut Progress,
+) -> anyhow::Result<ImportOutcome> {
+    let open = || -> std::io::Result<Box<dyn std::io::Read>> {
+        Ok(Box::new(std::fs::File::open(fetched.path)?))
+    };
+    let input = Input {
+        shown: fetched.name,
+        stored: fetched.name,
+        open: &open,
+        accept: Accept::Only(Format::EurostatTsv),
+        defaults: ingest::Defaults {
+            dataset: Some(fetched.code),
+            ..Default::default()
+        },
+    };
+    let checked = file::check(&input, room.ingest())?;
+    let mut meta = meta::dataset_meta(catalogue, &checked.end, &checked.summary);
+    meta.title = fetched.title.to_owned();
+    let from_eurostat = meta::labels_of(
+        &checked.summary,
+        &checked.end.header.dim_names,
+        fetched.labels,
+    );
+    if from_eurostat != "{}" {
+        meta.labels_json = from_eurostat;
+    }
+    if catalogue.entry(fetched.code).is_none() {
+        meta.topic = fetched.topic.to_owned();
+    }
+    let mut conn = store.admin()?;
+    conn.page_cache(room.memory)?;
+    let tx = conn.transaction()?;
+    // The data of the latest snapshot again: its rows stay cited to the download they came in.
+    let same = write::latest_snapshot_sha(&tx, fetched.code, None)?.as_deref()
+        == Some(checked.sha256.as_str());
+    let source_id = match same {
+        true => write::dataset_source_id(&tx, fetched.code)?,
+        false => Some(write::upsert_source(&tx, &fetched.source)?),
+    };
+    let outcome = file::write(&tx, &input, &checked, &meta, source_id, None, progress)?;
+    record(&tx, &outcome)?;
+    let report = ImportReport {
+        regions: 0,
+        datasets: vec![outcome.clone()],
+    };
+    finish(tx, catalogue, &report, None)?;
+    Ok(outcome)
 }
 
 /// A file an operator names: errors give the path as given; what is stored (and shown in

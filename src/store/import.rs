@@ -62,6 +62,29 @@ pub struct NewRegion {
     pub suggestions: Vec<String>,
 }
 
+/// The source public dataset `code` was last imported from.
+pub fn dataset_source_id(conn: &Db<'_>, code: &str) -> SqlResult<Option<i64>> {
+    Ok(conn
+        .query_row(
+            "SELECT source_id FROM datasets WHERE code = ?1 AND owner_account_id IS NULL",
+            params![code],
+            |r| r.get::<Option<i64>>(0),
+        )
+        .optional()?
+        .flatten())
+}
+
+/// The public id of public dataset `code`'s latest snapshot.
+pub fn latest_snapshot_id(conn: &Db<'_>, code: &str) -> SqlResult<Option<String>> {
+    conn.query_row(
+        "SELECT s.public_id FROM snapshots s JOIN datasets d ON d.id = s.dataset_id
+         WHERE d.code = ?1 AND d.owner_account_id IS NULL ORDER BY s.id DESC LIMIT 1",
+        params![code],
+        |r| r.get(0),
+    )
+    .optional()
+}
+
 /// Inserts a source, or returns the id of an identical one.
 pub fn upsert_source(tx: &Db<'_>, s: &SourceRecord) -> SqlResult<i64> {
     let fields = params![

@@ -14,6 +14,7 @@ pub mod blocks;
 pub mod briefings;
 pub mod classification;
 pub mod datasets;
+pub mod eurostat;
 pub mod generations;
 pub mod import;
 pub mod migrate;

@@ -12,6 +12,7 @@ mod cli;
 mod correlations;
 mod docs;
 mod errors;
+mod eurostat;
 mod explore;
 mod export;
 mod hostile;

@@ -34,6 +34,7 @@ pub const TABLES: &[&str] = &[
     "webhook_attempts",
     "webhook_destinations",
     "secret_fingerprints",
+    "eurostat_fetches",
 ];
 
 const POSTGRES_ONLY: &[&str] = &["request_login"];

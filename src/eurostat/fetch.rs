@@ -1,0 +1,633 @@
+//! `regintel fetch DATASET...`: each dataset downloaded whole from Eurostat's API (its data as
+//! compressed TSV, `sdmx/2.1/data/{code}?format=TSV&compressed=true`: the format Eurostat's own
+//! bulk files always had, one line per series, which regintel's importer reads in one pass and
+//! cites by line and period column; SDMX-CSV repeats every dimension on every observation's line,
+//! several times the bytes), decompressed, and imported as a snapshot through the import path,
+//! its title from the table of contents and its labels from its structure. A failure leaves the
+//! dataset as it was: nothing is half-imported, and the previous snapshot keeps serving.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use sha2::{Digest, Sha256};
+
+use super::client::{self, Client};
+use super::structure::{self, Structure};
+use super::toc::{self, Entry, Toc};
+use crate::catalogue::{Catalogue, ShownOnce, SourceRecord};
+use crate::import::{Fetched, Room};
+use crate::runtime::progress::Progress;
+use crate::store::Store;
+use crate::store::import::ImportOutcome;
+
+/// How fetch reaches Eurostat and how much it takes.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The API's base URL ([`super::DEFAULT_URL`], a mirror, a proxy).
+    pub url: String,
+    /// Roots to trust besides the system's.
+    pub ca_file: Option<PathBuf>,
+    /// Most bytes a download may bring, and most its decompressed file may hold.
+    pub max_download: u64,
+    pub max_inflated: u64,
+    /// Tries of a request that failed in a way another try can mend (no answer, a 5xx, a 429,
+    /// a download cut short), the first wait `backoff`, doubled each time.
+    pub tries: u32,
+    pub backoff: Duration,
+    /// How often a queued extraction's status is asked, and for how long at most.
+    pub poll: Duration,
+    pub wait: Duration,
+}
+
+impl Settings {
+    /// Defaults for `url`: downloads of at most 2 GiB, decompressing to at most 16 GiB (the
+    /// largest regional tables are a few hundred MB), four tries 10 s apart and more, a queued
+    /// extraction asked after every 30 s for up to 30 minutes.
+    pub fn new(url: &str) -> Settings {
+        Settings {
+            url: url.to_owned(),
+            ca_file: None,
+            max_download: 2 << 30,
+            max_inflated: 16 << 30,
+            tries: 4,
+            backoff: Duration::from_secs(10),
+            poll: Duration::from_secs(30),
+            wait: Duration::from_secs(30 * 60),
+        }
+    }
+}
+
+/// What fetching one dataset did.
+#[derive(Debug, serde::Serialize)]
+pub struct Outcome {
+    pub dataset: String,
+    /// The import's outcome (its snapshot is none when the download was the latest snapshot's
+    /// file), or why the dataset stays as it was.
+    #[serde(flatten)]
+    pub imported: Option<ImportOutcome>,
+    pub error: Option<String>,
+    /// What did not stop it (a structure that could not be read: codes stand for labels).
+    pub warnings: Vec<String>,
+}
+
+/// Most bytes of the table of contents and of a structure message read.
+const MAX_TEXT: u64 = 256 << 20;
+
+/// Why a request failed, and whether trying again can help.
+enum Failure {
+    Again(anyhow::Error),
+    Final(anyhow::Error),
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        Failure::Final(e)
+    }
+}
+
+/// Fetches `codes` (every one must be in the table of contents, or nothing is fetched), one
+/// after another; the outcome of each, a failed one among them.
+pub fn fetch(
+    store: &Store,
+    catalogue: &Catalogue,
+    settings: &Settings,
+    codes: &[String],
+    data_dir: &Path,
+    room: &Room,
+    progress: &mut Progress,
+) -> anyhow::Result<Vec<Outcome>> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let client = Client::new(&settings.url, settings.ca_file.as_deref())?;
+    let dir = downloads_dir(data_dir)?;
+    let toc = runtime
+        .block_on(read_toc(&client, settings, &dir))
+        .context("cannot read Eurostat's table of contents")?;
+    let mut entries = Vec::with_capacity(codes.len());
+    for code in codes {
+        let entry = toc
+            .get(code)
+            .with_context(|| format!("Eurostat's table of contents has no dataset {code}"))?;
+        entries.push(entry.clone());
+    }
+    let mut outcomes = Vec::with_capacity(entries.len());
+    for entry in &entries {
+        let mut warnings = Vec::new();
+        let fetched = fetch_one(
+            &runtime,
+            (&client, settings),
+            (store, catalogue),
+            entry,
+            (&dir, room),
+            &mut warnings,
+            progress,
+        );
+        let outcome = match fetched {
+            Ok(imported) => Outcome {
+                dataset: entry.code.clone(),
+                imported: Some(imported),
+                error: None,
+                warnings,
+            },
+            Err(e) => {
+                let error = format!("{e:#}");
+                let url = client.url(&data_target(&entry.code));
+                let admin = store.admin()?;
+                crate::store::eurostat::record_failure(
+                    &admin.sql(),
+                    (&entry.code, &entry.title, &url),
+                    crate::runtime::clock::now_ms(),
+                    &error,
+                )?;
+                Outcome {
+                    dataset: entry.code.clone(),
+                    imported: None,
+                    error: Some(error),
+                    warnings,
+                }
+            }
+        };
+        outcomes.push(outcome);
+    }
+    Ok(outcomes)
+}
+
+/// `<data_dir>/eurostat`, made owner-only: the last download of each dataset, kept.
+fn downloads_dir(data_dir: &Path) -> anyhow::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    let dir = data_dir.join("eurostat");
+    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+            Err(e).with_context(|| format!("cannot create {}", dir.display()))
+        }
+        _ => Ok(dir),
+    }
+}
+
+/// The data request of dataset `code`.
+pub fn data_target(code: &str) -> String {
+    format!(
+        "/sdmx/2.1/data/{}?format=TSV&compressed=true",
+        code.to_ascii_uppercase()
+    )
+}
+
+fn structure_target(code: &str) -> String {
+    format!(
+        "/sdmx/2.1/dataflow/ESTAT/{}/latest?references=descendants&detail=referencepartial",
+        code.to_ascii_uppercase()
+    )
+}
+
+async fn read_toc(client: &Client, settings: &Settings, dir: &Path) -> anyhow::Result<Toc> {
+    let text = get_text(client, settings, "/catalogue/toc/txt?lang=en", dir).await?;
+    toc::parse(&text)
+}
+
+/// The text answer to `target`, tried again where that can help.
+async fn get_text(
+    client: &Client,
+    settings: &Settings,
+    target: &str,
+    dir: &Path,
+) -> anyhow::Result<String> {
+    let body = with_tries(settings, target, || async {
+        let mut body = Vec::new();
+        let answer = client
+            .get(target, &mut body, MAX_TEXT, dir)
+            .await
+            .map_err(Failure::Again)?;
+        check_status(answer.status, &body)?;
+        Ok(body)
+    })
+    .await?;
+    String::from_utf8(body).context("the answer is not UTF-8 text")
+}
+
+/// Whether `status` is an answer to read; a fault or a failure otherwise, said with Eurostat's
+/// own words where its body gives them.
+fn check_status(status: u16, body: &[u8]) -> Result<(), Failure> {
+    let said = || fault_string(body).unwrap_or_else(|| format!("HTTP {status}"));
+    match status {
+        200 => Ok(()),
+        404 => Err(Failure::Final(anyhow::anyhow!(
+            "Eurostat has no such dataset: {}",
+            said()
+        ))),
+        413 => Err(Failure::Final(anyhow::anyhow!(
+            "Eurostat refuses to extract the dataset whole: {}",
+            said()
+        ))),
+        429 | 500..=599 => Err(Failure::Again(anyhow::anyhow!(
+            "Eurostat answered {}",
+            said()
+        ))),
+        _ => Err(Failure::Final(anyhow::anyhow!(
+            "Eurostat answered {}",
+            said()
+        ))),
+    }
+}
+
+/// The `faultstring` of a SOAP fault (Eurostat's error answers), if `body` is one.
+fn fault_string(body: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(body.get(..body.len().min(64 * 1024))?).ok()?;
+    let start = text.find("<faultstring>")? + "<faultstring>".len();
+    let end = start + text[start..].find("</faultstring>")?;
+    Some(text[start..end].trim().to_owned())
+}
+
+/// Runs `attempt` up to `settings.tries` times while it fails in a way another try may mend,
+/// waiting `backoff`, then twice as long, between tries.
+async fn with_tries<T, F, Fut>(settings: &Settings, what: &str, attempt: F) -> anyhow::Result<T>
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Result<T, Failure>>,
+{
+    let mut wait = settings.backoff;
+    let mut tried = 1;
+    loop {
+        match attempt().await {
+            Ok(value) => return Ok(value),
+            Err(Failure::Final(e)) => return Err(e),
+            Err(Failure::Again(e)) if tried >= settings.tries.max(1) => {
+                return Err(e.context(format!("{what}: {tried} tries failed")));
+            }
+            Err(Failure::Again(e)) => {
+                tracing::warn!(request = what, error = %format!("{e:#}"), retry_in_secs = wait.as_secs_f64(), "Eurostat: trying again");
+                tokio::time::sleep(wait).await;
+                wait = wait.saturating_mul(2);
+                tried += 1;
+            }
+        }
+    }
+}
+
+/// Fetches and imports one dataset.
+fn fetch_one(
+    runtime: &tokio::runtime::Runtime,
+    (client, settings): (&Client, &Settings),
+    (store, catalogue): (&Store, &Catalogue),
+    entry: &Entry,
+    (dir, room): (&Path, &Room),
+    warnings: &mut Vec<String>,
+    progress: &mut Progress,
+) -> anyhow::Result<ImportOutcome> {
+    let code = &entry.code;
+    let structure = match runtime.block_on(get_text(client, settings, &structure_target(code), dir))
+    {
+        Ok(xml) => structure::parse(&xml, code),
+        Err(e) => Err(e),
+    };
+    let structure = structure.unwrap_or_else(|e| {
+        warnings.push(format!(
+            "the structure of {code} could not be read ({e:#}): its codes stand for their labels"
+        ));
+        Structure::default()
+    });
+    let dimensions: Vec<&str> = structure
+        .dimensions
+        .iter()
+        .map(|(d, _)| d.as_str())
+        .collect();
+    if !dimensions.is_empty() && !dimensions.contains(&"geo") {
+        bail!(
+            "{code} has no geo dimension (its dimensions: {}): regintel serves regional data",
+            dimensions.join(", ")
+        );
+    }
+    let download = runtime.block_on(download(client, settings, code, dir))?;
+    let inflated = inflate(&download, settings.max_inflated, dir)
+        .with_context(|| format!("decompressing the download of {code}"))?;
+    check_header(code, &inflated.path)?;
+    let name = format!("estat_{code}.tsv");
+    let url = client.url(&data_target(code));
+    let downloaded_at = crate::runtime::clock::now_ms();
+    let source = SourceRecord {
+        publisher: "Eurostat".into(),
+        title: entry.title.clone(),
+        landing_url: Some(format!(
+            "https://ec.europa.eu/eurostat/databrowser/view/{code}/default/table?lang=en"
+        )),
+        license: "Eurostat copyright notice (https://ec.europa.eu/eurostat/web/main/help/copyright-notice): reuse authorised provided the source (Eurostat) is acknowledged.".into(),
+        origin_json: serde_json::json!({
+            "type": "eurostat",
+            "url": url,
+            "downloaded_at": crate::runtime::clock::rfc3339(downloaded_at),
+            "sha256_received": download.sha256,
+            "path": name,
+            "sha256": inflated.sha256,
+            "format": "eurostat-tsv",
+            "last_update_of_data": entry.last_update_of_data,
+        })
+        .to_string(),
+        transformation: None,
+        shown: ShownOnce::default(),
+    };
+    let fetched = Fetched {
+        path: &inflated.path,
+        name: &name,
+        code,
+        title: &entry.title,
+        topic: super::topic_of(&entry.folders),
+        labels: &structure.labels,
+        source,
+    };
+    let record = |tx: &crate::store::sql::Tx<'_>, outcome: &ImportOutcome| -> anyhow::Result<()> {
+        let snapshot = match &outcome.snapshot {
+            Some(new) => Some(new.clone()),
+            None => crate::store::import::latest_snapshot_id(tx, code)?,
+        };
+        crate::store::eurostat::record_success(
+            tx,
+            &crate::store::eurostat::Download {
+                dataset_code: code,
+                title: &entry.title,
+                url: &url,
+                last_update_of_data: entry.last_update_of_data.as_deref(),
+                last_structure_change: entry.last_structure_change.as_deref(),
+                downloaded_at,
+                sha256_received: &download.sha256,
+                sha256: &inflated.sha256,
+                bytes_received: download.bytes,
+                snapshot: snapshot.as_deref(),
+            },
+        )?;
+        Ok(())
+    };
+    let outcome =
+        crate::import::import_fetched(store, catalogue, &fetched, room, &record, progress);
+    let _ = std::fs::remove_file(&inflated.path);
+    let outcome = outcome?;
+    // The download as received, kept (the last of each dataset) for a bundle made later.
+    std::fs::rename(&download.path, dir.join(format!("estat_{code}.tsv.gz")))
+        .context("keeping the download")?;
+    Ok(outcome)
+}
+
+/// A file written as it was received or decompressed, with its SHA-256 and size.
+struct Written {
+    path: PathBuf,
+    sha256: String,
+    bytes: u64,
+}
+
+/// A writer that hashes what it writes.
+struct Hashing<W> {
+    inner: W,
+    sha256: Sha256,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.sha256.update(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Downloads dataset `code`'s data to `<dir>/<code>.download`, following Eurostat's answer that
+/// it queued the extraction.
+async fn download(
+    client: &Client,
+    settings: &Settings,
+    code: &str,
+    dir: &Path,
+) -> anyhow::Result<Written> {
+    let path = dir.join(format!("{code}.download"));
+    let target = data_target(code);
+    let mut resubmitted = false;
+    loop {
+        let written = get_file(client, settings, &target, &path, dir).await?;
+        let queued = match sniff(&written.path)? {
+            Body::Data => return Ok(written),
+            Body::Queued(key) => key,
+            Body::Other(start) => bail!(
+                "Eurostat's answer is not the compressed TSV asked for (it begins {})",
+                crate::error::shown(&start)
+            ),
+        };
+        tracing::info!(dataset = code, key = %queued, "Eurostat queued the extraction");
+        match wait_for(client, settings, &queued, dir).await? {
+            Ready::Available => {
+                let ready = format!("/1.0/async/data/{queued}");
+                let written = get_file(client, settings, &ready, &path, dir).await?;
+                match sniff(&written.path)? {
+                    Body::Data => return Ok(written),
+                    _ => bail!("Eurostat's queued extraction {queued} gave no compressed TSV"),
+                }
+            }
+            // An extraction kept too long expires; asked again once, it is made anew.
+            Ready::Expired if !resubmitted => resubmitted = true,
+            Ready::Expired => bail!("Eurostat's queued extraction expired twice"),
+        }
+    }
+}
+
+/// GETs `target` to `path`, tried again where that can help.
+async fn get_file(
+    client: &Client,
+    settings: &Settings,
+    target: &str,
+    path: &Path,
+    dir: &Path,
+) -> anyhow::Result<Written> {
+    with_tries(settings, target, || async {
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        let mut sink = Hashing {
+            inner: std::io::BufWriter::new(file),
+            sha256: Sha256::new(),
+        };
+        let answer = client
+            .get(target, &mut sink, settings.max_download, dir)
+            .await
+            .map_err(|e| match e.to_string().contains("download limit") {
+                true => Failure::Final(e),
+                false => Failure::Again(e),
+            })?;
+        sink.flush().context("writing the download")?;
+        if answer.status != 200 {
+            let mut start = Vec::new();
+            std::fs::File::open(path)
+                .and_then(|f| f.take(64 * 1024).read_to_end(&mut start))
+                .ok();
+            check_status(answer.status, &start)?;
+        }
+        Ok(Written {
+            path: path.to_owned(),
+            sha256: crate::ids::hex(&sink.sha256.finalize()),
+            bytes: answer.bytes,
+        })
+    })
+    .await
+}
+
+/// What a data answer holds.
+enum Body {
+    /// Compressed TSV.
+    Data,
+    /// Eurostat's word that it queued the extraction, with its key.
+    Queued(String),
+    /// Something else; its first characters.
+    Other(String),
+}
+
+/// First two bytes of every gzip member (RFC 1952).
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+fn sniff(path: &Path) -> anyhow::Result<Body> {
+    let mut start = Vec::new();
+    std::fs::File::open(path)?
+        .take(64 * 1024)
+        .read_to_end(&mut start)?;
+    if start.starts_with(&GZIP_MAGIC) {
+        return Ok(Body::Data);
+    }
+    let text = String::from_utf8_lossy(&start);
+    if let Some(key) =
+        between(&text, "<queued>", "</queued>").and_then(|queued| between(queued, "<id>", "</id>"))
+    {
+        return Ok(Body::Queued(key.trim().to_owned()));
+    }
+    Ok(Body::Other(text.chars().take(80).collect()))
+}
+
+fn between<'t>(text: &'t str, open: &str, close: &str) -> Option<&'t str> {
+    let start = text.find(open)? + open.len();
+    let end = start + text[start..].find(close)?;
+    Some(&text[start..end])
+}
+
+/// How a queued extraction ended.
+enum Ready {
+    Available,
+    Expired,
+}
+
+/// Asks for the status of the queued extraction `key` every `settings.poll` until it is
+/// available or expired, for `settings.wait` at most.
+async fn wait_for(
+    client: &Client,
+    settings: &Settings,
+    key: &str,
+    dir: &Path,
+) -> anyhow::Result<Ready> {
+    let deadline = tokio::time::Instant::now() + settings.wait;
+    let target = format!("/1.0/async/status/{key}");
+    loop {
+        let answer = get_text(client, settings, &target, dir).await?;
+        // `<ns1:status><ns1:key>…</ns1:key><ns1:status>AVAILABLE</ns1:status></ns1:status>`.
+        let status = ["AVAILABLE", "EXPIRED", "PROCESSING", "SUBMITTED"]
+            .into_iter()
+            .find(|s| answer.contains(&format!(">{s}<")));
+        match status {
+            Some("AVAILABLE") => return Ok(Ready::Available),
+            Some("EXPIRED") => return Ok(Ready::Expired),
+            Some(_) => {}
+            None => bail!(
+                "Eurostat's status of the queued extraction {key} is none it documents: {}",
+                crate::error::shown(&answer)
+            ),
+        }
+        if tokio::time::Instant::now() + settings.poll > deadline {
+            bail!(
+                "Eurostat's queued extraction {key} was not ready within {} s",
+                settings.wait.as_secs()
+            );
+        }
+        tokio::time::sleep(settings.poll).await;
+    }
+}
+
+/// Decompresses `download` (every gzip member) to `<dir>/<name>.tsv`, at most `max` bytes, after
+/// checking the disk has room for what its last member says it holds.
+fn inflate(download: &Written, max: u64, dir: &Path) -> anyhow::Result<Written> {
+    let mut file = std::fs::File::open(&download.path)?;
+    // ISIZE, the last four bytes of a member: its size modulo 2^32, a lower bound of the whole.
+    let length = file.metadata()?.len();
+    if length >= 4 {
+        use std::io::Seek;
+        let mut isize = [0u8; 4];
+        file.seek(std::io::SeekFrom::End(-4))?;
+        file.read_exact(&mut isize)?;
+        client::ensure_room(dir, u64::from(u32::from_le_bytes(isize)))?;
+        file.seek(std::io::SeekFrom::Start(0))?;
+    }
+    let path = download.path.with_extension("tsv");
+    let out =
+        std::fs::File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut sink = Hashing {
+        inner: std::io::BufWriter::new(out),
+        sha256: Sha256::new(),
+    };
+    let mut decoder =
+        flate2::read::MultiGzDecoder::new(std::io::BufReader::new(file)).take(max + 1);
+    let bytes = std::io::copy(&mut decoder, &mut sink).context("corrupt or cut-short gzip data")?;
+    if bytes > max {
+        let _ = std::fs::remove_file(&path);
+        bail!("the download decompresses to more than {max} bytes (the limit)");
+    }
+    sink.flush()?;
+    Ok(Written {
+        path,
+        sha256: crate::ids::hex(&sink.sha256.finalize()),
+        bytes,
+    })
+}
+
+/// Refuses a file whose header is not a Eurostat TSV's with a `geo` dimension.
+fn check_header(code: &str, path: &Path) -> anyhow::Result<()> {
+    use std::io::BufRead;
+    let mut first = String::new();
+    std::io::BufReader::new(std::fs::File::open(path)?.take(64 * 1024)).read_line(&mut first)?;
+    let dims = first.split('\t').next().unwrap_or("");
+    let Some((names, _)) = dims.split_once('\\') else {
+        bail!(
+            "the download of {code} is not a Eurostat TSV (its first line begins {})",
+            crate::error::shown(dims)
+        );
+    };
+    if !names.split(',').any(|d| d.trim() == "geo") {
+        bail!(
+            "{code} has no geo dimension (its dimensions: {names}): regintel serves regional data"
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eurostats_answers_are_told_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let at = dir.path().join("answer");
+        let queued = include_str!("../../tests/fixtures/eurostat/async-queued.xml");
+        std::fs::write(&at, queued).unwrap();
+        assert!(
+            matches!(sniff(&at).unwrap(), Body::Queued(key) if key == "e3d39a1b-27eb-4ce4-936d-8f95b23bf74f")
+        );
+        std::fs::write(&at, [0x1f, 0x8b, 8, 0]).unwrap();
+        assert!(matches!(sniff(&at).unwrap(), Body::Data));
+        std::fs::write(&at, "<html>sorry</html>").unwrap();
+        assert!(matches!(sniff(&at).unwrap(), Body::Other(s) if s.starts_with("<html>")));
+        let fault = include_bytes!("../../tests/fixtures/eurostat/fault-100-data.xml");
+        assert_eq!(
+            fault_string(fault).as_deref(),
+            Some("ERR_NOT_FOUND_2: DATA_SET:DS-999999 is not available for dissemination.")
+        );
+        assert!(matches!(check_status(404, fault), Err(Failure::Final(_))));
+        assert!(matches!(check_status(503, b""), Err(Failure::Again(_))));
+        assert!(matches!(check_status(429, b""), Err(Failure::Again(_))));
+        assert!(matches!(check_status(413, b""), Err(Failure::Final(_))));
+    }
+}

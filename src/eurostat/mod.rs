@@ -1,0 +1,65 @@
+//! regintel's data supply: Eurostat's dissemination API
+//! (<https://ec.europa.eu/eurostat/web/user-guides/data-browser/api-data-access>). `regintel
+//! fetch` reads the table of contents ([`toc`]), a dataset's structure ([`structure`]) and its
+//! data as compressed TSV through [`client`], and imports each download as a snapshot through
+//! the same path as `regintel import` ([`fetch`]).
+
+pub mod client;
+pub mod fetch;
+pub mod structure;
+pub mod toc;
+
+/// Eurostat's API, unless a setting names a mirror, a proxy or a test's stand-in.
+pub const DEFAULT_URL: &str = "https://ec.europa.eu/eurostat/api/dissemination";
+
+/// What the product files a dataset under (the topics of the bundled catalogue, which briefings
+/// group by), from the folders Eurostat's table of contents puts it in; `other` where none
+/// says.
+pub fn topic_of(folders: &[String]) -> &'static str {
+    const BY_FOLDER: [(&str, &str); 10] = [
+        ("reg_eco10", "economy"),
+        ("reg_sbs", "economy"),
+        ("reg_agr", "economy"),
+        ("reg_dem", "demography"),
+        ("reg_hlth", "health"),
+        ("reg_lmk", "labour market"),
+        ("reg_educ", "education"),
+        ("reg_sct", "research"),
+        ("hlth", "health"),
+        ("demo", "demography"),
+    ];
+    (folders.iter().rev())
+        .find_map(|folder| {
+            BY_FOLDER
+                .iter()
+                .find(|(prefix, _)| folder.starts_with(prefix))
+                .map(|(_, topic)| *topic)
+        })
+        .unwrap_or("other")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn topics_come_from_the_innermost_folder_that_says_one() {
+        let folders = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            super::topic_of(&folders(&[
+                "data",
+                "general",
+                "reg",
+                "reg_eco10",
+                "reg_eco10gdp"
+            ])),
+            "economy"
+        );
+        assert_eq!(
+            super::topic_of(&folders(&["data", "hlth", "hlth_care"])),
+            "health"
+        );
+        assert_eq!(
+            super::topic_of(&folders(&["data", "general", "reg"])),
+            "other"
+        );
+    }
+}

@@ -1,0 +1,435 @@
+//! `regintel fetch` against a stand-in for Eurostat's dissemination API on loopback, serving
+//! answers Eurostat gave (tests/fixtures/eurostat/PROVENANCE.md): the table of contents, a
+//! regional dataset's TSV, faults, the answer that an extraction was queued; and the ways a
+//! download fails.
+
+use std::sync::{Arc, Mutex};
+
+use http_body_util::Full;
+use hyper::body::Bytes;
+use hyper_util::rt::TokioIo;
+use serde_json::Value;
+
+use crate::support::{TestServer, regintel};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eurostat");
+const PREFIX: &str = "/eurostat/api/dissemination";
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{FIXTURES}/{name}")).unwrap()
+}
+
+/// How the stand-in answers; the requests it got.
+#[derive(Default)]
+struct Behaviour {
+    /// 503 to this many data requests first.
+    data_failures: u32,
+    /// Answer data requests that Eurostat queued the extraction, and its status SUBMITTED once.
+    queued: bool,
+    /// Cut the gzip stream short.
+    truncated: bool,
+    /// Answer data requests with an HTML page.
+    html: bool,
+    /// Answer structure requests 404.
+    no_structure: bool,
+    /// gzip's compression level (another level, other bytes, the same data).
+    level: u32,
+    requests: Vec<String>,
+}
+
+struct StandIn {
+    url: String,
+    behaviour: Arc<Mutex<Behaviour>>,
+}
+
+impl StandIn {
+    async fn start() -> StandIn {
+        let behaviour = Arc::new(Mutex::new(Behaviour {
+            level: 6,
+            ..Default::default()
+        }));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let shared = Arc::clone(&behaviour);
+        tokio::spawn(async move {
+            loop {
+                let Ok((stream, _)) = listener.accept().await else {
+                    return;
+                };
+                let shared = Arc::clone(&shared);
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(
+                        move |req: hyper::Request<hyper::body::Incoming>| {
+                            let answer = answer(&shared, req.uri());
+                            async move { Ok::<_, std::convert::Infallible>(answer) }
+                        },
+                    );
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service)
+                        .await;
+                });
+            }
+        });
+        StandIn {
+            url: format!("http://{addr}{PREFIX}"),
+            behaviour,
+        }
+    }
+
+    fn set(&self, change: impl FnOnce(&mut Behaviour)) {
+        change(&mut self.behaviour.lock().unwrap());
+    }
+
+    /// The requests it got, their paths below the API's root.
+    fn requests(&self) -> Vec<String> {
+        self.behaviour.lock().unwrap().requests.clone()
+    }
+}
+
+fn gzip(bytes: &[u8], level: u32) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(level));
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+/// The stand-in's answer to `uri`.
+fn answer(shared: &Mutex<Behaviour>, uri: &http::Uri) -> hyper::Response<Full<Bytes>> {
+    let mut b = shared.lock().unwrap();
+    let path = uri.path().strip_prefix(PREFIX).unwrap_or("").to_owned();
+    b.requests.push(path.clone());
+    let reply = |status: u16, body: Vec<u8>| {
+        hyper::Response::builder()
+            .status(status)
+            .body(Full::new(Bytes::from(body)))
+            .unwrap()
+    };
+    let tsv = || {
+        let mut data = gzip(&fixture("estat_nama_10r_3gdp.tsv"), b.level);
+        if b.truncated {
+            data.truncate(data.len() / 2);
+        }
+        data
+    };
+    match path.as_str() {
+        "/catalogue/toc/txt" => reply(200, fixture("table_of_contents_en.txt")),
+        "/sdmx/2.1/dataflow/ESTAT/NAMA_10R_3GDP/latest" if b.no_structure => {
+            reply(404, fixture("fault-100-dataflow.xml"))
+        }
+        "/sdmx/2.1/dataflow/ESTAT/NAMA_10R_3GDP/latest" => {
+            reply(200, fixture("structure-nama_10r_3gdp.xml"))
+        }
+        // A dataset of the table of contents without a geo dimension: a structure in the form
+        // Eurostat gives (its dimensions freq, reporter, partner, ...).
+        "/sdmx/2.1/dataflow/ESTAT/EI_BPM6CA_Q/latest" => {
+            let xml = String::from_utf8(fixture("comext-dataflow-ds-045409.xml")).unwrap();
+            reply(200, xml.replace("DS-045409", "EI_BPM6CA_Q").into_bytes())
+        }
+        "/sdmx/2.1/data/NAMA_10R_3GDP" => {
+            if b.data_failures > 0 {
+                b.data_failures -= 1;
+                return reply(503, b"<html>Service Unavailable</html>".to_vec());
+            }
+            if b.html {
+                return reply(
+                    200,
+                    b"<html><body>Sorry, we are down</body></html>".to_vec(),
+                );
+            }
+            if b.queued {
+                return reply(200, fixture("async-queued.xml"));
+            }
+            reply(200, tsv())
+        }
+        "/1.0/async/status/e3d39a1b-27eb-4ce4-936d-8f95b23bf74f" => {
+            let status = match b.queued {
+                true => "SUBMITTED",
+                false => "AVAILABLE",
+            };
+            b.queued = false;
+            let body = format!(
+                r#"<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body><ns0:asyncResponse xmlns:ns0="http://estat.ec.europa.eu/disschain/soap/asynchronous" xmlns:ns1="http://estat.ec.europa.eu/disschain/asynchronous"><ns1:status><ns1:key>e3d39a1b-27eb-4ce4-936d-8f95b23bf74f</ns1:key><ns1:status>{status}</ns1:status></ns1:status></ns0:asyncResponse></S:Body></S:Envelope>"#
+            );
+            reply(200, body.into_bytes())
+        }
+        "/1.0/async/data/e3d39a1b-27eb-4ce4-936d-8f95b23bf74f" => reply(200, tsv()),
+        _ => reply(404, fixture("fault-100-data.xml")),
+    }
+}
+
+/// `regintel fetch` of `datasets` into `dir` from `stand_in`, with quick retries and polls; its
+/// success, its JSON outcome and what it said on standard error.
+async fn fetch(
+    stand_in: &StandIn,
+    dir: &std::path::Path,
+    datasets: &[&str],
+) -> (bool, Value, String) {
+    let mut command = regintel();
+    command
+        .args([
+            "fetch",
+            "--json",
+            "--retry-seconds",
+            "0.01",
+            "--poll-seconds",
+            "0.01",
+        ])
+        .args(["--eurostat-url", &stand_in.url, "--data-dir"])
+        .arg(dir)
+        .args(datasets);
+    let out = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr).into_owned();
+    let outcome = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (out.status.success(), outcome, said)
+}
+
+/// `regintel` with `args` in `dir`, its JSON output.
+async fn run_json(args: &[&str], dir: &std::path::Path) -> Value {
+    let (args, dir): (Vec<String>, _) =
+        (args.iter().map(|a| a.to_string()).collect(), dir.to_owned());
+    let out = tokio::task::spawn_blocking(move || {
+        crate::support::run_ok(
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            &dir,
+            None,
+        )
+    })
+    .await
+    .unwrap();
+    serde_json::from_str(&out).unwrap()
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A dataset fetched whole: a snapshot with its title from the table of contents and its labels
+/// from its structure, every row cited to the download (its URL, time, and the SHA-256 of the
+/// bytes received and of the file they decompress to). The same data fetched again, compressed
+/// otherwise, makes no snapshot and keeps every citation id; the bundled extract then leaves the
+/// dataset alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fetched_dataset_is_imported_cited_to_its_download_and_kept() {
+    let stand_in = StandIn::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, first, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    let outcome = &first[0];
+    assert_eq!(outcome["dataset"], "nama_10r_3gdp", "{first}");
+    assert!(outcome["snapshot"].is_string(), "{first}");
+    assert_eq!(
+        (&outcome["rows_in_file"], &outcome["added"]),
+        (&38510.into(), &38510.into()),
+        "{first}"
+    );
+    assert_eq!(outcome["error"], Value::Null);
+
+    let record = |dir: &std::path::Path| -> (String, String, Option<String>) {
+        let conn = rusqlite::Connection::open(dir.join(regintel::store::DB_FILE)).unwrap();
+        conn.query_row(
+            "SELECT sha256_received, sha256, error FROM eurostat_fetches WHERE dataset_code = 'nama_10r_3gdp'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap()
+    };
+    let (received, decompressed, error) = record(dir.path());
+    assert_eq!(
+        decompressed,
+        sha256_hex(&fixture("estat_nama_10r_3gdp.tsv"))
+    );
+    assert_eq!(
+        received,
+        sha256_hex(&gzip(&fixture("estat_nama_10r_3gdp.tsv"), 6))
+    );
+    assert_eq!(error, None);
+    assert!(
+        dir.path()
+            .join("eurostat/estat_nama_10r_3gdp.tsv.gz")
+            .exists()
+    );
+
+    // The bundled extract's file of the dataset does not override it (the others import).
+    let bundled = run_json(&["import", "--bundled", "--json"], dir.path()).await;
+    let datasets = bundled[0]["datasets"].as_array().unwrap();
+    let nama = (datasets.iter())
+        .find(|d| d["dataset"] == "nama_10r_3gdp")
+        .unwrap();
+    assert_eq!(nama["snapshot"], Value::Null, "{nama}");
+    assert!(
+        datasets
+            .iter()
+            .filter(|d| d["snapshot"].is_string())
+            .count()
+            >= 12,
+        "{bundled}"
+    );
+    // The same data compressed otherwise: no new snapshot, and the record says what came.
+    stand_in.set(|b| b.level = 9);
+    let (ok, again, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    assert_eq!(again[0]["snapshot"], Value::Null, "{again}");
+    let (received_again, decompressed_again, _) = record(dir.path());
+    assert_ne!(received_again, received);
+    assert_eq!(decompressed_again, decompressed);
+
+    let s = TestServer::start_in(dir, Default::default()).await;
+    let detail = s.get("/datasets/nama_10r_3gdp").await.json();
+    assert_eq!(
+        detail["data"]["title"],
+        "Gross domestic product (GDP) at current market prices by NUTS 3 regions"
+    );
+    let compared = s
+        .get("/compare?regions=AT21,AT22&dataset=nama_10r_3gdp")
+        .await
+        .json();
+    let citation = compared["data"]["regions"][0]["value"]["citation"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{compared}"))
+        .to_owned();
+    let cited = s.get(&format!("/citations/{citation}")).await.json();
+    let data = &cited["data"];
+    let origin = &data["source"]["origin"];
+    assert_eq!(origin["type"], "eurostat", "{cited}");
+    assert_eq!(
+        origin["url"],
+        format!(
+            "{}/sdmx/2.1/data/NAMA_10R_3GDP?format=TSV&compressed=true",
+            stand_in.url
+        )
+    );
+    assert_eq!(origin["sha256"], decompressed);
+    assert_eq!(
+        origin["sha256_received"], received,
+        "the download the rows came from"
+    );
+    let how = data["how_to_verify"].as_str().unwrap();
+    assert!(
+        how.contains("estat_nama_10r_3gdp.tsv") && how.contains("the column headed"),
+        "{how}"
+    );
+    assert_eq!(data["unit"], "EUR_HAB", "the headline series: {cited}");
+    // Labels from its structure.
+    assert_eq!(
+        compared["data"]["dataset"]["unit_label"], "Euro per inhabitant",
+        "{compared}"
+    );
+    s.stop().await.unwrap();
+}
+
+/// What fails leaves the dataset as it was, says which dataset and why, and exits non-zero; what
+/// another try can mend is tried again; a queued extraction is followed; a structure that cannot
+/// be read only costs the labels.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failures_are_safe_said_and_retried_where_that_helps() {
+    let stand_in = StandIn::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    // An unknown code: refused at once, naming it, before any data is asked for.
+    let (ok, _, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp", "no_such_set"]).await;
+    assert!(!ok && said.contains("has no dataset no_such_set"), "{said}");
+    assert!(
+        !stand_in.requests().iter().any(|r| r.starts_with("/sdmx")),
+        "{:?}",
+        stand_in.requests()
+    );
+    // No geo dimension: refused with its dimensions, before its data is asked for.
+    let (ok, outcome, said) = fetch(&stand_in, dir.path(), &["ei_bpm6ca_q"]).await;
+    assert!(!ok, "{said}");
+    let error = outcome[0]["error"].as_str().unwrap();
+    assert!(
+        error.contains("has no geo dimension") && error.contains("reporter"),
+        "{error}"
+    );
+    assert!(
+        !stand_in
+            .requests()
+            .iter()
+            .any(|r| r.starts_with("/sdmx/2.1/data/EI"))
+    );
+
+    // Two 503s, then the data: tried again, and imported.
+    stand_in.set(|b| b.data_failures = 2);
+    let (ok, outcome, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    let data_requests = |s: &StandIn| {
+        s.requests()
+            .iter()
+            .filter(|r| r.starts_with("/sdmx/2.1/data/NAMA"))
+            .count()
+    };
+    assert_eq!(data_requests(&stand_in), 3);
+    let snapshot = outcome[0]["snapshot"].as_str().unwrap().to_owned();
+
+    let snapshots = |dir: &std::path::Path| -> i64 {
+        let conn = rusqlite::Connection::open(dir.join(regintel::store::DB_FILE)).unwrap();
+        conn.query_row("SELECT count(*) FROM snapshots", [], |r| r.get(0))
+            .unwrap()
+    };
+    let before = snapshots(dir.path());
+    type Behave = fn(&mut Behaviour);
+    let refusals: [(Behave, &str); 3] = [
+        (|b| b.data_failures = 100, "503"),
+        (|b| b.truncated = true, "gzip"),
+        (|b| b.html = true, "not the compressed TSV asked for"),
+    ];
+    for (behave, reason) in refusals {
+        stand_in.set(|b| {
+            *b = Behaviour {
+                level: 6,
+                requests: std::mem::take(&mut b.requests),
+                ..Default::default()
+            };
+            behave(b);
+        });
+        let (ok, outcome, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+        assert!(!ok && said.contains("nama_10r_3gdp"), "{reason}: {said}");
+        let error = outcome[0]["error"].as_str().unwrap_or_default();
+        assert!(error.contains(reason), "{reason}: {error}");
+        assert_eq!(snapshots(dir.path()), before, "nothing half-imported");
+        let conn = rusqlite::Connection::open(dir.path().join(regintel::store::DB_FILE)).unwrap();
+        let (kept, recorded): (String, String) = conn
+            .query_row(
+                "SELECT snapshot, error FROM eurostat_fetches WHERE dataset_code = 'nama_10r_3gdp'",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(kept, snapshot, "the last success stays");
+        assert!(recorded.contains(reason), "{recorded}");
+    }
+
+    // A queued extraction, then its status asked until it is available.
+    stand_in.set(|b| {
+        *b = Behaviour {
+            level: 6,
+            queued: true,
+            no_structure: true,
+            ..Default::default()
+        }
+    });
+    let (ok, outcome, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    assert_eq!(outcome[0]["error"], Value::Null);
+    let asked = stand_in.requests();
+    assert_eq!(
+        asked
+            .iter()
+            .filter(|r| r.starts_with("/1.0/async/status/"))
+            .count(),
+        2,
+        "{asked:?}"
+    );
+    assert!(
+        asked.iter().any(|r| r.starts_with("/1.0/async/data/")),
+        "{asked:?}"
+    );
+    // Without a structure: codes stand for labels, and it says so.
+    let warning = outcome[0]["warnings"][0].as_str().unwrap_or_default();
+    assert!(warning.contains("could not be read"), "{outcome}");
+}
