@@ -149,6 +149,14 @@ fn background_tick(state: &AppState, sweep: bool) {
         Err(e) => tracing::warn!(error = %e, "counting pending webhook deliveries"),
     }
     if sweep {
+        match state.store.system().and_then(|s| s.eurostat_fetches()) {
+            Ok(fetched) => state.metrics.set_eurostat(
+                (fetched.into_iter())
+                    .map(|f| (f.dataset_code, f.succeeded_at, f.error.and(f.failed_at)))
+                    .collect(),
+            ),
+            Err(e) => tracing::warn!(error = %e, "reading what was fetched from Eurostat"),
+        }
         state.limiter.sweep(
             std::time::Instant::now(),
             crate::runtime::clock::now_ms().div_euclid(1000),

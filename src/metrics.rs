@@ -108,7 +108,14 @@ pub struct Metrics {
     /// Requests waiting now, by pool.
     waiting: Mutex<BTreeMap<&'static str, i64>>,
     imports: Mutex<Histogram>,
+    /// Each dataset fetched from Eurostat: its last success and, where its last attempt failed,
+    /// when (unix ms), as last read by the background task.
+    eurostat: Mutex<Vec<FetchTimes>>,
 }
+
+/// A dataset fetched from Eurostat: its code, its last success and, where its last attempt
+/// failed, when (unix ms).
+pub type FetchTimes = (String, Option<i64>, Option<i64>);
 
 impl Default for Metrics {
     fn default() -> Metrics {
@@ -124,6 +131,7 @@ impl Default for Metrics {
             pool_waits: Mutex::default(),
             waiting: Mutex::default(),
             imports: Mutex::new(Histogram::new(&IMPORT_BOUNDS)),
+            eurostat: Mutex::default(),
         }
     }
 }
@@ -184,6 +192,11 @@ impl Metrics {
 
     pub fn set_queue_depth(&self, pending: i64) {
         self.queue_depth.store(pending, Ordering::Relaxed);
+    }
+
+    /// The datasets fetched from Eurostat: (code, last success, time of a failed last attempt).
+    pub fn set_eurostat(&self, fetched: Vec<FetchTimes>) {
+        *lock(&self.eurostat) = fetched;
     }
 
     pub fn set_public_data_bytes(&self, bytes: u64) {
@@ -291,6 +304,25 @@ impl Metrics {
             "Bytes of current public rows held in memory for callers who see public data only (0: read from the database; checked about once a second).",
             self.public_data_bytes.load(Ordering::Relaxed),
         );
+        for (name, help, which) in [
+            (
+                "regintel_eurostat_last_success_timestamp_seconds",
+                "When each dataset fetched from Eurostat (regintel fetch, sync) was last fetched and imported, unix seconds (read about every 5 s).",
+                0,
+            ),
+            (
+                "regintel_eurostat_last_failure_timestamp_seconds",
+                "When the last attempt at a dataset fetched from Eurostat failed, unix seconds; none while its last attempt succeeded (the error: regintel check).",
+                1,
+            ),
+        ] {
+            header(&mut out, name, "gauge", help);
+            for (dataset, succeeded, failed) in lock(&self.eurostat).iter() {
+                if let Some(at) = [succeeded, failed][which] {
+                    let _ = writeln!(out, "{name}{{dataset=\"{dataset}\"}} {}", at / 1000);
+                }
+            }
+        }
         header(
             &mut out,
             "regintel_webhook_deliveries_total",

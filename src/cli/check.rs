@@ -42,7 +42,8 @@ pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
         let dir = data_dir.join("secrets");
         let problems = crate::auth::secret_guard::problems(&conn.admin.sql(), &dir)?;
         secrets_found(problems, config.new_secrets, say)?;
-        return sealed_here(&conn.admin.sql(), &dir, say);
+        sealed_here(&conn.admin.sql(), &dir, say)?;
+        return eurostat_state(&conn.admin.sql(), say);
     }
     let database = super::launch::database(data_dir)?;
     private(data_dir, 0o007, "the data directory")?;
@@ -61,7 +62,49 @@ pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
         &data_dir.join("secrets"),
         config.new_secrets,
         say,
+    )?;
+    eurostat_state(
+        &crate::store::sql::Db::Sqlite(&open_read_only(&database)?),
+        say,
     )
+}
+
+/// What was fetched from Eurostat: each dataset's last fetch, and a warning for each whose last
+/// attempt failed. Never a refusal: a failed fetch or sync keeps what the dataset held.
+fn eurostat_state(conn: &crate::store::sql::Db<'_>, say: LogFormat) -> anyhow::Result<()> {
+    // A database from before the record (checked before the server migrates it) has none.
+    let recorded: bool = conn.query_row(
+        match conn.dialect() {
+            crate::store::sql::Dialect::Sqlite => {
+                "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'eurostat_fetches'"
+            }
+            crate::store::sql::Dialect::Postgres => {
+                "SELECT to_regclass('eurostat_fetches') IS NOT NULL"
+            }
+        },
+        crate::store::sql::params![],
+        |r| r.get(0),
+    )?;
+    if !recorded {
+        return Ok(());
+    }
+    let time = crate::runtime::clock::rfc3339;
+    for f in crate::store::eurostat::all(conn)? {
+        let code = &f.dataset_code;
+        let fetched = match (f.succeeded_at, &f.last_update_of_data) {
+            (Some(at), Some(data)) => format!("fetched {} (Eurostat's data of {data})", time(at)),
+            (Some(at), None) => format!("fetched {}", time(at)),
+            (None, _) => "never fetched".to_owned(),
+        };
+        match (&f.error, f.failed_at) {
+            (Some(error), Some(at)) => say.warn(&format!(
+                "eurostat {code}: {fetched}; the last attempt failed at {}: {error}",
+                time(at)
+            )),
+            _ => say.say(&format!("eurostat {code}: {fetched}")),
+        }
+    }
+    Ok(())
 }
 
 /// Fails when `path` grants any of the permission bits `forbidden` (0o007: others; 0o077: group

@@ -1,6 +1,7 @@
-//! `regintel fetch DATASET...`: datasets downloaded from Eurostat's API and imported, each as a
-//! snapshot (see `crate::eurostat::fetch`). An operator command like `import`: it writes to the
-//! database of the data directory (or `--database-url`), which a running server reads.
+//! `regintel fetch DATASET...` and `regintel sync`: datasets downloaded from Eurostat's API and
+//! imported, each as a snapshot (see `crate::eurostat`). Operator commands like `import`: they
+//! write to the database of the data directory (or `--database-url`), which a running server
+//! reads.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -8,8 +9,8 @@ use std::time::Duration;
 use anyhow::bail;
 use clap::Args;
 
-use super::{DataDir, ImportMemory};
 use super::logging::{LogFormat, Printed};
+use super::{DataDir, ImportMemory};
 use crate::catalogue::Catalogue;
 use crate::eurostat::fetch::{self, Settings};
 
@@ -18,6 +19,13 @@ pub struct FetchArgs {
     /// Dataset codes as Eurostat writes them (nama_10r_3gdp, demo_r_pjanaggr3).
     #[arg(required = true)]
     datasets: Vec<String>,
+    #[command(flatten)]
+    eurostat: EurostatArgs,
+}
+
+/// How fetch and sync reach Eurostat, and where they import.
+#[derive(Args)]
+pub struct EurostatArgs {
     /// The base URL of Eurostat's dissemination API, or of a mirror or proxy that answers as it
     /// does.
     #[arg(long, env = "REGINTEL_EUROSTAT_URL", default_value = crate::eurostat::DEFAULT_URL)]
@@ -58,43 +66,110 @@ fn seconds(flag: &str, value: f64) -> anyhow::Result<Duration> {
         .map_err(|_| anyhow::anyhow!("--{flag} must be a number of seconds, not {value}"))
 }
 
+impl EurostatArgs {
+    fn settings(&self) -> anyhow::Result<Settings> {
+        Ok(Settings {
+            ca_file: self.eurostat_ca_file.clone(),
+            max_download: self.max_download_mb << 20,
+            max_inflated: self.max_inflated_mb << 20,
+            backoff: seconds("retry-seconds", self.retry_seconds)?,
+            poll: seconds("poll-seconds", self.poll_seconds)?,
+            wait: seconds("wait-seconds", self.wait_seconds)?,
+            ..Settings::new(&self.eurostat_url)
+        })
+    }
+
+    /// The store to import into (made where missing), and the room of its imports.
+    fn store(&self) -> anyhow::Result<(crate::store::Store, crate::import::Room)> {
+        let data_dir = &self.data.data_dir;
+        crate::runtime::private_files::create_dir(data_dir)?;
+        let room = crate::import::Room {
+            memory: self.memory.bytes()?,
+            spill_dir: data_dir.clone(),
+        };
+        let store = crate::store::Store::open_with(
+            &self.data.database()?,
+            1,
+            1,
+            crate::config::defaults::DATABASE_WAIT,
+        )?;
+        Ok((store, room))
+    }
+}
+
 pub fn run(args: FetchArgs, format: LogFormat) -> anyhow::Result<()> {
-    let database = args.data.database()?;
-    let data_dir = &args.data.data_dir;
-    crate::runtime::private_files::create_dir(data_dir)?;
-    let settings = Settings {
-        ca_file: args.eurostat_ca_file.clone(),
-        max_download: args.max_download_mb << 20,
-        max_inflated: args.max_inflated_mb << 20,
-        backoff: seconds("retry-seconds", args.retry_seconds)?,
-        poll: seconds("poll-seconds", args.poll_seconds)?,
-        wait: seconds("wait-seconds", args.wait_seconds)?,
-        ..Settings::new(&args.eurostat_url)
-    };
-    let room = crate::import::Room {
-        memory: args.memory.bytes()?,
-        spill_dir: data_dir.clone(),
-    };
-    let store =
-        crate::store::Store::open_with(&database, 1, 1, crate::config::defaults::DATABASE_WAIT)?;
+    let eurostat = &args.eurostat;
+    let settings = eurostat.settings()?;
+    let (store, room) = eurostat.store()?;
     let started = std::time::Instant::now();
-    let outcomes = fetch::fetch(
+    let session = fetch::Session::open(&settings, &eurostat.data.data_dir)?;
+    let entries = fetch::Session::entries(&session.toc()?, &args.datasets)?;
+    let outcomes = session.fetch(
+        (&store, &Catalogue::bundled()),
+        &entries,
+        &room,
+        &mut format.progress(),
+    )?;
+    tell(
+        &outcomes,
+        &outcomes,
+        Printed::of(eurostat.json, format),
+        format,
+        started,
+    )
+}
+
+/// `regintel sync`.
+pub fn sync(args: EurostatArgs, format: LogFormat) -> anyhow::Result<()> {
+    let settings = args.settings()?;
+    let (store, room) = args.store()?;
+    let started = std::time::Instant::now();
+    let report = crate::eurostat::sync::sync(
         &store,
         &Catalogue::bundled(),
         &settings,
-        &args.datasets,
-        data_dir,
+        &args.data.data_dir,
         &room,
         &mut format.progress(),
     )?;
     let printed = Printed::of(args.json, format);
-    // With --json the warnings are in the outcome.
-    for outcome in outcomes.iter().filter(|_| !args.json) {
-        for warning in &outcome.warnings {
-            format.warn(&format!("{}: {warning}", outcome.dataset));
+    if !args.json {
+        if report.already_running {
+            format.say("another sync of this database is running: nothing done");
+        }
+        for (what, list) in [
+            ("current (Eurostat changed nothing)", &report.current),
+            (
+                "no longer in Eurostat's table of contents, kept as they are",
+                &report.gone,
+            ),
+        ] {
+            if !list.is_empty() {
+                format.say(&format!("{what}: {}", list.join(", ")));
+            }
         }
     }
-    printed.print(&outcomes, || {
+    tell(&report, &report.fetched, printed, format, started)
+}
+
+/// Prints `shown` (the outcomes in `outcomes`, warnings and all) and fails naming every dataset
+/// that failed.
+fn tell(
+    shown: &impl serde::Serialize,
+    outcomes: &[fetch::Outcome],
+    printed: Printed,
+    format: LogFormat,
+    started: std::time::Instant,
+) -> anyhow::Result<()> {
+    // With --json the warnings are in what is printed.
+    if !matches!(printed, Printed::Json) {
+        for outcome in outcomes {
+            for warning in &outcome.warnings {
+                format.warn(&format!("{}: {warning}", outcome.dataset));
+            }
+        }
+    }
+    printed.print(shown, || {
         let mut lines: Vec<String> = outcomes.iter().map(said).collect();
         lines.push(format!("done in {:.1} s", started.elapsed().as_secs_f64()));
         lines.join("\n")

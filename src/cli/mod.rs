@@ -112,6 +112,8 @@ enum Command {
     },
     /// Download Eurostat datasets whole from its API and import each as a snapshot.
     Fetch(fetch::FetchArgs),
+    /// Fetch again every dataset fetched before whose data or structure Eurostat changed since.
+    Sync(fetch::EurostatArgs),
     /// Operator administration of accounts.
     Account {
         #[command(subcommand)]
@@ -740,6 +742,7 @@ fn dispatch(
         }
         Command::Check(args) => check::run(&args, format),
         Command::Fetch(args) => fetch::run(args, format),
+        Command::Sync(args) => fetch::sync(args, format),
         Command::Mcp {
             url,
             api_key_file,

@@ -87,72 +87,89 @@ impl From<anyhow::Error> for Failure {
     }
 }
 
-/// Fetches `codes` (every one must be in the table of contents, or nothing is fetched), one
-/// after another; the outcome of each, a failed one among them.
-pub fn fetch(
-    store: &Store,
-    catalogue: &Catalogue,
-    settings: &Settings,
-    codes: &[String],
-    data_dir: &Path,
-    room: &Room,
-    progress: &mut Progress,
-) -> anyhow::Result<Vec<Outcome>> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    let client = Client::new(&settings.url, settings.ca_file.as_deref())?;
-    let dir = downloads_dir(data_dir)?;
-    let toc = runtime
-        .block_on(read_toc(&client, settings, &dir))
-        .context("cannot read Eurostat's table of contents")?;
-    let mut entries = Vec::with_capacity(codes.len());
-    for code in codes {
-        let entry = toc
-            .get(code)
-            .with_context(|| format!("Eurostat's table of contents has no dataset {code}"))?;
-        entries.push(entry.clone());
+/// A conversation with Eurostat's API: the client, its settings, and where downloads go.
+pub struct Session<'s> {
+    runtime: tokio::runtime::Runtime,
+    client: Client,
+    settings: &'s Settings,
+    dir: PathBuf,
+}
+
+impl<'s> Session<'s> {
+    /// A session with the API `settings` name, downloading into `<data_dir>/eurostat`.
+    pub fn open(settings: &'s Settings, data_dir: &Path) -> anyhow::Result<Session<'s>> {
+        Ok(Session {
+            runtime: tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?,
+            client: Client::new(&settings.url, settings.ca_file.as_deref())?,
+            settings,
+            dir: downloads_dir(data_dir)?,
+        })
     }
-    let mut outcomes = Vec::with_capacity(entries.len());
-    for entry in &entries {
-        let mut warnings = Vec::new();
-        let fetched = fetch_one(
-            &runtime,
-            (&client, settings),
-            (store, catalogue),
-            entry,
-            (&dir, room),
-            &mut warnings,
-            progress,
-        );
-        let outcome = match fetched {
-            Ok(imported) => Outcome {
-                dataset: entry.code.clone(),
-                imported: Some(imported),
-                error: None,
-                warnings,
-            },
-            Err(e) => {
-                let error = format!("{e:#}");
-                let url = client.url(&data_target(&entry.code));
-                let admin = store.admin()?;
-                crate::store::eurostat::record_failure(
-                    &admin.sql(),
-                    (&entry.code, &entry.title, &url),
-                    crate::runtime::clock::now_ms(),
-                    &error,
-                )?;
-                Outcome {
-                    dataset: entry.code.clone(),
-                    imported: None,
-                    error: Some(error),
-                    warnings,
+
+    /// Eurostat's table of contents, read now.
+    pub fn toc(&self) -> anyhow::Result<Toc> {
+        self.runtime
+            .block_on(read_toc(&self.client, self.settings, &self.dir))
+            .context("cannot read Eurostat's table of contents")
+    }
+
+    /// The entries of `codes` in `toc`; an unknown one fails, naming it.
+    pub fn entries(toc: &Toc, codes: &[String]) -> anyhow::Result<Vec<Entry>> {
+        codes
+            .iter()
+            .map(|code| {
+                (toc.get(code).cloned())
+                    .with_context(|| format!("Eurostat's table of contents has no dataset {code}"))
+            })
+            .collect()
+    }
+
+    /// Fetches the datasets of `entries` one after another: the outcome of each, a failed one
+    /// among them (recorded as the dataset's last error).
+    pub fn fetch(
+        &self,
+        (store, catalogue): (&Store, &Catalogue),
+        entries: &[Entry],
+        room: &Room,
+        progress: &mut Progress,
+    ) -> anyhow::Result<Vec<Outcome>> {
+        let mut outcomes = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let mut warnings = Vec::new();
+            let fetched = fetch_one(
+                &self.runtime,
+                (&self.client, self.settings),
+                (store, catalogue),
+                entry,
+                (&self.dir, room),
+                &mut warnings,
+                progress,
+            );
+            let (imported, error) = match fetched {
+                Ok(imported) => (Some(imported), None),
+                Err(e) => {
+                    let error = format!("{e:#}");
+                    let url = self.client.url(&data_target(&entry.code));
+                    crate::store::eurostat::record_failure(
+                        &store.admin()?.sql(),
+                        (&entry.code, &entry.title, &url),
+                        crate::runtime::clock::now_ms(),
+                        &error,
+                    )?;
+                    (None, Some(error))
                 }
-            }
-        };
-        outcomes.push(outcome);
+            };
+            outcomes.push(Outcome {
+                dataset: entry.code.clone(),
+                imported,
+                error,
+                warnings,
+            });
+        }
+        Ok(outcomes)
     }
-    Ok(outcomes)
 }
 
 /// `<data_dir>/eurostat`, made owner-only: the last download of each dataset, kept.

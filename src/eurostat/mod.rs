@@ -7,6 +7,7 @@
 pub mod client;
 pub mod fetch;
 pub mod structure;
+pub mod sync;
 pub mod toc;
 
 /// Eurostat's API, unless a setting names a mirror, a proxy or a test's stand-in.

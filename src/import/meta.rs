@@ -83,18 +83,20 @@ fn relative(unit: &str) -> bool {
         || unit.contains("KM2")
 }
 
-/// The headline unit of a dataset the catalogue does not know: the most common of its relative
-/// units ([`relative`]) if it has one, else the most common unit.
-fn headline_unit(units: &Counts) -> String {
+/// For a dataset fetched from Eurostat that the catalogue does not know: the headline unit is
+/// the most common of its relative units ([`relative`]: a rate, a share, per inhabitant or per
+/// area) where it has one, else its most common unit. (A file an operator imports keeps its
+/// most common unit: what it holds is the operator's to say.)
+pub fn prefer_relative_unit(meta: &mut DatasetMeta, summary: &Summary) {
     let relative_units = Counts(
-        (units.0.iter())
+        (summary.units.0.iter())
             .filter(|(unit, _)| relative(unit))
             .map(|(unit, n)| (unit.clone(), *n))
             .collect(),
     );
-    match relative_units.0.is_empty() {
-        true => units.most_common(),
-        false => relative_units.most_common(),
+    if !relative_units.0.is_empty() {
+        meta.headline
+            .insert("unit".to_owned(), relative_units.most_common());
     }
 }
 
@@ -125,8 +127,7 @@ pub fn labels_of(
 }
 
 /// Descriptive fields for a dataset: from the catalogue when it is known, otherwise derived from
-/// the file (title from SDMX, headline series = the most common relative unit and total-like
-/// codes).
+/// the file (title from SDMX, headline series = the most common unit and total-like codes).
 pub fn dataset_meta(catalogue: &Catalogue, file: &FileEnd, summary: &Summary) -> DatasetMeta {
     let header = &file.header;
     let mut labels: BTreeMap<&str, BTreeMap<String, String>> = BTreeMap::new();
@@ -165,7 +166,7 @@ pub fn dataset_meta(catalogue: &Catalogue, file: &FileEnd, summary: &Summary) ->
         },
         None => {
             let mut headline = BTreeMap::new();
-            headline.insert("unit".to_owned(), headline_unit(&summary.units));
+            headline.insert("unit".to_owned(), summary.units.most_common());
             for (i, name) in header.dim_names.iter().enumerate() {
                 let values = values_of(i);
                 let pick = TOTALS

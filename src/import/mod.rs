@@ -276,6 +276,7 @@ pub fn import_fetched(
     }
     if catalogue.entry(fetched.code).is_none() {
         meta.topic = fetched.topic.to_owned();
+        meta::prefer_relative_unit(&mut meta, &checked.summary);
     }
     let mut conn = store.admin()?;
     conn.page_cache(room.memory)?;

@@ -661,6 +661,11 @@ impl System {
         Ok(import::region_codes(&self.sql())?)
     }
 
+    /// What was fetched from Eurostat, dataset by dataset.
+    pub fn eurostat_fetches(&self) -> StoreResult<Vec<eurostat::Fetched>> {
+        Ok(eurostat::all(&self.sql())?)
+    }
+
     /// The codes of `owner`'s own regions (see [`import::own_region_codes`]).
     pub fn own_region_codes(&self, owner: i64) -> StoreResult<Vec<String>> {
         Ok(import::own_region_codes(&self.sql(), owner)?)

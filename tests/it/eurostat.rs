@@ -34,6 +34,9 @@ struct Behaviour {
     no_structure: bool,
     /// gzip's compression level (another level, other bytes, the same data).
     level: u32,
+    /// Eurostat updated nama_10r_3gdp: its table of contents' date moved, and its data revised
+    /// one value (Albania's GDP per inhabitant of 2021, 5400 then 5500).
+    updated: bool,
     requests: Vec<String>,
 }
 
@@ -105,13 +108,29 @@ fn answer(shared: &Mutex<Behaviour>, uri: &http::Uri) -> hyper::Response<Full<By
             .unwrap()
     };
     let tsv = || {
-        let mut data = gzip(&fixture("estat_nama_10r_3gdp.tsv"), b.level);
+        let mut text = fixture("estat_nama_10r_3gdp.tsv");
+        if b.updated {
+            let revised =
+                String::from_utf8(text)
+                    .unwrap()
+                    .replacen("4700 \t5400 ", "4700 \t5500 ", 1);
+            text = revised.into_bytes();
+        }
+        let mut data = gzip(&text, b.level);
         if b.truncated {
             data.truncate(data.len() / 2);
         }
         data
     };
     match path.as_str() {
+        "/catalogue/toc/txt" if b.updated => {
+            let toc = String::from_utf8(fixture("table_of_contents_en.txt")).unwrap();
+            let moved = toc.replace(
+                "\"nama_10r_3gdp\"\t\"dataset\"\t\"21.02.2023\"",
+                "\"nama_10r_3gdp\"\t\"dataset\"\t\"28.11.2026\"",
+            );
+            reply(200, moved.into_bytes())
+        }
         "/catalogue/toc/txt" => reply(200, fixture("table_of_contents_en.txt")),
         "/sdmx/2.1/dataflow/ESTAT/NAMA_10R_3GDP/latest" if b.no_structure => {
             reply(404, fixture("fault-100-dataflow.xml"))
@@ -404,6 +423,53 @@ async fn failures_are_safe_said_and_retried_where_that_helps() {
         assert!(recorded.contains(reason), "{recorded}");
     }
 
+    // `check` says the last attempt failed, and what the dataset keeps; /metrics says when.
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let private = std::fs::Permissions::from_mode(0o700);
+        std::fs::set_permissions(dir.path(), private).unwrap();
+    }
+    let mut check = regintel();
+    check
+        .args(["check", "--plain-http", "--data-dir"])
+        .arg(dir.path());
+    let out = tokio::task::spawn_blocking(move || check.output().unwrap())
+        .await
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("warning: eurostat nama_10r_3gdp: fetched ")
+            && said.contains("the last attempt failed at")
+            && said.contains("not the compressed TSV asked for"),
+        "{said}"
+    );
+    let copy = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        dir.path().join(regintel::store::DB_FILE),
+        copy.path().join(regintel::store::DB_FILE),
+    )
+    .unwrap();
+    let server = TestServer::start_in(copy, Default::default()).await;
+    let line = "regintel_eurostat_last_failure_timestamp_seconds{dataset=\"nama_10r_3gdp\"}";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let metrics = String::from_utf8(server.client.get("/metrics").await.body).unwrap();
+        if metrics.contains(line) {
+            assert!(metrics.contains(
+                "regintel_eurostat_last_success_timestamp_seconds{dataset=\"nama_10r_3gdp\"}"
+            ));
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{metrics}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    server.stop().await.unwrap();
+
     // A queued extraction, then its status asked until it is available.
     stand_in.set(|b| {
         *b = Behaviour {
@@ -432,4 +498,75 @@ async fn failures_are_safe_said_and_retried_where_that_helps() {
     // Without a structure: codes stand for labels, and it says so.
     let warning = outcome[0]["warnings"][0].as_str().unwrap_or_default();
     assert!(warning.contains("could not be read"), "{outcome}");
+}
+
+/// A sync reads the table of contents once and fetches again only what Eurostat changed: with
+/// nothing new, that one request and no other; after an update, a snapshot revising what
+/// changed. A sync that finds another one running does nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_fetches_only_what_eurostat_changed() {
+    let stand_in = StandIn::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, _, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    let sync = |dir: std::path::PathBuf, url: String| async move {
+        let mut command = regintel();
+        command
+            .args([
+                "sync",
+                "--json",
+                "--retry-seconds",
+                "0.01",
+                "--eurostat-url",
+                &url,
+            ])
+            .arg("--data-dir")
+            .arg(&dir);
+        let out = tokio::task::spawn_blocking(move || command.output().unwrap())
+            .await
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{said}");
+        serde_json::from_slice::<Value>(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+    };
+    stand_in.set(|b| b.requests.clear());
+    let report = sync(dir.path().to_owned(), stand_in.url.clone()).await;
+    assert_eq!(
+        report["current"],
+        serde_json::json!(["nama_10r_3gdp"]),
+        "{report}"
+    );
+    assert_eq!(report["fetched"], serde_json::json!([]));
+    assert_eq!(stand_in.requests(), ["/catalogue/toc/txt"]);
+
+    stand_in.set(|b| {
+        b.updated = true;
+        b.requests.clear();
+    });
+    let report = sync(dir.path().to_owned(), stand_in.url.clone()).await;
+    let fetched = &report["fetched"][0];
+    assert_eq!(fetched["dataset"], "nama_10r_3gdp", "{report}");
+    assert!(fetched["snapshot"].is_string(), "{report}");
+    assert_eq!(
+        (&fetched["revised"], &fetched["added"]),
+        (&1.into(), &0.into()),
+        "{report}"
+    );
+    // Its record now holds the new date: the next sync finds it current.
+    stand_in.set(|b| b.requests.clear());
+    let report = sync(dir.path().to_owned(), stand_in.url.clone()).await;
+    assert_eq!(
+        report["current"],
+        serde_json::json!(["nama_10r_3gdp"]),
+        "{report}"
+    );
+
+    // Another sync holds the lock.
+    let lock = std::fs::File::create(dir.path().join("eurostat/sync.lock")).unwrap();
+    lock.lock().unwrap();
+    stand_in.set(|b| b.requests.clear());
+    let report = sync(dir.path().to_owned(), stand_in.url.clone()).await;
+    assert_eq!(report["already_running"], true, "{report}");
+    assert!(stand_in.requests().is_empty());
 }

@@ -1,0 +1,189 @@
+//! `regintel sync`: every dataset fetched before brought up to date. Eurostat's table of
+//! contents is read once; a dataset is fetched again only where its "last update of data" or
+//! "last table structure change" moved since its last fetch, or its last attempt failed. A sync
+//! with nothing new makes that one request and no other. One sync at a time per database: a
+//! second one (another node, the timer and a person) finds the lock taken and does nothing.
+
+use std::path::Path;
+
+use anyhow::Context;
+
+use super::fetch::{Outcome, Session, Settings};
+use super::toc::Entry;
+use crate::catalogue::Catalogue;
+use crate::import::Room;
+use crate::runtime::progress::Progress;
+use crate::store::Store;
+use crate::store::eurostat::Fetched;
+use crate::store::sql::{Dialect, params};
+
+/// What a sync did.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct Report {
+    /// The datasets fetched again, and how each went.
+    pub fetched: Vec<Outcome>,
+    /// Those whose data and structure Eurostat has not changed since their last fetch.
+    pub current: Vec<String>,
+    /// Those Eurostat's table of contents no longer lists (kept as they are).
+    pub gone: Vec<String>,
+    /// Another sync held the lock: nothing was done.
+    pub already_running: bool,
+}
+
+/// Whether `fetched` is to be fetched again for what `entry` says now.
+fn stale(fetched: &Fetched, entry: &Entry) -> bool {
+    fetched.succeeded_at.is_none()
+        || fetched.error.is_some()
+        || fetched.last_update_of_data != entry.last_update_of_data
+        || fetched.last_structure_change != entry.last_structure_change
+}
+
+/// Brings every fetched dataset up to date.
+pub fn sync(
+    store: &Store,
+    catalogue: &Catalogue,
+    settings: &Settings,
+    data_dir: &Path,
+    room: &Room,
+    progress: &mut Progress,
+) -> anyhow::Result<Report> {
+    let Some(_lock) = Lock::take(store, data_dir)? else {
+        return Ok(Report {
+            already_running: true,
+            ..Report::default()
+        });
+    };
+    let records = crate::store::eurostat::all(&store.admin()?.sql())?;
+    let mut report = Report::default();
+    if records.is_empty() {
+        return Ok(report);
+    }
+    let session = Session::open(settings, data_dir)?;
+    let toc = session.toc()?;
+    let mut due = Vec::new();
+    for record in &records {
+        match toc.get(&record.dataset_code) {
+            None => report.gone.push(record.dataset_code.clone()),
+            Some(entry) if stale(record, entry) => due.push(entry.clone()),
+            Some(_) => report.current.push(record.dataset_code.clone()),
+        }
+    }
+    report.fetched = session.fetch((store, catalogue), &due, room, progress)?;
+    Ok(report)
+}
+
+/// The sync lock of a database: PostgreSQL's advisory lock of a session held for the sync (its
+/// nodes share the database, not a disk); SQLite's a file lock beside the database (only one
+/// machine writes it).
+enum Lock {
+    Postgres(Box<crate::store::Admin>),
+    /// Locked while it is open.
+    Sqlite {
+        _held: std::fs::File,
+    },
+}
+
+/// The advisory lock key of syncs ("eurosync").
+const SYNC_LOCK: i64 = 0x6575_726f_7379_6e63;
+
+impl Lock {
+    /// The lock, or None when another sync holds it.
+    fn take(store: &Store, data_dir: &Path) -> anyhow::Result<Option<Lock>> {
+        let admin = store.admin()?;
+        if admin.sql().dialect() == Dialect::Postgres {
+            let taken: bool = admin.sql().query_row(
+                "SELECT pg_try_advisory_lock(?1)",
+                params![SYNC_LOCK],
+                |r| r.get(0),
+            )?;
+            return Ok(taken.then(|| Lock::Postgres(Box::new(admin))));
+        }
+        let path = data_dir.join("eurostat").join("sync.lock");
+        std::fs::create_dir_all(path.parent().expect("a file in a directory"))?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(Lock::Sqlite { _held: file })),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => {
+                Err(e).with_context(|| format!("cannot lock {}", path.display()))
+            }
+        }
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        if let Lock::Postgres(admin) = self {
+            let _ =
+                admin
+                    .sql()
+                    .query_row("SELECT pg_advisory_unlock(?1)", params![SYNC_LOCK], |r| {
+                        r.get::<bool>(0)
+                    });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(updated: &str, restructured: &str) -> Entry {
+        Entry {
+            code: "x".into(),
+            title: "X".into(),
+            kind: "dataset".into(),
+            last_update_of_data: Some(updated.into()),
+            last_structure_change: Some(restructured.into()),
+            data_start: None,
+            data_end: None,
+            folders: Vec::new(),
+            regional: true,
+        }
+    }
+
+    #[test]
+    fn a_dataset_is_stale_when_its_dates_moved_or_its_last_attempt_failed() {
+        let fetched = Fetched {
+            dataset_code: "x".into(),
+            title: "X".into(),
+            url: "u".into(),
+            last_update_of_data: Some("2026-11-27".into()),
+            last_structure_change: Some("2026-01-01".into()),
+            downloaded_at: Some(1),
+            sha256_received: None,
+            sha256: None,
+            bytes_received: None,
+            snapshot: None,
+            succeeded_at: Some(1),
+            failed_at: None,
+            error: None,
+        };
+        assert!(!stale(&fetched, &entry("2026-11-27", "2026-01-01")));
+        assert!(stale(&fetched, &entry("2026-11-28", "2026-01-01")));
+        assert!(stale(&fetched, &entry("2026-11-27", "2026-11-28")));
+        let failed = Fetched {
+            error: Some("503".into()),
+            ..fetched.clone()
+        };
+        assert!(stale(&failed, &entry("2026-11-27", "2026-01-01")));
+    }
+
+    /// A second sync of the same SQLite database finds the lock taken; once the first ends, the
+    /// lock is free again.
+    #[test]
+    fn one_sync_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), 1).unwrap();
+        let first = Lock::take(&store, dir.path()).unwrap();
+        assert!(first.is_some());
+        assert!(Lock::take(&store, dir.path()).unwrap().is_none());
+        drop(first);
+        assert!(Lock::take(&store, dir.path()).unwrap().is_some());
+    }
+}
