@@ -453,3 +453,21 @@ CREATE TABLE eurostat_fetches (
     error                 text
 );
 ALTER TABLE eurostat_fetches ENABLE ROW LEVEL SECURITY;
+
+-- migration 23: withdrawn rows
+-- A whole-dataset fetch withdraws the current rows its file no longer holds: each gets a
+-- withdrawal, a row of the new snapshot with no value (withdrawn) that supersedes it, so its
+-- citation still resolves and says so. The withdrawal itself is no current row: its
+-- superseded_by is 'withdrawn' until the value is published again, then the citation of the row
+-- that restores it. (The views are made again with the new columns.)
+ALTER TABLE observations ADD COLUMN withdrawn boolean NOT NULL DEFAULT false;
+ALTER TABLE snapshots ADD COLUMN rows_withdrawn bigint NOT NULL DEFAULT 0;
+-- The source each snapshot was imported from: a citation names the download its row came in,
+-- not the dataset's latest (NULL for snapshots made before, and for uploads).
+ALTER TABLE snapshots ADD COLUMN source_id bigint REFERENCES sources (id);
+CREATE UNIQUE INDEX observations_withdrawn ON observations (series_id, region_code, period)
+    WHERE superseded_by = 'withdrawn';
+CREATE OR REPLACE VIEW v_snapshots AS
+    SELECT * FROM snapshots WHERE owner_account_id IS NULL OR owner_account_id = current_account();
+CREATE OR REPLACE VIEW v_observations AS
+    SELECT * FROM observations WHERE owner_account_id IS NULL OR owner_account_id = current_account();

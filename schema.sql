@@ -534,3 +534,18 @@ CREATE TABLE eurostat_fetches (
     failed_at             INTEGER,
     error                 TEXT                -- the last attempt's, NULL once one succeeds
 ) WITHOUT ROWID;
+
+-- migration 23: withdrawn rows
+-- A whole-dataset fetch withdraws the current rows its file no longer holds: each gets a
+-- withdrawal, a row of the new snapshot with no value (withdrawn = 1) that supersedes it, so its
+-- citation still resolves and says so. The withdrawal itself is no current row: its
+-- superseded_by is 'withdrawn' until the value is published again, then the citation of the row
+-- that restores it.
+ALTER TABLE observations ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE snapshots ADD COLUMN rows_withdrawn INTEGER NOT NULL DEFAULT 0;
+-- The source each snapshot was imported from: a citation names the download its row came in,
+-- not the dataset's latest (NULL for snapshots made before, and for uploads).
+ALTER TABLE snapshots ADD COLUMN source_id INTEGER REFERENCES sources (id);
+-- At most one withdrawal stands for a cell (series, region, period) while it has no value.
+CREATE UNIQUE INDEX observations_withdrawn ON observations (series_id, region_code, period)
+    WHERE superseded_by = 'withdrawn';

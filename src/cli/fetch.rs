@@ -196,8 +196,8 @@ fn said(outcome: &fetch::Outcome) -> String {
         (_, Some(error)) => format!("{d}: failed: {error}"),
         (Some(i), None) => match &i.snapshot {
             Some(s) => format!(
-                "{d}: snapshot {s} from {}: {} rows, {} added, {} revised, {} unchanged",
-                i.file, i.rows_in_file, i.added, i.revised, i.unchanged
+                "{d}: snapshot {s} from {}: {} rows, {} added, {} revised, {} unchanged, {} withdrawn (no longer in Eurostat's data)",
+                i.file, i.rows_in_file, i.added, i.revised, i.unchanged, i.withdrawn
             ),
             None => format!(
                 "{d}: {} is the latest snapshot's data, nothing written",

@@ -68,6 +68,7 @@ pub struct SnapshotInfo {
     pub rows_added: i64,
     pub rows_revised: i64,
     pub rows_unchanged: i64,
+    pub rows_withdrawn: i64,
 }
 
 /// A snapshot and its citation (which resolves to the snapshot and its source).
@@ -138,6 +139,7 @@ pub fn snapshot_info(s: &SnapshotRow) -> SnapshotInfo {
         rows_added: s.rows_added,
         rows_revised: s.rows_revised,
         rows_unchanged: s.rows_unchanged,
+        rows_withdrawn: s.rows_withdrawn,
     }
 }
 

@@ -12,7 +12,7 @@ use crate::citation::{is_well_formed, parse_dims};
 use crate::json_text;
 use crate::store::Scoped;
 use crate::store::datasets::{DatasetRow, SnapshotRow};
-use crate::store::observations::CitationRow;
+use crate::store::observations::{ChainEnd, CitationRow};
 use crate::store::regions::{RegionRow, RegionSourceRow};
 
 /// What `GET /citations/{citation_id}` shows of a citation, as the store found it: its row and
@@ -24,7 +24,7 @@ pub struct Found {
     source: Option<Arc<SourceRecord>>,
     flags: Vec<Flag>,
     /// None where the row is current and so stands for itself.
-    current_citation: Option<String>,
+    chain: Option<ChainEnd>,
 }
 
 /// Written by [`CitationDetail::write_json`]; the derived `Serialize` is the unit test's oracle.
@@ -48,12 +48,15 @@ pub struct CitationDetail<'a> {
     pub snapshot: &'a SnapshotRow,
     #[cfg_attr(test, serde(serialize_with = "super::catalog::shown_source"))]
     pub source: Option<&'a SourceRecord>,
-    /// Where in the original file the value stands.
-    pub location: Location,
+    /// Where in the original file the value stands (none for a withdrawal: its file lacks it).
+    pub location: Option<Location>,
     /// Null if this is the current value; otherwise the next revision of it.
     pub superseded_by: Option<&'a str>,
     /// The citation that stands for this observation now (itself if not superseded).
     pub current_citation: &'a str,
+    /// The snapshot that withdrew the observation (a whole-dataset file no longer held it),
+    /// when its chain of revisions ends in a withdrawal.
+    pub withdrawn_in: Option<&'a str>,
     pub how_to_verify: String,
 }
 
@@ -126,14 +129,23 @@ impl CitationDetail<'_> {
             Some(source) => out.extend_from_slice(source.shown().json.get().as_bytes()),
             None => out.extend_from_slice(b"null"),
         }
-        out.extend_from_slice(b",\"location\":{\"line\":");
-        json_text::push_int(out, self.location.line);
-        out.extend_from_slice(b",\"column\":");
-        text(out, &self.location.column);
-        out.extend_from_slice(b"},\"superseded_by\":");
+        out.extend_from_slice(b",\"location\":");
+        match &self.location {
+            Some(location) => {
+                out.extend_from_slice(b"{\"line\":");
+                json_text::push_int(out, location.line);
+                out.extend_from_slice(b",\"column\":");
+                text(out, &location.column);
+                out.push(b'}');
+            }
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"superseded_by\":");
         json_text::push_opt_str(out, self.superseded_by);
         out.extend_from_slice(b",\"current_citation\":");
         text(out, self.current_citation);
+        out.extend_from_slice(b",\"withdrawn_in\":");
+        json_text::push_opt_str(out, self.withdrawn_in);
         out.extend_from_slice(b",\"how_to_verify\":");
         text(out, &self.how_to_verify);
         out.push(b'}');
@@ -164,7 +176,7 @@ pub fn find(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citation,
             )));
         }
         if let Some((snapshot, dataset)) = store.snapshot_cited(id)? {
-            let source = match dataset.source_id {
+            let source = match snapshot.source_id.or(dataset.source_id) {
                 Some(source) => store.source(source)?,
                 None => None,
             };
@@ -183,10 +195,10 @@ pub fn find(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citation,
         Some(id) => store.source(id)?,
         None => None,
     };
-    // A current row stands for itself; only a revised one has a chain to follow.
-    let current_citation = match &row.superseded_by {
+    // A current row stands for itself; only a revised or withdrawn one has a chain to follow.
+    let chain = match &row.superseded_by {
         None => None,
-        Some(_) => Some(store.current_citation(id)?),
+        Some(_) => Some(store.chain_end(id)?),
     };
     Ok(Citation::Row(Box::new(Found {
         flags: explain_flags(catalogue, &row.obs.flags, &row.obs.conf_status),
@@ -194,7 +206,7 @@ pub fn find(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citation,
         dataset,
         region,
         source,
-        current_citation,
+        chain,
     })))
 }
 
@@ -398,27 +410,7 @@ impl Found {
             "the column headed value".to_owned()
         };
         let original = shown.map_or(&row.snapshot.file_name, |s| &s.file);
-        // Joined rather than `format!`ted: every citation looked up writes this sentence.
-        let how_to_verify = [
-            "Open ",
-            original,
-            ", go to line ",
-            itoa::Buffer::new().format(row.src_line),
-            " and read ",
-            &column,
-            ": it shows ",
-            if row.obs.value_text.is_empty() {
-                ":"
-            } else {
-                &row.obs.value_text
-            },
-            if row.obs.flags.is_empty() {
-                ""
-            } else {
-                " with flag(s) "
-            },
-            &row.obs.flags,
-            ". regintel imported it on ",
+        let imported = [
             &row.snapshot.imported_at,
             " from ",
             &row.snapshot.file_name,
@@ -429,6 +421,44 @@ impl Found {
             ".",
         ]
         .concat();
+        // Joined rather than `format!`ted: every citation looked up writes this sentence.
+        let how_to_verify = if row.withdrawn {
+            [
+                "Open ",
+                original,
+                ": no line of it holds region ",
+                &row.region_code,
+                " with a value for ",
+                &row.obs.period,
+                " in this series, so regintel withdrew the value published before (the citation this one supersedes) when it imported the file on ",
+                &imported,
+            ]
+            .concat()
+        } else {
+            [
+                "Open ",
+                original,
+                ", go to line ",
+                itoa::Buffer::new().format(row.src_line),
+                " and read ",
+                &column,
+                ": it shows ",
+                if row.obs.value_text.is_empty() {
+                    ":"
+                } else {
+                    &row.obs.value_text
+                },
+                if row.obs.flags.is_empty() {
+                    ""
+                } else {
+                    " with flag(s) "
+                },
+                &row.obs.flags,
+                ". regintel imported it on ",
+                &imported,
+            ]
+            .concat()
+        };
         let id = row.obs.citation_id.as_str();
         CitationDetail {
             id,
@@ -449,12 +479,14 @@ impl Found {
             flags: &self.flags,
             snapshot: &row.snapshot,
             source: self.source.as_deref(),
-            location: Location {
+            location: (!row.withdrawn).then_some(Location {
                 line: row.src_line,
                 column,
-            },
-            superseded_by: row.superseded_by.as_deref(),
-            current_citation: self.current_citation.as_deref().unwrap_or(id),
+            }),
+            superseded_by: (row.superseded_by.as_deref())
+                .filter(|next| *next != crate::store::import::WITHDRAWN),
+            current_citation: self.chain.as_ref().map_or(id, |c| &c.citation),
+            withdrawn_in: self.chain.as_ref().and_then(|c| c.withdrawn_in.as_deref()),
             how_to_verify,
         }
     }
@@ -479,6 +511,8 @@ mod tests {
             rows_added: 10,
             rows_revised: 1,
             rows_unchanged: 1,
+            rows_withdrawn: 0,
+            source_id: None,
             citation_id: None,
             shown: Default::default(),
         };
@@ -517,12 +551,13 @@ mod tests {
                 flags: &c.flags,
                 snapshot: &snapshot,
                 source: (n % 2 == 1).then_some(&source),
-                location: Location {
+                location: (n % 5 != 4).then(|| Location {
                     line: 91344 + n as i64,
                     column: "the column headed 2022".into(),
-                },
+                }),
                 superseded_by: (n % 4 == 0).then_some("cit_next"),
                 current_citation: "cit_current",
+                withdrawn_in: (n % 5 == 4).then_some("snp_4c2b"),
                 how_to_verify: "Open \"x\", go to line 1".into(),
             };
             let mut ours = Vec::new();

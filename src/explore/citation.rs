@@ -26,15 +26,36 @@ fn row(c: &CitationDetail<'_>) -> (String, String) {
         "<h1>Citation <code data-testid=\"citation-id\">{}</code></h1>",
         escape(c.id)
     );
-    if let Some(next) = c.superseded_by {
-        let _ = write!(
-            html,
-            "<p class=\"notice\" data-testid=\"superseded\">This value has been revised: \
-             <a href=\"{}\">the current value</a> (revised first by <a href=\"{}\">{}</a>).</p>",
-            citation_href(c.current_citation),
-            citation_href(next),
-            escape(next)
-        );
+    match (c.withdrawn_in, c.superseded_by) {
+        (Some(snapshot), _) if c.location.is_none() => {
+            let _ = write!(
+                html,
+                "<p class=\"notice\" data-testid=\"withdrawn\">A withdrawal: the file of snapshot \
+                 <code>{}</code> no longer held this value.</p>",
+                escape(snapshot)
+            );
+        }
+        (Some(snapshot), _) => {
+            let _ = write!(
+                html,
+                "<p class=\"notice\" data-testid=\"withdrawn\">This value has been withdrawn: \
+                 the file of snapshot <code>{}</code> no longer held it \
+                 (<a href=\"{}\">the withdrawal</a>).</p>",
+                escape(snapshot),
+                citation_href(c.current_citation),
+            );
+        }
+        (None, Some(next)) => {
+            let _ = write!(
+                html,
+                "<p class=\"notice\" data-testid=\"superseded\">This value has been revised: \
+                 <a href=\"{}\">the current value</a> (revised first by <a href=\"{}\">{}</a>).</p>",
+                citation_href(c.current_citation),
+                citation_href(next),
+                escape(next)
+            );
+        }
+        (None, None) => {}
     }
     let value = match c.value {
         Some(v) => format!(
@@ -42,6 +63,7 @@ fn row(c: &CitationDetail<'_>) -> (String, String) {
             format_value(v),
             escape(c.unit)
         ),
+        None if c.location.is_none() => "none (withdrawn)".to_owned(),
         None => "no value (the source publishes only a flag)".to_owned(),
     };
     let dims: Vec<String> = c
@@ -79,15 +101,23 @@ fn row(c: &CitationDetail<'_>) -> (String, String) {
         html,
         "<h2>Where it was read</h2><dl class=\"facts\">\
          <dt>Snapshot</dt><dd><code>{}</code>, imported {}</dd>\
-         <dt>File</dt><dd><code>{}</code></dd><dt>SHA-256</dt><dd><code>{}</code></dd>\
-         <dt>Line</dt><dd>{}</dd><dt>Column</dt><dd>{}</dd></dl>",
+         <dt>File</dt><dd><code>{}</code></dd><dt>SHA-256</dt><dd><code>{}</code></dd>",
         escape(&c.snapshot.public_id),
         escape(&c.snapshot.imported_at),
         escape(&c.snapshot.file_name),
         escape(&c.snapshot.file_sha256),
-        c.location.line,
-        escape(&c.location.column),
     );
+    match &c.location {
+        Some(at) => {
+            let _ = write!(
+                html,
+                "<dt>Line</dt><dd>{}</dd><dt>Column</dt><dd>{}</dd></dl>",
+                at.line,
+                escape(&at.column)
+            );
+        }
+        None => html.push_str("<dt>Line</dt><dd>none: the file does not hold it</dd></dl>"),
+    }
     push_source(&mut html, c.source);
     push_how_to_verify(&mut html, &c.how_to_verify);
     (title, html)
@@ -277,6 +307,7 @@ fn row_csv(c: &CitationDetail<'_>) -> Vec<u8> {
             "line",
             "column",
             "superseded_by",
+            "withdrawn_in",
         ],
         [vec![
             c.id.to_owned(),
@@ -291,9 +322,16 @@ fn row_csv(c: &CitationDetail<'_>) -> Vec<u8> {
             c.snapshot.public_id.clone(),
             c.snapshot.file_name.clone(),
             c.snapshot.file_sha256.clone(),
-            c.location.line.to_string(),
-            c.location.column.clone(),
+            c.location
+                .as_ref()
+                .map(|at| at.line.to_string())
+                .unwrap_or_default(),
+            c.location
+                .as_ref()
+                .map(|at| at.column.clone())
+                .unwrap_or_default(),
             c.superseded_by.unwrap_or_default().to_owned(),
+            c.withdrawn_in.unwrap_or_default().to_owned(),
         ]],
     )
 }

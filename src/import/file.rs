@@ -26,6 +26,9 @@ pub struct Input<'a> {
     pub open: &'a Open<'a>,
     pub accept: Accept,
     pub defaults: Defaults<'a>,
+    /// The file is the whole dataset as its publisher has it now (a Eurostat download): the
+    /// dataset's current rows it lacks are withdrawn. Any other file only adds and revises.
+    pub whole_dataset: bool,
 }
 
 /// What the first reading found: the file is sound, and this is what it holds.
@@ -86,6 +89,7 @@ pub fn write(
         source_id,
         name: input.stored,
         sha256: &checked.sha256,
+        whole_dataset: input.whole_dataset,
     };
     let mut writer = match SnapshotWriter::begin(tx, header, meta, &origin, owner, rows)? {
         Begun::Same(outcome) => return Ok(outcome),
@@ -166,6 +170,7 @@ mod tests {
                 unit: Some("NR"),
                 ..Default::default()
             },
+            whole_dataset: false,
         };
         let room = Room {
             memory: 1 << 20,
@@ -199,5 +204,122 @@ mod tests {
         );
         changed.set(None);
         assert_eq!(write_once().unwrap().added, 1);
+    }
+
+    /// A whole-dataset file withdraws the current rows it lacks, and restores withdrawn ones it
+    /// holds again; any other file only adds and revises. On both backends.
+    #[test]
+    fn a_whole_dataset_file_withdraws_what_it_lacks_and_restores_what_returns() {
+        crate::store::webhooks::fixtures::on_each_backend(|store| {
+            let dir = tempfile::tempdir().unwrap();
+            let import = |text: &'static str, whole_dataset: bool| {
+                let open = || -> io::Result<Box<dyn Read>> { Ok(Box::new(text.as_bytes())) };
+                let input = Input {
+                    shown: "f.csv",
+                    stored: "f.csv",
+                    open: &open,
+                    accept: Accept::Any,
+                    defaults: Defaults {
+                        dataset: Some("whole"),
+                        unit: Some("NR"),
+                        ..Default::default()
+                    },
+                    whole_dataset,
+                };
+                let room = Room {
+                    memory: 1 << 20,
+                    spill_dir: dir.path(),
+                };
+                let checked = check(&input, room).unwrap();
+                let meta = super::super::meta::dataset_meta(
+                    &Catalogue::bundled(),
+                    &checked.end,
+                    &checked.summary,
+                );
+                let mut conn = store.admin().unwrap();
+                let tx = conn.transaction().unwrap();
+                let outcome = write(
+                    &tx,
+                    &input,
+                    &checked,
+                    &meta,
+                    None,
+                    None,
+                    &mut Progress::hidden(),
+                )
+                .unwrap();
+                tx.commit().unwrap();
+                let counts = (
+                    outcome.added,
+                    outcome.revised,
+                    outcome.unchanged,
+                    outcome.withdrawn,
+                );
+                (counts, outcome.snapshot)
+            };
+            let current = || -> Vec<(String, String, String)> {
+                let conn = store.admin().unwrap();
+                conn.sql()
+                    .prepare(
+                        "SELECT region_code, period, value_text FROM observations
+                         WHERE superseded_by IS NULL ORDER BY region_code, period",
+                    )
+                    .unwrap()
+                    .query_map(crate::store::sql::params![], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                    })
+                    .unwrap()
+                    .map(Result::unwrap)
+                    .collect()
+            };
+            let cells = |list: &[(&str, &str, &str)]| -> Vec<(String, String, String)> {
+                (list.iter())
+                    .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+                    .collect()
+            };
+            const FIRST: &str = "nuts_code,period,value\nDE21,2021,1\nDE21,2022,2\nDE22,2022,3\n";
+            assert_eq!(import(FIRST, true).0, (3, 0, 0, 0));
+            let (counts, snapshot) =
+                import("nuts_code,period,value\nDE21,2021,1\nDE22,2022,4\n", true);
+            assert_eq!(counts, (0, 1, 1, 1), "DE21 2022 withdrawn");
+            assert_eq!(
+                current(),
+                cells(&[("DE21", "2021", "1"), ("DE22", "2022", "4")])
+            );
+            // The withdrawal is a row of the snapshot, with no value, superseding the old row.
+            let conn = store.admin().unwrap();
+            let (withdrawn, superseded_by, of_snapshot): (bool, String, String) = conn
+                .sql()
+                .query_row(
+                    "SELECT o.withdrawn, o.superseded_by, s.public_id FROM observations o
+                     JOIN snapshots s ON s.id = o.snapshot_id
+                     WHERE o.citation_id = (SELECT superseded_by FROM observations
+                                            WHERE region_code = 'DE21' AND period = '2022'
+                                              AND NOT withdrawn)",
+                    crate::store::sql::params![],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+                .unwrap();
+            drop(conn);
+            assert!(withdrawn);
+            assert_eq!(superseded_by, crate::store::import::WITHDRAWN);
+            assert_eq!(Some(of_snapshot), snapshot);
+            // A file that is not the whole dataset withdraws nothing.
+            assert_eq!(
+                import("nuts_code,period,value\nDE21,2023,5\n", false).0,
+                (1, 0, 0, 0)
+            );
+            // The first file again: DE21 2022 published again (its row and citation revived),
+            // DE22 2022 back to 3, DE21 2023 withdrawn.
+            assert_eq!(import(FIRST, true).0, (1, 1, 1, 1));
+            assert_eq!(
+                current(),
+                cells(&[
+                    ("DE21", "2021", "1"),
+                    ("DE21", "2022", "2"),
+                    ("DE22", "2022", "3")
+                ])
+            );
+        });
     }
 }

@@ -108,6 +108,7 @@ pub fn import_bundled(
                 dataset: Some(&entry.code),
                 ..Default::default()
             },
+            whole_dataset: false,
         };
         let checked = file::check(&input, room.ingest())?;
         let source = catalogue::bundled_source(bundled.name)
@@ -262,6 +263,7 @@ pub fn import_fetched(
             dataset: Some(fetched.code),
             ..Default::default()
         },
+        whole_dataset: true,
     };
     let checked = file::check(&input, room.ingest())?;
     let mut meta = meta::dataset_meta(catalogue, &checked.end, &checked.summary);
@@ -329,6 +331,7 @@ impl<'p> OperatorFile<'p> {
             open,
             accept: Accept::Any,
             defaults,
+            whole_dataset: false,
         }
     }
 }
@@ -399,6 +402,7 @@ pub fn import_private_csv(
             dims: Some(dims),
             regions: Some(&known_regions),
         },
+        whole_dataset: false,
     };
     // A body is at most --max-upload bytes (32 MiB unless told) and is read as sent, never
     // inflated: its rows' fingerprints fit in the default memory.
@@ -469,6 +473,7 @@ fn unchanged(dataset: &str, file: &str) -> ImportOutcome {
         added: 0,
         revised: 0,
         unchanged: 0,
+        withdrawn: 0,
         new_regions: Vec::new(),
     }
 }

@@ -83,12 +83,13 @@ pub fn schemas() -> Value {
             "not_before": {"type": ["string", "null"], "format": "date-time", "description": "While the breaker is open: when its probe may go."},
             "breaker": {"type": "string", "enum": ["closed", "open", "half_open"]},
         })),
-        "DatasetUpdatedData": object(&["dataset", "snapshot", "visibility", "rows_added", "rows_revised", "rows_unchanged", "changes", "changes_complete", "links"], json!({
+        "DatasetUpdatedData": object(&["dataset", "snapshot", "visibility", "rows_added", "rows_revised", "rows_unchanged", "rows_withdrawn", "changes", "changes_complete", "links"], json!({
             "dataset": {"type": "string"},
             "snapshot": {"type": "string", "description": "The new snapshot (`snp_...`)."},
             "visibility": {"type": "string", "enum": ["public", "private"], "description": "Public data goes to every subscribed endpoint; an account's private data only to its own."},
             "rows_added": {"type": "integer"}, "rows_revised": {"type": "integer"}, "rows_unchanged": {"type": "integer"},
-            "changes": {"type": "array", "maxItems": events::MAX_LISTED_CHANGES, "description": "The rows that are new or revised, in the file's order, up to the bound: each with its region, period and series, its value as published and, for a revision, the value and citation it replaces.",
+            "rows_withdrawn": {"type": "integer", "description": "Rows a whole-dataset fetch from Eurostat no longer held, withdrawn (0 for any other import)."},
+            "changes": {"type": "array", "maxItems": events::MAX_LISTED_CHANGES, "description": "The rows that are new, revised or withdrawn, in the file's order (withdrawals last), up to the bound: each with its region, period and series, its value as published and, for a revision or a withdrawal, the value and citation it replaces.",
                         "items": r("RowChange")},
             "changes_complete": {"type": "boolean", "description": "False when more rows changed than are listed: `links.changes` lists them all, paged."},
             "links": object(&["dataset", "export", "changes"], json!({"dataset": {"type": "string"}, "export": {"type": "string"}, "changes": {"type": "string", "description": "`GET /datasets/{dataset_code}/changes` since the snapshot before this one: this import's changes (and any later)."}})),

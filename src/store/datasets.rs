@@ -100,7 +100,7 @@ const LATER_SNAPSHOTS: &str = "sn.dataset_id = ?1 AND sn.id > ?2";
 fn change_query(filter: &str) -> String {
     format!(
         "SELECT sn.public_id, o.citation_id, o.region_code, o.period, o.value_text, o.flags,
-                s.unit, s.dims, p.citation_id, p.value_text, p.flags
+                s.unit, s.dims, p.citation_id, p.value_text, p.flags, o.withdrawn, p.withdrawn
          FROM v_snapshots sn
          JOIN v_observations o ON o.snapshot_id = sn.id
          JOIN v_series s ON s.id = o.series_id
@@ -181,8 +181,9 @@ pub fn snapshot_citation_id(public_id: &str, file_sha256: &str) -> String {
     crate::citation::source_citation_id("snapshot", &[public_id, file_sha256])
 }
 
-/// A row an import added or revised, as `dataset.updated` and a dataset's changes list it: where,
-/// when, which series, the value and flags as published, and those of the row it replaces.
+/// A row an import added, revised or withdrew, as `dataset.updated` and a dataset's changes list
+/// it: where, when, which series, the value and flags as published (none for a withdrawal), and
+/// those of the row it replaces.
 #[derive(serde::Serialize)]
 pub struct RowChange {
     pub change: &'static str,
@@ -190,40 +191,57 @@ pub struct RowChange {
     pub period: String,
     pub unit: String,
     pub dimensions: BTreeMap<String, String>,
-    pub value: String,
-    pub flags: String,
+    pub value: Option<String>,
+    pub flags: Option<String>,
     pub previous_value: Option<String>,
     pub previous_flags: Option<String>,
     pub citation_id: String,
     pub replaces: Option<String>,
 }
 
-/// The row a revision replaces: its citation, value and flags as published.
+/// The row a change replaces: its citation, value and flags as published, and whether it is a
+/// withdrawal (which a row publishing the cell again replaces).
 pub struct Replaced {
     pub citation_id: String,
     pub value_text: String,
     pub flags: String,
+    pub withdrawal: bool,
+}
+
+impl Replaced {
+    /// The withdrawal cited `citation_id`, which had no value.
+    pub fn withdrawal(citation_id: String) -> Replaced {
+        Replaced {
+            citation_id,
+            value_text: String::new(),
+            flags: String::new(),
+            withdrawal: true,
+        }
+    }
 }
 
 impl RowChange {
-    /// The change that wrote row `citation_id` (`dims` canonical `name=value;...`), replacing
-    /// `replaced` if it is a revision.
+    /// The change that wrote row `citation_id` (`dims` canonical `name=value;...`) with `value`
+    /// and flags, replacing `replaced`: added (nothing replaced, or a withdrawal: the cell is
+    /// published again), revised, or withdrawn (no value: a withdrawal of `replaced`).
     pub fn new(
         (region, period, unit, dims): (&str, &str, &str, &str),
-        (value, flags): (&str, &str),
+        value: Option<(&str, &str)>,
         citation_id: &str,
         replaced: Option<Replaced>,
     ) -> RowChange {
+        let change = match (&value, &replaced) {
+            (None, _) => "withdrawn",
+            (Some(_), Some(r)) if !r.withdrawal => "revised",
+            (Some(_), _) => "added",
+        };
         let (replaces, previous_value, previous_flags) = match replaced {
+            Some(r) if r.withdrawal => (Some(r.citation_id), None, None),
             Some(r) => (Some(r.citation_id), Some(r.value_text), Some(r.flags)),
             None => (None, None, None),
         };
         RowChange {
-            change: if replaces.is_some() {
-                "revised"
-            } else {
-                "added"
-            },
+            change,
             region: region.to_owned(),
             period: period.to_owned(),
             unit: unit.to_owned(),
@@ -231,8 +249,8 @@ impl RowChange {
                 .into_iter()
                 .map(|(name, value)| (name.to_owned(), value.to_owned()))
                 .collect(),
-            value: value.to_owned(),
-            flags: flags.to_owned(),
+            value: value.map(|(v, _)| v.to_owned()),
+            flags: value.map(|(_, f)| f.to_owned()),
             previous_value,
             previous_flags,
             citation_id: citation_id.to_owned(),
@@ -261,6 +279,10 @@ pub struct SnapshotRow {
     pub rows_added: i64,
     pub rows_revised: i64,
     pub rows_unchanged: i64,
+    pub rows_withdrawn: i64,
+    /// The source it was imported from (None for uploads, and snapshots made before sources were
+    /// kept per snapshot: their dataset's source stands for it).
+    pub source_id: Option<i64>,
     /// What a dataset answer cites it by (None for a snapshot made before citations of
     /// snapshots, until the migration that gives it one).
     pub citation_id: Option<String>,
@@ -295,7 +317,7 @@ pub(super) fn dataset_from_row(r: &Row) -> SqlResult<DatasetRow> {
 /// Of `v_snapshots` as `s`.
 pub(super) const SNAPSHOT_COLUMNS: &str = "s.public_id, s.imported_at, s.file_name,
     s.file_sha256, s.format, s.rows_in_file, s.rows_added, s.rows_revised, s.rows_unchanged,
-    s.citation_id";
+    s.citation_id, s.rows_withdrawn, s.source_id";
 
 /// [`SNAPSHOT_COLUMNS`] starting at column `at`.
 pub(super) fn snapshot_from_row(r: &Row, at: usize) -> SqlResult<SnapshotRow> {
@@ -310,6 +332,8 @@ pub(super) fn snapshot_from_row(r: &Row, at: usize) -> SqlResult<SnapshotRow> {
         rows_revised: r.get(at + 7)?,
         rows_unchanged: r.get(at + 8)?,
         citation_id: r.get(at + 9)?,
+        rows_withdrawn: r.get(at + 10)?,
+        source_id: r.get(at + 11)?,
         shown: Default::default(),
     })
 }
@@ -463,18 +487,20 @@ impl Scoped {
                     citation_id,
                     value_text: r.get(9)?,
                     flags: r.get(10)?,
+                    withdrawal: r.get(12)?,
                 }),
                 None => None,
             };
             let (region, period, unit, dims): (String, String, String, String) =
                 (r.get(2)?, r.get(3)?, r.get(6)?, r.get(7)?);
             let (value, flags): (String, String) = (r.get(4)?, r.get(5)?);
+            let withdrawn: bool = r.get(11)?;
             let citation: String = r.get(1)?;
             Ok(SnapshotChange {
                 snapshot: r.get(0)?,
                 change: RowChange::new(
                     (&region, &period, &unit, &dims),
-                    (&value, &flags),
+                    (!withdrawn).then_some((value.as_str(), flags.as_str())),
                     &citation,
                     replaced,
                 ),
@@ -490,7 +516,7 @@ impl Scoped {
         ))?;
         let Some((snapshot, dataset_id)) = stmt
             .query_row(params![id], |r| {
-                Ok((snapshot_from_row(r, 0)?, r.get::<i64>(10)?))
+                Ok((snapshot_from_row(r, 0)?, r.get::<i64>(12)?))
             })
             .optional()?
         else {

@@ -4,7 +4,9 @@
 //! Snapshot rules: a row whose value, flags and status equal the current row for the
 //! same region, series and period is unchanged and keeps its citation; a different one is added
 //! and the old row is marked superseded by it; a file identical to the dataset's latest snapshot
-//! changes nothing. Imports add and revise; they never delete.
+//! changes nothing. Imports add and revise; they never delete. A file that is the whole dataset
+//! (a Eurostat download) also withdraws the current rows it lacks: each gets a withdrawal, a row
+//! of the new snapshot without a value that supersedes it (see [`WITHDRAWN`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -19,6 +21,10 @@ use crate::store::webhooks::{Audience, emit};
 use crate::webhooks::events;
 use regions::UnclassifiedRegions;
 pub use regions::{name_aggregates, upsert_regions};
+
+/// The `superseded_by` of a withdrawal while its cell has no value: no citation id (those begin
+/// `cit_`), and not NULL, so a withdrawal is never a current row.
+pub const WITHDRAWN: &str = "withdrawn";
 
 /// Descriptive fields of a dataset.
 #[derive(Debug, Clone)]
@@ -48,6 +54,8 @@ pub struct ImportOutcome {
     pub added: u64,
     pub revised: u64,
     pub unchanged: u64,
+    /// Current rows a whole-dataset file lacked, withdrawn.
+    pub withdrawn: u64,
     /// Codes of no known region the file named, which this import made regions of the
     /// account's own (an upload's only), each with the known codes it may be a typo of.
     pub new_regions: Vec<NewRegion>,
@@ -278,11 +286,13 @@ pub fn latest_snapshot_sha(
     .optional()
 }
 
-/// Where a parsed file came from: its source row, its name and the SHA-256 of its bytes.
+/// Where a parsed file came from: its source row, its name and the SHA-256 of its bytes, and
+/// whether it is the whole dataset (its current rows the file lacks are then withdrawn).
 pub struct FileOrigin<'a> {
     pub source_id: Option<i64>,
     pub name: &'a str,
     pub sha256: &'a str,
+    pub whole_dataset: bool,
 }
 
 // An import's reads of rows, each answered from `observations_current` (tested below): the table
@@ -291,12 +301,24 @@ pub struct FileOrigin<'a> {
 const HAS_ROWS: &str = "SELECT EXISTS (SELECT 1 FROM observations
                         WHERE series_id IN (SELECT id FROM series WHERE dataset_id = ?1)
                           AND superseded_by IS NULL)";
-const CURRENT_ROW: &str = "SELECT citation_id, value_text, flags, conf_status FROM observations
+const CURRENT_ROW: &str = "SELECT citation_id, value_text, flags, conf_status, id FROM observations
                            WHERE region_code = ?1 AND series_id = ?2 AND period = ?3
                              AND superseded_by IS NULL";
 /// The regions of a snapshot's rows, a page after the row id ?2.
 const SNAPSHOT_REGIONS: &str = "SELECT id, region_code FROM observations
                                 WHERE snapshot_id = ?1 AND id > ?2 ORDER BY id LIMIT 10000";
+/// Whether the dataset ?1 has a withdrawal standing for a cell (which a row of the file restores).
+const HAS_WITHDRAWALS: &str = "SELECT EXISTS (SELECT 1 FROM series s
+                               JOIN observations o INDEXED BY observations_withdrawn
+                                 ON o.series_id = s.id AND o.superseded_by = 'withdrawn'
+                               WHERE s.dataset_id = ?1)";
+/// A page of series ?1's current rows that an earlier snapshot than ?2 wrote, after the cell
+/// (?3, ?4) in the order of `observations_current`.
+const OLDER_CURRENT_ROWS: &str = "SELECT id, citation_id, region_code, period, value_text, flags
+    FROM observations INDEXED BY observations_current
+    WHERE series_id = ?1 AND superseded_by IS NULL AND snapshot_id <> ?2
+      AND (region_code > ?3 OR (region_code = ?3 AND period > ?4))
+    ORDER BY region_code, period LIMIT 10000";
 const SERIES_STATS: &str = "UPDATE series SET (obs_count, region_count, period_min, period_max) =
                                 (SELECT count(*), count(DISTINCT region_code), min(period),
                                         max(period)
@@ -369,12 +391,43 @@ pub struct SnapshotWriter<'t, 'c> {
     /// The first changes, for the `dataset.updated` event: only those are built (an import may
     /// change millions of rows).
     changes: Vec<RowChange>,
+    /// For a whole-dataset file over rows: the current rows it holds unchanged (or revives), by
+    /// id, so that the end can withdraw the others.
+    met_rows: Option<RowSet>,
+    /// Whether the dataset has withdrawals a row of the file may restore.
+    has_withdrawals: bool,
     find_series: Stmt<'c>,
     insert: BulkInsert<'c>,
     current: Stmt<'c>,
     supersede: Stmt<'c>,
     revive: Stmt<'c>,
+    restore: Stmt<'c>,
     key: String,
+}
+
+/// A set of observation ids, a bit each: 12.5 MB per 100 million rows of the table, however many
+/// of them a file holds.
+#[derive(Default)]
+struct RowSet {
+    bits: Vec<u64>,
+}
+
+impl RowSet {
+    fn insert(&mut self, id: i64) {
+        let Ok(id) = usize::try_from(id) else { return };
+        let word = id / 64;
+        if word >= self.bits.len() {
+            self.bits.resize(word + 1, 0);
+        }
+        self.bits[word] |= 1 << (id % 64);
+    }
+
+    fn contains(&self, id: i64) -> bool {
+        usize::try_from(id)
+            .ok()
+            .and_then(|id| self.bits.get(id / 64).map(|w| w & (1 << (id % 64)) != 0))
+            .unwrap_or(false)
+    }
 }
 
 impl<'t, 'c> SnapshotWriter<'t, 'c> {
@@ -392,6 +445,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             source_id,
             name: file_name,
             sha256: file_sha256,
+            whole_dataset,
         } = *origin;
         let dataset_id = upsert_dataset(tx, meta, &header.dim_names, source_id, owner)?;
         let outcome = ImportOutcome {
@@ -403,6 +457,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             added: 0,
             revised: 0,
             unchanged: 0,
+            withdrawn: 0,
             new_regions: Vec::new(),
         };
         if latest_snapshot_sha(tx, &meta.code, owner)?.as_deref() == Some(file_sha256) {
@@ -412,6 +467,8 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             }));
         }
         let has_rows: bool = tx.query_row(HAS_ROWS, params![dataset_id], |r| r.get(0))?;
+        let has_withdrawals: bool =
+            tx.query_row(HAS_WITHDRAWALS, params![dataset_id], |r| r.get(0))?;
         // The changes after the dataset's latest snapshot so far are this import's.
         let previous_snapshot: Option<String> = tx
             .query_row(
@@ -424,8 +481,8 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
         let snapshot_id: i64 = tx.query_row(
             "INSERT INTO snapshots (public_id, dataset_id, owner_account_id, imported_at, file_name,
                                     file_sha256, format, rows_in_file, rows_added, rows_revised,
-                                    rows_unchanged, citation_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, 0, ?9) RETURNING id",
+                                    rows_unchanged, citation_id, source_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, 0, ?9, ?10) RETURNING id",
             params![
                 snapshot_public,
                 dataset_id,
@@ -436,6 +493,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                 header.format.as_str(),
                 rows_in_file as i64,
                 super::datasets::snapshot_citation_id(&snapshot_public, file_sha256),
+                source_id,
             ],
             |r| r.get(0),
         )?;
@@ -457,6 +515,8 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             touched: Met::new(),
             regions_seen: Met::new(),
             changes: Vec::new(),
+            met_rows: (whole_dataset && has_rows).then(RowSet::default),
+            has_withdrawals,
             find_series: tx.prepare_cached(
                 "INSERT INTO series (dataset_id, unit, dims) VALUES (?1, ?2, ?3)
                  ON CONFLICT (dataset_id, unit, dims) DO UPDATE SET unit = excluded.unit
@@ -483,7 +543,13 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                 "UPDATE observations SET superseded_by = ?2 WHERE citation_id = ?1",
             )?,
             revive: tx.prepare_cached(
-                "UPDATE observations SET superseded_by = NULL WHERE citation_id = ?1",
+                "UPDATE observations SET superseded_by = NULL WHERE citation_id = ?1 RETURNING id",
+            )?,
+            restore: tx.prepare_cached(
+                "UPDATE observations SET superseded_by = ?4
+                 WHERE series_id = ?1 AND region_code = ?2 AND period = ?3
+                   AND superseded_by = 'withdrawn'
+                 RETURNING citation_id",
             )?,
             key: String::new(),
         })))
@@ -530,36 +596,55 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             conf_status: &row.conf_status,
             owner: self.owner,
         });
-        let existing: Option<(String, String, String, String)> = if self.has_rows {
+        let existing: Option<(String, String, String, String, i64)> = if self.has_rows {
             self.current
                 .query_row(params![row.region, series_id, row.period], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
                 })
                 .optional()?
         } else {
             None
         };
         let replaced = match existing {
+            None if self.has_withdrawals => self
+                .restore
+                .query_row(params![series_id, row.region, row.period, &cit], |r| {
+                    r.get::<String>(0)
+                })
+                .optional()?
+                .map(Replaced::withdrawal),
             None => None,
-            Some((_, text, flags, conf))
+            Some((_, text, flags, conf, id))
                 if text == row.value_text && flags == row.flags && conf == row.conf_status =>
             {
+                if let Some(met) = &mut self.met_rows {
+                    met.insert(id);
+                }
                 self.outcome.unchanged += 1;
                 return Ok(());
             }
-            Some((old, old_text, old_flags, _)) => {
+            Some((old, old_text, old_flags, _, _)) => {
                 // Free the (region, series, period) slot first: only one current row may hold it.
                 self.supersede.execute(params![old, cit])?;
                 Some(Replaced {
                     citation_id: old,
                     value_text: old_text,
                     flags: old_flags,
+                    withdrawal: false,
                 })
             }
         };
         // A value that returns to an earlier one revives that row and its citation.
-        let revived = replaced.is_some() && self.revive.execute(params![&cit])? > 0;
-        if !revived {
+        let revived = match replaced.is_some() {
+            true => (self.revive)
+                .query_row(params![&cit], |r| r.get::<i64>(0))
+                .optional()?,
+            false => None,
+        };
+        if let (Some(id), Some(met)) = (revived, &mut self.met_rows) {
+            met.insert(id);
+        }
+        if revived.is_none() {
             self.insert.add(params![
                 cit,
                 series_id,
@@ -574,14 +659,14 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                 self.owner
             ])?;
         }
-        match replaced {
-            None => self.outcome.added += 1,
-            Some(_) => self.outcome.revised += 1,
+        match &replaced {
+            Some(r) if !r.withdrawal => self.outcome.revised += 1,
+            _ => self.outcome.added += 1,
         }
         if self.changes.len() < events::MAX_LISTED_CHANGES {
             self.changes.push(RowChange::new(
                 (&row.region, &row.period, &row.unit, &dims),
-                (&row.value_text, &row.flags),
+                Some((&row.value_text, &row.flags)),
                 &cit,
                 replaced,
             ));
@@ -590,32 +675,130 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
         Ok(())
     }
 
-    /// Ends the snapshot: its counts, the `dataset.updated` event, the series' statistics and
-    /// blocks, the headline series and the regions met.
-    pub fn finish(self, meta: &DatasetMeta) -> anyhow::Result<ImportOutcome> {
+    /// Withdraws the current rows of the dataset that a whole-dataset file did not hold: each
+    /// gets a withdrawal in the new snapshot, which supersedes it. Read a page at a time, series
+    /// by series, in the order of the current rows' index.
+    fn withdraw_absent(&mut self, met: &RowSet) -> anyhow::Result<()> {
+        let tx = self.tx;
+        let mut series = tx.prepare_cached(
+            "SELECT id, unit, dims FROM series WHERE dataset_id = ?1 AND id > ?2 ORDER BY id
+             LIMIT 1000",
+        )?;
+        let mut older = tx.prepare_cached(OLDER_CURRENT_ROWS)?;
+        let mut withdraw = tx.prepare_cached(
+            "INSERT INTO observations (citation_id, series_id, region_code, period, value,
+                                       value_text, flags, conf_status, src_line, snapshot_id,
+                                       owner_account_id, superseded_by, withdrawn)
+             VALUES (?1, ?2, ?3, ?4, NULL, '', '', '', 0, ?5, ?6, 'withdrawn', ?7)",
+        )?;
+        let mut supersede =
+            tx.prepare_cached("UPDATE observations SET superseded_by = ?2 WHERE id = ?1")?;
+        let mut after_series = 0i64;
+        loop {
+            let page: Vec<(i64, String, String)> = series
+                .query_map(params![self.dataset_id, after_series], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })?
+                .collect::<SqlResult<_>>()?;
+            let Some(&(last, _, _)) = page.last() else {
+                return Ok(());
+            };
+            after_series = last;
+            for (series_id, unit, dims) in page {
+                let mut after = (String::new(), String::new());
+                loop {
+                    type Current = (i64, String, String, String, String, String);
+                    let rows: Vec<Current> = older
+                        .query_map(
+                            params![series_id, self.snapshot_id, &after.0, &after.1],
+                            |r| {
+                                Ok((
+                                    r.get(0)?,
+                                    r.get(1)?,
+                                    r.get(2)?,
+                                    r.get(3)?,
+                                    r.get(4)?,
+                                    r.get(5)?,
+                                ))
+                            },
+                        )?
+                        .collect::<SqlResult<_>>()?;
+                    let Some((_, _, region, period, _, _)) = rows.last() else {
+                        break;
+                    };
+                    after = (region.clone(), period.clone());
+                    for (id, old, region, period, value_text, flags) in rows {
+                        if met.contains(id) {
+                            continue;
+                        }
+                        let cit = crate::citation::source_citation_id(
+                            "withdrawal",
+                            &[&old, &self.file_sha256],
+                        );
+                        withdraw.execute(params![
+                            &cit,
+                            series_id,
+                            &region,
+                            &period,
+                            self.snapshot_id,
+                            self.owner,
+                            true
+                        ])?;
+                        supersede.execute(params![id, &cit])?;
+                        self.outcome.withdrawn += 1;
+                        self.touched.insert(series_id);
+                        self.series_seen.insert(series_id);
+                        if self.changes.len() < events::MAX_LISTED_CHANGES {
+                            self.changes.push(RowChange::new(
+                                (&region, &period, &unit, &dims),
+                                None,
+                                &cit,
+                                Some(Replaced {
+                                    citation_id: old,
+                                    value_text,
+                                    flags,
+                                    withdrawal: false,
+                                }),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ends the snapshot: the withdrawals of a whole-dataset file, its counts, the
+    /// `dataset.updated` event, the series' statistics and blocks, the headline series and the
+    /// regions met.
+    pub fn finish(mut self, meta: &DatasetMeta) -> anyhow::Result<ImportOutcome> {
+        // Every added row is written before anything reads them (the blocks, the statistics,
+        // the rows to withdraw).
+        self.insert.flush()?;
+        if let Some(met) = self.met_rows.take() {
+            self.withdraw_absent(&met)?;
+        }
         let SnapshotWriter {
             tx,
             mut outcome,
-            insert,
             snapshot_id,
             snapshot_public,
             dataset_id,
             owner,
             ..
         } = self;
-        // Every added row is written before anything reads them (the blocks, the statistics).
-        insert.finish()?;
-        if outcome.added + outcome.revised == 0 {
+        if outcome.added + outcome.revised + outcome.withdrawn == 0 {
             tx.execute("DELETE FROM snapshots WHERE id = ?1", params![snapshot_id])?;
         } else {
             tx.execute(
-                "UPDATE snapshots SET rows_added = ?2, rows_revised = ?3, rows_unchanged = ?4
+                "UPDATE snapshots SET rows_added = ?2, rows_revised = ?3, rows_unchanged = ?4,
+                                      rows_withdrawn = ?5
                  WHERE id = ?1",
                 params![
                     snapshot_id,
                     outcome.added as i64,
                     outcome.revised as i64,
-                    outcome.unchanged as i64
+                    outcome.unchanged as i64,
+                    outcome.withdrawn as i64
                 ],
             )?;
             let listed = self.changes.len() as u64;
@@ -626,8 +809,9 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                 "rows_added": outcome.added,
                 "rows_revised": outcome.revised,
                 "rows_unchanged": outcome.unchanged,
+                "rows_withdrawn": outcome.withdrawn,
                 "changes": self.changes,
-                "changes_complete": listed == outcome.added + outcome.revised,
+                "changes_complete": listed == outcome.added + outcome.revised + outcome.withdrawn,
                 "links": {
                     "dataset": format!("/datasets/{}", meta.code),
                     "export": format!("/export/bulk/{}.csv", meta.code),

@@ -124,6 +124,14 @@ fn obs_at(r: &Row, at: usize) -> SqlResult<ObsRow> {
     })
 }
 
+/// The end of a citation's chain of revisions ([`Scoped::chain_end`]).
+pub struct ChainEnd {
+    /// The citation that stands for the observation now.
+    pub citation: String,
+    /// The snapshot that withdrew the observation, when the chain ends in a withdrawal.
+    pub withdrawn_in: Option<String>,
+}
+
 /// A citation with everything `GET /citations/{citation_id}` shows.
 #[derive(Debug, Clone)]
 pub struct CitationRow {
@@ -131,6 +139,8 @@ pub struct CitationRow {
     pub region_code: String,
     pub src_line: i64,
     pub superseded_by: Option<String>,
+    /// A withdrawal (no value: a whole-dataset file no longer held the row it supersedes).
+    pub withdrawn: bool,
     pub dataset_code: String,
     pub dataset_id: i64,
     pub unit: String,
@@ -275,19 +285,20 @@ impl Scoped {
             // are read from SQLite); its series, dataset and snapshot from the catalogue.
             let held = self.public_rows().and_then(|rows| rows.cited(id));
             let found = match held {
-                Some(row) => Some((row.obs, row.region.to_owned(), row.src_line, None)),
+                Some(row) => Some((row.obs, row.region.to_owned(), row.src_line, None, false)),
                 None => self
                     .sql()
                     .prepare_cached(&format!(
-                        "SELECT {OBS_COLUMNS}, o.region_code, o.src_line, o.superseded_by
+                        "SELECT {OBS_COLUMNS}, o.region_code, o.src_line, o.superseded_by,
+                                o.withdrawn
                          FROM v_observations o WHERE o.citation_id = ?1"
                     ))?
                     .query_row(params![id], |r| {
-                        Ok((obs_at(r, 0)?, r.get(8)?, r.get(9)?, r.get(10)?))
+                        Ok((obs_at(r, 0)?, r.get(8)?, r.get(9)?, r.get(10)?, r.get(11)?))
                     })
                     .optional()?,
             };
-            let Some((obs, region_code, src_line, superseded_by)) = found else {
+            let Some((obs, region_code, src_line, superseded_by, withdrawn)) = found else {
                 return Ok(None);
             };
             let described = catalog
@@ -298,19 +309,20 @@ impl Scoped {
                     region_code,
                     src_line,
                     superseded_by,
+                    withdrawn,
                     dataset_code: dataset.code.clone(),
                     dataset_id: dataset.id,
                     unit: series.unit.clone(),
                     dims: series.dims.clone(),
                     snapshot: std::sync::Arc::clone(snapshot),
-                    source_id: dataset.source_id,
+                    source_id: snapshot.source_id.or(dataset.source_id),
                     obs,
                 }));
             }
         }
         let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {OBS_COLUMNS}, o.region_code, o.src_line, o.superseded_by, d.code, d.id,
-                    se.unit, se.dims, d.source_id, {SNAPSHOT_COLUMNS}
+                    se.unit, se.dims, d.source_id, o.withdrawn, {SNAPSHOT_COLUMNS}
              FROM v_observations o
              JOIN v_snapshots s ON s.id = o.snapshot_id
              JOIN v_series se ON se.id = o.series_id
@@ -319,6 +331,7 @@ impl Scoped {
         ))?;
         Ok(stmt
             .query_row(params![id], |r| {
+                let snapshot = snapshot_from_row(r, 17)?;
                 Ok(CitationRow {
                     obs: obs_at(r, 0)?,
                     region_code: r.get(8)?,
@@ -328,8 +341,9 @@ impl Scoped {
                     dataset_id: r.get(12)?,
                     unit: r.get(13)?,
                     dims: r.get(14)?,
-                    source_id: r.get(15)?,
-                    snapshot: std::sync::Arc::new(snapshot_from_row(r, 16)?),
+                    source_id: snapshot.source_id.or(r.get(15)?),
+                    withdrawn: r.get(16)?,
+                    snapshot: std::sync::Arc::new(snapshot),
                 })
             })
             .optional()?)
@@ -352,19 +366,37 @@ impl Scoped {
     /// The citation that currently stands for the same observation: the end of the
     /// `superseded_by` chain (bounded, in case of a revision cycle A → B → A).
     pub fn current_citation(&self, id: &str) -> StoreResult<String> {
-        let mut stmt = self
-            .sql()
-            .prepare_cached("SELECT superseded_by FROM v_observations WHERE citation_id = ?1")?;
-        let mut current = id.to_owned();
+        Ok(self.chain_end(id)?.citation)
+    }
+
+    /// Where the `superseded_by` chain from `id` ends (bounded, in case of a revision cycle
+    /// A → B → A): the citation that stands for the observation now, and the snapshot that
+    /// withdrew it when that is a withdrawal.
+    pub fn chain_end(&self, id: &str) -> StoreResult<ChainEnd> {
+        let mut stmt = self.sql().prepare_cached(
+            "SELECT o.superseded_by, s.public_id FROM v_observations o
+             JOIN v_snapshots s ON s.id = o.snapshot_id WHERE o.citation_id = ?1",
+        )?;
+        let mut citation = id.to_owned();
         for _ in 0..64 {
-            let next: Option<Option<String>> =
-                stmt.query_row(params![&current], |r| r.get(0)).optional()?;
-            match next.flatten() {
-                Some(next) => current = next,
-                None => break,
+            let next: Option<(Option<String>, String)> = stmt
+                .query_row(params![&citation], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?;
+            match next {
+                Some((Some(next), snapshot)) if next == super::import::WITHDRAWN => {
+                    return Ok(ChainEnd {
+                        citation,
+                        withdrawn_in: Some(snapshot),
+                    });
+                }
+                Some((Some(next), _)) => citation = next,
+                _ => break,
             }
         }
-        Ok(current)
+        Ok(ChainEnd {
+            citation,
+            withdrawn_in: None,
+        })
     }
 }
 

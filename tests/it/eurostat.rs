@@ -37,6 +37,9 @@ struct Behaviour {
     /// Eurostat updated nama_10r_3gdp: its table of contents' date moved, and its data revised
     /// one value (Albania's GDP per inhabitant of 2021, 5400 then 5500).
     updated: bool,
+    /// Eurostat no longer publishes the line of this series (its key, as the TSV's first
+    /// column writes it).
+    dropped: Option<&'static str>,
     requests: Vec<String>,
 }
 
@@ -115,6 +118,14 @@ fn answer(shared: &Mutex<Behaviour>, uri: &http::Uri) -> hyper::Response<Full<By
                     .unwrap()
                     .replacen("4700 \t5400 ", "4700 \t5500 ", 1);
             text = revised.into_bytes();
+        }
+        if let Some(key) = b.dropped {
+            let kept: String = String::from_utf8(text)
+                .unwrap()
+                .split_inclusive('\n')
+                .filter(|line| !line.starts_with(&format!("{key}\t")))
+                .collect();
+            text = kept.into_bytes();
         }
         let mut data = gzip(&text, b.level);
         if b.truncated {
@@ -569,4 +580,143 @@ async fn a_sync_fetches_only_what_eurostat_changed() {
     let report = sync(dir.path().to_owned(), stand_in.url.clone()).await;
     assert_eq!(report["already_running"], true, "{report}");
     assert!(stand_in.requests().is_empty());
+}
+
+/// A fetch is the whole dataset: rows its file no longer holds are withdrawn, not deleted. Each
+/// old citation still resolves and names the snapshot that withdrew it; the withdrawal has a
+/// citation of its own, without a value or a line; the changes list and the snapshot count them.
+/// Published again, the values are current once more and the change names the withdrawal.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fetch_withdraws_rows_eurostat_no_longer_publishes_and_restores_them() {
+    const KEY: &str = "A,EUR_HAB,AL011";
+    let values_on_line = String::from_utf8(fixture("estat_nama_10r_3gdp.tsv"))
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with(&format!("{KEY}\t")))
+        .unwrap()
+        .split('\t')
+        .skip(1)
+        .filter(|cell| !cell.trim().starts_with(':'))
+        .count() as u64;
+    assert_eq!(values_on_line, 14);
+    let stand_in = StandIn::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, first, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    let first_snapshot = first[0]["snapshot"].as_str().unwrap().to_owned();
+    let cited_2021 = |dir: &std::path::Path| -> Option<String> {
+        let conn = rusqlite::Connection::open(dir.join(regintel::store::DB_FILE)).unwrap();
+        conn.query_row(
+            "SELECT o.citation_id FROM observations o JOIN series s ON s.id = o.series_id
+             WHERE o.region_code = 'AL011' AND o.period = '2021' AND s.unit = 'EUR_HAB'
+               AND o.superseded_by IS NULL",
+            [],
+            |r| r.get(0),
+        )
+        .ok()
+    };
+    let old = cited_2021(dir.path()).unwrap();
+
+    stand_in.set(|b| b.dropped = Some(KEY));
+    let (ok, second, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    let outcome = &second[0];
+    assert_eq!(outcome["withdrawn"], values_on_line, "{second}");
+    assert_eq!(
+        (&outcome["added"], &outcome["revised"]),
+        (&0.into(), &0.into())
+    );
+    let withdrawing = outcome["snapshot"].as_str().unwrap().to_owned();
+    assert_eq!(cited_2021(dir.path()), None, "no current row");
+
+    let s = TestServer::start_in(dir, Default::default()).await;
+    let cited = s.get(&format!("/citations/{old}")).await.json();
+    let data = &cited["data"];
+    assert_eq!(data["value_text"], "3900", "{cited}");
+    assert_eq!(data["withdrawn_in"], withdrawing.as_str(), "{cited}");
+    // Its source is the download it came in, not the dataset's latest.
+    assert_eq!(
+        data["source"]["origin"]["sha256"], data["snapshot"]["file_sha256"],
+        "{cited}"
+    );
+    assert_eq!(data["snapshot"]["id"], first_snapshot.as_str());
+    let withdrawal = data["superseded_by"].as_str().unwrap().to_owned();
+    assert_eq!(data["current_citation"], withdrawal.as_str());
+    let shown = s.get(&format!("/citations/{withdrawal}")).await.json();
+    let w = &shown["data"];
+    assert_eq!(
+        (&w["value"], &w["location"], &w["superseded_by"]),
+        (&Value::Null, &Value::Null, &Value::Null),
+        "{shown}"
+    );
+    assert_eq!(w["withdrawn_in"], withdrawing.as_str());
+    assert_eq!(w["snapshot"]["id"], withdrawing.as_str());
+    assert_eq!(w["snapshot"]["rows_withdrawn"], values_on_line);
+    let how = w["how_to_verify"].as_str().unwrap();
+    assert!(how.contains("no line of it holds region AL011"), "{how}");
+    // The page says so too.
+    let page = String::from_utf8(
+        s.client
+            .get(&format!("/explore/citations/{old}"))
+            .await
+            .body,
+    )
+    .unwrap();
+    assert!(page.contains("data-testid=\"withdrawn\""), "{page}");
+
+    let changes = s
+        .get(&format!(
+            "/datasets/nama_10r_3gdp/changes?since_snapshot={first_snapshot}&limit=100"
+        ))
+        .await
+        .json();
+    let listed = changes["data"].as_array().unwrap();
+    assert_eq!(listed.len() as u64, values_on_line, "{changes}");
+    let change = listed.iter().find(|c| c["period"] == "2021").unwrap();
+    assert_eq!(change["change"], "withdrawn", "{change}");
+    assert_eq!(change["region"], "AL011");
+    assert_eq!(change["value"], Value::Null);
+    assert_eq!(change["previous_value"], "3900");
+    assert_eq!(change["replaces"], old.as_str());
+    assert_eq!(change["citation_id"], withdrawal.as_str());
+    assert_eq!(change["snapshot"], withdrawing.as_str());
+    // The region's figures no longer hold the series' values.
+    let compared = s
+        .get("/compare?regions=AL011,AL012&dataset=nama_10r_3gdp")
+        .await
+        .json();
+    let al011 = (compared["data"]["regions"].as_array().unwrap().iter())
+        .find(|r| r["region"]["code"] == "AL011" || r["code"] == "AL011")
+        .cloned()
+        .unwrap_or(Value::Null);
+    assert!(
+        !al011.to_string().contains(&old),
+        "a withdrawn value is not served: {compared}"
+    );
+    let dir = s.stop_keeping_data().await;
+
+    // Published again: the same file as the first fetch, so the same rows and citations.
+    stand_in.set(|b| b.dropped = None);
+    let (ok, third, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    assert_eq!(
+        (&third[0]["added"], &third[0]["withdrawn"]),
+        (&values_on_line.into(), &0.into()),
+        "{third}"
+    );
+    assert_eq!(cited_2021(dir.path()).as_deref(), Some(old.as_str()));
+    let s = TestServer::start_in(dir, Default::default()).await;
+    let cited = s.get(&format!("/citations/{old}")).await.json();
+    assert_eq!(
+        (
+            &cited["data"]["withdrawn_in"],
+            &cited["data"]["superseded_by"]
+        ),
+        (&Value::Null, &Value::Null),
+        "{cited}"
+    );
+    let shown = s.get(&format!("/citations/{withdrawal}")).await.json();
+    assert_eq!(shown["data"]["superseded_by"], old.as_str(), "{shown}");
+    assert_eq!(shown["data"]["withdrawn_in"], Value::Null, "{shown}");
+    s.stop().await.unwrap();
 }

@@ -684,10 +684,15 @@ impl BulkInsert<'_> {
     }
 
     /// Writes what is still gathered.
-    pub fn finish(self) -> SqlResult<()> {
+    pub fn finish(mut self) -> SqlResult<()> {
+        self.flush()
+    }
+
+    /// Writes what is gathered so far: every row added is in the table when it returns.
+    pub fn flush(&mut self) -> SqlResult<()> {
         match self {
             BulkInsert::Sqlite(_) => Ok(()),
-            BulkInsert::Postgres(copy) => copy.finish(),
+            BulkInsert::Postgres(copy) => copy.send(),
         }
     }
 }

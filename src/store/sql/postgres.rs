@@ -204,7 +204,8 @@ impl<'c> Copy<'c> {
         Ok(())
     }
 
-    fn send(&mut self) -> SqlResult<()> {
+    /// Sends the rows gathered.
+    pub fn send(&mut self) -> SqlResult<()> {
         if self.rows.is_empty() {
             return Ok(());
         }
@@ -221,10 +222,6 @@ impl<'c> Copy<'c> {
             writer.finish()?;
             Ok(())
         })
-    }
-
-    pub fn finish(mut self) -> SqlResult<()> {
-        self.send()
     }
 }
 

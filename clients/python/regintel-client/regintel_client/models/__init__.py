@@ -27,7 +27,6 @@ from .bucket import Bucket
 from .citation_detail import CitationDetail
 from .citation_detail_dataset import CitationDetailDataset
 from .citation_detail_dimensions import CitationDetailDimensions
-from .citation_detail_location import CitationDetailLocation
 from .citation_detail_region import CitationDetailRegion
 from .cited import Cited
 from .claim import Claim
@@ -113,6 +112,7 @@ from .list_meta import ListMeta
 from .list_regions_response_200 import ListRegionsResponse200
 from .list_webhook_deliveries_response_200 import ListWebhookDeliveriesResponse200
 from .list_webhooks_response_200 import ListWebhooksResponse200
+from .location import Location
 from .login_request import LoginRequest
 from .login_response_200 import LoginResponse200
 from .meta import Meta
@@ -205,7 +205,6 @@ __all__ = (
     "CitationDetail",
     "CitationDetailDataset",
     "CitationDetailDimensions",
-    "CitationDetailLocation",
     "CitationDetailRegion",
     "Cited",
     "Claim",
@@ -291,6 +290,7 @@ __all__ = (
     "ListRegionsResponse200",
     "ListWebhookDeliveriesResponse200",
     "ListWebhooksResponse200",
+    "Location",
     "LoginRequest",
     "LoginResponse200",
     "Meta",

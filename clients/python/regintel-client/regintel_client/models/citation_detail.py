@@ -11,9 +11,9 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.citation_detail_dataset import CitationDetailDataset
     from ..models.citation_detail_dimensions import CitationDetailDimensions
-    from ..models.citation_detail_location import CitationDetailLocation
     from ..models.citation_detail_region import CitationDetailRegion
     from ..models.flag import Flag
+    from ..models.location import Location
     from ..models.snapshot_info import SnapshotInfo
     from ..models.source_info import SourceInfo
 
@@ -31,7 +31,7 @@ class CitationDetail:
         flags (list[Flag]):
         how_to_verify (str):
         id (str):
-        location (CitationDetailLocation):
+        location (Location | None): Where the file shows the value; null for a withdrawal (the file does not hold it).
         period (str):
         region (CitationDetailRegion):
         snapshot (SnapshotInfo):
@@ -39,6 +39,9 @@ class CitationDetail:
         unit (str):
         value (float | None):
         value_text (str): The value exactly as printed in the source.
+        withdrawn_in (None | str): The snapshot (`snp_...`) whose file, a whole-dataset fetch from Eurostat, no longer
+            held this observation, when its revisions end in a withdrawal (`current_citation` is then the withdrawal, which
+            has no value); null while the observation is published.
         source (None | SourceInfo | Unset):
     """
 
@@ -48,7 +51,7 @@ class CitationDetail:
     flags: list[Flag]
     how_to_verify: str
     id: str
-    location: CitationDetailLocation
+    location: Location | None
     period: str
     region: CitationDetailRegion
     snapshot: SnapshotInfo
@@ -56,10 +59,12 @@ class CitationDetail:
     unit: str
     value: float | None
     value_text: str
+    withdrawn_in: None | str
     source: None | SourceInfo | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.location import Location  # noqa: PLC0415
         from ..models.source_info import SourceInfo  # noqa: PLC0415
 
         current_citation = self.current_citation
@@ -77,7 +82,11 @@ class CitationDetail:
 
         id = self.id
 
-        location = self.location.to_dict()
+        location: dict[str, Any] | None
+        if isinstance(self.location, Location):
+            location = self.location.to_dict()
+        else:
+            location = self.location
 
         period = self.period
 
@@ -94,6 +103,9 @@ class CitationDetail:
         value = self.value
 
         value_text = self.value_text
+
+        withdrawn_in: None | str
+        withdrawn_in = self.withdrawn_in
 
         source: dict[str, Any] | None | Unset
         if isinstance(self.source, Unset):
@@ -121,6 +133,7 @@ class CitationDetail:
                 "unit": unit,
                 "value": value,
                 "value_text": value_text,
+                "withdrawn_in": withdrawn_in,
             }
         )
         if source is not UNSET:
@@ -132,9 +145,9 @@ class CitationDetail:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.citation_detail_dataset import CitationDetailDataset  # noqa: PLC0415
         from ..models.citation_detail_dimensions import CitationDetailDimensions  # noqa: PLC0415
-        from ..models.citation_detail_location import CitationDetailLocation  # noqa: PLC0415
         from ..models.citation_detail_region import CitationDetailRegion  # noqa: PLC0415
         from ..models.flag import Flag  # noqa: PLC0415
+        from ..models.location import Location  # noqa: PLC0415
         from ..models.snapshot_info import SnapshotInfo  # noqa: PLC0415
         from ..models.source_info import SourceInfo  # noqa: PLC0415
 
@@ -156,7 +169,20 @@ class CitationDetail:
 
         id = d.pop("id")
 
-        location = CitationDetailLocation.from_dict(d.pop("location"))
+        def _parse_location(data: object) -> Location | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                location_type_1 = Location.from_dict(data)
+
+                return location_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Location | None, data)
+
+        location = _parse_location(d.pop("location"))
 
         period = d.pop("period")
 
@@ -181,6 +207,13 @@ class CitationDetail:
         value = _parse_value(d.pop("value"))
 
         value_text = d.pop("value_text")
+
+        def _parse_withdrawn_in(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        withdrawn_in = _parse_withdrawn_in(d.pop("withdrawn_in"))
 
         def _parse_source(data: object) -> None | SourceInfo | Unset:
             if data is None:
@@ -214,6 +247,7 @@ class CitationDetail:
             unit=unit,
             value=value,
             value_text=value_text,
+            withdrawn_in=withdrawn_in,
             source=source,
         )
 

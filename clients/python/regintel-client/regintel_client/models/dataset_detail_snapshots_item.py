@@ -26,6 +26,8 @@ class DatasetDetailSnapshotsItem:
         rows_in_file (int | Unset):
         rows_revised (int | Unset):
         rows_unchanged (int | Unset):
+        rows_withdrawn (int | Unset): Rows of the dataset the snapshot's file no longer held (a whole-dataset fetch from
+            Eurostat), withdrawn; 0 for any other import.
     """
 
     file_name: str
@@ -38,6 +40,7 @@ class DatasetDetailSnapshotsItem:
     rows_in_file: int | Unset = UNSET
     rows_revised: int | Unset = UNSET
     rows_unchanged: int | Unset = UNSET
+    rows_withdrawn: int | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -62,6 +65,8 @@ class DatasetDetailSnapshotsItem:
 
         rows_unchanged = self.rows_unchanged
 
+        rows_withdrawn = self.rows_withdrawn
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -82,6 +87,8 @@ class DatasetDetailSnapshotsItem:
             field_dict["rows_revised"] = rows_revised
         if rows_unchanged is not UNSET:
             field_dict["rows_unchanged"] = rows_unchanged
+        if rows_withdrawn is not UNSET:
+            field_dict["rows_withdrawn"] = rows_withdrawn
 
         return field_dict
 
@@ -113,6 +120,8 @@ class DatasetDetailSnapshotsItem:
 
         rows_unchanged = d.pop("rows_unchanged", UNSET)
 
+        rows_withdrawn = d.pop("rows_withdrawn", UNSET)
+
         dataset_detail_snapshots_item = cls(
             file_name=file_name,
             file_sha256=file_sha256,
@@ -124,6 +133,7 @@ class DatasetDetailSnapshotsItem:
             rows_in_file=rows_in_file,
             rows_revised=rows_revised,
             rows_unchanged=rows_unchanged,
+            rows_withdrawn=rows_withdrawn,
         )
 
         dataset_detail_snapshots_item.additional_properties = d

@@ -20,14 +20,17 @@ T = TypeVar("T", bound="DatasetUpdatedData")
 class DatasetUpdatedData:
     """
     Attributes:
-        changes (list[RowChange]): The rows that are new or revised, in the file's order, up to the bound: each with its
-            region, period and series, its value as published and, for a revision, the value and citation it replaces.
+        changes (list[RowChange]): The rows that are new, revised or withdrawn, in the file's order (withdrawals last),
+            up to the bound: each with its region, period and series, its value as published and, for a revision or a
+            withdrawal, the value and citation it replaces.
         changes_complete (bool): False when more rows changed than are listed: `links.changes` lists them all, paged.
         dataset (str):
         links (DatasetUpdatedDataLinks):
         rows_added (int):
         rows_revised (int):
         rows_unchanged (int):
+        rows_withdrawn (int): Rows a whole-dataset fetch from Eurostat no longer held, withdrawn (0 for any other
+            import).
         snapshot (str): The new snapshot (`snp_...`).
         visibility (DatasetUpdatedDataVisibility): Public data goes to every subscribed endpoint; an account's private
             data only to its own.
@@ -40,6 +43,7 @@ class DatasetUpdatedData:
     rows_added: int
     rows_revised: int
     rows_unchanged: int
+    rows_withdrawn: int
     snapshot: str
     visibility: DatasetUpdatedDataVisibility
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -62,6 +66,8 @@ class DatasetUpdatedData:
 
         rows_unchanged = self.rows_unchanged
 
+        rows_withdrawn = self.rows_withdrawn
+
         snapshot = self.snapshot
 
         visibility = self.visibility.value
@@ -77,6 +83,7 @@ class DatasetUpdatedData:
                 "rows_added": rows_added,
                 "rows_revised": rows_revised,
                 "rows_unchanged": rows_unchanged,
+                "rows_withdrawn": rows_withdrawn,
                 "snapshot": snapshot,
                 "visibility": visibility,
             }
@@ -109,6 +116,8 @@ class DatasetUpdatedData:
 
         rows_unchanged = d.pop("rows_unchanged")
 
+        rows_withdrawn = d.pop("rows_withdrawn")
+
         snapshot = d.pop("snapshot")
 
         visibility = DatasetUpdatedDataVisibility(d.pop("visibility"))
@@ -121,6 +130,7 @@ class DatasetUpdatedData:
             rows_added=rows_added,
             rows_revised=rows_revised,
             rows_unchanged=rows_unchanged,
+            rows_withdrawn=rows_withdrawn,
             snapshot=snapshot,
             visibility=visibility,
         )

@@ -19,31 +19,34 @@ T = TypeVar("T", bound="RowChange")
 class RowChange:
     """
     Attributes:
-        change (RowChangeChange):
-        citation_id (str):
+        change (RowChangeChange): `withdrawn`: a whole-dataset fetch from Eurostat no longer held the row (`replaces`),
+            which its citation still resolves to, saying so; `added` with a `replaces`: the value is published again after a
+            withdrawal.
+        citation_id (str): The row written: for a withdrawal, the withdrawal's own citation.
         dimensions (RowChangeDimensions):
-        flags (str): Its flags as published (`p` provisional, `e` estimated, `b` break in series, ...): a revision may
-            change only them.
+        flags (None | str): Its flags as published (`p` provisional, `e` estimated, `b` break in series, ...): a
+            revision may change only them. Null for a withdrawal.
         period (str):
-        previous_flags (None | str): For a revision: the flags of the value it replaces.
-        previous_value (None | str): For a revision: the value it replaces, as published.
+        previous_flags (None | str): For a revision or a withdrawal: the flags of the value it replaces.
+        previous_value (None | str): For a revision or a withdrawal: the value it replaces, as published.
         region (str):
-        replaces (None | str): For a revision: the citation of the value it supersedes.
+        replaces (None | str): For a revision or a withdrawal: the citation of the value it supersedes; for a value
+            published again, the withdrawal's.
         unit (str):
-        value (str): As published (flags apart).
+        value (None | str): As published (flags apart); null for a withdrawal.
     """
 
     change: RowChangeChange
     citation_id: str
     dimensions: RowChangeDimensions
-    flags: str
+    flags: None | str
     period: str
     previous_flags: None | str
     previous_value: None | str
     region: str
     replaces: None | str
     unit: str
-    value: str
+    value: None | str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -53,6 +56,7 @@ class RowChange:
 
         dimensions = self.dimensions.to_dict()
 
+        flags: None | str
         flags = self.flags
 
         period = self.period
@@ -70,6 +74,7 @@ class RowChange:
 
         unit = self.unit
 
+        value: None | str
         value = self.value
 
         field_dict: dict[str, Any] = {}
@@ -103,7 +108,12 @@ class RowChange:
 
         dimensions = RowChangeDimensions.from_dict(d.pop("dimensions"))
 
-        flags = d.pop("flags")
+        def _parse_flags(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        flags = _parse_flags(d.pop("flags"))
 
         period = d.pop("period")
 
@@ -132,7 +142,12 @@ class RowChange:
 
         unit = d.pop("unit")
 
-        value = d.pop("value")
+        def _parse_value(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        value = _parse_value(d.pop("value"))
 
         row_change = cls(
             change=change,

@@ -6,15 +6,15 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="CitationDetailLocation")
+T = TypeVar("T", bound="Location")
 
 
 @_attrs_define
-class CitationDetailLocation:
+class Location:
     """
     Attributes:
-        column (str):
-        line (int):
+        column (str): Which column of that line holds the value.
+        line (int): The line of the file (the first is 1).
     """
 
     column: str
@@ -44,13 +44,13 @@ class CitationDetailLocation:
 
         line = d.pop("line")
 
-        citation_detail_location = cls(
+        location = cls(
             column=column,
             line=line,
         )
 
-        citation_detail_location.additional_properties = d
-        return citation_detail_location
+        location.additional_properties = d
+        return location
 
     @property
     def additional_keys(self) -> list[str]:
