@@ -94,7 +94,10 @@ pub struct DatasetDetail {
     #[serde(flatten)]
     pub summary: DatasetSummary,
     pub series: Vec<SeriesInfo>,
+    /// The newest snapshots ([`SNAPSHOTS_IN_DETAIL`] at most).
     pub snapshots: Vec<CitedSnapshot>,
+    /// All its snapshots.
+    pub snapshot_count: usize,
     #[serde(serialize_with = "shown_source")]
     pub source: Option<Arc<SourceRecord>>,
     /// An account's own dataset: whether its uploads refuse codes of no known region.
@@ -222,34 +225,30 @@ pub fn list(
         .iter()
         .map(|d| {
             let series = store.series_of(d.id)?;
-            let snapshots = store.snapshots_of(d.id)?;
-            summarize(citer, d, &series, snapshots.first())
+            let latest = store.latest_snapshot_of(d.id)?;
+            summarize(citer, d, &series, latest.as_ref())
         })
         .collect::<Result<_, _>>()?;
     Ok((summaries, total))
 }
 
-/// A dataset with its series, source and snapshots, each snapshot cited by `citer`.
+/// The snapshots a dataset's detail shows, newest first; the rest are paged by
+/// `GET /datasets/{code}/snapshots` (a fetched dataset gains two a day).
+pub const SNAPSHOTS_IN_DETAIL: usize = 10;
+
+/// A dataset with its series, source and newest snapshots, each snapshot cited by `citer`.
 pub fn detail(store: &Scoped, citer: &mut Citer, code: &str) -> Result<DatasetDetail, Error> {
     let _snapshot = store.snapshot()?;
-    let d = store
-        .dataset(code)?
-        .ok_or_else(|| Rejection::UnknownDataset(code.to_owned()))?;
+    let d = dataset(store, code)?;
     let series = store.series_of(d.id)?;
-    let snapshots = store.snapshots_of(d.id)?;
+    let snapshots = store.snapshots_of(d.id, None, SNAPSHOTS_IN_DETAIL)?;
     let source = match d.source_id {
         Some(id) => store.source(id)?,
         None => None,
     };
-    let mut cited = Vec::with_capacity(snapshots.len());
-    for snapshot in &snapshots {
-        cited.push(CitedSnapshot {
-            snapshot: snapshot_info(snapshot),
-            citation: citer.cite_snapshot(&d, snapshot)?.map(|c| c.to_string()),
-        });
-    }
     Ok(DatasetDetail {
         summary: summarize(citer, &d, &series, snapshots.first())?,
+        snapshot_count: store.snapshot_count(d.id)?,
         series: series
             .iter()
             .map(|s| SeriesInfo {
@@ -267,8 +266,48 @@ pub fn detail(store: &Scoped, citer: &mut Citer, code: &str) -> Result<DatasetDe
                 },
             })
             .collect(),
-        snapshots: cited,
+        snapshots: cite_snapshots(citer, &d, &snapshots)?,
         source,
         strict_regions: d.private.then_some(d.strict_regions),
     })
+}
+
+/// Up to `limit` snapshots of dataset `code`, newest first, after the snapshot `after`, each
+/// cited by `citer`; and how many the dataset has.
+pub fn snapshots(
+    store: &Scoped,
+    citer: &mut Citer,
+    code: &str,
+    after: Option<&str>,
+    limit: usize,
+) -> Result<(Vec<CitedSnapshot>, usize), Error> {
+    let _snapshot = store.snapshot()?;
+    let d = dataset(store, code)?;
+    let page = store.snapshots_of(d.id, after, limit)?;
+    Ok((
+        cite_snapshots(citer, &d, &page)?,
+        store.snapshot_count(d.id)?,
+    ))
+}
+
+fn dataset(store: &Scoped, code: &str) -> Result<Arc<DatasetRow>, Error> {
+    Ok(store
+        .dataset(code)?
+        .ok_or_else(|| Rejection::UnknownDataset(code.to_owned()))?)
+}
+
+fn cite_snapshots(
+    citer: &mut Citer,
+    d: &DatasetRow,
+    snapshots: &[SnapshotRow],
+) -> Result<Vec<CitedSnapshot>, Error> {
+    snapshots
+        .iter()
+        .map(|snapshot| {
+            Ok(CitedSnapshot {
+                snapshot: snapshot_info(snapshot),
+                citation: citer.cite_snapshot(d, snapshot)?.map(|c| c.to_string()),
+            })
+        })
+        .collect()
 }

@@ -142,7 +142,7 @@ pub fn metadata(
             json!({"code": u, "label": label})
         })
         .collect();
-    let snapshot = store.snapshots_of(dataset.id)?.into_iter().next();
+    let snapshot = store.latest_snapshot_of(dataset.id)?;
     let source = match dataset.source_id {
         Some(id) => store.source(id)?,
         None => None,

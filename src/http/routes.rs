@@ -86,6 +86,7 @@ pub static ROUTES: &[Route] = &[
     Route::new(GET,    "/compare",                           "compareRegions",     Public,        Inline(compare::compare)).cached(),
     Route::new(GET,    "/datasets",                          "listDatasets",       Public,        Heavy(datasets::list)).cached(),
     Route::new(GET,    "/datasets/{dataset_code}",           "getDataset",         Public,        Heavy(datasets::get)).cached(),
+    Route::new(GET,    "/datasets/{dataset_code}/snapshots", "listDatasetSnapshots", Public,       Heavy(datasets::snapshots)).cached(),
     Route::new(GET,    "/datasets/{dataset_code}/changes",   "listDatasetChanges", Public,        Heavy(datasets::changes)).cached(),
     Route::new(GET,    "/citations/{citation_id}",           "getCitation",        Public,        Inline(citations::get)).cached(),
     Route::new(POST,   "/auth/login",                        "login",              Public,        Blocking(account::login)).json().secret().presents_credential(),

@@ -236,7 +236,7 @@ pub static OPERATIONS: &[Operation] = &[
         id: "getDataset",
         tag: "datasets",
         summary: "One dataset",
-        description: "As in the list, plus every series (unit and dimension values) with its coverage, every snapshot (import) newest first, and the source with its licence.",
+        description: "As in the list, plus every series (unit and dimension values) with its coverage, its newest 10 snapshots (imports, newest first; `snapshot_count` says how many it has, `GET /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence.",
         params: &[DATASET_CODE],
         request: None,
         schema: "DatasetDetail",
@@ -245,10 +245,32 @@ pub static OPERATIONS: &[Operation] = &[
         raw: None,
     },
     Operation {
+        id: "listDatasetSnapshots",
+        tag: "datasets",
+        summary: "A dataset's snapshots",
+        description: "Every snapshot (import, upload or fetch) of the dataset, newest first, each with its file's name and SHA-256, the rows it added, revised, left unchanged and withdrew, and its citation. A dataset kept in step with Eurostat gains up to two a day.",
+        params: &[
+            DATASET_CODE,
+            Param {
+                name: "limit",
+                location: Location::Query,
+                required: false,
+                schema: r#"{"type":"integer","minimum":1,"maximum":200,"default":20}"#,
+                description: "Snapshots per page.",
+            },
+            CURSOR,
+        ],
+        request: None,
+        schema: "DatasetSnapshotList",
+        errors: &["unknown_dataset", "invalid_parameter"],
+        success: 200,
+        raw: None,
+    },
+    Operation {
         id: "listDatasetChanges",
         tag: "datasets",
         summary: "A dataset's changes",
-        description: "Every row the dataset's snapshots (imports and uploads) after `since_snapshot` wrote, or all its snapshots' without it, in import order: each added or revised row with its snapshot, region, period, unit, dimensions, value as published and, for a revision, the value and citation it replaces. A `dataset.updated` event whose `changes` are not complete links here. No `total`: an import may write millions of rows.",
+        description: "Every row the dataset's snapshots (imports and uploads) after `since_snapshot` wrote, or all its snapshots' without it, in import order: each added, revised or withdrawn row with its snapshot, region, period, unit, dimensions, value as published and, for a revision, the value and citation it replaces. A `dataset.updated` event whose `changes` are not complete links here. No `total`: an import may write millions of rows.",
         params: &[
             DATASET_CODE,
             Param {
@@ -256,7 +278,7 @@ pub static OPERATIONS: &[Operation] = &[
                 location: Location::Query,
                 required: false,
                 schema: r#"{"type":"string","examples":["snp_01jd3m8q6k2v5x7z9b1c3d5f7h"]}"#,
-                description: "A snapshot of the dataset (its `snapshots` in `GET /datasets/{dataset_code}`): only the changes of the snapshots after it.",
+                description: "A snapshot of the dataset (`GET /datasets/{dataset_code}/snapshots`): only the changes of the snapshots after it.",
             },
             Param {
                 name: "limit",

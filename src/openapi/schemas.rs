@@ -226,16 +226,19 @@ pub fn all() -> Value {
             "snapshot": {"type": "string", "description": "The snapshot that wrote the row (`snp_...`)."},
         }))]},
         "DatasetChangeList": array_of("DatasetChange"),
-        "DatasetDetail": {"allOf": [r("DatasetSummary"), object(&["series", "snapshots"], json!({
+        "CitedSnapshot": {"allOf": [r("SnapshotInfo"), object(&["citation"], json!({
+            "citation": {"type": ["string", "null"], "description": "The snapshot's citation: it resolves to the snapshot and its source."},
+        }))]},
+        "DatasetSnapshotList": array_of("CitedSnapshot"),
+        "DatasetDetail": {"allOf": [r("DatasetSummary"), object(&["series", "snapshots", "snapshot_count"], json!({
             "series": {"type": "array", "items": object(&["unit", "dimensions", "headline"], json!({
                 "unit": {"type": "string"},
                 "dimensions": {"type": "object", "additionalProperties": {"type": "string"}},
                 "headline": {"type": "boolean"},
                 "observations": {"type": "integer"}, "regions": {"type": "integer"}, "periods": r("Periods"),
             }))},
-            "snapshots": {"type": "array", "items": {"allOf": [r("SnapshotInfo"), object(&["citation"], json!({
-                "citation": {"type": ["string", "null"], "description": "The snapshot's citation: it resolves to the snapshot and its source."},
-            }))]}},
+            "snapshots": {"type": "array", "items": r("CitedSnapshot"), "description": "The newest snapshots, 10 at most: `GET /datasets/{dataset_code}/snapshots` pages them all."},
+            "snapshot_count": {"type": "integer", "description": "How many snapshots the dataset has."},
             "source": {"oneOf": [{"type": "null"}, r("SourceInfo")]},
             "strict_regions": {"type": "boolean", "description": "An account's own dataset only: its uploads refuse region codes of no known region."},
         }))]},

@@ -404,7 +404,6 @@ fn account_by_id(db: &Db<'_>, id: i64) -> StoreResult<Option<AccountRow>> {
 }
 
 impl Scoped {
-    /// The caller's own keys, newest first.
     /// Up to `limit` of the caller's keys, newest first, after the key `after` (none when the
     /// caller has no such key).
     pub fn my_keys_page(&self, after: Option<&str>, limit: usize) -> StoreResult<Vec<KeyRow>> {

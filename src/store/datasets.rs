@@ -409,13 +409,38 @@ impl Scoped {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// Snapshots of a dataset, newest first.
-    pub fn snapshots_of(&self, dataset_id: i64) -> StoreResult<Vec<SnapshotRow>> {
+    /// Up to `limit` snapshots of dataset `dataset_id`, newest first, after the snapshot
+    /// `after` (its public id; none when the dataset has no such snapshot).
+    pub fn snapshots_of(
+        &self,
+        dataset_id: i64,
+        after: Option<&str>,
+        limit: usize,
+    ) -> StoreResult<Vec<SnapshotRow>> {
         let mut stmt = self.sql().prepare_cached(&format!(
-            "SELECT {SNAPSHOT_COLUMNS} FROM v_snapshots s WHERE s.dataset_id = ?1 ORDER BY s.id DESC"
+            "SELECT {SNAPSHOT_COLUMNS} FROM v_snapshots s WHERE s.dataset_id = ?1
+               AND (s.id < (SELECT id FROM v_snapshots WHERE dataset_id = ?1 AND public_id = ?2)
+                    OR ?2 IS NULL)
+             ORDER BY s.id DESC LIMIT ?3"
         ))?;
-        let rows = stmt.query_map(params![dataset_id], |r| snapshot_from_row(r, 0))?;
+        let rows = stmt.query_map(params![dataset_id, after, limit as i64], |r| {
+            snapshot_from_row(r, 0)
+        })?;
         Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The newest snapshot of dataset `dataset_id`.
+    pub fn latest_snapshot_of(&self, dataset_id: i64) -> StoreResult<Option<SnapshotRow>> {
+        Ok(self.snapshots_of(dataset_id, None, 1)?.pop())
+    }
+
+    /// How many snapshots dataset `dataset_id` has.
+    pub fn snapshot_count(&self, dataset_id: i64) -> StoreResult<usize> {
+        let n: i64 = self
+            .sql()
+            .prepare_cached("SELECT count(*) FROM v_snapshots WHERE dataset_id = ?1")?
+            .query_row(params![dataset_id], |r| r.get(0))?;
+        Ok(usize::try_from(n).unwrap_or(0))
     }
 
     /// The internal id of the snapshot `public_id` of dataset `dataset_id`, if the caller sees it.

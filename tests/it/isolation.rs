@@ -1763,7 +1763,7 @@ async fn the_store_enforces_isolation_below_http() {
     assert!(titles.iter().any(|t| t.contains(b.title)), "{titles:?}");
     for dataset in [&a_only, &a_shared] {
         assert!(bravo.series_of(dataset.id).unwrap().is_empty());
-        assert!(bravo.snapshots_of(dataset.id).unwrap().is_empty());
+        assert!(bravo.snapshots_of(dataset.id, None, 10).unwrap().is_empty());
         let mut rows = 0;
         bravo
             .for_each_export_row(dataset.id, &Default::default(), |_| {

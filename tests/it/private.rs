@@ -721,3 +721,94 @@ async fn codes_of_no_known_region_are_named_or_refused() {
     let public = s.get("/datasets/nama_10r_3gdp").await.json();
     assert!(public["data"].get("strict_regions").is_none());
 }
+
+/// A dataset's answer shows its newest snapshots and how many it has; `/snapshots` pages them
+/// all, newest first, with the same ids and citations; a cursor naming no snapshot of it gives
+/// an empty last page, and another account's dataset is not found.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_datasets_snapshots_are_paged_newest_first() {
+    let s = TestServer::start().await;
+    let a = s.account("snapshots@example.org", Tier::Professional);
+    let key = a.key_header();
+    let r = create(
+        &s,
+        key,
+        json!({"code": "daily", "title": "Daily", "unit": "NR"}),
+    )
+    .await;
+    assert_eq!(r.status, 201);
+    let mut written = Vec::new();
+    for value in 0..12 {
+        let csv = format!(
+            "dataset_code,nuts_code,nuts_level,time,value,unit\ndaily,DE21,2,2020,{value},NR\n"
+        );
+        let r = put(&s, key, "daily", &csv).await;
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        written.push(r.json()["data"]["snapshot"].as_str().unwrap().to_owned());
+    }
+    written.reverse();
+
+    let detail = s.call("GET", "/datasets/daily", &[key], b"").await.json();
+    let shown: Vec<&str> = (detail["data"]["snapshots"].as_array().unwrap().iter())
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(shown, written[..10], "{detail}");
+    assert_eq!(detail["data"]["snapshot_count"], 12);
+
+    let mut paged = Vec::new();
+    let mut cursor = String::new();
+    loop {
+        let page = s
+            .call(
+                "GET",
+                &format!("/datasets/daily/snapshots?limit=5{cursor}"),
+                &[key],
+                b"",
+            )
+            .await;
+        assert_eq!(page.status, 200, "{}", String::from_utf8_lossy(&page.body));
+        let page = page.json();
+        assert_eq!(
+            (&page["meta"]["total"], &page["meta"]["limit"]),
+            (&12.into(), &5.into())
+        );
+        for snapshot in page["data"].as_array().unwrap() {
+            let citation = snapshot["citation"].as_str().unwrap();
+            assert!(page["meta"]["citations"][citation].is_object(), "{page}");
+            paged.push(snapshot["id"].as_str().unwrap().to_owned());
+        }
+        match page["meta"]["next_cursor"].as_str() {
+            Some(next) => cursor = format!("&cursor={next}"),
+            None => break,
+        }
+    }
+    assert_eq!(paged, written);
+
+    let made_up = s
+        .call(
+            "GET",
+            "/datasets/daily/snapshots?cursor=snp_nothing",
+            &[key],
+            b"",
+        )
+        .await
+        .json();
+    assert_eq!(made_up["data"], json!([]), "{made_up}");
+    let other = s.account("other@example.org", Tier::Professional);
+    let r = s
+        .call(
+            "GET",
+            "/datasets/daily/snapshots",
+            &[other.key_header()],
+            b"",
+        )
+        .await;
+    r.error(404, "unknown_dataset");
+    let r = s
+        .call("GET", "/datasets/daily/snapshots?limit=0", &[key], b"")
+        .await;
+    assert_eq!(
+        r.error(400, "invalid_parameter")["details"]["parameter"],
+        "limit"
+    );
+}

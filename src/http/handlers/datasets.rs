@@ -1,5 +1,6 @@
-//! `GET /datasets`, `GET /datasets/{dataset_code}`: each cites the snapshots it describes;
-//! `GET /datasets/{dataset_code}/changes`: the rows its snapshots wrote.
+//! `GET /datasets`, `GET /datasets/{dataset_code}`, `GET /datasets/{dataset_code}/snapshots`:
+//! each cites the snapshots it describes; `GET /datasets/{dataset_code}/changes`: the rows its
+//! snapshots wrote.
 
 use super::{Req, cited, json};
 use crate::domain::{Citer, Rejection, catalog};
@@ -39,6 +40,30 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     let mut citer = Citer::new(store, &req.state.catalogue);
     let dataset = catalog::detail(store, &mut citer, req.param("dataset_code"))?;
     cited(&dataset, citer.sources)
+}
+
+/// Snapshots in a page of the list by default, and at most.
+const SNAPSHOTS_PER_PAGE: usize = 20;
+const MOST_SNAPSHOTS_PER_PAGE: usize = 200;
+
+/// A dataset's snapshots, newest first.
+pub fn snapshots(req: &mut Req) -> Result<Reply, ApiError> {
+    let page = PageRequest::take(&mut req.query, SNAPSHOTS_PER_PAGE, MOST_SNAPSHOTS_PER_PAGE)?;
+    req.no_more_params()?;
+    let store = req.store()?;
+    let mut citer = Citer::new(store, &req.state.catalogue);
+    let code = req.param("dataset_code");
+    let (mut rows, total) = catalog::snapshots(
+        store,
+        &mut citer,
+        code,
+        page.cursor.as_deref(),
+        page.limit + 1,
+    )?;
+    let next = page.trim_to_limit(&mut rows, |s| s.snapshot.id.clone());
+    let data = crate::json_text::to_vec(&rows).map_err(|e| ApiError::Internal(e.into()))?;
+    let meta = page.meta(next, Some(total));
+    Ok(Reply::text(data, citer.sources.to_json_with(&meta)))
 }
 
 /// Changes in a page of the list by default, and at most.

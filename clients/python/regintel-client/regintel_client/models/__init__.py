@@ -29,6 +29,7 @@ from .citation_detail_dataset import CitationDetailDataset
 from .citation_detail_dimensions import CitationDetailDimensions
 from .citation_detail_region import CitationDetailRegion
 from .cited import Cited
+from .cited_snapshot import CitedSnapshot
 from .claim import Claim
 from .claim_flags_item import ClaimFlagsItem
 from .claim_inputs_item import ClaimInputsItem
@@ -78,7 +79,6 @@ from .dataset_change import DatasetChange
 from .dataset_detail import DatasetDetail
 from .dataset_detail_series_item import DatasetDetailSeriesItem
 from .dataset_detail_series_item_dimensions import DatasetDetailSeriesItemDimensions
-from .dataset_detail_snapshots_item import DatasetDetailSnapshotsItem
 from .dataset_summary import DatasetSummary
 from .dataset_summary_dimensions_item import DatasetSummaryDimensionsItem
 from .dataset_summary_headline import DatasetSummaryHeadline
@@ -107,6 +107,7 @@ from .indicator_series import IndicatorSeries
 from .list_api_keys_response_200 import ListApiKeysResponse200
 from .list_briefings_response_200 import ListBriefingsResponse200
 from .list_dataset_changes_response_200 import ListDatasetChangesResponse200
+from .list_dataset_snapshots_response_200 import ListDatasetSnapshotsResponse200
 from .list_datasets_response_200 import ListDatasetsResponse200
 from .list_meta import ListMeta
 from .list_regions_response_200 import ListRegionsResponse200
@@ -207,6 +208,7 @@ __all__ = (
     "CitationDetailDimensions",
     "CitationDetailRegion",
     "Cited",
+    "CitedSnapshot",
     "Claim",
     "ClaimFlagsItem",
     "ClaimInputsItem",
@@ -256,7 +258,6 @@ __all__ = (
     "DatasetDetail",
     "DatasetDetailSeriesItem",
     "DatasetDetailSeriesItemDimensions",
-    "DatasetDetailSnapshotsItem",
     "DatasetSummary",
     "DatasetSummaryDimensionsItem",
     "DatasetSummaryHeadline",
@@ -285,6 +286,7 @@ __all__ = (
     "ListApiKeysResponse200",
     "ListBriefingsResponse200",
     "ListDatasetChangesResponse200",
+    "ListDatasetSnapshotsResponse200",
     "ListDatasetsResponse200",
     "ListMeta",
     "ListRegionsResponse200",

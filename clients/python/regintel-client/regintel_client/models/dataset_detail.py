@@ -9,9 +9,9 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.cited_snapshot import CitedSnapshot
     from ..models.code_label import CodeLabel
     from ..models.dataset_detail_series_item import DatasetDetailSeriesItem
-    from ..models.dataset_detail_snapshots_item import DatasetDetailSnapshotsItem
     from ..models.dataset_summary_dimensions_item import DatasetSummaryDimensionsItem
     from ..models.dataset_summary_headline import DatasetSummaryHeadline
     from ..models.periods import Periods
@@ -36,7 +36,9 @@ class DatasetDetail:
         topic (str):
         units (list[CodeLabel]):
         series (list[DatasetDetailSeriesItem]):
-        snapshots (list[DatasetDetailSnapshotsItem]):
+        snapshot_count (int): How many snapshots the dataset has.
+        snapshots (list[CitedSnapshot]): The newest snapshots, 10 at most: `GET /datasets/{dataset_code}/snapshots`
+            pages them all.
         citation (None | str | Unset): The latest snapshot, which the description, periods and counts are of.
         label (None | str | Unset):
         latest_snapshot (None | SnapshotInfo | Unset):
@@ -56,7 +58,8 @@ class DatasetDetail:
     topic: str
     units: list[CodeLabel]
     series: list[DatasetDetailSeriesItem]
-    snapshots: list[DatasetDetailSnapshotsItem]
+    snapshot_count: int
+    snapshots: list[CitedSnapshot]
     citation: None | str | Unset = UNSET
     label: None | str | Unset = UNSET
     latest_snapshot: None | SnapshotInfo | Unset = UNSET
@@ -97,6 +100,8 @@ class DatasetDetail:
         for series_item_data in self.series:
             series_item = series_item_data.to_dict()
             series.append(series_item)
+
+        snapshot_count = self.snapshot_count
 
         snapshots = []
         for snapshots_item_data in self.snapshots:
@@ -153,6 +158,7 @@ class DatasetDetail:
                 "topic": topic,
                 "units": units,
                 "series": series,
+                "snapshot_count": snapshot_count,
                 "snapshots": snapshots,
             }
         )
@@ -173,9 +179,9 @@ class DatasetDetail:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.cited_snapshot import CitedSnapshot  # noqa: PLC0415
         from ..models.code_label import CodeLabel  # noqa: PLC0415
         from ..models.dataset_detail_series_item import DatasetDetailSeriesItem  # noqa: PLC0415
-        from ..models.dataset_detail_snapshots_item import DatasetDetailSnapshotsItem  # noqa: PLC0415
         from ..models.dataset_summary_dimensions_item import DatasetSummaryDimensionsItem  # noqa: PLC0415
         from ..models.dataset_summary_headline import DatasetSummaryHeadline  # noqa: PLC0415
         from ..models.periods import Periods  # noqa: PLC0415
@@ -218,10 +224,12 @@ class DatasetDetail:
 
             series.append(series_item)
 
+        snapshot_count = d.pop("snapshot_count")
+
         snapshots = []
         _snapshots = d.pop("snapshots")
         for snapshots_item_data in _snapshots:
-            snapshots_item = DatasetDetailSnapshotsItem.from_dict(snapshots_item_data)
+            snapshots_item = CitedSnapshot.from_dict(snapshots_item_data)
 
             snapshots.append(snapshots_item)
 
@@ -299,6 +307,7 @@ class DatasetDetail:
             topic=topic,
             units=units,
             series=series,
+            snapshot_count=snapshot_count,
             snapshots=snapshots,
             citation=citation,
             label=label,

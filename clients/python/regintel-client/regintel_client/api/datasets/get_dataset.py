@@ -96,8 +96,9 @@ def sync_detailed(
 ) -> Response[Any | ErrorEnvelope | GetDatasetResponse200]:
     """One dataset
 
-     As in the list, plus every series (unit and dimension values) with its coverage, every snapshot
-    (import) newest first, and the source with its licence.
+     As in the list, plus every series (unit and dimension values) with its coverage, its newest 10
+    snapshots (imports, newest first; `snapshot_count` says how many it has, `GET
+    /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence.
 
     Args:
         dataset_code (str):
@@ -128,8 +129,9 @@ def sync(
 ) -> Any | ErrorEnvelope | GetDatasetResponse200 | None:
     """One dataset
 
-     As in the list, plus every series (unit and dimension values) with its coverage, every snapshot
-    (import) newest first, and the source with its licence.
+     As in the list, plus every series (unit and dimension values) with its coverage, its newest 10
+    snapshots (imports, newest first; `snapshot_count` says how many it has, `GET
+    /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence.
 
     Args:
         dataset_code (str):
@@ -155,8 +157,9 @@ async def asyncio_detailed(
 ) -> Response[Any | ErrorEnvelope | GetDatasetResponse200]:
     """One dataset
 
-     As in the list, plus every series (unit and dimension values) with its coverage, every snapshot
-    (import) newest first, and the source with its licence.
+     As in the list, plus every series (unit and dimension values) with its coverage, its newest 10
+    snapshots (imports, newest first; `snapshot_count` says how many it has, `GET
+    /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence.
 
     Args:
         dataset_code (str):
@@ -185,8 +188,9 @@ async def asyncio(
 ) -> Any | ErrorEnvelope | GetDatasetResponse200 | None:
     """One dataset
 
-     As in the list, plus every series (unit and dimension values) with its coverage, every snapshot
-    (import) newest first, and the source with its licence.
+     As in the list, plus every series (unit and dimension values) with its coverage, its newest 10
+    snapshots (imports, newest first; `snapshot_count` says how many it has, `GET
+    /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence.
 
     Args:
         dataset_code (str):

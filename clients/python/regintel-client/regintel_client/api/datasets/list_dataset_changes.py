@@ -115,10 +115,10 @@ def sync_detailed(
     """A dataset's changes
 
      Every row the dataset's snapshots (imports and uploads) after `since_snapshot` wrote, or all its
-    snapshots' without it, in import order: each added or revised row with its snapshot, region, period,
-    unit, dimensions, value as published and, for a revision, the value and citation it replaces. A
-    `dataset.updated` event whose `changes` are not complete links here. No `total`: an import may write
-    millions of rows.
+    snapshots' without it, in import order: each added, revised or withdrawn row with its snapshot,
+    region, period, unit, dimensions, value as published and, for a revision, the value and citation it
+    replaces. A `dataset.updated` event whose `changes` are not complete links here. No `total`: an
+    import may write millions of rows.
 
     Args:
         dataset_code (str):
@@ -159,10 +159,10 @@ def sync(
     """A dataset's changes
 
      Every row the dataset's snapshots (imports and uploads) after `since_snapshot` wrote, or all its
-    snapshots' without it, in import order: each added or revised row with its snapshot, region, period,
-    unit, dimensions, value as published and, for a revision, the value and citation it replaces. A
-    `dataset.updated` event whose `changes` are not complete links here. No `total`: an import may write
-    millions of rows.
+    snapshots' without it, in import order: each added, revised or withdrawn row with its snapshot,
+    region, period, unit, dimensions, value as published and, for a revision, the value and citation it
+    replaces. A `dataset.updated` event whose `changes` are not complete links here. No `total`: an
+    import may write millions of rows.
 
     Args:
         dataset_code (str):
@@ -198,10 +198,10 @@ async def asyncio_detailed(
     """A dataset's changes
 
      Every row the dataset's snapshots (imports and uploads) after `since_snapshot` wrote, or all its
-    snapshots' without it, in import order: each added or revised row with its snapshot, region, period,
-    unit, dimensions, value as published and, for a revision, the value and citation it replaces. A
-    `dataset.updated` event whose `changes` are not complete links here. No `total`: an import may write
-    millions of rows.
+    snapshots' without it, in import order: each added, revised or withdrawn row with its snapshot,
+    region, period, unit, dimensions, value as published and, for a revision, the value and citation it
+    replaces. A `dataset.updated` event whose `changes` are not complete links here. No `total`: an
+    import may write millions of rows.
 
     Args:
         dataset_code (str):
@@ -240,10 +240,10 @@ async def asyncio(
     """A dataset's changes
 
      Every row the dataset's snapshots (imports and uploads) after `since_snapshot` wrote, or all its
-    snapshots' without it, in import order: each added or revised row with its snapshot, region, period,
-    unit, dimensions, value as published and, for a revision, the value and citation it replaces. A
-    `dataset.updated` event whose `changes` are not complete links here. No `total`: an import may write
-    millions of rows.
+    snapshots' without it, in import order: each added, revised or withdrawn row with its snapshot,
+    region, period, unit, dimensions, value as published and, for a revision, the value and citation it
+    replaces. A `dataset.updated` event whose `changes` are not complete links here. No `total`: an
+    import may write millions of rows.
 
     Args:
         dataset_code (str):

@@ -9,11 +9,11 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-T = TypeVar("T", bound="DatasetDetailSnapshotsItem")
+T = TypeVar("T", bound="CitedSnapshot")
 
 
 @_attrs_define
-class DatasetDetailSnapshotsItem:
+class CitedSnapshot:
     """
     Attributes:
         file_name (str):
@@ -122,7 +122,7 @@ class DatasetDetailSnapshotsItem:
 
         rows_withdrawn = d.pop("rows_withdrawn", UNSET)
 
-        dataset_detail_snapshots_item = cls(
+        cited_snapshot = cls(
             file_name=file_name,
             file_sha256=file_sha256,
             format_=format_,
@@ -136,8 +136,8 @@ class DatasetDetailSnapshotsItem:
             rows_withdrawn=rows_withdrawn,
         )
 
-        dataset_detail_snapshots_item.additional_properties = d
-        return dataset_detail_snapshots_item
+        cited_snapshot.additional_properties = d
+        return cited_snapshot
 
     @property
     def additional_keys(self) -> list[str]:
