@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 use clap::Args;
 
 use super::logging::{LogFormat, Printed};
@@ -17,10 +17,31 @@ use crate::eurostat::fetch::{self, Settings};
 #[derive(Args)]
 pub struct FetchArgs {
     /// Dataset codes as Eurostat writes them (nama_10r_3gdp, demo_r_pjanaggr3).
-    #[arg(required = true)]
+    #[arg(required_unless_present_any = ["list", "all_regional"], conflicts_with_all = ["list", "all_regional"])]
     datasets: Vec<String>,
+    /// List the datasets and tables of Eurostat's regional folders (code, title, last update,
+    /// whether this install holds it) instead of fetching.
+    #[arg(long, conflicts_with = "all_regional")]
+    list: bool,
+    /// With --list: only those whose code or title holds every one of these words.
+    #[arg(long, requires = "list", value_name = "WORDS")]
+    search: Option<String>,
+    /// Fetch every dataset and table of Eurostat's regional folders (a few hundred).
+    #[arg(long)]
+    all_regional: bool,
     #[command(flatten)]
     eurostat: EurostatArgs,
+}
+
+/// A regional dataset of Eurostat's table of contents, and whether this install holds it.
+#[derive(serde::Serialize)]
+struct Listed<'t> {
+    #[serde(flatten)]
+    entry: &'t crate::eurostat::toc::Entry,
+    /// `fetched` (from Eurostat), `imported` (the bundled extract or a file), or none.
+    held: Option<&'static str>,
+    /// For a fetched one, Eurostat's last update of its data when it was fetched.
+    held_update: Option<String>,
 }
 
 /// How fetch and sync reach Eurostat, and where they import.
@@ -79,22 +100,187 @@ impl EurostatArgs {
         })
     }
 
-    /// The store to import into (made where missing), and the room of its imports.
     fn store(&self) -> anyhow::Result<(crate::store::Store, crate::import::Room)> {
-        let data_dir = &self.data.data_dir;
-        crate::runtime::private_files::create_dir(data_dir)?;
-        let room = crate::import::Room {
-            memory: self.memory.bytes()?,
-            spill_dir: data_dir.clone(),
-        };
-        let store = crate::store::Store::open_with(
-            &self.data.database()?,
-            1,
-            1,
-            crate::config::defaults::DATABASE_WAIT,
-        )?;
-        Ok((store, room))
+        open_store(&self.data, &self.memory)
     }
+}
+
+/// The store to import into (made where missing), and the room of its imports.
+fn open_store(
+    data: &DataDir,
+    memory: &ImportMemory,
+) -> anyhow::Result<(crate::store::Store, crate::import::Room)> {
+    let data_dir = &data.data_dir;
+    crate::runtime::private_files::create_dir(data_dir)?;
+    let room = crate::import::Room {
+        memory: memory.bytes()?,
+        spill_dir: data_dir.clone(),
+    };
+    let store = crate::store::Store::open_with(
+        &data.database()?,
+        1,
+        1,
+        crate::config::defaults::DATABASE_WAIT,
+    )?;
+    Ok((store, room))
+}
+
+#[derive(clap::Subcommand)]
+pub enum BundleAction {
+    /// Write one file holding the last downloads of DATASET... as Eurostat sent them, their
+    /// table-of-contents entries and structures, and a manifest of their SHA-256s (datasets not
+    /// fetched here yet are fetched first), for `import --bundle` on an install with no route
+    /// to Eurostat.
+    Create {
+        /// The bundle to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Dataset codes as Eurostat writes them.
+        #[arg(required = true)]
+        datasets: Vec<String>,
+        /// Sign the bundle with this ed25519 private key (PEM, from `bundle keygen` or
+        /// `openssl genpkey -algorithm ed25519`).
+        #[arg(long, value_name = "KEYFILE")]
+        sign: Option<PathBuf>,
+        #[command(flatten)]
+        eurostat: Box<EurostatArgs>,
+    },
+    /// Make a key pair to sign bundles: KEYFILE (private, owner-only) and KEYFILE.pub (what
+    /// `import --bundle --trust` takes).
+    Keygen {
+        #[arg(long, value_name = "KEYFILE")]
+        out: PathBuf,
+    },
+}
+
+/// `regintel bundle ...`.
+pub fn bundle(action: BundleAction, format: LogFormat) -> anyhow::Result<()> {
+    use crate::eurostat::bundle;
+    match action {
+        BundleAction::Keygen { out } => {
+            let public = bundle::keygen(&out)?;
+            format.say(&format!(
+                "wrote {} (keep it private) and {} (give it to the installs that import your bundles: import --bundle FILE --trust {})",
+                out.display(),
+                public.display(),
+                public.display()
+            ));
+            Ok(())
+        }
+        BundleAction::Create {
+            out,
+            datasets,
+            sign,
+            eurostat,
+        } => {
+            let key = sign.as_deref().map(bundle::signing_key).transpose()?;
+            let dir = eurostat.data.data_dir.join("eurostat");
+            let mut missing = Vec::new();
+            for code in &datasets {
+                if bundle::kept_record(&dir, &code.to_ascii_lowercase())?.is_none() {
+                    missing.push(code.clone());
+                }
+            }
+            if !missing.is_empty() {
+                fetch_first(&eurostat, &missing, format)?;
+            }
+            let manifest = bundle::create(&dir, &datasets, &out, key.as_ref())?;
+            let bytes: u64 = manifest.files.iter().map(|f| f.bytes).sum();
+            Printed::of(eurostat.json, format).print(&manifest, || {
+                format!(
+                    "wrote {}: {} datasets ({}), {} files, {:.1} MiB, {}",
+                    out.display(),
+                    manifest.datasets.len(),
+                    manifest.datasets.join(", "),
+                    manifest.files.len(),
+                    bytes as f64 / (1 << 20) as f64,
+                    match key {
+                        Some(_) => "signed",
+                        None => "not signed",
+                    }
+                )
+            });
+            Ok(())
+        }
+    }
+}
+
+/// Fetches `codes`, of which no download is kept, before a bundle is made of them: what it
+/// says goes to standard error (standard output is the bundle's answer); one failed fails all.
+fn fetch_first(eurostat: &EurostatArgs, codes: &[String], format: LogFormat) -> anyhow::Result<()> {
+    let settings = eurostat.settings()?;
+    let (store, room) = eurostat.store()?;
+    let session = fetch::Session::open(&settings, &eurostat.data.data_dir)?;
+    let entries = fetch::Session::entries(&session.toc()?, codes)?;
+    let mut progress = format.progress();
+    for code in codes {
+        progress.note(code, "no download of it is kept here: fetching it first");
+    }
+    let outcomes = session.fetch(
+        (&store, &Catalogue::bundled()),
+        &entries,
+        &room,
+        &mut progress,
+    )?;
+    for outcome in &outcomes {
+        for warning in &outcome.warnings {
+            progress.note(&outcome.dataset, &format!("warning: {warning}"));
+        }
+        if let Some(error) = &outcome.error {
+            bail!("cannot fetch {}: {error}", outcome.dataset);
+        }
+    }
+    Ok(())
+}
+
+/// `regintel import --bundle FILE [--trust KEY]`: every file verified first, then each dataset
+/// imported as a fetch would have.
+pub fn import_bundle(
+    file: &std::path::Path,
+    trust: Option<&std::path::Path>,
+    (data, memory): (&DataDir, &ImportMemory),
+    json: bool,
+    format: LogFormat,
+) -> anyhow::Result<()> {
+    use crate::eurostat::bundle;
+    let trusted = trust.map(bundle::trusted_key).transpose()?;
+    let started = std::time::Instant::now();
+    let limits = Settings::new(crate::eurostat::DEFAULT_URL);
+    let work_dir = data.data_dir.join("eurostat");
+    crate::runtime::private_files::create_dir(&work_dir)?;
+    // Nothing is opened, let alone imported, before the whole bundle verifies.
+    let verified = bundle::verify(file, trusted.as_deref(), &work_dir, limits.max_download)
+        .with_context(|| format!("{} does not verify", file.display()))?;
+    let (store, room) = open_store(data, memory)?;
+    // With --json, standard output is the outcome alone.
+    if !json {
+        format.say(&format!(
+            "{} verified: {} files of {} datasets, made {} by {}{}",
+            file.display(),
+            verified.manifest.files.len(),
+            verified.manifest.datasets.len(),
+            verified.manifest.created_at,
+            verified.manifest.created_by,
+            if trusted.is_some() {
+                ", signed by the trusted key"
+            } else {
+                ""
+            }
+        ));
+    }
+    let outcomes = bundle::import(
+        (&store, &Catalogue::bundled()),
+        &verified,
+        (&room, limits.max_inflated),
+        &mut format.progress(),
+    )?;
+    tell(
+        &outcomes,
+        &outcomes,
+        Printed::of(json, format),
+        format,
+        started,
+    )
 }
 
 pub fn run(args: FetchArgs, format: LogFormat) -> anyhow::Result<()> {
@@ -103,7 +289,20 @@ pub fn run(args: FetchArgs, format: LogFormat) -> anyhow::Result<()> {
     let (store, room) = eurostat.store()?;
     let started = std::time::Instant::now();
     let session = fetch::Session::open(&settings, &eurostat.data.data_dir)?;
-    let entries = fetch::Session::entries(&session.toc()?, &args.datasets)?;
+    let toc = session.toc()?;
+    if args.list {
+        return list(
+            &toc,
+            args.search.as_deref().unwrap_or(""),
+            &store,
+            eurostat.json,
+            format,
+        );
+    }
+    let entries = match args.all_regional {
+        true => toc.regional("").into_iter().cloned().collect(),
+        false => fetch::Session::entries(&toc, &args.datasets)?,
+    };
     let outcomes = session.fetch(
         (&store, &Catalogue::bundled()),
         &entries,
@@ -117,6 +316,70 @@ pub fn run(args: FetchArgs, format: LogFormat) -> anyhow::Result<()> {
         format,
         started,
     )
+}
+
+/// `fetch --list`: the regional entries of `toc` that `search` finds, with what the install
+/// holds of each.
+fn list(
+    toc: &crate::eurostat::toc::Toc,
+    search: &str,
+    store: &crate::store::Store,
+    json: bool,
+    format: LogFormat,
+) -> anyhow::Result<()> {
+    let admin = store.admin()?;
+    let fetched: std::collections::HashMap<String, crate::store::eurostat::Fetched> =
+        (crate::store::eurostat::all(&admin.sql())?.into_iter())
+            .filter(|f| f.succeeded_at.is_some())
+            .map(|f| (f.dataset_code.to_ascii_lowercase(), f))
+            .collect();
+    let imported = crate::store::import::public_dataset_codes(&admin.sql())?;
+    let listed: Vec<Listed> = (toc.regional(search).into_iter())
+        .map(|entry| {
+            let code = entry.code.to_ascii_lowercase();
+            let (held, held_update) = match fetched.get(&code) {
+                Some(f) => (Some("fetched"), f.last_update_of_data.clone()),
+                None if imported.contains(&code) => (Some("imported"), None),
+                None => (None, None),
+            };
+            Listed {
+                entry,
+                held,
+                held_update,
+            }
+        })
+        .collect();
+    Printed::of(json, format).print(&listed, || {
+        let mut lines = vec![format!(
+            "{:<20} {:<7} {:<11} {:<20} title",
+            "code", "type", "updated", "held"
+        )];
+        for l in &listed {
+            let held = match (l.held, &l.held_update) {
+                (Some(held), Some(update)) => format!("{held} ({update})"),
+                (Some(held), None) => held.to_owned(),
+                (None, _) => "-".to_owned(),
+            };
+            lines.push(format!(
+                "{:<20} {:<7} {:<11} {:<20} {}",
+                l.entry.code,
+                l.entry.kind,
+                l.entry.last_update_of_data.as_deref().unwrap_or("-"),
+                held,
+                l.entry.title
+            ));
+        }
+        lines.push(format!(
+            "{} of Eurostat's regional datasets and tables{}",
+            listed.len(),
+            match search.trim() {
+                "" => String::new(),
+                words => format!(" hold \"{words}\""),
+            }
+        ));
+        lines.join("\n")
+    });
+    Ok(())
 }
 
 /// `regintel sync`.
@@ -171,6 +434,9 @@ fn tell(
     }
     printed.print(shown, || {
         let mut lines: Vec<String> = outcomes.iter().map(said).collect();
+        if outcomes.len() > 1 {
+            lines.push(summary(outcomes));
+        }
         lines.push(format!("done in {:.1} s", started.elapsed().as_secs_f64()));
         lines.join("\n")
     });
@@ -187,6 +453,23 @@ fn tell(
         );
     }
     Ok(())
+}
+
+/// What a run of several datasets did, in a line.
+fn summary(outcomes: &[fetch::Outcome]) -> String {
+    let imported = || outcomes.iter().filter_map(|o| o.imported.as_ref());
+    let written = imported().filter(|i| i.snapshot.is_some()).count();
+    let failed = outcomes.iter().filter(|o| o.error.is_some()).count();
+    let sum =
+        |field: fn(&crate::store::import::ImportOutcome) -> u64| imported().map(field).sum::<u64>();
+    format!(
+        "{} datasets: {written} new snapshots, {} unchanged, {failed} failed; {} rows added, {} revised, {} withdrawn",
+        outcomes.len(),
+        imported().count() - written,
+        sum(|i| i.added),
+        sum(|i| i.revised),
+        sum(|i| i.withdrawn),
+    )
 }
 
 /// One dataset's outcome in words.

@@ -88,6 +88,14 @@ enum Command {
         /// Import the Eurostat extract compiled into this binary.
         #[arg(long)]
         bundled: bool,
+        /// Import a bundle made by `regintel bundle create`: every file is checked against its
+        /// manifest before anything is imported.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["files", "bundled", "dataset", "unit", "title", "account"])]
+        bundle: Option<PathBuf>,
+        /// With --bundle: refuse a bundle not signed by this ed25519 public key (PEM, the
+        /// `.pub` file of `bundle keygen`).
+        #[arg(long, value_name = "PUBKEY", requires = "bundle")]
+        trust: Option<PathBuf>,
         /// Dataset code for files that do not name it (TSV named otherwise than the dataset, a
         /// tidy CSV without a dataset_code column).
         #[arg(long)]
@@ -114,6 +122,11 @@ enum Command {
     Fetch(fetch::FetchArgs),
     /// Fetch again every dataset fetched before whose data or structure Eurostat changed since.
     Sync(fetch::EurostatArgs),
+    /// Carry Eurostat downloads to an install without a route to Eurostat.
+    Bundle {
+        #[command(subcommand)]
+        action: fetch::BundleAction,
+    },
     /// Operator administration of accounts.
     Account {
         #[command(subcommand)]
@@ -688,6 +701,14 @@ fn dispatch(
             )
         }
         Command::Import {
+            bundle: Some(bundle),
+            trust,
+            memory,
+            data,
+            json,
+            ..
+        } => fetch::import_bundle(&bundle, trust.as_deref(), (&data, &memory), json, format),
+        Command::Import {
             files,
             bundled,
             dataset,
@@ -697,6 +718,7 @@ fn dispatch(
             memory,
             data,
             json,
+            ..
         } => admin::import(
             &data.database()?,
             &crate::import::Room {
@@ -743,6 +765,7 @@ fn dispatch(
         Command::Check(args) => check::run(&args, format),
         Command::Fetch(args) => fetch::run(args, format),
         Command::Sync(args) => fetch::sync(args, format),
+        Command::Bundle { action } => fetch::bundle(action, format),
         Command::Mcp {
             url,
             api_key_file,

@@ -136,7 +136,11 @@ impl<'s> Session<'s> {
         progress: &mut Progress,
     ) -> anyhow::Result<Vec<Outcome>> {
         let mut outcomes = Vec::with_capacity(entries.len());
-        for entry in entries {
+        for (number, entry) in entries.iter().enumerate() {
+            if entries.len() > 1 {
+                progress.place(number + 1, entries.len());
+            }
+            progress.note(&entry.code, "downloading");
             let mut warnings = Vec::new();
             let fetched = fetch_one(
                 &self.runtime,
@@ -199,8 +203,11 @@ fn structure_target(code: &str) -> String {
     )
 }
 
+/// The table of contents' request (English titles).
+const TOC_TARGET: &str = "/catalogue/toc/txt?lang=en";
+
 async fn read_toc(client: &Client, settings: &Settings, dir: &Path) -> anyhow::Result<Toc> {
-    let text = get_text(client, settings, "/catalogue/toc/txt?lang=en", dir).await?;
+    let text = get_text(client, settings, TOC_TARGET, dir).await?;
     toc::parse(&text)
 }
 
@@ -283,6 +290,33 @@ where
     }
 }
 
+/// What a fetch received of one dataset, and where from: kept beside its download as
+/// `<code>.json` (what a bundle carries of it), and what citations of its rows name.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Received {
+    /// Its entry in the table of contents read for the fetch.
+    pub entry: Entry,
+    pub toc_url: String,
+    /// The data request, when it was answered, and the SHA-256 and size of what came.
+    pub url: String,
+    /// Unix ms.
+    pub downloaded_at: i64,
+    pub sha256_received: String,
+    pub bytes_received: u64,
+    /// The structure request, when one was answered (none: its codes stand for labels).
+    pub structure_url: Option<String>,
+}
+
+/// The files kept of dataset `code` in the downloads directory: its record, its structure
+/// message as received and its data as received.
+pub fn kept_files(dir: &Path, code: &str) -> [PathBuf; 3] {
+    [
+        dir.join(format!("{code}.json")),
+        dir.join(format!("structure_{code}.xml")),
+        dir.join(format!("estat_{code}.tsv.gz")),
+    ]
+}
+
 /// Fetches and imports one dataset.
 fn fetch_one(
     runtime: &tokio::runtime::Runtime,
@@ -294,17 +328,65 @@ fn fetch_one(
     progress: &mut Progress,
 ) -> anyhow::Result<ImportOutcome> {
     let code = &entry.code;
-    let structure = match runtime.block_on(get_text(client, settings, &structure_target(code), dir))
-    {
-        Ok(xml) => structure::parse(&xml, code),
-        Err(e) => Err(e),
+    let structure_xml = runtime
+        .block_on(get_text(client, settings, &structure_target(code), dir))
+        .map_err(|e| {
+            warnings.push(unread_structure(code, &e));
+        })
+        .ok();
+    let structure = read_structure(code, structure_xml.as_deref(), warnings)?;
+    let download = runtime.block_on(download(client, settings, code, dir))?;
+    let received = Received {
+        entry: entry.clone(),
+        toc_url: client.url(TOC_TARGET),
+        url: client.url(&data_target(code)),
+        downloaded_at: crate::runtime::clock::now_ms(),
+        sha256_received: download.sha256.clone(),
+        bytes_received: download.bytes,
+        structure_url: structure_xml
+            .as_ref()
+            .map(|_| client.url(&structure_target(code))),
     };
-    let structure = structure.unwrap_or_else(|e| {
-        warnings.push(format!(
-            "the structure of {code} could not be read ({e:#}): its codes stand for their labels"
-        ));
-        Structure::default()
-    });
+    let outcome = import_received(
+        (store, catalogue),
+        &received,
+        &structure,
+        &download,
+        (dir, room, settings.max_inflated),
+        progress,
+    )?;
+    // What was received, kept (the last of each dataset) for a bundle made later.
+    let [record, kept_structure, data] = kept_files(dir, code);
+    match &structure_xml {
+        Some(xml) => crate::runtime::private_files::write(&kept_structure, xml.as_bytes())?,
+        None => {
+            let _ = std::fs::remove_file(&kept_structure);
+        }
+    }
+    std::fs::rename(&download.path, data).context("keeping the download")?;
+    crate::runtime::private_files::write(&record, &serde_json::to_vec_pretty(&received)?)?;
+    Ok(outcome)
+}
+
+fn unread_structure(code: &str, e: &anyhow::Error) -> String {
+    format!("the structure of {code} could not be read ({e:#}): its codes stand for their labels")
+}
+
+/// The structure of dataset `code` from its message (none, or unreadable: codes stand for
+/// labels, with a warning); a dataset without a geo dimension is refused.
+pub fn read_structure(
+    code: &str,
+    xml: Option<&str>,
+    warnings: &mut Vec<String>,
+) -> anyhow::Result<Structure> {
+    let structure = match xml.map(|xml| structure::parse(xml, code)) {
+        Some(Ok(structure)) => structure,
+        Some(Err(e)) => {
+            warnings.push(unread_structure(code, &e));
+            Structure::default()
+        }
+        None => Structure::default(),
+    };
     let dimensions: Vec<&str> = structure
         .dimensions
         .iter()
@@ -316,80 +398,89 @@ fn fetch_one(
             dimensions.join(", ")
         );
     }
-    let download = runtime.block_on(download(client, settings, code, dir))?;
-    let inflated = inflate(&download, settings.max_inflated, dir)
+    Ok(structure)
+}
+
+/// Imports the data `received` of a dataset (its download, as received, at `download`) as a
+/// snapshot cited to that download, and records the fetch; nothing when it fails.
+pub fn import_received(
+    (store, catalogue): (&Store, &Catalogue),
+    received: &Received,
+    structure: &Structure,
+    download: &Written,
+    (dir, room, max_inflated): (&Path, &Room, u64),
+    progress: &mut Progress,
+) -> anyhow::Result<ImportOutcome> {
+    let entry = &received.entry;
+    let code = &entry.code;
+    let inflated = inflate(download, max_inflated, dir)
         .with_context(|| format!("decompressing the download of {code}"))?;
-    check_header(code, &inflated.path)?;
-    let name = format!("estat_{code}.tsv");
-    let url = client.url(&data_target(code));
-    let downloaded_at = crate::runtime::clock::now_ms();
-    let source = SourceRecord {
-        publisher: "Eurostat".into(),
-        title: entry.title.clone(),
-        landing_url: Some(format!(
-            "https://ec.europa.eu/eurostat/databrowser/view/{code}/default/table?lang=en"
-        )),
-        license: "Eurostat copyright notice (https://ec.europa.eu/eurostat/web/main/help/copyright-notice): reuse authorised provided the source (Eurostat) is acknowledged.".into(),
-        origin_json: serde_json::json!({
-            "type": "eurostat",
-            "url": url,
-            "downloaded_at": crate::runtime::clock::rfc3339(downloaded_at),
-            "sha256_received": download.sha256,
-            "path": name,
-            "sha256": inflated.sha256,
-            "format": "eurostat-tsv",
-            "last_update_of_data": entry.last_update_of_data,
-        })
-        .to_string(),
-        transformation: None,
-        shown: ShownOnce::default(),
-    };
-    let fetched = Fetched {
-        path: &inflated.path,
-        name: &name,
-        code,
-        title: &entry.title,
-        topic: super::topic_of(&entry.folders),
-        labels: &structure.labels,
-        source,
-    };
-    let record = |tx: &crate::store::sql::Tx<'_>, outcome: &ImportOutcome| -> anyhow::Result<()> {
-        let snapshot = match &outcome.snapshot {
-            Some(new) => Some(new.clone()),
-            None => crate::store::import::latest_snapshot_id(tx, code)?,
+    let outcome = check_header(code, &inflated.path).and_then(|()| {
+        let name = format!("estat_{code}.tsv");
+        let source = SourceRecord {
+            publisher: "Eurostat".into(),
+            title: entry.title.clone(),
+            landing_url: Some(format!(
+                "https://ec.europa.eu/eurostat/databrowser/view/{code}/default/table?lang=en"
+            )),
+            license: "Eurostat copyright notice (https://ec.europa.eu/eurostat/web/main/help/copyright-notice): reuse authorised provided the source (Eurostat) is acknowledged.".into(),
+            origin_json: serde_json::json!({
+                "type": "eurostat",
+                "url": received.url,
+                "downloaded_at": crate::runtime::clock::rfc3339(received.downloaded_at),
+                "sha256_received": received.sha256_received,
+                "path": name,
+                "sha256": inflated.sha256,
+                "format": "eurostat-tsv",
+                "last_update_of_data": entry.last_update_of_data,
+            })
+            .to_string(),
+            transformation: None,
+            shown: ShownOnce::default(),
         };
-        crate::store::eurostat::record_success(
-            tx,
-            &crate::store::eurostat::Download {
-                dataset_code: code,
-                title: &entry.title,
-                url: &url,
-                last_update_of_data: entry.last_update_of_data.as_deref(),
-                last_structure_change: entry.last_structure_change.as_deref(),
-                downloaded_at,
-                sha256_received: &download.sha256,
-                sha256: &inflated.sha256,
-                bytes_received: download.bytes,
-                snapshot: snapshot.as_deref(),
-            },
-        )?;
-        Ok(())
-    };
-    let outcome =
-        crate::import::import_fetched(store, catalogue, &fetched, room, &record, progress);
+        let fetched = Fetched {
+            path: &inflated.path,
+            name: &name,
+            code,
+            title: &entry.title,
+            topic: super::topic_of(&entry.folders),
+            labels: &structure.labels,
+            source,
+        };
+        let record =
+            |tx: &crate::store::sql::Tx<'_>, outcome: &ImportOutcome| -> anyhow::Result<()> {
+                let snapshot = match &outcome.snapshot {
+                    Some(new) => Some(new.clone()),
+                    None => crate::store::import::latest_snapshot_id(tx, code)?,
+                };
+                crate::store::eurostat::record_success(
+                    tx,
+                    &crate::store::eurostat::Download {
+                        dataset_code: code,
+                        title: &entry.title,
+                        url: &received.url,
+                        last_update_of_data: entry.last_update_of_data.as_deref(),
+                        last_structure_change: entry.last_structure_change.as_deref(),
+                        downloaded_at: received.downloaded_at,
+                        sha256_received: &received.sha256_received,
+                        sha256: &inflated.sha256,
+                        bytes_received: received.bytes_received,
+                        snapshot: snapshot.as_deref(),
+                    },
+                )?;
+                Ok(())
+            };
+        crate::import::import_fetched(store, catalogue, &fetched, room, &record, progress)
+    });
     let _ = std::fs::remove_file(&inflated.path);
-    let outcome = outcome?;
-    // The download as received, kept (the last of each dataset) for a bundle made later.
-    std::fs::rename(&download.path, dir.join(format!("estat_{code}.tsv.gz")))
-        .context("keeping the download")?;
-    Ok(outcome)
+    outcome
 }
 
 /// A file written as it was received or decompressed, with its SHA-256 and size.
-struct Written {
-    path: PathBuf,
-    sha256: String,
-    bytes: u64,
+pub struct Written {
+    pub path: PathBuf,
+    pub sha256: String,
+    pub bytes: u64,
 }
 
 /// A writer that hashes what it writes.

@@ -2,8 +2,10 @@
 //! (<https://ec.europa.eu/eurostat/web/user-guides/data-browser/api-data-access>). `regintel
 //! fetch` reads the table of contents ([`toc`]), a dataset's structure ([`structure`]) and its
 //! data as compressed TSV through [`client`], and imports each download as a snapshot through
-//! the same path as `regintel import` ([`fetch`]).
+//! the same path as `regintel import` ([`fetch`]); [`sync`] fetches again what Eurostat changed;
+//! [`bundle`] carries what was fetched to an install without a route to Eurostat.
 
+pub mod bundle;
 pub mod client;
 pub mod fetch;
 pub mod structure;

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use anyhow::{Context, bail};
 
 /// One dataset (or table) of the table of contents.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
     /// As the table of contents writes it (lower case for datasets).
     pub code: String,
@@ -45,6 +45,19 @@ impl Toc {
     /// The entry of dataset `code`, in any case.
     pub fn get(&self, code: &str) -> Option<&Entry> {
         self.entries.get(&code.to_ascii_lowercase())
+    }
+
+    /// The datasets and tables of the regional folders whose code or title holds every word of
+    /// `search` (in any case; all of them for no words), by code.
+    pub fn regional(&self, search: &str) -> Vec<&Entry> {
+        let words: Vec<String> = search.split_whitespace().map(str::to_lowercase).collect();
+        (self.entries.values())
+            .filter(|e| e.regional)
+            .filter(|e| {
+                let text = format!("{} {}", e.code, e.title).to_lowercase();
+                words.iter().all(|w| text.contains(w.as_str()))
+            })
+            .collect()
     }
 }
 
@@ -185,6 +198,28 @@ mod tests {
         let bop = toc.get("ei_bpm6ca_q").unwrap();
         assert!(!bop.regional, "{bop:?}");
         assert!(toc.entries.len() > 1000, "{}", toc.entries.len());
+    }
+
+    #[test]
+    fn the_regional_entries_are_found_by_words_of_their_code_or_title() {
+        let toc = parse(RECORDED).unwrap();
+        let all = toc.regional("");
+        assert!(all.len() > 100, "{}", all.len());
+        assert!(all.iter().all(|e| e.regional));
+        let codes = |search| -> Vec<&str> {
+            toc.regional(search)
+                .iter()
+                .map(|e| e.code.as_str())
+                .collect()
+        };
+        let gdp = codes("gdp NUTS 3");
+        assert!(gdp.contains(&"nama_10r_3gdp"), "{gdp:?}");
+        assert!(
+            gdp.iter()
+                .all(|c| toc.get(c).unwrap().title.contains("NUTS 3"))
+        );
+        assert_eq!(codes("NAMA_10R_3GDP"), ["nama_10r_3gdp"]);
+        assert!(codes("balance of payments").is_empty());
     }
 
     #[test]

@@ -28,6 +28,8 @@ pub struct Progress {
     output: Output,
     sink: Box<dyn Write>,
     label: String,
+    /// The dataset's place in a run of several (its number, from 1, and how many).
+    place: Option<(usize, usize)>,
     total: u64,
     done: u64,
     started: Instant,
@@ -61,11 +63,40 @@ impl Progress {
             output,
             sink,
             label: String::new(),
+            place: None,
             total: 0,
             done: 0,
             started: Instant::now(),
             drawn: Instant::now(),
         }
+    }
+
+    /// The next datasets are number `number` (from 1) of `of`: their lines say so.
+    pub fn place(&mut self, number: usize, of: usize) {
+        self.place = Some((number, of));
+    }
+
+    /// A step of the dataset in hand that rows do not measure (a download): a line, or a log
+    /// event.
+    pub fn note(&mut self, label: &str, what: &str) {
+        label.clone_into(&mut self.label);
+        match self.output {
+            Output::Hidden => {}
+            Output::Events(_) => {
+                tracing::info!(dataset = %self.label, number = ?self.place.map(|p| p.0), of = ?self.place.map(|p| p.1), "{what}");
+            }
+            Output::Lines(_) | Output::Bar(_) => {
+                let line = format!("{}{}: {what}\n", self.place_text(), self.label);
+                let _ = self.sink.write_all(line.as_bytes());
+                let _ = self.sink.flush();
+            }
+        }
+    }
+
+    fn place_text(&self) -> String {
+        self.place
+            .map(|(n, of)| format!("[{n}/{of}] "))
+            .unwrap_or_default()
     }
 
     /// A dataset of `total` rows begins.
@@ -112,6 +143,8 @@ impl Progress {
         let (seconds, rate) = self.pace();
         tracing::info!(
             dataset = %self.label,
+            number = ?self.place.map(|p| p.0),
+            of = ?self.place.map(|p| p.1),
             rows = self.done,
             of = self.total,
             rows_per_second = rate.round() as u64,
@@ -143,7 +176,8 @@ impl Progress {
             .checked_div(self.total)
             .unwrap_or(BAR_WIDTH);
         format!(
-            "{:<16} [{}{}] {}/{} rows, {:.0} rows/s, {:.1} s",
+            "{}{:<16} [{}{}] {}/{} rows, {:.0} rows/s, {:.1} s",
+            self.place_text(),
             self.label,
             "#".repeat(filled as usize),
             " ".repeat((BAR_WIDTH - filled.min(BAR_WIDTH)) as usize),
@@ -234,6 +268,24 @@ mod tests {
             progress
                 .line()
                 .contains(&format!("[{}] 0/0 rows", "#".repeat(30)))
+        );
+    }
+
+    #[test]
+    fn datasets_of_a_run_say_their_place_and_their_downloads() {
+        let shared = Shared::default();
+        let mut progress = Progress::with(Output::Lines(Duration::ZERO), Box::new(shared.clone()));
+        progress.place(2, 250);
+        progress.note("nama_10r_3gdp", "downloading");
+        progress.start("nama_10r_3gdp", 1);
+        progress.row();
+        progress.finish();
+        let out = String::from_utf8(shared.0.borrow().clone()).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "[2/250] nama_10r_3gdp: downloading", "{out:?}");
+        assert!(
+            lines[1].starts_with("[2/250] nama_10r_3gdp    ["),
+            "{out:?}"
         );
     }
 }

@@ -93,6 +93,14 @@ pub fn latest_snapshot_id(conn: &Db<'_>, code: &str) -> SqlResult<Option<String>
     .optional()
 }
 
+/// The codes of the public datasets, in lower case.
+pub fn public_dataset_codes(conn: &Db<'_>) -> SqlResult<std::collections::HashSet<String>> {
+    let mut stmt =
+        conn.prepare("SELECT lower(code) FROM datasets WHERE owner_account_id IS NULL")?;
+    let codes = stmt.query_map(params![], |r| r.get(0))?;
+    codes.collect()
+}
+
 /// Inserts a source, or returns the id of an identical one.
 pub fn upsert_source(tx: &Db<'_>, s: &SourceRecord) -> SqlResult<i64> {
     let fields = params![

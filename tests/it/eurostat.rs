@@ -40,6 +40,11 @@ struct Behaviour {
     /// Eurostat no longer publishes the line of this series (its key, as the TSV's first
     /// column writes it).
     dropped: Option<&'static str>,
+    /// Eurostat broke the series down by one more dimension (nace_r2, every line TOTAL).
+    restructured: bool,
+    /// A table of contents of two regional datasets (nama_10r_3gdp, hlth_rs_physreg) and one
+    /// other, cut from the recorded one.
+    small_toc: bool,
     requests: Vec<String>,
 }
 
@@ -127,6 +132,23 @@ fn answer(shared: &Mutex<Behaviour>, uri: &http::Uri) -> hyper::Response<Full<By
                 .collect();
             text = kept.into_bytes();
         }
+        if b.restructured {
+            let lines: String = String::from_utf8(text)
+                .unwrap()
+                .split_inclusive('\n')
+                .map(|line| {
+                    let (key, rest) = line.split_once('\t').unwrap();
+                    let (head, geo) = key.rsplit_once(',').unwrap();
+                    let code = if line.starts_with("freq") {
+                        "nace_r2"
+                    } else {
+                        "TOTAL"
+                    };
+                    format!("{head},{code},{geo}\t{rest}")
+                })
+                .collect();
+            text = lines.into_bytes();
+        }
         let mut data = gzip(&text, b.level);
         if b.truncated {
             data.truncate(data.len() / 2);
@@ -142,7 +164,9 @@ fn answer(shared: &Mutex<Behaviour>, uri: &http::Uri) -> hyper::Response<Full<By
             );
             reply(200, moved.into_bytes())
         }
+        "/catalogue/toc/txt" if b.small_toc => reply(200, small_toc().into_bytes()),
         "/catalogue/toc/txt" => reply(200, fixture("table_of_contents_en.txt")),
+        "/sdmx/2.1/data/HLTH_RS_PHYSREG" => reply(200, fixture("estat_hlth_rs_physreg.tsv.gz")),
         "/sdmx/2.1/dataflow/ESTAT/NAMA_10R_3GDP/latest" if b.no_structure => {
             reply(404, fixture("fault-100-dataflow.xml"))
         }
@@ -185,6 +209,20 @@ fn answer(shared: &Mutex<Behaviour>, uri: &http::Uri) -> hyper::Response<Full<By
         "/1.0/async/data/e3d39a1b-27eb-4ce4-936d-8f95b23bf74f" => reply(200, tsv()),
         _ => reply(404, fixture("fault-100-data.xml")),
     }
+}
+
+/// The recorded table of contents' lines of nama_10r_3gdp, of ei_bpm6ca_q (not regional), of
+/// their folders, and a line of hlth_rs_physreg in the regional health folder.
+fn small_toc() -> String {
+    let recorded = String::from_utf8(fixture("table_of_contents_en.txt")).unwrap();
+    let lines: Vec<&str> = recorded.lines().collect();
+    let mut kept: Vec<&str> = [0, 1, 2, 3, 4, 5, 70, 188, 189, 192, 269]
+        .iter()
+        .map(|&i| lines[i])
+        .collect();
+    assert!(kept[9].contains("\"nama_10r_3gdp\"") && kept[10].contains("\"reg_hlth\""));
+    kept.push("\"                Health personnel by NUTS 2 regions\"\t\"hlth_rs_physreg\"\t\"dataset\"\t\"20.06.2023\"\t\"20.06.2023\"\t\"1993\"\t\"2022\"\t");
+    kept.join("\n") + "\n"
 }
 
 /// `regintel fetch` of `datasets` into `dir` from `stand_in`, with quick retries and polls; its
@@ -403,8 +441,13 @@ async fn failures_are_safe_said_and_retried_where_that_helps() {
     };
     let before = snapshots(dir.path());
     type Behave = fn(&mut Behaviour);
-    let refusals: [(Behave, &str); 3] = [
+    let refusals: [(Behave, &str); 4] = [
         (|b| b.data_failures = 100, "503"),
+        // A structure change the importer cannot map onto the dataset it holds.
+        (
+            |b| b.restructured = true,
+            "has dimensions [freq] but the file has [freq, nace_r2]",
+        ),
         (|b| b.truncated = true, "gzip"),
         (|b| b.html = true, "not the compressed TSV asked for"),
     ];
@@ -719,4 +762,297 @@ async fn a_fetch_withdraws_rows_eurostat_no_longer_publishes_and_restores_them()
     assert_eq!(shown["data"]["superseded_by"], old.as_str(), "{shown}");
     assert_eq!(shown["data"]["withdrawn_in"], Value::Null, "{shown}");
     s.stop().await.unwrap();
+}
+
+/// `regintel` with `args` and `--data-dir dir`: its success, standard output and standard error.
+async fn regintel_in(args: &[&str], dir: &std::path::Path) -> (bool, String, String) {
+    let mut with_dir: Vec<&str> = args.to_vec();
+    with_dir.extend(["--data-dir", dir.to_str().unwrap()]);
+    regintel_with(&with_dir).await
+}
+
+/// `regintel` with `args`: its success, standard output and standard error.
+async fn regintel_with(args: &[&str]) -> (bool, String, String) {
+    let mut command = regintel();
+    command.args(args);
+    let out = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `fetch --list` lists the datasets of Eurostat's regional folders from the table of contents
+/// alone, found by words of their code or title, with what this install holds; `--all-regional`
+/// fetches each, saying which of how many it is at, and sums up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_regional_datasets_are_listed_and_fetched_all_at_once() {
+    let stand_in = StandIn::start().await;
+    stand_in.set(|b| b.small_toc = true);
+    let dir = tempfile::tempdir().unwrap();
+    let url = stand_in.url.clone();
+    let list = |search: Option<&'static str>| {
+        let (url, dir) = (url.clone(), dir.path().to_owned());
+        async move {
+            let mut args = vec!["fetch", "--list", "--json", "--eurostat-url", &url];
+            if let Some(words) = search {
+                args.extend(["--search", words]);
+            }
+            let (ok, out, said) = regintel_in(&args, &dir).await;
+            assert!(ok, "{said}");
+            serde_json::from_str::<Value>(&out).unwrap()
+        }
+    };
+    let listed = list(None).await;
+    let codes: Vec<&str> = (listed.as_array().unwrap().iter())
+        .map(|e| e["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["hlth_rs_physreg", "nama_10r_3gdp"], "{listed}");
+    let gdp = &listed[1];
+    assert_eq!(
+        (&gdp["kind"], &gdp["last_update_of_data"], &gdp["held"]),
+        (&"dataset".into(), &"2023-02-21".into(), &Value::Null),
+        "{gdp}"
+    );
+    let found = list(Some("health PERSONNEL")).await;
+    assert_eq!(found.as_array().unwrap().len(), 1, "{found}");
+    assert_eq!(found[0]["code"], "hlth_rs_physreg");
+    assert_eq!(stand_in.requests(), ["/catalogue/toc/txt"; 2], "no more");
+
+    let (ok, _, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    let listed = list(Some("gdp")).await;
+    assert_eq!(
+        (&listed[0]["held"], &listed[0]["held_update"]),
+        (&"fetched".into(), &"2023-02-21".into()),
+        "{listed}"
+    );
+    let (ok, out, said) = regintel_in(
+        &["fetch", "--list", "--eurostat-url", &stand_in.url],
+        dir.path(),
+    )
+    .await;
+    assert!(ok, "{said}");
+    assert!(
+        out.contains("2 of Eurostat's regional datasets and tables")
+            && out
+                .lines()
+                .any(|l| l.starts_with("nama_10r_3gdp ") && l.contains("fetched (2023-02-21)")),
+        "{out}"
+    );
+
+    let (ok, out, said) = regintel_in(
+        &[
+            "fetch",
+            "--all-regional",
+            "--retry-seconds",
+            "0.01",
+            "--eurostat-url",
+            &stand_in.url,
+        ],
+        dir.path(),
+    )
+    .await;
+    assert!(ok, "{said}");
+    assert!(
+        said.contains("[1/2] hlth_rs_physreg: downloading")
+            && said.contains("[2/2] nama_10r_3gdp: downloading"),
+        "{said}"
+    );
+    assert!(
+        out.contains(
+            "warning: hlth_rs_physreg: the structure of hlth_rs_physreg could not be read"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("2 datasets: 1 new snapshots, 1 unchanged, 0 failed"),
+        "{out}"
+    );
+
+    // Codes and a list at once, or neither: refused.
+    for args in [&["fetch", "--list", "nama_10r_3gdp"][..], &["fetch"]] {
+        let (ok, _, said) = regintel_in(args, dir.path()).await;
+        assert!(!ok, "{args:?}: {said}");
+    }
+}
+
+/// Bytes of `file` in the tar file `tar`, where they begin.
+fn offset_in(tar: &[u8], file: &[u8]) -> usize {
+    tar.windows(file.len().min(4096))
+        .position(|w| w == &file[..file.len().min(4096)])
+        .unwrap()
+}
+
+/// A bundle carries what fetches received to an install with no route to Eurostat: imported
+/// there, the same rows have the same citation ids and sources. A bundle that does not verify,
+/// a file changed or a signature missing or wrong where a key is trusted, is refused whole,
+/// naming why, and imports nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bundle_carries_fetched_data_to_an_install_without_a_route_to_eurostat() {
+    let stand_in = StandIn::start().await;
+    let connected = tempfile::tempdir().unwrap();
+    let files = tempfile::tempdir().unwrap();
+    let bundle = files.path().join("regional.tar");
+    let bundle_arg = bundle.to_str().unwrap();
+    // Not fetched here yet: fetched first.
+    let (ok, out, said) = regintel_in(
+        &[
+            "bundle",
+            "create",
+            "--out",
+            bundle_arg,
+            "nama_10r_3gdp",
+            "--json",
+            "--retry-seconds",
+            "0.01",
+            "--eurostat-url",
+            &stand_in.url,
+        ],
+        connected.path(),
+    )
+    .await;
+    assert!(ok, "{said}");
+    assert!(said.contains("fetching it first"), "{said}");
+    let manifest: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(manifest["datasets"], serde_json::json!(["nama_10r_3gdp"]));
+    let gz = gzip(&fixture("estat_nama_10r_3gdp.tsv"), 6);
+    let data = (manifest["files"].as_array().unwrap().iter())
+        .find(|f| f["path"] == "nama_10r_3gdp/estat_nama_10r_3gdp.tsv.gz")
+        .unwrap_or_else(|| panic!("{manifest}"));
+    assert_eq!(data["sha256"], sha256_hex(&gz), "as received");
+    assert_eq!(
+        data["origin"],
+        format!(
+            "{}/sdmx/2.1/data/NAMA_10R_3GDP?format=TSV&compressed=true",
+            stand_in.url
+        )
+    );
+    assert_eq!(manifest["files"].as_array().unwrap().len(), 3, "{manifest}");
+
+    // A column of the database in `dir`, in the order `sql` gives.
+    let column = |dir: &std::path::Path, sql: &str| -> Vec<String> {
+        let conn = rusqlite::Connection::open(dir.join(regintel::store::DB_FILE)).unwrap();
+        let mut stmt = conn.prepare(sql).unwrap();
+        stmt.query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    let citations = |dir: &std::path::Path| {
+        column(
+            dir,
+            "SELECT citation_id FROM observations ORDER BY citation_id",
+        )
+    };
+    let sources =
+        |dir: &std::path::Path| column(dir, "SELECT origin_json FROM sources ORDER BY id");
+    let import = |bundle: std::path::PathBuf,
+                  dir: std::path::PathBuf,
+                  trust: Option<std::path::PathBuf>| async move {
+        let mut args = vec![
+            "import".to_owned(),
+            "--bundle".into(),
+            bundle.to_str().unwrap().into(),
+            "--json".into(),
+        ];
+        if let Some(key) = trust {
+            args.extend(["--trust".into(), key.to_str().unwrap().into()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        regintel_in(&args, &dir).await
+    };
+
+    let air_gapped = tempfile::tempdir().unwrap();
+    let (ok, out, said) = import(bundle.clone(), air_gapped.path().into(), None).await;
+    assert!(ok, "{said}");
+    let outcome: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(outcome[0]["added"], 38510, "{outcome}");
+    assert_eq!(citations(air_gapped.path()), citations(connected.path()));
+    assert_eq!(sources(air_gapped.path()), sources(connected.path()));
+    let (ok, out, said) = import(bundle.clone(), air_gapped.path().into(), None).await;
+    assert!(ok, "{said}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out).unwrap()[0]["snapshot"],
+        Value::Null
+    );
+
+    // One byte of the data changed: refused, naming the file; nothing imported.
+    let mut bytes = std::fs::read(&bundle).unwrap();
+    let at = offset_in(&bytes, &gz) + gz.len() / 2;
+    bytes[at] ^= 0x55;
+    let changed = files.path().join("changed.tar");
+    std::fs::write(&changed, &bytes).unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    let (ok, _, said) = import(changed, fresh.path().into(), None).await;
+    assert!(!ok);
+    assert!(
+        said.contains("nama_10r_3gdp/estat_nama_10r_3gdp.tsv.gz in the bundle does not verify"),
+        "{said}"
+    );
+    assert!(
+        !fresh.path().join(regintel::store::DB_FILE).exists() || citations(fresh.path()).is_empty()
+    );
+
+    // Signed with a key made here; trusted there.
+    let key = files.path().join("signing.pem");
+    let (ok, _, said) = regintel_with(&["bundle", "keygen", "--out", key.to_str().unwrap()]).await;
+    assert!(ok, "{said}");
+    let public = files.path().join("signing.pem.pub");
+    let signed = files.path().join("signed.tar");
+    let (ok, _, said) = regintel_in(
+        &[
+            "bundle",
+            "create",
+            "--out",
+            signed.to_str().unwrap(),
+            "--sign",
+            key.to_str().unwrap(),
+            "nama_10r_3gdp",
+            "--eurostat-url",
+            &stand_in.url,
+        ],
+        connected.path(),
+    )
+    .await;
+    assert!(ok, "{said}");
+    let trusting = tempfile::tempdir().unwrap();
+    let (ok, _, said) = import(signed.clone(), trusting.path().into(), Some(public.clone())).await;
+    assert!(ok, "{said}");
+    assert_eq!(citations(trusting.path()), citations(connected.path()));
+
+    // Where a key is trusted: an unsigned bundle, another key's, a manifest changed after
+    // signing, are refused.
+    let other = files.path().join("other.pem");
+    let (ok, _, said) =
+        regintel_with(&["bundle", "keygen", "--out", other.to_str().unwrap()]).await;
+    assert!(ok, "{said}");
+    let mut manifest_changed = std::fs::read(&signed).unwrap();
+    let at = offset_in(&manifest_changed, b"\"created_by\": \"regintel ");
+    manifest_changed[at + 15] = b'R';
+    let manifest_changed_path = files.path().join("manifest-changed.tar");
+    std::fs::write(&manifest_changed_path, manifest_changed).unwrap();
+    for (bundle, key, why) in [
+        (bundle.clone(), public.clone(), "the bundle is not signed"),
+        (
+            signed.clone(),
+            files.path().join("other.pem.pub"),
+            "does not verify with the trusted key",
+        ),
+        (
+            manifest_changed_path,
+            public.clone(),
+            "does not verify with the trusted key",
+        ),
+    ] {
+        let fresh = tempfile::tempdir().unwrap();
+        let (ok, _, said) = import(bundle, fresh.path().into(), Some(key)).await;
+        assert!(!ok && said.contains(why), "{why}: {said}");
+    }
+    // A key is never overwritten.
+    let (ok, _, said) = regintel_with(&["bundle", "keygen", "--out", key.to_str().unwrap()]).await;
+    assert!(!ok && said.contains("exists already"), "{said}");
 }
