@@ -268,8 +268,9 @@ pub fn import_bundle(
             }
         ));
     }
+    let described = crate::eurostat::described::DatasetSettings::load(&work_dir)?;
     let outcomes = bundle::import(
-        (&store, &Catalogue::bundled()),
+        (&store, &Catalogue::bundled(), &described),
         &verified,
         (&room, limits.max_inflated),
         &mut format.progress(),

@@ -16,6 +16,7 @@ use anyhow::{Context, bail, ensure};
 use aws_lc_rs::signature::{self, Ed25519KeyPair};
 use sha2::{Digest, Sha256};
 
+use super::described::DatasetSettings;
 use super::fetch::{self, Received, Written};
 use crate::catalogue::Catalogue;
 use crate::import::Room;
@@ -430,9 +431,10 @@ fn read_small<R: Read>(
     Ok(bytes)
 }
 
-/// Imports every dataset of a verified bundle, one after another: the outcome of each.
+/// Imports every dataset of a verified bundle, one after another, described as `described`
+/// sets: the outcome of each.
 pub fn import(
-    (store, catalogue): (&Store, &Catalogue),
+    (store, catalogue, described): (&Store, &Catalogue, &DatasetSettings),
     verified: &Verified,
     (room, max_inflated): (&Room, u64),
     progress: &mut Progress,
@@ -445,7 +447,7 @@ pub fn import(
         }
         let mut warnings = Vec::new();
         let imported = import_one(
-            (store, catalogue),
+            (store, catalogue, described),
             verified,
             code,
             (room, max_inflated),
@@ -467,7 +469,7 @@ pub fn import(
 }
 
 fn import_one(
-    (store, catalogue): (&Store, &Catalogue),
+    (store, catalogue, described): (&Store, &Catalogue, &DatasetSettings),
     verified: &Verified,
     code: &str,
     (room, max_inflated): (&Room, u64),
@@ -500,7 +502,7 @@ fn import_one(
     );
     progress.note(code, "importing from the bundle");
     fetch::import_received(
-        (store, catalogue),
+        (store, catalogue, described),
         &received,
         &structure,
         &Written {

@@ -14,6 +14,7 @@ use anyhow::{Context, bail};
 use sha2::{Digest, Sha256};
 
 use super::client::{self, Client};
+use super::described::DatasetSettings;
 use super::structure::{self, Structure};
 use super::toc::{self, Entry, Toc};
 use crate::catalogue::{Catalogue, ShownOnce, SourceRecord};
@@ -93,18 +94,22 @@ pub struct Session<'s> {
     client: Client,
     settings: &'s Settings,
     dir: PathBuf,
+    /// What the operator set of datasets, in the downloads directory's settings file.
+    described: DatasetSettings,
 }
 
 impl<'s> Session<'s> {
     /// A session with the API `settings` name, downloading into `<data_dir>/eurostat`.
     pub fn open(settings: &'s Settings, data_dir: &Path) -> anyhow::Result<Session<'s>> {
+        let dir = downloads_dir(data_dir)?;
         Ok(Session {
             runtime: tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()?,
             client: Client::new(&settings.url, settings.ca_file.as_deref())?,
             settings,
-            dir: downloads_dir(data_dir)?,
+            described: DatasetSettings::load(&dir)?,
+            dir,
         })
     }
 
@@ -145,7 +150,7 @@ impl<'s> Session<'s> {
             let fetched = fetch_one(
                 &self.runtime,
                 (&self.client, self.settings),
-                (store, catalogue),
+                (store, catalogue, &self.described),
                 entry,
                 (&self.dir, room),
                 &mut warnings,
@@ -321,7 +326,7 @@ pub fn kept_files(dir: &Path, code: &str) -> [PathBuf; 3] {
 fn fetch_one(
     runtime: &tokio::runtime::Runtime,
     (client, settings): (&Client, &Settings),
-    (store, catalogue): (&Store, &Catalogue),
+    (store, catalogue, described): (&Store, &Catalogue, &DatasetSettings),
     entry: &Entry,
     (dir, room): (&Path, &Room),
     warnings: &mut Vec<String>,
@@ -348,7 +353,7 @@ fn fetch_one(
             .map(|_| client.url(&structure_target(code))),
     };
     let outcome = import_received(
-        (store, catalogue),
+        (store, catalogue, described),
         &received,
         &structure,
         &download,
@@ -402,9 +407,10 @@ pub fn read_structure(
 }
 
 /// Imports the data `received` of a dataset (its download, as received, at `download`) as a
-/// snapshot cited to that download, and records the fetch; nothing when it fails.
+/// snapshot cited to that download, described as `described` sets, and records the fetch;
+/// nothing when it fails.
 pub fn import_received(
-    (store, catalogue): (&Store, &Catalogue),
+    (store, catalogue, described): (&Store, &Catalogue, &DatasetSettings),
     received: &Received,
     structure: &Structure,
     download: &Written,
@@ -438,6 +444,7 @@ pub fn import_received(
             transformation: None,
             shown: ShownOnce::default(),
         };
+        let short_title = super::described::short_title(entry);
         let fetched = Fetched {
             path: &inflated.path,
             name: &name,
@@ -445,6 +452,8 @@ pub fn import_received(
             title: &entry.title,
             topic: super::topic_of(&entry.folders),
             labels: &structure.labels,
+            short_title: &short_title,
+            set: described.of(code),
             source,
         };
         let record =

@@ -7,6 +7,7 @@
 
 pub mod bundle;
 pub mod client;
+pub mod described;
 pub mod fetch;
 pub mod structure;
 pub mod sync;

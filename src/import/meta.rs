@@ -100,6 +100,45 @@ pub fn prefer_relative_unit(meta: &mut DatasetMeta, summary: &Summary) {
     }
 }
 
+/// Applies what an operator set of a dataset (`set`) to `meta`; a headline value the data do not
+/// hold (`summary`, of dimensions `dim_names`) is refused, naming it.
+pub fn apply_set(
+    meta: &mut DatasetMeta,
+    set: &super::SetByOperator,
+    summary: &Summary,
+    dim_names: &[String],
+) -> anyhow::Result<()> {
+    for (name, value) in &set.headline {
+        let values = match name.as_str() {
+            "unit" => Some(&summary.units),
+            dim => (dim_names.iter().position(|d| d == dim)).and_then(|i| summary.dims.get(i)),
+        };
+        let Some(values) = values else {
+            anyhow::bail!(
+                "the headline datasets.json sets for {} names the dimension {name}, which it does not have (its dimensions: unit, {})",
+                meta.code,
+                dim_names.join(", ")
+            );
+        };
+        anyhow::ensure!(
+            values.contains(value),
+            "the headline datasets.json sets for {} names {name} {value}, which its data do not hold",
+            meta.code
+        );
+        meta.headline.insert(name.clone(), value.clone());
+    }
+    if let Some(title) = &set.short_title {
+        meta.description = Some(title.clone());
+    }
+    if let Some(topic) = &set.topic {
+        meta.topic = topic.clone();
+    }
+    if let Some(edition) = &set.nuts_edition {
+        meta.nuts_edition = Some(edition.clone());
+    }
+    Ok(())
+}
+
 /// Labels of the units and dimension values `summary` saw, taken from `labels` (by dimension
 /// name, then code; `unit` among them): Eurostat's codelists for a fetched dataset.
 pub fn labels_of(

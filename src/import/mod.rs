@@ -235,7 +235,25 @@ pub struct Fetched<'a> {
     pub topic: &'a str,
     /// Labels of its codes, by dimension (`unit` among them), from its structure.
     pub labels: &'a std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>,
+    /// Its short label (from its title), where the bundled catalogue does not know it.
+    pub short_title: &'a str,
+    /// What the operator's settings file sets of it.
+    pub set: Option<&'a SetByOperator>,
     pub source: SourceRecord,
+}
+
+/// What an operator sets of a fetched dataset in a settings file (`eurostat::described`): each
+/// field given replaces what the bundled catalogue or the rule says.
+#[derive(Debug, Default, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetByOperator {
+    /// `unit` and dimension values of the headline series: those given replace what the rule
+    /// chose, the others stay as it chose them.
+    #[serde(default)]
+    pub headline: std::collections::BTreeMap<String, String>,
+    pub short_title: Option<String>,
+    pub topic: Option<String>,
+    pub nuts_edition: Option<String>,
 }
 
 /// Imports a file fetched from Eurostat as a snapshot of its dataset (none when it is the
@@ -278,7 +296,16 @@ pub fn import_fetched(
     }
     if catalogue.entry(fetched.code).is_none() {
         meta.topic = fetched.topic.to_owned();
+        meta.description = Some(fetched.short_title.to_owned());
         meta::prefer_relative_unit(&mut meta, &checked.summary);
+    }
+    if let Some(set) = fetched.set {
+        meta::apply_set(
+            &mut meta,
+            set,
+            &checked.summary,
+            &checked.end.header.dim_names,
+        )?;
     }
     let mut conn = store.admin()?;
     conn.page_cache(room.memory)?;

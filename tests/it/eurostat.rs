@@ -167,6 +167,9 @@ fn answer(shared: &Mutex<Behaviour>, uri: &http::Uri) -> hyper::Response<Full<By
         "/catalogue/toc/txt" if b.small_toc => reply(200, small_toc().into_bytes()),
         "/catalogue/toc/txt" => reply(200, fixture("table_of_contents_en.txt")),
         "/sdmx/2.1/data/HLTH_RS_PHYSREG" => reply(200, fixture("estat_hlth_rs_physreg.tsv.gz")),
+        // A dataset the bundled catalogue does not know (its data the GDP's: the test reads how
+        // it is described, not its figures).
+        "/sdmx/2.1/data/NAMA_10R_3POPGDP" => reply(200, tsv()),
         "/sdmx/2.1/dataflow/ESTAT/NAMA_10R_3GDP/latest" if b.no_structure => {
             reply(404, fixture("fault-100-dataflow.xml"))
         }
@@ -1055,4 +1058,73 @@ async fn a_bundle_carries_fetched_data_to_an_install_without_a_route_to_eurostat
     // A key is never overwritten.
     let (ok, _, said) = regintel_with(&["bundle", "keygen", "--out", key.to_str().unwrap()]).await;
     assert!(!ok && said.contains("exists already"), "{said}");
+}
+
+/// A fetched dataset the bundled catalogue does not know is described from Eurostat: its short
+/// label from its title, its topic from its folders, its headline by rule (a relative unit over
+/// an absolute one). What the operator sets in `<data dir>/eurostat/datasets.json` overrides it
+/// at the next fetch, even of the same data; a headline its data do not hold fails the fetch,
+/// naming it, and changes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fetched_dataset_is_described_by_eurostat_or_by_the_operators_settings() {
+    let stand_in = StandIn::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let described = |dir: &std::path::Path| -> (String, String, String) {
+        let conn = rusqlite::Connection::open(dir.join(regintel::store::DB_FILE)).unwrap();
+        conn.query_row(
+            "SELECT description, topic, headline_json FROM datasets WHERE code = 'nama_10r_3popgdp'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap()
+    };
+    let (ok, _, said) = fetch(&stand_in, dir.path(), &["nama_10r_3popgdp"]).await;
+    assert!(ok, "{said}");
+    let (label, topic, headline) = described(dir.path());
+    assert_eq!(
+        label,
+        "Average annual population to calculate regional GDP data (thousand persons)"
+    );
+    assert_eq!(topic, "economy");
+    assert!(headline.contains(r#""unit":"EUR_HAB""#), "{headline}");
+
+    let settings = dir.path().join("eurostat/datasets.json");
+    std::fs::write(
+        &settings,
+        r#"{"NAMA_10R_3POPGDP": {"headline": {"unit": "EUR_HAB_EU27_2020"}, "short_title": "Population for GDP", "topic": "demography"}}"#,
+    )
+    .unwrap();
+    let (ok, again, said) = fetch(&stand_in, dir.path(), &["nama_10r_3popgdp"]).await;
+    assert!(ok, "{said}");
+    assert_eq!(again[0]["snapshot"], Value::Null, "the same data: {again}");
+    let (label, topic, headline) = described(dir.path());
+    assert_eq!(
+        (label.as_str(), topic.as_str()),
+        ("Population for GDP", "demography")
+    );
+    assert!(
+        headline.contains(r#""unit":"EUR_HAB_EU27_2020""#),
+        "{headline}"
+    );
+    assert!(
+        headline.contains(r#""freq":"A""#),
+        "the rule's choice of the rest: {headline}"
+    );
+
+    std::fs::write(
+        &settings,
+        r#"{"nama_10r_3popgdp": {"headline": {"unit": "NOPE"}}}"#,
+    )
+    .unwrap();
+    let (ok, outcome, said) = fetch(&stand_in, dir.path(), &["nama_10r_3popgdp"]).await;
+    assert!(!ok, "{said}");
+    let error = outcome[0]["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("names unit NOPE, which its data do not hold"),
+        "{outcome}"
+    );
+    assert_eq!(described(dir.path()).0, "Population for GDP", "unchanged");
+    std::fs::write(&settings, r#"{"nama_10r_3popgdp": {"headlines": {}}}"#).unwrap();
+    let (ok, _, said) = fetch(&stand_in, dir.path(), &["nama_10r_3popgdp"]).await;
+    assert!(!ok && said.contains("datasets.json"), "{said}");
 }
