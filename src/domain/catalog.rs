@@ -53,8 +53,44 @@ pub struct DatasetSummary {
     pub periods: Periods,
     pub observations: i64,
     pub latest_snapshot: Option<SnapshotInfo>,
+    /// How old its data are, as the source of its latest snapshot says.
+    pub data_obtained: Option<Obtained>,
     /// The latest snapshot, which the description, periods and counts are of, as a citation.
     pub citation: Option<String>,
+}
+
+/// When a dataset's data were obtained from Eurostat: the age of what it says.
+#[derive(Debug, Serialize)]
+pub struct Obtained {
+    /// RFC 3339.
+    pub at: String,
+    /// `downloaded`: a fetch from Eurostat, at that time. `no_later_than`: a file of the bundled
+    /// extract, copied from a repository whose commit of that time held it (the data may be
+    /// older: the file carries no date of its own).
+    pub basis: &'static str,
+    /// Eurostat's "last update of data" of the dataset when it was fetched (a fetch only).
+    pub eurostat_last_update: Option<String>,
+}
+
+impl Obtained {
+    /// What the origin of a source (`SourceRecord::shown`) says of when its data were obtained:
+    /// a fetch's download time, or the commit date of the repository a bundled file came from.
+    fn of(origin: &serde_json::Value) -> Option<Obtained> {
+        let text = |field: &str| origin[field].as_str().map(str::to_owned);
+        match origin["type"].as_str()? {
+            "eurostat" => Some(Obtained {
+                at: text("downloaded_at")?,
+                basis: "downloaded",
+                eurostat_last_update: text("last_update_of_data"),
+            }),
+            "github" => Some(Obtained {
+                at: text("that_commit_date")?,
+                basis: "no_later_than",
+                eurostat_last_update: None,
+            }),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -160,6 +196,11 @@ fn summarize(
         Some(snapshot) => citer.cite_snapshot(d, snapshot)?.map(|c| c.to_string()),
         None => None,
     };
+    let source = match latest.and_then(|s| s.source_id).or(d.source_id) {
+        Some(id) => citer.store.source(id)?,
+        None => None,
+    };
+    let data_obtained = source.and_then(|s| Obtained::of(&s.shown().origin));
     let labels = d.labels().map_err(Error::internal)?;
     let dim_names = d.dim_names().map_err(Error::internal)?;
     let label = |dim: &str, code: &str| labels.get(dim).and_then(|m| m.get(code)).cloned();
@@ -206,6 +247,7 @@ fn summarize(
         },
         observations: series.iter().map(|s| s.obs_count).sum(),
         latest_snapshot: latest.map(snapshot_info),
+        data_obtained,
         citation,
     })
 }

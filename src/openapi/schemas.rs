@@ -208,6 +208,11 @@ pub fn all() -> Value {
             "periods": r("Periods"),
             "observations": {"type": "integer"},
             "latest_snapshot": {"oneOf": [{"type": "null"}, r("SnapshotInfo")]},
+            "data_obtained": {"oneOf": [{"type": "null"}, object(&["at", "basis"], json!({
+                "at": {"type": "string", "format": "date-time"},
+                "basis": {"type": "string", "enum": ["downloaded", "no_later_than"], "description": "`downloaded`: fetched from Eurostat at `at`. `no_later_than`: a file of the bundled extract, copied from a repository whose commit of `at` held it; its data may be older (the file carries no date of its own)."},
+                "eurostat_last_update": {"type": ["string", "null"], "description": "Eurostat's last update of the dataset's data when it was fetched (`yyyy-mm-dd`); null for the bundled extract."},
+            }))], "description": "How old the data are, as the source of the latest snapshot says; null for uploads and files an operator imported."},
             "citation": {"type": ["string", "null"], "description": "The latest snapshot, which the description, periods and counts are of."},
         })),
         "DatasetList": array_of("DatasetSummary"),

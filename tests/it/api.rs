@@ -222,6 +222,17 @@ async fn datasets_list_and_detail_describe_the_catalogue() {
     assert_eq!(unemployment["observations"], 3744);
     assert_eq!(unemployment["periods"]["first"], "2013");
     assert_eq!(unemployment["units"][0]["label"], "Percentage");
+    // How old each bundled file is: no later than the commit it was copied from.
+    for d in list {
+        let obtained = &d["data_obtained"];
+        assert_eq!(obtained["basis"], "no_later_than", "{d}");
+        assert!(obtained["at"].as_str().unwrap() >= "2017", "{d}");
+    }
+    let income = list.iter().find(|d| d["code"] == "nama_10r_2hhinc").unwrap();
+    assert_eq!(
+        income["data_obtained"]["at"], "2017-05-02T13:48:16+01:00",
+        "{income}"
+    );
 
     let v = s.get("/datasets/nama_10r_3gdp").await.json();
     let d = &v["data"];

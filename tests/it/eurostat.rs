@@ -356,6 +356,12 @@ async fn a_fetched_dataset_is_imported_cited_to_its_download_and_kept() {
         detail["data"]["title"],
         "Gross domestic product (GDP) at current market prices by NUTS 3 regions"
     );
+    let obtained = &detail["data"]["data_obtained"];
+    assert_eq!(
+        (&obtained["basis"], &obtained["eurostat_last_update"]),
+        (&"downloaded".into(), &"2023-02-21".into()),
+        "{detail}"
+    );
     let compared = s
         .get("/compare?regions=AT21,AT22&dataset=nama_10r_3gdp")
         .await

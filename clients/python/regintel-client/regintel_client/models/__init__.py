@@ -80,6 +80,8 @@ from .dataset_detail import DatasetDetail
 from .dataset_detail_series_item import DatasetDetailSeriesItem
 from .dataset_detail_series_item_dimensions import DatasetDetailSeriesItemDimensions
 from .dataset_summary import DatasetSummary
+from .dataset_summary_data_obtained_type_1 import DatasetSummaryDataObtainedType1
+from .dataset_summary_data_obtained_type_1_basis import DatasetSummaryDataObtainedType1Basis
 from .dataset_summary_dimensions_item import DatasetSummaryDimensionsItem
 from .dataset_summary_headline import DatasetSummaryHeadline
 from .dataset_updated_data import DatasetUpdatedData
@@ -259,6 +261,8 @@ __all__ = (
     "DatasetDetailSeriesItem",
     "DatasetDetailSeriesItemDimensions",
     "DatasetSummary",
+    "DatasetSummaryDataObtainedType1",
+    "DatasetSummaryDataObtainedType1Basis",
     "DatasetSummaryDimensionsItem",
     "DatasetSummaryHeadline",
     "DatasetUpdatedData",

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from ..models.cited_snapshot import CitedSnapshot
     from ..models.code_label import CodeLabel
     from ..models.dataset_detail_series_item import DatasetDetailSeriesItem
+    from ..models.dataset_summary_data_obtained_type_1 import DatasetSummaryDataObtainedType1
     from ..models.dataset_summary_dimensions_item import DatasetSummaryDimensionsItem
     from ..models.dataset_summary_headline import DatasetSummaryHeadline
     from ..models.periods import Periods
@@ -40,6 +41,8 @@ class DatasetDetail:
         snapshots (list[CitedSnapshot]): The newest snapshots, 10 at most: `GET /datasets/{dataset_code}/snapshots`
             pages them all.
         citation (None | str | Unset): The latest snapshot, which the description, periods and counts are of.
+        data_obtained (DatasetSummaryDataObtainedType1 | None | Unset): How old the data are, as the source of the
+            latest snapshot says; null for uploads and files an operator imported.
         label (None | str | Unset):
         latest_snapshot (None | SnapshotInfo | Unset):
         nuts_edition (None | str | Unset):
@@ -61,6 +64,7 @@ class DatasetDetail:
     snapshot_count: int
     snapshots: list[CitedSnapshot]
     citation: None | str | Unset = UNSET
+    data_obtained: DatasetSummaryDataObtainedType1 | None | Unset = UNSET
     label: None | str | Unset = UNSET
     latest_snapshot: None | SnapshotInfo | Unset = UNSET
     nuts_edition: None | str | Unset = UNSET
@@ -69,6 +73,7 @@ class DatasetDetail:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.dataset_summary_data_obtained_type_1 import DatasetSummaryDataObtainedType1  # noqa: PLC0415
         from ..models.snapshot_info import SnapshotInfo  # noqa: PLC0415
         from ..models.source_info import SourceInfo  # noqa: PLC0415
 
@@ -113,6 +118,14 @@ class DatasetDetail:
             citation = UNSET
         else:
             citation = self.citation
+
+        data_obtained: dict[str, Any] | None | Unset
+        if isinstance(self.data_obtained, Unset):
+            data_obtained = UNSET
+        elif isinstance(self.data_obtained, DatasetSummaryDataObtainedType1):
+            data_obtained = self.data_obtained.to_dict()
+        else:
+            data_obtained = self.data_obtained
 
         label: None | str | Unset
         if isinstance(self.label, Unset):
@@ -164,6 +177,8 @@ class DatasetDetail:
         )
         if citation is not UNSET:
             field_dict["citation"] = citation
+        if data_obtained is not UNSET:
+            field_dict["data_obtained"] = data_obtained
         if label is not UNSET:
             field_dict["label"] = label
         if latest_snapshot is not UNSET:
@@ -182,6 +197,7 @@ class DatasetDetail:
         from ..models.cited_snapshot import CitedSnapshot  # noqa: PLC0415
         from ..models.code_label import CodeLabel  # noqa: PLC0415
         from ..models.dataset_detail_series_item import DatasetDetailSeriesItem  # noqa: PLC0415
+        from ..models.dataset_summary_data_obtained_type_1 import DatasetSummaryDataObtainedType1  # noqa: PLC0415
         from ..models.dataset_summary_dimensions_item import DatasetSummaryDimensionsItem  # noqa: PLC0415
         from ..models.dataset_summary_headline import DatasetSummaryHeadline  # noqa: PLC0415
         from ..models.periods import Periods  # noqa: PLC0415
@@ -241,6 +257,23 @@ class DatasetDetail:
             return cast(None | str | Unset, data)
 
         citation = _parse_citation(d.pop("citation", UNSET))
+
+        def _parse_data_obtained(data: object) -> DatasetSummaryDataObtainedType1 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                data_obtained_type_1 = DatasetSummaryDataObtainedType1.from_dict(data)
+
+                return data_obtained_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(DatasetSummaryDataObtainedType1 | None | Unset, data)
+
+        data_obtained = _parse_data_obtained(d.pop("data_obtained", UNSET))
 
         def _parse_label(data: object) -> None | str | Unset:
             if data is None:
@@ -310,6 +343,7 @@ class DatasetDetail:
             snapshot_count=snapshot_count,
             snapshots=snapshots,
             citation=citation,
+            data_obtained=data_obtained,
             label=label,
             latest_snapshot=latest_snapshot,
             nuts_edition=nuts_edition,

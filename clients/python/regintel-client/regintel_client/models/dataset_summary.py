@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.code_label import CodeLabel
+    from ..models.dataset_summary_data_obtained_type_1 import DatasetSummaryDataObtainedType1
     from ..models.dataset_summary_dimensions_item import DatasetSummaryDimensionsItem
     from ..models.dataset_summary_headline import DatasetSummaryHeadline
     from ..models.periods import Periods
@@ -33,6 +34,8 @@ class DatasetSummary:
         topic (str):
         units (list[CodeLabel]):
         citation (None | str | Unset): The latest snapshot, which the description, periods and counts are of.
+        data_obtained (DatasetSummaryDataObtainedType1 | None | Unset): How old the data are, as the source of the
+            latest snapshot says; null for uploads and files an operator imported.
         label (None | str | Unset):
         latest_snapshot (None | SnapshotInfo | Unset):
         nuts_edition (None | str | Unset):
@@ -48,12 +51,14 @@ class DatasetSummary:
     topic: str
     units: list[CodeLabel]
     citation: None | str | Unset = UNSET
+    data_obtained: DatasetSummaryDataObtainedType1 | None | Unset = UNSET
     label: None | str | Unset = UNSET
     latest_snapshot: None | SnapshotInfo | Unset = UNSET
     nuts_edition: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.dataset_summary_data_obtained_type_1 import DatasetSummaryDataObtainedType1  # noqa: PLC0415
         from ..models.snapshot_info import SnapshotInfo  # noqa: PLC0415
 
         code = self.code
@@ -85,6 +90,14 @@ class DatasetSummary:
             citation = UNSET
         else:
             citation = self.citation
+
+        data_obtained: dict[str, Any] | None | Unset
+        if isinstance(self.data_obtained, Unset):
+            data_obtained = UNSET
+        elif isinstance(self.data_obtained, DatasetSummaryDataObtainedType1):
+            data_obtained = self.data_obtained.to_dict()
+        else:
+            data_obtained = self.data_obtained
 
         label: None | str | Unset
         if isinstance(self.label, Unset):
@@ -123,6 +136,8 @@ class DatasetSummary:
         )
         if citation is not UNSET:
             field_dict["citation"] = citation
+        if data_obtained is not UNSET:
+            field_dict["data_obtained"] = data_obtained
         if label is not UNSET:
             field_dict["label"] = label
         if latest_snapshot is not UNSET:
@@ -135,6 +150,7 @@ class DatasetSummary:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.code_label import CodeLabel  # noqa: PLC0415
+        from ..models.dataset_summary_data_obtained_type_1 import DatasetSummaryDataObtainedType1  # noqa: PLC0415
         from ..models.dataset_summary_dimensions_item import DatasetSummaryDimensionsItem  # noqa: PLC0415
         from ..models.dataset_summary_headline import DatasetSummaryHeadline  # noqa: PLC0415
         from ..models.periods import Periods  # noqa: PLC0415
@@ -177,6 +193,23 @@ class DatasetSummary:
             return cast(None | str | Unset, data)
 
         citation = _parse_citation(d.pop("citation", UNSET))
+
+        def _parse_data_obtained(data: object) -> DatasetSummaryDataObtainedType1 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                data_obtained_type_1 = DatasetSummaryDataObtainedType1.from_dict(data)
+
+                return data_obtained_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(DatasetSummaryDataObtainedType1 | None | Unset, data)
+
+        data_obtained = _parse_data_obtained(d.pop("data_obtained", UNSET))
 
         def _parse_label(data: object) -> None | str | Unset:
             if data is None:
@@ -224,6 +257,7 @@ class DatasetSummary:
             topic=topic,
             units=units,
             citation=citation,
+            data_obtained=data_obtained,
             label=label,
             latest_snapshot=latest_snapshot,
             nuts_edition=nuts_edition,
