@@ -96,6 +96,13 @@ fn eurostat_state(conn: &crate::store::sql::Db<'_>, say: LogFormat) -> anyhow::R
             (Some(at), None) => format!("fetched {}", time(at)),
             (None, _) => "never fetched".to_owned(),
         };
+        let unclassified = crate::store::eurostat::unclassified_codes(conn, code)?;
+        if !unclassified.is_empty() {
+            say.say(&format!(
+                "eurostat {code}: {}",
+                unclassified_said(&unclassified)
+            ));
+        }
         match (&f.error, f.failed_at) {
             (Some(error), Some(at)) => say.warn(&format!(
                 "eurostat {code}: {fetched}; the last attempt failed at {}: {error}",
@@ -105,6 +112,21 @@ fn eurostat_state(conn: &crate::store::sql::Db<'_>, say: LogFormat) -> anyhow::R
         }
     }
     Ok(())
+}
+
+/// Region codes the classification does not know, in words (the first ten named).
+pub fn unclassified_said(codes: &[String]) -> String {
+    let named: Vec<&str> = codes.iter().take(10).map(String::as_str).collect();
+    format!(
+        "{} region codes the classification does not know, kept and served as published ({}{})",
+        codes.len(),
+        named.join(", "),
+        if codes.len() > named.len() {
+            ", ..."
+        } else {
+            ""
+        }
+    )
 }
 
 /// Fails when `path` grants any of the permission bits `forbidden` (0o007: others; 0o077: group

@@ -476,6 +476,15 @@ fn summary(outcomes: &[fetch::Outcome]) -> String {
 /// One dataset's outcome in words.
 fn said(outcome: &fetch::Outcome) -> String {
     let d = &outcome.dataset;
+    let line = outcome_said(outcome);
+    match outcome.unclassified_regions.as_slice() {
+        [] => line,
+        codes => format!("{line}\n{d}: {}", super::check::unclassified_said(codes)),
+    }
+}
+
+fn outcome_said(outcome: &fetch::Outcome) -> String {
+    let d = &outcome.dataset;
     match (&outcome.imported, &outcome.error) {
         (_, Some(error)) => format!("{d}: failed: {error}"),
         (Some(i), None) => match &i.snapshot {

@@ -454,16 +454,7 @@ pub fn import(
             &mut warnings,
             progress,
         );
-        let (imported, error) = match imported {
-            Ok(imported) => (Some(imported), None),
-            Err(e) => (None, Some(format!("{e:#}"))),
-        };
-        outcomes.push(fetch::Outcome {
-            dataset: code.clone(),
-            imported,
-            error,
-            warnings,
-        });
+        outcomes.push(fetch::Outcome::of(store, code, imported, warnings)?);
     }
     Ok(outcomes)
 }

@@ -71,6 +71,34 @@ pub struct Outcome {
     pub error: Option<String>,
     /// What did not stop it (a structure that could not be read: codes stand for labels).
     pub warnings: Vec<String>,
+    /// Region codes its rows hold that the bundled classification does not know (earlier NUTS
+    /// editions, aggregates it does not name): kept and served as published.
+    pub unclassified_regions: Vec<String>,
+}
+
+impl Outcome {
+    /// The outcome of dataset `code`: what `imported` gave, or why it failed, with the region
+    /// codes the dataset then holds that the classification does not know.
+    pub fn of(
+        store: &Store,
+        code: &str,
+        imported: anyhow::Result<ImportOutcome>,
+        warnings: Vec<String>,
+    ) -> anyhow::Result<Outcome> {
+        let unclassified_regions =
+            crate::store::eurostat::unclassified_codes(&store.admin()?.sql(), code)?;
+        let (imported, error) = match imported {
+            Ok(imported) => (Some(imported), None),
+            Err(e) => (None, Some(format!("{e:#}"))),
+        };
+        Ok(Outcome {
+            dataset: code.to_owned(),
+            imported,
+            error,
+            warnings,
+            unclassified_regions,
+        })
+    }
 }
 
 /// Most bytes of the table of contents and of a structure message read.
@@ -156,26 +184,16 @@ impl<'s> Session<'s> {
                 &mut warnings,
                 progress,
             );
-            let (imported, error) = match fetched {
-                Ok(imported) => (Some(imported), None),
-                Err(e) => {
-                    let error = format!("{e:#}");
-                    let url = self.client.url(&data_target(&entry.code));
-                    crate::store::eurostat::record_failure(
-                        &store.admin()?.sql(),
-                        (&entry.code, &entry.title, &url),
-                        crate::runtime::clock::now_ms(),
-                        &error,
-                    )?;
-                    (None, Some(error))
-                }
-            };
-            outcomes.push(Outcome {
-                dataset: entry.code.clone(),
-                imported,
-                error,
-                warnings,
-            });
+            if let Err(e) = &fetched {
+                let url = self.client.url(&data_target(&entry.code));
+                crate::store::eurostat::record_failure(
+                    &store.admin()?.sql(),
+                    (&entry.code, &entry.title, &url),
+                    crate::runtime::clock::now_ms(),
+                    &format!("{e:#}"),
+                )?;
+            }
+            outcomes.push(Outcome::of(store, &entry.code, fetched, warnings)?);
         }
         Ok(outcomes)
     }

@@ -310,6 +310,9 @@ pub fn import_fetched(
     let mut conn = store.admin()?;
     conn.page_cache(room.memory)?;
     let tx = conn.transaction()?;
+    // The classification first: a fetch into a new install may come before any `import
+    // --bundled`, and its regions' codes must not be taken for codes of earlier editions.
+    let regions = write::upsert_regions(&tx, &crate::store::classification::bundled()?)?;
     // The data of the latest snapshot again: its rows stay cited to the download they came in.
     let same = write::latest_snapshot_sha(&tx, fetched.code, None)?.as_deref()
         == Some(checked.sha256.as_str());
@@ -320,7 +323,7 @@ pub fn import_fetched(
     let outcome = file::write(&tx, &input, &checked, &meta, source_id, None, progress)?;
     record(&tx, &outcome)?;
     let report = ImportReport {
-        regions: 0,
+        regions,
         datasets: vec![outcome.clone()],
     };
     finish(tx, catalogue, &report, None)?;

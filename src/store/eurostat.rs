@@ -132,3 +132,22 @@ pub fn all(conn: &Db<'_>) -> SqlResult<Vec<Fetched>> {
 pub fn was_fetched(conn: &Db<'_>, dataset_code: &str) -> SqlResult<bool> {
     Ok(fetched(conn, dataset_code)?.is_some_and(|f| f.succeeded_at.is_some()))
 }
+
+/// The region codes public dataset `dataset_code`'s current rows hold that the bundled
+/// classification does not know (codes of earlier NUTS editions, aggregates it does not name):
+/// kept and served all the same, and reported. By code.
+pub fn unclassified_codes(conn: &Db<'_>, dataset_code: &str) -> SqlResult<Vec<String>> {
+    let mut stmt = conn.prepare(
+        "SELECT r.code FROM regions r
+         WHERE (r.classification = 'historical'
+                OR (r.classification = 'aggregate' AND r.name_latin IS NULL))
+           AND EXISTS (SELECT 1 FROM series s
+                       JOIN datasets d ON d.id = s.dataset_id
+                       JOIN observations o ON o.series_id = s.id AND o.region_code = r.code
+                                          AND o.superseded_by IS NULL
+                       WHERE d.code = ?1 AND d.owner_account_id IS NULL)
+         ORDER BY r.code",
+    )?;
+    let codes = stmt.query_map(params![dataset_code], |r| r.get(0))?;
+    codes.collect()
+}

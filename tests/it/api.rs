@@ -228,7 +228,10 @@ async fn datasets_list_and_detail_describe_the_catalogue() {
         assert_eq!(obtained["basis"], "no_later_than", "{d}");
         assert!(obtained["at"].as_str().unwrap() >= "2017", "{d}");
     }
-    let income = list.iter().find(|d| d["code"] == "nama_10r_2hhinc").unwrap();
+    let income = list
+        .iter()
+        .find(|d| d["code"] == "nama_10r_2hhinc")
+        .unwrap();
     assert_eq!(
         income["data_obtained"]["at"], "2017-05-02T13:48:16+01:00",
         "{income}"

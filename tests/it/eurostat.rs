@@ -42,6 +42,9 @@ struct Behaviour {
     dropped: Option<&'static str>,
     /// Eurostat broke the series down by one more dimension (nace_r2, every line TOTAL).
     restructured: bool,
+    /// The data hold a line of a region code of an earlier NUTS edition (DE915, Göttingen until
+    /// 2016), which the bundled classification does not know.
+    historical: bool,
     /// A table of contents of two regional datasets (nama_10r_3gdp, hlth_rs_physreg) and one
     /// other, cut from the recorded one.
     small_toc: bool,
@@ -131,6 +134,11 @@ fn answer(shared: &Mutex<Behaviour>, uri: &http::Uri) -> hyper::Response<Full<By
                 .filter(|line| !line.starts_with(&format!("{key}\t")))
                 .collect();
             text = kept.into_bytes();
+        }
+        if b.historical {
+            let mut with = String::from_utf8(text).unwrap();
+            with.push_str(&format!("A,EUR_HAB,DE915\t{}31000 \n", ": \t".repeat(22)));
+            text = with.into_bytes();
         }
         if b.restructured {
             let lines: String = String::from_utf8(text)
@@ -1084,8 +1092,25 @@ async fn a_fetched_dataset_is_described_by_eurostat_or_by_the_operators_settings
         )
         .unwrap()
     };
-    let (ok, _, said) = fetch(&stand_in, dir.path(), &["nama_10r_3popgdp"]).await;
+    stand_in.set(|b| b.historical = true);
+    let (ok, first, said) = fetch(&stand_in, dir.path(), &["nama_10r_3popgdp"]).await;
     assert!(ok, "{said}");
+    // A code the classification does not know: kept, and said.
+    assert_eq!(
+        first[0]["unclassified_regions"],
+        serde_json::json!(["DE915"]),
+        "{first}"
+    );
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    }
+    let (ok, out, said) = regintel_in(&["check", "--plain-http"], dir.path()).await;
+    assert!(ok, "{said}");
+    assert!(
+        out.contains("eurostat nama_10r_3popgdp: 1 region codes the classification does not know, kept and served as published (DE915)"),
+        "{out}"
+    );
     let (label, topic, headline) = described(dir.path());
     assert_eq!(
         label,
