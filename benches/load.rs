@@ -29,6 +29,8 @@ mod analytics;
 mod child_memory;
 #[path = "load/explorer.rs"]
 mod explorer;
+#[path = "load/fetch.rs"]
+mod fetch;
 #[path = "load/large.rs"]
 mod large;
 #[path = "load/postgres.rs"]
@@ -205,6 +207,17 @@ fn bench() -> Result<()> {
         warmup_secs,
         measure_secs,
     };
+    if std::env::var("BENCH_ONLY").as_deref() == Ok("fetch") {
+        let fetched = fetch::run(&ctx, &target_dir)?;
+        fetch::print(&fetched);
+        for c in fetch::checks(&fetched) {
+            print_check(&c);
+        }
+        let json_path = target_dir.join("bench-fetch.json");
+        fs::write(&json_path, serde_json::to_string_pretty(&fetched)? + "\n")?;
+        println!("\nresults written to {}", json_path.display());
+        return Ok(());
+    }
     let import = import_timing(&ctx)?;
     let api_key = bench_api_key(&ctx)?;
     match std::env::var("BENCH_ONLY").as_deref() {

@@ -103,7 +103,11 @@ pub fn run(ctx: &Ctx, target_dir: &Path) -> Result<LargeResult> {
             .with_context(|| format!("BENCH_LARGE_ROWS={rows} is not a number of rows"))?,
         Err(_) => 50_000_000,
     };
-    let files = extract(target_dir, extract_rows)?;
+    let files = extract(
+        target_dir,
+        extract_rows,
+        (extract_rows / ROWS_PER_DATASET).max(1),
+    )?;
     let citations = uncached::citations(ctx)?;
     let comparisons = uncached::comparisons()?;
     let not_held = of_the_extract(&comparisons, files.len());
@@ -259,9 +263,9 @@ fn on_postgres(
     })
 }
 
-/// The extract's files, made once per size under the target directory.
-fn extract(target_dir: &Path, rows: u64) -> Result<Vec<PathBuf>> {
-    let datasets = (rows / ROWS_PER_DATASET).max(1);
+/// An extract of `rows` observations in `datasets` files (`estat_synth_NNN.tsv.gz`), made once
+/// per size under the target directory.
+pub fn extract(target_dir: &Path, rows: u64, datasets: u64) -> Result<Vec<PathBuf>> {
     let dir = (target_dir.join("bench-large")).join(format!("rows-{rows}-datasets-{datasets}"));
     let done = dir.join("complete");
     if !done.exists() {
