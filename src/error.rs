@@ -10,7 +10,7 @@ pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     shown_up_to(text, SHOWN_CHARS)
 }
 
-fn shown_up_to(text: &str, chars: usize) -> std::borrow::Cow<'_, str> {
+pub fn shown_up_to(text: &str, chars: usize) -> std::borrow::Cow<'_, str> {
     match text.char_indices().nth(chars) {
         None => text.into(),
         Some((cut, _)) => format!("{}…", &text[..cut]).into(),

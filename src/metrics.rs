@@ -307,7 +307,7 @@ impl Metrics {
         for (name, help, which) in [
             (
                 "regintel_eurostat_last_success_timestamp_seconds",
-                "When each dataset fetched from Eurostat (regintel fetch, sync) was last fetched and imported, unix seconds (read about every 5 s).",
+                "When each dataset from Eurostat (regintel fetch, sync, import --bundle) was last fetched with success, unix seconds: the time of the download (read about every 5 s).",
                 0,
             ),
             (

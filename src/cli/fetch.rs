@@ -66,10 +66,10 @@ pub struct EurostatArgs {
     /// (no answer, 5xx, 429, cut short), doubled before each next one; four tries in all.
     #[arg(long, env = "REGINTEL_EUROSTAT_RETRY_SECONDS", default_value_t = 10.0)]
     retry_seconds: f64,
-    /// Seconds between asks for the status of an extraction Eurostat queued, and most seconds
-    /// to wait for one.
+    /// Seconds between asks for the status of an extraction Eurostat queued.
     #[arg(long, env = "REGINTEL_EUROSTAT_POLL_SECONDS", default_value_t = 30.0)]
     poll_seconds: f64,
+    /// Most seconds to wait for an extraction Eurostat queued.
     #[arg(long, env = "REGINTEL_EUROSTAT_WAIT_SECONDS", default_value_t = 1800.0)]
     wait_seconds: f64,
     #[command(flatten)]
@@ -148,6 +148,7 @@ pub enum BundleAction {
     /// Make a key pair to sign bundles: KEYFILE (private, owner-only) and KEYFILE.pub (what
     /// `import --bundle --trust` takes).
     Keygen {
+        /// Where to write the private key (the public one goes beside it, with `.pub` added).
         #[arg(long, value_name = "KEYFILE")]
         out: PathBuf,
     },
@@ -174,7 +175,10 @@ pub fn bundle(action: BundleAction, format: LogFormat) -> anyhow::Result<()> {
             eurostat,
         } => {
             let key = sign.as_deref().map(bundle::signing_key).transpose()?;
-            let dir = eurostat.data.data_dir.join("eurostat");
+            let (store, room) = eurostat.store()?;
+            // Held while the downloads are read: a sync must not replace one meanwhile.
+            let _lock = supply_lock(&store, &eurostat.data.data_dir)?;
+            let dir = fetch::downloads_dir(&eurostat.data.data_dir)?;
             let mut missing = Vec::new();
             for code in &datasets {
                 if bundle::kept_record(&dir, &code.to_ascii_lowercase())?.is_none() {
@@ -182,7 +186,7 @@ pub fn bundle(action: BundleAction, format: LogFormat) -> anyhow::Result<()> {
                 }
             }
             if !missing.is_empty() {
-                fetch_first(&eurostat, &missing, format)?;
+                fetch_first((&eurostat, &store, &room), &missing, format)?;
             }
             let manifest = bundle::create(&dir, &datasets, &out, key.as_ref())?;
             let bytes: u64 = manifest.files.iter().map(|f| f.bytes).sum();
@@ -207,9 +211,12 @@ pub fn bundle(action: BundleAction, format: LogFormat) -> anyhow::Result<()> {
 
 /// Fetches `codes`, of which no download is kept, before a bundle is made of them: what it
 /// says goes to standard error (standard output is the bundle's answer); one failed fails all.
-fn fetch_first(eurostat: &EurostatArgs, codes: &[String], format: LogFormat) -> anyhow::Result<()> {
+fn fetch_first(
+    (eurostat, store, room): (&EurostatArgs, &crate::store::Store, &crate::import::Room),
+    codes: &[String],
+    format: LogFormat,
+) -> anyhow::Result<()> {
     let settings = eurostat.settings()?;
-    let (store, room) = eurostat.store()?;
     let session = fetch::Session::open(&settings, &eurostat.data.data_dir)?;
     let entries = fetch::Session::entries(&session.toc()?, codes)?;
     let mut progress = format.progress();
@@ -217,9 +224,9 @@ fn fetch_first(eurostat: &EurostatArgs, codes: &[String], format: LogFormat) -> 
         progress.note(code, "no download of it is kept here: fetching it first");
     }
     let outcomes = session.fetch(
-        (&store, &Catalogue::bundled()),
+        (store, &Catalogue::bundled()),
         &entries,
-        &room,
+        room,
         &mut progress,
     )?;
     for outcome in &outcomes {
@@ -236,8 +243,7 @@ fn fetch_first(eurostat: &EurostatArgs, codes: &[String], format: LogFormat) -> 
 /// `regintel import --bundle FILE [--trust KEY]`: every file verified first, then each dataset
 /// imported as a fetch would have.
 pub fn import_bundle(
-    file: &std::path::Path,
-    trust: Option<&std::path::Path>,
+    (file, trust, allow_older): (&std::path::Path, Option<&std::path::Path>, bool),
     (data, memory): (&DataDir, &ImportMemory),
     json: bool,
     format: LogFormat,
@@ -252,6 +258,7 @@ pub fn import_bundle(
     let verified = bundle::verify(file, trusted.as_deref(), &work_dir, limits.max_download)
         .with_context(|| format!("{} does not verify", file.display()))?;
     let (store, room) = open_store(data, memory)?;
+    let _lock = supply_lock(&store, &data.data_dir)?;
     // With --json, standard output is the outcome alone.
     if !json {
         format.say(&format!(
@@ -261,10 +268,9 @@ pub fn import_bundle(
             verified.manifest.datasets.len(),
             verified.manifest.created_at,
             verified.manifest.created_by,
-            if trusted.is_some() {
-                ", signed by the trusted key"
-            } else {
-                ""
+            match trusted {
+                Some(_) => ", signed by the trusted key",
+                None => " (its signature, if any, not checked: no --trust)",
             }
         ));
     }
@@ -272,7 +278,7 @@ pub fn import_bundle(
     let outcomes = bundle::import(
         (&store, &Catalogue::bundled(), &described),
         &verified,
-        (&room, limits.max_inflated),
+        (&room, limits.max_inflated, allow_older),
         &mut format.progress(),
     )?;
     tell(
@@ -300,6 +306,7 @@ pub fn run(args: FetchArgs, format: LogFormat) -> anyhow::Result<()> {
             format,
         );
     }
+    let _lock = supply_lock(&store, &eurostat.data.data_dir)?;
     let entries = match args.all_regional {
         true => toc.regional("").into_iter().cloned().collect(),
         false => fetch::Session::entries(&toc, &args.datasets)?,
@@ -319,6 +326,17 @@ pub fn run(args: FetchArgs, format: LogFormat) -> anyhow::Result<()> {
     )
 }
 
+/// The lock of `store`'s data supply: refused while another fetch, sync or bundle import holds
+/// it.
+fn supply_lock(
+    store: &crate::store::Store,
+    data_dir: &std::path::Path,
+) -> anyhow::Result<crate::eurostat::lock::Lock> {
+    crate::eurostat::lock::Lock::take(store, data_dir)?.context(
+        "another fetch, sync or bundle import of this database is running: try again when it has ended",
+    )
+}
+
 /// `fetch --list`: the regional entries of `toc` that `search` finds, with what the install
 /// holds of each.
 fn list(
@@ -329,7 +347,7 @@ fn list(
     format: LogFormat,
 ) -> anyhow::Result<()> {
     let admin = store.admin()?;
-    let fetched: std::collections::HashMap<String, crate::store::eurostat::Fetched> =
+    let fetched: std::collections::HashMap<String, crate::store::eurostat::FetchRecord> =
         (crate::store::eurostat::all(&admin.sql())?.into_iter())
             .filter(|f| f.succeeded_at.is_some())
             .map(|f| (f.dataset_code.to_ascii_lowercase(), f))
@@ -399,7 +417,11 @@ pub fn sync(args: EurostatArgs, format: LogFormat) -> anyhow::Result<()> {
     let printed = Printed::of(args.json, format);
     if !args.json {
         if report.already_running {
-            format.say("another sync of this database is running: nothing done");
+            format.say(
+                "another fetch, sync or bundle import of this database is running: nothing done",
+            );
+        } else if report.fetched.is_empty() && report.current.is_empty() && report.gone.is_empty() {
+            format.say("no dataset was fetched from Eurostat here yet: regintel fetch DATASET... first (regintel fetch --list names them)");
         }
         for (what, list) in [
             ("current (Eurostat changed nothing)", &report.current),

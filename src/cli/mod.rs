@@ -96,6 +96,10 @@ enum Command {
         /// `.pub` file of `bundle keygen`).
         #[arg(long, value_name = "PUBKEY", requires = "bundle")]
         trust: Option<PathBuf>,
+        /// With --bundle: import a dataset whose download is older than the one this install
+        /// holds (refused otherwise: it would take the dataset back).
+        #[arg(long, requires = "bundle")]
+        allow_older: bool,
         /// Dataset code for files that do not name it (TSV named otherwise than the dataset, a
         /// tidy CSV without a dataset_code column).
         #[arg(long)]
@@ -703,11 +707,17 @@ fn dispatch(
         Command::Import {
             bundle: Some(bundle),
             trust,
+            allow_older,
             memory,
             data,
             json,
             ..
-        } => fetch::import_bundle(&bundle, trust.as_deref(), (&data, &memory), json, format),
+        } => fetch::import_bundle(
+            (&bundle, trust.as_deref(), allow_older),
+            (&data, &memory),
+            json,
+            format,
+        ),
         Command::Import {
             files,
             bundled,

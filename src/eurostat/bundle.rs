@@ -66,11 +66,7 @@ fn bundled_paths(code: &str) -> [String; 3] {
 /// A dataset code as Eurostat writes them: what a path in a bundle may be made of.
 fn check_code(code: &str) -> anyhow::Result<()> {
     ensure!(
-        !code.is_empty()
-            && code.len() <= 64
-            && code
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_' || b == b'-'),
+        super::toc::is_code(code) && !code.bytes().any(|b| b.is_ascii_uppercase()),
         "\"{}\" is not a Eurostat dataset code",
         crate::error::shown(code)
     );
@@ -298,8 +294,10 @@ pub fn verify(
         manifest.format == FORMAT && manifest.version == VERSION,
         "the bundle's manifest is not a {FORMAT} of version {VERSION}"
     );
-    let expected = expected_files(&manifest)?;
-    let total: u64 = expected.values().map(|f| f.bytes).sum();
+    let expected = expected_files(&manifest, max_file)?;
+    let total = (expected.values())
+        .try_fold(0u64, |sum, f| sum.checked_add(f.bytes))
+        .context("the bundle's manifest gives sizes past counting")?;
     crate::eurostat::client::ensure_room(work_dir, total)?;
     let dir = tempfile::Builder::new()
         .prefix("bundle-")
@@ -333,10 +331,6 @@ pub fn verify(
             seen.insert(path.clone()),
             "the bundle holds {path} twice: refused whole"
         );
-        ensure!(
-            listed.bytes <= max_file,
-            "{path} in the bundle is larger than a download may be ({max_file} bytes)"
-        );
         let out = verified.file(&path);
         let mut sink = std::io::BufWriter::new(
             std::fs::File::create(&out)
@@ -358,25 +352,39 @@ pub fn verify(
     Ok(verified)
 }
 
+/// Most bytes of a fetch record (a table-of-contents entry and a few URLs and hashes).
+const MAX_RECORD: u64 = 1 << 20;
+
 /// The files the manifest lists, by path: for each dataset, its record and data, and perhaps its
-/// structure; nothing else.
+/// structure; nothing else, and none larger than such a file may be (a record [`MAX_RECORD`], a
+/// structure what a fetch reads of one, data `max_data`).
 fn expected_files(
     manifest: &Manifest,
+    max_data: u64,
 ) -> anyhow::Result<std::collections::BTreeMap<String, BundledFile>> {
+    // Each path's most bytes, and whether it must be there.
     let mut allowed = std::collections::BTreeMap::new();
     for code in &manifest.datasets {
         check_code(code)?;
-        for (i, path) in bundled_paths(code).into_iter().enumerate() {
-            // The structure (the second) may be absent: its codes then stand for labels.
-            allowed.insert(path, i != 1);
-        }
+        let [record, structure, data] = bundled_paths(code);
+        allowed.insert(record, (MAX_RECORD, true));
+        // A structure may be absent: its codes then stand for labels.
+        allowed.insert(structure, (fetch::MAX_TEXT, false));
+        allowed.insert(data, (max_data, true));
     }
     let mut files = std::collections::BTreeMap::new();
     for file in &manifest.files {
+        let Some(&(most, _)) = allowed.get(&file.path) else {
+            bail!(
+                "the bundle's manifest lists {}, which is no file a bundle holds",
+                crate::error::shown(&file.path)
+            );
+        };
         ensure!(
-            allowed.contains_key(&file.path),
-            "the bundle's manifest lists {}, which is no file a bundle holds",
-            crate::error::shown(&file.path)
+            file.bytes <= most,
+            "the bundle's manifest gives {} {} bytes, more than such a file may hold ({most})",
+            file.path,
+            file.bytes
         );
         ensure!(
             files.insert(file.path.clone(), file.clone()).is_none(),
@@ -391,7 +399,7 @@ fn expected_files(
     }
     if let Some((missing, _)) = allowed
         .iter()
-        .find(|(path, required)| **required && !files.contains_key(*path))
+        .find(|(path, (_, required))| *required && !files.contains_key(*path))
     {
         bail!("the bundle's manifest lists no {missing}");
     }
@@ -432,11 +440,12 @@ fn read_small<R: Read>(
 }
 
 /// Imports every dataset of a verified bundle, one after another, described as `described`
-/// sets: the outcome of each.
+/// sets: the outcome of each. A dataset whose download is older than the one the install holds
+/// fails, unless `allow_older`.
 pub fn import(
     (store, catalogue, described): (&Store, &Catalogue, &DatasetSettings),
     verified: &Verified,
-    (room, max_inflated): (&Room, u64),
+    (room, max_inflated, allow_older): (&Room, u64, bool),
     progress: &mut Progress,
 ) -> anyhow::Result<Vec<fetch::Outcome>> {
     let datasets = &verified.manifest.datasets;
@@ -450,7 +459,7 @@ pub fn import(
             (store, catalogue, described),
             verified,
             code,
-            (room, max_inflated),
+            (room, max_inflated, allow_older),
             &mut warnings,
             progress,
         );
@@ -463,7 +472,7 @@ fn import_one(
     (store, catalogue, described): (&Store, &Catalogue, &DatasetSettings),
     verified: &Verified,
     code: &str,
-    (room, max_inflated): (&Room, u64),
+    (room, max_inflated, allow_older): (&Room, u64, bool),
     warnings: &mut Vec<String>,
     progress: &mut Progress,
 ) -> anyhow::Result<crate::store::import::ImportOutcome> {
@@ -475,6 +484,18 @@ fn import_one(
         "{code}/fetch.json in the bundle is the record of {}",
         crate::error::shown(&received.entry.code)
     );
+    // A bundle made before the data this install holds would take the dataset back, and withdraw
+    // what was published since.
+    let held = crate::store::eurostat::fetched(&store.admin()?.sql(), code)?;
+    if let Some(held_at) = held.and_then(|f| f.downloaded_at.filter(|_| f.succeeded_at.is_some())) {
+        let time = crate::runtime::clock::rfc3339;
+        ensure!(
+            allow_older || held_at <= received.downloaded_at,
+            "the bundle's download of {code} ({}) is older than the one this install holds ({}): importing it would take the dataset back; --allow-older imports it all the same",
+            time(received.downloaded_at),
+            time(held_at)
+        );
+    }
     let xml = match std::fs::read(&structure) {
         Ok(bytes) => Some(String::from_utf8(bytes).context("the bundled structure is not UTF-8")?),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -513,15 +534,33 @@ pub fn keygen(private: &Path) -> anyhow::Result<PathBuf> {
     let key = rcgen::KeyPair::generate_for(&rcgen::PKCS_ED25519)?;
     let public = PathBuf::from(format!("{}.pub", private.display()));
     ensure!(
-        !private.exists() && !public.exists(),
-        "{} or {} exists already: a key is never overwritten",
-        private.display(),
+        !public.exists(),
+        "{} exists already: a key is never overwritten",
         public.display()
     );
-    crate::runtime::private_files::write(private, key.serialize_pem().as_bytes())?;
-    std::fs::write(&public, key.public_key_pem())
-        .with_context(|| format!("cannot write {}", public.display()))?;
+    write_new(private, key.serialize_pem().as_bytes(), 0o600)?;
+    write_new(&public, key.public_key_pem().as_bytes(), 0o644)?;
     Ok(public)
+}
+
+/// Writes a new file of mode `mode`: one that exists already (or a link where it would be) is
+/// refused, never overwritten or followed.
+fn write_new(path: &Path, bytes: &[u8], mode: u32) -> anyhow::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .open(path)
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => anyhow::anyhow!(
+                "{} exists already: a key is never overwritten",
+                path.display()
+            ),
+            _ => anyhow::Error::new(e).context(format!("cannot create {}", path.display())),
+        })?;
+    file.write_all(bytes)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// The signing key in PEM file `path` (PKCS#8, as `bundle keygen` or `openssl genpkey

@@ -41,14 +41,18 @@ struct Proxy {
     authorization: Option<String>,
 }
 
-/// What an answer was: its status and media type, and how many bytes of its body went to the
-/// file.
+/// What an answer was: its status, and how many bytes of its body went to the file.
 #[derive(Debug)]
 pub struct Answer {
     pub status: u16,
-    pub content_type: Option<String>,
     pub bytes: u64,
 }
+
+/// A download refused by a limit of this install (its size, the disk's reserve): no other try
+/// can mend it.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(String);
 
 impl Client {
     /// A client of the API at `base` (its path the API's root), trusting the system's roots and
@@ -220,9 +224,6 @@ where
         .context("no answer within the connect timeout")?
         .context("the request failed")?;
     let status = response.status().as_u16();
-    let content_type = (response.headers().get(http::header::CONTENT_TYPE))
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
     let mut body = response.into_body();
     let mut bytes = 0u64;
     let mut checked_room_at = 0u64;
@@ -239,7 +240,10 @@ where
         };
         bytes += data.len() as u64;
         if bytes > max_bytes {
-            bail!("the answer is larger than {max_bytes} bytes (the download limit)");
+            return Err(Refused(format!(
+                "the answer is larger than {max_bytes} bytes (the download limit)"
+            ))
+            .into());
         }
         sink.write_all(&data).context("writing the download")?;
         if bytes - checked_room_at >= 8 << 20 {
@@ -248,11 +252,7 @@ where
         }
     }
     drop(connection);
-    Ok(Answer {
-        status,
-        content_type,
-        bytes,
-    })
+    Ok(Answer { status, bytes })
 }
 
 /// Fails when the file system of `dir` has fewer than `needed` bytes free beyond
@@ -260,13 +260,14 @@ where
 pub fn ensure_room(dir: &Path, needed: u64) -> anyhow::Result<()> {
     let free = free_bytes(dir)?;
     if free < needed.saturating_add(DISK_RESERVE) {
-        bail!(
-            "{} has {} MiB free; this needs {} MiB and leaves {} MiB",
+        return Err(Refused(format!(
+            "{} has {} MiB free: with the {} MiB this needs it would keep less than the {} MiB it must keep free",
             dir.display(),
             free >> 20,
             needed >> 20,
             DISK_RESERVE >> 20
-        );
+        ))
+        .into());
     }
     Ok(())
 }

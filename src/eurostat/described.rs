@@ -14,7 +14,7 @@ use std::path::Path;
 use anyhow::{Context, ensure};
 
 use super::toc::Entry;
-use crate::import::SetByOperator as Settings;
+use crate::import::SetByOperator;
 
 /// The settings file's name in the downloads directory.
 pub const FILE: &str = "datasets.json";
@@ -22,7 +22,7 @@ pub const FILE: &str = "datasets.json";
 /// The settings of every dataset the file names, by code in lower case.
 #[derive(Debug, Default)]
 pub struct DatasetSettings {
-    by_code: BTreeMap<String, Settings>,
+    by_code: BTreeMap<String, SetByOperator>,
 }
 
 impl DatasetSettings {
@@ -37,7 +37,7 @@ impl DatasetSettings {
             }
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
         };
-        let read: BTreeMap<String, Settings> = serde_json::from_str(&text).with_context(|| {
+        let read: BTreeMap<String, SetByOperator> = serde_json::from_str(&text).with_context(|| {
             format!(
                 "{} is not a settings file of datasets ({{\"<code>\": {{\"headline\": {{...}}, \"short_title\": ..., \"topic\": ..., \"nuts_edition\": ...}}}})",
                 path.display()
@@ -60,7 +60,7 @@ impl DatasetSettings {
     }
 
     /// What is set of dataset `code`.
-    pub fn of(&self, code: &str) -> Option<&Settings> {
+    pub fn of(&self, code: &str) -> Option<&SetByOperator> {
         self.by_code.get(&code.to_ascii_lowercase())
     }
 }

@@ -18,7 +18,7 @@ use super::described::DatasetSettings;
 use super::structure::{self, Structure};
 use super::toc::{self, Entry, Toc};
 use crate::catalogue::{Catalogue, ShownOnce, SourceRecord};
-use crate::import::{Fetched, Room};
+use crate::import::{FetchedFile, Room};
 use crate::runtime::progress::Progress;
 use crate::store::Store;
 use crate::store::import::ImportOutcome;
@@ -66,7 +66,7 @@ pub struct Outcome {
     pub dataset: String,
     /// The import's outcome (its snapshot is none when the download was the latest snapshot's
     /// file), or why the dataset stays as it was.
-    #[serde(flatten)]
+    #[serde(flatten, serialize_with = "without_dataset")]
     pub imported: Option<ImportOutcome>,
     pub error: Option<String>,
     /// What did not stop it (a structure that could not be read: codes stand for labels).
@@ -74,6 +74,19 @@ pub struct Outcome {
     /// Region codes its rows hold that the bundled classification does not know (earlier NUTS
     /// editions, aggregates it does not name): kept and served as published.
     pub unclassified_regions: Vec<String>,
+}
+
+/// An import's outcome without its `dataset`, which the fetch's outcome gives once.
+fn without_dataset<S: serde::Serializer>(
+    imported: &Option<ImportOutcome>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::Serialize;
+    let mut shown = serde_json::to_value(imported).map_err(serde::ser::Error::custom)?;
+    if let Some(fields) = shown.as_object_mut() {
+        fields.remove("dataset");
+    }
+    shown.serialize(s)
 }
 
 impl Outcome {
@@ -101,8 +114,9 @@ impl Outcome {
     }
 }
 
-/// Most bytes of the table of contents and of a structure message read.
-const MAX_TEXT: u64 = 256 << 20;
+/// Most bytes of the table of contents and of a structure message read (Eurostat's whole
+/// table of contents is a few MB), held in memory as text.
+pub const MAX_TEXT: u64 = 64 << 20;
 
 /// Why a request failed, and whether trying again can help.
 enum Failure {
@@ -184,7 +198,16 @@ impl<'s> Session<'s> {
                 &mut warnings,
                 progress,
             );
-            if let Err(e) = &fetched {
+            // A dataset that is not regional, and was never fetched, stays out of the record:
+            // a sync would ask for it again twice a day, and fail each time.
+            let record = |e: &anyhow::Error| -> anyhow::Result<bool> {
+                Ok(e.downcast_ref::<NotRegional>().is_none()
+                    || crate::store::eurostat::fetched(&store.admin()?.sql(), &entry.code)?
+                        .is_some())
+            };
+            if let Err(e) = &fetched
+                && record(e)?
+            {
                 let url = self.client.url(&data_target(&entry.code));
                 crate::store::eurostat::record_failure(
                     &store.admin()?.sql(),
@@ -200,7 +223,7 @@ impl<'s> Session<'s> {
 }
 
 /// `<data_dir>/eurostat`, made owner-only: the last download of each dataset, kept.
-fn downloads_dir(data_dir: &Path) -> anyhow::Result<PathBuf> {
+pub fn downloads_dir(data_dir: &Path) -> anyhow::Result<PathBuf> {
     use std::os::unix::fs::DirBuilderExt;
     let dir = data_dir.join("eurostat");
     match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
@@ -284,7 +307,7 @@ fn fault_string(body: &[u8]) -> Option<String> {
     let text = std::str::from_utf8(body.get(..body.len().min(64 * 1024))?).ok()?;
     let start = text.find("<faultstring>")? + "<faultstring>".len();
     let end = start + text[start..].find("</faultstring>")?;
-    Some(text[start..end].trim().to_owned())
+    Some(super::printable(text[start..end].trim()))
 }
 
 /// Runs `attempt` up to `settings.tries` times while it fails in a way another try may mend,
@@ -338,6 +361,20 @@ pub fn kept_files(dir: &Path, code: &str) -> [PathBuf; 3] {
         dir.join(format!("structure_{code}.xml")),
         dir.join(format!("estat_{code}.tsv.gz")),
     ]
+}
+
+/// A dataset without a `geo` dimension: refused, whatever another try would bring.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct NotRegional(String);
+
+impl NotRegional {
+    fn of(code: &str, dimensions: &str) -> NotRegional {
+        NotRegional(format!(
+            "{code} has no geo dimension (its dimensions: {}): regintel serves regional data",
+            super::printable(dimensions)
+        ))
+    }
 }
 
 /// Fetches and imports one dataset.
@@ -416,10 +453,7 @@ pub fn read_structure(
         .map(|(d, _)| d.as_str())
         .collect();
     if !dimensions.is_empty() && !dimensions.contains(&"geo") {
-        bail!(
-            "{code} has no geo dimension (its dimensions: {}): regintel serves regional data",
-            dimensions.join(", ")
-        );
+        return Err(NotRegional::of(code, &dimensions.join(", ")).into());
     }
     Ok(structure)
 }
@@ -463,7 +497,7 @@ pub fn import_received(
             shown: ShownOnce::default(),
         };
         let short_title = super::described::short_title(entry);
-        let fetched = Fetched {
+        let fetched = FetchedFile {
             path: &inflated.path,
             name: &name,
             code,
@@ -584,9 +618,9 @@ async fn get_file(
         let answer = client
             .get(target, &mut sink, settings.max_download, dir)
             .await
-            .map_err(|e| match e.to_string().contains("download limit") {
-                true => Failure::Final(e),
-                false => Failure::Again(e),
+            .map_err(|e| match e.downcast_ref::<client::Refused>() {
+                Some(_) => Failure::Final(e),
+                None => Failure::Again(e),
             })?;
         sink.flush().context("writing the download")?;
         if answer.status != 200 {
@@ -627,12 +661,17 @@ fn sniff(path: &Path) -> anyhow::Result<Body> {
         return Ok(Body::Data);
     }
     let text = String::from_utf8_lossy(&start);
-    if let Some(key) =
-        between(&text, "<queued>", "</queued>").and_then(|queued| between(queued, "<id>", "</id>"))
+    // The key goes into a request's path: a key of other characters is no answer Eurostat gives.
+    if let Some(key) = between(&text, "<queued>", "</queued>")
+        .and_then(|queued| between(queued, "<id>", "</id>"))
+        .map(str::trim)
+        .filter(|key| super::toc::is_code(key))
     {
-        return Ok(Body::Queued(key.trim().to_owned()));
+        return Ok(Body::Queued(key.to_owned()));
     }
-    Ok(Body::Other(text.chars().take(80).collect()))
+    Ok(Body::Other(super::printable(
+        &text.chars().take(80).collect::<String>(),
+    )))
 }
 
 fn between<'t>(text: &'t str, open: &str, close: &str) -> Option<&'t str> {
@@ -682,9 +721,23 @@ async fn wait_for(
     }
 }
 
-/// Decompresses `download` (every gzip member) to `<dir>/<name>.tsv`, at most `max` bytes, after
-/// checking the disk has room for what its last member says it holds.
+/// Decompresses `download` (every gzip member) to `<dir>/<name>.tsv`, at most `max` bytes, while
+/// the disk keeps its reserve (checked before, from what the last member says it holds, and
+/// every [`ROOM_CHECK_EVERY`] bytes written: a member's stated size is the sender's word).
+/// Nothing is left behind when it fails.
 fn inflate(download: &Written, max: u64, dir: &Path) -> anyhow::Result<Written> {
+    let path = download.path.with_extension("tsv");
+    let inflated = inflate_to(download, max, dir, &path);
+    if inflated.is_err() {
+        let _ = std::fs::remove_file(&path);
+    }
+    inflated
+}
+
+/// Bytes written between two looks at the disk's free space.
+const ROOM_CHECK_EVERY: u64 = 64 << 20;
+
+fn inflate_to(download: &Written, max: u64, dir: &Path, path: &Path) -> anyhow::Result<Written> {
     let mut file = std::fs::File::open(&download.path)?;
     // ISIZE, the last four bytes of a member: its size modulo 2^32, a lower bound of the whole.
     let length = file.metadata()?.len();
@@ -696,26 +749,65 @@ fn inflate(download: &Written, max: u64, dir: &Path) -> anyhow::Result<Written> 
         client::ensure_room(dir, u64::from(u32::from_le_bytes(isize)))?;
         file.seek(std::io::SeekFrom::Start(0))?;
     }
-    let path = download.path.with_extension("tsv");
     let out =
-        std::fs::File::create(&path).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
     let mut sink = Hashing {
-        inner: std::io::BufWriter::new(out),
+        inner: RoomKept {
+            inner: std::io::BufWriter::new(out),
+            dir,
+            unchecked: 0,
+            refused: None,
+        },
         sha256: Sha256::new(),
     };
     let mut decoder =
         flate2::read::MultiGzDecoder::new(std::io::BufReader::new(file)).take(max + 1);
-    let bytes = std::io::copy(&mut decoder, &mut sink).context("corrupt or cut-short gzip data")?;
+    let bytes = match std::io::copy(&mut decoder, &mut sink) {
+        Ok(bytes) => bytes,
+        Err(e) => match sink.inner.refused.take() {
+            Some(refused) => return Err(refused),
+            None => return Err(anyhow::Error::new(e).context("corrupt or cut-short gzip data")),
+        },
+    };
     if bytes > max {
-        let _ = std::fs::remove_file(&path);
         bail!("the download decompresses to more than {max} bytes (the limit)");
     }
     sink.flush()?;
     Ok(Written {
-        path,
+        path: path.to_owned(),
         sha256: crate::ids::hex(&sink.sha256.finalize()),
         bytes,
     })
+}
+
+/// A writer that stops when the disk of `dir` would keep less than its reserve.
+struct RoomKept<'d, W> {
+    inner: W,
+    dir: &'d Path,
+    /// Bytes written since the last look.
+    unchecked: u64,
+    /// Why it stopped, when the disk's reserve did.
+    refused: Option<anyhow::Error>,
+}
+
+impl<W: Write> Write for RoomKept<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.unchecked >= ROOM_CHECK_EVERY {
+            if let Err(refused) = client::ensure_room(self.dir, ROOM_CHECK_EVERY) {
+                let said = std::io::Error::other(refused.to_string());
+                self.refused = Some(refused);
+                return Err(said);
+            }
+            self.unchecked = 0;
+        }
+        let n = self.inner.write(buf)?;
+        self.unchecked += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 /// Refuses a file whose header is not a Eurostat TSV's with a `geo` dimension.
@@ -731,9 +823,7 @@ fn check_header(code: &str, path: &Path) -> anyhow::Result<()> {
         );
     };
     if !names.split(',').any(|d| d.trim() == "geo") {
-        bail!(
-            "{code} has no geo dimension (its dimensions: {names}): regintel serves regional data"
-        );
+        return Err(NotRegional::of(code, names).into());
     }
     Ok(())
 }
@@ -741,6 +831,33 @@ fn check_header(code: &str, path: &Path) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_outcome_names_its_dataset_once() {
+        let imported = ImportOutcome {
+            dataset: "x".into(),
+            file: "estat_x.tsv".into(),
+            snapshot: None,
+            written: true,
+            rows_in_file: 1,
+            added: 0,
+            revised: 0,
+            unchanged: 1,
+            withdrawn: 0,
+            new_regions: Vec::new(),
+        };
+        for imported in [Some(imported), None] {
+            let outcome = Outcome {
+                dataset: "x".into(),
+                imported,
+                error: None,
+                warnings: Vec::new(),
+                unclassified_regions: Vec::new(),
+            };
+            let text = serde_json::to_string(&outcome).unwrap();
+            assert_eq!(text.matches("\"dataset\"").count(), 1, "{text}");
+        }
+    }
 
     #[test]
     fn eurostats_answers_are_told_apart() {

@@ -9,12 +9,24 @@ pub mod bundle;
 pub mod client;
 pub mod described;
 pub mod fetch;
+pub mod lock;
 pub mod structure;
 pub mod sync;
 pub mod toc;
 
 /// Eurostat's API, unless a setting names a mirror, a proxy or a test's stand-in.
 pub const DEFAULT_URL: &str = "https://ec.europa.eu/eurostat/api/dissemination";
+
+/// Text from the network as regintel repeats it (in a message, a log line, a listing): control
+/// characters (a terminal's escapes, line breaks that would forge log lines) become spaces, and
+/// at most 200 characters are kept.
+pub fn printable(text: &str) -> String {
+    let cleaned: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    crate::error::shown_up_to(&cleaned, 200).into_owned()
+}
 
 /// What the product files a dataset under (the topics of the bundled catalogue, which briefings
 /// group by), from the folders Eurostat's table of contents puts it in; `other` where none

@@ -61,6 +61,9 @@ fn codelist_of(component: roxmltree::Node<'_, '_>) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// Most nodes of a structure message's tree (about 100 MB of them at most).
+const MAX_NODES: u32 = 1_000_000;
+
 /// Reads a structure message; `code` names the dataset whose dataflow it must describe.
 pub fn parse(xml: &str, code: &str) -> anyhow::Result<Structure> {
     let doc = roxmltree::Document::parse_with_options(
@@ -68,7 +71,9 @@ pub fn parse(xml: &str, code: &str) -> anyhow::Result<Structure> {
         roxmltree::ParsingOptions {
             // Eurostat's messages declare no DTD; one that did could make entities expand.
             allow_dtd: false,
-            ..Default::default()
+            // A dataset's partial codelists are tens of thousands of nodes; a message of tiny
+            // elements could otherwise make the tree many times its text.
+            nodes_limit: MAX_NODES,
         },
     )
     .context("the structure is not XML")?;

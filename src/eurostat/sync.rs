@@ -6,16 +6,13 @@
 
 use std::path::Path;
 
-use anyhow::Context;
-
 use super::fetch::{Outcome, Session, Settings};
 use super::toc::Entry;
 use crate::catalogue::Catalogue;
 use crate::import::Room;
 use crate::runtime::progress::Progress;
 use crate::store::Store;
-use crate::store::eurostat::Fetched;
-use crate::store::sql::{Dialect, params};
+use crate::store::eurostat::FetchRecord;
 
 /// What a sync did.
 #[derive(Debug, Default, serde::Serialize)]
@@ -31,7 +28,7 @@ pub struct Report {
 }
 
 /// Whether `fetched` is to be fetched again for what `entry` says now.
-fn stale(fetched: &Fetched, entry: &Entry) -> bool {
+fn stale(fetched: &FetchRecord, entry: &Entry) -> bool {
     fetched.succeeded_at.is_none()
         || fetched.error.is_some()
         || fetched.last_update_of_data != entry.last_update_of_data
@@ -47,7 +44,7 @@ pub fn sync(
     room: &Room,
     progress: &mut Progress,
 ) -> anyhow::Result<Report> {
-    let Some(_lock) = Lock::take(store, data_dir)? else {
+    let Some(_lock) = super::lock::Lock::take(store, data_dir)? else {
         return Ok(Report {
             already_running: true,
             ..Report::default()
@@ -72,63 +69,6 @@ pub fn sync(
     Ok(report)
 }
 
-/// The sync lock of a database: PostgreSQL's advisory lock of a session held for the sync (its
-/// nodes share the database, not a disk); SQLite's a file lock beside the database (only one
-/// machine writes it).
-enum Lock {
-    Postgres(Box<crate::store::Admin>),
-    /// Locked while it is open.
-    Sqlite {
-        _held: std::fs::File,
-    },
-}
-
-/// The advisory lock key of syncs ("eurosync").
-const SYNC_LOCK: i64 = 0x6575_726f_7379_6e63;
-
-impl Lock {
-    /// The lock, or None when another sync holds it.
-    fn take(store: &Store, data_dir: &Path) -> anyhow::Result<Option<Lock>> {
-        let admin = store.admin()?;
-        if admin.sql().dialect() == Dialect::Postgres {
-            let taken: bool = admin.sql().query_row(
-                "SELECT pg_try_advisory_lock(?1)",
-                params![SYNC_LOCK],
-                |r| r.get(0),
-            )?;
-            return Ok(taken.then(|| Lock::Postgres(Box::new(admin))));
-        }
-        let path = data_dir.join("eurostat").join("sync.lock");
-        std::fs::create_dir_all(path.parent().expect("a file in a directory"))?;
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .with_context(|| format!("cannot open {}", path.display()))?;
-        match file.try_lock() {
-            Ok(()) => Ok(Some(Lock::Sqlite { _held: file })),
-            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
-            Err(std::fs::TryLockError::Error(e)) => {
-                Err(e).with_context(|| format!("cannot lock {}", path.display()))
-            }
-        }
-    }
-}
-
-impl Drop for Lock {
-    fn drop(&mut self) {
-        if let Lock::Postgres(admin) = self {
-            let _ =
-                admin
-                    .sql()
-                    .query_row("SELECT pg_advisory_unlock(?1)", params![SYNC_LOCK], |r| {
-                        r.get::<bool>(0)
-                    });
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,7 +89,7 @@ mod tests {
 
     #[test]
     fn a_dataset_is_stale_when_its_dates_moved_or_its_last_attempt_failed() {
-        let fetched = Fetched {
+        let fetched = FetchRecord {
             dataset_code: "x".into(),
             title: "X".into(),
             url: "u".into(),
@@ -167,23 +107,10 @@ mod tests {
         assert!(!stale(&fetched, &entry("2026-11-27", "2026-01-01")));
         assert!(stale(&fetched, &entry("2026-11-28", "2026-01-01")));
         assert!(stale(&fetched, &entry("2026-11-27", "2026-11-28")));
-        let failed = Fetched {
+        let failed = FetchRecord {
             error: Some("503".into()),
             ..fetched.clone()
         };
         assert!(stale(&failed, &entry("2026-11-27", "2026-01-01")));
-    }
-
-    /// A second sync of the same SQLite database finds the lock taken; once the first ends, the
-    /// lock is free again.
-    #[test]
-    fn one_sync_at_a_time() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path(), 1).unwrap();
-        let first = Lock::take(&store, dir.path()).unwrap();
-        assert!(first.is_some());
-        assert!(Lock::take(&store, dir.path()).unwrap().is_none());
-        drop(first);
-        assert!(Lock::take(&store, dir.path()).unwrap().is_some());
     }
 }

@@ -16,7 +16,7 @@ pub struct Entry {
     pub title: String,
     /// `dataset` or `table`.
     pub kind: String,
-    /// When its data last changed, as written (`dd.mm.yyyy`), and as an ISO date.
+    /// When its data last changed, as an ISO date (the table of contents writes `dd.mm.yyyy`).
     pub last_update_of_data: Option<String>,
     /// When its structure (dimensions, positions) last changed, as an ISO date.
     pub last_structure_change: Option<String>,
@@ -93,6 +93,17 @@ fn unquoted(field: &str) -> &str {
         .unwrap_or(field)
 }
 
+/// Whether `code` is a dataset code as Eurostat writes them (letters, digits, `_` and `-`, at
+/// most 64): what may name a file, a request and a metric's label. The table of contents comes
+/// from the network; an entry of any other code is left out.
+pub fn is_code(code: &str) -> bool {
+    !code.is_empty()
+        && code.len() <= 64
+        && code
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 /// Reads the table of contents' text (`lang=en`).
 pub fn parse(text: &str) -> anyhow::Result<Toc> {
     let mut lines = text.lines().enumerate();
@@ -128,6 +139,14 @@ pub fn parse(text: &str) -> anyhow::Result<Toc> {
         path.truncate(depth);
         match field(kind).trim() {
             "folder" => path.push(entry_code),
+            kind @ ("dataset" | "table") if !is_code(&entry_code) => {
+                tracing::warn!(
+                    line = i + 1,
+                    kind,
+                    code = %crate::error::shown(&entry_code),
+                    "Eurostat's table of contents: an entry whose code is none Eurostat writes, left out"
+                );
+            }
             kind @ ("dataset" | "table") => {
                 let line_error = || format!("line {} of the table of contents", i + 1);
                 let regional = path.iter().any(|f| REGIONAL_FOLDERS.contains(&f.as_str()));
@@ -144,7 +163,7 @@ pub fn parse(text: &str) -> anyhow::Result<Toc> {
                     key,
                     Entry {
                         code: entry_code,
-                        title: raw_title.trim().to_owned(),
+                        title: super::printable(raw_title.trim()),
                         kind: kind.to_owned(),
                         last_update_of_data: iso_date(field(updated)).with_context(line_error)?,
                         last_structure_change: iso_date(field(restructured))
@@ -220,6 +239,25 @@ mod tests {
         );
         assert_eq!(codes("NAMA_10R_3GDP"), ["nama_10r_3gdp"]);
         assert!(codes("balance of payments").is_empty());
+    }
+
+    #[test]
+    fn entries_of_codes_that_could_name_a_path_are_left_out() {
+        let header = "\"title\"\t\"code\"\t\"type\"\t\"last update of data\"\t\"last table structure change\"\t\"data start\"\t\"data end\"\t\"values\"\n";
+        let line =
+            |code: &str| format!("\"x\"\t\"{code}\"\t\"dataset\"\t\" \"\t\" \"\t\" \"\t\" \"\t\n");
+        let text = [
+            header.to_owned(),
+            line("../../etc/x"),
+            line("a/b"),
+            line("x}\"y"),
+            line("DS-045409"),
+        ]
+        .concat();
+        let toc = parse(&text).unwrap();
+        let codes: Vec<&str> = toc.entries.values().map(|e| e.code.as_str()).collect();
+        assert_eq!(codes, ["DS-045409"]);
+        assert!(!is_code("") && !is_code(&"a".repeat(65)) && is_code("nama_10r_3gdp"));
     }
 
     #[test]

@@ -14,8 +14,14 @@ use crate::store::import::DatasetMeta;
 /// headline unless they are one of [`TOTALS`].
 const MAX_DISTINCT: usize = 100_000;
 
-/// Codes of a total, the headline of a dimension that has one.
+/// Codes of a total, the headline of a dimension that has one, in order of preference (`A`,
+/// annual, of the frequency only: elsewhere it is a category, NACE's agriculture).
 const TOTALS: [&str; 3] = ["T", "TOTAL", "A"];
+
+/// Whether `value` stands for the total of dimension `name`.
+fn is_total(name: &str, value: &str) -> bool {
+    TOTALS.contains(&value) && (value != "A" || name == "freq")
+}
 
 /// The units and dimension values a file's rows hold, each with how often.
 #[derive(Default)]
@@ -88,15 +94,14 @@ fn relative(unit: &str) -> bool {
 /// area) where it has one, else its most common unit. (A file an operator imports keeps its
 /// most common unit: what it holds is the operator's to say.)
 pub fn prefer_relative_unit(meta: &mut DatasetMeta, summary: &Summary) {
-    let relative_units = Counts(
-        (summary.units.0.iter())
-            .filter(|(unit, _)| relative(unit))
-            .map(|(unit, n)| (unit.clone(), *n))
-            .collect(),
-    );
-    if !relative_units.0.is_empty() {
-        meta.headline
-            .insert("unit".to_owned(), relative_units.most_common());
+    // Of equally common ones: a figure of its own before one in % of the EU average
+    // (`EUR_HAB` before `EUR_HAB_EU27_2020`), then the shorter code, the plainer unit.
+    let plainness = |unit: &str| (unit.contains("_HAB_EU"), unit.len(), unit.to_owned());
+    let best = (summary.units.0.iter())
+        .filter(|(unit, _)| relative(unit))
+        .max_by(|(a, m), (b, n)| m.cmp(n).then_with(|| plainness(b).cmp(&plainness(a))));
+    if let Some((unit, _)) = best {
+        meta.headline.insert("unit".to_owned(), unit.clone());
     }
 }
 
@@ -210,6 +215,7 @@ pub fn dataset_meta(catalogue: &Catalogue, file: &FileEnd, summary: &Summary) ->
                 let values = values_of(i);
                 let pick = TOTALS
                     .into_iter()
+                    .filter(|v| is_total(name, v))
                     .find(|v| values.contains(v))
                     .map_or_else(|| values.most_common(), str::to_owned);
                 headline.insert(name.clone(), pick);
@@ -224,5 +230,65 @@ pub fn dataset_meta(catalogue: &Catalogue, file: &FileEnd, summary: &Summary) ->
                 labels_json,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset_file::{FileHeader, Format};
+
+    /// What a file of these (unit, nace_r2, freq) rows is seen to hold.
+    fn summary(rows: &[(&str, &str)]) -> Summary {
+        let mut summary = Summary::default();
+        for (unit, nace) in rows {
+            summary.add(&RawObservation {
+                region: "DE1".into(),
+                period: "2020".into(),
+                unit: (*unit).into(),
+                dim_values: vec![(*nace).into(), "A".into()],
+                value_text: "1".into(),
+                value: Some(1.0),
+                flags: String::new(),
+                conf_status: String::new(),
+                src_line: 0,
+            });
+        }
+        summary
+    }
+
+    fn headline(rows: &[(&str, &str)]) -> BTreeMap<String, String> {
+        let summary = summary(rows);
+        let end = FileEnd {
+            header: FileHeader {
+                format: Format::EurostatTsv,
+                dataset: "x".into(),
+                dim_names: vec!["nace_r2".into(), "freq".into()],
+            },
+            title: None,
+        };
+        let mut meta = dataset_meta(&Catalogue::bundled(), &end, &summary);
+        prefer_relative_unit(&mut meta, &summary);
+        meta.headline
+    }
+
+    #[test]
+    fn the_headline_is_totals_and_the_plainest_relative_unit() {
+        // Equally common units: per inhabitant in euro, not in % of the EU average nor an
+        // absolute amount.
+        let units = [
+            "MIO_EUR",
+            "EUR_HAB_EU27_2020",
+            "PPS_HAB_EU27_2020",
+            "EUR_HAB",
+        ];
+        let rows: Vec<(&str, &str)> = units.iter().map(|u| (*u, "TOTAL")).collect();
+        let chosen = headline(&rows);
+        assert_eq!(chosen["unit"], "EUR_HAB");
+        assert_eq!(chosen["nace_r2"], "TOTAL");
+        // `A` is the total of the frequency, not of a breakdown (NACE's agriculture).
+        assert_eq!(chosen["freq"], "A");
+        let no_total = headline(&[("NR", "A"), ("NR", "C"), ("NR", "C")]);
+        assert_eq!(no_total["nace_r2"], "C", "the most common, not agriculture");
     }
 }

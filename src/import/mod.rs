@@ -220,7 +220,7 @@ pub fn import_files(
 }
 
 /// A dataset downloaded from Eurostat, decompressed, and what Eurostat says of it.
-pub struct Fetched<'a> {
+pub struct FetchedFile<'a> {
     /// The decompressed file (its SHA-256 is what its rows' citation ids hash, however the
     /// download was compressed).
     pub path: &'a Path,
@@ -264,7 +264,7 @@ pub struct SetByOperator {
 pub fn import_fetched(
     store: &Store,
     catalogue: &Catalogue,
-    fetched: &Fetched<'_>,
+    fetched: &FetchedFile<'_>,
     room: &Room,
     record: &dyn Fn(&Tx<'_>, &ImportOutcome) -> anyhow::Result<()>,
     progress: &mut Progress,

@@ -212,7 +212,7 @@ pub fn all() -> Value {
                 "at": {"type": "string", "format": "date-time"},
                 "basis": {"type": "string", "enum": ["downloaded", "no_later_than"], "description": "`downloaded`: fetched from Eurostat at `at`. `no_later_than`: a file of the bundled extract, copied from a repository whose commit of `at` held it; its data may be older (the file carries no date of its own)."},
                 "eurostat_last_update": {"type": ["string", "null"], "description": "Eurostat's last update of the dataset's data when it was fetched (`yyyy-mm-dd`); null for the bundled extract."},
-            }))], "description": "How old the data are, as the source of the latest snapshot says; null for uploads and files an operator imported."},
+            }))], "description": "How old the data are, as the source of the latest snapshot says (a later fetch of the same data makes no snapshot and leaves it as it was); null for uploads and files an operator imported."},
             "citation": {"type": ["string", "null"], "description": "The latest snapshot, which the description, periods and counts are of."},
         })),
         "DatasetList": array_of("DatasetSummary"),

@@ -83,7 +83,7 @@ impl Progress {
         match self.output {
             Output::Hidden => {}
             Output::Events(_) => {
-                tracing::info!(dataset = %self.label, number = ?self.place.map(|p| p.0), of = ?self.place.map(|p| p.1), "{what}");
+                tracing::info!(dataset = %self.label, number = ?self.place.map(|p| p.0), datasets = ?self.place.map(|p| p.1), "{what}");
             }
             Output::Lines(_) | Output::Bar(_) => {
                 let line = format!("{}{}: {what}\n", self.place_text(), self.label);
@@ -144,7 +144,7 @@ impl Progress {
         tracing::info!(
             dataset = %self.label,
             number = ?self.place.map(|p| p.0),
-            of = ?self.place.map(|p| p.1),
+            datasets = ?self.place.map(|p| p.1),
             rows = self.done,
             of = self.total,
             rows_per_second = rate.round() as u64,

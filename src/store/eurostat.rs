@@ -6,7 +6,7 @@ use super::sql::{Db, OptionalExtension, SqlResult, params};
 
 /// A dataset's record.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Fetched {
+pub struct FetchRecord {
     pub dataset_code: String,
     pub title: String,
     pub url: String,
@@ -41,8 +41,8 @@ const COLUMNS: &str = "dataset_code, title, url, last_update_of_data, last_struc
     downloaded_at, sha256_received, sha256, bytes_received, snapshot, succeeded_at, failed_at,
     error";
 
-fn from_row(r: &super::sql::Row<'_>) -> SqlResult<Fetched> {
-    Ok(Fetched {
+fn from_row(r: &super::sql::Row<'_>) -> SqlResult<FetchRecord> {
+    Ok(FetchRecord {
         dataset_code: r.get(0)?,
         title: r.get(1)?,
         url: r.get(2)?,
@@ -109,7 +109,7 @@ pub fn record_failure(
 }
 
 /// The record of `dataset_code` (any case).
-pub fn fetched(conn: &Db<'_>, dataset_code: &str) -> SqlResult<Option<Fetched>> {
+pub fn fetched(conn: &Db<'_>, dataset_code: &str) -> SqlResult<Option<FetchRecord>> {
     conn.query_row(
         &format!("SELECT {COLUMNS} FROM eurostat_fetches WHERE lower(dataset_code) = lower(?1)"),
         params![dataset_code],
@@ -119,7 +119,7 @@ pub fn fetched(conn: &Db<'_>, dataset_code: &str) -> SqlResult<Option<Fetched>> 
 }
 
 /// Every record, by code.
-pub fn all(conn: &Db<'_>) -> SqlResult<Vec<Fetched>> {
+pub fn all(conn: &Db<'_>) -> SqlResult<Vec<FetchRecord>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT {COLUMNS} FROM eurostat_fetches ORDER BY dataset_code"
     ))?;

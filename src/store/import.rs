@@ -469,6 +469,9 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             new_regions: Vec::new(),
         };
         if latest_snapshot_sha(tx, &meta.code, owner)?.as_deref() == Some(file_sha256) {
+            // The description just written may name another headline series (an operator's
+            // setting changed): its series is the one facts and briefings read.
+            set_headline_series(tx, dataset_id, &meta.headline)?;
             return Ok(Begun::Same(ImportOutcome {
                 unchanged: rows_in_file,
                 ..outcome
@@ -701,6 +704,10 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
         )?;
         let mut supersede =
             tx.prepare_cached("UPDATE observations SET superseded_by = ?2 WHERE id = ?1")?;
+        let mut made_before =
+            tx.prepare_cached("SELECT id FROM observations WHERE citation_id = ?1")?;
+        let mut stands_again =
+            tx.prepare_cached("UPDATE observations SET superseded_by = 'withdrawn' WHERE id = ?1")?;
         let mut after_series = 0i64;
         loop {
             let page: Vec<(i64, String, String)> = series
@@ -743,15 +750,23 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                             "withdrawal",
                             &[&old, &self.file_sha256],
                         );
-                        withdraw.execute(params![
-                            &cit,
-                            series_id,
-                            &region,
-                            &period,
-                            self.snapshot_id,
-                            self.owner,
-                            true
-                        ])?;
+                        let before: Option<i64> = made_before
+                            .query_row(params![&cit], |r| r.get(0))
+                            .optional()?;
+                        match before {
+                            // This file withdrew the value before, and it was published again
+                            // since: the same withdrawal stands again (its id is the same).
+                            Some(withdrawal) => stands_again.execute(params![withdrawal])?,
+                            None => withdraw.execute(params![
+                                &cit,
+                                series_id,
+                                &region,
+                                &period,
+                                self.snapshot_id,
+                                self.owner,
+                                true
+                            ])?,
+                        };
                         supersede.execute(params![id, &cit])?;
                         self.outcome.withdrawn += 1;
                         self.touched.insert(series_id);

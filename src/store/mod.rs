@@ -662,7 +662,7 @@ impl System {
     }
 
     /// What was fetched from Eurostat, dataset by dataset.
-    pub fn eurostat_fetches(&self) -> StoreResult<Vec<eurostat::Fetched>> {
+    pub fn eurostat_fetches(&self) -> StoreResult<Vec<eurostat::FetchRecord>> {
         Ok(eurostat::all(&self.sql())?)
     }
 

@@ -778,7 +778,24 @@ async fn a_fetch_withdraws_rows_eurostat_no_longer_publishes_and_restores_them()
     let shown = s.get(&format!("/citations/{withdrawal}")).await.json();
     assert_eq!(shown["data"]["superseded_by"], old.as_str(), "{shown}");
     assert_eq!(shown["data"]["withdrawn_in"], Value::Null, "{shown}");
-    s.stop().await.unwrap();
+    let dir = s.stop_keeping_data().await;
+
+    // Withdrawn again by the same file: the same withdrawal stands again.
+    stand_in.set(|b| b.dropped = Some(KEY));
+    let (ok, fourth, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    assert_eq!(fourth[0]["withdrawn"], values_on_line, "{fourth}");
+    let conn = rusqlite::Connection::open(dir.path().join(regintel::store::DB_FILE)).unwrap();
+    let superseded = |citation: &str| -> Option<String> {
+        conn.query_row(
+            "SELECT superseded_by FROM observations WHERE citation_id = ?1",
+            [citation],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    assert_eq!(superseded(&withdrawal).as_deref(), Some("withdrawn"));
+    assert_eq!(superseded(&old).as_deref(), Some(withdrawal.as_str()));
 }
 
 /// `regintel` with `args` and `--data-dir dir`: its success, standard output and standard error.
@@ -997,6 +1014,16 @@ async fn a_bundle_carries_fetched_data_to_an_install_without_a_route_to_eurostat
         Value::Null
     );
 
+    // While another fetch, sync or import holds the data supply, an import waits its turn.
+    let lock = std::fs::File::open(air_gapped.path().join("eurostat/sync.lock")).unwrap();
+    lock.lock().unwrap();
+    let (ok, _, said) = import(bundle.clone(), air_gapped.path().into(), None).await;
+    assert!(
+        !ok && said.contains("another fetch, sync or bundle import"),
+        "{said}"
+    );
+    drop(lock);
+
     // One byte of the data changed: refused, naming the file; nothing imported.
     let mut bytes = std::fs::read(&bundle).unwrap();
     let at = offset_in(&bytes, &gz) + gz.len() / 2;
@@ -1040,6 +1067,42 @@ async fn a_bundle_carries_fetched_data_to_an_install_without_a_route_to_eurostat
     let (ok, _, said) = import(signed.clone(), trusting.path().into(), Some(public.clone())).await;
     assert!(ok, "{said}");
     assert_eq!(citations(trusting.path()), citations(connected.path()));
+
+    // A later download bundled and imported; then the older bundle again would take the dataset
+    // back: refused, unless asked for.
+    let (ok, _, said) = fetch(&stand_in, connected.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    let newer = files.path().join("newer.tar");
+    let (ok, _, said) = regintel_in(
+        &[
+            "bundle",
+            "create",
+            "--out",
+            newer.to_str().unwrap(),
+            "nama_10r_3gdp",
+        ],
+        connected.path(),
+    )
+    .await;
+    assert!(ok, "{said}");
+    let (ok, _, said) = import(newer, trusting.path().into(), None).await;
+    assert!(ok, "{said}");
+    let (ok, out, _) = import(signed.clone(), trusting.path().into(), None).await;
+    assert!(
+        !ok && out.contains("older than the one this install holds"),
+        "{out}"
+    );
+    let (ok, _, said) = regintel_in(
+        &[
+            "import",
+            "--bundle",
+            signed.to_str().unwrap(),
+            "--allow-older",
+        ],
+        trusting.path(),
+    )
+    .await;
+    assert!(ok, "{said}");
 
     // Where a key is trusted: an unsigned bundle, another key's, a manifest changed after
     // signing, are refused.
@@ -1132,6 +1195,20 @@ async fn a_fetched_dataset_is_described_by_eurostat_or_by_the_operators_settings
     assert_eq!(
         (label.as_str(), topic.as_str()),
         ("Population for GDP", "demography")
+    );
+    let headline_unit: String =
+        rusqlite::Connection::open(dir.path().join(regintel::store::DB_FILE))
+            .unwrap()
+            .query_row(
+                "SELECT s.unit FROM datasets d JOIN series s ON s.id = d.headline_series_id
+             WHERE d.code = 'nama_10r_3popgdp'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+    assert_eq!(
+        headline_unit, "EUR_HAB_EU27_2020",
+        "the series facts and briefings read"
     );
     assert!(
         headline.contains(r#""unit":"EUR_HAB_EU27_2020""#),

@@ -35,7 +35,8 @@ class DatasetSummary:
         units (list[CodeLabel]):
         citation (None | str | Unset): The latest snapshot, which the description, periods and counts are of.
         data_obtained (DatasetSummaryDataObtainedType1 | None | Unset): How old the data are, as the source of the
-            latest snapshot says; null for uploads and files an operator imported.
+            latest snapshot says (a later fetch of the same data makes no snapshot and leaves it as it was); null for
+            uploads and files an operator imported.
         label (None | str | Unset):
         latest_snapshot (None | SnapshotInfo | Unset):
         nuts_edition (None | str | Unset):
