@@ -24,7 +24,7 @@ from regintel_client.api.analytics import (
     list_briefings,
 )
 from regintel_client.api.citations import get_citation
-from regintel_client.api.datasets import get_dataset, list_dataset_changes, list_datasets
+from regintel_client.api.datasets import get_dataset, list_dataset_changes, list_dataset_snapshots, list_datasets
 from regintel_client.api.regions import compare_regions, get_region, get_region_profile, list_regions
 from regintel_client.api.webhooks import list_webhook_deliveries, list_webhooks
 from regintel_client.models import (
@@ -33,6 +33,7 @@ from regintel_client.models import (
     BriefingRequest,
     BriefingRequestBriefingType,
     CitationDetail,
+    CitedSnapshot,
     ClassificationCitation,
     CompareRegionsResponse200,
     CorrelationMatrixMethod,
@@ -49,6 +50,7 @@ from regintel_client.models import (
     GetRegionResponse200,
     ListBriefingsResponse200,
     ListDatasetChangesResponse200,
+    ListDatasetSnapshotsResponse200,
     ListDatasetsResponse200,
     ListRegionsResponse200,
     ListWebhookDeliveriesResponse200,
@@ -294,14 +296,22 @@ class Client:
         )
 
     def dataset(self, code: str) -> Answer[DatasetDetail]:
-        """A dataset: its series, units, dimensions, snapshots and licence."""
+        """A dataset: its series, units, dimensions, newest snapshots and licence."""
         answer = self._get(get_dataset._get_kwargs(code), GetDatasetResponse200.from_dict)
         return Answer(answer.data, answer.meta)
+
+    def dataset_snapshots(self, code: str, *, page_size: int = 20) -> Iterator[CitedSnapshot]:
+        """Every snapshot (import, upload, fetch) of a dataset, newest first, all pages."""
+        return self._pages(
+            lambda cursor: list_dataset_snapshots._get_kwargs(code, limit=page_size, cursor=cursor),
+            ListDatasetSnapshotsResponse200.from_dict,
+        )
 
     def dataset_changes(
         self, code: str, *, since_snapshot: str | None = None, page_size: int = 100
     ) -> Iterator[DatasetChange]:
-        """Every row a dataset's imports added or revised (since a snapshot), all pages."""
+        """Every row a dataset's imports added, revised or withdrew (since a snapshot), all
+        pages."""
         return self._pages(
             lambda cursor: list_dataset_changes._get_kwargs(
                 code, since_snapshot=_given(since_snapshot), limit=page_size, cursor=cursor

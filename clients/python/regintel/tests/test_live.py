@@ -77,6 +77,8 @@ def test_lists_page_through_to_the_end(api: Client) -> None:
     whole = [r.code for r in api.regions(level=2, country="DE", page_size=100)]
     assert paged == whole and len(paged) > 7
     assert any(d.code == "tgs00010" for d in api.datasets(page_size=3))
+    snapshots = list(api.dataset_snapshots("tgs00010", page_size=1))
+    assert [s.id for s in snapshots] == [s.id for s in api.dataset("tgs00010").data.snapshots]
 
 
 def test_a_briefing_from_a_plain_string_and_listed(api: Client) -> None:
