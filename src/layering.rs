@@ -148,3 +148,38 @@ fn every_module_uses_only_layers_below_its_own() {
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
+
+/// Test-only modules (throwaway databases, fixtures) are compiled for tests, or with the
+/// `testing` feature the tests and benches turn on: never into the shipped binary.
+#[test]
+fn test_only_modules_stay_out_of_the_shipped_build() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let mut open = Vec::new();
+    let mut found = 0;
+    for file in files {
+        let source = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = source.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let declared = line
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub ");
+            if declared != "mod testing;" && declared != "mod fixtures;" {
+                continue;
+            }
+            found += 1;
+            let attribute = i.checked_sub(1).map_or("", |before| lines[before].trim());
+            if attribute != "#[cfg(test)]"
+                && attribute != "#[cfg(any(test, feature = \"testing\"))]"
+            {
+                open.push(format!("{}:{}", file.display(), i + 1));
+            }
+        }
+    }
+    assert!(found >= 2, "the walk finds the test-only modules");
+    assert!(
+        open.is_empty(),
+        "compiled into the shipped binary: {open:?}"
+    );
+}

@@ -6,6 +6,7 @@ pub mod from_sqlite;
 pub mod migrate;
 pub mod pool;
 pub mod roles;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 
 use anyhow::Context;
