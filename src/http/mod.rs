@@ -95,53 +95,55 @@ where
         limits.proxy_header,
     ));
     let mut charge = limits.enabled.then(|| Charge::new(client));
-    let mut principal = Principal::Anonymous;
-    let mut route_name = "unmatched";
-    let mut explore_page = false;
+    let mut learned = Learned {
+        principal: Principal::Anonymous,
+        route_name: "unmatched",
+        explore_page: false,
+    };
     let gzip = respond::accepts_gzip(&parts.headers);
+    let ending = Ending {
+        state: &state,
+        peer,
+        request_id: &request_id,
+        started,
+        in_span,
+    };
 
     if parts.uri.path().strip_prefix(state.base_path.as_str()) == Some(mcp::PATH) {
         // The message costs one request, like any other, unless it made REST requests: each
         // tool call inside is a request of its own through this pipeline (limited, charged and
         // logged as its route), so a tool call costs what its route costs.
+        learned.route_name = "mcp";
         let head = Parts::clone(&parts);
         let result = match authenticate(&state, &parts, &Match::NotFound, charge.as_mut()) {
             Ok(caller) => {
-                principal = caller;
+                learned.principal = caller;
                 mcp::transport(&state, parts, body, peer).await
             }
             Err(e) => Err(e),
         };
         let bad_credential = result.as_ref().is_err_and(ApiError::is_refused_credential);
-        let (mut response, made_requests) = match result {
+        let (response, made_requests) = match result {
             Ok(answered) => answered,
             Err(e) => {
-                let response = render(&state, (gzip, false), &request_id, &principal, Err(e));
+                let plain = Presentation { gzip, page: false };
+                let response = render(&state, plain, &request_id, &learned.principal, Err(e));
                 (response.await, false)
             }
         };
-        respond::common_headers(
-            response.headers_mut(),
-            &request_id,
-            state.config.tls,
-            (false, false),
-        );
-        if let Some(mut charge) = charge {
-            if made_requests {
-                charge.waive(&state);
-            }
-            let authenticated = principal.account_id().is_some();
-            charge.settle(&state, &mut response, authenticated, bad_credential);
-        }
-        let span_id = in_span.then_some(request_id.as_str());
-        log_access(&state, &head, peer, &principal, &response, started, span_id);
-        state
-            .metrics
-            .request("mcp", response.status().as_u16(), started.elapsed());
-        return response;
+        let exposure = respond::Exposure {
+            cross_origin: false,
+            page: false,
+        };
+        let settled = Settled {
+            charge,
+            waived: made_requests,
+            bad_credential,
+        };
+        return ending.end(&head, &learned, response, exposure, settled);
     }
     let result = if parts.uri.path() == scrape::PATH {
-        route_name = "metrics";
+        learned.route_name = "metrics";
         scrape::answer(&state, &parts, peer, charge.as_mut())
     } else {
         answer(
@@ -149,7 +151,7 @@ where
             &parts,
             body,
             client,
-            (&mut principal, &mut route_name, &mut explore_page),
+            &mut learned,
             charge.as_mut(),
             gzip,
         )
@@ -160,35 +162,110 @@ where
         state.metrics.rate_limited(violated);
     }
     let bad_credential = result.as_ref().is_err_and(ApiError::is_refused_credential);
-    let mut response = render(
+    let presentation = Presentation {
+        gzip,
+        page: learned.explore_page,
+    };
+    let response = render(
         &state,
-        (gzip, explore_page),
+        presentation,
         &request_id,
-        &principal,
+        &learned.principal,
         result,
     )
     .await;
-    respond::common_headers(
-        response.headers_mut(),
-        &request_id,
-        state.config.tls,
-        (cross_origin(&state, &parts), explore_page),
-    );
-    if let Some(charge) = charge {
-        let authenticated = principal.account_id().is_some();
-        charge.settle(&state, &mut response, authenticated, bad_credential);
+    let exposure = respond::Exposure {
+        cross_origin: cross_origin(&state, &parts),
+        page: learned.explore_page,
+    };
+    let settled = Settled {
+        charge,
+        waived: false,
+        bad_credential,
+    };
+    ending.end(&parts, &learned, response, exposure, settled)
+}
+
+/// What the pipeline learns of a request as it goes: who asks, which route answers (its
+/// operation id, the name of its metrics), and whether that route is a page of the explorer.
+struct Learned {
+    principal: Principal,
+    route_name: &'static str,
+    explore_page: bool,
+}
+
+/// How an answer is written: compressed when the client takes gzip and the answer is no
+/// secret, and, for a page of the explorer, its errors as a page too.
+#[derive(Clone, Copy)]
+struct Presentation {
+    gzip: bool,
+    page: bool,
+}
+
+/// The rate limits' part of an answer: the charge (none with limits off), whether it is given
+/// back whole (an MCP message whose tool calls were charged as requests of their own), and
+/// whether the answer refused a credential.
+struct Settled {
+    charge: Option<Charge>,
+    waived: bool,
+    bad_credential: bool,
+}
+
+/// What every answer ends with, a REST answer, a page or an MCP message alike.
+struct Ending<'a> {
+    state: &'a AppState,
+    peer: SocketAddr,
+    request_id: &'a str,
+    started: Instant,
+    /// Whether the request's span is logged (its access line then names it).
+    in_span: bool,
+}
+
+impl Ending<'_> {
+    /// The common headers, the rate limits' settlement and their headers, no body for HEAD, the
+    /// access line and the metrics.
+    fn end(
+        &self,
+        parts: &Parts,
+        learned: &Learned,
+        mut response: Response<Body>,
+        exposure: respond::Exposure,
+        settled: Settled,
+    ) -> Response<Body> {
+        let state = self.state;
+        respond::common_headers(
+            response.headers_mut(),
+            self.request_id,
+            state.config.tls,
+            exposure,
+        );
+        if let Some(mut charge) = settled.charge {
+            if settled.waived {
+                charge.waive(state);
+            }
+            let authenticated = learned.principal.account_id().is_some();
+            charge.settle(state, &mut response, authenticated, settled.bad_credential);
+        }
+        if parts.method == Method::HEAD {
+            *response.body_mut() = Body::default();
+        }
+        let span_id = self.in_span.then_some(self.request_id);
+        log_access(
+            state,
+            parts,
+            self.peer,
+            &learned.principal,
+            &response,
+            self.started,
+            span_id,
+        );
+        state.metrics.request(
+            learned.route_name,
+            response.status().as_u16(),
+            self.started.elapsed(),
+        );
+        response
     }
-    if parts.method == Method::HEAD {
-        *response.body_mut() = Body::default();
-    }
-    let span_id = in_span.then_some(request_id.as_str());
-    log_access(
-        &state, &parts, peer, &principal, &response, started, span_id,
-    );
-    state
-        .metrics
-        .request(route_name, response.status().as_u16(), started.elapsed());
-    response
 }
 
 /// The answer, or the first refusal:
@@ -208,7 +285,7 @@ async fn answer<B>(
     parts: &Parts,
     body: B,
     client: u128,
-    (principal, route_name, explore_page): (&mut Principal, &mut &'static str, &mut bool),
+    learned: &mut Learned,
     charge: Option<&mut Charge>,
     accepts_gzip: bool,
 ) -> Result<Answer, ApiError>
@@ -219,10 +296,11 @@ where
     refuse_declared_size(state, parts)?;
     let found = router::find(&state.base_path, &parts.method, parts.uri.path());
     if let Match::Found { route, .. } = &found {
-        *route_name = route.operation_id;
-        *explore_page = route.explore;
+        learned.route_name = route.operation_id;
+        learned.explore_page = route.explore;
     }
-    *principal = authenticate(state, parts, &found, charge)?;
+    learned.principal = authenticate(state, parts, &found, charge)?;
+    let principal = &learned.principal;
     let (route, params) = match found {
         Match::Found { route, params } => (route, params),
         Match::MethodNotAllowed { allow } if parts.method == Method::OPTIONS => {
@@ -375,7 +453,10 @@ fn upload_slot(
 /// explorer page), gzip-coded when the client takes it (`gzip`) and the answer holds no secret.
 async fn render(
     state: &AppState,
-    (gzip, explore_page): (bool, bool),
+    Presentation {
+        gzip,
+        page: explore_page,
+    }: Presentation,
     request_id: &str,
     principal: &Principal,
     result: Result<Answer, ApiError>,

@@ -334,10 +334,19 @@ pub fn build(
 /// The request id's header, on requests and answers.
 pub const X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
+/// Who may read an answer from a script of another origin, and whether its route is a page.
+#[derive(Clone, Copy)]
+pub struct Exposure {
+    /// Scripts of any origin may read it (the data API), without credentials.
+    pub cross_origin: bool,
+    /// A page of the explorer: it loads its own script and stylesheet.
+    pub page: bool,
+}
+
 /// Headers on every answer: request id, security headers (OWASP HTTP Security Response
 /// Headers cheat sheet) and, where
-/// `cross_origin`, CORS for the public data API. `page_route`: the request was for an explorer
-/// page, whose `304 Not Modified` carries no content type but must keep the page's policy (a
+/// `cross_origin`, CORS for the public data API. `page`: the request was for an explorer page,
+/// whose `304 Not Modified` carries no content type but must keep the page's policy (a
 /// browser takes a 304's headers into the page it revalidated).
 ///
 /// The names and values are constants: made from text on every answer, each was checked byte by
@@ -346,7 +355,10 @@ pub fn common_headers(
     headers: &mut HeaderMap,
     request_id: &str,
     tls: bool,
-    (cross_origin, page_route): (bool, bool),
+    Exposure {
+        cross_origin,
+        page: page_route,
+    }: Exposure,
 ) {
     const API_CSP: HeaderValue =
         HeaderValue::from_static("default-src 'none'; frame-ancestors 'none'");
