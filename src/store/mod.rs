@@ -1,6 +1,8 @@
-//! The one SQLite file under the data dir. Request code reaches data only through [`Scoped`], a
-//! pooled connection bound to the caller's account whose queries read the `v_*` views; operator
-//! commands (import, check) use [`Store::admin`], a separate connection.
+//! The database: the SQLite file under the data dir, or a PostgreSQL database that several nodes
+//! share ([`postgres`]). Request code reaches data only through [`Scoped`], a pooled connection
+//! bound to the caller's account whose queries read the `v_*` views (on PostgreSQL, under
+//! row-level security too); operator commands (import, fetch, check) use [`Store::admin`], a
+//! separate connection.
 //!
 //! Three pools, so that the async threads never wait: request connections and lookup connections
 //! are checked out on the async threads only without waiting ([`Store::try_scoped`],
