@@ -175,8 +175,8 @@ struct Ctx {
 fn bench() -> Result<()> {
     let target_dir = target_dir()?;
     let regintel = regintel_bin(&target_dir)?;
-    let measure_secs = env_secs("BENCH_SECONDS", 10)?;
-    let warmup_secs = env_secs("BENCH_WARMUP_SECONDS", 2)?;
+    let measure_secs = env_number("BENCH_SECONDS", 10)?;
+    let warmup_secs = env_number("BENCH_WARMUP_SECONDS", 2)?;
     let tools = Tools::ensure(&target_dir)?;
     let regions = nuts2_regions()?;
     println!("{} NUTS-2 regions in the rotation set", regions.len());
@@ -420,11 +420,12 @@ fn target_dir() -> Result<PathBuf> {
         .with_context(|| format!("{} is not in <target>/<profile>/deps/", exe.display()))
 }
 
-fn env_secs(name: &str, default: u64) -> Result<u64> {
+/// The whole number environment variable `name` gives, `default` without it.
+fn env_number(name: &str, default: u64) -> Result<u64> {
     match std::env::var(name) {
         Ok(v) => v
             .parse()
-            .with_context(|| format!("{name}={v} is not a number of seconds")),
+            .with_context(|| format!("{name}={v} is not a whole number")),
         Err(_) => Ok(default),
     }
 }

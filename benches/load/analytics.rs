@@ -558,10 +558,7 @@ fn generate(path: &Path, dataset: &str, rows: u64) -> Result<()> {
 }
 
 fn export_timing(ctx: &Ctx, api_key: &str) -> Result<ExportResult> {
-    let rows: u64 = match std::env::var("BENCH_EXPORT_ROWS") {
-        Ok(v) => v.parse().context("BENCH_EXPORT_ROWS is not a number")?,
-        Err(_) => EXPORT_ROWS,
-    };
+    let rows = super::env_number("BENCH_EXPORT_ROWS", EXPORT_ROWS)?;
     println!("\n== export of {rows} generated rows");
     let big = ctx.tmp.join(format!("{BIG_DATASET}.csv"));
     let small = ctx.tmp.join(format!("{SMALL_DATASET}.csv"));

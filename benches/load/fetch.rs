@@ -43,15 +43,6 @@ impl FetchResult {
     }
 }
 
-fn env_number(name: &str, default: u64) -> Result<u64> {
-    match std::env::var(name) {
-        Ok(v) => v
-            .parse()
-            .with_context(|| format!("{name}={v} is not a number")),
-        Err(_) => Ok(default),
-    }
-}
-
 /// The stand-in's table of contents: every file's dataset in one regional folder.
 fn toc(codes: &[String]) -> String {
     let mut text = String::from(
@@ -138,8 +129,8 @@ fn bytes_under(dir: &Path) -> Result<u64> {
 }
 
 pub fn run(ctx: &Ctx, target_dir: &Path) -> Result<FetchResult> {
-    let datasets = env_number("BENCH_FETCH_DATASETS", 400)?;
-    let rows = env_number("BENCH_FETCH_ROWS", 30_000_000)?;
+    let datasets = super::env_number("BENCH_FETCH_DATASETS", 400)?;
+    let rows = super::env_number("BENCH_FETCH_ROWS", 30_000_000)?;
     let files = super::large::extract(target_dir, rows, datasets)?;
     let coded: Vec<(String, PathBuf)> = (files.iter())
         .map(|f| {

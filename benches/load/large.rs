@@ -97,12 +97,7 @@ pub struct LargeResult {
 }
 
 pub fn run(ctx: &Ctx, target_dir: &Path) -> Result<LargeResult> {
-    let extract_rows = match std::env::var("BENCH_LARGE_ROWS") {
-        Ok(rows) => rows
-            .parse()
-            .with_context(|| format!("BENCH_LARGE_ROWS={rows} is not a number of rows"))?,
-        Err(_) => 50_000_000,
-    };
+    let extract_rows = super::env_number("BENCH_LARGE_ROWS", 50_000_000)?;
     let files = extract(
         target_dir,
         extract_rows,
