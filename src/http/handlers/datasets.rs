@@ -2,7 +2,7 @@
 //! each cites the snapshots it describes; `GET /datasets/{dataset_code}/changes`: the rows its
 //! snapshots wrote.
 
-use super::{Req, cited, json};
+use super::{Req, cited, cited_page, json};
 use crate::domain::{Citer, Rejection, catalog};
 use crate::http::error::ApiError;
 use crate::http::paging::PageRequest;
@@ -29,9 +29,7 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
         next = after;
         rows
     })?;
-    let data = crate::json_text::to_vec(&datasets).map_err(|e| ApiError::Internal(e.into()))?;
-    let meta = page.meta(next, Some(total));
-    Ok(Reply::text(data, citer.sources.to_json_with(&meta)))
+    cited_page(&datasets, citer.sources, &page.meta(next, Some(total)))
 }
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
@@ -61,9 +59,7 @@ pub fn snapshots(req: &mut Req) -> Result<Reply, ApiError> {
         page.limit + 1,
     )?;
     let next = page.trim_to_limit(&mut rows, |s| s.snapshot.id.clone());
-    let data = crate::json_text::to_vec(&rows).map_err(|e| ApiError::Internal(e.into()))?;
-    let meta = page.meta(next, Some(total));
-    Ok(Reply::text(data, citer.sources.to_json_with(&meta)))
+    cited_page(&rows, citer.sources, &page.meta(next, Some(total)))
 }
 
 /// Changes in a page of the list by default, and at most.

@@ -161,6 +161,17 @@ pub fn cited<D: serde::Serialize>(
     cited_text(crate::json_text::to_vec(data), sources)
 }
 
+/// A page of a list whose items cite sources: `data`, and `meta` with the page's fields
+/// (`page_meta`) beside the citations.
+pub fn cited_page<D: serde::Serialize>(
+    data: &D,
+    sources: crate::domain::Sources,
+    page_meta: &serde_json::Value,
+) -> Result<Reply, ApiError> {
+    let data = crate::json_text::to_vec(data).map_err(|e| ApiError::Internal(e.into()))?;
+    Ok(Reply::text(data, sources.to_json_with(page_meta)))
+}
+
 /// [`cited`] for `data` already written as JSON text.
 pub fn cited_text(
     data: serde_json::Result<Vec<u8>>,

@@ -1,6 +1,6 @@
 //! `GET /regions`, `/regions/{region_code}`, `/regions/{region_code}/profile`.
 
-use super::{Req, cited, cited_text};
+use super::{Req, cited, cited_page, cited_text};
 use crate::domain::Citer;
 use crate::domain::{profile, regions};
 use crate::http::error::ApiError;
@@ -35,10 +35,8 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
             limit: page.limit,
         },
     )?;
-    let data = crate::json_text::to_vec(&regions::Summaries(&found.regions))
-        .map_err(|e| ApiError::Internal(e.into()))?;
     let meta = page.meta(found.next_after, Some(found.total));
-    Ok(Reply::text(data, citer.sources.to_json_with(&meta)))
+    cited_page(&regions::Summaries(&found.regions), citer.sources, &meta)
 }
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
