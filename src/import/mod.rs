@@ -18,7 +18,7 @@ use crate::runtime::progress::Progress;
 use crate::store::datasets::DatasetRow;
 use crate::store::generations;
 use crate::store::import::{self as write, DatasetMeta, ImportOutcome};
-use crate::store::sql::Tx;
+use crate::store::sql::{Tx, params};
 use crate::store::{Store, StoreError};
 use file::Input;
 
@@ -198,7 +198,10 @@ pub fn import_files(
     let mut conn = store.admin()?;
     conn.page_cache(room.memory)?;
     let tx = conn.transaction()?;
-    let mut report = ImportReport::default();
+    let mut report = ImportReport {
+        regions: classification_in_place(&tx)?,
+        datasets: Vec::new(),
+    };
     for (file, checked) in &files {
         let (name, dataset) = (&file.name, &checked.end.header.dataset);
         if owner.is_some() && write::latest_snapshot_sha(&tx, dataset, None)?.is_some() {
@@ -217,6 +220,25 @@ pub fn import_files(
     }
     finish(tx, catalogue, &report, owner)?;
     Ok(report)
+}
+
+/// Writes the bundled classification where the database has none yet (an import of a file or
+/// a fetch before any `import --bundled`), so that the codes of the release's own regions are
+/// not taken for codes of earlier editions; the regions written. Where it is, `import --bundled`
+/// keeps it up to date, and this costs one lookup.
+fn classification_in_place(tx: &Tx<'_>) -> anyhow::Result<usize> {
+    let present: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM regions WHERE classification = 'NUTS')",
+        params![],
+        |r| r.get(0),
+    )?;
+    if present {
+        return Ok(0);
+    }
+    Ok(write::upsert_regions(
+        tx,
+        &crate::store::classification::bundled()?,
+    )?)
 }
 
 /// A dataset downloaded from Eurostat, decompressed, and what Eurostat says of it.
@@ -310,9 +332,7 @@ pub fn import_fetched(
     let mut conn = store.admin()?;
     conn.page_cache(room.memory)?;
     let tx = conn.transaction()?;
-    // The classification first: a fetch into a new install may come before any `import
-    // --bundled`, and its regions' codes must not be taken for codes of earlier editions.
-    let regions = write::upsert_regions(&tx, &crate::store::classification::bundled()?)?;
+    let regions = classification_in_place(&tx)?;
     // The data of the latest snapshot again: its rows stay cited to the download they came in.
     let same = write::latest_snapshot_sha(&tx, fetched.code, None)?.as_deref()
         == Some(checked.sha256.as_str());
