@@ -252,8 +252,7 @@ pub fn import_bundle(
     let trusted = trust.map(bundle::trusted_key).transpose()?;
     let started = std::time::Instant::now();
     let limits = Settings::new(crate::eurostat::DEFAULT_URL);
-    let work_dir = data.data_dir.join("eurostat");
-    crate::runtime::private_files::create_dir(&work_dir)?;
+    let work_dir = fetch::downloads_dir(&data.data_dir)?;
     // Nothing is opened, let alone imported, before the whole bundle verifies.
     let verified = bundle::verify(file, trusted.as_deref(), &work_dir, limits.max_download)
         .with_context(|| format!("{} does not verify", file.display()))?;

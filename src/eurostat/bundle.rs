@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail, ensure};
 use aws_lc_rs::signature::{self, Ed25519KeyPair};
-use sha2::{Digest, Sha256};
 
 use super::described::DatasetSettings;
 use super::fetch::{self, Received, Written};
@@ -77,25 +76,8 @@ fn check_code(code: &str) -> anyhow::Result<()> {
 fn hash_file(path: &Path) -> anyhow::Result<(String, u64)> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    copy_hashing(file, &mut std::io::sink())
+    fetch::copy_hashing(file, std::io::sink())
         .with_context(|| format!("cannot read {}", path.display()))
-}
-
-/// Copies `from` to `to`: the SHA-256 (hex) and size of what was copied.
-fn copy_hashing(mut from: impl Read, to: &mut impl Write) -> std::io::Result<(String, u64)> {
-    let mut hasher = Sha256::new();
-    let mut buffer = vec![0u8; 64 * 1024];
-    let mut bytes = 0u64;
-    loop {
-        let n = from.read(&mut buffer)?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buffer[..n]);
-        to.write_all(&buffer[..n])?;
-        bytes += n as u64;
-    }
-    Ok((crate::ids::hex(&hasher.finalize()), bytes))
 }
 
 /// The record kept of dataset `code`'s last fetch in `dir`.
@@ -295,9 +277,9 @@ pub fn verify(
         "the bundle's manifest is not a {FORMAT} of version {VERSION}"
     );
     let expected = expected_files(&manifest, max_file)?;
-    let total = (expected.values())
-        .try_fold(0u64, |sum, f| sum.checked_add(f.bytes))
-        .context("the bundle's manifest gives sizes past counting")?;
+    // Each size is capped, and a manifest of 16 MiB lists a few hundred thousand files at most:
+    // the sum cannot overflow.
+    let total: u64 = expected.values().map(|f| f.bytes).sum();
     crate::eurostat::client::ensure_room(work_dir, total)?;
     let dir = tempfile::Builder::new()
         .prefix("bundle-")
@@ -332,13 +314,13 @@ pub fn verify(
             "the bundle holds {path} twice: refused whole"
         );
         let out = verified.file(&path);
-        let mut sink = std::io::BufWriter::new(
+        let sink = std::io::BufWriter::new(
             std::fs::File::create(&out)
                 .with_context(|| format!("cannot write {}", out.display()))?,
         );
-        let (sha256, bytes) = copy_hashing((&mut entry).take(listed.bytes + 1), &mut sink)
+        // At most one byte past the size listed: enough to see it lie.
+        let (sha256, bytes) = fetch::copy_hashing((&mut entry).take(listed.bytes + 1), sink)
             .with_context(|| format!("cannot read {path} from the bundle"))?;
-        sink.flush()?;
         ensure!(
             bytes == listed.bytes && sha256 == listed.sha256,
             "{path} in the bundle does not verify: {bytes} bytes of SHA-256 {sha256}, where the manifest says {} bytes of SHA-256 {}: refused whole",
@@ -592,6 +574,7 @@ pub fn trusted_key(path: &Path) -> anyhow::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sha2::{Digest, Sha256};
 
     /// A key pair `openssl genpkey -algorithm ed25519` and `openssl pkey -pubout` made.
     const OPENSSL_KEY: &str = "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIGRjVOUu/GM1ToOP+tpVmOZNbE5L7WX1SU/0BVUahrQ8\n-----END PRIVATE KEY-----\n";
@@ -745,6 +728,17 @@ mod tests {
         assert!(
             escaping.contains("../structure.xml, which is no file a bundle holds"),
             "{escaping}"
+        );
+        // A record claiming more than a record may hold, whatever its bytes.
+        let oversized = variant(&|l| {
+            let mut manifest: serde_json::Value = serde_json::from_slice(&l[0].2).unwrap();
+            assert_eq!(manifest["files"][0]["path"], "x_1/fetch.json");
+            manifest["files"][0]["bytes"] = (MAX_RECORD + 1).into();
+            l[0].2 = serde_json::to_vec(&manifest).unwrap();
+        });
+        assert!(
+            oversized.contains("x_1/fetch.json 1048577 bytes, more than such a file may hold"),
+            "{oversized}"
         );
         let unsigned = refusal(&out, Some(&[0u8; 32]));
         assert!(unsigned.contains("not signed"), "{unsigned}");

@@ -224,14 +224,9 @@ impl<'s> Session<'s> {
 
 /// `<data_dir>/eurostat`, made owner-only: the last download of each dataset, kept.
 pub fn downloads_dir(data_dir: &Path) -> anyhow::Result<PathBuf> {
-    use std::os::unix::fs::DirBuilderExt;
     let dir = data_dir.join("eurostat");
-    match std::fs::DirBuilder::new().mode(0o700).create(&dir) {
-        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
-            Err(e).with_context(|| format!("cannot create {}", dir.display()))
-        }
-        _ => Ok(dir),
-    }
+    crate::runtime::private_files::create_dir(&dir)?;
+    Ok(dir)
 }
 
 /// The data request of dataset `code`.
@@ -544,6 +539,17 @@ pub struct Written {
     pub bytes: u64,
 }
 
+/// Copies `from` to `to`: the SHA-256 (hex) and size of what was copied.
+pub fn copy_hashing(mut from: impl Read, to: impl Write) -> std::io::Result<(String, u64)> {
+    let mut sink = Hashing {
+        inner: to,
+        sha256: Sha256::new(),
+    };
+    let bytes = std::io::copy(&mut from, &mut sink)?;
+    sink.flush()?;
+    Ok((crate::ids::hex(&sink.sha256.finalize()), bytes))
+}
+
 /// A writer that hashes what it writes.
 struct Hashing<W> {
     inner: W,
@@ -751,13 +757,9 @@ fn inflate_to(download: &Written, max: u64, dir: &Path, path: &Path) -> anyhow::
     }
     let out =
         std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let room = |needed| client::ensure_room(dir, needed);
     let mut sink = Hashing {
-        inner: RoomKept {
-            inner: std::io::BufWriter::new(out),
-            dir,
-            unchecked: 0,
-            refused: None,
-        },
+        inner: RoomKept::new(std::io::BufWriter::new(out), &room),
         sha256: Sha256::new(),
     };
     let mut decoder =
@@ -780,20 +782,32 @@ fn inflate_to(download: &Written, max: u64, dir: &Path, path: &Path) -> anyhow::
     })
 }
 
-/// A writer that stops when the disk of `dir` would keep less than its reserve.
-struct RoomKept<'d, W> {
+/// A writer that stops when `room` (the disk's check: is there room for so many more bytes?)
+/// refuses, asked every [`ROOM_CHECK_EVERY`] bytes.
+struct RoomKept<'r, W> {
     inner: W,
-    dir: &'d Path,
+    room: &'r dyn Fn(u64) -> anyhow::Result<()>,
     /// Bytes written since the last look.
     unchecked: u64,
     /// Why it stopped, when the disk's reserve did.
     refused: Option<anyhow::Error>,
 }
 
+impl<'r, W> RoomKept<'r, W> {
+    fn new(inner: W, room: &'r dyn Fn(u64) -> anyhow::Result<()>) -> Self {
+        RoomKept {
+            inner,
+            room,
+            unchecked: 0,
+            refused: None,
+        }
+    }
+}
+
 impl<W: Write> Write for RoomKept<'_, W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         if self.unchecked >= ROOM_CHECK_EVERY {
-            if let Err(refused) = client::ensure_room(self.dir, ROOM_CHECK_EVERY) {
+            if let Err(refused) = (self.room)(ROOM_CHECK_EVERY) {
                 let said = std::io::Error::other(refused.to_string());
                 self.refused = Some(refused);
                 return Err(said);
@@ -831,6 +845,47 @@ fn check_header(code: &str, path: &Path) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Decompressing stops when the disk's reserve would be touched, and what fails leaves no
+    /// file behind.
+    #[test]
+    fn decompression_keeps_the_disks_reserve_and_leaves_nothing_when_it_fails() {
+        let full = |_: u64| -> anyhow::Result<()> { bail!("the disk keeps its reserve") };
+        let mut sink = RoomKept::new(std::io::sink(), &full);
+        let mut zeros = std::io::repeat(0).take(ROOM_CHECK_EVERY + 1);
+        assert!(std::io::copy(&mut zeros, &mut sink).is_err());
+        let refused = sink.refused.take().expect("the refusal kept");
+        assert_eq!(refused.to_string(), "the disk keeps its reserve");
+        let roomy = |_: u64| Ok(());
+        let mut sink = RoomKept::new(std::io::sink(), &roomy);
+        let mut zeros = std::io::repeat(0).take(3 * ROOM_CHECK_EVERY);
+        assert_eq!(
+            std::io::copy(&mut zeros, &mut sink).unwrap(),
+            3 * ROOM_CHECK_EVERY
+        );
+
+        let dir = tempfile::tempdir().unwrap();
+        let download = dir.path().join("x.download");
+        let mut cut = {
+            use std::io::Write;
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            gz.write_all(&[b'a'; 100_000]).unwrap();
+            gz.finish().unwrap()
+        };
+        cut.truncate(cut.len() / 2);
+        std::fs::write(&download, &cut).unwrap();
+        let written = Written {
+            path: download,
+            sha256: String::new(),
+            bytes: cut.len() as u64,
+        };
+        let why = format!(
+            "{:#}",
+            inflate(&written, 1 << 30, dir.path()).err().unwrap()
+        );
+        assert!(why.contains("gzip"), "{why}");
+        assert!(!dir.path().join("x.tsv").exists(), "nothing left behind");
+    }
 
     #[test]
     fn an_outcome_names_its_dataset_once() {

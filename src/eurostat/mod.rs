@@ -57,6 +57,15 @@ pub fn topic_of(folders: &[String]) -> &'static str {
 #[cfg(test)]
 mod tests {
     #[test]
+    fn text_from_the_network_loses_its_control_characters_and_length() {
+        assert_eq!(
+            super::printable("GDP\u{1b}[31m by\nregion\r"),
+            "GDP [31m by region "
+        );
+        assert_eq!(super::printable(&"x".repeat(500)).chars().count(), 201);
+    }
+
+    #[test]
     fn topics_come_from_the_innermost_folder_that_says_one() {
         let folders = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(

@@ -158,6 +158,16 @@ pub fn parse(xml: &str, code: &str) -> anyhow::Result<Structure> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_message_of_more_nodes_than_a_structure_has_is_refused() {
+        let many = format!(
+            "<Structure>{}</Structure>",
+            "<a/>".repeat(MAX_NODES as usize)
+        );
+        let why = format!("{:#}", parse(&many, "x").unwrap_err());
+        assert!(why.contains("nodes limit reached"), "{why}");
+    }
+
     /// A dataflow with its descendants as Eurostat answered it for Comext's DS-045409 (recorded:
     /// tests/fixtures/eurostat/PROVENANCE.md).
     const RECORDED: &str =

@@ -30,6 +30,11 @@ struct Behaviour {
     truncated: bool,
     /// Answer data requests with an HTML page.
     html: bool,
+    /// Answer data requests with 2 MiB: the gzip magic, then zeros.
+    huge: bool,
+    /// Answer data requests with a gzip that decompresses to 2 MiB (the header, then empty
+    /// lines).
+    bomb: bool,
     /// Answer structure requests 404.
     no_structure: bool,
     /// gzip's compression level (another level, other bytes, the same data).
@@ -201,6 +206,16 @@ fn answer(shared: &Mutex<Behaviour>, uri: &http::Uri) -> hyper::Response<Full<By
                     b"<html><body>Sorry, we are down</body></html>".to_vec(),
                 );
             }
+            if b.huge {
+                let mut body = vec![0u8; 2 << 20];
+                body[..2].copy_from_slice(&[0x1f, 0x8b]);
+                return reply(200, body);
+            }
+            if b.bomb {
+                let mut text = b"freq,unit,geo\\TIME_PERIOD\t2020 \n".to_vec();
+                text.resize(2 << 20, b'\n');
+                return reply(200, gzip(&text, 9));
+            }
             if b.queued {
                 return reply(200, fixture("async-queued.xml"));
             }
@@ -243,6 +258,16 @@ async fn fetch(
     dir: &std::path::Path,
     datasets: &[&str],
 ) -> (bool, Value, String) {
+    fetch_with(stand_in, dir, datasets, &[]).await
+}
+
+/// [`fetch`] with more flags.
+async fn fetch_with(
+    stand_in: &StandIn,
+    dir: &std::path::Path,
+    datasets: &[&str],
+    flags: &[&str],
+) -> (bool, Value, String) {
     let mut command = regintel();
     command
         .args([
@@ -255,6 +280,7 @@ async fn fetch(
         ])
         .args(["--eurostat-url", &stand_in.url, "--data-dir"])
         .arg(dir)
+        .args(flags)
         .args(datasets);
     let out = tokio::task::spawn_blocking(move || command.output().unwrap())
         .await
@@ -437,6 +463,16 @@ async fn failures_are_safe_said_and_retried_where_that_helps() {
             .iter()
             .any(|r| r.starts_with("/sdmx/2.1/data/EI"))
     );
+    // Not recorded: a sync would ask for it again twice a day, and fail each time.
+    let recorded: i64 = rusqlite::Connection::open(dir.path().join(regintel::store::DB_FILE))
+        .unwrap()
+        .query_row(
+            "SELECT count(*) FROM eurostat_fetches WHERE dataset_code = 'ei_bpm6ca_q'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(recorded, 0);
 
     // Two 503s, then the data: tried again, and imported.
     stand_in.set(|b| b.data_failures = 2);
@@ -578,6 +614,14 @@ async fn failures_are_safe_said_and_retried_where_that_helps() {
 async fn a_sync_fetches_only_what_eurostat_changed() {
     let stand_in = StandIn::start().await;
     let dir = tempfile::tempdir().unwrap();
+    // Nothing fetched yet: it says so, and asks Eurostat nothing.
+    let (ok, out, said) = regintel_in(&["sync", "--eurostat-url", &stand_in.url], dir.path()).await;
+    assert!(ok, "{said}");
+    assert!(
+        out.contains("no dataset was fetched from Eurostat here yet"),
+        "{out}"
+    );
+    assert!(stand_in.requests().is_empty());
     let (ok, _, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
     assert!(ok, "{said}");
     let sync = |dir: std::path::PathBuf, url: String| async move {
@@ -1080,6 +1124,8 @@ async fn a_bundle_carries_fetched_data_to_an_install_without_a_route_to_eurostat
             "--out",
             newer.to_str().unwrap(),
             "nama_10r_3gdp",
+            "--eurostat-url",
+            &stand_in.url,
         ],
         connected.path(),
     )
@@ -1235,4 +1281,82 @@ async fn a_fetched_dataset_is_described_by_eurostat_or_by_the_operators_settings
     std::fs::write(&settings, r#"{"nama_10r_3popgdp": {"headlines": {}}}"#).unwrap();
     let (ok, _, said) = fetch(&stand_in, dir.path(), &["nama_10r_3popgdp"]).await;
     assert!(!ok && said.contains("datasets.json"), "{said}");
+}
+
+/// Downloads are capped, as received and as decompressed; a cap of this install is not tried
+/// again (another try would bring as much), and nothing is imported.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn downloads_are_capped_and_a_cap_is_not_tried_again() {
+    let stand_in = StandIn::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    type Behave = fn(&mut Behaviour);
+    let capped: [(Behave, &str, &str); 2] = [
+        (
+            |b| b.huge = true,
+            "--max-download-mb",
+            "(the download limit)",
+        ),
+        (
+            |b| b.bomb = true,
+            "--max-inflated-mb",
+            "decompresses to more than 1048576 bytes (the limit)",
+        ),
+    ];
+    for (behave, flag, reason) in capped {
+        stand_in.set(|b| {
+            *b = Behaviour {
+                level: 6,
+                ..Default::default()
+            };
+            behave(b);
+        });
+        let (ok, outcome, said) =
+            fetch_with(&stand_in, dir.path(), &["nama_10r_3gdp"], &[flag, "1"]).await;
+        assert!(!ok, "{said}");
+        let error = outcome[0]["error"].as_str().unwrap_or_default();
+        assert!(error.contains(reason), "{flag}: {outcome}");
+        let data_requests = (stand_in.requests().iter())
+            .filter(|r| r.starts_with("/sdmx/2.1/data/"))
+            .count();
+        assert_eq!(data_requests, 1, "{flag}: not tried again");
+        let conn = rusqlite::Connection::open(dir.path().join(regintel::store::DB_FILE)).unwrap();
+        let snapshots: i64 = conn
+            .query_row("SELECT count(*) FROM snapshots", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(snapshots, 0, "{flag}: nothing imported");
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("eurostat"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tsv"))
+            .collect();
+        assert!(left.is_empty(), "{flag}: {left:?} left behind");
+    }
+}
+
+/// A running server needs no restart: a fetch's new snapshot reaches it through the data
+/// generation it watches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_running_server_serves_a_fetch_without_a_restart() {
+    let stand_in = StandIn::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, _, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    let data_dir = dir.path().to_owned();
+    let s = TestServer::start_in(dir, Default::default()).await;
+    let count = |detail: &Value| detail["data"]["snapshot_count"].clone();
+    assert_eq!(count(&s.get("/datasets/nama_10r_3gdp").await.json()), 1);
+
+    stand_in.set(|b| b.updated = true);
+    let (ok, _, said) = fetch(&stand_in, &data_dir, &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let detail = s.get("/datasets/nama_10r_3gdp").await.json();
+        if count(&detail) == 2 {
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "{detail}");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    s.stop().await.unwrap();
 }
