@@ -371,12 +371,13 @@ fn bench_api_key(ctx: &Ctx) -> Result<String> {
 }
 
 /// The server to measure: BENCH_SERVER_BIN if set (`pgo/make-profile` runs an instrumented
-/// build), else the binary `cargo build --release` makes, built here into `<target>/shipped`.
-/// Not the one Cargo builds with this bench: a bench's build unifies the features of the
-/// dev-dependencies (tokio's `test-util`, hyper-util's client) into the server's, so its code,
-/// and its symbols, differ from the shipped binary's, and the profile in `pgo/` (recorded
-/// from a release build) matches none of them. Its own target directory, because Cargo holds
-/// this one's lock while the bench runs.
+/// build), else the binary `cargo deb` packages: the `packaged` profile laid out by the profile
+/// in `pgo/` (`--config pgo/cargo.toml`), or without it when BENCH_PGO is `off`, built here into
+/// `<target>/shipped` (`<target>/shipped-plain`). Not the one Cargo builds with this bench: a
+/// bench's build unifies the features of the dev-dependencies (tokio's `test-util`, hyper-util's
+/// client) into the server's, so its code, and its symbols, differ from the shipped binary's,
+/// and the profile in `pgo/` (recorded from a packaged build) matches none of them. Its own
+/// target directory, because Cargo holds this one's lock while the bench runs.
 fn regintel_bin(target_dir: &Path) -> Result<PathBuf> {
     if let Some(bin) = std::env::var_os("BENCH_SERVER_BIN") {
         let bin = PathBuf::from(bin);
@@ -387,28 +388,54 @@ fn regintel_bin(target_dir: &Path) -> Result<PathBuf> {
         );
         return Ok(bin);
     }
+    let guided = match std::env::var("BENCH_PGO").as_deref() {
+        Err(_) | Ok("on") => true,
+        Ok("off") => false,
+        Ok(other) => bail!("BENCH_PGO is `on` or `off`, not {other:?}"),
+    };
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    println!("building the shipped server: cargo build --release --bin regintel");
-    let out = Command::new(cargo)
+    let mut build = Command::new(cargo);
+    build
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["build", "--release", "--locked", "--bin", "regintel"])
+        .args([
+            "build",
+            "--profile",
+            "packaged",
+            "--locked",
+            "--bin",
+            "regintel",
+        ])
         .args([
             "--message-format",
             "json-render-diagnostics",
             "--target-dir",
-        ])
-        .arg(target_dir.join("shipped"))
+        ]);
+    if guided {
+        println!(
+            "building the shipped server: cargo build --profile packaged --config pgo/cargo.toml"
+        );
+        build
+            .arg(target_dir.join("shipped"))
+            .args(["--config", "pgo/cargo.toml"]);
+    } else {
+        println!("building the shipped server without its profile (BENCH_PGO=off)");
+        build.arg(target_dir.join("shipped-plain"));
+    }
+    let out = build
         .stderr(Stdio::inherit())
         .output()
         .context("running cargo build")?;
-    ensure!(out.status.success(), "cargo build --release failed");
+    ensure!(
+        out.status.success(),
+        "cargo build --profile packaged failed"
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let executable = stdout
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
         .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "regintel")
         .find_map(|m| m["executable"].as_str().map(PathBuf::from));
-    executable.context("cargo build --release named no regintel executable")
+    executable.context("cargo build --profile packaged named no regintel executable")
 }
 
 /// The cargo target dir: the bench binary lives in `<target>/<profile>/deps/`.

@@ -1191,7 +1191,7 @@ async fn systemd_hears_of_readiness_and_stopping_on_a_socket_it_passed() {
     assert_eq!(stopping, "STOPPING=1");
 }
 
-/// What `pgo/rustc`, Cargo's rustc wrapper, runs for a compilation with `args`, with `echo`
+/// What `pgo/rustc`, the packaged build's rustc wrapper, runs for a compilation with `args`, with `echo`
 /// standing in for rustc.
 fn wrapped(args: &[&str]) -> Vec<String> {
     let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("pgo/rustc");
@@ -1209,27 +1209,42 @@ fn wrapped(args: &[&str]) -> Vec<String> {
     line.split_whitespace().map(str::to_owned).collect()
 }
 
-/// Release and bench builds (opt-level 3) are laid out by the committed profile, named by an
-/// absolute path (Cargo compiles dependencies in other directories); tests, dependencies of test
-/// builds (opt-level 2) and build scripts are compiled as they are.
+/// Plain builds (`cargo build`, `cargo test`, `cargo run --release`) run no wrapper: no Cargo
+/// configuration of the repository names one. The packaged build (`--config pgo/cargo.toml`:
+/// `cargo deb` and the benches) is laid out by the release's profile, the one of Cargo.toml's
+/// version, named by an absolute path (Cargo compiles dependencies in other directories); build
+/// scripts and proc-macros are compiled as they are.
 #[test]
-fn optimised_builds_and_only_they_use_the_profile() {
+fn only_packaged_builds_use_the_release_profile() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let config = std::fs::read_to_string(root.join(".cargo/config.toml")).unwrap();
+    assert!(
+        !root.join(".cargo/config.toml").exists() && !root.join(".cargo/config").exists(),
+        "plain builds read no repository configuration"
+    );
+    let config = std::fs::read_to_string(root.join("pgo/cargo.toml")).unwrap();
     assert!(
         config
             .lines()
             .any(|l| l == r#"rustc-wrapper = "pgo/rustc""#),
         "{config}"
     );
-    let release = wrapped(&["--crate-name", "hyper", "-C", "opt-level=3"]);
-    let (flag, rest) = release.split_last().unwrap();
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+    let version = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("version = \""))
+        .and_then(|v| v.strip_suffix('"'))
+        .unwrap();
+    let packaged = wrapped(&["--crate-name", "hyper", "-C", "opt-level=3"]);
+    let (flag, rest) = packaged.split_last().unwrap();
     assert_eq!(rest, ["--crate-name", "hyper", "-C", "opt-level=3"]);
     let profile = Path::new(flag.strip_prefix("-Cprofile-use=").unwrap());
     assert!(profile.is_absolute(), "{flag}");
     assert_eq!(
         profile.canonicalize().unwrap(),
-        root.join("pgo/regintel.profdata").canonicalize().unwrap()
+        root.join(format!("pgo/regintel-{version}.profdata"))
+            .canonicalize()
+            .unwrap(),
+        "the profile of the release in Cargo.toml"
     );
     // LLVM's indexed profile (IndexedInstrProf::Magic, little-endian), not a raw recording.
     let header = std::fs::read(profile).unwrap();
