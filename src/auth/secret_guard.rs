@@ -331,11 +331,13 @@ mod tests {
     use super::*;
 
     fn database_with_a_key() -> rusqlite::Connection {
-        let mut conn =
-            crate::store::pool::open(Path::new(":memory:"), crate::store::pool::Role::System)
-                .unwrap()
-                .conn;
-        crate::store::migrate::migrate(&mut conn).unwrap();
+        let mut conn = crate::store::sqlite::pool::open(
+            Path::new(":memory:"),
+            crate::store::sqlite::pool::Role::System,
+        )
+        .unwrap()
+        .conn;
+        crate::store::sqlite::migrate::migrate(&mut conn).unwrap();
         conn.execute_batch(
             "INSERT INTO accounts (id, email, display_name, tier, created_at)
                  VALUES (1, 'a@example.org', 'A', 'professional', 0);

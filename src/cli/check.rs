@@ -12,7 +12,7 @@ use anyhow::{Context, bail};
 use super::logging::LogFormat;
 use crate::auth::jwt::{KEYRING_FILE, KeyRing};
 use crate::auth::secrets::{PEPPER_FILE, Pepper, SEALING_KEY_FILE, SealingKey};
-use crate::store::migrate::latest_version;
+use crate::store::schema::latest_version;
 use crate::store::{Database, integrity_check, open_read_only};
 
 pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
@@ -34,7 +34,7 @@ pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
     if let Database::Postgres(url) = &config.database {
         private(data_dir, 0o007, "the data directory")?;
         secrets(&data_dir.join("secrets"), config.issuer(), say)?;
-        let conn = crate::store::postgres::check(url)?;
+        let conn = crate::store::backend::check_postgres(url)?;
         say.say(&format!(
             "database: PostgreSQL, schema version {}",
             conn.version

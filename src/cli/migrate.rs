@@ -1,5 +1,5 @@
 //! `regintel migrate --to`: moves an appliance onto PostgreSQL, every row of its SQLite file
-//! copied with its ids (see [`crate::store::postgres::from_sqlite`]). The secrets stay in the
+//! copied with its ids (see [`crate::store::to_postgres`]). The secrets stay in the
 //! data dir: each node serving the PostgreSQL database needs a copy of that directory.
 
 use std::path::Path;
@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::bail;
 
 use super::logging::Printed;
-use crate::store::postgres::from_sqlite;
+use crate::store::to_postgres;
 use crate::store::{Database, Store};
 
 pub fn run(data_dir: &Path, url: String, printed: Printed) -> anyhow::Result<()> {
@@ -19,10 +19,10 @@ pub fn run(data_dir: &Path, url: String, printed: Printed) -> anyhow::Result<()>
         );
     }
     let target = Database::choose(Some(&url), data_dir)?;
-    from_sqlite::check_target(&url)?;
+    to_postgres::check_target(&url)?;
     let source = super::admin::open(&Database::Sqlite(data_dir.to_path_buf()))?;
     let target = Store::open_with(&target, 1, 1, crate::config::defaults::DATABASE_WAIT)?;
-    let copied = from_sqlite::copy(&source.admin()?, &mut target.admin()?)?;
+    let copied = to_postgres::copy(&source.admin()?, &mut target.admin()?)?;
     let rows: u64 = copied.iter().map(|(_, rows)| rows).sum();
     let tables: serde_json::Map<String, serde_json::Value> = copied
         .iter()

@@ -136,12 +136,6 @@ pub fn cache_headers(response: &mut Response<Body>, etag: &str, private: bool, p
     headers.insert(header::VARY, if page { PAGE_VARY } else { VARY });
 }
 
-pub fn no_store(response: &mut Response<Body>) {
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-}
-
 /// FNV-1a: a fast, stable hash for ETags (not a security boundary).
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {

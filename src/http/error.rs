@@ -340,7 +340,7 @@ mod tests {
     /// request's fault (400); other database errors stay internal.
     #[test]
     fn text_postgresql_refuses_is_the_callers_fault() {
-        use crate::store::sql::postgres::blocking;
+        use crate::store::postgres::conn::blocking;
         let db = crate::store::postgres::testing::TestDatabase::create();
         let mut conn = db.connect_as(&db.owner);
         let nul = blocking(|| conn.query_one("SELECT $1::text", &[&"a\u{0}b"])).unwrap_err();

@@ -488,7 +488,7 @@ async fn render(
                 Some(etag) => {
                     caching::cache_headers(&mut response, &etag, account.is_some(), explore_page)
                 }
-                None => caching::no_store(&mut response),
+                None => respond::no_store(&mut response),
             }
             response
         }

@@ -458,7 +458,7 @@ pub fn error_response(
         }
         _ => {}
     }
-    super::caching::no_store(&mut response);
+    no_store(&mut response);
     response
 }
 
@@ -483,6 +483,14 @@ pub fn preflight(allow: &str) -> Response<Body> {
         HeaderValue::from_static("7200"),
     );
     response
+}
+
+/// Marks an answer as not to be stored by any cache (errors, and answers that vary by caller
+/// in ways no `Vary` header can name).
+pub fn no_store(response: &mut Response<Body>) {
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
 }
 
 #[cfg(test)]

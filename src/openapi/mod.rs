@@ -27,7 +27,14 @@ use schemas::r;
 /// The document for the API at `base_url` (absolute, or a path when the public URL is not
 /// known) under the rate limits `limits` (quotas and the operator's route weights).
 pub fn document(base_url: &str, limits: &LimitConfig) -> Value {
-    let schemas = schemas::all();
+    let mut schemas = schemas::all();
+    let Value::Object(events) = webhooks::schemas() else {
+        unreachable!("the webhook schemas are an object")
+    };
+    schemas
+        .as_object_mut()
+        .expect("the schemas are an object")
+        .extend(events);
     // Lists (answers whose data is an array) page alike, and say so in their meta.
     let lists: Vec<String> = schemas
         .as_object()

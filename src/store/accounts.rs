@@ -5,8 +5,9 @@
 use crate::store::sql::{Column, Db, Dialect, OptionalExtension, Owned, Row, SqlResult, params};
 use serde::Serialize;
 
+use super::connections::{Lookup, Scoped, System};
+use super::error::{StoreError, StoreResult};
 use super::webhooks::{Audience, emit};
-use super::{Lookup, Scoped, StoreError, StoreResult, System};
 use crate::webhooks::events;
 
 /// The data of `api_key.created` and `api_key.revoked`: which key, never secret material.

@@ -8,10 +8,12 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use super::pool::{self, Manager, PooledConn, Role};
+use super::error::{StoreError, StoreResult};
 use super::postgres::pool::PgManager;
 use super::sql::{Db, PgConn, SqlResult, Tx};
-use super::{DB_FILE, StoreError, StoreResult, migrate};
+use super::sqlite::file::{DB_FILE, create_private};
+use super::sqlite::migrate;
+use super::sqlite::pool::{self, Manager, PooledConn, Role};
 pub use crate::config::Database;
 
 /// System connections in a pool: SQLite serialises writes anyway; PostgreSQL's are shared by
@@ -77,7 +79,7 @@ impl Pools {
         match database {
             Database::Sqlite(data_dir) => {
                 let path = data_dir.join(DB_FILE);
-                super::create_private(&path)?;
+                create_private(&path)?;
                 let mut first = pool::open(&path, Role::System)
                     .with_context(|| format!("while opening the database {}", path.display()))?;
                 migrate::migrate(&mut first.conn)?;
@@ -99,7 +101,7 @@ impl Pools {
                 let mut client = super::postgres::connect(&owner)?;
                 // The client waits for the server on a runtime of its own, which cannot start
                 // on an async thread.
-                let migrated = super::sql::postgres::blocking(|| {
+                let migrated = super::postgres::conn::blocking(|| {
                     let migrated = super::postgres::migrate::migrate(&mut client);
                     drop(client);
                     migrated
@@ -152,7 +154,7 @@ impl Pools {
             manager.connect()
         };
         let rejected = first.as_ref().is_err_and(refused);
-        super::sql::postgres::blocking(|| -> anyhow::Result<()> {
+        super::postgres::conn::blocking(|| -> anyhow::Result<()> {
             let mut client = super::postgres::connect(owner)?;
             if super::postgres::roles::password_to_set(&mut client, rejected)? {
                 super::postgres::roles::set_password(
@@ -184,7 +186,7 @@ impl Pools {
 
     /// A request connection if one is free now. On PostgreSQL too: a caller answered from the
     /// public data in memory never waits for the network, and a read that does waits through
-    /// [`super::sql::postgres::blocking`], which moves the async thread's other tasks away.
+    /// [`super::postgres::conn::blocking`], which moves the async thread's other tasks away.
     pub(super) fn try_request(&self) -> Option<Pooled> {
         match self {
             Pools::Sqlite { requests, .. } => requests.try_get().map(Pooled::Sqlite),
@@ -202,7 +204,7 @@ impl Pools {
                 .try_get()
                 .map(Pooled::Sqlite)
                 .ok_or(StoreError::Busy),
-            Pools::Postgres { lookups, .. } => super::sql::postgres::blocking(|| lookups.get())
+            Pools::Postgres { lookups, .. } => super::postgres::conn::blocking(|| lookups.get())
                 .map(Pooled::Postgres)
                 .map_err(|_| StoreError::Busy),
         }
@@ -323,4 +325,28 @@ impl Admin {
             Own::Postgres(_) => panic!("a SQLite store"),
         }
     }
+}
+
+/// What `regintel check` finds of a PostgreSQL database, without changing it.
+pub struct PostgresChecked {
+    /// Its schema version (0: none yet; the server migrates an older one when it starts).
+    pub version: i64,
+    /// The owner's connection, for the checks that read rows.
+    pub admin: Admin,
+}
+
+/// Connects as the owner and reads the schema version, refusing a newer one than this binary
+/// knows, as the server would.
+pub fn check_postgres(url: &str) -> anyhow::Result<PostgresChecked> {
+    let mut client = super::postgres::connect(&super::postgres::config(url)?)?;
+    let version =
+        super::postgres::conn::blocking(|| super::postgres::migrate::version_of(&mut client))?;
+    let latest = crate::store::schema::latest_version();
+    if version > latest {
+        return Err(crate::store::schema::too_new(version, latest));
+    }
+    Ok(PostgresChecked {
+        version,
+        admin: Admin::postgres(super::postgres::conn::PgConn::new(client)),
+    })
 }

@@ -14,8 +14,8 @@
 use super::sql::{Db, SqlResult, params};
 use compact_str::CompactString;
 
-use super::observations::ObsRow;
-use super::{StoreError, StoreResult, text};
+use super::error::{StoreError, StoreResult};
+use super::rows::observations::ObsRow;
 use crate::citation::CitationId;
 
 /// Writes the blocks of `series_id` again from its current rows in `observations`, one per
@@ -43,7 +43,7 @@ pub fn write_series(tx: &Db<'_>, series_id: i64) -> SqlResult<()> {
     let mut block = Vec::new();
     while let Some(r) = rows.next_row()? {
         let r = &r.row();
-        let code = text(r, 0)?;
+        let code = r.text(0)?;
         if region.as_ref().is_some_and(|(c, _)| c != code) {
             if let Some((code, owner)) = region.take() {
                 insert.add(params![series_id, code, owner, block])?;
@@ -57,13 +57,7 @@ pub fn write_series(tx: &Db<'_>, series_id: i64) -> SqlResult<()> {
             &mut block,
             r.get(8)?,
             r.get(3)?,
-            [
-                text(r, 2)?,
-                text(r, 4)?,
-                text(r, 5)?,
-                text(r, 6)?,
-                text(r, 7)?,
-            ],
+            [r.text(2)?, r.text(4)?, r.text(5)?, r.text(6)?, r.text(7)?],
         );
     }
     if let Some((code, owner)) = region {

@@ -3,7 +3,8 @@
 
 use crate::store::sql::{OptionalExtension, Row, SqlResult, params};
 
-use super::{Scoped, StoreError, StoreResult, System};
+use super::connections::{Scoped, System};
+use super::error::{StoreError, StoreResult};
 
 /// Briefings an account keeps at most; beyond it, creating one is refused (409).
 pub const MAX_PER_ACCOUNT: i64 = 10_000;

@@ -6,7 +6,7 @@
 
 use anyhow::Context;
 
-use super::regions::RegionRow;
+use super::rows::regions::RegionRow;
 use crate::catalogue::{CATALOGUE_JSON, NUTS_REGIONS_CSV};
 
 /// The bundled classification file, as citations name it.

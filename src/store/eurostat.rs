@@ -151,3 +151,10 @@ pub fn unclassified_codes(conn: &Db<'_>, dataset_code: &str) -> SqlResult<Vec<St
     let codes = stmt.query_map(params![dataset_code], |r| r.get(0))?;
     codes.collect()
 }
+
+impl super::connections::System {
+    /// What was fetched from Eurostat, dataset by dataset.
+    pub fn eurostat_fetches(&self) -> super::error::StoreResult<Vec<FetchRecord>> {
+        Ok(all(&self.sql())?)
+    }
+}

@@ -6,7 +6,8 @@
 use crate::store::sql::{Db, params};
 use anyhow::Context;
 
-use super::{StoreResult, System};
+use super::connections::System;
+use super::error::StoreResult;
 
 /// The generations as stored: public data's, and each account's that has private data.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]

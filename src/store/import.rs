@@ -22,9 +22,7 @@ use crate::webhooks::events;
 use regions::UnclassifiedRegions;
 pub use regions::{name_aggregates, upsert_regions};
 
-/// The `superseded_by` of a withdrawal while its cell has no value: no citation id (those begin
-/// `cit_`), and not NULL, so a withdrawal is never a current row.
-pub const WITHDRAWN: &str = "withdrawn";
+pub use crate::store::rows::observations::WITHDRAWN;
 
 /// Descriptive fields of a dataset.
 #[derive(Debug, Clone)]
@@ -222,7 +220,7 @@ pub fn create_private_dataset(
     dim_names: &[String],
     owner: i64,
     strict_regions: bool,
-) -> Result<i64, crate::store::StoreError> {
+) -> Result<i64, crate::store::error::StoreError> {
     let taken: bool = tx.query_row(
         "SELECT EXISTS (SELECT 1 FROM datasets WHERE code = ?1
                         AND (owner_account_id IS NULL OR owner_account_id = ?2))",
@@ -230,7 +228,7 @@ pub fn create_private_dataset(
         |r| r.get(0),
     )?;
     if taken {
-        return Err(crate::store::StoreError::Conflict(format!(
+        return Err(crate::store::error::StoreError::Conflict(format!(
             "a dataset with code {} exists; choose another code",
             meta.code
         )));
@@ -241,12 +239,12 @@ pub fn create_private_dataset(
         |r| r.get(0),
     )?;
     if owned >= MAX_PRIVATE_DATASETS {
-        return Err(crate::store::StoreError::Conflict(format!(
+        return Err(crate::store::error::StoreError::Conflict(format!(
             "the account has its limit of {MAX_PRIVATE_DATASETS} private datasets"
         )));
     }
     let id = upsert_dataset(tx, meta, dim_names, None, Some(owner))
-        .map_err(crate::store::StoreError::from_anyhow)?;
+        .map_err(crate::store::error::StoreError::from_anyhow)?;
     tx.execute(
         "UPDATE datasets SET strict_regions = ?2 WHERE id = ?1",
         params![id, strict_regions],
@@ -934,5 +932,18 @@ fn set_headline_series(
 }
 
 mod regions;
+
+impl crate::store::connections::System {
+    /// Every public region code.
+    pub fn region_codes(&self) -> crate::store::error::StoreResult<Vec<String>> {
+        Ok(region_codes(&self.sql())?)
+    }
+
+    /// The codes of `owner`'s own regions (see [`own_region_codes`]).
+    pub fn own_region_codes(&self, owner: i64) -> crate::store::error::StoreResult<Vec<String>> {
+        Ok(own_region_codes(&self.sql(), owner)?)
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, RwLock};
 
-use super::StoreResult;
+use super::error::StoreResult;
 
 /// What is held for the public data generation most recently asked for (the region index, the
 /// public catalogue): made once per generation, shared by every request connection.

@@ -14,8 +14,8 @@ use std::sync::Arc;
 
 use super::sql::{Db, params};
 
-use super::StoreResult;
-use super::datasets::{
+use super::error::StoreResult;
+use super::rows::datasets::{
     DATASET_COLUMNS, DatasetRow, SERIES_COLUMNS, SNAPSHOT_COLUMNS, SOURCE_COLUMNS, SeriesRow,
     SnapshotRow, dataset_from_row, series_from_row, snapshot_from_row, source_from_row,
 };
@@ -26,7 +26,7 @@ use crate::catalogue::SourceRecord;
 type Fast = foldhash::fast::RandomState;
 
 pub struct PublicCatalog {
-    /// In code order, as [`super::Scoped::datasets`] lists them.
+    /// In code order, as `Scoped::datasets` lists them.
     datasets: Vec<Arc<DatasetRow>>,
     /// Each dataset's series in (unit, dims) order, by dataset id.
     series: HashMap<i64, Arc<[SeriesRow]>, Fast>,
@@ -141,8 +141,8 @@ impl PublicCatalog {
 
 #[cfg(test)]
 mod tests {
+    use crate::store::connections::{Scoped, Store};
     use crate::store::sql::params;
-    use crate::store::{Scoped, Store};
 
     fn add_dataset(store: &Store, owner: Option<i64>, code: &str, title: &str, bump: bool) {
         let mut system = store.system().unwrap();

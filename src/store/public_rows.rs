@@ -23,9 +23,9 @@ use std::ops::Range;
 use super::sql::{Db, params};
 use compact_str::CompactString;
 
-use super::observations::{ObsRow, RowValue, SeriesCoverage};
+use super::error::StoreResult;
 use super::public_catalog::PublicCatalog;
-use super::{StoreResult, text};
+use super::rows::observations::{ObsRow, RowValue, SeriesCoverage};
 use crate::citation::{CitationId, PREFIX, is_well_formed};
 use crate::ids::base32_lower_decode;
 
@@ -318,7 +318,7 @@ impl Reading {
         let mut read = stmt.query(params![dataset_id])?;
         while let Some(r) = read.next_row()? {
             let r = &r.row();
-            let (series_id, region): (i64, &str) = (r.get(0)?, text(r, 1)?);
+            let (series_id, region): (i64, &str) = (r.get(0)?, r.text(1)?);
             let new_block = self
                 .blocks
                 .last()
@@ -333,10 +333,10 @@ impl Reading {
                     start,
                 });
             }
-            let value_text = text(r, 4)?;
+            let value_text = r.text(4)?;
             let (citation, value, snapshot_id, src_line): (&str, Option<f64>, i64, i64) =
-                (text(r, 7)?, r.get(3)?, r.get(8)?, r.get(9)?);
-            let (period, flags, conf_status) = (text(r, 2)?, text(r, 5)?, text(r, 6)?);
+                (r.text(7)?, r.get(3)?, r.get(8)?, r.get(9)?);
+            let (period, flags, conf_status) = (r.text(2)?, r.text(5)?, r.text(6)?);
             let (texts, blocks) = (&self.texts, &self.blocks);
             let (periods, marks) = (&mut self.periods, &mut self.marks);
             let snapshots = &mut self.snapshots;

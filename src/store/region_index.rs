@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use compact_str::CompactString;
 
-use super::regions::{RegionMatches, RegionRow};
+use super::rows::regions::{RegionMatches, RegionRow};
 
 pub struct RegionIndex {
     /// In code order (bytes, as SQLite's BINARY collation orders them).
@@ -122,7 +122,7 @@ impl RegionIndex {
         self.rows.iter().map(|r| r.code.clone()).collect()
     }
 
-    /// [`super::Scoped::regions_matching`] on the index.
+    /// `Scoped::regions_matching` on the index.
     pub fn matching(
         &self,
         (level, country): (Option<i64>, Option<&str>),

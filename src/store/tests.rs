@@ -44,7 +44,8 @@ fn request_connections_read_protected_tables_only_through_views() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path(), 1).unwrap();
     let scoped = store.scoped(Some(1)).unwrap();
-    let protected = pool::protected_tables(store.system().unwrap().db()).unwrap();
+    let protected =
+        crate::store::sqlite::pool::protected_tables(store.system().unwrap().db()).unwrap();
     for table in [
         "usage_daily",
         "api_keys",

@@ -4,8 +4,9 @@
 use crate::store::sql::{OptionalExtension, params};
 
 use super::accounts::Tier;
+use super::connections::{Scoped, System};
+use super::error::StoreResult;
 use super::webhooks::{Audience, emit};
-use super::{Scoped, StoreResult, System};
 use crate::limits::Scope;
 use crate::webhooks::events;
 

@@ -1726,7 +1726,7 @@ async fn answers_and_their_cache_are_per_account() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_store_enforces_isolation_below_http() {
     use regintel::store::Store;
-    use regintel::store::pool::{self, Role};
+    use regintel::store::sqlite::pool::{self, Role};
 
     let Fixture {
         s,

@@ -58,7 +58,7 @@ fn check_fails_on_exposed_secrets_a_corrupted_file_and_a_newer_schema() {
 
     // A database from a newer regintel: a downgrade is refused.
     let db = data.path().join(regintel::store::DB_FILE);
-    let newer = regintel::store::migrate::latest_version() + 1;
+    let newer = regintel::store::schema::latest_version() + 1;
     rusqlite::Connection::open(&db)
         .unwrap()
         .execute_batch(&format!("PRAGMA user_version = {newer}"))

@@ -517,7 +517,7 @@ async fn an_older_node_stays_ready_on_a_newer_schema() {
     );
     assert_eq!(
         ready.json()["data"]["schema_version"],
-        regintel::store::migrate::latest_version() + 1
+        regintel::store::schema::latest_version() + 1
     );
     assert_eq!(node.get("/regions/DE21/profile").await.status, 200);
     node.stop().await.unwrap();

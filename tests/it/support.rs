@@ -30,7 +30,7 @@ const IMPORTER: [&str; 19] = [
     include_str!("../../src/store/datasets.rs"),
     include_str!("../../src/store/regions.rs"),
     include_str!("../../src/store/blocks.rs"),
-    include_str!("../../src/store/migrate.rs"),
+    include_str!("../../src/store/sqlite/migrate.rs"),
     include_str!("../../src/ingest/mod.rs"),
     include_str!("../../src/ingest/common.rs"),
     include_str!("../../src/ingest/input.rs"),
@@ -47,7 +47,7 @@ const IMPORTER: [&str; 19] = [
 fn bundled_key() -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
-    h.update(regintel::store::migrate::SCHEMA);
+    h.update(regintel::store::schema::SQLITE);
     h.update(regintel::catalogue::CATALOGUE_JSON);
     h.update(regintel::catalogue::NUTS_REGIONS_CSV);
     for f in regintel::catalogue::BUNDLED_FILES {
@@ -56,7 +56,7 @@ fn bundled_key() -> String {
     for source in IMPORTER {
         h.update(source);
     }
-    h.update(regintel::store::postgres::migrate::SCHEMA);
+    h.update(regintel::store::schema::POSTGRES);
     h.finalize()[..8]
         .iter()
         .map(|b| format!("{b:02x}"))

@@ -19,7 +19,7 @@ pub fn readyz(req: &mut Req) -> Result<Reply, ApiError> {
     // A newer schema is one a newer node migrated to while this one serves (nodes sharing a
     // PostgreSQL database, upgraded one at a time): each release's migrations keep the
     // previous release working, so this node stays ready.
-    if version < crate::store::migrate::latest_version() || datasets == 0 {
+    if version < crate::store::schema::latest_version() || datasets == 0 {
         tracing::warn!(
             version,
             datasets,

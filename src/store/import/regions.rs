@@ -138,7 +138,7 @@ impl<'t, 'c> UnclassifiedRegions<'t, 'c> {
                 |r| r.get(0),
             )?;
             if own > MAX_PRIVATE_REGIONS {
-                return Err(crate::store::StoreError::Conflict(format!(
+                return Err(crate::store::error::StoreError::Conflict(format!(
                     "the account would have {own} region codes of its own; the limit is {MAX_PRIVATE_REGIONS}"
                 ))
                 .into());

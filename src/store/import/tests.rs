@@ -5,7 +5,7 @@ use super::*;
 #[test]
 fn an_imports_reads_of_rows_search_the_current_row_index() {
     let dir = tempfile::tempdir().unwrap();
-    let store = crate::store::Store::open(dir.path(), 1).unwrap();
+    let store = crate::store::connections::Store::open(dir.path(), 1).unwrap();
     let conn = store.admin().unwrap();
     const CURRENT: &str = "observations_current";
     for (sql, params, index) in [

@@ -7,20 +7,11 @@ use anyhow::Context;
 use postgres::Client;
 
 use super::roles;
-use crate::store::migrate::{Migration, parse, too_new};
-
-pub const SCHEMA: &str = include_str!("../../../schema.postgres.sql");
-
-/// The first migration of a PostgreSQL database: the schema as SQLite's first ones left it.
-pub const FIRST: i64 = 19;
+use crate::store::schema::{POSTGRES_FIRST, latest_version, postgres_migrations, too_new};
 
 /// The advisory lock migrations (and the setting of the request role's password) hold (any
 /// number; this one spells "regintel").
 pub const MIGRATION_LOCK: i64 = 0x7265_6769_6e74_656c;
-
-pub fn migrations() -> Vec<Migration> {
-    parse(SCHEMA, FIRST)
-}
 
 /// The schema version of the database: 0 before the first migration.
 fn version(tx: &mut postgres::Transaction<'_>) -> anyhow::Result<i64> {
@@ -56,7 +47,7 @@ pub struct Migrated {
 /// Brings the database up to the latest version and makes sure of the request role, as its
 /// owner (the client's role).
 pub fn migrate(client: &mut Client) -> anyhow::Result<Migrated> {
-    let latest = crate::store::migrate::latest_version();
+    let latest = latest_version();
     let mut tx = client.transaction()?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
     let current = version(&mut tx)?;
@@ -66,7 +57,7 @@ pub fn migrate(client: &mut Client) -> anyhow::Result<Migrated> {
     // Migration 21 has the first node of its release set the request role's password anew
     // (the one older releases kept in the database goes): refused before anything changes where
     // the owner could not, rather than leaving a database no release can serve.
-    if (FIRST..21).contains(&current) {
+    if (POSTGRES_FIRST..21).contains(&current) {
         let may: bool = tx
             .query_one(
                 "SELECT rolcreaterole FROM pg_roles WHERE rolname = current_user",
@@ -82,7 +73,10 @@ pub fn migrate(client: &mut Client) -> anyhow::Result<Migrated> {
         }
     }
     let mut applied = Vec::new();
-    for m in migrations().into_iter().filter(|m| m.version > current) {
+    for m in postgres_migrations()
+        .into_iter()
+        .filter(|m| m.version > current)
+    {
         tx.batch_execute(m.sql)
             .with_context(|| format!("while applying migration {} ({})", m.version, m.title))?;
         applied.push(m.version);
@@ -110,7 +104,7 @@ mod tests {
     use crate::store::postgres::testing::TestDatabase;
 
     /// Tables of the PostgreSQL schema that SQLite has no need of.
-    const POSTGRES_ONLY: &[&str] = &["request_login"];
+    use crate::store::schema::POSTGRES_ONLY;
 
     /// A column as both schemas are compared: name, type (in SQLite's words), NOT NULL.
     type Columns = Vec<(String, String, bool)>;
@@ -128,7 +122,7 @@ mod tests {
 
     fn sqlite_schema() -> (BTreeMap<String, Columns>, BTreeMap<String, Vec<String>>) {
         let dir = tempfile::tempdir().unwrap();
-        let store = crate::store::Store::open(dir.path(), 1).unwrap();
+        let store = crate::store::connections::Store::open(dir.path(), 1).unwrap();
         let admin = store.admin().unwrap();
         let conn = admin.sqlite();
         let objects: Vec<(String, String)> = conn
@@ -200,8 +194,8 @@ mod tests {
     #[test]
     fn the_schema_is_sqlites_in_the_other_dialect() {
         assert_eq!(
-            migrations().last().map(|m| m.version),
-            Some(crate::store::migrate::latest_version()),
+            postgres_migrations().last().map(|m| m.version),
+            Some(latest_version()),
             "schema.postgres.sql ends at schema.sql's last migration"
         );
         let db = TestDatabase::create();
@@ -232,7 +226,7 @@ mod tests {
         });
         let mut applied: Vec<Vec<i64>> = runs.iter().map(|m| m.applied.clone()).collect();
         applied.sort();
-        let all: Vec<i64> = migrations().iter().map(|m| m.version).collect();
+        let all: Vec<i64> = postgres_migrations().iter().map(|m| m.version).collect();
         assert_eq!(applied, vec![vec![], vec![], all]);
         assert!(runs.iter().all(|m| m.request_role == runs[0].request_role));
     }

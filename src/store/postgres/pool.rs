@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::store::sql::PgConn;
+use super::conn::PgConn;
 
 pub struct PgManager {
     pub config: postgres::Config,
@@ -41,7 +41,7 @@ impl r2d2::ManageConnection for PgManager {
 
     fn connect(&self) -> Result<PgConn, postgres::Error> {
         let client =
-            crate::store::sql::postgres::blocking(|| self.config.connect(postgres::NoTls))?;
+            crate::store::postgres::conn::blocking(|| self.config.connect(postgres::NoTls))?;
         Ok(PgConn::new(client))
     }
 

@@ -16,7 +16,7 @@ use postgres::Transaction;
 
 /// Tables the request role reads directly, as SQLite's request connections may: they hold
 /// nothing private.
-pub use crate::store::pool::PUBLIC_TABLES;
+use crate::store::schema::PUBLIC_TABLES;
 
 /// The request role of the database owner `owner`.
 pub fn request_role_name(owner: &str) -> anyhow::Result<String> {
@@ -165,7 +165,7 @@ pub fn set_password(
 /// The views regintel's schema makes (`CREATE VIEW v_...` in `schema.postgres.sql`): those
 /// the request role reads, and no other view someone made in the database.
 fn schema_views() -> Vec<String> {
-    super::migrate::SCHEMA
+    crate::store::schema::POSTGRES
         .split("CREATE VIEW ")
         .skip(1)
         .filter_map(|rest| rest.split_whitespace().next())
@@ -482,7 +482,7 @@ mod tests {
         let mut owner = db.connect_as(&db.owner);
         // An older release: the schema of migration 20, the role's password kept in the table.
         let mut tx = owner.transaction().unwrap();
-        for m in crate::store::postgres::migrate::migrations() {
+        for m in crate::store::schema::postgres_migrations() {
             if m.version <= 20 {
                 tx.batch_execute(m.sql).unwrap();
             }
@@ -497,8 +497,8 @@ mod tests {
         tx.commit().unwrap();
 
         let open = || {
-            crate::store::Store::open_with(
-                &crate::store::Database::Postgres(db.url()),
+            crate::store::connections::Store::open_with(
+                &crate::store::backend::Database::Postgres(db.url()),
                 1,
                 1,
                 crate::config::defaults::DATABASE_WAIT,
@@ -615,7 +615,7 @@ mod tests {
         superuser
             .batch_execute(&format!("CREATE DATABASE {second} OWNER {}", db.owner))
             .unwrap();
-        let mut other = crate::store::sql::postgres::blocking(|| {
+        let mut other = crate::store::postgres::conn::blocking(|| {
             postgres::Config::new()
                 .host(db.url().split("host=").nth(1).unwrap())
                 .user(&db.owner)

@@ -5,7 +5,7 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use crate::store::sql::postgres::blocking;
+use crate::store::postgres::conn::blocking;
 
 /// A database of its own for one test.
 pub struct TestDatabase {

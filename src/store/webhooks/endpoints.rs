@@ -29,7 +29,7 @@ impl System {
             .prepare_cached("SELECT count(*) FROM webhook_endpoints WHERE account_id = ?1")?
             .query_row(params![account], |r| r.get(0))?;
         if count >= MAX_ENDPOINTS_PER_ACCOUNT {
-            return Err(crate::store::StoreError::LimitReached(
+            return Err(crate::store::error::StoreError::LimitReached(
                 MAX_ENDPOINTS_PER_ACCOUNT as usize,
             ));
         }
@@ -131,7 +131,7 @@ impl System {
                 params![id, RESET_VERSION_STEP, GONE_REASON],
             )?;
         } else if patch.enabled == Some(true) && reason.as_deref() == Some(GONE_REASON) {
-            return Err(crate::store::StoreError::Conflict(
+            return Err(crate::store::error::StoreError::Conflict(
                 "the receiver answered 410 Gone, asking never to be called again: give a new url to enable the endpoint".into(),
             ));
         }
@@ -189,7 +189,7 @@ impl System {
             |r| r.get(0),
         )?;
         if previous_until.is_some_and(|until| until > now) {
-            return Err(crate::store::StoreError::Conflict(format!(
+            return Err(crate::store::error::StoreError::Conflict(format!(
                 "the previous secret still signs until {}; rotate again after that",
                 crate::runtime::clock::rfc3339(previous_until.unwrap_or(now))
             )));
@@ -239,7 +239,7 @@ mod tests {
             };
             let refused = system.update_endpoint(1, "whk_a", &patch(Some(true), None));
             assert!(
-                matches!(&refused, Err(crate::store::StoreError::Conflict(m)) if m.contains("new url")),
+                matches!(&refused, Err(crate::store::error::StoreError::Conflict(m)) if m.contains("new url")),
                 "{refused:?}"
             );
             assert_eq!(system.breaker(endpoint).unwrap().trips, tripped.trips);
@@ -283,7 +283,7 @@ mod tests {
                 &patch(None, Some("https://HOOKS.example.org./in?")),
             );
             assert!(
-                matches!(&back, Err(crate::store::StoreError::Conflict(m)) if m.contains("410 Gone")),
+                matches!(&back, Err(crate::store::error::StoreError::Conflict(m)) if m.contains("410 Gone")),
                 "{back:?}"
             );
             let new = |public_id, now| NewEndpoint {

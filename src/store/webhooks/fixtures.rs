@@ -3,7 +3,7 @@
 use crate::store::sql::params;
 
 use super::*;
-use crate::store::Store;
+use crate::store::connections::Store;
 use crate::store::postgres::testing::TestDatabase;
 use crate::webhooks::breaker::Breaker;
 
@@ -22,7 +22,7 @@ pub fn store_with_accounts() -> (tempfile::TempDir, Store) {
 pub fn postgres_store_with_accounts(pool: u32) -> (TestDatabase, Store) {
     let db = TestDatabase::create();
     let store = Store::open_with(
-        &crate::store::Database::Postgres(db.url()),
+        &crate::store::backend::Database::Postgres(db.url()),
         pool,
         1,
         crate::config::defaults::DATABASE_WAIT,
@@ -160,7 +160,7 @@ pub fn gone_at(
 }
 
 /// The status of the delivery of event `event` to endpoint `endpoint`.
-pub fn status_of(store: &crate::store::Store, event: &str, endpoint: &str) -> String {
+pub fn status_of(store: &crate::store::connections::Store, event: &str, endpoint: &str) -> String {
     store
         .system()
         .unwrap()

@@ -19,7 +19,8 @@ pub use resends::{MAX_REPLAY, REPLAY_EVERY_MS, Replay, ReplayOutcome, Resent};
 
 use crate::store::sql::{Db, OptionalExtension, Row, SqlResult, Tx, params};
 
-use super::{StoreResult, System};
+use super::connections::System;
+use super::error::StoreResult;
 use crate::webhooks::egress::WebhookUrl;
 
 /// Endpoints an account may register.
@@ -87,11 +88,13 @@ fn ensure_not_gone(conn: &Db<'_>, account: i64, url: &str, now: i64) -> StoreRes
         .optional()?
         .flatten();
     match gone_at {
-        Some(at) if now - at < GONE_FOR_MS => Err(crate::store::StoreError::Conflict(format!(
-            "the receiver at this URL answered 410 Gone on {}, asking never to be called again: no endpoint may name it before {}",
-            crate::runtime::clock::rfc3339(at),
-            crate::runtime::clock::rfc3339(at + GONE_FOR_MS)
-        ))),
+        Some(at) if now - at < GONE_FOR_MS => {
+            Err(crate::store::error::StoreError::Conflict(format!(
+                "the receiver at this URL answered 410 Gone on {}, asking never to be called again: no endpoint may name it before {}",
+                crate::runtime::clock::rfc3339(at),
+                crate::runtime::clock::rfc3339(at + GONE_FOR_MS)
+            )))
+        }
         _ => Ok(()),
     }
 }
@@ -127,8 +130,8 @@ fn ensure_enabled(conn: &Db<'_>, endpoint: i64) -> StoreResult<()> {
     if enabled { Ok(()) } else { Err(disabled()) }
 }
 
-fn disabled() -> crate::store::StoreError {
-    crate::store::StoreError::Conflict(
+fn disabled() -> crate::store::error::StoreError {
+    crate::store::error::StoreError::Conflict(
         "the endpoint is disabled; enable it (PATCH status: enabled) first".into(),
     )
 }

@@ -3,7 +3,8 @@
 use crate::store::sql::{OptionalExtension, params};
 
 use super::{ENDPOINT_COLUMNS, EndpointRow, endpoint_from_row};
-use crate::store::{Scoped, StoreResult};
+use crate::store::connections::Scoped;
+use crate::store::error::StoreResult;
 
 /// Attempts listed per delivery at most: the latest (resends and replays add attempts to a
 /// delivery without bound over its 30 days).

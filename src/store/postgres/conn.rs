@@ -1,5 +1,5 @@
-//! The PostgreSQL side of [`super::Db`]: a connection with its prepared statements, the store's
-//! SQL in PostgreSQL's words, and values converted to and from the types of the columns.
+//! A PostgreSQL connection as the store's SQL facade (`store::sql::Db`) drives it: its prepared
+//! statements, cursors and COPY, and values converted to and from the types of the columns.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -7,7 +7,8 @@ use std::error::Error;
 
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
-use super::{Owned, Param, SqlError, SqlResult, Value};
+use super::translate::translate;
+use crate::store::values::{Owned, Param, SqlError, SqlResult, Value};
 
 /// Runs `f`, which waits for PostgreSQL, so that it cannot hold up the async tasks of the thread:
 /// on a worker thread of tokio's multi-threaded runtime, they move to another thread meanwhile
@@ -249,78 +250,6 @@ fn refs<'a>(values: &'a [PgValue<'a>]) -> Vec<&'a (dyn ToSql + Sync)> {
     values.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
 }
 
-/// The store's SQL (SQLite's placeholders and idioms) as PostgreSQL takes it: `?N` becomes `$N`
-/// (outside quoted text), SQLite's index hints go, and a random hex id and a JSON array's
-/// membership test are written PostgreSQL's way.
-pub fn translate(sql: &str) -> String {
-    let sql = sql.replace(
-        "lower(hex(randomblob(12)))",
-        "substr(md5(gen_random_uuid()::text), 1, 24)",
-    );
-    let sql = json_membership(&sql);
-    let mut out = String::with_capacity(sql.len());
-    let mut chars = sql.chars().peekable();
-    let mut quoted = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                quoted = !quoted;
-                out.push(c);
-            }
-            '?' if !quoted && chars.peek().is_some_and(|d| d.is_ascii_digit()) => out.push('$'),
-            _ => out.push(c),
-        }
-    }
-    drop_index_hints(&out)
-}
-
-/// `EXISTS (SELECT 1 FROM json_each(ARRAY) WHERE value = VALUE)`, SQLite's test that the JSON
-/// array of text ARRAY holds VALUE (a column or a parameter), as `(ARRAY::jsonb ? VALUE)`.
-fn json_membership(sql: &str) -> String {
-    const START: &str = "EXISTS (SELECT 1 FROM json_each(";
-    const MIDDLE: &str = ") WHERE value = ";
-    let mut out = String::with_capacity(sql.len());
-    let mut rest = sql;
-    while let Some(at) = rest.find(START) {
-        let after = &rest[at + START.len()..];
-        let parsed = after.split_once(MIDDLE).and_then(|(array, tail)| {
-            let (value, tail) = tail.split_once(')')?;
-            let plain = |s: &str| {
-                s.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "._?".contains(c))
-            };
-            (plain(array) && plain(value)).then_some((array, value, tail))
-        });
-        let Some((array, value, tail)) = parsed else {
-            out.push_str(&rest[..at + START.len()]);
-            rest = after;
-            continue;
-        };
-        out.push_str(&rest[..at]);
-        out.push_str(&format!("({array}::jsonb ? {value})"));
-        rest = tail;
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Removes `INDEXED BY name` (SQLite's hint; PostgreSQL's planner takes none).
-fn drop_index_hints(sql: &str) -> String {
-    const HINT: &str = "INDEXED BY ";
-    let mut out = String::with_capacity(sql.len());
-    let mut rest = sql;
-    while let Some(at) = rest.find(HINT) {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + HINT.len()..];
-        let name_end = after
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(after.len());
-        rest = &after[name_end..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// A bound value, converted to whatever type PostgreSQL inferred for its parameter.
 #[derive(Debug)]
 struct PgValue<'a>(Value<'a>);
@@ -412,68 +341,4 @@ pub fn column(row: &postgres::Row, index: usize) -> SqlResult<Owned> {
         }
     };
     Ok(value.unwrap_or(Owned::Null))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A streamed query reads past several batches, with parameters; one left early closes its
-    /// cursor; outside a transaction (where no cursor lives) the rows come as one answer.
-    #[test]
-    fn many_rows_are_read_a_batch_at_a_time_through_a_cursor() {
-        use crate::store::sql::{Db, params};
-        let database = crate::store::postgres::testing::TestDatabase::create();
-        let conn = PgConn::new(database.connect_as(&database.owner));
-        let db = Db::Postgres(&conn);
-        let sql = "SELECT n FROM generate_series(1, ?1::bigint) AS n WHERE n % ?2 = 0";
-        let count = |stmt: &mut crate::store::sql::Stmt<'_>, every: i64| {
-            let read: Vec<i64> = stmt
-                .query_map(params![25_000i64, every], |r| r.get(0))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
-            (read.len(), read.last().copied())
-        };
-        let mut outside = db.prepare_streamed(sql).unwrap();
-        assert_eq!(count(&mut outside, 5), (5_000, Some(25_000)));
-        let open_cursors = |tx: &Db<'_>| -> i64 {
-            tx.query_row(
-                "SELECT count(*) FROM pg_cursors WHERE name LIKE 'regintel_rows_%'",
-                params![],
-                |r| r.get(0),
-            )
-            .unwrap()
-        };
-        let tx = db.transaction().unwrap();
-        let mut stmt = tx.prepare_streamed(sql).unwrap();
-        assert_eq!(count(&mut stmt, 1), (25_000, Some(25_000)));
-        {
-            let mut left = stmt.query(params![25_000i64, 2i64]).unwrap();
-            assert!(left.next_row().unwrap().is_some());
-            assert_eq!(open_cursors(&tx), 1, "read through a cursor");
-        }
-        assert_eq!(open_cursors(&tx), 0, "closed when left");
-        assert_eq!(count(&mut stmt, 3), (8_333, Some(24_999)));
-    }
-
-    #[test]
-    fn placeholders_and_sqlite_idioms_are_written_for_postgresql() {
-        assert_eq!(
-            translate("SELECT id FROM t INDEXED BY t_pending WHERE a = ?1 AND b = '?2' OR c = ?12"),
-            "SELECT id FROM t  WHERE a = $1 AND b = '?2' OR c = $12"
-        );
-        assert_eq!(
-            translate(
-                "WHERE EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = ?4) AND
-                 EXISTS (SELECT 1 FROM json_each(p.event_types) WHERE value = e.type)"
-            ),
-            "WHERE (p.event_types::jsonb ? $4) AND
-                 (p.event_types::jsonb ? e.type)"
-        );
-        assert_eq!(
-            translate("SELECT 'dlv_' || lower(hex(randomblob(12)))"),
-            "SELECT 'dlv_' || substr(md5(gen_random_uuid()::text), 1, 24)"
-        );
-    }
 }

@@ -1,62 +1,19 @@
-//! Schema migrations: `schema.sql` split at its `-- migration N: title` lines. Migration N runs in
-//! one transaction when `PRAGMA user_version` < N and sets it to N; a database newer than this
-//! binary is refused rather than guessed at.
+//! Schema migrations on SQLite: the migrations of `schema.sql` (see `store::schema`), migration N
+//! run in one transaction when `PRAGMA user_version` < N, setting it to N; a database newer than
+//! this binary is refused rather than guessed at.
 
 use anyhow::Context;
 
-use super::sql::{Db, SqlError};
+use crate::store::schema::{latest_version, sqlite_migrations as migrations, too_new};
+use crate::store::sql::{Db, SqlError};
 use rusqlite::{Connection, OptionalExtension};
-
-pub const SCHEMA: &str = include_str!("../../schema.sql");
-
-pub struct Migration {
-    pub version: i64,
-    pub title: &'static str,
-    pub sql: &'static str,
-}
-
-/// The migrations of `schema.sql`, in order. Panics if the file's markers are not numbered
-/// 1, 2, 3, ...: that is a build defect, caught by the unit test below.
-pub fn migrations() -> Vec<Migration> {
-    parse(SCHEMA, 1)
-}
-
-/// The migrations of a schema file split at its `-- migration N: title` lines, numbered from
-/// `first` on without a gap (panics otherwise: a build defect, which each file's tests catch).
-pub fn parse(schema: &'static str, first: i64) -> Vec<Migration> {
-    let mut out: Vec<Migration> = Vec::new();
-    let mut rest = schema;
-    const MARK: &str = "\n-- migration ";
-    while let Some(start) = rest.find(MARK) {
-        let after = &rest[start + MARK.len()..];
-        let header_end = after.find('\n').unwrap_or(after.len());
-        let (number, title) = after[..header_end]
-            .split_once(':')
-            .expect("migration header is `-- migration N: title`");
-        let version: i64 = number.trim().parse().expect("migration number");
-        assert_eq!(
-            version,
-            first + out.len() as i64,
-            "migrations are numbered one after another"
-        );
-        let body = &after[header_end..];
-        let end = body.find(MARK).unwrap_or(body.len());
-        out.push(Migration {
-            version,
-            title: title.trim(),
-            sql: &body[..end],
-        });
-        rest = body;
-    }
-    out
-}
 
 /// What a migration needs beyond its SQL: data only regintel's code computes, from rows that
 /// exist already. The step is today's code, run on the schema of its version: a later
 /// migration that changes what a step reads must keep that step working (or replace it).
 fn code_step(version: i64) -> Option<fn(&rusqlite::Transaction) -> anyhow::Result<()>> {
     match version {
-        14 => Some(|tx| Ok(super::blocks::write_all(&Db::Sqlite(tx))?)),
+        14 => Some(|tx| Ok(crate::store::blocks::write_all(&Db::Sqlite(tx))?)),
         15 => Some(|tx| Ok(canonical_periods(tx)?)),
         16 => Some(|tx| Ok(cite_regions_and_snapshots(tx)?)),
         _ => None,
@@ -74,10 +31,13 @@ fn cite_regions_and_snapshots(tx: &rusqlite::Transaction) -> rusqlite::Result<()
     for (id, public_id, sha) in snapshots {
         tx.execute(
             "UPDATE snapshots SET citation_id = ?2 WHERE id = ?1",
-            rusqlite::params![id, super::datasets::snapshot_citation_id(&public_id, &sha)],
+            rusqlite::params![
+                id,
+                crate::store::rows::datasets::snapshot_citation_id(&public_id, &sha)
+            ],
         )?;
     }
-    let bundled = super::classification::bundled()
+    let bundled = crate::store::classification::bundled()
         .map_err(|e| rusqlite::Error::ToSqlConversionFailure(e.into()))?;
     let mut cite = tx.prepare(
         "UPDATE regions SET citation_id = ?2, source_file = ?3, source_sha256 = ?4,
@@ -106,7 +66,7 @@ fn cite_regions_and_snapshots(tx: &rusqlite::Transaction) -> rusqlite::Result<()
         .query_map([], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
     for code in aggregates {
-        if let Some(source) = super::classification::aggregate_source(&code) {
+        if let Some(source) = crate::store::classification::aggregate_source(&code) {
             tx.execute(
                 "UPDATE regions SET citation_id = ?2, source_file = ?3, source_sha256 = ?4,
                         source_line = ?5, name_source = ?6
@@ -192,7 +152,7 @@ fn canonical_periods(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
     }
     let series: std::collections::BTreeSet<i64> = touched.iter().map(|(s, _)| *s).collect();
     for id in &series {
-        super::blocks::write_series(&Db::Sqlite(tx), *id).map_err(into_rusqlite)?;
+        crate::store::blocks::write_series(&Db::Sqlite(tx), *id).map_err(into_rusqlite)?;
     }
     for id in series {
         tx.execute(
@@ -219,14 +179,6 @@ fn canonical_periods(tx: &rusqlite::Transaction) -> rusqlite::Result<()> {
     Ok(())
 }
 
-/// The refusal of a database at schema version `current`, which a later release made.
-pub fn too_new(current: i64, latest: i64) -> anyhow::Error {
-    anyhow::anyhow!(
-        "the database is at schema version {current}, newer than this regintel binary \
-         supports ({latest}); run the regintel release that created it, or restore a backup"
-    )
-}
-
 /// An error of the store's SQL inside a step written with rusqlite's (SQLite's only: these
 /// steps rewrite databases made before PostgreSQL was supported).
 fn into_rusqlite(err: SqlError) -> rusqlite::Error {
@@ -234,10 +186,6 @@ fn into_rusqlite(err: SqlError) -> rusqlite::Error {
         SqlError::Sqlite(e) => e,
         other => rusqlite::Error::ToSqlConversionFailure(Box::new(other)),
     }
-}
-
-pub fn latest_version() -> i64 {
-    migrations().len() as i64
 }
 
 /// Brings the database up to the latest version. Returns the versions applied.
@@ -270,9 +218,9 @@ mod tests {
     use crate::store::sql::Row;
 
     fn memory() -> Connection {
-        crate::store::pool::open(
+        crate::store::sqlite::pool::open(
             std::path::Path::new(":memory:"),
-            crate::store::pool::Role::System,
+            crate::store::sqlite::pool::Role::System,
         )
         .unwrap()
         .conn
@@ -354,7 +302,7 @@ mod tests {
             current, 1,
             "the current-row index of the later schema covers old rows"
         );
-        crate::store::integrity_check(&conn).unwrap();
+        crate::store::sqlite::file::integrity_check(&conn).unwrap();
         let broken: i64 = conn
             .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
                 r.get(0)
@@ -467,7 +415,7 @@ mod tests {
         assert_eq!(block, ["2023-01", "2023-Q1", "2023-Q2", "@2023"]);
         // Migration 16 renews them too (its answers cite regions).
         assert_eq!(generation(&conn), before + 2, "cached answers are renewed");
-        crate::store::integrity_check(&conn).unwrap();
+        crate::store::sqlite::file::integrity_check(&conn).unwrap();
     }
 
     /// A database made before citations of regions and snapshots: every snapshot gets its id,
@@ -535,9 +483,9 @@ mod tests {
             .unwrap();
         assert_eq!(
             snapshot,
-            crate::store::datasets::snapshot_citation_id("snp_a", "aa")
+            crate::store::rows::datasets::snapshot_citation_id("snp_a", "aa")
         );
-        crate::store::integrity_check(&conn).unwrap();
+        crate::store::sqlite::file::integrity_check(&conn).unwrap();
     }
 
     #[test]

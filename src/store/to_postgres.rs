@@ -6,38 +6,9 @@
 
 use anyhow::{Context, bail, ensure};
 
-use crate::store::Admin;
+use crate::store::backend::Admin;
+use crate::store::schema::{POSTGRES_ONLY, TABLES};
 use crate::store::sql::{Db, Dialect, Owned, Param, params};
-
-/// Every table of the schema, parents before the tables whose foreign keys name them. The
-/// PostgreSQL-only `request_login` (the request role this database made) is made by the target's own
-/// migration, never copied.
-pub const TABLES: &[&str] = &[
-    "store_meta",
-    "accounts",
-    "regions",
-    "sources",
-    "datasets",
-    "series",
-    "snapshots",
-    "observations",
-    "observation_blocks",
-    "api_keys",
-    "sessions",
-    "usage_daily",
-    "private_regions",
-    "account_generations",
-    "briefings",
-    "webhook_endpoints",
-    "webhook_events",
-    "webhook_deliveries",
-    "webhook_attempts",
-    "webhook_destinations",
-    "secret_fingerprints",
-    "eurostat_fetches",
-];
-
-const POSTGRES_ONLY: &[&str] = &["request_login"];
 
 /// Rows copied, table by table, in the order of [`TABLES`].
 pub type Copied = Vec<(&'static str, u64)>;
@@ -99,7 +70,7 @@ pub fn copy(source: &Admin, target: &mut Admin) -> anyhow::Result<Copied> {
 /// Refuses, before anything is written to it, a PostgreSQL database at `url` that is not new:
 /// one holding tables regintel did not make (another application's), or regintel's with rows.
 pub fn check_target(url: &str) -> anyhow::Result<()> {
-    let checked = super::check(url)?;
+    let checked = crate::store::backend::check_postgres(url)?;
     let db = checked.admin.sql();
     if checked.version == 0 {
         let tables: i64 = db.query_row(
@@ -224,8 +195,8 @@ fn continue_identities(tx: &Db<'_>) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Store;
     use crate::store::backend::Database;
+    use crate::store::connections::Store;
     use crate::store::postgres::testing::TestDatabase;
 
     fn postgres_store(db: &TestDatabase) -> Store {

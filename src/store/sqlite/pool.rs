@@ -1,6 +1,6 @@
 //! Pooled SQLite connections. Every connection gets the same pragmas and the `current_account()`
 //! SQL function the `v_*` views filter on; the account it returns is the one bound by
-//! [`super::Scoped`] while a request holds the connection.
+//! `Scoped` while a request holds the connection.
 
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -11,6 +11,8 @@ use std::time::Duration;
 use rusqlite::functions::FunctionFlags;
 use rusqlite::hooks::{AuthAction, AuthContext, Authorization};
 use rusqlite::{Connection, OpenFlags};
+
+use crate::store::schema::PUBLIC_TABLES;
 
 /// No account bound: `current_account()` is NULL and the views show public rows only.
 const NO_ACCOUNT: i64 = i64::MIN;
@@ -40,11 +42,6 @@ pub enum Role {
     /// The writes of the account API, imports and operator commands.
     System,
 }
-
-/// Tables a request connection may read directly: they hold nothing private (the NUTS
-/// classification, the sources of public data). Every other table, including any added later,
-/// is readable only through a `v_*` view.
-pub const PUBLIC_TABLES: &[&str] = &["regions", "sources"];
 
 /// The tables of the schema that request connections must not read directly: every table of
 /// `sqlite_master` not in [`PUBLIC_TABLES`].
