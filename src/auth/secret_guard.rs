@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::store::sql::{Db, Dialect, OptionalExtension, params};
+use crate::store::sql::{Db, OptionalExtension, params};
 use anyhow::bail;
 use sha2::{Digest, Sha256};
 
@@ -100,7 +100,7 @@ fn recorded(conn: &Db<'_>, file: &str, fingerprinted: bool) -> anyhow::Result<Op
         return Ok(None);
     };
     // A database from before the column (checked before the server migrates it) has none.
-    let made_on = match column_exists(conn, "secret_fingerprints", "made_on")? {
+    let made_on = match conn.column_exists("secret_fingerprints", "made_on")? {
         true => conn.query_row(
             "SELECT made_on FROM secret_fingerprints WHERE file = ?1",
             params![file],
@@ -115,34 +115,11 @@ fn recorded(conn: &Db<'_>, file: &str, fingerprinted: bool) -> anyhow::Result<Op
     }))
 }
 
-fn column_exists(conn: &Db<'_>, table: &str, column: &str) -> anyhow::Result<bool> {
-    Ok(conn.query_row(
-        match conn.dialect() {
-            Dialect::Sqlite => "SELECT count(*) > 0 FROM pragma_table_info(?1) WHERE name = ?2",
-            Dialect::Postgres => {
-                "SELECT count(*) > 0 FROM information_schema.columns
-                 WHERE table_schema = current_schema() AND table_name = ?1 AND column_name = ?2"
-            }
-        },
-        params![table, column],
-        |r| r.get(0),
-    )?)
-}
-
 /// What is wrong between the secret files in `secrets_dir` and the database: each file the
 /// database recorded that is missing or (pepper, sealing key) another, and each file on which
 /// rows depend that is missing (a database from before the record). Read-only.
 pub fn problems(conn: &Db<'_>, secrets_dir: &Path) -> anyhow::Result<Vec<String>> {
-    let fingerprinted: bool = conn.query_row(
-        match conn.dialect() {
-            Dialect::Sqlite => {
-                "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'secret_fingerprints'"
-            }
-            Dialect::Postgres => "SELECT to_regclass('secret_fingerprints') IS NOT NULL",
-        },
-        params![],
-        |r| r.get(0),
-    )?;
+    let fingerprinted = conn.table_exists("secret_fingerprints")?;
     let now = crate::runtime::clock::now_ms();
     let mut out = Vec::new();
     for guarded in &GUARDED {
@@ -259,13 +236,7 @@ pub fn open(
     let dir = super::secrets::secrets_dir(data_dir)?;
     let mut admin = store.admin()?;
     let tx = admin.transaction()?;
-    if tx.dialect() == Dialect::Postgres {
-        tx.query_row(
-            "SELECT pg_advisory_xact_lock(?1)::text",
-            params![SECRETS_LOCK],
-            |r| r.get::<String>(0),
-        )?;
-    }
+    tx.lock_transaction(SECRETS_LOCK)?;
     before_loading(&tx, &dir, new_secrets)?;
     let secrets = Secrets {
         auth: Auth::open(data_dir, issuer)?,

@@ -73,18 +73,7 @@ pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
 /// attempt failed. Never a refusal: a failed fetch or sync keeps what the dataset held.
 fn eurostat_state(conn: &crate::store::sql::Db<'_>, say: LogFormat) -> anyhow::Result<()> {
     // A database from before the record (checked before the server migrates it) has none.
-    let recorded: bool = conn.query_row(
-        match conn.dialect() {
-            crate::store::sql::Dialect::Sqlite => {
-                "SELECT count(*) > 0 FROM sqlite_master WHERE name = 'eurostat_fetches'"
-            }
-            crate::store::sql::Dialect::Postgres => {
-                "SELECT to_regclass('eurostat_fetches') IS NOT NULL"
-            }
-        },
-        crate::store::sql::params![],
-        |r| r.get(0),
-    )?;
+    let recorded = conn.table_exists("eurostat_fetches")?;
     if !recorded {
         return Ok(());
     }

@@ -24,6 +24,7 @@ pub mod import;
 pub mod observations;
 pub mod per_generation;
 pub mod postgres;
+pub mod process_lock;
 pub mod public_catalog;
 pub mod public_rows;
 pub mod region_index;

@@ -122,6 +122,42 @@ impl<'c> Db<'c> {
         }
     }
 
+    /// Whether the schema holds a table or view named `name`: for reads of a database an older
+    /// release made, before the server migrates it.
+    pub fn table_exists(&self, name: &str) -> SqlResult<bool> {
+        let sql = match self.dialect() {
+            Dialect::Sqlite => "SELECT count(*) > 0 FROM sqlite_master WHERE name = ?1",
+            Dialect::Postgres => "SELECT to_regclass(?1) IS NOT NULL",
+        };
+        self.query_row(sql, params![name], |r| r.get(0))
+    }
+
+    /// Whether `table` has a column named `column`.
+    pub fn column_exists(&self, table: &str, column: &str) -> SqlResult<bool> {
+        let sql = match self.dialect() {
+            Dialect::Sqlite => "SELECT count(*) > 0 FROM pragma_table_info(?1) WHERE name = ?2",
+            Dialect::Postgres => {
+                "SELECT count(*) > 0 FROM information_schema.columns
+                 WHERE table_schema = current_schema() AND table_name = ?1 AND column_name = ?2"
+            }
+        };
+        self.query_row(sql, params![table, column], |r| r.get(0))
+    }
+
+    /// Within a write transaction: waits until no other transaction holds `key`, and holds it
+    /// until this one ends. PostgreSQL's transaction advisory lock; on SQLite nothing, since its
+    /// write transactions already exclude each other.
+    pub fn lock_transaction(&self, key: i64) -> SqlResult<()> {
+        if self.dialect() == Dialect::Postgres {
+            self.query_row(
+                "SELECT pg_advisory_xact_lock(?1)::text",
+                params![key],
+                |r| r.get::<String>(0),
+            )?;
+        }
+        Ok(())
+    }
+
     /// The statement `sql`, prepared once per connection and kept.
     pub fn prepare_cached(&self, sql: &str) -> SqlResult<Stmt<'c>> {
         match *self {
