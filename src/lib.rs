@@ -39,8 +39,9 @@
 //! - [`domain`] and [`auth`]: what the endpoints compute (profile, compare, catalogue, citations,
 //!   export, briefings, the correlation matrix and its statistics), HTTP-free; who is calling
 //!   (API keys, session JWTs, passwords, the login throttle).
-//! - [`store`] and [`ingest`]: SQLite (pool, migrations from `schema.sql`, scoped reads through
-//!   `v_*` views, the import write path); the file parsers (Eurostat TSV, SDMX-CSV, tidy CSV).
+//! - [`store`] and [`ingest`]: the database, SQLite or PostgreSQL side by side under one SQL
+//!   facade (migrations from `schema.sql` and `schema.postgres.sql`, scoped reads through `v_*`
+//!   views, the import write path); the file parsers (Eurostat TSV, SDMX-CSV, tidy CSV).
 //! - [`config`], [`cache`], [`citation`] and [`access_log`]: settings and their defaults; the
 //!   bounded answer cache; citation ids; the access line of each request and the text log lines
 //!   that write it directly.
