@@ -10,7 +10,7 @@ use anyhow::Context;
 use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
 
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::config::ServerConfig;
 use crate::state::AppState;
 use crate::store::Store;

@@ -1,5 +1,5 @@
 //! A dataset file as read: its header (format, dataset, dimension names) and its observations.
-//! The parsers of [`crate::ingest`] produce them; the import write path of [`crate::store`]
+//! The parsers of [`crate::file_formats`] produce them; the import write path of [`crate::store`]
 //! writes them. It sits below both, so neither depends on the other.
 
 /// The file formats `regintel import` understands.

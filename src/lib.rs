@@ -16,9 +16,9 @@
 //!   per-connection deadlines and graceful shutdown; the OpenAPI document, built from the route
 //!   table and the text of each operation (`openapi::operations`).
 //! - [`http`]: the request pipeline (`http::handle`), the route table (`http::routes`) that drives
-//!   the router, the pipeline and the OpenAPI document; rate-limit admission (`http::ratelimit`),
+//!   the router, the pipeline and the OpenAPI document; rate-limit admission (`http::charge`),
 //!   conditional requests and the answer cache (`http::caching`), the error envelope and its
-//!   statuses (`http::error`, `http::respond`), thin handlers.
+//!   statuses (`http::error`, `http::envelope`), thin handlers.
 //! - [`mcp`]: the Model Context Protocol tools for AI assistants, each making the REST request
 //!   it mirrors through a backend (in-process through the pipeline: `http::mcp`; over HTTPS:
 //!   `regintel mcp`).
@@ -39,18 +39,18 @@
 //! - [`domain`] and [`auth`]: what the endpoints compute (profile, compare, catalogue, citations,
 //!   export, briefings, the correlation matrix and its statistics), HTTP-free; who is calling
 //!   (API keys, session JWTs, passwords, the login throttle).
-//! - [`store`] and [`ingest`]: the database, SQLite or PostgreSQL side by side under one SQL
+//! - [`store`] and [`file_formats`]: the database, SQLite or PostgreSQL side by side under one SQL
 //!   facade (migrations from `schema.sql` and `schema.postgres.sql`, scoped reads through `v_*`
 //!   views, the import write path); the file parsers (Eurostat TSV, SDMX-CSV, tidy CSV).
-//! - [`config`], [`cache`], [`citation`] and [`access_log`]: settings and their defaults; the
+//! - [`config`], [`cache`], [`citation_id`] and [`access_log`]: settings and their defaults; the
 //!   bounded answer cache; citation ids; the access line of each request and the text log lines
 //!   that write it directly.
 //! - [`webhooks`]: Standard Webhooks signatures and secrets; the egress policy that decides which
 //!   addresses a webhook may reach.
 //! - [`period`]: reference periods in the one form regintel stores (`2023`, `2023-Q1`, `2023-S1`,
 //!   `2023-01`), whatever file they came from.
-//! - [`error`], [`ids`], [`text`], [`region_code`], [`client_addr`], [`reply`], [`limits`],
-//!   [`dataset_file`], [`catalogue`] and [`metrics`]: small pieces that use no other module of
+//! - [`error_text`], [`ids`], [`text`], [`region_code`], [`client_addr`], [`reply`], [`rate_limiter`],
+//!   [`dataset_file`], [`bundled`] and [`metrics`]: small pieces that use no other module of
 //!   the crate but the two below (error-message quoting, identifiers, control characters in
 //!   outside text, region codes' case and near misses, client addresses, rendered answers, the
 //!   GCRA limiter, the parsed-file types, the bundled extract, the Prometheus counters).
@@ -77,25 +77,24 @@
 pub mod access_log;
 pub mod app;
 pub mod auth;
+pub mod bundled;
 pub mod cache;
-pub mod catalogue;
-pub mod citation;
+pub mod citation_id;
 pub mod cli;
 pub mod client_addr;
 pub mod config;
 pub mod dataset_file;
 pub mod domain;
-pub mod error;
+pub mod error_text;
 pub mod eurostat;
 pub mod explore;
+pub mod file_formats;
 pub mod http;
 pub mod ids;
 pub mod import;
-pub mod ingest;
 pub mod json_text;
 #[cfg(test)]
 mod layering;
-pub mod limits;
 pub mod llm;
 pub mod mcp;
 pub mod metrics;
@@ -104,6 +103,7 @@ pub mod openapi;
 pub mod outbox;
 pub mod pages;
 pub mod period;
+pub mod rate_limiter;
 pub mod region_code;
 pub mod reply;
 pub mod runtime;

@@ -18,7 +18,7 @@ pub fn canonical(text: &str) -> Result<String, String> {
     let refuse = || {
         Err(format!(
             "period \"{}\" is not a year (2023), quarter (2023-Q1), semester (2023-S1) or month (2023-01)",
-            crate::error::shown(text)
+            crate::error_text::shown(text)
         ))
     };
     let bytes = text.as_bytes();

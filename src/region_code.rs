@@ -1,7 +1,7 @@
 //! Region codes as people write them: one rule of case, and the known codes an unknown one may
 //! be a typo of.
 
-/// Longest region code there is (`ingest` refuses longer ones), so that the search for codes
+/// Longest region code there is (`file_formats` refuses longer ones), so that the search for codes
 /// near an unknown one stays short.
 pub const MAX_LEN: usize = 16;
 

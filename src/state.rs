@@ -10,12 +10,12 @@ use tokio::sync::Semaphore;
 
 use crate::auth::Auth;
 use crate::auth::secret_guard::Secrets;
+use crate::bundled::Catalogue;
 use crate::cache::ResponseCache;
-use crate::catalogue::Catalogue;
 use crate::config::ServerConfig;
-use crate::limits::{Limiter, Scope};
 use crate::outbox::Outbox;
 use crate::pages::Pages;
+use crate::rate_limiter::{Limiter, Scope};
 use crate::runtime::slots::Slots;
 use crate::store::accounts::Tier;
 use crate::store::generations::Generations;
@@ -270,7 +270,7 @@ impl AppState {
 fn load_usage_of_today(store: &Store, limiter: &Limiter) -> StoreResult<()> {
     let today = crate::runtime::clock::now_ms()
         .div_euclid(1000)
-        .div_euclid(crate::limits::DAY_SECS);
+        .div_euclid(crate::rate_limiter::DAY_SECS);
     for (scope, used) in store.system()?.usage_of_day(today)? {
         if let Some(scope) = Scope::from_persisted_name(&scope) {
             limiter.load_day(scope, today, used);
@@ -294,7 +294,7 @@ mod tests {
             config,
             "/api".into(),
             store,
-            crate::catalogue::Catalogue::bundled(),
+            crate::bundled::Catalogue::bundled(),
             &serde_json::json!({}),
         )
         .unwrap();

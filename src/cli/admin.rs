@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::logging::{LogFormat, Printed};
 use crate::auth::password;
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::store::accounts::Tier;
 use crate::store::{Database, Store};
 
@@ -266,11 +266,11 @@ pub fn import(
         bail!("--title must have 1 to 200 characters");
     }
     if let Some(unit) = naming.unit
-        && crate::ingest::unit_code(unit).is_none()
+        && crate::file_formats::unit_code(unit).is_none()
     {
         bail!(
             "--unit must be 1 to 32 characters of letters, digits and _ (e.g. PC, EUR_HAB), got {}",
-            crate::error::shown(unit)
+            crate::error_text::shown(unit)
         );
     }
     let naming = crate::import::Naming {

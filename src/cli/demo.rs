@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 
 use super::logging::LogFormat;
 use crate::auth::{Auth, password};
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::config::{ServerConfig, defaults};
 use crate::net::tls;
 use crate::store::Store;

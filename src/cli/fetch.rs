@@ -11,7 +11,7 @@ use clap::Args;
 
 use super::logging::{LogFormat, Printed};
 use super::{DataDir, ImportMemory};
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::eurostat::fetch::{self, Settings};
 
 #[derive(Args)]

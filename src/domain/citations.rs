@@ -3,12 +3,12 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::catalog::snapshot_text;
+use super::datasets::snapshot_text;
 use super::error::{Error, Rejection};
 use super::{Flag, explain_flags, push_opt_number, write_flags};
-use crate::catalogue::Catalogue;
-use crate::catalogue::SourceRecord;
-use crate::citation::{is_well_formed, parse_dims};
+use crate::bundled::Catalogue;
+use crate::bundled::SourceRecord;
+use crate::citation_id::{is_well_formed, parse_dims};
 use crate::json_text;
 use crate::store::Scoped;
 use crate::store::datasets::{DatasetRow, SnapshotRow};
@@ -44,9 +44,9 @@ pub struct CitationDetail<'a> {
     pub unit: &'a str,
     pub dimensions: BTreeMap<&'a str, &'a str>,
     pub flags: &'a [Flag],
-    #[cfg_attr(test, serde(serialize_with = "super::catalog::shown_snapshot"))]
+    #[cfg_attr(test, serde(serialize_with = "super::datasets::shown_snapshot"))]
     pub snapshot: &'a SnapshotRow,
-    #[cfg_attr(test, serde(serialize_with = "super::catalog::shown_source"))]
+    #[cfg_attr(test, serde(serialize_with = "super::datasets::shown_source"))]
     pub source: Option<&'a SourceRecord>,
     /// Where in the original file the value stands (none for a withdrawal: its file lacks it).
     pub location: Option<Location>,
@@ -162,8 +162,12 @@ pub enum Citation {
 
 /// The citation `id`, with everything its detail shows.
 pub fn find(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citation, Error> {
-    let not_found =
-        || Rejection::NotFound(format!("no citation with id {}", crate::error::shown(id)));
+    let not_found = || {
+        Rejection::NotFound(format!(
+            "no citation with id {}",
+            crate::error_text::shown(id)
+        ))
+    };
     if !is_well_formed(id) {
         return Err(not_found().into());
     }
@@ -220,7 +224,7 @@ pub struct ClassificationDetail {
     pub region: super::regions::RegionSummary,
     pub file: SourceFile,
     pub fields: Vec<Field>,
-    #[serde(serialize_with = "super::catalog::shown_source")]
+    #[serde(serialize_with = "super::datasets::shown_source")]
     pub source: Option<Arc<SourceRecord>>,
     pub how_to_verify: String,
 }
@@ -348,9 +352,9 @@ pub struct SnapshotDetail {
     pub id: String,
     /// `snapshot`.
     pub kind: &'static str,
-    pub dataset: super::catalog::CodeTitle,
-    pub snapshot: super::catalog::SnapshotInfo,
-    #[serde(serialize_with = "super::catalog::shown_source")]
+    pub dataset: super::datasets::CodeTitle,
+    pub snapshot: super::datasets::SnapshotInfo,
+    #[serde(serialize_with = "super::datasets::shown_source")]
     pub source: Option<Arc<SourceRecord>>,
     pub how_to_verify: String,
 }
@@ -376,11 +380,11 @@ fn snapshot_detail(
     SnapshotDetail {
         id: id.to_owned(),
         kind: "snapshot",
-        dataset: super::catalog::CodeTitle {
+        dataset: super::datasets::CodeTitle {
             code: dataset.code.clone(),
             title: dataset.title.clone(),
         },
-        snapshot: super::catalog::snapshot_info(&snapshot),
+        snapshot: super::datasets::snapshot_info(&snapshot),
         source,
         how_to_verify,
     }

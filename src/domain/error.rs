@@ -2,7 +2,7 @@
 //! asked (the caller can fix it), the database, or something unexpected. The HTTP layer gives
 //! each its status and code.
 
-use crate::error::{FieldError, shown};
+use crate::error_text::{FieldError, shown};
 use crate::store::StoreError;
 
 /// What was asked cannot be answered as asked. Messages quote input through [`shown`].

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::error::Error;
-use crate::citation::parse_dims;
+use crate::citation_id::parse_dims;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;
 pub use crate::store::observations::ExportFilter;
@@ -95,7 +95,7 @@ const FIXED_COLUMNS: &[(&str, &str, &str, &str)] = &[
 /// source and licence, and the number of rows of the whole export.
 pub fn metadata(
     store: &Scoped,
-    catalogue: &crate::catalogue::Catalogue,
+    catalogue: &crate::bundled::Catalogue,
     code: &str,
     url: &str,
 ) -> Result<serde_json::Value, Error> {

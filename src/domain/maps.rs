@@ -7,7 +7,7 @@ use std::sync::Arc;
 use super::compare::DatasetRef;
 use super::error::{Error, Rejection};
 use super::{Cited, Warning};
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::store::Scoped;
 use crate::store::regions::RegionRow;
 

@@ -3,10 +3,10 @@
 //! ([`Derived`]), and the citations used are collected for `meta.citations`.
 
 pub mod briefings;
-pub mod catalog;
 pub mod citations;
 pub mod compare;
 pub mod correlations;
+pub mod datasets;
 mod error;
 pub mod export;
 pub mod maps;
@@ -21,8 +21,8 @@ use std::sync::Arc;
 use compact_str::CompactString;
 use serde::Serialize;
 
-use crate::catalogue::Catalogue;
-use crate::citation::CitationId;
+use crate::bundled::Catalogue;
+use crate::citation_id::CitationId;
 use crate::json_text;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;
@@ -232,7 +232,7 @@ impl Sources {
                 .map(|&key| {
                     let c = &self.cited[place(key)];
                     let group = &self.groups[c.group];
-                    8 + crate::citation::ID_LEN
+                    8 + crate::citation_id::ID_LEN
                         + c.period.len()
                         + group.before.len()
                         + self.endings[group.ending].1.len()

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::error::Error;
 use super::regions::{self, RegionDetail};
 use super::{Cited, Citer, Sources, Warning};
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::json_text;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;

@@ -5,9 +5,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::error::{Error, Rejection};
-use crate::catalogue::Catalogue;
-use crate::citation::canonical_dims;
-use crate::error::shown;
+use crate::bundled::Catalogue;
+use crate::citation_id::canonical_dims;
+use crate::error_text::shown;
 use crate::store::Scoped;
 use crate::store::datasets::{DatasetRow, SeriesRow};
 

@@ -17,7 +17,7 @@ use aws_lc_rs::signature::{self, Ed25519KeyPair};
 
 use super::described::DatasetSettings;
 use super::fetch::{self, Received, Written};
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::import::Room;
 use crate::runtime::progress::Progress;
 use crate::store::Store;
@@ -67,7 +67,7 @@ fn check_code(code: &str) -> anyhow::Result<()> {
     ensure!(
         super::toc::is_code(code) && !code.bytes().any(|b| b.is_ascii_uppercase()),
         "\"{}\" is not a Eurostat dataset code",
-        crate::error::shown(code)
+        crate::error_text::shown(code)
     );
     Ok(())
 }
@@ -302,7 +302,7 @@ pub fn verify(
         let Some(listed) = expected.get(&path) else {
             bail!(
                 "the bundle holds {}, which its manifest does not list: refused whole",
-                crate::error::shown(&path)
+                crate::error_text::shown(&path)
             );
         };
         ensure!(
@@ -359,7 +359,7 @@ fn expected_files(
         let Some(&(most, _)) = allowed.get(&file.path) else {
             bail!(
                 "the bundle's manifest lists {}, which is no file a bundle holds",
-                crate::error::shown(&file.path)
+                crate::error_text::shown(&file.path)
             );
         };
         ensure!(
@@ -464,7 +464,7 @@ fn import_one(
     ensure!(
         received.entry.code.eq_ignore_ascii_case(code),
         "{code}/fetch.json in the bundle is the record of {}",
-        crate::error::shown(&received.entry.code)
+        crate::error_text::shown(&received.entry.code)
     );
     // A bundle made before the data this install holds would take the dataset back, and withdraw
     // what was published since.

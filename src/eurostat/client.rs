@@ -61,7 +61,7 @@ impl Client {
         let base: http::Uri = base.trim_end_matches('/').parse().with_context(|| {
             format!(
                 "the Eurostat URL {} is not a URL",
-                crate::error::shown(base)
+                crate::error_text::shown(base)
             )
         })?;
         match base.scheme_str() {
@@ -198,7 +198,7 @@ async fn tunnel(
             "the proxy {}:{} refused the tunnel to {host}:{port}: {}",
             proxy.host,
             proxy.port,
-            crate::error::shown(status_line.lines().next().unwrap_or(""))
+            crate::error_text::shown(status_line.lines().next().unwrap_or(""))
         );
     }
     Ok(())

@@ -17,7 +17,7 @@ use super::client::{self, Client};
 use super::described::DatasetSettings;
 use super::structure::{self, Structure};
 use super::toc::{self, Entry, Toc};
-use crate::catalogue::{Catalogue, ShownOnce, SourceRecord};
+use crate::bundled::{Catalogue, ShownOnce, SourceRecord};
 use crate::import::{FetchedFile, Room};
 use crate::runtime::progress::Progress;
 use crate::store::Store;
@@ -586,7 +586,7 @@ async fn download(
             Body::Queued(key) => key,
             Body::Other(start) => bail!(
                 "Eurostat's answer is not the compressed TSV asked for (it begins {})",
-                crate::error::shown(&start)
+                crate::error_text::shown(&start)
             ),
         };
         tracing::info!(dataset = code, key = %queued, "Eurostat queued the extraction");
@@ -714,7 +714,7 @@ async fn wait_for(
             Some(_) => {}
             None => bail!(
                 "Eurostat's status of the queued extraction {key} is none it documents: {}",
-                crate::error::shown(&answer)
+                crate::error_text::shown(&answer)
             ),
         }
         if tokio::time::Instant::now() + settings.poll > deadline {
@@ -833,7 +833,7 @@ fn check_header(code: &str, path: &Path) -> anyhow::Result<()> {
     let Some((names, _)) = dims.split_once('\\') else {
         bail!(
             "the download of {code} is not a Eurostat TSV (its first line begins {})",
-            crate::error::shown(dims)
+            crate::error_text::shown(dims)
         );
     };
     if !names.split(',').any(|d| d.trim() == "geo") {

@@ -25,7 +25,7 @@ pub fn printable(text: &str) -> String {
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect();
-    crate::error::shown_up_to(&cleaned, 200).into_owned()
+    crate::error_text::shown_up_to(&cleaned, 200).into_owned()
 }
 
 /// What the product files a dataset under (the topics of the bundled catalogue, which briefings

@@ -81,7 +81,7 @@ pub fn parse(xml: &str, code: &str) -> anyhow::Result<Structure> {
     anyhow::ensure!(
         root.tag_name().name() == "Structure",
         "the answer is not an SDMX structure message (its root is <{}>)",
-        crate::error::shown(root.tag_name().name())
+        crate::error_text::shown(root.tag_name().name())
     );
     let mut structure = Structure::default();
     let dataflow = root

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use super::fetch::{Outcome, Session, Settings};
 use super::toc::Entry;
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::import::Room;
 use crate::runtime::progress::Progress;
 use crate::store::Store;

@@ -79,7 +79,7 @@ fn iso_date(text: &str) -> anyhow::Result<Option<String>> {
         }
         _ => bail!(
             "the date \"{}\" is not dd.mm.yyyy",
-            crate::error::shown(text)
+            crate::error_text::shown(text)
         ),
     }
 }
@@ -143,7 +143,7 @@ pub fn parse(text: &str) -> anyhow::Result<Toc> {
                 tracing::warn!(
                     line = i + 1,
                     kind,
-                    code = %crate::error::shown(&entry_code),
+                    code = %crate::error_text::shown(&entry_code),
                     "Eurostat's table of contents: an entry whose code is none Eurostat writes, left out"
                 );
             }
@@ -178,7 +178,7 @@ pub fn parse(text: &str) -> anyhow::Result<Toc> {
             other => bail!(
                 "line {} of the table of contents has the type \"{}\"",
                 i + 1,
-                crate::error::shown(other)
+                crate::error_text::shown(other)
             ),
         }
     }

@@ -164,7 +164,7 @@ mod tests {
             .iter()
             .find(|e| e.year == edition)
             .unwrap();
-        let regions = csv::Reader::from_reader(crate::catalogue::NUTS_REGIONS_CSV)
+        let regions = csv::Reader::from_reader(crate::bundled::NUTS_REGIONS_CSV)
             .into_records()
             .map(Result::unwrap)
             .filter(|r| &r[6] == "NUTS" && &r[column] == "true")

@@ -150,7 +150,7 @@ mod tests {
             } else {
                 vec![]
             },
-            citation: crate::citation::CitationId::new(&format!("cit_{period}")).unwrap(),
+            citation: crate::citation_id::CitationId::new(&format!("cit_{period}")).unwrap(),
         }
     }
 

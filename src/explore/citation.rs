@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use super::{citation_href, flags_html, format_value, region_href, region_name};
-use crate::catalogue::SourceRecord;
+use crate::bundled::SourceRecord;
 use crate::domain::citations::{Citation, CitationDetail, ClassificationDetail, SnapshotDetail};
 use crate::pages::escape;
 

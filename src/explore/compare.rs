@@ -225,7 +225,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::citation::CitationId;
+    use crate::citation_id::CitationId;
     use crate::domain::Cited;
     use crate::domain::compare::{DatasetRef, RegionValues};
     use crate::store::regions::RegionRow;

@@ -12,7 +12,7 @@ pub(super) fn refuse_unstorable(body: &[u8]) -> Result<(), ApiError> {
         let refused = |pointer: &str, why: String| {
             Err(ApiError::invalid(
                 &format!("#{pointer}"),
-                format!("the body's #{} {why}", crate::error::shown(pointer)),
+                format!("the body's #{} {why}", crate::error_text::shown(pointer)),
             ))
         };
         match value {
@@ -61,7 +61,7 @@ pub(super) fn refuse_unstorable(body: &[u8]) -> Result<(), ApiError> {
                 "#",
                 format!(
                     "the body holds an escape that is no character: {}",
-                    crate::error::shorten_quotes(&e.to_string())
+                    crate::error_text::shorten_quotes(&e.to_string())
                 ),
             ))
         }

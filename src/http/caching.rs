@@ -8,8 +8,8 @@ use http::header::{self, HeaderValue};
 use http::request::Parts;
 use http::{Response, StatusCode};
 
+use super::envelope::Body;
 use super::query::Query;
-use super::respond::Body;
 use crate::cache::AnswerGenerations;
 use crate::reply::Reply;
 use crate::state::AppState;

@@ -1,5 +1,5 @@
 //! Everything a request can fail with, and its one mapping to an HTTP status and a stable code
-//! (the headers an error calls for are added by `respond::error_response`). `status()` and
+//! (the headers an error calls for are added by `envelope::error_response`). `status()` and
 //! `code()` are exhaustive matches: a new variant does not compile until it has both. Messages
 //! are written for the API user; internal causes are logged, never sent.
 
@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::auth::{AuthError, Refusal};
 use crate::domain::{self, Rejection};
-use crate::error::shown;
+use crate::error_text::shown;
 use crate::store::StoreError;
 
 #[derive(Debug, thiserror::Error)]

@@ -135,7 +135,7 @@ pub async fn transport<B>(
     parts: http::request::Parts,
     body: B,
     peer: SocketAddr,
-) -> Result<(http::Response<super::respond::Body>, bool), super::error::ApiError>
+) -> Result<(http::Response<super::envelope::Body>, bool), super::error::ApiError>
 where
     B: hyper::body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -193,7 +193,7 @@ where
         .await
         .map_err(|e| super::error::ApiError::Internal(anyhow::anyhow!("an MCP answer: {e}")))?
         .to_bytes();
-    let response = http::Response::from_parts(head, super::respond::Body::from_chunks([bytes]));
+    let response = http::Response::from_parts(head, super::envelope::Body::from_chunks([bytes]));
     Ok((response, made_requests.load(Ordering::Relaxed)))
 }
 

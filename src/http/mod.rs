@@ -3,13 +3,13 @@
 
 mod body_text;
 pub mod caching;
+pub mod charge;
+pub mod envelope;
 pub mod error;
 pub mod handlers;
 pub mod mcp;
 pub mod paging;
 pub mod query;
-pub mod ratelimit;
-pub mod respond;
 pub mod router;
 pub mod routes;
 mod scrape;
@@ -31,11 +31,11 @@ use crate::reply::Reply;
 use crate::state::AppState;
 use crate::store::accounts::Tier;
 use caching::{Cached, Hit};
+use charge::Charge;
+use envelope::{Body, Envelope};
 use error::ApiError;
 use handlers::{Handler, Req};
 use query::Query;
-use ratelimit::Charge;
-use respond::{Body, Envelope};
 use router::Match;
 use routes::{Access, BodyKind, Route};
 
@@ -100,7 +100,7 @@ where
         route_name: "unmatched",
         explore_page: false,
     };
-    let gzip = respond::accepts_gzip(&parts.headers);
+    let gzip = envelope::accepts_gzip(&parts.headers);
     let ending = Ending {
         state: &state,
         peer,
@@ -131,7 +131,7 @@ where
                 (response.await, false)
             }
         };
-        let exposure = respond::Exposure {
+        let exposure = envelope::Exposure {
             cross_origin: false,
             page: false,
         };
@@ -174,7 +174,7 @@ where
         result,
     )
     .await;
-    let exposure = respond::Exposure {
+    let exposure = envelope::Exposure {
         cross_origin: cross_origin(&state, &parts),
         page: learned.explore_page,
     };
@@ -229,11 +229,11 @@ impl Ending<'_> {
         parts: &Parts,
         learned: &Learned,
         mut response: Response<Body>,
-        exposure: respond::Exposure,
+        exposure: envelope::Exposure,
         settled: Settled,
     ) -> Response<Body> {
         let state = self.state;
-        respond::common_headers(
+        envelope::common_headers(
             response.headers_mut(),
             self.request_id,
             state.config.tls,
@@ -304,7 +304,7 @@ where
     let (route, params) = match found {
         Match::Found { route, params } => (route, params),
         Match::MethodNotAllowed { allow } if parts.method == Method::OPTIONS => {
-            return Ok(Answer::Ready(respond::preflight(&allow)));
+            return Ok(Answer::Ready(envelope::preflight(&allow)));
         }
         Match::MethodNotAllowed { allow } => {
             return Err(ApiError::MethodNotAllowed {
@@ -315,8 +315,8 @@ where
         Match::NotFound => {
             return Err(Rejection::NotFound(format!(
                 "no route for {} {}",
-                crate::error::shown(parts.method.as_str()),
-                crate::error::shown(parts.uri.path())
+                crate::error_text::shown(parts.method.as_str()),
+                crate::error_text::shown(parts.uri.path())
             ))
             .into());
         }
@@ -378,7 +378,7 @@ where
 /// The inbound `X-Request-Id` if it is well-formed, else a new one.
 fn request_id(headers: &http::HeaderMap) -> String {
     headers
-        .get(respond::X_REQUEST_ID)
+        .get(envelope::X_REQUEST_ID)
         .and_then(|v| v.to_str().ok())
         .filter(|v| ids::accept_request_id(v))
         .map(str::to_owned)
@@ -479,20 +479,20 @@ async fn render(
             etag,
             secret,
         }) => {
-            let (status, body, content_type) = respond::render(&envelope, &reply);
+            let (status, body, content_type) = envelope::render(&envelope, &reply);
             let mut response =
-                respond::build_async(status, body, content_type, gzip && !secret, state).await;
-            respond::stream_headers(&mut response, &reply);
-            respond::cookie_headers(&mut response, &reply);
+                envelope::build_async(status, body, content_type, gzip && !secret, state).await;
+            envelope::stream_headers(&mut response, &reply);
+            envelope::cookie_headers(&mut response, &reply);
             match etag {
                 Some(etag) => {
                     caching::cache_headers(&mut response, &etag, account.is_some(), explore_page)
                 }
-                None => respond::no_store(&mut response),
+                None => envelope::no_store(&mut response),
             }
             response
         }
-        Err(err) => respond::error_response(
+        Err(err) => envelope::error_response(
             &envelope,
             &err,
             gzip,
@@ -743,7 +743,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let config = crate::config::ServerConfig::new(dir.path().to_path_buf());
         let store = crate::store::Store::open(dir.path(), 1).unwrap();
-        let catalogue = crate::catalogue::Catalogue::bundled();
+        let catalogue = crate::bundled::Catalogue::bundled();
         let state = Arc::new(
             AppState::new(
                 config,

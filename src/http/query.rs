@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::error::shown;
+use crate::error_text::shown;
 use crate::http::error::ApiError;
 
 #[derive(Debug, Default)]

@@ -14,8 +14,8 @@ use http::{Method, header};
 use sha2::{Digest, Sha256};
 
 use super::Answer;
+use super::charge::Charge;
 use super::error::ApiError;
-use super::ratelimit::Charge;
 use crate::auth::Refusal;
 use crate::reply::Reply;
 use crate::state::AppState;

@@ -10,7 +10,7 @@ use std::io::{self, Read};
 use sha2::{Digest, Sha256};
 
 use super::meta::Summary;
-use crate::ingest::{self, Accept, Defaults, FileEnd, ReadError, Room};
+use crate::file_formats::{self, Accept, Defaults, FileEnd, ReadError, Room};
 use crate::runtime::progress::Progress;
 use crate::store::import::{Begun, DatasetMeta, FileOrigin, ImportOutcome, SnapshotWriter};
 use crate::store::sql::Db;
@@ -54,7 +54,7 @@ pub fn check(input: &Input<'_>, room: Room<'_>) -> anyhow::Result<Checked> {
         }))
     };
     let mut summary = Summary::default();
-    let end = ingest::check(
+    let end = file_formats::check(
         input.shown,
         &hashed,
         input.accept,
@@ -101,7 +101,7 @@ pub fn write(
         inner: (input.open)()?,
         sha256: &sha256,
     };
-    let reread = ingest::read(
+    let reread = file_formats::read(
         input.shown,
         stream,
         input.accept,
@@ -141,7 +141,7 @@ impl<R: Read> Read for Hashed<'_, R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::Catalogue;
+    use crate::bundled::Catalogue;
 
     /// A file whose bytes differ on the second reading from those checked is refused; read the
     /// same both times, it is written.

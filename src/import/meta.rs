@@ -4,8 +4,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::catalogue::Catalogue;
-use crate::ingest::{FileEnd, RawObservation};
+use crate::bundled::Catalogue;
+use crate::file_formats::{FileEnd, RawObservation};
 use crate::store::import::DatasetMeta;
 
 /// Most distinct values counted, of all dimensions (and units) together. Eurostat's dimensions

@@ -1,4 +1,4 @@
-//! `regintel import`: reads files (or the bundled extract) with [`crate::ingest`] and writes
+//! `regintel import`: reads files (or the bundled extract) with [`crate::file_formats`] and writes
 //! them with [`crate::store::import`], each in two readings ([`file`]): a malformed file is
 //! refused with its lines and reasons before anything of it is written, and no file is held in
 //! memory whole, whatever its size.
@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-use crate::catalogue::{self, Catalogue, ShownOnce, SourceRecord};
+use crate::bundled::{self, Catalogue, ShownOnce, SourceRecord};
 use crate::domain::{Error, Rejection};
-use crate::error::{FieldError, shown};
-use crate::ingest::{self, Accept, Format, KnownRegions};
+use crate::error_text::{FieldError, shown};
+use crate::file_formats::{self, Accept, Format, KnownRegions};
 use crate::runtime::progress::Progress;
 use crate::store::datasets::DatasetRow;
 use crate::store::generations;
@@ -37,8 +37,8 @@ pub struct Room {
 pub const DEFAULT_MEMORY: usize = 256 << 20;
 
 impl Room {
-    fn ingest(&self) -> ingest::Room<'_> {
-        ingest::Room {
+    fn file_room(&self) -> file_formats::Room<'_> {
+        file_formats::Room {
             memory: self.memory,
             spill_dir: &self.spill_dir,
         }
@@ -84,7 +84,7 @@ pub fn import_bundled(
         regions: write::upsert_regions(&tx, &regions)?,
         datasets: Vec::new(),
     };
-    for bundled in catalogue::BUNDLED_FILES {
+    for bundled in bundled::BUNDLED_FILES {
         let entry = catalogue
             .datasets
             .iter()
@@ -104,14 +104,14 @@ pub fn import_bundled(
             stored: bundled.name,
             open: &open,
             accept: Accept::Any,
-            defaults: ingest::Defaults {
+            defaults: file_formats::Defaults {
                 dataset: Some(&entry.code),
                 ..Default::default()
             },
             whole_dataset: false,
         };
-        let checked = file::check(&input, room.ingest())?;
-        let source = catalogue::bundled_source(bundled.name)
+        let checked = file::check(&input, room.file_room())?;
+        let source = bundled::bundled_source(bundled.name)
             .with_context(|| format!("{} has no entry in sources.json", bundled.name))?;
         let source_id = Some(write::upsert_source(&tx, &source)?);
         let meta = meta::dataset_meta(catalogue, &checked.end, &checked.summary);
@@ -157,7 +157,7 @@ pub fn import_files(
         }
         _ => None,
     };
-    let given_unit = naming.unit.and_then(crate::ingest::unit_code);
+    let given_unit = naming.unit.and_then(crate::file_formats::unit_code);
     if let (Some(existing), Some(given)) = (&existing_unit, &given_unit)
         && existing != given
     {
@@ -173,7 +173,7 @@ pub fn import_files(
         )?)),
         None => None,
     };
-    let defaults = ingest::Defaults {
+    let defaults = file_formats::Defaults {
         dataset: naming.dataset,
         unit: existing_unit.as_deref().or(given_unit.as_deref()),
         unit_only: existing_unit.is_some(),
@@ -185,7 +185,7 @@ pub fn import_files(
     let mut files = Vec::with_capacity(paths.len());
     for path in paths {
         let file = OperatorFile::new(path)?;
-        let mut checked = file::check(&file.input(&|| file.open(), defaults), room.ingest())?;
+        let mut checked = file::check(&file.input(&|| file.open(), defaults), room.file_room())?;
         if let Some(title) = naming.title
             && catalogue.entry(&checked.end.header.dataset).is_none()
         {
@@ -299,13 +299,13 @@ pub fn import_fetched(
         stored: fetched.name,
         open: &open,
         accept: Accept::Only(Format::EurostatTsv),
-        defaults: ingest::Defaults {
+        defaults: file_formats::Defaults {
             dataset: Some(fetched.code),
             ..Default::default()
         },
         whole_dataset: true,
     };
-    let checked = file::check(&input, room.ingest())?;
+    let checked = file::check(&input, room.file_room())?;
     let mut meta = meta::dataset_meta(catalogue, &checked.end, &checked.summary);
     meta.title = fetched.title.to_owned();
     let from_eurostat = meta::labels_of(
@@ -374,7 +374,11 @@ impl<'p> OperatorFile<'p> {
         Ok(Box::new(file))
     }
 
-    fn input<'a>(&'a self, open: &'a file::Open<'a>, defaults: ingest::Defaults<'a>) -> Input<'a> {
+    fn input<'a>(
+        &'a self,
+        open: &'a file::Open<'a>,
+        defaults: file_formats::Defaults<'a>,
+    ) -> Input<'a> {
         Input {
             shown: &self.shown,
             stored: &self.name,
@@ -403,8 +407,8 @@ pub fn create_private_dataset(
 }
 
 /// A file's problems as the answer to an upload lists them: each with its line, past
-/// [`ingest::MAX_PROBLEMS`] counted.
-fn rejection(e: &ingest::FormatError) -> Rejection {
+/// [`file_formats::MAX_PROBLEMS`] counted.
+fn rejection(e: &file_formats::FormatError) -> Rejection {
     Rejection::Invalid {
         errors: e
             .problems()
@@ -445,7 +449,7 @@ pub fn import_private_csv(
         stored: "request body",
         open: &open,
         accept: Accept::Only(Format::Tidy),
-        defaults: ingest::Defaults {
+        defaults: file_formats::Defaults {
             dataset: Some(&dataset.code),
             unit: Some(&unit),
             unit_only: true,
@@ -457,7 +461,7 @@ pub fn import_private_csv(
     // A body is at most --max-upload bytes (32 MiB unless told) and is read as sent, never
     // inflated: its rows' fingerprints fit in the default memory.
     let room = Room::default();
-    let checked = file::check(&input, room.ingest()).map_err(upload_error)?;
+    let checked = file::check(&input, room.file_room()).map_err(upload_error)?;
     let mut meta = meta::dataset_meta(catalogue, &checked.end, &checked.summary);
     meta.title.clone_from(&dataset.title);
     meta.topic.clone_from(&dataset.topic);
@@ -487,7 +491,7 @@ pub fn import_private_csv(
 
 /// An upload's problems as the answer lists them; anything else is the store's.
 fn upload_error(e: anyhow::Error) -> Error {
-    match e.downcast::<ingest::FormatError>() {
+    match e.downcast::<file_formats::FormatError>() {
         Ok(format) => rejection(&format).into(),
         Err(other) => StoreError::from_anyhow(other).into(),
     }
@@ -530,7 +534,11 @@ fn unchanged(dataset: &str, file: &str) -> ImportOutcome {
 
 /// Where a file imported by an operator came from: the catalogue's dataset page when the dataset
 /// is a known Eurostat one, and the file itself as the origin.
-fn imported_source(catalogue: &Catalogue, file_name: &str, file: &ingest::FileEnd) -> SourceRecord {
+fn imported_source(
+    catalogue: &Catalogue,
+    file_name: &str,
+    file: &file_formats::FileEnd,
+) -> SourceRecord {
     let code = &file.header.dataset;
     let known = catalogue.entry(code);
     SourceRecord {

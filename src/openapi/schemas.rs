@@ -334,7 +334,7 @@ pub fn all() -> Value {
             "code": {"type": "string", "pattern": "^[a-z0-9_]{1,64}$"},
             "title": {"type": "string", "minLength": 1, "maxLength": 200},
             "unit": {"type": "string", "pattern": "^[A-Za-z0-9_]{1,32}$", "description": "A code such as PC or EUR_HAB; stored in capitals (pc is PC)."},
-            "dimensions": {"type": "array", "maxItems": crate::store::import::MAX_DIMENSIONS, "items": {"type": "string", "pattern": "^[a-z0-9_]{1,32}$", "not": {"enum": crate::ingest::tidy::KNOWN}}},
+            "dimensions": {"type": "array", "maxItems": crate::store::import::MAX_DIMENSIONS, "items": {"type": "string", "pattern": "^[a-z0-9_]{1,32}$", "not": {"enum": crate::file_formats::tidy::KNOWN}}},
             "topic": {"type": "string", "minLength": 1, "maxLength": 50},
             "description": {"type": "string", "minLength": 1, "maxLength": 200, "description": "A short name of the measure; a briefing heads its section with it (else with the title)."},
             "strict_regions": {"type": "boolean", "default": false, "description": "Uploads refuse region codes of no known region (but the account's own) instead of making them the account's own; an upload's `strict_regions` parameter overrides it."},

@@ -16,7 +16,7 @@ use compact_str::CompactString;
 
 use super::error::{StoreError, StoreResult};
 use super::rows::observations::ObsRow;
-use crate::citation::CitationId;
+use crate::citation_id::CitationId;
 
 /// Writes the blocks of `series_id` again from its current rows in `observations`, one per
 /// region with any (a region left with none has no block). Read in one pass over the

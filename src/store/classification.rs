@@ -7,7 +7,7 @@
 use anyhow::Context;
 
 use super::rows::regions::RegionRow;
-use crate::catalogue::{CATALOGUE_JSON, NUTS_REGIONS_CSV};
+use crate::bundled::{CATALOGUE_JSON, NUTS_REGIONS_CSV};
 
 /// The bundled classification file, as citations name it.
 pub const REGIONS_FILE: &str = "nuts_regions.csv";
@@ -28,7 +28,7 @@ pub struct RegionSource {
 impl RegionSource {
     /// The citation id of `code`'s row.
     pub fn citation_id(&self, code: &str) -> String {
-        crate::citation::source_citation_id(
+        crate::citation_id::source_citation_id(
             "classification",
             &[self.file, &self.sha256, &self.line.to_string(), code],
         )
@@ -143,7 +143,7 @@ mod tests {
         assert_eq!(source.sha256, sha256_hex(NUTS_REGIONS_CSV));
         // Another file, another line or another code: another id.
         let id = source.citation_id("DE21");
-        assert!(crate::citation::is_well_formed(&id), "{id}");
+        assert!(crate::citation_id::is_well_formed(&id), "{id}");
         let moved = RegionSource {
             line: source.line + 1,
             ..source.clone()

@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::backend::{self, Admin, Database, Pooled};
 use super::error::{StoreError, StoreResult};
 use super::per_generation::PerGeneration;
-use super::public_catalog::PublicCatalog;
+use super::public_catalogue::PublicCatalogue;
 use super::public_rows::{self, Loaded, NotHeld, PublicData};
 use super::region_index::RegionIndex;
 use super::sql;
@@ -200,11 +200,11 @@ impl Store {
 }
 
 /// The public data in memory, one copy per public data generation, shared by every request
-/// connection (see `region_index`, `public_catalog` and `public_rows`).
+/// connection (see `region_index`, `public_catalogue` and `public_rows`).
 #[derive(Default)]
 pub(super) struct PublicInMemory {
     pub(super) regions: PerGeneration<RegionIndex>,
-    pub(super) catalogs: PerGeneration<PublicCatalog>,
+    pub(super) catalogues: PerGeneration<PublicCatalogue>,
     /// The current public rows with their catalogue, of the datasets that fit the operator's
     /// budget: read on a thread of their own ([`Store::hold_public_data`]); until then, for any
     /// other generation and for the datasets not held, requests read the database.
@@ -263,7 +263,7 @@ pub struct Scoped {
     /// transaction.
     pub(super) public_data: Option<std::sync::Arc<PublicData>>,
     /// The public catalogue of the generation the current read transaction reads.
-    pub(super) catalog: std::cell::RefCell<Option<std::sync::Arc<PublicCatalog>>>,
+    pub(super) catalogue: std::cell::RefCell<Option<std::sync::Arc<PublicCatalogue>>>,
     /// A read snapshot of a caller reading from memory, begun at its first SQLite read.
     pub(super) snapshot_on_first_read: std::cell::Cell<bool>,
     /// The database had moved past `public_data`'s generation (a public import committed since
@@ -288,7 +288,7 @@ impl Scoped {
             public_regions: None,
             public_only: false,
             public_data: None,
-            catalog: Default::default(),
+            catalogue: Default::default(),
             snapshot_on_first_read: Default::default(),
             behind_the_database: Default::default(),
         }
@@ -382,7 +382,7 @@ impl Scoped {
     pub fn snapshot(&self) -> StoreResult<ReadSnapshot<'_>> {
         let guard = |begun_on_first_read| ReadSnapshot {
             _tx: None,
-            catalog: None,
+            catalogue: None,
             begun_on_first_read,
         };
         if self.snapshot_on_first_read.get() || self.conn.sql().in_transaction() {
@@ -410,29 +410,29 @@ impl Scoped {
                 )?
                 .query_row(sql::params![], |r| Ok((r.get(0)?, r.get(1)?)))?;
             if !owns_data {
-                let catalog = self.in_memory.catalogs.at(generation, || {
+                let catalogue = self.in_memory.catalogues.at(generation, || {
                     // Loaded for everyone: read as no account, whoever asked first.
                     let db = self.sql();
                     self.bind_account(db, None)?;
-                    let loaded = PublicCatalog::load(&db);
+                    let loaded = PublicCatalogue::load(&db);
                     self.bind_account(db, self.account)?;
                     loaded
                 })?;
-                *self.catalog.borrow_mut() = Some(catalog);
+                *self.catalogue.borrow_mut() = Some(catalogue);
             }
         }
         Ok(ReadSnapshot {
             _tx: tx,
-            catalog: Some(&self.catalog),
+            catalogue: Some(&self.catalogue),
             begun_on_first_read: None,
         })
     }
 
     /// The public catalogue, inside a read transaction of a caller who sees public data only.
-    pub(super) fn public_catalog(&self) -> Option<std::sync::Arc<PublicCatalog>> {
+    pub(super) fn public_catalogue(&self) -> Option<std::sync::Arc<PublicCatalogue>> {
         match self.public_data() {
-            Some(data) => Some(std::sync::Arc::clone(&data.catalog)),
-            None => self.catalog.borrow().clone(),
+            Some(data) => Some(std::sync::Arc::clone(&data.catalogue)),
+            None => self.catalogue.borrow().clone(),
         }
     }
 
@@ -475,15 +475,15 @@ impl Scoped {
 /// took, which later reads outside a transaction must not use.
 pub struct ReadSnapshot<'c> {
     pub(super) _tx: Option<sql::ReadSnapshot<'c>>,
-    pub(super) catalog: Option<&'c std::cell::RefCell<Option<std::sync::Arc<PublicCatalog>>>>,
+    pub(super) catalogue: Option<&'c std::cell::RefCell<Option<std::sync::Arc<PublicCatalogue>>>>,
     /// The connection whose transaction begins at its first SQLite read, if it reads one.
     pub(super) begun_on_first_read: Option<&'c Scoped>,
 }
 
 impl Drop for ReadSnapshot<'_> {
     fn drop(&mut self) {
-        if let Some(catalog) = self.catalog {
-            catalog.borrow_mut().take();
+        if let Some(catalogue) = self.catalogue {
+            catalogue.borrow_mut().take();
         }
         if let Some(scoped) = self.begun_on_first_read {
             scoped.snapshot_on_first_read.set(false);

@@ -15,7 +15,7 @@ use super::rows::datasets::{
 pub use super::rows::datasets::{
     DatasetRow, Labels, SeriesRow, SnapshotRow, headline_of, snapshot_citation_id,
 };
-use crate::catalogue::SourceRecord;
+use crate::bundled::SourceRecord;
 
 const REST_OF_SNAPSHOT: &str = "sn.id = ?1 AND o.id > ?2";
 const LATER_SNAPSHOTS: &str = "sn.dataset_id = ?1 AND sn.id > ?2";
@@ -128,7 +128,7 @@ impl RowChange {
             region: region.to_owned(),
             period: period.to_owned(),
             unit: unit.to_owned(),
-            dimensions: crate::citation::parse_dims(dims)
+            dimensions: crate::citation_id::parse_dims(dims)
                 .into_iter()
                 .map(|(name, value)| (name.to_owned(), value.to_owned()))
                 .collect(),
@@ -153,8 +153,8 @@ pub struct SnapshotChange {
 impl Scoped {
     /// Datasets the caller can see, public first then private, each in code order.
     pub fn datasets(&self) -> StoreResult<Vec<Arc<DatasetRow>>> {
-        if let Some(catalog) = self.public_catalog() {
-            return Ok(catalog.datasets().to_vec());
+        if let Some(catalogue) = self.public_catalogue() {
+            return Ok(catalogue.datasets().to_vec());
         }
         let mut stmt = self.sql().prepare_cached(&format!(
             "SELECT {DATASET_COLUMNS} FROM v_datasets ORDER BY owner_account_id IS NOT NULL, code"
@@ -165,7 +165,10 @@ impl Scoped {
 
     /// The dataset with this code; the caller's own private dataset wins over a public one.
     pub fn dataset(&self, code: &str) -> StoreResult<Option<Arc<DatasetRow>>> {
-        if let Some(found) = self.public_catalog().and_then(|c| c.dataset(code).cloned()) {
+        if let Some(found) = self
+            .public_catalogue()
+            .and_then(|c| c.dataset(code).cloned())
+        {
             return Ok(Some(found));
         }
         let mut stmt = self.sql().prepare_cached(&format!(
@@ -178,7 +181,10 @@ impl Scoped {
     }
 
     pub fn series_of(&self, dataset_id: i64) -> StoreResult<Arc<[SeriesRow]>> {
-        if let Some(found) = self.public_catalog().and_then(|c| c.series_of(dataset_id)) {
+        if let Some(found) = self
+            .public_catalogue()
+            .and_then(|c| c.series_of(dataset_id))
+        {
             return Ok(found);
         }
         let mut stmt = self.sql().prepare_cached(&format!(
@@ -332,7 +338,7 @@ impl Scoped {
     }
 
     pub fn source(&self, id: i64) -> StoreResult<Option<Arc<SourceRecord>>> {
-        if let Some(found) = self.public_catalog().and_then(|c| c.source(id).cloned()) {
+        if let Some(found) = self.public_catalogue().and_then(|c| c.source(id).cloned()) {
             return Ok(Some(found));
         }
         let mut stmt = self.sql().prepare_cached(&format!(

@@ -13,8 +13,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use crate::store::sql::{BulkInsert, Column, Db, OptionalExtension, SqlResult, Stmt, params};
 use anyhow::bail;
 
-use crate::catalogue::SourceRecord;
-use crate::citation::{CanonicalRow, canonical_dims, citation_id};
+use crate::bundled::SourceRecord;
+use crate::citation_id::{CanonicalRow, canonical_dims, citation_id};
 use crate::dataset_file::{FileHeader, RawObservation};
 use crate::store::datasets::{Replaced, RowChange};
 use crate::store::webhooks::{Audience, emit};
@@ -744,7 +744,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                         if met.contains(id) {
                             continue;
                         }
-                        let cit = crate::citation::source_citation_id(
+                        let cit = crate::citation_id::source_citation_id(
                             "withdrawal",
                             &[&old, &self.file_sha256],
                         );

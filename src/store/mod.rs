@@ -25,7 +25,7 @@ pub mod observations;
 pub mod per_generation;
 pub mod postgres;
 pub mod process_lock;
-pub mod public_catalog;
+pub mod public_catalogue;
 pub mod public_rows;
 pub mod region_index;
 pub mod regions;

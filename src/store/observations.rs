@@ -39,8 +39,8 @@ impl Scoped {
     /// Current values of every visible dataset's headline series for a region: each dataset's
     /// id and its rows by period (its block, see [`super::blocks`]), by dataset id.
     pub fn headline_rows(&self, region: &str) -> StoreResult<Vec<(i64, Vec<ObsRow>)>> {
-        if let (Some(rows), Some(catalog)) = (self.public_rows(), self.public_catalog()) {
-            let mut datasets: Vec<_> = (catalog.datasets().iter())
+        if let (Some(rows), Some(catalogue)) = (self.public_rows(), self.public_catalogue()) {
+            let mut datasets: Vec<_> = (catalogue.datasets().iter())
                 .filter_map(|d| Some((d.id, d.headline_series_id?)))
                 .collect();
             // Read from the database if one is not held: one query for them all.
@@ -166,7 +166,7 @@ impl Scoped {
     }
 
     pub fn citation(&self, id: &str) -> StoreResult<Option<CitationRow>> {
-        if let Some(catalog) = self.public_catalog() {
+        if let Some(catalogue) = self.public_catalogue() {
             // The row alone (from memory if it is a current one held there; superseded rows
             // are read from SQLite); its series, dataset and snapshot from the catalogue.
             let held = self.public_rows().and_then(|rows| rows.cited(id));
@@ -187,9 +187,9 @@ impl Scoped {
             let Some((obs, region_code, src_line, superseded_by, withdrawn)) = found else {
                 return Ok(None);
             };
-            let described = catalog
+            let described = catalogue
                 .series(obs.series_id)
-                .zip(catalog.snapshot(obs.snapshot_id));
+                .zip(catalogue.snapshot(obs.snapshot_id));
             if let Some(((dataset, series), snapshot)) = described {
                 return Ok(Some(CitationRow {
                     region_code,
@@ -238,7 +238,7 @@ impl Scoped {
     /// The public id (`snp_…`) of a snapshot the caller can see.
     pub fn snapshot_public_id(&self, id: i64) -> StoreResult<Option<String>> {
         if let Some(found) = self
-            .public_catalog()
+            .public_catalogue()
             .and_then(|c| c.snapshot(id).map(|s| s.public_id.clone()))
         {
             return Ok(Some(found));

@@ -24,16 +24,16 @@ use super::sql::{Db, params};
 use compact_str::CompactString;
 
 use super::error::StoreResult;
-use super::public_catalog::PublicCatalog;
+use super::public_catalogue::PublicCatalogue;
 use super::rows::observations::{ObsRow, RowValue, SeriesCoverage};
-use crate::citation::{CitationId, PREFIX, is_well_formed};
+use crate::citation_id::{CitationId, PREFIX, is_well_formed};
 use crate::ids::base32_lower_decode;
 
 /// What a caller who sees public data only reads from memory, all of one public data
 /// generation: read in one transaction, so they agree with each other as SQLite would.
 pub struct PublicData {
     pub generation: i64,
-    pub catalog: std::sync::Arc<PublicCatalog>,
+    pub catalogue: std::sync::Arc<PublicCatalogue>,
     pub rows: PublicRows,
 }
 
@@ -181,8 +181,8 @@ impl PublicData {
             db.query_row("SELECT value FROM v_data_generation", params![], |r| {
                 r.get(0)
             })?;
-        let catalog = PublicCatalog::load(db)?;
-        let rows = PublicRows::load(db, &catalog, budget)?;
+        let catalogue = PublicCatalogue::load(db)?;
+        let rows = PublicRows::load(db, &catalogue, budget)?;
         let rows = match rows {
             Ok(rows) => rows,
             Err(reason) => return Ok(Loaded::NotHeld { generation, reason }),
@@ -190,7 +190,7 @@ impl PublicData {
         drop(snapshot);
         Ok(Loaded::Held(Box::new(PublicData {
             generation,
-            catalog: std::sync::Arc::new(catalog),
+            catalogue: std::sync::Arc::new(catalogue),
             rows,
         })))
     }
@@ -413,18 +413,18 @@ impl Reading {
 }
 
 impl PublicRows {
-    /// Reads the current rows of as many of `catalog`'s datasets as fit `budget`, the smallest
+    /// Reads the current rows of as many of `catalogue`'s datasets as fit `budget`, the smallest
     /// first (as the import counted their rows), each dataset's in (series, region, period)
     /// order (the order of the current-row index, so nothing is sorted); Err as
     /// [`PublicData::load`] says.
     fn load(
         db: &Db<'_>,
-        catalog: &PublicCatalog,
+        catalogue: &PublicCatalogue,
         budget: usize,
     ) -> StoreResult<Result<PublicRows, NotHeld>> {
-        let mut datasets: Vec<_> = (catalog.datasets().iter())
+        let mut datasets: Vec<_> = (catalogue.datasets().iter())
             .filter_map(|d| {
-                let series = catalog.series_of(d.id)?;
+                let series = catalogue.series_of(d.id)?;
                 let counted: i64 = series.iter().map(|s| s.obs_count).sum();
                 let counted = usize::try_from(counted).unwrap_or(usize::MAX);
                 Some((counted, d.code.as_str(), d.id, series))

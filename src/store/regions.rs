@@ -14,7 +14,7 @@ impl Scoped {
     /// For a caller who sees public data only (anonymous, or an account that never loaded
     /// private data): region reads from now on come from the public regions in memory, as of
     /// public data generation `generation` ([`super::region_index`]), and read transactions
-    /// take the public catalogue ([`super::public_catalog`]); when the public rows of that
+    /// take the public catalogue ([`super::public_catalogue`]); when the public rows of that
     /// generation are held in memory ([`super::public_rows`]), every read they answer comes
     /// from there, without a read transaction, until the caller's first database read finds
     /// a later generation there.

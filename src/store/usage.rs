@@ -7,7 +7,7 @@ use super::accounts::Tier;
 use super::connections::{Scoped, System};
 use super::error::StoreResult;
 use super::webhooks::{Audience, emit};
-use crate::limits::Scope;
+use crate::rate_limiter::Scope;
 use crate::webhooks::events;
 
 /// `2026-11-21` for a day number (days since the unix epoch, UTC).

@@ -1006,7 +1006,7 @@ fn every_bundled_region_and_type_is_written_or_has_nothing_to_say() {
         );
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    let catalogue = regintel::catalogue::Catalogue::bundled();
+    let catalogue = regintel::bundled::Catalogue::bundled();
     let codes = store.scoped(None).unwrap().region_codes().unwrap();
     assert!(codes.len() > 1500, "{} regions", codes.len());
 

@@ -5,7 +5,7 @@
 use regintel::runtime::progress::Progress;
 use std::path::{Path, PathBuf};
 
-use regintel::catalogue::Catalogue;
+use regintel::bundled::Catalogue;
 use regintel::import::{ImportReport, import_bundled, import_files};
 use regintel::store::Store;
 use serde_json::Value;

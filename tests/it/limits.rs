@@ -2,7 +2,7 @@
 //! what counts, client addresses behind proxies, bounded memory, the usage route.
 
 use regintel::client_addr::ProxyHeader;
-use regintel::limits::Scope;
+use regintel::rate_limiter::Scope;
 
 use crate::support::{BASE, Options, TestServer, Tier};
 

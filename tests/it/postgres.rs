@@ -24,7 +24,7 @@ fn the_bundled_extract_imports_and_reads_as_on_sqlite() {
     stores[0]
         .open_requests(&|_| "a test password".into())
         .unwrap();
-    let catalogue = regintel::catalogue::Catalogue::bundled();
+    let catalogue = regintel::bundled::Catalogue::bundled();
     let mut seen = Vec::new();
     for store in &stores {
         let report = regintel::import::import_bundled(
@@ -179,7 +179,7 @@ async fn an_outage_of_postgresql_is_503_and_service_resumes_without_a_restart() 
             Store::open_with(&opened, 1, 1, regintel::config::defaults::DATABASE_WAIT).unwrap();
         regintel::import::import_files(
             &store,
-            &regintel::catalogue::Catalogue::bundled(),
+            &regintel::bundled::Catalogue::bundled(),
             &[csv.as_path()],
             &regintel::import::Naming::default(),
             None,
@@ -255,7 +255,7 @@ async fn two_nodes_hold_one_daily_cap() {
     let store =
         Store::open_with(&a.database, 1, 1, regintel::config::defaults::DATABASE_WAIT).unwrap();
     let stored = || {
-        let today = regintel::runtime::clock::now_ms() / 1000 / regintel::limits::DAY_SECS;
+        let today = regintel::runtime::clock::now_ms() / 1000 / regintel::rate_limiter::DAY_SECS;
         let scope = format!("acct:{}", who.id);
         store
             .system()

@@ -375,7 +375,7 @@ fn another_account_reads_none_of_an_accounts_blocks() {
     .unwrap();
     regintel::import::import_files(
         &store,
-        &regintel::catalogue::Catalogue::bundled(),
+        &regintel::bundled::Catalogue::bundled(),
         &[&file],
         &Default::default(),
         Some(alpha),

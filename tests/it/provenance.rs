@@ -220,10 +220,10 @@ async fn every_number_in_profiles_and_comparisons_resolves_to_its_row() {
             .collect()
     };
     let files = [
-        ("nuts_regions.csv", regintel::catalogue::NUTS_REGIONS_CSV),
+        ("nuts_regions.csv", regintel::bundled::NUTS_REGIONS_CSV),
         (
             "catalogue.json",
-            regintel::catalogue::CATALOGUE_JSON.as_bytes(),
+            regintel::bundled::CATALOGUE_JSON.as_bytes(),
         ),
     ];
     for (cit, shown) in &walk.regions {

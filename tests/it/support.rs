@@ -31,16 +31,16 @@ const IMPORTER: [&str; 19] = [
     include_str!("../../src/store/regions.rs"),
     include_str!("../../src/store/blocks.rs"),
     include_str!("../../src/store/sqlite/migrate.rs"),
-    include_str!("../../src/ingest/mod.rs"),
-    include_str!("../../src/ingest/common.rs"),
-    include_str!("../../src/ingest/input.rs"),
-    include_str!("../../src/ingest/duplicates.rs"),
-    include_str!("../../src/ingest/tidy.rs"),
-    include_str!("../../src/ingest/tsv.rs"),
-    include_str!("../../src/ingest/sdmx.rs"),
+    include_str!("../../src/file_formats/mod.rs"),
+    include_str!("../../src/file_formats/common.rs"),
+    include_str!("../../src/file_formats/input.rs"),
+    include_str!("../../src/file_formats/duplicates.rs"),
+    include_str!("../../src/file_formats/tidy.rs"),
+    include_str!("../../src/file_formats/tsv.rs"),
+    include_str!("../../src/file_formats/sdmx.rs"),
     include_str!("../../src/dataset_file.rs"),
     include_str!("../../src/period.rs"),
-    include_str!("../../src/citation.rs"),
+    include_str!("../../src/citation_id.rs"),
 ];
 
 /// What the bundled database depends on: schema, data and importer, as a short hex key.
@@ -48,9 +48,9 @@ fn bundled_key() -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     h.update(regintel::store::schema::SQLITE);
-    h.update(regintel::catalogue::CATALOGUE_JSON);
-    h.update(regintel::catalogue::NUTS_REGIONS_CSV);
-    for f in regintel::catalogue::BUNDLED_FILES {
+    h.update(regintel::bundled::CATALOGUE_JSON);
+    h.update(regintel::bundled::NUTS_REGIONS_CSV);
+    for f in regintel::bundled::BUNDLED_FILES {
         h.update(f.bytes);
     }
     for source in IMPORTER {
@@ -76,7 +76,7 @@ pub fn bundled_postgres() -> TestDatabase {
         .unwrap();
         regintel::import::import_bundled(
             &store,
-            &regintel::catalogue::Catalogue::bundled(),
+            &regintel::bundled::Catalogue::bundled(),
             &regintel::import::Room::default(),
             &mut regintel::runtime::progress::Progress::hidden(),
         )
@@ -97,7 +97,7 @@ pub fn bundled_db() -> PathBuf {
         let store = regintel::store::Store::open(&dir, 1).unwrap();
         regintel::import::import_bundled(
             &store,
-            &regintel::catalogue::Catalogue::bundled(),
+            &regintel::bundled::Catalogue::bundled(),
             &regintel::import::Room::default(),
             &mut regintel::runtime::progress::Progress::hidden(),
         )

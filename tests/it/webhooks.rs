@@ -558,7 +558,7 @@ async fn a_public_import_reaches_every_subscribed_endpoint() {
     let store = regintel::store::Store::open(s.dir.path(), 1).unwrap();
     regintel::import::import_files(
         &store,
-        &regintel::catalogue::Catalogue::bundled(),
+        &regintel::bundled::Catalogue::bundled(),
         &[&file],
         &Default::default(),
         None,

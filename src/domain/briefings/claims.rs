@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::numbers;
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::domain::decimals;
 use crate::store::observations::ObsRow;
 

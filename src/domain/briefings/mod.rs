@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::{Error, Rejection};
 use super::{Citer, Sources, regions};
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::store::Scoped;
 use crate::store::briefings::{BriefingListRow, BriefingRow};
 use crate::store::observations::CitationRow;

@@ -113,7 +113,7 @@ pub fn verify(
                     return Ok(Err(format!(
                         "claim {} names {}, which is no claim with inputs",
                         claim.id,
-                        crate::error::shown(of)
+                        crate::error_text::shown(of)
                     )));
                 }
             },
@@ -240,7 +240,7 @@ pub fn verify(
                         ),
                         None => format!(
                             "the number {} in the text is not a claim",
-                            crate::error::shown(number)
+                            crate::error_text::shown(number)
                         ),
                     }));
                 };
@@ -456,13 +456,13 @@ fn held_to_the_letter(text: &str, regions: &BTreeSet<String>) -> Result<(), Stri
         if let Some(what) = number_or_rank_word(&lower) {
             return Err(format!(
                 "the text writes {what} \"{}\", which is no claim",
-                crate::error::shown(word)
+                crate::error_text::shown(word)
             ));
         }
         if roman_numeral(word) && !regions.contains(word) && !ROMAN_COUNTRY_CODES.contains(&word) {
             return Err(format!(
                 "the text writes \"{}\", a Roman numeral, which is no claim",
-                crate::error::shown(word)
+                crate::error_text::shown(word)
             ));
         }
         let digits_in_word =
@@ -470,7 +470,7 @@ fn held_to_the_letter(text: &str, regions: &BTreeSet<String>) -> Result<(), Stri
         if digits_in_word && !regions.contains(word) {
             return Err(format!(
                 "the text writes \"{}\", a number inside a word",
-                crate::error::shown(word)
+                crate::error_text::shown(word)
             ));
         }
     }
@@ -654,7 +654,12 @@ fn check_claim(
                 None => return Ok(Err("the operation is undefined on its inputs".into())),
             }
         }
-        other => return Ok(Err(format!("unknown kind {}", crate::error::shown(other)))),
+        other => {
+            return Ok(Err(format!(
+                "unknown kind {}",
+                crate::error_text::shown(other)
+            )));
+        }
     };
     cited
         .claims

@@ -1,6 +1,6 @@
 //! How a briefing names what it states: the measure, its unit, its flags, its prices.
 
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::domain::series;
 use crate::store::observations::ObsRow;
 

@@ -17,7 +17,7 @@ use super::error::{Error, Rejection};
 use super::regions::{self, RegionSummary};
 use super::stats::{Method, Transform};
 use super::{Citer, Sources, number};
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::store::Scoped;
 use variables::Collected;
 

@@ -5,11 +5,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use super::{Basis, Caveat, Dropped, MAX_UNITS, MAX_VARIABLES, MatrixQuery, Variable};
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::domain::error::{Error, Rejection};
 use crate::domain::regions;
 use crate::domain::series::{self, Chosen};
-use crate::error::shown;
+use crate::error_text::shown;
 use crate::store::Scoped;
 use crate::store::datasets::DatasetRow;
 use crate::store::observations::{ObsRow, RowValue};

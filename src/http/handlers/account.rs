@@ -7,10 +7,10 @@ use serde_json::json;
 use super::{Req, json, shown_once};
 use crate::auth::{CSRF_COOKIE, SESSION_COOKIE, Session, Via};
 use crate::domain::Rejection;
+use crate::http::charge;
 use crate::http::error::ApiError;
 use crate::http::paging::PageRequest;
-use crate::http::ratelimit;
-use crate::limits::Scope;
+use crate::rate_limiter::Scope;
 use crate::reply::Reply;
 use crate::store::accounts::KeyRow;
 
@@ -37,7 +37,7 @@ fn open_session(req: &mut Req) -> Result<Session, ApiError> {
     let account = state
         .auth
         .verify_login(&state.store, &body.email, &body.password, req.client)?;
-    ratelimit::account_action(
+    charge::account_action(
         state,
         "account-logins",
         Scope::Logins(account.id),
@@ -154,7 +154,7 @@ pub fn create_key(req: &mut Req) -> Result<Reply, ApiError> {
     let state = &req.state;
     // A new key brings fresh minute and hour buckets: creations are limited per account, so
     // revoking and creating keys cannot multiply the account's quota.
-    let (row, plaintext) = ratelimit::account_action(
+    let (row, plaintext) = charge::account_action(
         state,
         "account-key-creations",
         Scope::KeyCreations(caller.account_id),
@@ -187,7 +187,7 @@ pub fn revoke_key(req: &mut Req) -> Result<Reply, ApiError> {
     } else {
         Err(Rejection::NotFound(format!(
             "no active API key {}",
-            crate::error::shown(&key_id)
+            crate::error_text::shown(&key_id)
         ))
         .into())
     }
@@ -200,12 +200,13 @@ pub fn usage(req: &mut Req) -> Result<Reply, ApiError> {
     let caller = req.caller()?.clone();
     let limits = &state.config.limits;
     let wall_secs = crate::runtime::clock::now_ms().div_euclid(1000);
-    let today = wall_secs.div_euclid(crate::limits::DAY_SECS);
-    let quotas = ratelimit::quotas(limits, caller.tier);
+    let today = wall_secs.div_euclid(crate::rate_limiter::DAY_SECS);
+    let quotas = charge::quotas(limits, caller.tier);
     let now = std::time::Instant::now();
-    let peek = |policies: &[crate::limits::Policy]| state.limiter.peek(policies, now, wall_secs);
+    let peek =
+        |policies: &[crate::rate_limiter::Policy]| state.limiter.peek(policies, now, wall_secs);
     let (buckets, keys) = if limits.enabled {
-        let buckets = peek(&ratelimit::policies(limits, &req.principal, 0));
+        let buckets = peek(&charge::policies(limits, &req.principal, 0));
         // A person at the account pages sees what each of their programs' keys has left.
         let keys: Vec<serde_json::Value> = match caller.via {
             Via::Session { .. } => req
@@ -214,7 +215,7 @@ pub fn usage(req: &mut Req) -> Result<Reply, ApiError> {
                 .iter()
                 .filter(|k| k.revoked_at.is_none())
                 .map(|k| {
-                    let buckets = peek(&ratelimit::key_policies(quotas, &k.key_id));
+                    let buckets = peek(&charge::key_policies(quotas, &k.key_id));
                     json!({ "id": k.key_id, "name": k.name, "buckets": buckets })
                 })
                 .collect(),
@@ -227,7 +228,7 @@ pub fn usage(req: &mut Req) -> Result<Reply, ApiError> {
     let cap = quotas.day;
     let today_used = buckets
         .iter()
-        .find(|b| b.policy == ratelimit::ACCOUNT_DAY)
+        .find(|b| b.policy == charge::ACCOUNT_DAY)
         .map_or(0, |b| b.used);
     let stored: std::collections::HashMap<String, u64> =
         req.store()?.my_usage(today - 89)?.into_iter().collect();

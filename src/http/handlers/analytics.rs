@@ -109,15 +109,15 @@ fn series_choices(list: &str) -> Result<BTreeMap<String, BTreeMap<String, String
         let Some((dataset, dim, code)) = parsed else {
             return Err(refuse(format!(
                 "{} is not dataset:dimension=code (such as tgs00010:sex=F)",
-                crate::error::shown(item)
+                crate::error_text::shown(item)
             )));
         };
         let dims = out.entry(dataset.to_owned()).or_default();
         if dims.insert(dim.to_owned(), code.to_owned()).is_some() {
             return Err(refuse(format!(
                 "series sets {}:{} twice",
-                crate::error::shown(dataset),
-                crate::error::shown(dim)
+                crate::error_text::shown(dataset),
+                crate::error_text::shown(dim)
             )));
         }
     }

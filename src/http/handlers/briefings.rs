@@ -59,9 +59,9 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let id = req.param("briefing_id").to_owned();
     let store = req.store()?;
-    let row = store
-        .briefing(&id)?
-        .ok_or_else(|| Rejection::NotFound(format!("no briefing {}", crate::error::shown(&id))))?;
+    let row = store.briefing(&id)?.ok_or_else(|| {
+        Rejection::NotFound(format!("no briefing {}", crate::error_text::shown(&id)))
+    })?;
     let (briefing, sources) = briefings::stored(store, &req.state.catalogue, &row)?;
     cited(&briefing, sources)
 }

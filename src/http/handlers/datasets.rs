@@ -3,7 +3,7 @@
 //! snapshots wrote.
 
 use super::{Req, cited, cited_page, json};
-use crate::domain::{Citer, Rejection, catalog};
+use crate::domain::{Citer, Rejection, datasets};
 use crate::http::error::ApiError;
 use crate::http::paging::PageRequest;
 use crate::reply::Reply;
@@ -17,7 +17,7 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
     let store = req.store()?;
     let mut citer = Citer::new(store, &req.state.catalogue);
     let mut next = None;
-    let (datasets, total) = catalog::list(store, &mut citer, |all| {
+    let (datasets, total) = datasets::list(store, &mut citer, |all| {
         // Public datasets first, then the caller's own, each by code: a code may be both.
         let (rows, after) = page.page_in_memory(all, |d| {
             if d.private {
@@ -36,7 +36,7 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let store = req.store()?;
     let mut citer = Citer::new(store, &req.state.catalogue);
-    let dataset = catalog::detail(store, &mut citer, req.param("dataset_code"))?;
+    let dataset = datasets::detail(store, &mut citer, req.param("dataset_code"))?;
     cited(&dataset, citer.sources)
 }
 
@@ -51,7 +51,7 @@ pub fn snapshots(req: &mut Req) -> Result<Reply, ApiError> {
     let store = req.store()?;
     let mut citer = Citer::new(store, &req.state.catalogue);
     let code = req.param("dataset_code");
-    let (mut rows, total) = catalog::snapshots(
+    let (mut rows, total) = datasets::snapshots(
         store,
         &mut citer,
         code,
@@ -84,8 +84,8 @@ pub fn changes(req: &mut Req) -> Result<Reply, ApiError> {
                 "since_snapshot",
                 format!(
                     "since_snapshot must be one of the snapshots of {} (see GET /datasets/{})",
-                    crate::error::shown(code),
-                    crate::error::shown(code)
+                    crate::error_text::shown(code),
+                    crate::error_text::shown(code)
                 ),
             )
         })?,

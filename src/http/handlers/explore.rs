@@ -304,9 +304,9 @@ pub fn briefing(req: &mut Req) -> Result<Reply, ApiError> {
     let view = View::of(req, &format!("/explore/briefings/{}", encoded(&id)))?;
     req.no_more_params()?;
     let store = req.store()?;
-    let row = store
-        .briefing(&id)?
-        .ok_or_else(|| Rejection::NotFound(format!("no briefing {}", crate::error::shown(&id))))?;
+    let row = store.briefing(&id)?.ok_or_else(|| {
+        Rejection::NotFound(format!("no briefing {}", crate::error_text::shown(&id)))
+    })?;
     let (briefing, _) = briefings::stored(store, &req.state.catalogue, &row)?;
     let api = format!("{}/briefings/{id}", req.state.base_path);
     Ok(view.answer(

@@ -92,7 +92,7 @@ impl Req {
     /// The JSON body as `T`; unknown fields are refused (`deny_unknown_fields` on `T`).
     pub fn json_body<T: serde::de::DeserializeOwned>(&self) -> Result<T, ApiError> {
         serde_json::from_slice(&self.body).map_err(|e| {
-            Rejection::invalid_at("#", crate::error::shorten_quotes(&e.to_string())).into()
+            Rejection::invalid_at("#", crate::error_text::shorten_quotes(&e.to_string())).into()
         })
     }
 }

@@ -7,8 +7,8 @@ use serde_json::json;
 
 use super::{Req, json};
 use crate::domain::Rejection;
-use crate::domain::catalog;
-use crate::error::FieldError;
+use crate::domain::datasets;
+use crate::error_text::FieldError;
 use crate::http::error::ApiError;
 use crate::reply::Reply;
 use crate::store::import::MAX_DIMENSIONS;
@@ -64,7 +64,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         );
     }
     // A unit is a code in capitals (PC, EUR_HAB); `pc` means the same and is stored so.
-    let unit = crate::ingest::unit_code(&body.unit);
+    let unit = crate::file_formats::unit_code(&body.unit);
     if unit.is_none() {
         problem(
             &mut errors,
@@ -84,14 +84,14 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
         let pointer = format!("#/dimensions/{i}");
         // A CSV column of one of these names means something else, so the dataset could never
         // be loaded.
-        let reserved = crate::ingest::tidy::KNOWN.contains(&dim.as_str());
+        let reserved = crate::file_formats::tidy::KNOWN.contains(&dim.as_str());
         if !is_code(dim, 32) || reserved {
             problem(
                 &mut errors,
                 &pointer,
                 &format!(
                     "a dimension name is 1 to 32 characters of a-z, 0-9 and _, and not geo or {}",
-                    crate::ingest::tidy::KNOWN.join(", ")
+                    crate::file_formats::tidy::KNOWN.join(", ")
                 ),
             );
         } else if !seen.insert(dim) {
@@ -145,7 +145,7 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     req.state.refresh_generations();
     let store = req.store()?;
     let mut citer = crate::domain::Citer::new(store, &req.state.catalogue);
-    let detail = catalog::detail(store, &mut citer, &body.code)?;
+    let detail = datasets::detail(store, &mut citer, &body.code)?;
     Ok(super::cited(&detail, citer.sources)?.with_status(201))
 }
 

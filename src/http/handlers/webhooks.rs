@@ -342,7 +342,7 @@ pub fn resend(req: &mut Req) -> Result<Reply, ApiError> {
         .ok_or_else(|| {
             ApiError::from(Rejection::NotFound(format!(
                 "no webhook delivery {}",
-                crate::error::shown(&delivery)
+                crate::error_text::shown(&delivery)
             )))
         })?;
     req.state.outbox.wake();
@@ -451,7 +451,7 @@ fn own_endpoint(req: &Req) -> Result<EndpointRow, ApiError> {
 fn not_found(req: &Req) -> ApiError {
     Rejection::NotFound(format!(
         "no webhook endpoint {}",
-        crate::error::shown(req.param("webhook_id"))
+        crate::error_text::shown(req.param("webhook_id"))
     ))
     .into()
 }
@@ -484,7 +484,7 @@ fn checked_types(types: &[String]) -> Result<String, ApiError> {
                 format!("#/event_types/{i}"),
                 format!(
                     "unknown event type {}; the types are {}",
-                    crate::error::shown(t),
+                    crate::error_text::shown(t),
                     events::TYPES.join(", ")
                 ),
             )

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use crate::catalogue::{ShownOnce, SourceRecord};
+use crate::bundled::{ShownOnce, SourceRecord};
 use crate::store::sql::{Row, SqlResult};
 
 #[derive(Debug, Clone)]
@@ -129,7 +129,7 @@ pub struct SeriesRow {
 
 /// A snapshot's citation id: of its public id and its file's SHA-256.
 pub fn snapshot_citation_id(public_id: &str, file_sha256: &str) -> String {
-    crate::citation::source_citation_id("snapshot", &[public_id, file_sha256])
+    crate::citation_id::source_citation_id("snapshot", &[public_id, file_sha256])
 }
 
 #[derive(Debug, Clone)]

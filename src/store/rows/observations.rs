@@ -3,7 +3,7 @@
 
 use compact_str::CompactString;
 
-use crate::citation::CitationId;
+use crate::citation_id::CitationId;
 use crate::store::sql::{Row, SqlError, SqlResult};
 
 /// The `superseded_by` of a withdrawal while its cell has no value: no citation id (those begin
@@ -108,7 +108,7 @@ pub(crate) fn citation_at(r: &Row, at: usize) -> SqlResult<CitationId> {
     let id = r.text(at)?;
     CitationId::new(id).ok_or_else(|| SqlError::Conversion {
         column: at,
-        message: format!("{} is no citation id", crate::error::shown(id)),
+        message: format!("{} is no citation id", crate::error_text::shown(id)),
     })
 }
 

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::citation::CitationId;
+use crate::citation_id::CitationId;
 use crate::store::sql::{Row, SqlResult};
 
 #[derive(Debug, Clone)]

@@ -2,12 +2,12 @@ use std::collections::HashMap;
 
 use super::super::claims::{ClaimBook, Operation};
 use super::*;
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::store::observations::ObsRow;
 
 fn row(citation: &str, period: &str, value: f64, text: &str) -> ObsRow {
     ObsRow {
-        citation_id: crate::citation::CitationId::new(citation).unwrap(),
+        citation_id: crate::citation_id::CitationId::new(citation).unwrap(),
         series_id: 1,
         period: period.into(),
         value: Some(value),

@@ -14,7 +14,7 @@ use super::peers::{self, Among, Group};
 use super::source::{ReadOnce, Source};
 use super::wording::{self, additive, listed};
 use super::{Break, Draft, Label, Section};
-use crate::catalogue::Catalogue;
+use crate::bundled::Catalogue;
 use crate::domain::Error;
 use crate::domain::series::{self, Chosen};
 use crate::period::{STALE_YEARS, year};

@@ -89,7 +89,7 @@ impl Fixture {
         let rows = rows
             .iter()
             .map(|(period, text, flags)| ObsRow {
-                citation_id: crate::citation::CitationId::new(&format!(
+                citation_id: crate::citation_id::CitationId::new(&format!(
                     "cit_{region}_{series}_{period}"
                 ))
                 .unwrap(),

@@ -14,7 +14,7 @@ use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use super::{FormatError, MAX_PROBLEMS, Problems, RawObservation};
-use crate::error::shown;
+use crate::error_text::shown;
 
 /// One row: its cell's fingerprint, then its ordinal in the file (0-based, in reading order).
 type Entry = (u64, u64);

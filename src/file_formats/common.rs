@@ -6,7 +6,7 @@ use std::io::BufRead;
 
 use super::input::LineBreaks;
 use super::{FormatError, RawObservation};
-pub(crate) use crate::error::shown;
+pub(crate) use crate::error_text::shown;
 
 /// The cells of one observation as they appear in the source, already trimmed.
 pub(crate) struct Cells<'a> {

@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::Citer;
 use super::error::{Error, Rejection};
-use crate::catalogue::SourceRecord;
-use crate::citation::parse_dims;
+use crate::bundled::SourceRecord;
+use crate::citation_id::parse_dims;
 use crate::store::Scoped;
 use crate::store::datasets::{DatasetRow, SeriesRow, SnapshotRow};
 

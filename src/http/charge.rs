@@ -11,11 +11,11 @@ use std::time::Instant;
 use http::header::{HeaderName, HeaderValue};
 use http::{HeaderMap, Response, StatusCode};
 
-use super::respond::Body;
+use super::envelope::Body;
 use crate::auth::{Principal, Via};
 use crate::config::{LimitConfig, Quotas};
 use crate::http::error::ApiError;
-use crate::limits::{Decision, Kind, Policy, Scope, Status};
+use crate::rate_limiter::{Decision, Kind, Policy, Scope, Status};
 use crate::state::AppState;
 use crate::store::accounts::Tier;
 

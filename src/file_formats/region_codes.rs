@@ -67,7 +67,7 @@ impl KnownRegions {
         let near = self.nearest(region);
         Some(format!(
             "region code \"{}\" is no known region (strict_regions){}",
-            crate::error::shown(region),
+            crate::error_text::shown(region),
             match near.is_empty() {
                 true => String::new(),
                 false => format!("; did you mean {}?", near.join(", ")),

@@ -19,13 +19,13 @@ use super::rows::datasets::{
     DATASET_COLUMNS, DatasetRow, SERIES_COLUMNS, SNAPSHOT_COLUMNS, SOURCE_COLUMNS, SeriesRow,
     SnapshotRow, dataset_from_row, series_from_row, snapshot_from_row, source_from_row,
 };
-use crate::catalogue::SourceRecord;
+use crate::bundled::SourceRecord;
 
 /// The maps' hasher: foldhash (seeded per process) costs a fraction of SipHash for these short
 /// keys, looked up several times in every answer; the keys are the operator's imported data.
 type Fast = foldhash::fast::RandomState;
 
-pub struct PublicCatalog {
+pub struct PublicCatalogue {
     /// In code order, as `Scoped::datasets` lists them.
     datasets: Vec<Arc<DatasetRow>>,
     /// Each dataset's series in (unit, dims) order, by dataset id.
@@ -38,9 +38,9 @@ pub struct PublicCatalog {
     snapshots: HashMap<i64, Arc<SnapshotRow>, Fast>,
 }
 
-impl PublicCatalog {
+impl PublicCatalogue {
     /// Reads the catalogue through `db`'s views, public rows only, in its current transaction.
-    pub fn load(db: &Db<'_>) -> StoreResult<PublicCatalog> {
+    pub fn load(db: &Db<'_>) -> StoreResult<PublicCatalogue> {
         let mut stmt = db.prepare(&format!(
             "SELECT {DATASET_COLUMNS} FROM v_datasets WHERE owner_account_id IS NULL ORDER BY code"
         ))?;
@@ -85,7 +85,7 @@ impl PublicCatalog {
                     .map(move |(at, s)| (s.id, (place, at)))
             })
             .collect();
-        Ok(PublicCatalog {
+        Ok(PublicCatalogue {
             datasets,
             series: series
                 .into_iter()
