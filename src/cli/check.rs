@@ -15,7 +15,7 @@ use crate::auth::secrets::{PEPPER_FILE, Pepper, SEALING_KEY_FILE, SealingKey};
 use crate::store::schema::latest_version;
 use crate::store::{Database, integrity_check, open_read_only};
 
-pub fn run(args: &super::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
+pub fn run(args: &super::args::ServeArgs, say: LogFormat) -> anyhow::Result<()> {
     let config = args.config()?;
     super::launch::tls_settings(args.tls.pair()?, args.plain_http)?;
     for (file, what) in args.secret_files() {

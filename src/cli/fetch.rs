@@ -9,8 +9,8 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::Args;
 
+use super::args::{DataDir, ImportMemory};
 use super::logging::{LogFormat, Printed};
-use super::{DataDir, ImportMemory};
 use crate::bundled::Catalogue;
 use crate::eurostat::fetch::{self, Settings};
 

@@ -1,7 +1,8 @@
 //! The environment: which `REGINTEL_*` variables are settings, and a warning for those that are
 //! not.
 
-use super::{Cli, SecretVar};
+use super::args::SecretVar;
+use super::command_line::Cli;
 
 /// Every `REGINTEL_*` variable regintel reads: those of the flags, and the secrets' values.
 pub fn known_variables() -> std::collections::BTreeSet<String> {

@@ -5,7 +5,8 @@ use std::collections::HashSet;
 use std::io::BufRead;
 
 use super::input::LineBreaks;
-use super::{FormatError, RawObservation};
+use super::parsing::FormatError;
+use crate::dataset_file::RawObservation;
 pub(crate) use crate::error_text::shown;
 
 /// The cells of one observation as they appear in the source, already trimmed.

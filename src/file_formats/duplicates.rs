@@ -13,7 +13,8 @@ use std::hash::{BuildHasher, RandomState};
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
-use super::{FormatError, MAX_PROBLEMS, Problems, RawObservation};
+use super::parsing::{FormatError, MAX_PROBLEMS, Problems};
+use crate::dataset_file::RawObservation;
 use crate::error_text::shown;
 
 /// One row: its cell's fingerprint, then its ordinal in the file (0-based, in reading order).

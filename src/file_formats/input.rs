@@ -5,7 +5,7 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
-use super::FormatError;
+use super::parsing::FormatError;
 
 /// First two bytes of every gzip member (RFC 1952).
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];

@@ -13,7 +13,8 @@
 use std::io::BufRead;
 
 use super::common::{self, Cells};
-use super::{FileEnd, FileHeader, Format, FormatError, ReadError, Sink};
+use super::parsing::{FileEnd, FormatError, ReadError, Sink};
+use crate::dataset_file::{FileHeader, Format};
 
 /// The columns SDMX-CSV defines besides the dimensions.
 #[derive(Clone, Copy)]
@@ -108,7 +109,7 @@ impl Columns {
     }
 }
 
-/// Reads an SDMX-CSV stream (not gzipped; see [`super::read`]). The dataset code is `dataset`
+/// Reads an SDMX-CSV stream (not gzipped; `file_formats::read` gunzips). The dataset code is `dataset`
 /// if given, else read from STRUCTURE_ID / DATAFLOW of the first row
 /// (`ESTAT:NAMA_10R_2GDP$DEFAULTVIEW(1.0)` → `nama_10r_2gdp`), which every row must repeat.
 pub fn read(

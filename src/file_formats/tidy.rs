@@ -16,9 +16,9 @@ use std::borrow::Cow;
 use std::io::BufRead;
 
 use super::common::{self, Cells};
-use super::{
-    FileEnd, FileHeader, Format, FormatError, KnownRegions, RawObservation, ReadError, Sink,
-};
+use super::parsing::{FileEnd, FormatError, ReadError, Sink};
+use super::region_codes::KnownRegions;
+use crate::dataset_file::{FileHeader, Format, RawObservation};
 
 /// What a tidy file may leave out, and what stands in for it.
 #[derive(Default, Clone, Copy)]
@@ -50,7 +50,7 @@ struct Columns {
     width: usize,
 }
 
-/// Reads a tidy CSV stream (not gzipped; see [`super::read`]).
+/// Reads a tidy CSV stream (not gzipped; `file_formats::read` gunzips).
 pub fn read(
     file: &str,
     stream: Box<dyn BufRead + '_>,
@@ -77,7 +77,7 @@ pub fn read(
 
     // Every row's problem is reported, not only the first; a CSV that cannot be read further
     // (broken quoting, bytes that are not UTF-8) ends the reading.
-    let mut problems = super::Problems::new(file);
+    let mut problems = super::parsing::Problems::new(file);
     if let Some(declared) = defaults.dims {
         let sorted = |names: &[String]| {
             let mut names = names.to_vec();
@@ -393,6 +393,3 @@ fn columns(header: &csv::StringRecord) -> Result<(Columns, Vec<String>), String>
 
 #[cfg(test)]
 mod tests;
-
-#[cfg(test)]
-mod problems;

@@ -13,9 +13,10 @@ use std::io::BufRead;
 
 use super::common::{self, Cells};
 use super::input::Lines;
-use super::{FileEnd, FileHeader, Format, FormatError, ReadError, Sink};
+use super::parsing::{FileEnd, FormatError, ReadError, Sink};
+use crate::dataset_file::{FileHeader, Format};
 
-/// Reads a TSV stream (not gzipped; see [`super::read`]). The file carries no dataset code, so
+/// Reads a TSV stream (not gzipped; `file_formats::read` gunzips). The file carries no dataset code, so
 /// it is `dataset` or else the file name (`estat_nama_10r_3gdp.tsv.gz` → `nama_10r_3gdp`).
 pub fn read(
     file: &str,

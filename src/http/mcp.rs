@@ -1,5 +1,5 @@
 //! The MCP tools' requests made in-process: each through the whole request pipeline
-//! ([`super::handle`]) as the caller made them, with the caller's credential headers and
+//! (`http::handle`, handed in as a [`Pipeline`]) as the caller made them, with the caller's credential headers and
 //! address, so a tool call is authenticated, limited, charged and isolated exactly as the REST
 //! request it mirrors; and `{base_url}/mcp`, MCP's streamable HTTP transport, that uses it.
 
@@ -19,8 +19,19 @@ use crate::state::AppState;
 /// token, never a cookie) and how it was forwarded (the same client address).
 const CARRIED: [&str; 4] = ["authorization", "x-api-key", "x-forwarded-for", "forwarded"];
 
+/// The request pipeline a tool call goes through: `http::handle`, handed in by the pipeline that
+/// carries the MCP message (so this transport does not reach back up to it).
+pub type Pipeline = fn(
+    Arc<AppState>,
+    Request<Full<Bytes>>,
+    SocketAddr,
+) -> std::pin::Pin<
+    Box<dyn std::future::Future<Output = http::Response<super::envelope::Body>> + Send>,
+>;
+
 pub struct InProcess {
     state: Arc<AppState>,
+    pipeline: Pipeline,
     peer: SocketAddr,
     carried: HeaderMap,
     /// Set once a request is made: the message around it is then not charged itself.
@@ -31,6 +42,7 @@ impl InProcess {
     /// Requests as the caller of `headers` from `peer` would make them.
     pub fn new(
         state: Arc<AppState>,
+        pipeline: Pipeline,
         headers: &HeaderMap,
         peer: SocketAddr,
         made_requests: Arc<AtomicBool>,
@@ -43,6 +55,7 @@ impl InProcess {
         }
         InProcess {
             state,
+            pipeline,
             peer,
             carried,
             made_requests,
@@ -72,7 +85,7 @@ impl InProcess {
             None => Bytes::new(),
         };
         self.made_requests.store(true, Ordering::Relaxed);
-        let response = super::handle(
+        let response = (self.pipeline)(
             Arc::clone(&self.state),
             request.body(Full::new(payload))?,
             self.peer,
@@ -132,6 +145,7 @@ const MAX_MESSAGE_BYTES: usize = 64 << 10;
 /// answer comes whether a tool made REST requests.
 pub async fn transport<B>(
     state: &Arc<AppState>,
+    pipeline: Pipeline,
     parts: http::request::Parts,
     body: B,
     peer: SocketAddr,
@@ -177,6 +191,7 @@ where
         move || {
             Ok(crate::mcp::Tools::new(Box::new(InProcess::new(
                 Arc::clone(&state_for_tools),
+                pipeline,
                 &headers,
                 peer,
                 Arc::clone(&made),

@@ -1,6 +1,7 @@
 //! The request pipeline, in the order it runs (see [`handle`]). Everything HTTP-specific lives in
 //! this module; handlers see a [`handlers::Req`] and return a [`crate::reply::Reply`].
 
+mod answer;
 mod body_text;
 pub mod caching;
 pub mod charge;
@@ -30,6 +31,7 @@ use crate::ids;
 use crate::reply::Reply;
 use crate::state::AppState;
 use crate::store::accounts::Tier;
+use answer::Answer;
 use caching::{Cached, Hit};
 use charge::Charge;
 use envelope::{Body, Envelope};
@@ -39,15 +41,14 @@ use query::Query;
 use router::Match;
 use routes::{Access, BodyKind, Route};
 
-/// What `answer` produced: a finished response (304, preflight) or a reply to render.
-enum Answer {
-    Ready(Response<Body>),
-    Reply {
-        reply: Arc<Reply>,
-        /// ETag of a cacheable answer.
-        etag: Option<String>,
-        secret: bool,
-    },
+/// [`handle`] as the MCP transport's [`mcp::Pipeline`]: each tool call is a request of its own
+/// through this pipeline.
+fn handle_boxed(
+    state: Arc<AppState>,
+    req: Request<http_body_util::Full<hyper::body::Bytes>>,
+    peer: SocketAddr,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = Response<Body>> + Send>> {
+    Box::pin(handle(state, req, peer))
 }
 
 /// One request, top to bottom:
@@ -118,7 +119,7 @@ where
         let result = match authenticate(&state, &parts, &Match::NotFound, charge.as_mut()) {
             Ok(caller) => {
                 learned.principal = caller;
-                mcp::transport(&state, parts, body, peer).await
+                mcp::transport(&state, handle_boxed, parts, body, peer).await
             }
             Err(e) => Err(e),
         };

@@ -13,7 +13,7 @@ use http::request::Parts;
 use http::{Method, header};
 use sha2::{Digest, Sha256};
 
-use super::Answer;
+use super::answer::Answer;
 use super::charge::Charge;
 use super::error::ApiError;
 use crate::auth::Refusal;

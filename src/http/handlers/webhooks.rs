@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{Req, json, shown_once};
+use crate::auth::Principal;
 use crate::domain::Rejection;
-use crate::http::Principal;
 use crate::http::error::ApiError;
 use crate::http::paging::PageRequest;
 use crate::reply::Reply;

@@ -2,10 +2,11 @@
 
 use crate::store::sql::params;
 
-use super::{
-    EndpointRow, GONE_REASON, MAX_ENDPOINTS_PER_ACCOUNT, StoreResult, System, endpoint_by_id,
-    ensure_not_gone, url_key,
+use super::endpoint_state::{
+    EndpointRow, GONE_REASON, MAX_ENDPOINTS_PER_ACCOUNT, endpoint_by_id, ensure_not_gone, url_key,
 };
+use crate::store::connections::System;
+use crate::store::error::StoreResult;
 
 /// A new endpoint; its secret sealed for `public_id` by the caller.
 pub struct NewEndpoint<'a> {
@@ -209,6 +210,7 @@ impl System {
 
 #[cfg(test)]
 mod tests {
+    use super::super::endpoint_state::GONE_FOR_MS;
     use super::super::fixtures::{HOOK, emit, gone_at, on_each_backend, register};
     use super::super::*;
     use super::*;

@@ -5,7 +5,9 @@ use std::collections::HashMap;
 
 use crate::store::sql::{Db, Dialect, OptionalExtension, SqlResult, params};
 
-use super::{GONE_REASON, StoreResult, System, url_key};
+use super::endpoint_state::{GONE_REASON, url_key};
+use crate::store::connections::System;
+use crate::store::error::StoreResult;
 use crate::webhooks::breaker::{self, Breaker};
 
 /// A delivery a worker has claimed: everything one attempt needs.

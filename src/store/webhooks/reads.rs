@@ -2,7 +2,7 @@
 
 use crate::store::sql::{OptionalExtension, params};
 
-use super::{ENDPOINT_COLUMNS, EndpointRow, endpoint_from_row};
+use super::endpoint_state::{ENDPOINT_COLUMNS, EndpointRow, endpoint_from_row};
 use crate::store::connections::Scoped;
 use crate::store::error::StoreResult;
 

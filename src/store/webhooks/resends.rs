@@ -2,7 +2,10 @@
 
 use crate::store::sql::{OptionalExtension, params};
 
-use super::{Audience, RESCHEDULE, StoreResult, System, disabled, emit, ensure_enabled, url_key};
+use super::endpoint_state::{RESCHEDULE, disabled, ensure_enabled, url_key};
+use super::events::{Audience, emit};
+use crate::store::connections::System;
+use crate::store::error::StoreResult;
 use crate::webhooks::events;
 
 /// Events a replay sends at most: one call schedules a bounded amount of sending.
@@ -203,7 +206,6 @@ pub struct Resent {
 #[cfg(test)]
 mod tests {
     use super::super::fixtures::{HOOK, emit, on_each_backend, register, status_of};
-    use super::super::*;
     use super::*;
 
     fn scheduled(outcome: Option<ReplayOutcome>) -> Replay {
