@@ -1,5 +1,6 @@
-//! The code map of `lib.rs` is true: it names every module once, and every `crate::` path in a
-//! module (comments aside) leads to a layer below the module's own.
+//! The maps of the house are true. The code map of `lib.rs` names every module once, and every
+//! `crate::` path in a module (comments aside) leads to a layer below the module's own; the
+//! feature index of docs/architecture.md names every source file.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -182,4 +183,39 @@ fn test_only_modules_stay_out_of_the_shipped_build() {
         open.is_empty(),
         "compiled into the shipped binary: {open:?}"
     );
+}
+
+/// The feature index of docs/architecture.md is true: every path it names exists, and every
+/// source file of `src/` (unit test files aside) is in a feature's row, by its path or a folder
+/// of it.
+#[test]
+fn the_feature_index_names_every_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = include_str!("../docs/architecture.md");
+    let index = page
+        .split("## Where each feature lives")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("docs/architecture.md has a feature index");
+    let named: Vec<&str> = index
+        .lines()
+        .filter(|line| line.starts_with("| ") && !line.starts_with("| feature"))
+        .flat_map(|line| line.split('`').skip(1).step_by(2))
+        .filter(|path| path.contains('/') || path.contains('.'))
+        .collect();
+    let missing: Vec<&&str> = named.iter().filter(|p| !root.join(p).exists()).collect();
+    assert!(missing.is_empty(), "named but not there: {missing:?}");
+    let mut files = Vec::new();
+    sources(&root.join("src"), &mut files);
+    let unlisted: Vec<String> = files
+        .iter()
+        .map(|f| f.strip_prefix(root).unwrap().to_string_lossy().into_owned())
+        .filter(|f| !f.ends_with("/tests.rs"))
+        .filter(|f| {
+            !named
+                .iter()
+                .any(|p| f == p || (p.ends_with('/') && f.starts_with(p)))
+        })
+        .collect();
+    assert!(unlisted.is_empty(), "in no feature: {unlisted:#?}");
 }
