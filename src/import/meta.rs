@@ -109,7 +109,7 @@ pub fn prefer_relative_unit(meta: &mut DatasetMeta, summary: &Summary) {
 /// hold (`summary`, of dimensions `dim_names`) is refused, naming it.
 pub fn apply_set(
     meta: &mut DatasetMeta,
-    set: &super::SetByOperator,
+    set: &SetByOperator,
     summary: &Summary,
     dim_names: &[String],
 ) -> anyhow::Result<()> {
@@ -231,6 +231,20 @@ pub fn dataset_meta(catalogue: &Catalogue, file: &FileEnd, summary: &Summary) ->
             }
         }
     }
+}
+
+/// What an operator sets of a fetched dataset in a settings file (`eurostat::described`): each
+/// field given replaces what the bundled catalogue or the rule says.
+#[derive(Debug, Default, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetByOperator {
+    /// `unit` and dimension values of the headline series: those given replace what the rule
+    /// chose, the others stay as it chose them.
+    #[serde(default)]
+    pub headline: std::collections::BTreeMap<String, String>,
+    pub short_title: Option<String>,
+    pub topic: Option<String>,
+    pub nuts_edition: Option<String>,
 }
 
 #[cfg(test)]

@@ -6,6 +6,8 @@
 mod file;
 mod meta;
 
+pub use meta::SetByOperator;
+
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -262,20 +264,6 @@ pub struct FetchedFile<'a> {
     /// What the operator's settings file sets of it.
     pub set: Option<&'a SetByOperator>,
     pub source: SourceRecord,
-}
-
-/// What an operator sets of a fetched dataset in a settings file (`eurostat::described`): each
-/// field given replaces what the bundled catalogue or the rule says.
-#[derive(Debug, Default, Clone, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SetByOperator {
-    /// `unit` and dimension values of the headline series: those given replace what the rule
-    /// chose, the others stay as it chose them.
-    #[serde(default)]
-    pub headline: std::collections::BTreeMap<String, String>,
-    pub short_title: Option<String>,
-    pub topic: Option<String>,
-    pub nuts_edition: Option<String>,
 }
 
 /// Imports a file fetched from Eurostat as a snapshot of its dataset (none when it is the

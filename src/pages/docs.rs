@@ -6,7 +6,7 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-use super::escape;
+use super::html::escape;
 
 /// The `<main>` content of `/docs`.
 pub fn render(doc: &Value) -> String {

@@ -6,8 +6,10 @@
 //! memory (a reload forgets it).
 
 mod docs;
+mod html;
 
-use std::borrow::Cow;
+pub use html::escape;
+
 use std::fmt::Write as _;
 
 use hyper::body::Bytes;
@@ -178,28 +180,10 @@ fn layout(path: &str, title: &str, area: Area, base_path: &str, main: &str) -> B
     Bytes::from(page)
 }
 
-/// Text made safe for HTML content and quoted attribute values.
-pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.contains(['&', '<', '>', '"', '\'']) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    Cow::Owned(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::borrow::Cow;
 
     fn text(b: &Bytes) -> &str {
         std::str::from_utf8(b).unwrap()

@@ -5,6 +5,7 @@
 //! shown.
 
 pub mod claims;
+mod draft;
 mod model;
 pub mod numbers;
 mod peers;
@@ -26,7 +27,8 @@ use crate::store::briefings::{BriefingListRow, BriefingRow};
 use crate::store::observations::CitationRow;
 use crate::store::regions::RegionRow;
 pub use claims::{Claim, ClaimFlag, ClaimInput, OPERATIONS};
-pub use model::Prompt;
+pub use draft::{Break, Draft, Label, Section};
+pub use model::{Prompt, ProseModel};
 use verify::Author;
 pub use verify::Verification;
 
@@ -73,12 +75,6 @@ pub struct BriefingRegion {
     pub level: Option<i64>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Section {
-    pub heading: String,
-    pub text: String,
-}
-
 /// Who wrote the text.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Generator {
@@ -93,14 +89,6 @@ pub struct Generator {
     /// timed out): the deterministic text stands instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback_reason: Option<String>,
-}
-
-/// A writer of prose from a fact sheet: the configured model server. `write` gets the prompt
-/// (instructions, facts, and any quoted data) and returns the model's text, or why there is
-/// none.
-pub trait ProseModel {
-    fn name(&self) -> &str;
-    fn write(&self, prompt: &Prompt) -> Result<String, String>;
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -124,35 +112,6 @@ pub struct BriefingSummary {
     pub briefing_type: String,
     pub title: String,
     pub created_at: String,
-}
-
-/// A break in series a briefing names: a value flagged b, which starts a series its
-/// predecessors do not compare with.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Break {
-    pub dataset: String,
-    pub period: String,
-    pub citation: String,
-}
-
-/// A name or title the text quotes (it may hold digits that are no numbers).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Label {
-    pub text: String,
-    /// Of a dataset an account uploaded: the model gets it only as quoted data, and in a
-    /// model's text its digits count like any other.
-    pub private: bool,
-}
-
-/// What the writer hands the verifier.
-pub struct Draft {
-    pub title: String,
-    pub sections: Vec<Section>,
-    pub claims: Vec<Claim>,
-    /// Names and titles the text quotes.
-    pub labels: Vec<Label>,
-    pub breaks: Vec<Break>,
-    pub not_covered: Vec<String>,
 }
 
 /// The region a briefing of `briefing_type` about `region_code` would be about: 422 for a type

@@ -8,7 +8,8 @@
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{Draft, ProseModel, Section, verify};
+use super::draft::{Draft, Section};
+use super::verify;
 
 const SYSTEM: &str = "You rewrite short briefings about European regions for policy analysts, in clear, plain English. \
 Use only the facts in the fact sheet. Every number you write must be one of the claims, written character for character as its `reads` text \
@@ -24,6 +25,14 @@ Answer with JSON only: {\"sections\": [{\"heading\": \"...\", \"text\": \"...\"}
 /// Most sections a model's answer may have, and most characters in all of them.
 const MAX_SECTIONS: usize = 40;
 const MAX_CHARS: usize = 40_000;
+
+/// A writer of prose from a fact sheet: the configured model server. `write` gets the prompt
+/// (instructions, facts, and any quoted data) and returns the model's text, or why there is
+/// none.
+pub trait ProseModel {
+    fn name(&self) -> &str;
+    fn write(&self, prompt: &Prompt) -> Result<String, String>;
+}
 
 /// What the model is sent.
 pub struct Prompt {
@@ -193,7 +202,7 @@ mod tests {
             }],
             claims: Vec::new(),
             labels: (private.iter())
-                .map(|p| super::super::Label {
+                .map(|p| super::super::draft::Label {
                     text: (*p).into(),
                     private: true,
                 })

@@ -11,9 +11,12 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::claims::{Claim, Operation};
-use super::{Break, Label, Section, numbers};
+use super::draft::{Break, Label, Section};
+use super::numbers;
 use crate::domain::{Error, decimals};
 use beside::ClaimRows;
+pub use cited_row::CitedRow;
+pub(super) use labels::label_spans;
 use words::{
     AFTER_PERIOD, BEFORE_PERIOD, CHANGING, COMPARING, NOT_SUPERLATIVES, NUMBER_WORDS,
     PERCENT_WORDS, RANK_WORDS, ROMAN_COUNTRY_CODES, UNIT_WORDS,
@@ -48,32 +51,6 @@ pub enum Author {
 
 /// How the verifier reads a cited row (None: no such row), each once.
 type ReadRow<'a> = dyn FnMut(&str) -> Result<Option<Rc<CitedRow>>, Error> + 'a;
-
-/// A cited row as the verifier reads it.
-pub struct CitedRow {
-    pub period: String,
-    pub region: String,
-    /// The region's name, as the text may call it.
-    pub region_name: String,
-    pub value: Option<f64>,
-    /// The value as published (its decimals are the rounding a claim must show).
-    pub value_text: String,
-    /// Its unit: an index's (`I15`) names the base year the text may write as a period.
-    pub unit: String,
-    pub flags: String,
-    pub conf_status: String,
-}
-
-impl CitedRow {
-    /// Its flags as claims carry them: the letters, and `c` for a confidential status.
-    fn flag_codes(&self) -> BTreeSet<char> {
-        let mut codes: BTreeSet<char> = self.flags.chars().collect();
-        if self.conf_status.eq_ignore_ascii_case("c") {
-            codes.insert('c');
-        }
-        codes
-    }
-}
 
 /// Checks `sections` against `claims`, reading each cited row through `rows` (None: no such
 /// row). Names and titles in `labels` (such as "Physicians per 100 000 inhabitants") are not
@@ -324,32 +301,6 @@ impl Cited {
             self.names.insert(row.region.clone(), called);
         }
     }
-}
-
-/// Where `labels` stand whole in `text`, each with the label's index: not inside a longer word or
-/// number (a dataset titled "1" is not in "10" or "1.5"). Every such occurrence, overlapping ones
-/// too ("5 Jobs" and "Jobs in Oberbayern" in "5 Jobs in Oberbayern"), in text order.
-pub(super) fn label_spans(text: &str, labels: &[&str]) -> Vec<(Range<usize>, usize)> {
-    let mut spans: Vec<(Range<usize>, usize)> = Vec::new();
-    for (index, label) in labels.iter().enumerate().filter(|(_, l)| !l.is_empty()) {
-        let mut from = 0;
-        while let Some(found) = text[from..].find(label) {
-            let (at, end) = (from + found, from + found + label.len());
-            let before = text[..at].chars().rev().take(2).collect::<Vec<_>>();
-            let after = text[end..].chars().take(2).collect::<Vec<_>>();
-            let joins = |near: &[char]| match near {
-                [c, ..] if c.is_alphanumeric() => true,
-                ['.' | ',', d, ..] => d.is_ascii_digit(),
-                _ => false,
-            };
-            if !joins(&before) && !joins(&after) {
-                spans.push((at..end, index));
-            }
-            from = at + text[at..].chars().next().map_or(1, char::len_utf8);
-        }
-    }
-    spans.sort_by_key(|(span, index)| (span.start, *index));
-    spans
 }
 
 /// `text` with each cited period blanked where it stands as a date: a whole word after one of
@@ -726,6 +677,8 @@ fn check_claim(
 }
 
 mod beside;
+mod cited_row;
+mod labels;
 #[cfg(test)]
 mod tests;
 mod words;

@@ -22,7 +22,7 @@ pub(super) struct ClaimRows {
 
 impl ClaimRows {
     /// What `claim` is of, given the rows read for it, in order.
-    pub fn of(claim: &Claim, rows: &[std::rc::Rc<super::CitedRow>]) -> ClaimRows {
+    pub fn of(claim: &Claim, rows: &[std::rc::Rc<super::cited_row::CitedRow>]) -> ClaimRows {
         let has_unit = match claim.operation.as_deref().and_then(Operation::parse) {
             None => true,
             Some(operation) => operation == Operation::Difference,
@@ -183,10 +183,12 @@ pub(super) fn beside(
         }
         let called_lower: Vec<String> = called.iter().map(|n| n.to_lowercase()).collect();
         let called_lower: Vec<&str> = called_lower.iter().map(String::as_str).collect();
-        let by_name = (super::label_spans(&lower, &called_lower).into_iter().next())
-            .map(|(_, i)| called[i].as_str());
-        let by_code =
-            (!super::label_spans(clause, &[code.as_str()]).is_empty()).then_some(code.as_str());
+        let by_name = (super::labels::label_spans(&lower, &called_lower)
+            .into_iter()
+            .next())
+        .map(|(_, i)| called[i].as_str());
+        let by_code = (!super::labels::label_spans(clause, &[code.as_str()]).is_empty())
+            .then_some(code.as_str());
         if let Some(name) = by_name.or(by_code) {
             return Some(format!(
                 "the text names {name} after {what}, which claim {id} does not compare with"

@@ -10,10 +10,10 @@
 use std::sync::Arc;
 
 use super::claims::{ClaimBook, Operation};
+use super::draft::{Break, Draft, Label, Section};
 use super::peers::{self, Among, Group};
 use super::source::{ReadOnce, Source};
 use super::wording::{self, additive, listed};
-use super::{Break, Draft, Label, Section};
 use crate::bundled::Catalogue;
 use crate::domain::Error;
 use crate::domain::series::{self, Chosen};
