@@ -3,7 +3,9 @@
 # callgrind: repeatable for the same binary and requests whatever else the machine does, so a
 # change of a few percent shows, where wrk's req/s on a shared 2-core machine varies by ±10 %.
 #
-#   benches/instructions.sh [BINARY]      (default: target/release/regintel, built if missing)
+#   benches/instructions.sh [BINARY]      (default: target/release/regintel, built if missing: the
+#                                          build without the profile; the load bench builds the
+#                                          packaged one into target/shipped/packaged/regintel)
 #
 # It imports the bundled data into a temporary directory, starts the server under callgrind
 # with the answer cache off, waits until it holds the public rows in memory, sends the first N

@@ -7,7 +7,7 @@
 //! Layers, top to bottom; each uses only layers below it, never one above or beside it (the
 //! `layering` test checks every `crate::` path against this list):
 //!
-//! - `main.rs` / [`cli`]: the command line; flags in `cli`, and one module per command (`demo`,
+//! - `main.rs` / [`cli`]: the command line; commands and flags in `cli`, and one module per command (`demo`,
 //!   `check`, `backup`, `admin` for `import`, `account` and `key`), starting the server
 //!   (`launch`) and logging, as text or JSON lines, with keys redacted (`logging`).
 //! - [`app`]: [`start`] takes a bound listener and a shutdown signal; builds [`state::AppState`]

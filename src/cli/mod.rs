@@ -1,10 +1,10 @@
-//! The command line: `demo`, `serve`, `import`, `account`, `key`, `openapi`, `check`, `backup`,
-//! `migrate`. Settings
-//! come from flags or `REGINTEL_*` environment variables, with the defaults of
-//! [`crate::config::defaults`]; bad settings stop the program with a message saying what to fix.
-//! The commands and their flags are in `command_line`, the flags several share and how each
-//! becomes a setting in `args`; this module runs the command given. The commands are carried out by
-//! `demo`, `launch` (`serve`), `admin` (`import`, `account`, `key`), `check`, `backup`,
+//! The command line: `demo`, `serve`, `import`, `account`, `key`, `fetch`, `sync`, `bundle`,
+//! `mcp`, `openapi`, `check`, `backup`, `migrate`. Settings come from flags or `REGINTEL_*`
+//! environment variables, with the defaults of [`crate::config::defaults`]; bad settings stop the
+//! program with a message saying what to fix. The commands and their flags are in
+//! `command_line`, the flags several share and how each becomes a setting in `args`; this module
+//! runs the command given. The commands are carried out by `demo`, `launch` (`serve`), `admin`
+//! (`import`, `account`, `key`), `fetch` (`fetch`, `sync`, `bundle`), `mcp`, `check`, `backup`,
 //! `migrate` and [`crate::openapi`] (`openapi`).
 
 mod admin;

@@ -1,6 +1,8 @@
-//! Where the store keeps its data, and the pools of connections to it: the SQLite file of the
-//! data dir (one process, the default), or a PostgreSQL database that several nodes share.
-//! Above this module a connection is a [`Db`]; nothing else differs.
+//! Which backend the store runs on, and its pools of connections: the SQLite file of the data dir
+//! (one process, the default; `store::sqlite`) or a PostgreSQL database that several nodes share
+//! (`store::postgres`); [`Admin`], an operator's connection outside the pools; and
+//! [`check_postgres`], what `regintel check` reads of a PostgreSQL database. Above this module a
+//! connection is a [`Db`]; nothing else differs.
 
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};

@@ -9,6 +9,10 @@
 //! [`Store::lookup`]), and there are at least as many as threads that can hold one at a time
 //! (each is held for a synchronous read). Everything that may wait (for a connection, or for the
 //! database's one writer) uses [`Store::scoped`] or [`Store::system`] from a blocking thread.
+//!
+//! The layout, floor by floor (`values`, `schema`; `postgres`; the `sql` facade; `rows`; the data
+//! held in memory; `sqlite`; `backend`; `connections`; the query modules), and what a new table
+//! or query touches: docs/architecture.md, "Adding a table or a query".
 
 pub mod accounts;
 pub mod backend;

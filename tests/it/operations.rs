@@ -1,6 +1,6 @@
 //! What an operations team relies on: `check` and `backup`, the metrics, JSON logs, the systemd
 //! protocol (readiness, stopping, socket activation), the Debian package and the profile its
-//! optimised build is laid out by.
+//! packaged build is laid out by.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -1210,17 +1210,21 @@ fn wrapped(args: &[&str]) -> Vec<String> {
 }
 
 /// Plain builds (`cargo build`, `cargo test`, `cargo run --release`) run no wrapper: no Cargo
-/// configuration of the repository names one. The packaged build (`--config pgo/cargo.toml`:
-/// `cargo deb` and the benches) is laid out by the release's profile, the one of Cargo.toml's
+/// configuration of the repository names one or sets compiler flags (an offline build's
+/// vendoring configuration may stand there). The packaged build (`cargo deb -- --config
+/// pgo/cargo.toml` and the benches) is laid out by the release's profile, the one of Cargo.toml's
 /// version, named by an absolute path (Cargo compiles dependencies in other directories); build
 /// scripts and proc-macros are compiled as they are.
 #[test]
 fn only_packaged_builds_use_the_release_profile() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    assert!(
-        !root.join(".cargo/config.toml").exists() && !root.join(".cargo/config").exists(),
-        "plain builds read no repository configuration"
-    );
+    for name in [".cargo/config.toml", ".cargo/config"] {
+        let config = std::fs::read_to_string(root.join(name)).unwrap_or_default();
+        assert!(
+            !config.contains("rustc-wrapper") && !config.contains("rustflags"),
+            "{name} changes how plain builds compile"
+        );
+    }
     let config = std::fs::read_to_string(root.join("pgo/cargo.toml")).unwrap();
     assert!(
         config

@@ -1,8 +1,9 @@
 //! AI briefings (`POST /briefings`): a short text about a region in which every number is a claim
 //! tied to cited rows. The deterministic writer (`writer`) picks the facts and writes the text,
 //! following the rules of `docs/analysis.md` (`peers` finds whom a region is ranked among,
-//! `wording` how things are named); the verifier (`verify`) re-reads it before it is stored or
-//! shown.
+//! `wording` how things are named) and hands the verifier a `draft`; a configured model server
+//! may write the prose instead (`model`); the verifier (`verify`) re-reads it before it is stored
+//! or shown.
 
 pub mod claims;
 mod draft;

@@ -1,6 +1,8 @@
-//! The store on PostgreSQL, for several stateless nodes sharing one database: the schema
-//! (`schema.postgres.sql`, migrated under an advisory lock so that nodes starting together
-//! migrate once) and the request role whose connections row-level security binds.
+//! The store on PostgreSQL, for several stateless nodes sharing one database: the connection
+//! with its prepared statements, cursors and COPY (`conn`), the store's SQL in PostgreSQL's
+//! words (`translate`), the pool (`pool`), the request role whose connections row-level security
+//! binds (`roles`), the schema's migrations (`migrate`, under an advisory lock so that nodes
+//! starting together migrate once), and throwaway databases for tests (`testing`).
 
 pub mod conn;
 pub mod migrate;

@@ -1,15 +1,18 @@
 //! SQL on either database. The store's queries are written once, against [`Db`], a connection of
 //! SQLite or of PostgreSQL: placeholders as `?1`, `?2` (PostgreSQL's `$1`, `$2` are written for
-//! it), values bound and read through [`Param`] and [`Column`], which convert between SQLite's
-//! few storage classes and PostgreSQL's types (a boolean column is an integer to SQLite). Where
-//! the dialects differ a query asks [`Db::dialect`]; everything else is the same text.
+//! it; `store/postgres/translate.rs`), values bound and read through `store::values`' [`Param`]
+//! and [`Column`], which convert between SQLite's few storage classes and PostgreSQL's types (a
+//! boolean column is an integer to SQLite). Where the dialects differ a query asks
+//! [`Db::dialect`]; everything else is the same text. The few branches that are no query's own
+//! are here: whether a table or column exists ([`Db::table_exists`], [`Db::column_exists`]) and
+//! a transaction's advisory lock ([`Tx::lock_transaction`]).
 //!
 //! PostgreSQL gives a parameter the type of its first use: write `col = ?1 OR ?1 IS NULL`, not
 //! `?1 IS NULL OR col = ?1` (which it refuses to prepare: "could not determine data type").
 
 use std::ops::Deref;
 
-use super::postgres::conn as postgres;
+use super::postgres::conn as pg;
 pub use super::postgres::conn::PgConn;
 pub(crate) use super::values::params;
 pub use super::values::{Column, Owned, Param, SqlError, SqlResult, Value, refused_text_in};
@@ -41,7 +44,7 @@ impl<T> OptionalExtension<T> for SqlResult<T> {
 /// A row of a result.
 pub enum Row<'r> {
     Sqlite(&'r rusqlite::Row<'r>),
-    Postgres(&'r ::postgres::Row),
+    Postgres(&'r postgres::Row),
 }
 
 impl<'r> Row<'r> {
@@ -86,7 +89,7 @@ impl<'r> Row<'r> {
         match self {
             Row::Sqlite(row) => Ok(T::from_sqlite(row, index)?),
             Row::Postgres(row) => {
-                let value = postgres::column(row, index)?;
+                let value = pg::column(row, index)?;
                 T::from_owned(value).map_err(|message| SqlError::Conversion {
                     column: index,
                     message,
@@ -108,10 +111,10 @@ pub enum Stmt<'c> {
     Sqlite(rusqlite::CachedStatement<'c>),
     /// One prepared for a single use ([`Db::prepare`]).
     SqliteOnce(rusqlite::Statement<'c>),
-    Postgres(&'c PgConn, ::postgres::Statement),
+    Postgres(&'c PgConn, postgres::Statement),
     /// One whose rows are many ([`Db::prepare_streamed`]): its SQL, to read them through a
     /// cursor.
-    PostgresStreamed(&'c PgConn, ::postgres::Statement, String),
+    PostgresStreamed(&'c PgConn, postgres::Statement, String),
 }
 
 impl<'c> Db<'c> {
@@ -144,20 +147,6 @@ impl<'c> Db<'c> {
         self.query_row(sql, params![table, column], |r| r.get(0))
     }
 
-    /// Within a write transaction: waits until no other transaction holds `key`, and holds it
-    /// until this one ends. PostgreSQL's transaction advisory lock; on SQLite nothing, since its
-    /// write transactions already exclude each other.
-    pub fn lock_transaction(&self, key: i64) -> SqlResult<()> {
-        if self.dialect() == Dialect::Postgres {
-            self.query_row(
-                "SELECT pg_advisory_xact_lock(?1)::text",
-                params![key],
-                |r| r.get::<String>(0),
-            )?;
-        }
-        Ok(())
-    }
-
     /// The statement `sql`, prepared once per connection and kept.
     pub fn prepare_cached(&self, sql: &str) -> SqlResult<Stmt<'c>> {
         match *self {
@@ -177,7 +166,7 @@ impl<'c> Db<'c> {
 
     /// The statement `sql`, kept as [`Db::prepare_cached`] keeps one, for a query of many rows:
     /// on PostgreSQL, in a transaction, its rows are read a batch at a time
-    /// ([`postgres::Streamed`]), not all at once.
+    /// ([`pg::Streamed`]), not all at once.
     pub fn prepare_streamed(&self, sql: &str) -> SqlResult<Stmt<'c>> {
         match *self {
             Db::Sqlite(conn) => Ok(Stmt::Sqlite(conn.prepare_cached(sql)?)),
@@ -249,7 +238,7 @@ impl<'c> Stmt<'c> {
     #[allow(clippy::type_complexity)]
     fn split(
         &mut self,
-    ) -> Result<&mut rusqlite::Statement<'c>, (&'c PgConn, &::postgres::Statement)> {
+    ) -> Result<&mut rusqlite::Statement<'c>, (&'c PgConn, &postgres::Statement)> {
         match self {
             Stmt::Sqlite(stmt) => Ok(stmt),
             Stmt::SqliteOnce(stmt) => Ok(stmt),
@@ -309,7 +298,7 @@ impl<'c> Stmt<'c> {
         if let Stmt::PostgresStreamed(conn, _, sql) = self
             && conn.in_transaction()
         {
-            return Ok(Rows::Streamed(postgres::Streamed::new(conn, sql, params)?));
+            return Ok(Rows::Streamed(pg::Streamed::new(conn, sql, params)?));
         }
         Ok(match self.split() {
             Ok(stmt) => {
@@ -323,8 +312,8 @@ impl<'c> Stmt<'c> {
 
 enum Rows<'s> {
     Sqlite(rusqlite::Rows<'s>),
-    Postgres(std::vec::IntoIter<::postgres::Row>),
-    Streamed(postgres::Streamed<'s>),
+    Postgres(std::vec::IntoIter<postgres::Row>),
+    Streamed(pg::Streamed<'s>),
 }
 
 /// The rows of [`Stmt::query`].
@@ -333,7 +322,7 @@ pub struct Cursor<'s>(Rows<'s>);
 /// A row of a [`Cursor`]: SQLite's is borrowed from the statement, PostgreSQL's held.
 pub enum CursorRow<'c> {
     Sqlite(&'c rusqlite::Row<'c>),
-    Postgres(::postgres::Row),
+    Postgres(postgres::Row),
 }
 
 impl CursorRow<'_> {
@@ -438,7 +427,7 @@ impl Drop for ReadSnapshot<'_> {
 /// thousands of rows an insert per row (a round trip each) would take minutes to match.
 pub enum BulkInsert<'c> {
     Sqlite(Stmt<'c>),
-    Postgres(postgres::Copy<'c>),
+    Postgres(pg::Copy<'c>),
 }
 
 impl<'c> Db<'c> {
@@ -454,9 +443,7 @@ impl<'c> Db<'c> {
                     places.join(", ")
                 ))?))
             }
-            Db::Postgres(conn) => Ok(BulkInsert::Postgres(postgres::Copy::new(
-                conn, table, columns,
-            )?)),
+            Db::Postgres(conn) => Ok(BulkInsert::Postgres(pg::Copy::new(conn, table, columns)?)),
         }
     }
 }
@@ -498,6 +485,19 @@ impl<'c> Deref for Tx<'c> {
 }
 
 impl Tx<'_> {
+    /// Waits until no other transaction holds `key`, and holds it until this one ends. PostgreSQL's transaction advisory lock; on SQLite nothing, since its
+    /// write transactions already exclude each other.
+    pub fn lock_transaction(&self, key: i64) -> SqlResult<()> {
+        if self.db.dialect() == Dialect::Postgres {
+            self.db.query_row(
+                "SELECT pg_advisory_xact_lock(?1)::text",
+                params![key],
+                |r| r.get::<String>(0),
+            )?;
+        }
+        Ok(())
+    }
+
     pub fn commit(mut self) -> SqlResult<()> {
         self.open = false;
         if let Db::Postgres(conn) = self.db {
