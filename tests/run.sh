@@ -6,7 +6,8 @@
 # tests/python-requirements.txt, into a venv under target/; the wheels the Python client installs
 # from; the MCP Python SDK at the versions of tests/mcp-requirements.txt, into a venv of its
 # own), starts a throwaway PostgreSQL cluster (tests/postgres-cluster.sh, which installs Debian's
-# postgresql when missing), then runs every test with cargo-nextest (or cargo test).
+# postgresql when missing), then runs every test with cargo-nextest (installed at a pinned
+# version when missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian packages: the browser for the account area's tests, systemd-analyze for the units'
@@ -76,8 +77,10 @@ postgres_dir="$PWD/target/postgres-cluster"
 bash tests/postgres-cluster.sh start "$postgres_dir"
 trap 'bash tests/postgres-cluster.sh stop "$postgres_dir"' EXIT
 export REGINTEL_TEST_POSTGRES="$postgres_dir/socket"
-if cargo nextest --version >/dev/null 2>&1; then
-    cargo nextest run --no-fail-fast "$@"
-else
-    cargo test "$@"
+# cargo-nextest runs each test in a process of its own and ends one that hangs (after how long:
+# .config/nextest.toml); `cargo test` does neither, so there is no falling back to it.
+nextest_version=0.9.143
+if ! cargo nextest --version >/dev/null 2>&1; then
+    cargo install --quiet --locked cargo-nextest --version "$nextest_version"
 fi
+cargo nextest run --no-fail-fast "$@"
