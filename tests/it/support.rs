@@ -709,15 +709,27 @@ pub struct Conn {
     sender: Sender,
 }
 
+/// How long a test waits for one answer: far beyond any single answer the suite waits for, so
+/// that only a hang meets it.
+const REQUEST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(300);
+
 impl Conn {
     pub fn is_h2(&self) -> bool {
         matches!(self.sender, Sender::H2(_))
     }
 
+    /// The answer to `req`; a request with no whole answer within [`REQUEST_DEADLINE`] fails
+    /// the test naming it, rather than leaving it to hang.
     pub async fn send(&mut self, req: Request<'_>) -> Resp {
         let what = format!("{} {}", req.method, req.path);
-        self.try_send(req)
+        tokio::time::timeout(REQUEST_DEADLINE, self.try_send(req))
             .await
+            .unwrap_or_else(|_| {
+                panic!(
+                    "no whole answer within {} s: {what}",
+                    REQUEST_DEADLINE.as_secs()
+                )
+            })
             .unwrap_or_else(|| panic!("request failed: {what}"))
     }
 
