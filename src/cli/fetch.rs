@@ -330,8 +330,8 @@ pub fn run(args: FetchArgs, format: LogFormat) -> anyhow::Result<()> {
 fn supply_lock(
     store: &crate::store::Store,
     data_dir: &std::path::Path,
-) -> anyhow::Result<crate::eurostat::lock::Lock> {
-    crate::eurostat::lock::Lock::take(store, data_dir)?.context(
+) -> anyhow::Result<crate::store::process_lock::ProcessLock> {
+    crate::eurostat::lock::take(store, data_dir)?.context(
         "another fetch, sync or bundle import of this database is running: try again when it has ended",
     )
 }

@@ -6,24 +6,17 @@ use std::path::Path;
 use crate::store::Store;
 use crate::store::process_lock::ProcessLock;
 
-/// The lock of a database's data supply, held by a sync, a fetch or a bundle's import while it
-/// runs: PostgreSQL's advisory lock of a session (its nodes share the database, not a disk);
-/// SQLite's a file lock in the downloads directory (only one machine writes it).
-pub struct Lock {
-    _held: ProcessLock,
-}
-
 /// The advisory lock key of syncs ("eurosync").
 const SYNC_LOCK: i64 = 0x6575_726f_7379_6e63;
 
-impl Lock {
-    /// The lock, or None when another sync, fetch or import holds it.
-    pub fn take(store: &Store, data_dir: &Path) -> anyhow::Result<Option<Lock>> {
-        let held = ProcessLock::try_take(store, SYNC_LOCK, || {
-            Ok(super::fetch::downloads_dir(data_dir)?.join("sync.lock"))
-        })?;
-        Ok(held.map(|held| Lock { _held: held }))
-    }
+/// The lock of a database's data supply, held by a sync, a fetch or a bundle's import while it
+/// runs (held until dropped), or None when another holds it: PostgreSQL's advisory lock of a
+/// session (its nodes share the database, not a disk); SQLite's a file lock in the downloads
+/// directory (only one machine writes it).
+pub fn take(store: &Store, data_dir: &Path) -> anyhow::Result<Option<ProcessLock>> {
+    ProcessLock::try_take(store, SYNC_LOCK, || {
+        Ok(super::fetch::downloads_dir(data_dir)?.join("sync.lock"))
+    })
 }
 
 #[cfg(test)]
@@ -36,10 +29,10 @@ mod tests {
     fn one_sync_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path(), 1).unwrap();
-        let first = Lock::take(&store, dir.path()).unwrap();
+        let first = take(&store, dir.path()).unwrap();
         assert!(first.is_some());
-        assert!(Lock::take(&store, dir.path()).unwrap().is_none());
+        assert!(take(&store, dir.path()).unwrap().is_none());
         drop(first);
-        assert!(Lock::take(&store, dir.path()).unwrap().is_some());
+        assert!(take(&store, dir.path()).unwrap().is_some());
     }
 }

@@ -44,7 +44,7 @@ pub fn sync(
     room: &Room,
     progress: &mut Progress,
 ) -> anyhow::Result<Report> {
-    let Some(_lock) = super::lock::Lock::take(store, data_dir)? else {
+    let Some(_lock) = super::lock::take(store, data_dir)? else {
         return Ok(Report {
             already_running: true,
             ..Report::default()

@@ -8,7 +8,7 @@ use anyhow::Context;
 
 use super::backend::Admin;
 use super::connections::Store;
-use super::sql::{Dialect, params};
+use super::sql::params;
 
 /// Held until dropped. On PostgreSQL only the key tells locks apart, on SQLite only the file:
 /// two kinds of work that must exclude each other use the same key and the same file.
@@ -33,8 +33,10 @@ impl ProcessLock {
         key: i64,
         lock_file: impl FnOnce() -> anyhow::Result<PathBuf>,
     ) -> anyhow::Result<Option<ProcessLock>> {
-        let admin = store.admin()?;
-        if admin.sql().dialect() == Dialect::Postgres {
+        // Only PostgreSQL's lock needs a connection of its own (one per holder: the session
+        // holds it); SQLite's is a file.
+        if store.shared() {
+            let admin = store.admin()?;
             let taken: bool =
                 admin
                     .sql()
