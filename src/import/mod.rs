@@ -20,7 +20,7 @@ use crate::runtime::progress::Progress;
 use crate::store::datasets::DatasetRow;
 use crate::store::generations;
 use crate::store::import::{self as write, DatasetMeta, ImportOutcome};
-use crate::store::sql::{Tx, params};
+use crate::store::sql::Tx;
 use crate::store::{Store, StoreError};
 use file::Input;
 
@@ -201,7 +201,7 @@ pub fn import_files(
     conn.page_cache(room.memory)?;
     let tx = conn.transaction()?;
     let mut report = ImportReport {
-        regions: classification_in_place(&tx)?,
+        regions: write::classification_in_place(&tx)?,
         datasets: Vec::new(),
     };
     for (file, checked) in &files {
@@ -222,25 +222,6 @@ pub fn import_files(
     }
     finish(tx, catalogue, &report, owner)?;
     Ok(report)
-}
-
-/// Writes the bundled classification where the database has none yet (an import of a file or
-/// a fetch before any `import --bundled`), so that the codes of the release's own regions are
-/// not taken for codes of earlier editions; the regions written. Where it is, `import --bundled`
-/// keeps it up to date, and this costs one lookup.
-fn classification_in_place(tx: &Tx<'_>) -> anyhow::Result<usize> {
-    let present: bool = tx.query_row(
-        "SELECT EXISTS (SELECT 1 FROM regions WHERE classification = 'NUTS')",
-        params![],
-        |r| r.get(0),
-    )?;
-    if present {
-        return Ok(0);
-    }
-    Ok(write::upsert_regions(
-        tx,
-        &crate::store::classification::bundled()?,
-    )?)
 }
 
 /// A dataset downloaded from Eurostat, decompressed, and what Eurostat says of it.
@@ -320,7 +301,7 @@ pub fn import_fetched(
     let mut conn = store.admin()?;
     conn.page_cache(room.memory)?;
     let tx = conn.transaction()?;
-    let regions = classification_in_place(&tx)?;
+    let regions = write::classification_in_place(&tx)?;
     // The data of the latest snapshot again: its rows stay cited to the download they came in.
     let same = write::latest_snapshot_sha(&tx, fetched.code, None)?.as_deref()
         == Some(checked.sha256.as_str());

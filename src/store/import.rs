@@ -20,7 +20,7 @@ use crate::store::datasets::{Replaced, RowChange};
 use crate::store::webhooks::{Audience, emit};
 use crate::webhooks::events;
 use regions::UnclassifiedRegions;
-pub use regions::{name_aggregates, upsert_regions};
+pub use regions::{classification_in_place, name_aggregates, upsert_regions};
 
 pub use crate::store::rows::observations::WITHDRAWN;
 

@@ -8,6 +8,25 @@ use crate::store::classification::RegionSource;
 use crate::store::regions::RegionRow;
 use crate::store::sql::{Db, SqlResult, Stmt, params};
 
+/// Writes the bundled classification where the database has none yet (an import of a file or
+/// a fetch before any `import --bundled`), so that the codes of the release's own regions are
+/// not taken for codes of earlier editions; the regions written. Where it is, `import --bundled`
+/// keeps it up to date, and this costs one lookup.
+pub fn classification_in_place(tx: &Db<'_>) -> anyhow::Result<usize> {
+    let present: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM regions WHERE classification = 'NUTS')",
+        params![],
+        |r| r.get(0),
+    )?;
+    if present {
+        return Ok(0);
+    }
+    Ok(upsert_regions(
+        tx,
+        &crate::store::classification::bundled()?,
+    )?)
+}
+
 /// Writes the classification's regions, each with its source (where its row stands, and the
 /// citation answers give it). Returns the rows inserted or changed.
 pub fn upsert_regions(tx: &Db<'_>, regions: &[(RegionRow, RegionSource)]) -> SqlResult<usize> {
