@@ -219,3 +219,44 @@ fn the_feature_index_names_every_file() {
         .collect();
     assert!(unlisted.is_empty(), "in no feature: {unlisted:#?}");
 }
+
+/// SQL's dialects are the store's business: no module outside `src/store/` branches on one.
+#[test]
+fn no_dialect_branch_outside_the_store() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let branching: Vec<String> = files
+        .iter()
+        .filter(|f| !f.starts_with(src.join("store")) && !f.ends_with("layering.rs"))
+        .filter(|f| {
+            let source = std::fs::read_to_string(f).unwrap();
+            source.contains("Dialect::") || source.contains(".dialect()")
+        })
+        .map(|f| f.strip_prefix(&src).unwrap().display().to_string())
+        .collect();
+    assert!(
+        branching.is_empty(),
+        "dialect branches outside the store: {branching:?}"
+    );
+}
+
+/// `store/mod.rs` is the store's face: it names the modules and hands on what the rest of the
+/// program uses, and defines nothing that the store's own modules would reach up for.
+#[test]
+fn the_store_module_defines_nothing() {
+    let face = include_str!("store/mod.rs");
+    let defining: Vec<&str> = face
+        .lines()
+        .map(str::trim)
+        .filter(|line| {
+            !(line.is_empty()
+                || line.starts_with("//")
+                || line.starts_with("pub mod ")
+                || line.starts_with("mod ")
+                || line.starts_with("pub use ")
+                || *line == "#[cfg(test)]")
+        })
+        .collect();
+    assert!(defining.is_empty(), "store/mod.rs defines: {defining:?}");
+}
