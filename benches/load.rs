@@ -410,17 +410,13 @@ fn regintel_bin(target_dir: &Path) -> Result<PathBuf> {
             "json-render-diagnostics",
             "--target-dir",
         ]);
-    if guided {
-        println!(
-            "building the shipped server: cargo build --profile packaged --config pgo/cargo.toml"
-        );
-        build
-            .arg(target_dir.join("shipped"))
-            .args(["--config", "pgo/cargo.toml"]);
+    let (dir, config): (&str, &[&str]) = if guided {
+        ("shipped", &["--config", "pgo/cargo.toml"])
     } else {
-        println!("building the shipped server without its profile (BENCH_PGO=off)");
-        build.arg(target_dir.join("shipped-plain"));
-    }
+        ("shipped-plain", &[])
+    };
+    println!("building the shipped server: cargo build --profile packaged {config:?}");
+    build.arg(target_dir.join(dir)).args(config);
     let out = build
         .stderr(Stdio::inherit())
         .output()

@@ -10,9 +10,8 @@ pub const POSTGRES: &str = include_str!("../../schema.postgres.sql");
 /// The first migration of a PostgreSQL database: the schema as SQLite's first ones left it.
 pub const POSTGRES_FIRST: i64 = 19;
 
-/// Every table of the schema, parents before the tables whose foreign keys name them. The
-/// PostgreSQL-only `request_login` (the request role this database made) is made by the target's own
-/// migration, never copied.
+/// Every table of the schema that a copy into PostgreSQL carries, parents before the tables
+/// whose foreign keys name them.
 pub const TABLES: &[&str] = &[
     "store_meta",
     "accounts",
