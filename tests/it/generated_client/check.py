@@ -29,15 +29,24 @@ keyed = AuthenticatedClient(
 )
 
 
+def check(condition, message):
+    """An assertion that `python -O` cannot remove: raises AssertionError with `message`."""
+    if not condition:
+        raise AssertionError(message)
+
+
 # Anonymous callers may use the public routes: their functions take a plain Client.
 for public in (get_region_profile, get_region, compare_regions, list_regions, get_citation):
     client_type = inspect.signature(public.sync).parameters["client"].annotation
-    assert Client in typing.get_args(client_type), (public.__name__, client_type)
+    check(
+        Client in typing.get_args(client_type),
+        f"{public.__name__} does not take a plain Client: its client is {client_type}",
+    )
 
 
 def typed(answer, model):
     """The answer, which must be the model of a successful response, not an error envelope."""
-    assert type(answer).__name__ == model, f"expected {model}, got {answer!r}"
+    check(type(answer).__name__ == model, f"expected {model}, got {answer!r}")
     return answer
 
 
@@ -45,30 +54,39 @@ profile = typed(
     get_region_profile.sync(region_code="DE21", client=anonymous),
     "GetRegionProfileResponse200",
 ).data
-assert profile.region.code == "DE21", profile.region
+check(profile.region.code == "DE21", f"profile of DE21 is of another region: {profile.region!r}")
 citation_id = profile.indicators[0].latest.citation
 
 region = typed(get_region.sync(region_code="DE2", client=anonymous), "GetRegionResponse200")
-assert region.data.code == "DE2"
+check(region.data.code == "DE2", f"region DE2 answered as {region.data.code!r}")
 
 comparison = typed(
     compare_regions.sync(client=anonymous, regions="DE21,FR10", dataset="tgs00010"),
     "CompareRegionsResponse200",
 ).data
-assert [r.region.code for r in comparison.regions] == ["DE21", "FR10"], comparison
+check(
+    [r.region.code for r in comparison.regions] == ["DE21", "FR10"],
+    f"comparison of DE21,FR10 is not of DE21 then FR10: {comparison!r}",
+)
 
 regions = typed(
     list_regions.sync(client=anonymous, level=2, country="AT"), "ListRegionsResponse200"
 ).data
-assert regions and all(r.code.startswith("AT") for r in regions), regions
+check(
+    regions and all(r.code.startswith("AT") for r in regions),
+    f"NUTS 2 regions of AT are none or not all Austrian: {regions!r}",
+)
 
 citation = typed(
     get_citation.sync(citation_id=citation_id, client=anonymous), "GetCitationResponse200"
 ).data
-assert citation.id == citation_id
+check(citation.id == citation_id, f"citation {citation_id} answered as {citation.id!r}")
 
 csv = export_dataset.sync(dataset_code="tgs00010", client=keyed)
-assert isinstance(csv, str) and csv.startswith("dataset_code,"), csv[:200]
+check(
+    isinstance(csv, str) and csv.startswith("dataset_code,"),
+    f"export of tgs00010 is not CSV with its header: {csv!r:.200}",
+)
 
 typed(
     create_dataset.sync(
@@ -85,7 +103,7 @@ loaded = typed(
     ),
     "PutDatasetDataResponse200",
 ).data
-assert loaded.added == 1, loaded
+check(loaded.added == 1, f"loading one row into mine did not add one: {loaded!r}")
 mine = typed(get_dataset.sync(dataset_code="mine", client=keyed), "GetDatasetResponse200")
-assert mine.data.code == "mine"
+check(mine.data.code == "mine", f"dataset mine answered as {mine.data.code!r}")
 print("ok")

@@ -224,15 +224,19 @@ class Client:
         return parse(self._send(request, idempotent=True).json())
 
     def _pages(self, request: Callable[[str | Unset], Mapping[str, Any]], parse: Callable[[Mapping[str, Any]], Any]) -> Iterator[Any]:
-        """Every item of a paged list, page after page (`meta.next_cursor`)."""
+        """Every item of a paged list, page after page (`meta.next_cursor`); a next page that was
+        read already (a server that pages in a circle) raises instead of looping for ever."""
         cursor: str | Unset = UNSET
+        read: set[str] = set()
         while True:
             page = self._get(request(cursor), parse)
             yield from page.data
             if not page.meta.next_cursor:
                 return
-            if page.meta.next_cursor == cursor:
-                raise RegintelError("the list's next page is the same page", code="paging", status=0)
+            if page.meta.next_cursor in read or page.meta.next_cursor == cursor:
+                raise RegintelError("the list's next page is a page already read", code="paging", status=0)
+            if isinstance(cursor, str):
+                read.add(cursor)
             cursor = page.meta.next_cursor
 
     def _authenticated(self) -> AuthenticatedClient:

@@ -11,6 +11,7 @@ import hmac
 import importlib
 import inspect
 import io
+import itertools
 import json
 import pathlib
 import pkgutil
@@ -78,6 +79,27 @@ def test_an_answer_without_an_envelope_still_raises() -> None:
     assert (raised.value.status, raised.value.code) == (502, "http_502")
 
 
+@pytest.mark.parametrize(
+    ("status", "code", "details", "kind"),
+    [
+        (403, "insufficient_tier", {"required_tier": "institutional", "current_tier": "professional"}, regintel.ForbiddenError),
+        (409, "conflict", {}, regintel.ConflictError),
+    ],
+)
+def test_a_refused_or_conflicting_briefing_raises_its_kind_with_the_envelope_fields(
+    status: int, code: str, details: dict[str, object], kind: type[regintel.RegintelError]
+) -> None:
+    server = Server(envelope_error(status, code, "not for this account", details))
+    with pytest.raises(kind) as raised:
+        server.client().create_briefing("DE21", "economy")
+    error = raised.value
+    assert type(error) is kind
+    assert (error.status, error.code, error.message, error.request_id) == (status, code, "not for this account", "req_0123")
+    assert error.details == details
+    assert f"{status} {code}" in str(error) and "req_0123" in str(error)
+    assert len(server.requests) == 1 and server.waits == []
+
+
 def test_a_get_waits_as_retry_after_asks_then_succeeds() -> None:
     server = Server(
         envelope_error(429, "rate_limit_exceeded", "per minute", headers={"Retry-After": "7"}),
@@ -139,6 +161,33 @@ def test_a_list_is_iterated_over_every_page() -> None:
     assert codes == ["AT1", "AT2", "AT3", "AT31", "AT32"]
     assert [r.url.params.get("cursor") for r in server.requests] == [None, "c1", "c2"]
     assert all(r.url.params["limit"] == "2" for r in server.requests)
+
+
+@pytest.mark.parametrize(
+    ("pages", "asked"),
+    [
+        # Every answer names "c1" as the next page, the page asked for included.
+        ({None: "c1", "c1": "c1"}, [None, "c1"]),
+        # Pages in a circle: c1, c2, then c1 again.
+        ({None: "c1", "c1": "c2", "c2": "c1"}, [None, "c1", "c2"]),
+    ],
+)
+def test_a_list_whose_next_page_was_read_already_raises_instead_of_paging_forever(
+    pages: dict[str | None, str], asked: list[str | None]
+) -> None:
+    def circling(request: httpx.Request) -> httpx.Response:
+        meta = {**META, "limit": 2, "next_cursor": pages[request.url.params.get("cursor")]}
+        return httpx.Response(200, json={"data": [region("AT1"), region("AT2")], "meta": meta})
+
+    server = Server(circling)
+    codes: list[str] = []
+    with pytest.raises(regintel.RegintelError) as raised:
+        # Bounded, so that without the guard the test fails rather than hangs.
+        for item in itertools.islice(server.client().regions(country="AT", page_size=2), 100):
+            codes.append(item.code)
+    assert (raised.value.code, raised.value.status) == ("paging", 0)
+    assert codes[:2] == ["AT1", "AT2"]
+    assert [r.url.params.get("cursor") for r in server.requests] == asked
 
 
 def test_every_paged_list_of_the_api_has_an_iterator() -> None:
@@ -243,6 +292,25 @@ def test_timeout_and_a_ca_file_without_httpx_deprecations() -> None:
         http = client.generated.get_httpx_client()
     assert http.timeout.read == 30.0
     client.close()
+
+
+@pytest.mark.parametrize("timeout", [httpx.ConnectTimeout, httpx.ReadTimeout])
+def test_a_server_that_does_not_answer_in_time_raises_a_transport_error_without_a_retry(
+    timeout: type[httpx.TimeoutException],
+) -> None:
+    def too_slow(request: httpx.Request) -> httpx.Response:
+        # What httpx's transport raises once the request's timeout has passed.
+        raise timeout("timed out", request=request)
+
+    server = Server(too_slow)
+    with pytest.raises(regintel.TransportError) as raised:
+        server.client(timeout=2.5).region("DE21")
+    assert (raised.value.status, raised.value.code) == (0, "timeout")
+    assert isinstance(raised.value.__cause__, timeout)
+    # The timeout given is the one each step of the request is sent with.
+    steps = server.requests[0].extensions["timeout"]
+    assert (steps["connect"], steps["read"]) == (2.5, 2.5)
+    assert len(server.requests) == 1 and server.waits == []
 
 
 SECRET = "whsec_" + base64.b64encode(b"a secret of thirty-two bytes....").decode()
