@@ -119,8 +119,9 @@ async fn background(state: Arc<AppState>, systemd: Arc<crate::runtime::systemd::
         }
         // Reads and writes that may wait for a connection or for the database's writer: off the
         // async threads.
-        let state = Arc::clone(&state);
-        let _ = tokio::task::spawn_blocking(move || background_tick(&state, sweep)).await;
+        let ticking = Arc::clone(&state);
+        let _ = tokio::task::spawn_blocking(move || background_tick(&ticking, sweep)).await;
+        state.metrics.background_tick();
         systemd.watchdog_ping();
     }
 }
@@ -157,10 +158,8 @@ fn background_tick(state: &AppState, sweep: bool) {
             ),
             Err(e) => tracing::warn!(error = %e, "reading what was fetched from Eurostat"),
         }
-        state.limiter.sweep(
-            std::time::Instant::now(),
-            crate::runtime::clock::now_ms().div_euclid(1000),
-        );
+        let clock = state.limiter.clock();
+        state.limiter.sweep(clock.instant(), clock.unix_secs());
         state.auth.sweep();
     }
 }

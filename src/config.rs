@@ -205,6 +205,10 @@ pub struct ServerConfig {
     /// handlers read the wall clock): the wall clock, which tests move forward to reach later
     /// steps of the retry schedule.
     pub webhook_clock: crate::runtime::clock::Clock,
+    /// The rate limiter's clock (its rolling buckets and UTC days, and the days of
+    /// `usage_daily`): the wall clock, which tests move forward to reach a refill or the next
+    /// day without waiting for it.
+    pub limits_clock: crate::runtime::clock::Clock,
     /// How long a registration or URL change waits for the host's addresses before it is
     /// refused (the lookup goes on in its place, see `webhooks::url_checks`).
     pub webhook_resolve_wait: Duration,
@@ -291,6 +295,7 @@ impl ServerConfig {
             llm: None,
             webhook_egress: Default::default(),
             webhook_clock: Default::default(),
+            limits_clock: Default::default(),
             webhook_resolve_wait: crate::webhooks::send::CONNECT_TIMEOUT,
             new_secrets: false,
             webhooks_paused: false,

@@ -101,6 +101,9 @@ pub struct Metrics {
     deliveries: Mutex<BTreeMap<DeliveryOutcome, u64>>,
     /// Pending webhook deliveries, as last counted by the background task.
     queue_depth: AtomicI64,
+    /// Rounds of the background task finished (data generations read, daily usage written and
+    /// read back, webhook queue counted).
+    background_ticks: AtomicU64,
     /// Bytes of public rows held in memory, as last seen by the background task.
     public_data_bytes: AtomicU64,
     webhooks_paused: AtomicBool,
@@ -127,6 +130,7 @@ impl Default for Metrics {
             cache_misses: AtomicU64::new(0),
             deliveries: Mutex::default(),
             queue_depth: AtomicI64::new(0),
+            background_ticks: AtomicU64::new(0),
             public_data_bytes: AtomicU64::new(0),
             pool_waits: Mutex::default(),
             waiting: Mutex::default(),
@@ -188,6 +192,11 @@ impl Metrics {
 
     pub fn set_webhooks_paused(&self, paused: bool) {
         self.webhooks_paused.store(paused, Ordering::Relaxed);
+    }
+
+    /// A round of the background task finished.
+    pub fn background_tick(&self) {
+        self.background_ticks.fetch_add(1, Ordering::Relaxed);
     }
 
     pub fn set_queue_depth(&self, pending: i64) {
@@ -286,6 +295,17 @@ impl Metrics {
             );
         }
 
+        header(
+            &mut out,
+            "regintel_background_ticks_total",
+            "counter",
+            "Rounds of the background task finished (about one a second): one that stops rising is stuck.",
+        );
+        let _ = writeln!(
+            out,
+            "regintel_background_ticks_total {}",
+            self.background_ticks.load(Ordering::Relaxed)
+        );
         gauge(
             &mut out,
             "regintel_webhook_queue_depth",

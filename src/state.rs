@@ -119,7 +119,7 @@ impl AppState {
             config.new_secrets,
         )?;
         auth.refresh(&store);
-        let limiter = Limiter::new(config.limits.max_entries);
+        let limiter = Limiter::new(config.limits.max_entries, config.limits_clock.clone());
         // Today's counters, so a restart does not reset a daily cap.
         load_usage_of_today(&store, &limiter)?;
         let permits = config.blocking_permits;
@@ -268,9 +268,7 @@ impl AppState {
 
 /// Loads today's counters from `usage_daily` into `limiter` (see [`Limiter::load_day`]).
 fn load_usage_of_today(store: &Store, limiter: &Limiter) -> StoreResult<()> {
-    let today = crate::runtime::clock::now_ms()
-        .div_euclid(1000)
-        .div_euclid(crate::rate_limiter::DAY_SECS);
+    let today = limiter.today();
     for (scope, used) in store.system()?.usage_of_day(today)? {
         if let Some(scope) = Scope::from_persisted_name(&scope) {
             limiter.load_day(scope, today, used);

@@ -6,8 +6,6 @@
 //! (draft-ietf-httpapi-ratelimit-headers) for all of them. What a route costs is
 //! `routes::Route::cost`.
 
-use std::time::Instant;
-
 use http::header::{HeaderName, HeaderValue};
 use http::{HeaderMap, Response, StatusCode};
 
@@ -15,7 +13,7 @@ use super::envelope::Body;
 use crate::auth::{Principal, Via};
 use crate::config::{LimitConfig, Quotas};
 use crate::http::error::ApiError;
-use crate::rate_limiter::{Decision, Kind, Policy, Scope, Status};
+use crate::rate_limiter::{Decision, Kind, Limiter, Policy, Scope, Status};
 use crate::state::AppState;
 use crate::store::accounts::Tier;
 
@@ -30,12 +28,13 @@ pub struct Charge {
 }
 
 impl Charge {
-    /// Nothing charged yet for a request from `client` (a [`crate::client_addr::client_key`]).
-    pub fn new(client: u128) -> Charge {
+    /// Nothing charged yet for a request from `client` (a [`crate::client_addr::client_key`])
+    /// to the buckets of `limiter`.
+    pub fn new(limiter: &Limiter, client: u128) -> Charge {
         Charge {
             policies: Vec::new(),
             weight: 0,
-            wall_secs: crate::runtime::clock::now_ms().div_euclid(1000),
+            wall_secs: limiter.clock().unix_secs(),
             client,
             decision: Decision::default(),
         }
@@ -50,13 +49,17 @@ impl Charge {
         state: &AppState,
         presents_credential: bool,
     ) -> Result<(), ApiError> {
-        if !presents_credential || !state.limiter.auth_failed_within_a_minute(Instant::now()) {
+        if !presents_credential
+            || !state
+                .limiter
+                .auth_failed_within_a_minute(state.limiter.now())
+        {
             return Ok(());
         }
         let guard = [auth_fail_policy(state, self.client)];
         self.decision = state
             .limiter
-            .admit(&guard, 0, Instant::now(), self.wall_secs);
+            .admit(&guard, 0, state.limiter.now(), self.wall_secs);
         match self.decision.statuses.first() {
             Some(status) if status.remaining == 0 => Err(ApiError::RateLimited {
                 retry_after: status.reset_secs.max(1),
@@ -75,9 +78,10 @@ impl Charge {
         weight: u64,
     ) -> Result<(), ApiError> {
         self.policies = policies(&state.config.limits, principal, self.client);
-        self.decision = state
-            .limiter
-            .admit(&self.policies, weight, Instant::now(), self.wall_secs);
+        self.decision =
+            state
+                .limiter
+                .admit(&self.policies, weight, state.limiter.now(), self.wall_secs);
         if !self.decision.allowed {
             return Err(ApiError::RateLimited {
                 retry_after: self.decision.retry_after,
@@ -150,10 +154,10 @@ impl Charge {
             self.decision = state.limiter.admit(
                 &[auth_fail_policy(state, self.client)],
                 1,
-                Instant::now(),
+                state.limiter.now(),
                 self.wall_secs,
             );
-            state.limiter.note_auth_failure(Instant::now());
+            state.limiter.note_auth_failure(state.limiter.now());
         }
         headers(response.headers_mut(), &self.decision, self.wall_secs);
     }
@@ -253,10 +257,10 @@ pub fn account_action<T>(
         return action();
     }
     let policy = [rolling(name, scope, Kind::Hour, per_hour)];
-    let wall_secs = crate::runtime::clock::now_ms().div_euclid(1000);
+    let wall_secs = state.limiter.clock().unix_secs();
     let decision = state
         .limiter
-        .admit(&policy, 1, std::time::Instant::now(), wall_secs);
+        .admit(&policy, 1, state.limiter.now(), wall_secs);
     if !decision.allowed {
         return Err(ApiError::RateLimited {
             retry_after: decision.retry_after,

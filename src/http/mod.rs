@@ -17,7 +17,7 @@ mod scrape;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use http::header;
 use http::request::Parts;
@@ -95,7 +95,7 @@ where
         &limits.trusted_proxies,
         limits.proxy_header,
     ));
-    let mut charge = limits.enabled.then(|| Charge::new(client));
+    let mut charge = limits.enabled.then(|| Charge::new(&state.limiter, client));
     let mut learned = Learned {
         principal: Principal::Anonymous,
         route_name: "unmatched",
@@ -689,7 +689,16 @@ where
     if declared_length(parts).is_some_and(|n| n > limit) {
         return Err(ApiError::PayloadTooLarge { limit });
     }
-    let deadline = state.config.body_timeout;
+    collect_within(body, limit, state.config.body_timeout).await
+}
+
+/// `body` whole, at most `limit` bytes of it, within `deadline` (a client that sends slowly or
+/// stops holds no connection slot and no handler past it).
+async fn collect_within<B>(body: B, limit: u64, deadline: Duration) -> Result<Bytes, ApiError>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let collected = tokio::time::timeout(deadline, Limited::new(body, limit as usize).collect())
         .await
         .map_err(|_| ApiError::RequestTimeout {
@@ -712,6 +721,52 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+
+    /// A body that sends `first` and then nothing, never ending.
+    struct Stops(Option<Bytes>);
+
+    impl hyper::body::Body for Stops {
+        type Data = Bytes;
+        type Error = std::convert::Infallible;
+
+        fn poll_frame(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Self::Error>>> {
+            match self.0.take() {
+                Some(first) => std::task::Poll::Ready(Some(Ok(hyper::body::Frame::data(first)))),
+                None => std::task::Poll::Pending,
+            }
+        }
+    }
+
+    /// A body that stops coming is refused at the body deadline (408), on a paused clock: not
+    /// before it, and not never.
+    #[tokio::test(start_paused = true)]
+    async fn a_body_that_stops_coming_is_refused_at_the_deadline() {
+        let started = tokio::time::Instant::now();
+        let deadline = Duration::from_secs(30);
+        let refused = collect_within(Stops(Some(Bytes::from_static(b"{\"par"))), 1024, deadline)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(refused, ApiError::RequestTimeout { seconds: 30 }),
+            "{refused:?}"
+        );
+        assert!(
+            (deadline..deadline + Duration::from_millis(100)).contains(&started.elapsed()),
+            "{:?}",
+            started.elapsed()
+        );
+        // Within its deadline and its size, a body is read whole.
+        let body = http_body_util::Full::new(Bytes::from_static(b"{}"));
+        assert_eq!(collect_within(body, 1024, deadline).await.unwrap(), "{}");
+        let large = http_body_util::Full::new(Bytes::from_static(b"0123456789"));
+        assert!(matches!(
+            collect_within(large, 4, deadline).await,
+            Err(ApiError::PayloadTooLarge { limit: 4 })
+        ));
+    }
 
     static STARTED: AtomicUsize = AtomicUsize::new(0);
     static RELEASE: AtomicBool = AtomicBool::new(false);

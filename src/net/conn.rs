@@ -362,4 +362,82 @@ mod tests {
         assert_eq!(verdict, Verdict::Idle);
         assert!(started.elapsed() >= Duration::from_secs(10));
     }
+
+    use std::future::Future;
+
+    const DEADLINES: Deadlines = Deadlines {
+        first_request: Duration::from_secs(10),
+        idle: Duration::from_secs(60),
+        send: Duration::from_secs(30),
+    };
+
+    /// When the watchdog gives its verdict on a paused clock, moved on only by its own sleeps
+    /// (and `moves`, run first).
+    async fn verdict_after(
+        activity: &Arc<Activity>,
+        moves: impl Future<Output = ()>,
+    ) -> (Verdict, Duration) {
+        let started = tokio::time::Instant::now();
+        let (verdict, ()) = tokio::join!(watchdog(activity, &DEADLINES), moves);
+        (verdict, started.elapsed())
+    }
+
+    /// No request within the header timeout: closed at that timeout, not before.
+    #[tokio::test(start_paused = true)]
+    async fn a_connection_without_a_request_is_closed_at_the_header_timeout() {
+        let activity = Arc::new(Activity::new());
+        let (verdict, after) = verdict_after(&activity, async {}).await;
+        assert_eq!(verdict, Verdict::Idle);
+        assert!(
+            (Duration::from_secs(10)..Duration::from_millis(10_200)).contains(&after),
+            "{after:?}"
+        );
+    }
+
+    /// After a request has ended, the idle timeout runs from its end.
+    #[tokio::test(start_paused = true)]
+    async fn a_connection_is_closed_the_idle_timeout_after_its_last_request() {
+        let activity = Arc::new(Activity::new());
+        let moves = async {
+            tokio::time::sleep(Duration::from_secs(5)).await;
+            drop(InFlight::begin(&activity));
+        };
+        let (verdict, after) = verdict_after(&activity, moves).await;
+        assert_eq!(verdict, Verdict::Idle);
+        assert!(
+            (Duration::from_secs(65)..Duration::from_millis(65_200)).contains(&after),
+            "{after:?}"
+        );
+    }
+
+    /// An answer with a piece ready that nobody asks for is cut at the send timeout; one whose
+    /// producer is still working is not the client's fault, however long it takes.
+    #[tokio::test(start_paused = true)]
+    async fn an_answer_the_client_does_not_take_is_cut_at_the_send_timeout() {
+        let activity = Arc::new(Activity::new());
+        let waiting_producer = InFlight::begin(&activity).sending(());
+        waiting_producer
+            .sending
+            .producing
+            .store(true, Ordering::Release);
+        let moves = async {
+            tokio::time::sleep(Duration::from_secs(100)).await;
+            let unread = InFlight::begin(&activity).sending(());
+            // Held until the verdict: the join drops it after.
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+            drop(unread);
+        };
+        let started = tokio::time::Instant::now();
+        let verdict = tokio::select! {
+            verdict = watchdog(&activity, &DEADLINES) => verdict,
+            () = moves => panic!("no verdict within an hour"),
+        };
+        let after = started.elapsed();
+        assert_eq!(verdict, Verdict::Stalled);
+        assert!(
+            (Duration::from_secs(130)..Duration::from_millis(130_200)).contains(&after),
+            "{after:?}"
+        );
+        drop(waiting_producer);
+    }
 }

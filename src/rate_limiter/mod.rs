@@ -17,6 +17,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
+use crate::runtime::clock::Clock;
+
 /// Seconds of a UTC day: day counters roll over at multiples of it.
 pub const DAY_SECS: i64 = 86_400;
 
@@ -145,6 +147,9 @@ struct State {
 }
 
 pub struct Limiter {
+    /// The time its callers read (monotonic for the rolling buckets, wall for the days): the
+    /// wall clock, which tests move forward to reach a refill or the next day without waiting.
+    clock: Clock,
     origin: Instant,
     /// When the last authentication failure happened (nanoseconds since `origin`; 0 = never):
     /// lets requests skip the auth-fail lookup when nobody failed recently.
@@ -167,13 +172,29 @@ fn ceil_secs(nanos: u64) -> u64 {
 }
 
 impl Limiter {
-    pub fn new(max_entries: usize) -> Limiter {
+    pub fn new(max_entries: usize, clock: Clock) -> Limiter {
         Limiter {
-            origin: Instant::now(),
+            origin: clock.instant(),
+            clock,
             last_auth_failure: AtomicU64::new(0),
             max_entries,
             state: Mutex::new(State::default()),
         }
+    }
+
+    /// The time its buckets are read at: see [`Limiter::admit`]'s `now` and `wall_secs`.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// The monotonic time now, the `now` of [`Limiter::admit`].
+    pub fn now(&self) -> Instant {
+        self.clock.instant()
+    }
+
+    /// The UTC day now (days since the unix epoch), the day the day counters count.
+    pub fn today(&self) -> i64 {
+        self.clock.unix_secs().div_euclid(DAY_SECS)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
@@ -490,7 +511,7 @@ mod tests {
 
     #[test]
     fn gcra_admits_exactly_the_limit_then_refills_steadily() {
-        let l = Limiter::new(1000);
+        let l = Limiter::new(1000, Clock::default());
         let t0 = Instant::now();
         let p = [minute(6)];
         for i in 0..6 {
@@ -512,7 +533,7 @@ mod tests {
 
     #[test]
     fn nothing_is_consumed_unless_every_bucket_has_room() {
-        let l = Limiter::new(1000);
+        let l = Limiter::new(1000, Clock::default());
         let t0 = Instant::now();
         let both = [minute(100), day(2)];
         assert!(l.admit(&both, 1, t0, NOON).allowed);
@@ -529,7 +550,7 @@ mod tests {
     /// never wrapped around into room.
     #[test]
     fn a_weight_beyond_every_limit_is_refused_not_wrapped() {
-        let l = Limiter::new(1000);
+        let l = Limiter::new(1000, Clock::default());
         let t0 = Instant::now();
         let both = [minute(10), day(100)];
         assert!(l.admit(&both, 1, t0, NOON).allowed);
@@ -542,7 +563,7 @@ mod tests {
 
     #[test]
     fn weights_refunds_and_the_binding_bucket() {
-        let l = Limiter::new(1000);
+        let l = Limiter::new(1000, Clock::default());
         let t0 = Instant::now();
         let both = [minute(10), day(100)];
         let d = l.admit(&both, 5, t0, NOON);
@@ -555,7 +576,7 @@ mod tests {
 
     #[test]
     fn days_roll_over_at_utc_midnight_and_dirty_counts_are_flushed_once() {
-        let l = Limiter::new(1000);
+        let l = Limiter::new(1000, Clock::default());
         let t0 = Instant::now();
         l.load_day(Scope::Account(1), NOON.div_euclid(DAY_SECS), 1);
         assert!(l.admit(&[day(2)], 1, t0, NOON).allowed);
@@ -581,7 +602,7 @@ mod tests {
     /// and has not flushed on top of it, and binds at once.
     #[test]
     fn a_loaded_sum_keeps_what_was_counted_since_the_last_flush() {
-        let l = Limiter::new(1000);
+        let l = Limiter::new(1000, Clock::default());
         let t0 = Instant::now();
         let today = NOON.div_euclid(DAY_SECS);
         assert!(l.admit(&[day(10)], 3, t0, NOON).allowed);
@@ -608,7 +629,7 @@ mod tests {
     /// that wraps below zero.
     #[test]
     fn a_refund_after_the_flush_leaves_nothing_to_flush() {
-        let l = Limiter::new(100);
+        let l = Limiter::new(100, Clock::default());
         let t0 = Instant::now();
         assert!(l.admit(&[day(1000)], 5, t0, NOON).allowed);
         let today = NOON / DAY_SECS;
@@ -626,7 +647,7 @@ mod tests {
 
     #[test]
     fn sweeping_bounds_memory() {
-        let l = Limiter::new(50);
+        let l = Limiter::new(50, Clock::default());
         let t0 = Instant::now();
         for ip in 0..200u128 {
             l.admit(&[ip_minute(ip)], 1, t0, NOON);
@@ -644,7 +665,7 @@ mod tests {
 
     #[test]
     fn a_flood_never_evicts_a_day_count_of_today() {
-        let l = Limiter::new(20);
+        let l = Limiter::new(20, Clock::default());
         let t0 = Instant::now();
         assert!(l.admit(&[day(1000)], 7, t0, NOON).allowed);
         l.take_dirty(); // flushed: only "today" keeps it

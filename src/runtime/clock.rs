@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 /// The wall clock, which a test may move forward (all copies together) to reach what is due
 /// minutes or hours later without waiting for it.
@@ -17,8 +17,20 @@ impl Clock {
         now_ms() + self.offset_ms.load(Ordering::Relaxed)
     }
 
+    /// Seconds since the unix epoch.
+    pub fn unix_secs(&self) -> i64 {
+        self.now_ms().div_euclid(1000)
+    }
+
+    /// The monotonic time, moved forward together with the wall clock.
+    pub fn instant(&self) -> Instant {
+        let ahead = u64::try_from(self.offset_ms.load(Ordering::Relaxed)).unwrap_or(0);
+        Instant::now() + Duration::from_millis(ahead)
+    }
+
+    /// Moves every copy forward by `ms` (never back: the monotonic time must not go back).
     pub fn advance(&self, ms: i64) {
-        self.offset_ms.fetch_add(ms, Ordering::Relaxed);
+        self.offset_ms.fetch_add(ms.max(0), Ordering::Relaxed);
     }
 }
 

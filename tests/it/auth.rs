@@ -1,5 +1,7 @@
 //! Credentials: API keys, session tokens, login and logout, the account API.
 
+use crate::bounded::Bounded;
+
 use std::process::Command;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -1010,8 +1012,7 @@ fn operator(args: &[&str], dir: &std::path::Path) -> Value {
         .arg("--data-dir")
         .arg(dir)
         .arg("--json")
-        .output()
-        .unwrap();
+        .bounded_output();
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -1121,10 +1122,10 @@ async fn keys_never_reach_logs_or_bodies() {
 
     let status = Command::new("kill")
         .args(["-TERM", &child.0.id().to_string()])
-        .status()
-        .unwrap();
+        .bounded_output()
+        .status;
     assert!(status.success());
-    assert!(child.0.wait().unwrap().success());
+    assert!(crate::bounded::wait(&mut child.0, "the server to stop on SIGTERM").success());
     while let Ok(line) = rx.recv_timeout(Duration::from_secs(5)) {
         stdout_lines.push(line);
     }

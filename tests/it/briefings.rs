@@ -962,7 +962,11 @@ async fn a_second_briefing_while_the_model_writes_is_written_without_it() {
         tokio::spawn(async move { create(&s, &a, "DE21", "economy").await })
     };
     // The first holds the account's model slot while the model writes.
-    gate.arrived.notified().await;
+    let minute = std::time::Duration::from_secs(60);
+    crate::bounded::within("the first briefing's request at the model", minute, async {
+        gate.arrived.notified().await
+    })
+    .await;
     let second = create(&s, &a, "DE21", "economy").await;
     assert_eq!(
         second.status,
@@ -980,7 +984,9 @@ async fn a_second_briefing_while_the_model_writes_is_written_without_it() {
         "{generator}"
     );
     gate.release.notify_one();
-    let first = first.await.unwrap();
+    let first = crate::bounded::within("the first briefing once the model answered", minute, first)
+        .await
+        .unwrap();
     assert_eq!(first.status, 201);
     assert_eq!(first.json()["data"]["generator"]["name"], "model");
 }

@@ -1,5 +1,7 @@
 //! The binary, black-box: the demo in one command, serve's configuration checks, import and check.
 
+use crate::bounded::Bounded;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -10,8 +12,8 @@ use crate::support::{BASE, Client, Running, bundled_db, regintel, run_ok, serve_
 fn signal(child: &Child, which: &str) {
     let status = Command::new("kill")
         .args([which, &child.id().to_string()])
-        .status()
-        .unwrap();
+        .bounded_output()
+        .status;
     assert!(status.success());
 }
 
@@ -138,7 +140,7 @@ async fn demo_serves_https_with_credentials_file_and_stops_on_sigterm() {
     fifth.error(429, "rate_limit_exceeded");
 
     signal(&child.0, "-TERM");
-    let status = child.0.wait().unwrap();
+    let status = crate::bounded::wait(&mut child.0, "the demo to stop on SIGTERM");
     assert!(status.success(), "{status:?}");
     let mut stderr = String::new();
     std::io::Read::read_to_string(child.0.stderr.as_mut().unwrap(), &mut stderr).unwrap();
@@ -179,8 +181,7 @@ fn serve_refuses_bad_configuration_with_a_clear_message() {
             .args(args)
             .arg("--data-dir")
             .arg(dir.path())
-            .output()
-            .unwrap();
+            .bounded_output();
         assert!(!out.status.success(), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(message), "{args:?}: {stderr}");
@@ -199,7 +200,7 @@ fn serve_announces_plain_http_and_stops_on_ctrl_c() {
     read_until(&mut child, "listening on http://");
     let mut child = Running(child);
     signal(&child.0, "-INT");
-    assert!(child.0.wait().unwrap().success());
+    assert!(crate::bounded::wait(&mut child.0, "the server to stop on SIGINT").success());
     let mut stderr = String::new();
     std::io::Read::read_to_string(child.0.stderr.as_mut().unwrap(), &mut stderr).unwrap();
     assert!(stderr.contains("plain HTTP"), "{stderr}");
@@ -216,8 +217,7 @@ fn import_reports_malformed_files_and_check_reports_the_database() {
         .arg(&bad)
         .arg("--data-dir")
         .arg(dir.path())
-        .output()
-        .unwrap();
+        .bounded_output();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -235,8 +235,7 @@ fn import_reports_malformed_files_and_check_reports_the_database() {
     let out = regintel()
         .args(["check", "--plain-http", "--data-dir"])
         .arg(data.path())
-        .output()
-        .unwrap();
+        .bounded_output();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
@@ -260,8 +259,7 @@ fn import_reports_malformed_files_and_check_reports_the_database() {
             .arg(data.path())
             .arg("--metrics-token-file")
             .arg(&token)
-            .output()
-            .unwrap();
+            .bounded_output();
         let said = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success(), "{said}");
         assert!(
@@ -274,8 +272,7 @@ fn import_reports_malformed_files_and_check_reports_the_database() {
             .arg(data.path())
             .arg("--metrics-token-file")
             .arg(&token)
-            .output()
-            .unwrap();
+            .bounded_output();
         assert!(
             out.status.success(),
             "{}",
@@ -293,8 +290,7 @@ fn import_reports_malformed_files_and_check_reports_the_database() {
                 .arg(&url)
                 .arg("--data-dir")
                 .arg(data.path())
-                .output()
-                .unwrap();
+                .bounded_output();
             let said = String::from_utf8_lossy(&out.stderr);
             assert!(!out.status.success(), "{args:?}: {said}");
             assert!(
@@ -333,8 +329,7 @@ async fn operator_commands_manage_accounts_keys_and_private_imports() {
         ])
         .arg(d)
         .stdin(Stdio::null())
-        .output()
-        .unwrap();
+        .bounded_output();
     assert!(!short.status.success());
     assert!(String::from_utf8_lossy(&short.stderr).contains("15 characters"));
     let created = run_ok(
@@ -394,8 +389,7 @@ async fn operator_commands_manage_accounts_keys_and_private_imports() {
     let second = regintel()
         .args(["key", "create", "ana@example.org", "--data-dir"])
         .arg(d)
-        .output()
-        .unwrap();
+        .bounded_output();
     assert!(!second.status.success());
     let keys: serde_json::Value = serde_json::from_str(&run_ok(
         &["key", "list", "--email", "ana@example.org", "--json"],
@@ -453,8 +447,7 @@ async fn operator_commands_manage_accounts_keys_and_private_imports() {
         .arg(&minimal)
         .arg("--data-dir")
         .arg(d)
-        .output()
-        .unwrap();
+        .bounded_output();
     assert!(!unitless.status.success());
     assert!(
         String::from_utf8_lossy(&unitless.stderr).contains("missing column \"unit\""),
@@ -532,8 +525,7 @@ async fn the_database_and_its_wal_are_private_whatever_the_umask() {
         &["import", "--dataset", "tiny", "--unit", "NR", &file],
         &data,
     )
-    .output()
-    .unwrap();
+    .bounded_output();
     assert!(
         out.status.success(),
         "{}",
@@ -609,8 +601,7 @@ fn operator_lines_of_the_operations_guide_work_as_written() {
             .args(args)
             .arg("--data-dir")
             .arg(empty.path())
-            .output()
-            .unwrap();
+            .bounded_output();
         let said = String::from_utf8_lossy(&out.stderr);
         assert!(
             !out.status.success() && said.contains("no database at") && said.contains("--data-dir"),
@@ -663,8 +654,7 @@ fn operator_lines_of_the_operations_guide_work_as_written() {
         let out = regintel()
             .args(&words)
             .current_dir(dir.path())
-            .output()
-            .unwrap();
+            .bounded_output();
         assert!(
             out.status.success(),
             "{words:?}: {}",
@@ -708,8 +698,7 @@ fn operator_lines_of_the_operations_guide_work_as_written() {
             .args(["--unit", unit, "--data-dir"])
             .arg(dir.path())
             .arg(dir.path().join("our_survey.csv"))
-            .output()
-            .unwrap()
+            .bounded_output()
     };
     assert!(again("pc").status.success());
     let other = again("NR");
@@ -768,8 +757,7 @@ fn with_json_logs_every_line_is_json() {
         .arg(&file)
         .arg("--data-dir")
         .arg(&data)
-        .output()
-        .unwrap();
+        .bounded_output();
     succeeded(&out);
     all_json("import stdout", &String::from_utf8_lossy(&out.stdout));
     let logged = all_json("import stderr", &String::from_utf8_lossy(&out.stderr));
@@ -786,8 +774,7 @@ fn with_json_logs_every_line_is_json() {
         .env("REGINTEL_LOG_FORMAT", "json")
         .args(["check", "--plain-http", "--data-dir"])
         .arg(&data)
-        .output()
-        .unwrap();
+        .bounded_output();
     succeeded(&out);
     assert!(
         out.stdout.is_empty(),
@@ -810,8 +797,7 @@ fn with_json_logs_every_line_is_json() {
         .env("REGINTEL_LOG_FORMAT", "json")
         .args(["account", "list", "--data-dir"])
         .arg(dir.path().join("nowhere"))
-        .output()
-        .unwrap();
+        .bounded_output();
     assert!(!out.status.success());
     let logged = all_json("refusal", &String::from_utf8_lossy(&out.stderr));
     let stopped = event(&logged, "regintel stopped");
@@ -825,25 +811,25 @@ fn with_json_logs_every_line_is_json() {
     );
 
     // The listen address, on stdout as JSON; the server's log lines too.
-    let mut server = Running(
+    let crate::support::Started {
+        child: mut server,
+        addr,
+        printed,
+        ..
+    } = crate::support::start_plain(
         crate::support::serve_plain(&data)
             .env("REGINTEL_LOG_FORMAT", "json")
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap(),
+            .stderr(Stdio::piped()),
     );
-    let mut first = String::new();
-    BufReader::new(server.0.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let listening: serde_json::Value = serde_json::from_str(&first).expect(&first);
-    let url = listening["listening"].as_str().unwrap();
-    let addr = url.strip_prefix("http://").unwrap().parse().unwrap();
+    assert_eq!(printed.len(), 1, "the address comes first: {printed:?}");
+    let listening: serde_json::Value = serde_json::from_str(&printed[0]).expect(&printed[0]);
+    assert!(listening["listening"].is_string(), "{listening}");
     let ready = tokio::runtime::Runtime::new()
         .unwrap()
         .block_on(Client::new(addr, None).get("/readyz"));
     assert_eq!(ready.status, 200);
     signal(&server.0, "-INT");
+    crate::bounded::wait(&mut server.0, "the server to stop on SIGINT");
     let mut log = String::new();
     std::io::Read::read_to_string(&mut server.0.stderr.take().unwrap(), &mut log).unwrap();
     let logged = all_json("serve", &log);

@@ -3,6 +3,8 @@
 //! regional dataset's TSV, faults, the answer that an extraction was queued; and the ways a
 //! download fails.
 
+use crate::bounded::Bounded;
+
 use std::sync::{Arc, Mutex};
 
 use http_body_util::Full;
@@ -282,7 +284,7 @@ async fn fetch_with(
         .arg(dir)
         .args(flags)
         .args(datasets);
-    let out = tokio::task::spawn_blocking(move || command.output().unwrap())
+    let out = tokio::task::spawn_blocking(move || command.bounded_output())
         .await
         .unwrap();
     let said = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -540,7 +542,7 @@ async fn failures_are_safe_said_and_retried_where_that_helps() {
     check
         .args(["check", "--plain-http", "--data-dir"])
         .arg(dir.path());
-    let out = tokio::task::spawn_blocking(move || check.output().unwrap())
+    let out = tokio::task::spawn_blocking(move || check.bounded_output())
         .await
         .unwrap();
     let said = String::from_utf8_lossy(&out.stdout);
@@ -637,7 +639,7 @@ async fn a_sync_fetches_only_what_eurostat_changed() {
             ])
             .arg("--data-dir")
             .arg(&dir);
-        let out = tokio::task::spawn_blocking(move || command.output().unwrap())
+        let out = tokio::task::spawn_blocking(move || command.bounded_output())
             .await
             .unwrap();
         let said = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -853,7 +855,7 @@ async fn regintel_in(args: &[&str], dir: &std::path::Path) -> (bool, String, Str
 async fn regintel_with(args: &[&str]) -> (bool, String, String) {
     let mut command = regintel();
     command.args(args);
-    let out = tokio::task::spawn_blocking(move || command.output().unwrap())
+    let out = tokio::task::spawn_blocking(move || command.bounded_output())
         .await
         .unwrap();
     (

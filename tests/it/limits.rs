@@ -72,7 +72,7 @@ async fn every_answer_describes_the_buckets_and_refusals_say_which_and_when() {
     assert_eq!(r.header("x-ratelimit-used"), Some("1"));
     assert_eq!(r.header("x-ratelimit-resource"), Some("ip-minute"));
     let reset: i64 = r.header("x-ratelimit-reset").unwrap().parse().unwrap();
-    let now = regintel::runtime::clock::now_ms() / 1000;
+    let now = s.limits_clock.unix_secs();
     assert!((now..=now + 61).contains(&reset), "{reset} vs {now}");
     assert_eq!(
         r.header("ratelimit-policy"),
@@ -239,12 +239,15 @@ async fn a_restart_does_not_reset_the_daily_cap() {
             .contains("account-day"),
         "{e}"
     );
-    // Stop (which flushes the counters), then start a new server on the same data dir.
+    // Stop (which flushes the counters), then start a new server on the same data dir, at the
+    // same time of the same day.
+    let clock = s.limits_clock.clone();
     let kept = s.stop_keeping_data().await;
     let again = TestServer::start_in(
         kept,
         Options {
             configure: Some(|c| limits(c, (1000, 1000, 1000), (100, 1000, 5))),
+            limits_clock: Some(clock),
             ..Default::default()
         },
     )
@@ -258,6 +261,11 @@ async fn a_restart_does_not_reset_the_daily_cap() {
         "{e}"
     );
     assert_eq!(r.header("x-ratelimit-remaining"), Some("0"));
+    // The next UTC day the cap starts again (from noon, half a day and a second on).
+    again.limits_clock.advance(12 * 3600 * 1000 + 1000);
+    let r = again.client.get_with(&path, &[a.key_header()]).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.header("x-ratelimit-remaining"), Some("4"));
 }
 
 /// Two requests a minute per address, behind a trusted proxy on loopback that sets `header`.
@@ -524,7 +532,7 @@ async fn sessions_are_limited_and_usage_reads_earlier_days() {
     let a = s.account("a@example.org", Tier::Professional);
     let token = s.login(&a).await;
     let bearer = format!("Bearer {token}");
-    let today = regintel::runtime::clock::now_ms() / 1000 / 86_400;
+    let today = s.today();
     let store = regintel::store::Store::open(s.dir.path(), 1).unwrap();
     store
         .system()
@@ -555,7 +563,6 @@ async fn sessions_are_limited_and_usage_reads_earlier_days() {
         .collect();
     assert_eq!(buckets, ["session-minute", "session-hour", "account-day"]);
     let days = usage["data"]["days"].as_array().unwrap();
-    // Found by its label, not by its place: a run across UTC midnight moves it by one.
     let written = regintel::store::usage::day_label(today - 3);
     let earlier = days.iter().find(|d| d["day"] == written.as_str());
     assert_eq!(
@@ -621,4 +628,30 @@ async fn server_errors_are_refunded_to_the_quotas_but_not_to_the_minute() {
     );
     let healthy = s.get("/regions/DE21").await;
     assert_eq!(healthy.status, 429, "the minute is spent for every route");
+}
+
+/// A used-up minute comes back when its `Retry-After` says, on the limiter's clock: no test
+/// waits a real minute for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_used_up_minute_refills_when_retry_after_says() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| limits(c, (3, 1000, 1000), (100, 1000, 1000))),
+        ..Default::default()
+    })
+    .await;
+    for _ in 0..3 {
+        assert_eq!(s.get("/regions/DE21").await.status, 200);
+    }
+    let refused = s.get("/regions/DE21").await;
+    refused.error(429, "rate_limit_exceeded");
+    let retry: i64 = refused.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=20).contains(&retry), "{retry}: one interval of 3/min");
+    // Moved on by the wait it names, the bucket has room for one request (the next needs
+    // another 20 s, a thousand times what two requests take).
+    s.limits_clock.advance(retry * 1000);
+    let r = s.get("/regions/DE21").await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    s.get("/regions/DE21")
+        .await
+        .error(429, "rate_limit_exceeded");
 }

@@ -4,6 +4,7 @@
 mod answers;
 mod api;
 mod auth;
+mod bounded;
 mod briefings;
 mod browser;
 mod cache;

@@ -4,6 +4,8 @@
 //! browser page of another origin is refused; a message after initialize names a protocol version
 //! regintel speaks.
 
+use crate::bounded::Bounded;
+
 use serde_json::json;
 
 use crate::support::{BASE, Options, TestServer, Tier, run_script};
@@ -131,8 +133,7 @@ fn the_stdio_server_refuses_plain_http_to_another_machine() {
     let out = crate::support::regintel()
         .args(["mcp", "--url", "http://stats.example.org/api/v1/regional"])
         .env("REGINTEL_API_KEY", "sk_service_test")
-        .output()
-        .unwrap();
+        .bounded_output();
     assert!(!out.status.success());
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("--url must be https://"), "{said}");
@@ -148,8 +149,7 @@ fn the_stdio_server_refuses_a_url_with_userinfo() {
         let out = crate::support::regintel()
             .args(["mcp", "--url", url])
             .env("REGINTEL_API_KEY", "sk_service_test")
-            .output()
-            .unwrap();
+            .bounded_output();
         assert!(!out.status.success(), "{url}");
         let said = String::from_utf8_lossy(&out.stderr);
         assert!(

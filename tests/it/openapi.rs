@@ -1,5 +1,7 @@
 //! The OpenAPI document: valid by a real validator, and in step with the router.
 
+use crate::bounded::Bounded;
+
 use std::process::Command;
 
 use serde_json::Value;
@@ -18,8 +20,7 @@ async fn served_document_passes_openapi_spec_validator() {
     std::fs::write(&file, &r.body).unwrap();
     let out = Command::new(tool("OPENAPI_SPEC_VALIDATOR"))
         .arg(&file)
-        .output()
-        .expect("run openapi-spec-validator");
+        .bounded_output();
     assert!(
         out.status.success(),
         "openapi-spec-validator failed:\n{}\n{}",
@@ -73,8 +74,7 @@ async fn served_document_passes_openapi_spec_validator() {
 fn openapi_command_prints_the_same_document() {
     let out = Command::new(env!("CARGO_BIN_EXE_regintel"))
         .arg("openapi")
-        .output()
-        .unwrap();
+        .bounded_output();
     assert!(out.status.success());
     let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(
@@ -106,8 +106,7 @@ async fn a_client_generated_from_the_document_works_at_the_base_url() {
         .args(["generate", "--path", "openapi.json", "--meta", "none"])
         .args(["--config", "config.yaml"])
         .current_dir(work.path())
-        .output()
-        .expect("run openapi-python-client");
+        .bounded_output();
     let log = String::from_utf8_lossy(&generated.stdout);
     assert!(generated.status.success(), "{log}");
     assert!(!log.contains("will not be generated"), "{log}");
@@ -120,8 +119,7 @@ async fn a_client_generated_from_the_document_works_at_the_base_url() {
         .env("PYTHONPATH", work.path())
         .env("BASE_URL", format!("http://{}{BASE}", s.addr))
         .env("API_KEY", &institutional.api_key)
-        .output()
-        .expect("run the generated client");
+        .bounded_output();
     assert!(
         checked.status.success() && checked.stdout.starts_with(b"ok"),
         "{}\n{}",

@@ -2,6 +2,8 @@
 //! protocol (readiness, stopping, socket activation), the Debian package and the profile its
 //! packaged build is laid out by.
 
+use crate::bounded::Bounded;
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -21,8 +23,7 @@ fn check(data_dir: &Path) -> (bool, String) {
     let out = regintel()
         .args(["check", "--plain-http", "--data-dir"])
         .arg(data_dir)
-        .output()
-        .unwrap();
+        .bounded_output();
     let said = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -90,8 +91,7 @@ fn switches_from_the_environment_read_1_and_yes() {
             .args(["check", "--data-dir"])
             .arg(data.path())
             .env("REGINTEL_PLAIN_HTTP", value)
-            .output()
-            .unwrap();
+            .bounded_output();
         (
             out.status.success(),
             String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -182,8 +182,7 @@ fn a_database_without_its_secrets_is_refused_naming_the_file() {
     assert!(said.contains("--new-secrets"), "{said}");
     let start = serve_plain(data.path())
         .stderr(Stdio::piped())
-        .output()
-        .unwrap();
+        .bounded_output();
     let told = String::from_utf8_lossy(&start.stderr);
     assert!(
         !start.status.success() && told.contains("api_key_pepper is missing"),
@@ -207,8 +206,7 @@ fn a_database_without_its_secrets_is_refused_naming_the_file() {
     let new_secrets = regintel()
         .args(["check", "--plain-http", "--new-secrets", "--data-dir"])
         .arg(data.path())
-        .output()
-        .unwrap();
+        .bounded_output();
     let said = String::from_utf8_lossy(&new_secrets.stdout);
     assert!(
         new_secrets.status.success() && said.contains("warning: --new-secrets"),
@@ -252,18 +250,9 @@ fn observations_digest(db: &Path) -> (i64, String) {
 
 /// `regintel backup --data-dir DATA TARGET`, run off the async threads.
 async fn backup_of(data: &Path, target: &Path) -> std::process::Output {
-    let (data, target) = (data.to_owned(), target.to_owned());
-    tokio::task::spawn_blocking(move || {
-        regintel()
-            .arg("backup")
-            .arg("--data-dir")
-            .arg(data)
-            .arg(target)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap()
+    let mut backup = regintel();
+    backup.arg("backup").arg("--data-dir").arg(data).arg(target);
+    crate::bounded::output_aside(backup, "regintel backup").await
 }
 
 /// The secrets of a data directory, which are backed up once, apart from the database: each
@@ -300,41 +289,45 @@ async fn a_backup_taken_under_load_restores_to_identical_observations() {
         "ops@example.org",
         regintel::store::accounts::Tier::Professional,
     );
-    // Load while the backup runs: readers of every kind, and writers (sessions, usage).
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // Load while the backup runs: readers of every kind, and writers (sessions, usage), each
+    // counting what it was answered.
+    use std::sync::atomic::{AtomicBool, AtomicU32, Ordering::Relaxed};
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let answered = std::sync::Arc::new(AtomicU32::new(0));
+    let logins = std::sync::Arc::new(AtomicU32::new(0));
     let mut load = Vec::new();
     for worker in 0..4 {
         let client = server.client.clone();
-        let stop = std::sync::Arc::clone(&stop);
+        let (stop, answered) = (stop.clone(), answered.clone());
         let key = analyst.api_key.clone();
         load.push(tokio::spawn(async move {
-            let mut answered = 0u32;
             let paths = [
                 format!("{BASE}/regions/DE21/profile"),
                 format!("{BASE}/compare?regions=DE21,FR10,ITC4&dataset=nama_10r_2gdp"),
                 format!("{BASE}/regions?level=2"),
             ];
-            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                let path = &paths[answered as usize % paths.len()];
+            for n in 0.. {
+                if stop.load(Relaxed) {
+                    break;
+                }
+                let path = &paths[n % paths.len()];
                 let resp = if worker % 2 == 0 {
                     client.get(path).await
                 } else {
                     client.get_with(path, &[("x-api-key", &key)]).await
                 };
                 assert!(resp.status < 500, "{path}: {}", resp.status);
-                answered += 1;
+                answered.fetch_add(1, Relaxed);
             }
-            answered
         }));
     }
-    let writer = {
-        let stop = std::sync::Arc::clone(&stop);
+    load.push({
+        let (stop, logins) = (stop.clone(), logins.clone());
         let server_client = server.client.clone();
         let email = analyst.email.clone();
         let password = analyst.password.clone();
         tokio::spawn(async move {
-            let mut logins = 0u32;
-            while !stop.load(std::sync::atomic::Ordering::Relaxed) && logins < 25 {
+            while !stop.load(Relaxed) {
                 let body = serde_json::json!({"email": email, "password": password}).to_string();
                 let resp = server_client
                     .send(crate::support::Request {
@@ -345,28 +338,39 @@ async fn a_backup_taken_under_load_restores_to_identical_observations() {
                     })
                     .await;
                 assert_eq!(resp.status, 200);
-                logins += 1;
+                logins.fetch_add(1, Relaxed);
             }
-            logins
         })
-    };
-    // Let the load get going before the copy starts.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    });
+    // The load is going (answers of both kinds came back) before the copy starts, and goes on
+    // while it runs: answers come back between its start and its end.
+    crate::bounded::until(
+        "the load to get going",
+        Duration::from_secs(120),
+        || async {
+            let counts = (answered.load(Relaxed), logins.load(Relaxed));
+            match counts {
+                (1.., 1..) => Ok(()),
+                _ => Err(format!("{counts:?} (reads, logins)")),
+            }
+        },
+    )
+    .await;
     let backups = tempfile::tempdir().unwrap();
     let target = backups.path().join("regintel-backup.sqlite");
+    let before = answered.load(Relaxed);
     let out = backup_of(server.dir.path(), &target).await;
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    let mut answered = 0;
+    let during = answered.load(Relaxed) - before;
+    stop.store(true, Relaxed);
     for worker in load {
-        answered += worker.await.unwrap();
+        worker.await.unwrap();
     }
-    let logins = writer.await.unwrap();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(answered > 0 && logins > 0);
+    assert!(during > 0, "no read was answered while the copy ran");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("integrity checked"), "{stdout}");
     assert_eq!(
@@ -379,8 +383,7 @@ async fn a_backup_taken_under_load_restores_to_identical_observations() {
         .arg("--data-dir")
         .arg(server.dir.path())
         .arg(&target)
-        .output()
-        .unwrap();
+        .bounded_output();
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("never overwrites"));
 
@@ -728,8 +731,7 @@ async fn a_backup_never_writes_through_a_link_or_a_file_made_beside_it() {
             .arg("--data-dir")
             .arg(server.dir.path())
             .arg(target)
-            .output()
-            .unwrap()
+            .bounded_output()
     };
     let out = backup(&target);
     assert!(
@@ -862,18 +864,11 @@ async fn metrics_parse_with_prometheus_clients_parser() {
         for family in text_string_to_metric_families(sys.stdin.read()):\n\
         \x20   out[family.name] = {'type': family.type, 'samples': [[s.name, s.labels, s.value] for s in family.samples]}\n\
         print(json.dumps(out))\n";
-    let mut child = Command::new(tool("TEST_PYTHON"))
-        .args(["-c", parser])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    {
-        use std::io::Write;
-        child.stdin.take().unwrap().write_all(&resp.body).unwrap();
-    }
-    let out = child.wait_with_output().unwrap();
+    let out = crate::bounded::output_with_input(
+        Command::new(tool("TEST_PYTHON")).args(["-c", parser]),
+        &resp.body,
+        "prometheus_client reading the metrics",
+    );
     assert!(
         out.status.success(),
         "{}\n{}",
@@ -1175,8 +1170,8 @@ async fn systemd_hears_of_readiness_and_stopping_on_a_socket_it_passed() {
     assert_eq!(ping, "WATCHDOG=1");
     let status = Command::new("kill")
         .args(["-TERM", &child.0.id().to_string()])
-        .status()
-        .unwrap();
+        .bounded_output()
+        .status;
     assert!(status.success());
     let stopping = tokio::task::spawn_blocking(move || {
         loop {
@@ -1198,8 +1193,7 @@ fn wrapped(args: &[&str]) -> Vec<String> {
     let out = Command::new(&wrapper)
         .arg("echo")
         .args(args)
-        .output()
-        .unwrap();
+        .bounded_output();
     assert!(
         out.status.success(),
         "{}",
@@ -1270,8 +1264,8 @@ fn the_debian_package_unpacks_into_a_fresh_root_and_its_binary_serves() {
         .arg("-x")
         .arg(&deb)
         .arg(root.path())
-        .status()
-        .unwrap();
+        .bounded_output()
+        .status;
     assert!(status.success());
     for file in [
         "usr/bin/regintel",
@@ -1305,8 +1299,7 @@ fn the_debian_package_unpacks_into_a_fresh_root_and_its_binary_serves() {
     }
     let conffiles = Command::new("dpkg-deb")
         .args(["--info", &deb, "conffiles"])
-        .output()
-        .unwrap();
+        .bounded_output();
     assert_eq!(
         String::from_utf8_lossy(&conffiles.stdout).trim(),
         "/etc/regintel/regintel.env"
@@ -1316,7 +1309,7 @@ fn the_debian_package_unpacks_into_a_fresh_root_and_its_binary_serves() {
     assert!(unit.contains("Type=notify") && unit.contains("ExecStart=/usr/bin/regintel serve"));
 
     let binary = root.path().join("usr/bin/regintel");
-    let version = Command::new(&binary).arg("--version").output().unwrap();
+    let version = Command::new(&binary).arg("--version").bounded_output();
     assert_eq!(
         String::from_utf8_lossy(&version.stdout).trim(),
         format!("regintel {}", env!("CARGO_PKG_VERSION"))
@@ -1361,8 +1354,7 @@ fn the_debian_package_enables_its_unit_and_its_scripts_manage_it() {
     let listing = Command::new("dpkg-deb")
         .arg("-c")
         .arg(&deb)
-        .output()
-        .unwrap();
+        .bounded_output();
     let listing = String::from_utf8_lossy(&listing.stdout);
     let mode_of = |path: &str| -> String {
         listing
@@ -1385,8 +1377,7 @@ fn the_debian_package_enables_its_unit_and_its_scripts_manage_it() {
     let field = |name: &str| {
         let out = Command::new("dpkg-deb")
             .args(["-f", &deb, name])
-            .output()
-            .unwrap();
+            .bounded_output();
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
     };
     let depends = field("Depends");
@@ -1402,8 +1393,8 @@ fn the_debian_package_enables_its_unit_and_its_scripts_manage_it() {
             .arg("-x")
             .arg(&deb)
             .arg(root.path())
-            .status()
-            .unwrap()
+            .bounded_output()
+            .status
             .success()
     );
     for unit in UNITS {
@@ -1411,8 +1402,7 @@ fn the_debian_package_enables_its_unit_and_its_scripts_manage_it() {
             .args(["verify", "--recursive-errors=no", "--man=no"])
             .arg(format!("--root={}", root.path().display()))
             .arg(format!("/usr/lib/systemd/system/{unit}"))
-            .output()
-            .unwrap();
+            .bounded_output();
         let said = String::from_utf8_lossy(&out.stderr);
         assert!(
             out.status.success() && said.trim().is_empty(),
@@ -1428,8 +1418,8 @@ fn the_debian_package_enables_its_unit_and_its_scripts_manage_it() {
             .arg("-e")
             .arg(&deb)
             .arg(scripts.path())
-            .status()
-            .unwrap()
+            .bounded_output()
+            .status
             .success()
     );
     let script = |name: &str| std::fs::read_to_string(scripts.path().join(name)).unwrap();
@@ -1476,8 +1466,7 @@ fn the_debian_package_enables_its_unit_and_its_scripts_manage_it() {
                 "PATH",
                 format!("{}:/usr/bin:/bin", helpers.path().display()),
             )
-            .output()
-            .unwrap();
+            .bounded_output();
         assert!(
             out.status.success(),
             "{name} {args:?}: {}",
@@ -1529,8 +1518,7 @@ fn the_services_sandboxes_keep_their_exposure_at_most_2() {
         let out = Command::new("systemd-analyze")
             .args(["security", "--offline=true", "--no-pager"])
             .arg(&path)
-            .output()
-            .expect("systemd-analyze (Debian's systemd, which tests/run.sh installs)");
+            .bounded_output();
         let report = String::from_utf8_lossy(&out.stdout);
         let exposure: f64 = report
             .lines()
@@ -1559,8 +1547,7 @@ fn an_import_off_a_terminal_reports_progress_in_plain_lines() {
         .arg(&file)
         .arg("--data-dir")
         .arg(dir.path())
-        .output()
-        .unwrap();
+        .bounded_output();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let line = stderr
@@ -1631,8 +1618,7 @@ fn no_secret_is_kept_in_plain_text_at_rest() {
         .args(["backup", "--data-dir"])
         .arg(data.path())
         .arg(&backup)
-        .output()
-        .unwrap();
+        .bounded_output();
     assert!(
         out.status.success(),
         "{}",

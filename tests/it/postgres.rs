@@ -1,5 +1,7 @@
 //! The store on PostgreSQL, against a throwaway database of the test cluster.
 
+use crate::bounded::Bounded;
+
 use regintel::store::postgres::testing::TestDatabase;
 use std::time::Duration;
 
@@ -125,8 +127,8 @@ impl OwnCluster {
             ))
             .arg(command)
             .arg(&cluster)
-            .status()
-            .unwrap();
+            .bounded_output()
+            .status;
         assert!(status.success(), "postgres-cluster.sh {command}");
     }
 
@@ -255,7 +257,7 @@ async fn two_nodes_hold_one_daily_cap() {
     let store =
         Store::open_with(&a.database, 1, 1, regintel::config::defaults::DATABASE_WAIT).unwrap();
     let stored = || {
-        let today = regintel::runtime::clock::now_ms() / 1000 / regintel::rate_limiter::DAY_SECS;
+        let today = a.today();
         let scope = format!("acct:{}", who.id);
         store
             .system()
@@ -288,8 +290,9 @@ async fn two_nodes_hold_one_daily_cap() {
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        // Three ticks of each node: each reads the sum.
-        tokio::time::sleep(Duration::from_secs(3)).await;
+        // Two more rounds of each node's background task: one that began before the counts
+        // were written may have read before them; the next reads the sum.
+        tokio::join!(a.background_rounds(2), b.background_rounds(2));
     }
     assert!(
         (40..=50).contains(&admitted),
@@ -359,8 +362,7 @@ async fn an_appliance_migrated_to_postgres_serves_the_same_answers_and_keys() {
             regintel()
                 .args(["migrate", "--json", "--to", &db_url, "--data-dir"])
                 .arg(dir)
-                .output()
-                .unwrap()
+                .bounded_output()
         })
     };
     let out = migrate(db.url(), dir.path().to_path_buf()).await.unwrap();
@@ -635,8 +637,7 @@ async fn nodes_make_one_set_of_secrets_and_refuse_to_fork_it() {
             "--data-dir",
         ])
         .arg(forked.path())
-        .output()
-        .unwrap();
+        .bounded_output();
     let said =
         String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     assert!(

@@ -25,18 +25,24 @@ impl Walk {
         match v {
             Value::Object(map) if map.contains_key("citation") && !map.contains_key("value") => {
                 // A region (its classification row) or a dataset's snapshot: no figure, a source.
-                if let Some(cit) = map["citation"].as_str() {
-                    if map.contains_key("title") || map.contains_key("file_sha256") {
-                        let sha = map
-                            .get("file_sha256")
-                            .or_else(|| map["latest_snapshot"].get("file_sha256"))
-                            .and_then(Value::as_str)
-                            .unwrap_or_else(|| panic!("{context}: a snapshot without its file"));
-                        self.snapshots.insert(cit.to_owned(), sha.to_owned());
-                    } else {
-                        assert!(map.contains_key("code"), "{context}: {v}");
-                        self.regions.insert(cit.to_owned(), v.clone());
+                let Some(cit) = map["citation"].as_str() else {
+                    // No source (`citation: null`): nothing vouches for its numbers, so they are
+                    // walked as any others, and one that is not structure fails.
+                    for (k, child) in map.iter().filter(|(k, _)| *k != "citation") {
+                        self.visit(child, k, context);
                     }
+                    return;
+                };
+                if map.contains_key("title") || map.contains_key("file_sha256") {
+                    let sha = map
+                        .get("file_sha256")
+                        .or_else(|| map["latest_snapshot"].get("file_sha256"))
+                        .and_then(Value::as_str)
+                        .unwrap_or_else(|| panic!("{context}: a snapshot without its file"));
+                    self.snapshots.insert(cit.to_owned(), sha.to_owned());
+                } else {
+                    assert!(map.contains_key("code"), "{context}: {v}");
+                    self.regions.insert(cit.to_owned(), v.clone());
                 }
                 // Its numbers (a level, a snapshot's row counts) are the source's, which the
                 // citation resolves to; what it holds may cite more.
@@ -121,6 +127,24 @@ impl Walk {
             );
         }
     }
+}
+
+/// The walk itself: a source object whose citation is null vouches for none of its numbers; one
+/// with a citation vouches for its own.
+#[test]
+fn a_null_citation_leaves_the_numbers_under_it_uncited() {
+    let walked = |data: Value| {
+        std::panic::catch_unwind(|| Walk::default().visit(&data, "data", "synthetic")).is_ok()
+    };
+    let region = |citation: Value| serde_json::json!({"region": {"code": "DE21", "level": 2, "citation": citation, "area_km2": 17_530}});
+    assert!(walked(region(Value::from("cit_0123"))));
+    assert!(
+        !walked(region(Value::Null)),
+        "a number under a null citation"
+    );
+    let structure_only =
+        serde_json::json!({"region": {"code": "DE21", "level": 2, "citation": null}});
+    assert!(walked(structure_only), "structure is no statistic");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

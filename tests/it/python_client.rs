@@ -2,6 +2,8 @@
 //! byte for byte; installable offline into a fresh venv; and its README's examples run against a
 //! live server.
 
+use crate::bounded::Bounded;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -75,8 +77,7 @@ pub fn fresh_venv(dir: &Path) -> PathBuf {
         Command::new(tool("TEST_PYTHON"))
             .args(["-m", "venv"])
             .arg(dir)
-            .output()
-            .unwrap(),
+            .bounded_output(),
     );
     dir.join("bin/python")
 }
@@ -102,8 +103,7 @@ pub fn install_offline<S: AsRef<std::ffi::OsStr>>(python: &Path, what: &[S]) {
             .env_remove("PIP_FIND_LINKS")
             .env_remove("PIP_INDEX_URL")
             .env_remove("PIP_EXTRA_INDEX_URL")
-            .output()
-            .unwrap(),
+            .bounded_output(),
     );
 }
 
@@ -115,8 +115,7 @@ async fn the_committed_python_client_is_current_installs_offline_and_its_example
         .arg(&regenerated)
         .env("REGINTEL", env!("CARGO_BIN_EXE_regintel"))
         .env("OPENAPI_PYTHON_CLIENT", tool("OPENAPI_PYTHON_CLIENT"))
-        .output()
-        .unwrap();
+        .bounded_output();
     succeeded("clients/python/regenerate.sh", generate);
     let committed_dir = Path::new(CLIENT_DIR).join("regintel-client");
     let committed = files(&committed_dir);
@@ -155,8 +154,7 @@ async fn the_committed_python_client_is_current_installs_offline_and_its_example
             format!("http://{}{}", server.addr, crate::support::BASE),
         )
         .env("REGINTEL_API_KEY", &analyst.api_key)
-        .output()
-        .unwrap();
+        .bounded_output();
     let printed = succeeded("the README's examples", ran);
     for expected in [
         "Oberbayern",
@@ -178,8 +176,7 @@ async fn the_committed_python_client_is_current_installs_offline_and_its_example
             "import regintel_client; print(regintel_client.__file__)",
         ])
         .current_dir(work.path())
-        .output()
-        .unwrap();
+        .bounded_output();
     let location = succeeded("import regintel_client", location);
     assert!(
         location.starts_with(&*work.path().join("venv").to_string_lossy()),

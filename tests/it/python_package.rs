@@ -3,6 +3,8 @@
 //! its tests (tests/test_offline.py, and tests/test_live.py against a live HTTPS server) and its
 //! README's examples run, with httpx's deprecation warnings as errors.
 
+use crate::bounded::Bounded;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -48,8 +50,7 @@ async fn the_python_package_installs_offline_type_checks_and_works_against_a_liv
             .arg(work.path().join("mypy-cache"))
             .arg("regintel")
             .current_dir(&package)
-            .output()
-            .unwrap(),
+            .bounded_output(),
     );
 
     // Over HTTPS with the server's own certificate, as against the demo; anonymous callers
@@ -88,8 +89,7 @@ async fn the_python_package_installs_offline_type_checks_and_works_against_a_liv
             .env("REGINTEL_URL", &url)
             .env("REGINTEL_CA_FILE", &certificate)
             .env("REGINTEL_API_KEY", &key)
-            .output()
-            .unwrap()
+            .bounded_output()
     };
     let tested = tokio::task::spawn_blocking(move || {
         let tests = python_run(&["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"]);

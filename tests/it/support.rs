@@ -197,6 +197,9 @@ pub struct TestServer {
     pub client: Client,
     /// The clock of webhook deliveries, to move forward.
     pub webhook_clock: regintel::runtime::clock::Clock,
+    /// The rate limiter's clock, to move forward: set to the next noon UTC when the server
+    /// starts, so no test runs across the midnight that resets the daily caps.
+    pub limits_clock: regintel::runtime::clock::Clock,
     shutdown: Option<oneshot::Sender<()>>,
     handle: Option<JoinHandle<anyhow::Result<()>>>,
 }
@@ -213,6 +216,23 @@ pub struct Options {
     /// Serve from PostgreSQL (a copy of the bundled data, or an empty database) instead of
     /// the data dir's SQLite file.
     pub postgres: bool,
+    /// The rate limiter's clock, when it is another server's (nodes share one); a new one at
+    /// the next noon UTC otherwise.
+    pub limits_clock: Option<regintel::runtime::clock::Clock>,
+}
+
+/// A clock at the next noon UTC (at most a day ahead of the wall clock), moving on from there.
+pub fn clock_at_noon() -> regintel::runtime::clock::Clock {
+    const DAY_MS: i64 = regintel::rate_limiter::DAY_SECS * 1000;
+    let clock = regintel::runtime::clock::Clock::default();
+    let now = clock.now_ms();
+    let noon = now.div_euclid(DAY_MS) * DAY_MS + DAY_MS / 2;
+    clock.advance(if noon > now {
+        noon - now
+    } else {
+        noon + DAY_MS - now
+    });
+    clock
 }
 
 impl TestServer {
@@ -285,7 +305,9 @@ impl TestServer {
             configure(&mut config);
         }
         config.llm = options.llm;
+        config.limits_clock = options.limits_clock.unwrap_or_else(clock_at_noon);
         let webhook_clock = config.webhook_clock.clone();
+        let limits_clock = config.limits_clock.clone();
         let (tls, roots) = if options.tls {
             let (cert, key) = regintel::net::tls::demo_certificate(dir.path()).unwrap();
             (
@@ -323,6 +345,7 @@ impl TestServer {
             _postgres: postgres,
             client,
             webhook_clock,
+            limits_clock,
             shutdown: Some(tx),
             handle: Some(handle),
         }
@@ -348,12 +371,13 @@ impl TestServer {
     }
 
     /// [`TestServer::second_node`] with `options` (its own settings; the database is this one's).
-    pub async fn second_node_with(&self, options: Options) -> TestServer {
+    pub async fn second_node_with(&self, mut options: Options) -> TestServer {
         let Database::Postgres(url) = &self.database else {
             panic!("a second node shares a PostgreSQL database");
         };
         let url = url.clone();
         let dir = with_secrets_of(self.dir.path());
+        options.limits_clock = Some(self.limits_clock.clone());
         Self::start_node(dir, options, Some((Database::Postgres(url), None))).await
     }
 
@@ -361,6 +385,13 @@ impl TestServer {
     pub async fn stop(mut self) -> anyhow::Result<()> {
         let _ = self.shutdown.take().unwrap().send(());
         self.handle.take().unwrap().await.unwrap()
+    }
+
+    /// The UTC day (days since the unix epoch) the rate limiter counts now.
+    pub fn today(&self) -> i64 {
+        self.limits_clock
+            .unix_secs()
+            .div_euclid(regintel::rate_limiter::DAY_SECS)
     }
 
     pub async fn get(&self, path: &str) -> Resp {
@@ -432,6 +463,34 @@ impl TestServer {
             );
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
+    }
+
+    /// Waits (at most two minutes) until the server's background task has finished `rounds`
+    /// more rounds, as its metrics count them: what it does each round (usage written and read
+    /// back, data changes noticed) has then happened at least once since the call.
+    pub async fn background_rounds(&self, rounds: u64) {
+        let ticks = || async {
+            let metrics = String::from_utf8(self.client.get("/metrics").await.body).unwrap();
+            metrics
+                .lines()
+                .find_map(|l| l.strip_prefix("regintel_background_ticks_total "))
+                .and_then(|n| n.parse::<u64>().ok())
+                .expect("the metrics count the background rounds")
+        };
+        let target = ticks().await + rounds;
+        crate::bounded::until(
+            &format!("{rounds} rounds of the background task"),
+            std::time::Duration::from_secs(120),
+            || async {
+                let now = ticks().await;
+                if now >= target {
+                    Ok(())
+                } else {
+                    Err(format!("{now} of {target}"))
+                }
+            },
+        )
+        .await
     }
 
     /// Stops the server gracefully and hands back its data dir, to start another on it.
@@ -810,23 +869,11 @@ pub fn regintel() -> std::process::Command {
 /// Runs `regintel ARGS --data-dir DIR` with `stdin` as its input; its stdout, after checking it
 /// succeeded.
 pub fn run_ok(args: &[&str], data_dir: &std::path::Path, stdin: Option<&str>) -> String {
-    use std::io::Write;
-    let mut child = regintel()
-        .args(args)
-        .arg("--data-dir")
-        .arg(data_dir)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.unwrap_or("").as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = crate::bounded::output_with_input(
+        regintel().args(args).arg("--data-dir").arg(data_dir),
+        stdin.unwrap_or("").as_bytes(),
+        &format!("regintel {}", args.join(" ")),
+    );
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -910,15 +957,8 @@ impl Drop for Running {
 /// given the JSON file `given`, on a thread of its own: the script talks to a test server that
 /// runs on the test's runtime.
 pub async fn run_script(python: &str, script: &str, given: PathBuf) -> std::process::Output {
-    let python = tool(python);
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(script);
-    tokio::task::spawn_blocking(move || {
-        std::process::Command::new(python)
-            .arg(script)
-            .arg(given)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap()
+    let mut cmd = std::process::Command::new(tool(python));
+    cmd.arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(script))
+        .arg(given);
+    crate::bounded::output_aside(cmd, script).await
 }

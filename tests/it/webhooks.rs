@@ -3,6 +3,8 @@
 //! receives them, rotation, resend and replay, the breaker on a failing receiver, and delivery
 //! across a SIGKILL of the real binary.
 
+use crate::bounded::Bounded;
+
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -939,8 +941,7 @@ pub fn verify_with_standardwebhooks(
             "/tests/it/webhooks_py/verify.py"
         ))
         .arg(&file)
-        .output()
-        .unwrap();
+        .bounded_output();
     let printed = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
@@ -995,9 +996,13 @@ async fn a_resolver_that_never_answers_slows_no_other_account() {
             async { tokio::join!(hang(&waiting[0]), hang(&waiting[1]), hang(&waiting[2])) };
         tokio::pin!(registrations);
         let meanwhile = async {
-            while HANG_ASKED.load(std::sync::atomic::Ordering::SeqCst) < 3 {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
+            crate::bounded::until("three lookups at the resolver", MINUTE, || async {
+                match HANG_ASKED.load(std::sync::atomic::Ordering::SeqCst) {
+                    3.. => Ok(()),
+                    asked => Err(format!("{asked} asked")),
+                }
+            })
+            .await;
             let token = s.login(&other).await;
             let key = s
                 .call(
@@ -1024,7 +1029,12 @@ async fn a_resolver_that_never_answers_slows_no_other_account() {
             () = meanwhile => {}
         }
         HANG_RELEASE.notify_waiters();
-        let (first, second, third) = registrations.await;
+        let (first, second, third) = crate::bounded::within(
+            "the registrations' answers once their lookups ended",
+            MINUTE,
+            registrations,
+        )
+        .await;
         let told = first.1["error"]["message"].clone();
         for (status, body) in [first, second, third] {
             assert_eq!(status, 422, "{body}");
@@ -1205,10 +1215,27 @@ async fn two_nodes_deliver_a_thousand_events_each_once() {
         .map(|x| x.header("webhook-id").to_owned())
         .collect();
     assert_eq!(ids, events, "every event arrives");
-    // A delivery sent twice would arrive within the moments after the last first arrival.
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    // Every first arrival is recorded as delivered (the count rises after the receiver has
+    // answered); a delivery sent twice would be recorded too, and arrive before it is.
+    let (by_a, by_b) = crate::bounded::until(
+        "both nodes to record every delivery",
+        Duration::from_secs(120),
+        || async {
+            let (by_a, by_b) = (delivered_by(&a).await, delivered_by(&b).await);
+            match by_a + by_b >= events.len() as u64 {
+                true => Ok((by_a, by_b)),
+                false => Err(format!("{by_a} + {by_b} of {}", events.len())),
+            }
+        },
+    )
+    .await;
+    // And past two more rounds of each node's background task, nothing more is recorded.
+    tokio::join!(a.background_rounds(2), b.background_rounds(2));
+    assert_eq!(
+        (delivered_by(&a).await, delivered_by(&b).await),
+        (by_a, by_b)
+    );
     assert_eq!(receiver.received().len(), events.len(), "none twice");
-    let (by_a, by_b) = (delivered_by(&a).await, delivered_by(&b).await);
     assert_eq!(by_a + by_b, events.len() as u64);
     assert!(
         by_a > 0 && by_b > 0,

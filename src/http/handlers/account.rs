@@ -199,10 +199,10 @@ pub fn usage(req: &mut Req) -> Result<Reply, ApiError> {
     let state = &req.state;
     let caller = req.caller()?.clone();
     let limits = &state.config.limits;
-    let wall_secs = crate::runtime::clock::now_ms().div_euclid(1000);
-    let today = wall_secs.div_euclid(crate::rate_limiter::DAY_SECS);
+    let clock = state.limiter.clock();
+    let (wall_secs, now) = (clock.unix_secs(), clock.instant());
+    let today = state.limiter.today();
     let quotas = charge::quotas(limits, caller.tier);
-    let now = std::time::Instant::now();
     let peek =
         |policies: &[crate::rate_limiter::Policy]| state.limiter.peek(policies, now, wall_secs);
     let (buckets, keys) = if limits.enabled {
