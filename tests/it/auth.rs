@@ -303,10 +303,13 @@ async fn disabled_account_loses_keys_and_sessions() {
     login_raw(&s, &a.email, &a.password)
         .await
         .error(401, "invalid_credential");
-    let r = s
-        .eventually(PROFILE, &[a.key_header()], 401, Duration::from_secs(5))
-        .await;
-    assert_invalid(&r, "key of a disabled account (5 s after disabling)");
+    // The server reads the change on its next background round (about a second).
+    s.background_rounds(2).await;
+    let r = get_with(&s, PROFILE, &[a.key_header()]).await;
+    assert_invalid(
+        &r,
+        "key of a disabled account (a background round after disabling)",
+    );
 }
 
 /// A key revoked out of process (as `regintel key revoke` does) stops working within about a
@@ -320,10 +323,12 @@ async fn key_revoked_by_the_operator_stops_within_seconds() {
     let auth = regintel::auth::Auth::open(s.dir.path(), "regintel").unwrap();
     assert!(auth.revoke_key(&store, None, &a.key_id).unwrap());
     store.system().unwrap().bump_auth_generation().unwrap();
-    let r = s
-        .eventually(PROFILE, &[a.key_header()], 401, Duration::from_secs(5))
-        .await;
-    assert_invalid(&r, "key revoked by the operator (5 s after revoking)");
+    s.background_rounds(2).await;
+    let r = get_with(&s, PROFILE, &[a.key_header()]).await;
+    assert_invalid(
+        &r,
+        "key revoked by the operator (a background round after revoking)",
+    );
 }
 
 /// Two credentials at once, or a scheme other than Bearer, are 400 `invalid_request`.
@@ -1126,7 +1131,8 @@ async fn keys_never_reach_logs_or_bodies() {
         .status;
     assert!(status.success());
     assert!(crate::bounded::wait(&mut child.0, "the server to stop on SIGTERM").success());
-    while let Ok(line) = rx.recv_timeout(Duration::from_secs(5)) {
+    // The rest of what it printed: the channel ends with its stdout, which ended with it.
+    while let Ok(line) = rx.recv_timeout(Duration::from_secs(60)) {
         stdout_lines.push(line);
     }
     let log = std::fs::read_to_string(&log_path).unwrap();

@@ -132,15 +132,10 @@ async fn a_revised_value_adds_one_row_and_the_old_citation_points_to_it() {
         1
     );
 
-    // The running server notices the import (data generation) and serves the new value...
-    let mut after = Value::Null;
-    for _ in 0..50 {
-        after = s.get(compare).await.json();
-        if after["data"]["regions"][0]["value"]["value"] == 111.0 {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    // The running server notices the import (data generation) on its next background round
+    // and serves the new value...
+    s.background_rounds(2).await;
+    let after = s.get(compare).await.json();
     assert_eq!(after["data"]["regions"][0]["value"]["value"], 111.0);
     let new_cit = after["data"]["regions"][0]["value"]["citation"]
         .as_str()
