@@ -71,6 +71,24 @@ fn default_quotas_are_the_documented_ones() {
     assert_eq!(defaults.max_entries, 100_000);
 }
 
+/// `--no-rate-limits` (or `REGINTEL_NO_RATE_LIMITS`) turns the limits off.
+#[test]
+fn no_rate_limits_turns_the_limits_off() {
+    for argv in [
+        &["regintel", "serve", "--plain-http", "--no-rate-limits"][..],
+        &["regintel", "serve", "--plain-http"][..],
+    ] {
+        let Cli {
+            command: Command::Serve(args),
+            ..
+        } = Cli::try_parse_from(argv).unwrap()
+        else {
+            panic!("serve parses");
+        };
+        assert_eq!(args.limits.config().enabled, argv.len() == 3, "{argv:?}");
+    }
+}
+
 /// The operator's documents list every setting: the package's environment file (each one
 /// commented out, with its default) and the table of docs/operations.md.
 #[test]

@@ -242,3 +242,43 @@ const fn fixed_len(path: &str) -> usize {
     }
     at
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn route(operation_id: &str) -> &'static Route {
+        (ROUTES.iter())
+            .find(|r| r.operation_id == operation_id)
+            .unwrap_or_else(|| panic!("no route {operation_id}"))
+    }
+
+    /// An explorer page costs what the answer it draws costs (the map, which has no API route of
+    /// its own, 5: it reads every region of its level); the account area's pages and assets cost
+    /// nothing.
+    #[test]
+    fn a_page_costs_what_the_answer_it_shows_costs() {
+        for (page, answer) in [
+            ("pageExploreRegion", "getRegionProfile"),
+            ("pageExploreCompare", "compareRegions"),
+            ("pageExploreMatrix", "correlationMatrix"),
+            ("pageExploreBriefing", "getBriefing"),
+            ("pageExploreCitation", "getCitation"),
+            ("pageExplore", "listRegions"),
+        ] {
+            assert_eq!(route(page).cost(&[]), route(answer).cost(&[]), "{page}");
+        }
+        assert_eq!(route("pageExploreMap").cost(&[]), 5);
+        for free in ROUTES.iter().filter(|r| r.root && !r.explore) {
+            let probe = matches!(free.operation_id, "healthz" | "readyz");
+            let page =
+                free.operation_id.starts_with("page") || free.operation_id.starts_with("asset");
+            if probe || page {
+                assert_eq!(free.cost(&[]), 0, "{}", free.operation_id);
+            }
+        }
+        let overrides = [("pageExploreMap".to_owned(), 7)];
+        assert_eq!(route("pageExploreMap").cost(&overrides), 7);
+        assert_eq!(route("pageExploreRegion").cost(&overrides), 1);
+    }
+}

@@ -396,6 +396,170 @@ mod tests {
         assert!(seen.recv().await.unwrap().ends_with("{}"));
     }
 
+    /// Connections on the loopback listening socket at `port` that the kernel has accepted and
+    /// nobody has taken: its accept queue (`rx_queue` in /proc/net/tcp, see proc(5)).
+    fn accept_queue(port: u16) -> usize {
+        let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
+        let listening = format!("0100007F:{port:04X}");
+        table
+            .lines()
+            .skip(1)
+            .map(|line| line.split_whitespace().collect::<Vec<_>>())
+            .find(|f| f[1] == listening && f[3] == "0A")
+            .map(|f| usize::from_str_radix(f[4].split(':').nth(1).unwrap(), 16).unwrap())
+            .unwrap_or_else(|| panic!("no listening socket at port {port}"))
+    }
+
+    /// [`send_unpaced`] and the time it took on tokio's (paused) clock; an attempt that outlasts
+    /// every deadline of its own fails the test instead of hanging it.
+    async fn timed(url: &WebhookUrl, policy: &EgressPolicy) -> (Attempt, Duration) {
+        let started = tokio::time::Instant::now();
+        let attempt = tokio::time::timeout(
+            Duration::from_secs(600),
+            send_unpaced(url, policy, &tls(), signed("{}")),
+        )
+        .await
+        .expect("the attempt ends by its own deadlines");
+        (attempt, started.elapsed())
+    }
+
+    /// A resolver that never answers holds an attempt for the connect timeout, not longer.
+    #[tokio::test(start_paused = true)]
+    async fn a_host_that_does_not_resolve_in_time_is_given_up_at_the_connect_timeout() {
+        let hanging = EgressPolicy {
+            allow_loopback: true,
+            resolver: crate::webhooks::resolve::Resolver::given(|_, _| {
+                Box::pin(std::future::pending())
+            }),
+            ..EgressPolicy::default()
+        };
+        let url = WebhookUrl::parse("http://hang.example/hook").unwrap();
+        let (attempt, took) = timed(&url, &hanging).await;
+        assert_eq!(
+            (attempt.status, attempt.error.as_deref()),
+            (None, Some(UNREACHABLE))
+        );
+        assert_eq!(CONNECT_TIMEOUT, Duration::from_secs(5), "docs/webhooks.md");
+        assert!(
+            (CONNECT_TIMEOUT..CONNECT_TIMEOUT + Duration::from_millis(100)).contains(&took),
+            "{took:?}"
+        );
+    }
+
+    /// A receiver whose accept queue is full (the kernel drops the SYN) holds an attempt for the
+    /// connect timeout, not longer.
+    #[tokio::test(start_paused = true)]
+    async fn a_connection_not_accepted_in_time_is_given_up_at_the_connect_timeout() {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind("127.0.0.1:0".parse().unwrap()).unwrap();
+        // Backlog 0: one connection waiting to be accepted fills the queue.
+        let listener = socket.listen(0).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let _queued = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        // Real time (the paused clock does not move while the test thread blocks).
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        while accept_queue(port) < 1 {
+            assert!(std::time::Instant::now() < deadline, "nothing queued");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let url = WebhookUrl::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+        let (attempt, took) = timed(&url, &loopback()).await;
+        assert_eq!(
+            (attempt.status, attempt.error.as_deref()),
+            (None, Some("the connection was not accepted in time"))
+        );
+        assert!(
+            (CONNECT_TIMEOUT..CONNECT_TIMEOUT + Duration::from_millis(100)).contains(&took),
+            "{took:?}"
+        );
+        assert_eq!(
+            accept_queue(port),
+            1,
+            "the attempt's connection never got in"
+        );
+    }
+
+    /// A receiver that reads the request and never answers is given up at the attempt timeout.
+    #[tokio::test(start_paused = true)]
+    async fn a_receiver_that_never_answers_is_given_up_at_the_attempt_timeout() {
+        use std::io::Read;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        // The receiver works on the blocking pool: while it runs, the paused clock does not
+        // jump ahead, so no deadline can pass before the request has arrived whole. Once it
+        // returns (keeping the connection open), nothing is left to wait for but the clock.
+        let received = tokio::task::spawn_blocking(move || {
+            listener.set_nonblocking(true).unwrap();
+            let deadline = std::time::Instant::now() + Duration::from_secs(60);
+            let mut socket = loop {
+                match listener.accept() {
+                    Ok((socket, _)) => break socket,
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        assert!(std::time::Instant::now() < deadline, "no connection");
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                    Err(e) => panic!("{e}"),
+                }
+            };
+            socket.set_nonblocking(false).unwrap();
+            socket
+                .set_read_timeout(Some(Duration::from_secs(60)))
+                .unwrap();
+            let (mut seen, mut buf) = (Vec::new(), [0u8; 4096]);
+            while !seen.ends_with(b"\r\n\r\n{}") {
+                let n = socket.read(&mut buf).expect("the whole request");
+                assert!(n > 0, "closed mid-request");
+                seen.extend_from_slice(&buf[..n]);
+            }
+            socket
+        });
+        let url = WebhookUrl::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+        let policy = loopback();
+        let ((attempt, took), _socket) = tokio::join!(timed(&url, &policy), received);
+        assert_eq!(
+            (attempt.status, attempt.error.as_deref()),
+            (None, Some("no answer within 15 s"))
+        );
+        assert_eq!(ATTEMPT_TIMEOUT, Duration::from_secs(15), "docs/webhooks.md");
+        assert!(
+            (ATTEMPT_TIMEOUT..ATTEMPT_TIMEOUT + Duration::from_millis(100)).contains(&took),
+            "{took:?}"
+        );
+    }
+
+    /// An answer longer than 64 KiB whose receiver then holds the connection open: its status
+    /// counts once 64 KiB are read (reading on would wait for the attempt timeout). On the real
+    /// clock: a correct attempt ends at once, a wrong one after 15 s.
+    #[tokio::test]
+    async fn no_more_than_64_kib_of_an_answer_is_read() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        assert_eq!(MAX_ANSWER_BYTES, 64 * 1024, "docs/webhooks.md");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (held, open) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let (mut seen, mut buf) = (Vec::new(), [0u8; 4096]);
+            while !seen.ends_with(b"\r\n\r\n{}") {
+                let n = socket.read(&mut buf).await.unwrap();
+                assert!(n > 0, "closed mid-request");
+                seen.extend_from_slice(&buf[..n]);
+            }
+            // One byte more than is read, in a chunk whose body never ends.
+            let size = MAX_ANSWER_BYTES + 1;
+            let head = format!("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n{size:x}\r\n");
+            socket.write_all(head.as_bytes()).await.unwrap();
+            let _ = socket.write_all(&vec![b'x'; size]).await;
+            let _ = socket.write_all(b"\r\n").await;
+            let _ = held.send(socket);
+        });
+        let url = WebhookUrl::parse(&format!("http://127.0.0.1:{port}/")).unwrap();
+        let attempt = send_unpaced(&url, &loopback(), &tls(), signed("{}")).await;
+        assert_eq!((attempt.status, attempt.error), (Some(200), None));
+        // The receiver's connection stayed open until here.
+        drop(open);
+    }
+
     /// A pace that says later for the address the host resolved to sends nothing and tells when.
     #[tokio::test]
     async fn a_pace_holds_the_attempt_back_by_the_address() {

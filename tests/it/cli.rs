@@ -841,3 +841,25 @@ fn with_json_logs_every_line_is_json() {
         "{logged:?}"
     );
 }
+
+/// `backup` copies the SQLite file; on PostgreSQL it refuses (before connecting to anything)
+/// and names PostgreSQL's own tools, and writes no file.
+#[test]
+fn backup_refuses_a_postgresql_database_and_names_its_tools() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("backup.sqlite");
+    let out = regintel()
+        .args(["backup", "--data-dir"])
+        .arg(dir.path())
+        // No server listens there: the refusal must not depend on one.
+        .args(["--database-url", "postgres://owner@127.0.0.1:1/regintel"])
+        .arg(&target)
+        .bounded_output();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the database is PostgreSQL") && stderr.contains("pg_dump"),
+        "{stderr}"
+    );
+    assert!(!target.exists());
+}

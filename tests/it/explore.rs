@@ -253,6 +253,82 @@ async fn a_browser_sees_its_own_private_data_on_the_pages_and_no_one_elses() {
     s.stop().await.unwrap();
 }
 
+/// A session cookie that has expired reads as no cookie: the pages answer 200 with public data
+/// only (no 401, no private row), where the same session's current token shows the account's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_session_cookie_reads_as_anonymous() {
+    use base64::Engine;
+    let s = TestServer::start().await;
+    let owner = s.account("owner@example.org", Tier::Professional);
+    let definition = json!({"code": "my_harbour", "title": "Harbour throughput", "unit": "T"});
+    s.private_dataset(
+        &owner,
+        definition,
+        "nuts_code,period,value\nDE21,2023,5.5\n",
+    )
+    .await;
+    let signed_in = Browser::sign_in(&s, &owner).await;
+    let token = signed_in.cookie["__Host-regintel_session=".len()..]
+        .split(';')
+        .next()
+        .unwrap();
+    let payload = token.split('.').nth(1).unwrap();
+    let claims: serde_json::Value = serde_json::from_slice(
+        &base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(payload)
+            .unwrap(),
+    )
+    .unwrap();
+    let sid = claims["sid"].as_str().unwrap();
+    // Tokens of the same session, signed with the server's key: one current, one that expired
+    // three quarters of an hour ago (far beyond the verifier's leeway).
+    let ring =
+        regintel::auth::jwt::KeyRing::load_or_create(&s.dir.path().join("secrets"), "regintel")
+            .unwrap();
+    let now = regintel::runtime::clock::now_ms() / 1000;
+    let cookie = |issued: i64| {
+        let token = ring.issue(owner.id, sid, issued, 900).unwrap();
+        format!("__Host-regintel_session={token}")
+    };
+    let (current, expired) = (cookie(now), cookie(now - 3600));
+    let page = |cookie: String| {
+        let s = &s;
+        async move {
+            let r = s
+                .client
+                .get_with("/explore/regions/DE21", &[("cookie", &cookie)])
+                .await;
+            assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+            html(&r)
+        }
+    };
+    let owners = page(current.clone()).await;
+    assert!(
+        owners.contains("my_harbour"),
+        "the current token reads as the owner"
+    );
+    let (href, _) = linked_values(&owners)
+        .into_iter()
+        .find(|(_, v)| v == "5.5")
+        .expect("the private value is linked");
+    let anonymous = page(expired.clone()).await;
+    assert!(!anonymous.contains("my_harbour"));
+    assert!(
+        anonymous.contains("data-dataset="),
+        "public data still shown"
+    );
+    let r = s.client.get_with(&href, &[("cookie", &expired)]).await;
+    assert_eq!(r.status, 404, "the private row is no one's to see");
+    assert_eq!(
+        s.client
+            .get_with(&href, &[("cookie", &current)])
+            .await
+            .status,
+        200
+    );
+    s.stop().await.unwrap();
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_comparison_page_draws_the_compare_answer_with_its_table_and_citations() {
     let s = TestServer::start().await;

@@ -510,7 +510,9 @@ async fn async_threads_stay_free_while_the_database_is_busy() {
         let _ = released.recv_timeout(Duration::from_secs(300));
         db.execute_batch("ROLLBACK").unwrap();
     });
-    locked.recv().unwrap();
+    locked
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the write lock taken");
 
     // Writers that wait on the lock (each holding a blocking permit while it lasts), then
     // a stream of first uses of keys.
@@ -742,4 +744,41 @@ async fn a_stalled_http2_stream_is_cut_even_while_others_move() {
         "the connection with a stalled stream is still open"
     );
     drop(stalled);
+}
+
+/// A write that cannot have the database within the server's wait (SQLite busy: another
+/// process holds the write lock) is 503 `unavailable` with `Retry-After`, and changes nothing;
+/// once the lock is free the same request succeeds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_database_answers_503_with_retry_after() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| c.database_wait = Duration::from_millis(200)),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Professional);
+    // The key's first use (a write of when it was used) before the lock.
+    let read = s
+        .client
+        .get_with(&format!("{BASE}/regions/DE21"), &[a.key_header()])
+        .await;
+    assert_eq!(read.status, 200);
+    let path = format!("{BASE}/datasets");
+    let headers = [a.key_header(), ("content-type", "application/json")];
+    let create = || {
+        s.client.send(Request {
+            method: "POST",
+            path: &path,
+            headers: &headers,
+            body: br#"{"code": "busy", "title": "t", "unit": "NR"}"#.to_vec(),
+        })
+    };
+    let lock = rusqlite_conn(&s);
+    lock.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let r = create().await;
+    let e = r.error(503, "unavailable");
+    assert!(r.header("retry-after").is_some(), "{e}");
+    lock.execute_batch("ROLLBACK").unwrap();
+    let r = create().await;
+    assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
 }

@@ -655,3 +655,142 @@ async fn a_used_up_minute_refills_when_retry_after_says() {
         .await
         .error(429, "rate_limit_exceeded");
 }
+
+/// An explorer page costs what the answer it shows costs, from the same buckets: the map 5 (it
+/// reads every region of its level), a region's page, a comparison, a citation and the home
+/// page 1, the correlation matrix 5; `--route-weight` sets a page's cost by its operation id.
+/// (The day's buckets bind: nothing refills them while the test runs.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn explorer_pages_cost_what_their_answers_cost() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| limits(c, (1000, 1000, 100), (1000, 1000, 100))),
+        ..Default::default()
+    })
+    .await;
+    let citation =
+        s.get("/regions/DE21/profile").await.json()["data"]["indicators"][0]["latest"]["citation"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    let mut used = 1;
+    for (page, cost) in [
+        ("/explore/maps/tgs00010".to_owned(), 5),
+        ("/explore/regions/DE21".to_owned(), 1),
+        (
+            "/explore/compare?regions=DE21,FR10&dataset=tgs00010".to_owned(),
+            1,
+        ),
+        (format!("/explore/citations/{citation}"), 1),
+        ("/explore".to_owned(), 1),
+    ] {
+        let r = s.client.get(&page).await;
+        assert_eq!(r.status, 200, "{page}");
+        used += cost;
+        assert_eq!(r.header("x-ratelimit-resource"), Some("ip-day"), "{page}");
+        assert_eq!(
+            r.header("x-ratelimit-used"),
+            Some(used.to_string().as_str()),
+            "{page} costs {cost}"
+        );
+    }
+    let a = s.account("a@example.org", Tier::Institutional);
+    let r = s
+        .client
+        .get_with(
+            "/explore/matrix?nuts_code=DE&level=2&datasets=tgs00010,tgs00007",
+            &[a.key_header()],
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.header("x-ratelimit-used"), Some("5"), "the matrix page");
+
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| {
+            limits(c, (1000, 1000, 100), (1000, 1000, 100));
+            c.limits.route_weights = vec![("pageExploreMap".into(), 7)];
+        }),
+        ..Default::default()
+    })
+    .await;
+    let r = s.client.get("/explore/maps/tgs00010").await;
+    assert_eq!(
+        r.header("x-ratelimit-used"),
+        Some("7"),
+        "the operator's weight"
+    );
+}
+
+/// With the limits off (`--no-rate-limits`), nothing is counted or refused: limits of one a
+/// minute, hour and day, and one login an hour, let every request and login through, and no
+/// answer describes a bucket.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_the_limits_off_nothing_is_counted_or_refused() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| {
+            limits(c, (1, 1, 1), (1, 1, 1));
+            c.limits.logins_per_hour = 1;
+            c.limits.key_creations_per_hour = 1;
+            c.limits.enabled = false;
+        }),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Professional);
+    for _ in 0..5 {
+        for headers in [&[][..], &[a.key_header()][..]] {
+            let r = s
+                .client
+                .get_with(&format!("{BASE}/regions/DE21"), headers)
+                .await;
+            assert_eq!(r.status, 200);
+            for described in ["x-ratelimit-limit", "ratelimit", "ratelimit-policy"] {
+                assert_eq!(r.header(described), None, "{described}");
+            }
+        }
+    }
+    for _ in 0..3 {
+        s.login(&a).await;
+    }
+}
+
+/// An account's keys share its daily cap (`account-day`): with a cap of 5, three calls with one
+/// key and two with another use it up, and the second key's next call is refused for the
+/// account's day though its own day has room.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_keys_of_one_account_share_its_daily_cap() {
+    let s = TestServer::start_with(Options {
+        configure: Some(|c| limits(c, (1000, 1000, 1000), (1000, 1000, 5))),
+        ..Default::default()
+    })
+    .await;
+    let a = s.account("a@example.org", Tier::Institutional);
+    // The second key made as the operator commands make one: a request through the account API
+    // would count against the cap itself.
+    let store = regintel::store::Store::open_with(
+        &s.database,
+        1,
+        1,
+        regintel::config::defaults::DATABASE_WAIT,
+    )
+    .unwrap();
+    let auth = regintel::auth::Auth::open(s.dir.path(), "regintel").unwrap();
+    let (_, second) = auth
+        .create_key(&store, a.id, Tier::Institutional, "second")
+        .unwrap();
+    let path = format!("{BASE}/regions/DE21");
+    for (key, calls) in [(a.api_key.as_str(), 3), (second.as_str(), 2)] {
+        for _ in 0..calls {
+            let r = s.client.get_with(&path, &[("x-api-key", key)]).await;
+            assert_eq!(r.status, 200);
+        }
+    }
+    let r = s
+        .client
+        .get_with(&path, &[("x-api-key", second.as_str())])
+        .await;
+    let e = r.error(429, "rate_limit_exceeded");
+    assert_eq!(
+        e["details"]["violated_policies"],
+        serde_json::json!(["account-day"])
+    );
+}

@@ -83,6 +83,30 @@ fn openapi_command_prints_the_same_document() {
     );
 }
 
+/// Behind a public URL (`--public-url`), the document's `servers` is that URL with the base path,
+/// as served and as `regintel openapi --public-url` prints it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_documents_server_is_the_public_url() {
+    let s = crate::support::TestServer::start_with(crate::support::Options {
+        configure: Some(|c| c.public_url = Some("https://stats.regintel.test/".into())),
+        ..Default::default()
+    })
+    .await;
+    let served = s.get("/openapi.json").await.json();
+    let expected = format!("https://stats.regintel.test{BASE}");
+    assert_eq!(served["servers"][0]["url"], expected.as_str());
+    let out = Command::new(env!("CARGO_BIN_EXE_regintel"))
+        .args(["openapi", "--public-url", "https://stats.regintel.test"])
+        .bounded_output();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(printed["servers"][0]["url"], expected.as_str());
+}
+
 /// A new user's path: generate a Python client from the served document with
 /// openapi-python-client, give it the API's base URL, and call profile, region,
 /// compare, regions, citations, export, dataset creation and the CSV upload through it; every

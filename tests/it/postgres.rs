@@ -309,10 +309,11 @@ async fn two_nodes_hold_one_daily_cap() {
     a.stop().await.unwrap();
 }
 
-/// `regintel migrate --to` moves an appliance onto PostgreSQL: served from there with the same
-/// data dir's secrets, the public and private answers and their citation ids are what they
-/// were, the key made before the move still works, accounts stay apart, and a second copy into
-/// the now-full database is refused without changing it.
+/// `regintel migrate --to-file` (the URL in an owner-only file) moves an appliance onto
+/// PostgreSQL: served from there with the same data dir's secrets, the public and private
+/// answers and their citation ids are what they were, the key made before the move still works,
+/// accounts stay apart, and a second copy (`--to URL`) into the now-full database is refused
+/// without changing it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_appliance_migrated_to_postgres_serves_the_same_answers_and_keys() {
     use crate::support::{Options, TestServer, regintel};
@@ -364,15 +365,26 @@ async fn an_appliance_migrated_to_postgres_serves_the_same_answers_and_keys() {
     let db = tokio::task::spawn_blocking(TestDatabase::create)
         .await
         .unwrap();
-    let migrate = |db_url: String, dir: std::path::PathBuf| {
+    let migrate = |to: Vec<String>, dir: std::path::PathBuf| {
         tokio::task::spawn_blocking(move || {
             regintel()
-                .args(["migrate", "--json", "--to", &db_url, "--data-dir"])
+                .args(["migrate", "--json"])
+                .args(to)
+                .arg("--data-dir")
                 .arg(dir)
                 .bounded_output()
         })
     };
-    let out = migrate(db.url(), dir.path().to_path_buf()).await.unwrap();
+    let url_dir = tempfile::tempdir().unwrap();
+    let url_file = url_dir.path().join("database-url");
+    std::fs::write(&url_file, format!("{}\n", db.url())).unwrap();
+    std::fs::set_permissions(
+        &url_file,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
+    let to_file = vec!["--to-file".to_owned(), url_file.display().to_string()];
+    let out = migrate(to_file, dir.path().to_path_buf()).await.unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -399,7 +411,9 @@ async fn an_appliance_migrated_to_postgres_serves_the_same_answers_and_keys() {
     let Database::Postgres(url) = moved.database.clone() else {
         unreachable!()
     };
-    let out = migrate(url, moved.dir.path().to_path_buf()).await.unwrap();
+    let out = migrate(vec!["--to".to_owned(), url], moved.dir.path().to_path_buf())
+        .await
+        .unwrap();
     assert!(!out.status.success());
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("already holds data"), "{said}");

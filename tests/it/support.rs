@@ -466,31 +466,9 @@ impl TestServer {
     }
 
     /// Waits (at most two minutes) until the server's background task has finished `rounds`
-    /// more rounds, as its metrics count them: what it does each round (usage written and read
-    /// back, data changes noticed) has then happened at least once since the call.
+    /// more rounds: see [`background_rounds`].
     pub async fn background_rounds(&self, rounds: u64) {
-        let ticks = || async {
-            let metrics = String::from_utf8(self.client.get("/metrics").await.body).unwrap();
-            metrics
-                .lines()
-                .find_map(|l| l.strip_prefix("regintel_background_ticks_total "))
-                .and_then(|n| n.parse::<u64>().ok())
-                .expect("the metrics count the background rounds")
-        };
-        let target = ticks().await + rounds;
-        crate::bounded::until(
-            &format!("{rounds} rounds of the background task"),
-            std::time::Duration::from_secs(120),
-            || async {
-                let now = ticks().await;
-                if now >= target {
-                    Ok(())
-                } else {
-                    Err(format!("{now} of {target}"))
-                }
-            },
-        )
-        .await
+        background_rounds(&self.client, rounds).await
     }
 
     /// Stops the server gracefully and hands back its data dir, to start another on it.
@@ -850,6 +828,35 @@ impl Conn {
             body,
         })
     }
+}
+
+/// Waits (at most two minutes) until the background task of the server `client` speaks to has
+/// finished `rounds` more rounds, as its metrics count them: what it does each round (usage
+/// written and read back, data and credential changes noticed) has then happened at least once
+/// since the call.
+pub async fn background_rounds(client: &Client, rounds: u64) {
+    let ticks = || async {
+        let metrics = String::from_utf8(client.get("/metrics").await.body).unwrap();
+        metrics
+            .lines()
+            .find_map(|l| l.strip_prefix("regintel_background_ticks_total "))
+            .and_then(|n| n.parse::<u64>().ok())
+            .expect("the metrics count the background rounds")
+    };
+    let target = ticks().await + rounds;
+    crate::bounded::until(
+        &format!("{rounds} rounds of the background task"),
+        std::time::Duration::from_secs(120),
+        || async {
+            let now = ticks().await;
+            if now >= target {
+                Ok(())
+            } else {
+                Err(format!("{now} of {target}"))
+            }
+        },
+    )
+    .await
 }
 
 /// The regintel binary with an empty environment (plus what the test sets).

@@ -49,7 +49,12 @@ def browser():
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = Service(executable_path=find_binary(["chromedriver"]))
-    return webdriver.Chrome(options=options, service=service)
+    driver = webdriver.Chrome(options=options, service=service)
+    # A page or a script that never finishes fails its step (Selenium would wait 300 s for a
+    # page): the test's own deadline for this script is 240 s.
+    driver.set_page_load_timeout(60)
+    driver.set_script_timeout(60)
+    return driver
 
 
 class Area:
