@@ -58,8 +58,8 @@
 //!   instructions.
 //! - [`runtime`]: the process and its resources: time formatting, tasks that end with their
 //!   owner, bounded work slots, lower CPU priority for background threads, owner-only files, the
-//!   systemd notification protocol, an import's progress on a terminal, log lines captured for
-//!   unit tests.
+//!   systemd notification protocol, an import's progress on a terminal, log lines captured and
+//!   a listening socket's accept queue for tests.
 //!
 //! # Invariants
 //!

@@ -526,7 +526,8 @@ mod tests {
     use super::*;
     use crate::store::webhooks::Audience;
     use crate::store::webhooks::fixtures::{
-        delivery_of, emit, only_delivery, register, store_with_accounts,
+        add_account, delivery_of, emit, every_delivery, only_delivery, register,
+        store_with_accounts,
     };
     use crate::webhooks::test_receiver::receiver;
 
@@ -724,6 +725,102 @@ mod tests {
         assert_eq!((status.as_str(), attempts), ("pending", 0));
         assert!(next >= later, "{next}");
         assert_outcome(&s.outbox, "deferred", 1);
+    }
+
+    /// A receiver on loopback that counts the requests it has read whole and answers each (200)
+    /// only once `release` says so.
+    async fn holding_receiver(
+        arrived: Arc<std::sync::atomic::AtomicUsize>,
+        release: tokio::sync::watch::Receiver<bool>,
+    ) -> u16 {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let (arrived, mut release) = (Arc::clone(&arrived), release.clone());
+                tokio::spawn(async move {
+                    let (mut seen, mut buf) = (Vec::new(), [0u8; 4096]);
+                    while !seen.ends_with(br#"{"type":"webhook.test"}"#) {
+                        match socket.read(&mut buf).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => seen.extend_from_slice(&buf[..n]),
+                        }
+                    }
+                    arrived.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    let _ = release.wait_for(|released| *released).await;
+                    let answer = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
+                    let _ = socket.write_all(answer).await;
+                });
+            }
+        });
+        port
+    }
+
+    /// 24 deliveries due, of three accounts with two endpoints each, so that only the limit of
+    /// all attempts at once holds them back (four to an endpoint and eight of an account let all
+    /// 24 go): 16 reach a receiver that holds them, and no more until it answers; then the rest
+    /// go, and all are delivered.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn at_most_16_attempts_are_in_flight_at_once() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        assert_eq!(IN_FLIGHT, 16, "docs/webhooks.md");
+        let arrived = Arc::new(AtomicUsize::new(0));
+        let (release, released) = tokio::sync::watch::channel(false);
+        let port = holding_receiver(Arc::clone(&arrived), released).await;
+        let s = setup(port);
+        add_account(&s.store, 3, "c@example.org");
+        let url = format!("http://127.0.0.1:{port}/hook");
+        for (account, id) in [
+            (1, "whk_1b"),
+            (2, "whk_2"),
+            (2, "whk_2b"),
+            (3, "whk_3"),
+            (3, "whk_3b"),
+        ] {
+            let sealed = s.outbox.sealing().seal(&Secret::generate().shown(), id);
+            register(&s.store, account, id, r#"["webhook.test"]"#, &url, &sealed);
+        }
+        let now = crate::runtime::clock::now_ms();
+        for account in 1..=3 {
+            for i in 0..PER_ENDPOINT {
+                let id = format!("msg_{account}_{i}");
+                let audience = Audience::Account(account);
+                assert_eq!(emit(&s.store, &id, "webhook.test", audience, now), 2);
+            }
+        }
+        let due = 3 * 2 * PER_ENDPOINT;
+        assert!(3 * PER_ACCOUNT_IN_FLIGHT.min(2 * PER_ENDPOINT) > IN_FLIGHT);
+        let outbox = Arc::clone(&s.outbox);
+        let worker = tokio::spawn(async move { outbox.deliver_due().await.unwrap() });
+        let deadline = std::time::Instant::now() + Duration::from_secs(60);
+        loop {
+            match arrived.load(Ordering::SeqCst) {
+                IN_FLIGHT => break,
+                n if n > IN_FLIGHT => panic!("{n} attempts in flight at once"),
+                n => assert!(std::time::Instant::now() < deadline, "{n} arrived"),
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        // A correct worker never sends a 17th while these are held: this wait only gives a
+        // wrong one the time to show it.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(arrived.load(Ordering::SeqCst), IN_FLIGHT);
+        assert!(!worker.is_finished());
+        release.send(true).unwrap();
+        let claimed = tokio::time::timeout(Duration::from_secs(60), worker)
+            .await
+            .expect("every delivery answered")
+            .unwrap();
+        assert_eq!((claimed, arrived.load(Ordering::SeqCst)), (due, due));
+        let settled = every_delivery(&s.store);
+        assert_eq!(settled.len(), due);
+        assert!(
+            settled
+                .iter()
+                .all(|(status, attempts)| status == "delivered" && *attempts == 1),
+            "{settled:?}"
+        );
     }
 
     #[tokio::test]

@@ -275,8 +275,115 @@ fn public_origin(public_url: Option<&str>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::target;
+    use std::net::SocketAddr;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use http::Request;
+    use http_body_util::Full;
+    use hyper::body::Bytes;
+
+    use super::{Pipeline, target, transport};
+    use crate::http::envelope::Body;
+    use crate::http::error::ApiError;
     use crate::mcp::Call;
+    use crate::state::AppState;
+
+    /// A server's state on an empty data dir, with `body_timeout`.
+    fn state(dir: &tempfile::TempDir, body_timeout: Duration) -> Arc<AppState> {
+        let mut config = crate::config::ServerConfig::new(dir.path().to_path_buf());
+        config.body_timeout = body_timeout;
+        let store = crate::store::Store::open(dir.path(), 1).unwrap();
+        let catalogue = crate::bundled::Catalogue::bundled();
+        let openapi = serde_json::json!({});
+        Arc::new(AppState::new(config, "/api".into(), store, catalogue, &openapi).unwrap())
+    }
+
+    /// An MCP message's head, as a client that speaks 2025-11-25 sends it.
+    fn head() -> http::request::Parts {
+        Request::post("/api/mcp")
+            .header(http::header::HOST, "127.0.0.1")
+            .header(http::header::CONTENT_TYPE, "application/json")
+            .header(http::header::ACCEPT, "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-11-25")
+            .body(())
+            .unwrap()
+            .into_parts()
+            .0
+    }
+
+    const PEER: SocketAddr =
+        SocketAddr::new(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 9);
+
+    type Answer = std::pin::Pin<Box<dyn std::future::Future<Output = http::Response<Body>> + Send>>;
+
+    fn no_requests(_: Arc<AppState>, _: Request<Full<Bytes>>, _: SocketAddr) -> Answer {
+        unreachable!("this message makes no request")
+    }
+
+    /// A message that stops coming is refused at the server's body deadline (408), on a paused
+    /// clock: the configured one, not before it, and not never.
+    #[tokio::test(start_paused = true)]
+    async fn a_message_that_stops_coming_is_refused_at_the_body_deadline() {
+        let dir = tempfile::tempdir().unwrap();
+        let deadline = Duration::from_secs(7);
+        let state = state(&dir, deadline);
+        let started = tokio::time::Instant::now();
+        let body =
+            crate::http::test_bodies::Stops(Some(Bytes::from_static(b"{\"jsonrpc\": \"2.0\", ")));
+        let answered = tokio::time::timeout(
+            Duration::from_secs(600),
+            transport(&state, no_requests, head(), body, PEER),
+        )
+        .await
+        .expect("refused by its own deadline");
+        let refused = answered.map(|_| ()).unwrap_err();
+        assert!(
+            matches!(refused, ApiError::RequestTimeout { seconds: 7 }),
+            "{refused:?}"
+        );
+        assert!(
+            (deadline..deadline + Duration::from_millis(100)).contains(&started.elapsed()),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    /// The tool call's request started, and its future was dropped.
+    static ENTERED: tokio::sync::Notify = tokio::sync::Notify::const_new();
+    static DROPPED: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
+    /// A request that never ends, and says when it starts and when it is dropped.
+    fn held(_: Arc<AppState>, _: Request<Full<Bytes>>, _: SocketAddr) -> Answer {
+        Box::pin(async {
+            let _dropped = crate::mcp::NotifiesOnDrop(&DROPPED);
+            ENTERED.notify_one();
+            std::future::pending().await
+        })
+    }
+
+    /// A client that goes away (hyper drops the future answering it) ends the request its tool
+    /// call was making, though rmcp runs the call on a task of its own.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_tool_call_whose_client_goes_away_ends_its_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = state(&dir, Duration::from_secs(30));
+        let call = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "region_profile", "arguments": {"region": "DE21"}}});
+        let body = Full::new(Bytes::from(call.to_string()));
+        let pipeline: Pipeline = held;
+        let answering = tokio::spawn(async move {
+            let _ = transport(&state, pipeline, head(), body, PEER).await;
+        });
+        let limit = Duration::from_secs(60);
+        tokio::time::timeout(limit, ENTERED.notified())
+            .await
+            .expect("the tool call's request started");
+        answering.abort();
+        tokio::time::timeout(limit, DROPPED.notified())
+            .await
+            .expect("the request ended with its client");
+    }
 
     /// A tool's arguments stay values of its one route: no dot segment, separator or second
     /// parameter can come out of them.

@@ -715,15 +715,13 @@ where
     }
 }
 
+/// Request bodies for unit tests of what reads them.
 #[cfg(test)]
-mod tests {
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    use std::time::Duration;
+pub(crate) mod test_bodies {
+    use hyper::body::Bytes;
 
-    use super::*;
-
-    /// A body that sends `first` and then nothing, never ending.
-    struct Stops(Option<Bytes>);
+    /// A body that sends its first piece and then nothing, never ending.
+    pub struct Stops(pub Option<Bytes>);
 
     impl hyper::body::Body for Stops {
         type Data = Bytes;
@@ -739,6 +737,14 @@ mod tests {
             }
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use super::*;
 
     /// A body that stops coming is refused at the body deadline (408), on a paused clock: not
     /// before it, and not never.
@@ -746,9 +752,13 @@ mod tests {
     async fn a_body_that_stops_coming_is_refused_at_the_deadline() {
         let started = tokio::time::Instant::now();
         let deadline = Duration::from_secs(30);
-        let refused = collect_within(Stops(Some(Bytes::from_static(b"{\"par"))), 1024, deadline)
-            .await
-            .unwrap_err();
+        let refused = collect_within(
+            test_bodies::Stops(Some(Bytes::from_static(b"{\"par"))),
+            1024,
+            deadline,
+        )
+        .await
+        .unwrap_err();
         assert!(
             matches!(refused, ApiError::RequestTimeout { seconds: 30 }),
             "{refused:?}"

@@ -401,3 +401,100 @@ impl ServerHandler for Tools {
         Cow::Borrowed(PROTOCOL_VERSIONS)
     }
 }
+
+/// For tests of cancellation: tells its notification (one waiter) when dropped, as a request's
+/// future is when its call ends.
+#[cfg(test)]
+pub(crate) struct NotifiesOnDrop(pub &'static tokio::sync::Notify);
+
+#[cfg(test)]
+impl Drop for NotifiesOnDrop {
+    fn drop(&mut self) {
+        self.0.notify_one();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use rmcp::ServiceExt;
+    use serde_json::json;
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    use super::*;
+
+    /// The tool's request started, and its future was dropped.
+    static ENTERED: tokio::sync::Notify = tokio::sync::Notify::const_new();
+    static DROPPED: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
+    /// A backend whose requests never end, and say when they start and when they are dropped.
+    struct Held;
+
+    impl Held {
+        fn request() -> BackendFuture<'static> {
+            Box::pin(async {
+                let _dropped = NotifiesOnDrop(&DROPPED);
+                ENTERED.notify_one();
+                std::future::pending().await
+            })
+        }
+    }
+
+    impl Backend for Held {
+        fn get(&self, _: Call) -> BackendFuture<'_> {
+            Held::request()
+        }
+
+        fn post(&self, _: Call, _: Value) -> BackendFuture<'_> {
+            Held::request()
+        }
+    }
+
+    /// `notifications/cancelled` (as over stdio) ends the request the cancelled call was making:
+    /// rmcp only cancels the call's token, and the tool stops waiting on it.
+    #[tokio::test]
+    async fn a_cancelled_call_ends_the_request_it_was_making() {
+        let limit = Duration::from_secs(60);
+        let (ours, theirs) = tokio::io::duplex(1 << 16);
+        let server = tokio::spawn(async move {
+            let running = Tools::new(Box::new(Held)).serve(theirs).await?;
+            running.waiting().await?;
+            anyhow::Ok(())
+        });
+        let (read, mut write) = tokio::io::split(ours);
+        let mut lines = BufReader::new(read).lines();
+        let mut send = async |message: Value| {
+            let line = format!("{message}\n");
+            write.write_all(line.as_bytes()).await.unwrap();
+        };
+        send(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"}}}),
+        )
+        .await;
+        let answer = tokio::time::timeout(limit, lines.next_line())
+            .await
+            .expect("an answer to initialize")
+            .unwrap()
+            .unwrap();
+        assert!(answer.contains(r#""serverInfo""#), "{answer}");
+        send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await;
+        send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "region_profile", "arguments": {"region": "DE21"}}}))
+        .await;
+        tokio::time::timeout(limit, ENTERED.notified())
+            .await
+            .expect("the tool call's request started");
+        send(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 2, "reason": "the user stopped it"}}),
+        )
+        .await;
+        tokio::time::timeout(limit, DROPPED.notified())
+            .await
+            .expect("the request ended with its call");
+        server.abort();
+    }
+}

@@ -221,12 +221,192 @@ async fn the_http_transport_takes_the_public_host_and_charges_each_message() {
             ),
             5,
         ),
+        (
+            call(
+                "create_briefing",
+                json!({"region": "DE21", "briefing_type": "profile_summary"}),
+            ),
+            10,
+        ),
     ] {
         let before = used_today(&s, caller.key_header()).await;
         let r = s.call("POST", "/mcp", &keyed, message.as_bytes()).await;
         assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        assert_ne!(
+            r.json()["result"]["isError"],
+            true,
+            "{message}: {}",
+            r.json()
+        );
         let after = used_today(&s, caller.key_header()).await;
         assert_eq!(after, before + cost + 1, "{message}");
     }
+    s.stop().await.unwrap();
+}
+
+/// A message may be 64 KiB at most (docs/api.md): an `initialize` padded to 65,536 bytes is
+/// answered, one byte more is refused (413) naming the limit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mcp_message_may_be_64_kib() {
+    let s = TestServer::start_with(Options {
+        empty: true,
+        ..Default::default()
+    })
+    .await;
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
+    .to_string();
+    // JSON allows whitespace after the value.
+    let padded = |size: usize| format!("{initialize}{}", " ".repeat(size - initialize.len()));
+    let headers = [
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+    ];
+    let r = s
+        .call("POST", "/mcp", &headers, padded(65_536).as_bytes())
+        .await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["result"]["serverInfo"]["name"], "regintel");
+    let r = s
+        .call("POST", "/mcp", &headers, padded(65_537).as_bytes())
+        .await;
+    let error = r.error(413, "payload_too_large");
+    assert_eq!(error["details"]["limit_bytes"], 65_536, "{error}");
+    s.stop().await.unwrap();
+}
+
+/// `regintel mcp` over stdio, its stdin and stdout: JSON-RPC messages a line each, every read
+/// within a deadline. The child is killed when this is dropped.
+struct StdioMcp {
+    _child: crate::support::Running,
+    stdin: std::process::ChildStdin,
+    lines: tokio::sync::mpsc::UnboundedReceiver<String>,
+    stderr: std::path::PathBuf,
+}
+
+impl StdioMcp {
+    fn start(args: &[&std::ffi::OsStr], stderr: std::path::PathBuf) -> StdioMcp {
+        use std::process::Stdio;
+        let mut child = crate::support::regintel()
+            .arg("mcp")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(std::fs::File::create(&stderr).unwrap())
+            .spawn()
+            .unwrap();
+        let (stdin, stdout) = (child.stdin.take().unwrap(), child.stdout.take().unwrap());
+        let (tx, lines) = tokio::sync::mpsc::unbounded_channel();
+        // Ends with the child's stdout.
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        StdioMcp {
+            _child: crate::support::Running(child),
+            stdin,
+            lines,
+            stderr,
+        }
+    }
+
+    fn send(&mut self, message: serde_json::Value) {
+        use std::io::Write;
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The answer to request `id` (notifications before it are passed over).
+    async fn answer(&mut self, id: u64) -> serde_json::Value {
+        loop {
+            let line = crate::bounded::within(
+                &format!("the answer to MCP request {id}"),
+                std::time::Duration::from_secs(60),
+                self.lines.recv(),
+            )
+            .await
+            .unwrap_or_else(|| {
+                let said = std::fs::read_to_string(&self.stderr).unwrap_or_default();
+                panic!("regintel mcp ended its output: {said}")
+            });
+            let message: serde_json::Value = serde_json::from_str(&line).unwrap();
+            if message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    /// Initializes, then calls `search_datasets` for `query`: its answer.
+    async fn search_datasets(&mut self, query: &str) -> serde_json::Value {
+        self.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}}));
+        let initialized = self.answer(1).await;
+        assert_eq!(
+            initialized["result"]["serverInfo"]["name"], "regintel",
+            "{initialized}"
+        );
+        self.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        self.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "search_datasets", "arguments": {"query": query}}}));
+        self.answer(2).await
+    }
+}
+
+/// `regintel mcp` takes its key from `--api-key-file` (the file's trailing newline is not part
+/// of it) and trusts the certificate `--ca-file` names: over HTTPS, the key's owner finds its
+/// private dataset. Without the CA file, the call fails at the TLS handshake.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_stdio_server_reads_its_key_from_a_file_and_trusts_the_ca_file() {
+    let s = TestServer::start_with(Options {
+        tls: true,
+        ..Default::default()
+    })
+    .await;
+    let owner = s.account("stdio-owner@example.org", Tier::Institutional);
+    s.private_dataset(
+        &owner,
+        json!({"code": "my_lighthouses", "title": "Lighthouse visitors of the stdio owner", "unit": "NR"}),
+        "nuts_code,period,value\nDE21,2022,12\n",
+    )
+    .await;
+    let key_file = s.dir.path().join("api-key");
+    std::fs::write(&key_file, format!("{}\n", owner.api_key)).unwrap();
+    let ca_file = s.dir.path().join("demo-cert.pem");
+    let url = format!("https://127.0.0.1:{}{BASE}", s.addr.port());
+    let args = |ca: bool| {
+        let mut args = vec![
+            "--url".as_ref(),
+            url.as_ref(),
+            "--api-key-file".as_ref(),
+            key_file.as_os_str(),
+        ];
+        if ca {
+            args.extend(["--ca-file".as_ref(), ca_file.as_os_str()]);
+        }
+        args
+    };
+
+    let mut trusted = StdioMcp::start(&args(true), s.dir.path().join("trusted.err"));
+    let found = trusted.search_datasets("lighthouse").await;
+    let text = found["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{found}"));
+    assert_ne!(found["result"]["isError"], true, "{found}");
+    let listed: serde_json::Value = serde_json::from_str(text).unwrap();
+    assert_eq!(listed["data"][0]["code"], "my_lighthouses", "{listed}");
+    drop(trusted);
+
+    let mut untrusted = StdioMcp::start(&args(false), s.dir.path().join("untrusted.err"));
+    let failed = untrusted.search_datasets("lighthouse").await;
+    let said = failed["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{failed}"));
+    assert!(said.contains("TLS handshake"), "{said}");
+    drop(untrusted);
     s.stop().await.unwrap();
 }

@@ -87,21 +87,6 @@ async fn slow_headers_are_cut_off() {
     assert!(!String::from_utf8_lossy(&buf).contains("200 OK"));
 }
 
-/// Connections on the listening socket at `port` (127.0.0.1) that the kernel has accepted and the
-/// server has not taken yet: the accept queue (`rx_queue` of a listening socket in
-/// /proc/net/tcp, see proc(5)).
-fn accept_queue(port: u16) -> usize {
-    let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
-    let listening = format!("0100007F:{port:04X}");
-    table
-        .lines()
-        .skip(1)
-        .map(|line| line.split_whitespace().collect::<Vec<_>>())
-        .find(|f| f[1] == listening && f[3] == "0A")
-        .map(|f| usize::from_str_radix(f[4].split(':').nth(1).unwrap(), 16).unwrap())
-        .unwrap_or_else(|| panic!("no listening socket at port {port}"))
-}
-
 /// The second connection waits while the first holds the only slot: it stays in the kernel's
 /// accept queue, not taken by the server, while the first makes twenty more round trips, and is
 /// answered as soon as the first closes.
@@ -132,7 +117,7 @@ async fn connections_beyond_the_limit_wait_for_a_free_slot() {
         "the second connection in the accept queue",
         Duration::from_secs(60),
         || async {
-            match accept_queue(port) {
+            match regintel::runtime::accept_queue::accept_queue(port) {
                 1 => Ok(()),
                 queued => Err(format!("{queued} queued")),
             }
@@ -143,7 +128,7 @@ async fn connections_beyond_the_limit_wait_for_a_free_slot() {
         assert_eq!(first.send(healthz.clone()).await.status, 200);
     }
     assert_eq!(
-        accept_queue(port),
+        regintel::runtime::accept_queue::accept_queue(port),
         1,
         "the second connection waits while the first holds the only slot"
     );

@@ -1350,3 +1350,154 @@ async fn a_node_killed_mid_delivery_leaves_its_deliveries_to_another_after_the_l
     }
     other.stop().await.unwrap();
 }
+
+/// An account has at most 20 endpoints (docs/webhooks.md): the 21st is refused naming the limit,
+/// which the list's `meta.max_endpoints` gives too; another account is not held back by it, and
+/// deleting an endpoint makes room again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_account_has_at_most_20_endpoints() {
+    let s = TestServer::start_with(Options {
+        empty: true,
+        ..Options::default()
+    })
+    .await;
+    let a = s.account("many@example.org", Tier::Professional);
+    let b = s.account("few@example.org", Tier::Professional);
+    // A loopback address as it is written: nothing to resolve, and no event is sent to it.
+    let url = |i: usize| format!("http://127.0.0.1:9/in/{i}");
+    let mut ids = Vec::new();
+    for i in 0..20 {
+        let hook = register(&s, &a, &url(i), &["webhook.test"]).await;
+        ids.push(hook["id"].as_str().unwrap().to_owned());
+    }
+    let (status, body) = try_register(&s, &a, &url(20), &["webhook.test"]).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (409, Some("conflict")),
+        "{body}"
+    );
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(message.contains("has 20 webhook endpoints"), "{message}");
+    let listed = s.call("GET", "/webhooks", &[a.key_header()], b"").await;
+    assert_eq!(listed.status, 200);
+    assert_eq!(listed.json()["meta"]["max_endpoints"], 20);
+    assert_eq!(listed.json()["data"].as_array().unwrap().len(), 20);
+    register(&s, &b, &url(0), &["webhook.test"]).await;
+    let r = s
+        .call(
+            "DELETE",
+            &format!("/webhooks/{}", ids[0]),
+            &[a.key_header()],
+            b"",
+        )
+        .await;
+    assert_eq!(r.status, 204);
+    register(&s, &a, &url(20), &["webhook.test"]).await;
+    s.stop().await.unwrap();
+}
+
+/// Lookups of `busy.example` made through [`busy_resolver`], and their release.
+static BUSY_ASKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static BUSY_RELEASE: tokio::sync::Notify = tokio::sync::Notify::const_new();
+
+/// A resolver that does not answer for `busy.example` until the test releases it, and a wait for
+/// it longer than any test.
+fn busy_resolver(config: &mut regintel::config::ServerConfig) {
+    config.webhook_resolve_wait = Duration::from_secs(600);
+    config.webhook_egress.resolver = regintel::webhooks::resolve::Resolver::given(|host, _| {
+        let host = host.to_owned();
+        Box::pin(async move {
+            if host != "busy.example" {
+                return Err(format!("{host} is unknown here"));
+            }
+            // Waiting before it is counted: a release once the count is seen reaches it.
+            let released = BUSY_RELEASE.notified();
+            BUSY_ASKED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            released.await;
+            Err("busy.example has no address".to_owned())
+        })
+    });
+}
+
+/// At most 16 lookups run at once (docs/webhooks.md): with 16 accounts' registrations waiting
+/// on the resolver, a 17th account's is answered at once, 503 `unavailable` with Retry-After;
+/// once the resolver answers, the 16 are refused as any unresolved name is, and the places are
+/// free again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lookups_beyond_16_at_once_are_answered_503_with_retry_after() {
+    const AT_ONCE: usize = 16;
+    let s = TestServer::start_with(Options {
+        configure: Some(busy_resolver),
+        empty: true,
+        ..Options::default()
+    })
+    .await;
+    let accounts: Vec<TestAccount> = (0..=AT_ONCE)
+        .map(|i| s.account(&format!("busy{i}@example.org"), Tier::Professional))
+        .collect();
+    let body = json!({"url": "https://busy.example/hook", "event_types": ["webhook.test"]});
+    let mut waiting = tokio::task::JoinSet::new();
+    for who in &accounts[..AT_ONCE] {
+        let (client, key, body) = (s.client.clone(), who.api_key.clone(), body.to_string());
+        waiting.spawn(async move {
+            let path = format!("{}/webhooks", crate::support::BASE);
+            let headers = [
+                ("x-api-key", key.as_str()),
+                ("content-type", "application/json"),
+            ];
+            let r = client
+                .send(crate::support::Request {
+                    method: "POST",
+                    path: &path,
+                    headers: &headers,
+                    body: body.into_bytes(),
+                })
+                .await;
+            (r.status, r.json())
+        });
+    }
+    crate::bounded::until("16 lookups at the resolver", MINUTE, || async {
+        match BUSY_ASKED.load(std::sync::atomic::Ordering::SeqCst) {
+            AT_ONCE => Ok(()),
+            asked => Err(format!("{asked} asked")),
+        }
+    })
+    .await;
+    let last = &accounts[AT_ONCE];
+    let refused = crate::bounded::within(
+        "the 17th registration's answer",
+        MINUTE,
+        s.call(
+            "POST",
+            "/webhooks",
+            &[last.key_header(), ("content-type", "application/json")],
+            body.to_string().as_bytes(),
+        ),
+    )
+    .await;
+    refused.error(503, "unavailable");
+    assert_eq!(refused.header("retry-after"), Some("5"));
+    assert_eq!(
+        BUSY_ASKED.load(std::sync::atomic::Ordering::SeqCst),
+        AT_ONCE,
+        "no 17th lookup"
+    );
+    assert!(
+        waiting.try_join_next().is_none(),
+        "answered before the resolver"
+    );
+
+    BUSY_RELEASE.notify_waiters();
+    let answers = crate::bounded::within(
+        "the 16 registrations' answers once their lookups ended",
+        MINUTE,
+        waiting.join_all(),
+    )
+    .await;
+    for (status, body) in answers {
+        assert_eq!(status, 422, "{body}");
+        assert_eq!(body["error"]["code"], "webhook_url_not_allowed");
+    }
+    register(&s, last, "http://127.0.0.1:9/in", &["webhook.test"]).await;
+    s.stop().await.unwrap();
+}

@@ -45,17 +45,23 @@ pub fn on_each_backend(test: impl Fn(&Store)) {
 }
 
 fn add_accounts(store: &Store) {
-    let system = store.system().unwrap();
     for (id, email) in [(1, "a@example.org"), (2, "b@example.org")] {
-        system
-            .sql()
-            .execute(
-                "INSERT INTO accounts (id, email, display_name, password_hash, tier, created_at)
-                 VALUES (?1, ?2, ?2, 'x', 'institutional', 0)",
-                params![id, email],
-            )
-            .unwrap();
+        add_account(store, id, email);
     }
+}
+
+/// An institutional account `id` with `email`.
+pub fn add_account(store: &Store, id: i64, email: &str) {
+    store
+        .system()
+        .unwrap()
+        .sql()
+        .execute(
+            "INSERT INTO accounts (id, email, display_name, password_hash, tier, created_at)
+             VALUES (?1, ?2, ?2, 'x', 'institutional', 0)",
+            params![id, email],
+        )
+        .unwrap();
 }
 
 /// Enqueues an event of `event_type` with a `{"type":...}` body for `audience`; the
@@ -92,6 +98,20 @@ pub fn only_delivery(store: &Store) -> (String, i64, i64, Vec<Option<u16>>) {
         .collect::<Result<_, _>>()
         .unwrap();
     (status, attempts, next, codes)
+}
+
+/// The status and attempts of every delivery.
+pub fn every_delivery(store: &Store) -> Vec<(String, i64)> {
+    store
+        .system()
+        .unwrap()
+        .sql()
+        .prepare("SELECT status, attempts FROM webhook_deliveries ORDER BY id")
+        .unwrap()
+        .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
 }
 
 /// The status, attempts and next attempt time of the delivery of event `id`.
