@@ -120,8 +120,10 @@ async fn background(state: Arc<AppState>, systemd: Arc<crate::runtime::systemd::
         // Reads and writes that may wait for a connection or for the database's writer: off the
         // async threads.
         let ticking = Arc::clone(&state);
-        let _ = tokio::task::spawn_blocking(move || background_tick(&ticking, sweep)).await;
-        state.metrics.background_tick();
+        match tokio::task::spawn_blocking(move || background_tick(&ticking, sweep)).await {
+            Ok(()) => state.metrics.background_tick(),
+            Err(e) => tracing::error!(error = %e, "a round of the background task failed"),
+        }
         systemd.watchdog_ping();
     }
 }

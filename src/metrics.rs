@@ -101,8 +101,8 @@ pub struct Metrics {
     deliveries: Mutex<BTreeMap<DeliveryOutcome, u64>>,
     /// Pending webhook deliveries, as last counted by the background task.
     queue_depth: AtomicI64,
-    /// Rounds of the background task finished (data generations read, daily usage written and
-    /// read back, webhook queue counted).
+    /// Rounds of the background task run to their end (a piece of work that failed is logged,
+    /// and the round still counts).
     background_ticks: AtomicU64,
     /// Bytes of public rows held in memory, as last seen by the background task.
     public_data_bytes: AtomicU64,
@@ -299,7 +299,7 @@ impl Metrics {
             &mut out,
             "regintel_background_ticks_total",
             "counter",
-            "Rounds of the background task finished (about one a second): one that stops rising is stuck.",
+            "Rounds of the background task run to their end (about one a second; a failed piece of work is logged and the round still counts): a count that stops rising means the task is stuck.",
         );
         let _ = writeln!(
             out,

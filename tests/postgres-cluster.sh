@@ -59,8 +59,11 @@ start)
     # processors (n); a test holds at most two nodes, each with 3n + 9 request, n + 1 lookup and
     # 4 system connections (4n + 14), and ten of its own at most (on 2 processors, 69 at the
     # busiest moment of a full run, sampled from pg_stat_activity, against 128 here).
+    # At most 2,000: beyond, a large machine runs the PostgreSQL tests with fewer threads
+    # (`-j`) rather than a cluster that needs gigabytes for its connection slots.
     cores=$(nproc)
     max_connections=$((cores * (2 * (4 * cores + 14) + 10) + 20))
+    [ "$max_connections" -le 2000 ] || max_connections=2000
     cat >>"$dir/data/postgresql.conf" <<SETTINGS
 listen_addresses = ''
 unix_socket_directories = '$dir/socket'

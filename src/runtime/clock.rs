@@ -25,12 +25,17 @@ impl Clock {
     /// The monotonic time, moved forward together with the wall clock.
     pub fn instant(&self) -> Instant {
         let ahead = u64::try_from(self.offset_ms.load(Ordering::Relaxed)).unwrap_or(0);
-        Instant::now() + Duration::from_millis(ahead)
+        let now = Instant::now();
+        now.checked_add(Duration::from_millis(ahead)).unwrap_or(now)
     }
 
-    /// Moves every copy forward by `ms` (never back: the monotonic time must not go back).
+    /// Moves every copy forward by `ms`, never back (the monotonic time must not go back).
+    #[cfg(any(test, feature = "testing"))]
     pub fn advance(&self, ms: i64) {
-        self.offset_ms.fetch_add(ms.max(0), Ordering::Relaxed);
+        assert!(ms >= 0, "a clock moves forward only: {ms} ms");
+        let _ = (self.offset_ms).fetch_update(Ordering::Relaxed, Ordering::Relaxed, |offset| {
+            Some(offset.saturating_add(ms))
+        });
     }
 }
 

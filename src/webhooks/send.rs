@@ -395,7 +395,7 @@ mod tests {
         assert!(seen.recv().await.unwrap().ends_with("{}"));
     }
 
-    /// docs/webhooks.md: "5 s to connect, 15 s in all".
+    /// docs/webhooks.md: "5 s to resolve the host and connect (both together), 15 s in all".
     const DOCUMENTED_CONNECT: Duration = Duration::from_secs(5);
     const DOCUMENTED_ATTEMPT: Duration = Duration::from_secs(15);
 

@@ -5,13 +5,13 @@
 
 use std::future::Future;
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// What a subprocess of a test (a Python script, pip, mypy, a browser, the binary itself) may
-/// take before it counts as hung: below nextest's five minutes, so the test fails with its own
-/// message first.
+/// take before it counts as hung: below nextest's five minutes, so that a test whose subprocess
+/// hangs fails with its own message (a later one may meet nextest's first, which ends the test
+/// and, in its process group, the subprocess too).
 pub const SUBPROCESS: Duration = Duration::from_secs(240);
 
 /// How often a wait looks at the state it waits for.
@@ -28,8 +28,8 @@ pub fn output_with_input(cmd: &mut Command, input: &[u8], what: &str) -> Output 
 }
 
 /// Runs `cmd` to its end, for at most `limit`: its output. Past the limit it is killed with
-/// every process it started (its process group: a Python script's browser too) and the test
-/// fails naming `what` and showing what it had written. Called on a test's async runtime, the
+/// every process it started (a Python script's browser too) and the test fails naming `what`
+/// and showing what it had written. Called on a test's async runtime, the
 /// wait moves the runtime's other tasks (a test server) to another thread first
 /// (`block_in_place`); a runtime with one thread has none to move them to, and is refused.
 pub fn output_within(
@@ -52,63 +52,141 @@ pub fn output_within(
 }
 
 fn run_to_end(cmd: &mut Command, input: Option<&[u8]>, what: &str, limit: Duration) -> Output {
+    // In the test's process group, so that nextest, ending a test, ends what it started too.
     cmd.stdin(if input.is_some() {
         Stdio::piped()
     } else {
         Stdio::null()
     })
     .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .process_group(0);
+    .stderr(Stdio::piped());
     let mut child = cmd
         .spawn()
         .unwrap_or_else(|e| panic!("{what}: could not start {cmd:?}: {e}"));
     let stdin = child.stdin.take();
     let input = input.map(<[u8]>::to_vec);
     // Written on a thread of its own: a child that does not read would otherwise block the wait.
-    let writer = std::thread::spawn(move || {
+    std::thread::spawn(move || {
         if let (Some(mut stdin), Some(input)) = (stdin, input) {
             let _ = stdin.write_all(&input);
         }
     });
-    let reader = |pipe: Option<Box<dyn Read + Send>>| {
+    let (read, reads) = std::sync::mpsc::channel();
+    for (stream, pipe) in [
+        (
+            0,
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        ),
+        (
+            1,
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        ),
+    ] {
+        let read = read.clone();
         std::thread::spawn(move || {
             let mut bytes = Vec::new();
             if let Some(mut pipe) = pipe {
                 let _ = pipe.read_to_end(&mut bytes);
             }
-            bytes
-        })
+            let _ = read.send((stream, bytes));
+        });
+    }
+    // What it wrote, once both pipes have ended, waiting at most until `by`: a process it left
+    // behind may hold them open.
+    let written = |by: Instant| {
+        let mut out = [Vec::new(), Vec::new()];
+        let mut ended = 0;
+        while ended < 2 {
+            match reads.recv_timeout(by.saturating_duration_since(Instant::now())) {
+                Ok((stream, bytes)) => {
+                    out[stream] = bytes;
+                    ended += 1;
+                }
+                Err(_) => break,
+            }
+        }
+        (out, ended == 2)
     };
-    let stdout = reader(child.stdout.take().map(|p| Box::new(p) as _));
-    let stderr = reader(child.stderr.take().map(|p| Box::new(p) as _));
     let deadline = Instant::now() + limit;
     let status = loop {
         if let Some(status) = child.try_wait().expect("waiting for a subprocess") {
             break status;
         }
         if Instant::now() >= deadline {
-            kill_group(child.id());
+            kill_tree(child.id());
             let _ = child.wait();
-            let said = |t: std::thread::JoinHandle<Vec<u8>>| {
-                String::from_utf8_lossy(&t.join().unwrap_or_default()).into_owned()
-            };
+            let ([stdout, stderr], _) = written(Instant::now() + Duration::from_secs(10));
             panic!(
                 "{what}: still running after {limit:?}, killed\n--- stdout\n{}\n--- stderr\n{}",
-                said(stdout),
-                said(stderr)
+                String::from_utf8_lossy(&stdout),
+                String::from_utf8_lossy(&stderr)
             );
         }
         std::thread::sleep(POLL);
     };
-    // Its output ends when every process holding its pipes has: a process it left behind is
-    // killed with the group, so reading cannot outlast it.
-    kill_group(child.id());
-    let _ = writer.join();
+    let ([stdout, stderr], whole) = written(Instant::now() + Duration::from_secs(60));
+    assert!(
+        whole,
+        "{what}: ended ({status}), but a process it left behind still holds its output\n\
+         --- stdout\n{}\n--- stderr\n{}",
+        String::from_utf8_lossy(&stdout),
+        String::from_utf8_lossy(&stderr)
+    );
     Output {
         status,
-        stdout: stdout.join().unwrap_or_default(),
-        stderr: stderr.join().unwrap_or_default(),
+        stdout,
+        stderr,
+    }
+}
+
+/// SIGKILL to `root` and every process below it (a Python script's browser too), found by
+/// their parents in /proc; twice, for what was started while the first round was killing.
+fn kill_tree(root: u32) {
+    for _ in 0..2 {
+        let parents: Vec<(u32, u32)> = std::fs::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+                let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+                // `pid (name) state ppid ...`: the name may hold spaces and parentheses.
+                let ppid = stat
+                    .rsplit_once(')')?
+                    .1
+                    .split_whitespace()
+                    .nth(1)?
+                    .parse()
+                    .ok()?;
+                Some((pid, ppid))
+            })
+            .collect();
+        let mut tree = vec![root];
+        let mut at = 0;
+        while at < tree.len() {
+            let parent = tree[at];
+            tree.extend(
+                parents
+                    .iter()
+                    .filter(|(_, p)| *p == parent)
+                    .map(|(pid, _)| *pid),
+            );
+            at += 1;
+        }
+        for pid in tree {
+            if let Ok(pid) = libc::pid_t::try_from(pid) {
+                // SAFETY: kill(2) takes plain integers; a process that is gone answers ESRCH.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
     }
 }
 
@@ -142,17 +220,6 @@ pub async fn output_aside(mut cmd: Command, what: &str) -> Output {
     tokio::task::spawn_blocking(move || run_to_end(&mut cmd, None, &what, SUBPROCESS))
         .await
         .unwrap()
-}
-
-/// SIGKILL to the process group `group` (the leader's pid), whatever is left of it.
-fn kill_group(group: u32) {
-    let Ok(group) = libc::pid_t::try_from(group) else {
-        return;
-    };
-    // SAFETY: kill(2) takes plain integers; a group that is gone already answers ESRCH.
-    unsafe {
-        libc::kill(-group, libc::SIGKILL);
-    }
 }
 
 /// Polls `check` until it yields a value, for at most `limit`; that value. Past the limit the
@@ -218,19 +285,19 @@ mod tests {
                 Command::new("sh").args(["-c", &script]),
                 None,
                 "a script that never ends",
-                Duration::from_secs(2),
+                Duration::from_secs(10),
             )
         })
         .expect_err("the wait fails");
         let message = failed.downcast_ref::<String>().unwrap();
-        assert!(message.starts_with("a script that never ends: still running after 2s"));
+        assert!(message.starts_with("a script that never ends: still running after 10s"));
         assert!(message.contains("started"), "{message}");
         let grandchild: i32 = std::fs::read_to_string(&pid_file)
             .unwrap()
             .trim()
             .parse()
             .unwrap();
-        // The grandchild was killed with its group.
+        // The grandchild was killed with it.
         until_blocking("the grandchild's end", Duration::from_secs(60), || {
             match std::fs::read_to_string(format!("/proc/{grandchild}/stat")) {
                 // A zombie has ended (whoever inherited it may not reap it soon).

@@ -20,36 +20,45 @@ fn small_connection_limits(c: &mut regintel::config::ServerConfig) {
     c.tls_handshake_timeout = Duration::from_secs(600);
 }
 
-/// How many of `held` the server keeps open once it has closed all but `share` of them (a
-/// connection it closed reads EOF or an error; one it keeps sends nothing): waits, at most a
-/// minute, until at least `held.len() - share` are closed, then counts what is left open. No
-/// race: a slow machine only makes the closes come later, and the count waits for them.
+/// How many of `held` (connections that sent nothing) the server keeps: waits, at most a
+/// minute, until it has closed all but `share` of them (a closed one reads EOF or an error),
+/// then asks for `/healthz` on each left; those answered are the ones kept. No race: a slow
+/// machine only makes the closes come later, and a kept connection is seen serving.
 async fn kept_open(held: Vec<TcpStream>, share: usize) -> usize {
     let total = held.len();
-    let mut closes = tokio::task::JoinSet::new();
+    let (probe, probed) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
     for mut tcp in held {
-        closes.spawn(async move {
+        let mut probed = probed.clone();
+        connections.spawn(async move {
             let mut buf = [0u8; 64];
-            while matches!(tcp.read(&mut buf).await, Ok(1..)) {}
+            tokio::select! {
+                () = async { while matches!(tcp.read(&mut buf).await, Ok(1..)) {} } => false,
+                () = async { drop(probed.wait_for(|now| *now).await) } => {
+                    let asked = tcp.write_all(b"GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n").await;
+                    let answer = tokio::time::timeout(Duration::from_secs(60), tcp.read(&mut buf));
+                    asked.is_ok()
+                        && matches!(answer.await, Ok(Ok(n)) if buf[..n].starts_with(b"HTTP/1.1 200"))
+                }
+            }
         });
     }
-    let mut closed = 0;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-    while closed < total.saturating_sub(share) {
-        match tokio::time::timeout_at(deadline, closes.join_next()).await {
-            Ok(Some(_)) => closed += 1,
-            Ok(None) => break,
-            Err(_) => panic!(
+    for closed in 0..total.saturating_sub(share) {
+        match tokio::time::timeout_at(deadline, connections.join_next()).await {
+            Ok(Some(_)) => {}
+            _ => panic!(
                 "{} of {total} connections still open after a minute",
                 total - closed
             ),
         }
     }
-    // Those that ended at the same moment as the last awaited close.
-    while closes.try_join_next().is_some() {
-        closed += 1;
+    probe.send_replace(true);
+    let mut kept = 0;
+    while let Some(served) = connections.join_next().await {
+        kept += usize::from(served.unwrap());
     }
-    total - closed
+    kept
 }
 
 /// Opens [`ATTACKER_CONNECTIONS`] connections from 127.0.0.1 that send `prefix` and then
@@ -103,14 +112,13 @@ async fn idle_connections_from_one_address_cannot_starve_another() {
     })
     .await;
     // Handshakes beyond the address's share fail at once; on a server without shares they
-    // would wait for a slot that never comes.
+    // would wait for a slot that never comes, and the first such wait fails the test.
     let mut handshaken = Vec::new();
-    for _ in 0..ATTACKER_CONNECTIONS {
-        if let Ok(Ok(tls)) =
-            tokio::time::timeout(Duration::from_secs(30), s.client.tls_handshake()).await
-        {
-            handshaken.push(tls);
-        }
+    for n in 0..ATTACKER_CONNECTIONS {
+        let handshake = tokio::time::timeout(Duration::from_secs(60), s.client.tls_handshake())
+            .await
+            .unwrap_or_else(|_| panic!("handshake {n} neither completed nor was refused"));
+        handshaken.extend(handshake.ok());
     }
     assert!(
         !handshaken.is_empty(),
@@ -266,6 +274,7 @@ async fn readers_that_stop_reading_are_cut_off_and_exports_are_shared() {
         },
     )
     .await;
+    s.stop().await.unwrap();
 
     let s = TestServer::start_with(Options {
         configure: Some(|c| {
@@ -583,7 +592,10 @@ async fn async_threads_stay_free_while_the_database_is_busy() {
     holder.join().unwrap();
     // Once the lock is free, every write that waited for it is made.
     let mut created = 0;
-    while let Some(status) = background.join_next().await {
+    let minutes = Duration::from_secs(120);
+    let answered = "the writers' answers once the lock is free";
+    while let Some(status) = crate::bounded::within(answered, minutes, background.join_next()).await
+    {
         let status = status.unwrap();
         assert!(status == 0 || status == 200 || status == 201, "{status}");
         created += usize::from(status == 201);

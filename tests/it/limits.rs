@@ -703,6 +703,7 @@ async fn explorer_pages_cost_what_their_answers_cost() {
         .await;
     assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
     assert_eq!(r.header("x-ratelimit-used"), Some("5"), "the matrix page");
+    s.stop().await.unwrap();
 
     let s = TestServer::start_with(Options {
         configure: Some(|c| {
@@ -721,8 +722,8 @@ async fn explorer_pages_cost_what_their_answers_cost() {
 }
 
 /// With the limits off (`--no-rate-limits`), nothing is counted or refused: limits of one a
-/// minute, hour and day, and one login an hour, let every request and login through, and no
-/// answer describes a bucket.
+/// minute, hour and day, one login and one key creation an hour, let every request, login and
+/// key creation through, and no answer describes a bucket.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_the_limits_off_nothing_is_counted_or_refused() {
     let s = TestServer::start_with(Options {
@@ -735,7 +736,7 @@ async fn with_the_limits_off_nothing_is_counted_or_refused() {
         ..Default::default()
     })
     .await;
-    let a = s.account("a@example.org", Tier::Professional);
+    let a = s.account("a@example.org", Tier::Institutional);
     for _ in 0..5 {
         for headers in [&[][..], &[a.key_header()][..]] {
             let r = s
@@ -748,8 +749,24 @@ async fn with_the_limits_off_nothing_is_counted_or_refused() {
             }
         }
     }
+    let mut token = String::new();
     for _ in 0..3 {
-        s.login(&a).await;
+        token = s.login(&a).await;
+    }
+    let bearer = format!("Bearer {token}");
+    for n in 0..2 {
+        let r = s
+            .call(
+                "POST",
+                "/account/api-keys",
+                &[
+                    ("authorization", &bearer),
+                    ("content-type", "application/json"),
+                ],
+                format!(r#"{{"name": "key {n}"}}"#).as_bytes(),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", String::from_utf8_lossy(&r.body));
     }
 }
 

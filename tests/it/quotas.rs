@@ -157,8 +157,8 @@ async fn a_wrong_secret_does_not_freeze_last_used_at() {
 }
 
 /// A key revoked through the API stops working in another server process on the same database
-/// within seconds (it bumps `auth_generation`, which every process watches), not after that
-/// process's 30-second key cache expires.
+/// from that process's next background round (the revocation bumps `auth_generation`, which
+/// every process reads each round), not when its 30-second key cache expires.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_key_revoked_through_the_api_stops_in_another_process() {
     let s = TestServer::start().await;

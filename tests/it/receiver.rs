@@ -120,20 +120,21 @@ impl Receiver {
         self.received.lock().unwrap().clone()
     }
 
-    /// Waits until `done` holds for what was received, for at most `limit`; what was received.
+    /// Waits until `done` holds for what was received, for at most `limit` (past it the test
+    /// fails, saying how many had arrived); what was received.
     pub async fn wait_for(
         &self,
         limit: std::time::Duration,
         done: impl Fn(&[Received]) -> bool,
     ) -> Vec<Received> {
-        let deadline = std::time::Instant::now() + limit;
-        loop {
+        crate::bounded::until("the deliveries the test expects", limit, || async {
             let now = self.received();
-            if done(&now) || std::time::Instant::now() >= deadline {
-                return now;
+            match done(&now) {
+                true => Ok(now),
+                false => Err(format!("{} received", now.len())),
             }
-            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        }
+        })
+        .await
     }
 }
 

@@ -197,8 +197,8 @@ pub struct TestServer {
     pub client: Client,
     /// The clock of webhook deliveries, to move forward.
     pub webhook_clock: regintel::runtime::clock::Clock,
-    /// The rate limiter's clock, to move forward: set to the next noon UTC when the server
-    /// starts, so no test runs across the midnight that resets the daily caps.
+    /// The rate limiter's clock, to move forward: set to the next noon UTC when the test began
+    /// (see [`clock_at_noon`]), so no test runs across the midnight that resets the daily caps.
     pub limits_clock: regintel::runtime::clock::Clock,
     shutdown: Option<oneshot::Sender<()>>,
     handle: Option<JoinHandle<anyhow::Result<()>>>,
@@ -216,22 +216,30 @@ pub struct Options {
     /// Serve from PostgreSQL (a copy of the bundled data, or an empty database) instead of
     /// the data dir's SQLite file.
     pub postgres: bool,
-    /// The rate limiter's clock, when it is another server's (nodes share one); a new one at
-    /// the next noon UTC otherwise.
+    /// The rate limiter's clock, to go on from another server's (nodes of one database share
+    /// one; a server restarted on a data dir takes its predecessor's); a new one at the next
+    /// noon UTC otherwise.
     pub limits_clock: Option<regintel::runtime::clock::Clock>,
 }
 
-/// A clock at the next noon UTC (at most a day ahead of the wall clock), moving on from there.
+/// A clock at the next noon UTC when the test began (at most a day ahead of the wall clock),
+/// moving on from there.
 pub fn clock_at_noon() -> regintel::runtime::clock::Clock {
     const DAY_MS: i64 = regintel::rate_limiter::DAY_SECS * 1000;
+    // Reckoned once for the process: every server of a test counts the same day, whenever it
+    // starts.
+    static AHEAD: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
     let clock = regintel::runtime::clock::Clock::default();
-    let now = clock.now_ms();
-    let noon = now.div_euclid(DAY_MS) * DAY_MS + DAY_MS / 2;
-    clock.advance(if noon > now {
-        noon - now
-    } else {
-        noon + DAY_MS - now
+    let ahead = *AHEAD.get_or_init(|| {
+        let now = clock.now_ms();
+        let noon = now.div_euclid(DAY_MS) * DAY_MS + DAY_MS / 2;
+        if noon > now {
+            noon - now
+        } else {
+            noon + DAY_MS - now
+        }
     });
+    clock.advance(ahead);
     clock
 }
 
@@ -399,7 +407,8 @@ impl TestServer {
     }
 
     /// Polls `GET path` (below the base path) with `headers` every 50 ms until it answers
-    /// `status` or `limit` has passed; the last answer.
+    /// `status` or `limit` has passed; the last answer, which the caller checks.
+    #[must_use]
     pub async fn eventually(
         &self,
         path: &str,
@@ -423,6 +432,7 @@ impl TestServer {
     /// Polls `GET path` (below the base path) with `headers` every 50 ms until its JSON answer
     /// satisfies `done`, for at most a minute; that answer (or the last, which the caller's
     /// assertions then show).
+    #[must_use]
     pub async fn eventually_json(
         &self,
         path: &str,
@@ -446,23 +456,17 @@ impl TestServer {
     /// Waits (at most two minutes) until the server holds the public rows in memory, as its
     /// metrics say; the bytes held.
     pub async fn public_data_held(&self) -> u64 {
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-        loop {
-            let metrics = String::from_utf8(self.client.get("/metrics").await.body).unwrap();
-            let held = metrics
-                .lines()
-                .find_map(|l| l.strip_prefix("regintel_public_data_bytes "))
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(0);
-            if held > 0 {
-                return held;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the public rows were not held in time"
-            );
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        }
+        crate::bounded::until(
+            "the public rows held in memory",
+            std::time::Duration::from_secs(120),
+            || async {
+                match metric(&self.client, "regintel_public_data_bytes").await {
+                    Some(held @ 1..) => Ok(held),
+                    other => Err(format!("{other:?} bytes")),
+                }
+            },
+        )
+        .await
     }
 
     /// Waits (at most two minutes) until the server's background task has finished `rounds`
@@ -765,7 +769,7 @@ pub struct Conn {
 
 /// How long a test waits for one answer: far beyond any single answer the suite waits for, so
 /// that only a hang meets it.
-const REQUEST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(300);
+const REQUEST_DEADLINE: std::time::Duration = std::time::Duration::from_secs(120);
 
 impl Conn {
     pub fn is_h2(&self) -> bool {
@@ -830,17 +834,27 @@ impl Conn {
     }
 }
 
+/// The value of the sample `sample` (a metric's name, with its labels if it has any:
+/// `regintel_webhook_deliveries_total{outcome="delivered"}`) in the `/metrics` of the server
+/// `client` speaks to; None when it has no such sample (yet).
+pub async fn metric(client: &Client, sample: &str) -> Option<u64> {
+    let metrics = String::from_utf8(client.get("/metrics").await.body).unwrap();
+    let line = format!("{sample} ");
+    metrics
+        .lines()
+        .find_map(|l| l.strip_prefix(&line)?.parse().ok())
+}
+
 /// Waits (at most two minutes) until the background task of the server `client` speaks to has
-/// finished `rounds` more rounds, as its metrics count them: what it does each round (usage
-/// written and read back, data and credential changes noticed) has then happened at least once
-/// since the call.
+/// finished `rounds` more rounds, as its metrics count them. A round may be under way when this
+/// is called, and may have read before the change a test waits for: with `rounds` 2, what the
+/// task does each round (data and credential changes noticed, usage written and, on a shared
+/// database, read back, the webhook queue counted) has happened at least once since the call.
+/// (A round counts even where a piece of its work failed: the test checks the outcome.)
 pub async fn background_rounds(client: &Client, rounds: u64) {
     let ticks = || async {
-        let metrics = String::from_utf8(client.get("/metrics").await.body).unwrap();
-        metrics
-            .lines()
-            .find_map(|l| l.strip_prefix("regintel_background_ticks_total "))
-            .and_then(|n| n.parse::<u64>().ok())
+        metric(client, "regintel_background_ticks_total")
+            .await
             .expect("the metrics count the background rounds")
     };
     let target = ticks().await + rounds;

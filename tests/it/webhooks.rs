@@ -465,16 +465,19 @@ async fn private_data_changes_reach_their_owner_only_and_can_be_sent_again() {
     assert_eq!(again[2].body, got[1].body, "the same bytes");
 
     // A delivery still pending is left as it is by a replay: wait until the resend is recorded.
-    s.eventually_json(
-        &format!("/webhooks/{id}/deliveries"),
-        &[a.key_header()],
-        |v| {
-            v["data"]
-                .as_array()
-                .is_some_and(|d| d.iter().all(|d| d["status"] == "delivered"))
-        },
-    )
-    .await;
+    let all_delivered = |v: &Value| {
+        v["data"]
+            .as_array()
+            .is_some_and(|d| d.iter().all(|d| d["status"] == "delivered"))
+    };
+    let recorded = s
+        .eventually_json(
+            &format!("/webhooks/{id}/deliveries"),
+            &[a.key_header()],
+            all_delivered,
+        )
+        .await;
+    assert!(all_delivered(&recorded), "{recorded}");
     let since = regintel::runtime::clock::rfc3339(regintel::runtime::clock::now_ms() - 3_600_000);
     let r = s
         .call(
@@ -871,7 +874,7 @@ async fn every_event_arrives_after_the_server_is_killed_mid_delivery() {
     );
     let mut first = first;
     first.child.0.kill().unwrap();
-    first.child.0.wait().unwrap();
+    crate::bounded::wait(&mut first.child.0, "the killed node's end");
 
     let _second = serve();
     let all = all_arrive(&receiver, &events).await;
@@ -1168,12 +1171,10 @@ async fn all_arrive(receiver: &Receiver, events: &[String]) -> Vec<Received> {
 
 /// The `delivered` count of a node's `/metrics`.
 async fn delivered_by(node: &TestServer) -> u64 {
-    let metrics = String::from_utf8(node.client.get("/metrics").await.body).unwrap();
-    metrics
-        .lines()
-        .find_map(|l| l.strip_prefix("regintel_webhook_deliveries_total{outcome=\"delivered\"} "))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no delivered count in {metrics}"))
+    let sample = "regintel_webhook_deliveries_total{outcome=\"delivered\"}";
+    crate::support::metric(&node.client, sample)
+        .await
+        .expect("a delivered count")
 }
 
 /// Two nodes on one PostgreSQL database share one outbox: 1,000 events of five accounts, sent
@@ -1229,8 +1230,18 @@ async fn two_nodes_deliver_a_thousand_events_each_once() {
         },
     )
     .await;
-    // And past two more rounds of each node's background task, nothing more is recorded.
-    tokio::join!(a.background_rounds(2), b.background_rounds(2));
+    // Once neither node counts a delivery pending (its background task counts them each
+    // round), none is left to send again: the counts stand.
+    for node in [&a, &b] {
+        crate::bounded::until("no delivery pending", MINUTE, || async {
+            let depth = "regintel_webhook_queue_depth";
+            match crate::support::metric(&node.client, depth).await {
+                Some(0) => Ok(()),
+                pending => Err(format!("{pending:?} pending")),
+            }
+        })
+        .await;
+    }
     assert_eq!(
         (delivered_by(&a).await, delivered_by(&b).await),
         (by_a, by_b)
@@ -1283,7 +1294,7 @@ async fn a_node_killed_mid_delivery_leaves_its_deliveries_to_another_after_the_l
         endpoint_with_test_events(&first, &who.api_key, &receiver.url("/in"), EVENTS).await;
     receiver.wait_for(MINUTE, |r| !r.is_empty()).await;
     killed.child.0.kill().unwrap();
-    killed.child.0.wait().unwrap();
+    crate::bounded::wait(&mut killed.child.0, "the killed node's end");
     let before_kill = receiver.received().len();
     // The events of the deliveries the dead node had claimed and not finished.
     let leased = |db: Database| {

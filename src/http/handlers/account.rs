@@ -201,7 +201,8 @@ pub fn usage(req: &mut Req) -> Result<Reply, ApiError> {
     let limits = &state.config.limits;
     let clock = state.limiter.clock();
     let (wall_secs, now) = (clock.unix_secs(), clock.instant());
-    let today = state.limiter.today();
+    // The day of the same reading as the buckets', even at midnight.
+    let today = wall_secs.div_euclid(crate::rate_limiter::DAY_SECS);
     let quotas = charge::quotas(limits, caller.tier);
     let peek =
         |policies: &[crate::rate_limiter::Policy]| state.limiter.peek(policies, now, wall_secs);
