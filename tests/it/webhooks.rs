@@ -612,7 +612,8 @@ fn outbox_db(s: &TestServer) -> rusqlite::Connection {
     rusqlite::Connection::open(s.dir.path().join(regintel::store::DB_FILE)).unwrap()
 }
 
-/// A professional account with a daily cap of 10 hears at the 8th call and at the 10th.
+/// A professional account with a daily cap of 10 hears at the 8th call and at the 10th, and
+/// again at the 8th of the next UTC day (reached on the rate limiter's clock).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn usage_thresholds_are_announced_at_80_and_100_percent() {
     let s = TestServer::start_with(Options {
@@ -625,27 +626,27 @@ async fn usage_thresholds_are_announced_at_80_and_100_percent() {
     register(&s, &a, &receiver.url("/in"), &["usage.threshold"]).await;
     // The day's count is written about once a second: eight calls, written; then four more,
     // written. The second write starts past the 80 % mark, which must not be announced again.
-    let written = |at_least: i64| {
-        let deadline = std::time::Instant::now() + MINUTE;
-        loop {
+    let written = |day: &str, at_least: i64| {
+        crate::bounded::until_blocking("the day's count written", MINUTE, || {
             let used: Option<i64> = outbox_db(&s)
-                .query_row("SELECT max(used) FROM usage_daily", [], |r| r.get(0))
+                .query_row(
+                    "SELECT max(used) FROM usage_daily WHERE day = ?1",
+                    [day],
+                    |r| r.get(0),
+                )
                 .unwrap();
-            if used.unwrap_or(0) >= at_least {
-                return;
+            match used.unwrap_or(0) >= at_least {
+                true => Ok(()),
+                false => Err(format!("{used:?} of {day}")),
             }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "count {used:?} not written"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        })
     };
+    let today = regintel::store::usage::day_label(s.today());
     for calls in [8, 4] {
         for _ in 0..calls {
             s.call("GET", "/regions/DE21", &[a.key_header()], b"").await;
         }
-        written(if calls == 8 { 8 } else { 10 });
+        written(&today, if calls == 8 { 8 } else { 10 });
     }
     let got = receiver.wait_for(MINUTE, |r| r.len() >= 2).await;
     let marks: Vec<Value> = got
@@ -669,6 +670,23 @@ async fn usage_thresholds_are_announced_at_80_and_100_percent() {
         .unwrap();
     assert_eq!(events, 2);
     assert!(used >= 10, "{used}");
+
+    // The next day (half a day and a second past noon) starts a count of its own: its 8th call
+    // is announced again, for that day.
+    s.limits_clock.advance(12 * 3600 * 1000 + 1000);
+    let tomorrow = regintel::store::usage::day_label(s.today());
+    assert_ne!(tomorrow, today);
+    for _ in 0..8 {
+        let r = s.call("GET", "/regions/DE21", &[a.key_header()], b"").await;
+        assert_eq!(r.status, 200, "the cap starts again");
+    }
+    written(&tomorrow, 8);
+    let got = receiver.wait_for(MINUTE, |r| r.len() >= 3).await;
+    let next_day: Vec<Value> = (got.iter().map(|r| r.json()["data"].clone()))
+        .filter(|d| d["day"] == tomorrow.as_str())
+        .collect();
+    assert_eq!(next_day.len(), 1, "{next_day:?}");
+    assert_eq!(next_day[0]["threshold_percent"], 80);
 }
 
 /// `POST /webhooks/deliveries/{delivery}/resend` as `who`: accepted (202), its data.
