@@ -277,6 +277,22 @@ fn load_usage_of_today(store: &Store, limiter: &Limiter) -> StoreResult<()> {
     Ok(())
 }
 
+/// For unit tests: a server's state with `config` on the SQLite file of its data dir (made
+/// there, empty), the bundled catalogue and an empty OpenAPI document.
+#[cfg(test)]
+pub fn for_tests(config: ServerConfig) -> AppState {
+    let store = Store::open(&config.data_dir, 1).unwrap();
+    let catalogue = crate::bundled::Catalogue::bundled();
+    AppState::new(
+        config,
+        "/api".into(),
+        store,
+        catalogue,
+        &serde_json::json!({}),
+    )
+    .unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,16 +302,7 @@ mod tests {
     #[test]
     fn a_wait_for_a_request_connection_is_measured() {
         let dir = tempfile::tempdir().unwrap();
-        let config = crate::config::ServerConfig::new(dir.path().to_path_buf());
-        let store = crate::store::Store::open(dir.path(), 1).unwrap();
-        let state = AppState::new(
-            config,
-            "/api".into(),
-            store,
-            crate::bundled::Catalogue::bundled(),
-            &serde_json::json!({}),
-        )
-        .unwrap();
+        let state = for_tests(ServerConfig::new(dir.path().to_path_buf()));
         let waits = |state: &AppState| {
             state
                 .metrics

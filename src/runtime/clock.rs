@@ -39,6 +39,13 @@ impl Clock {
     }
 }
 
+/// For tests on tokio's paused clock: whether `took` is `deadline`, give or take the few
+/// milliseconds of the steps around it (and never less: nothing may end before its deadline).
+#[cfg(test)]
+pub fn on_time(deadline: Duration, took: Duration) -> bool {
+    (deadline..deadline + Duration::from_millis(100)).contains(&took)
+}
+
 pub fn now_ms() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)

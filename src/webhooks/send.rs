@@ -249,6 +249,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::runtime::clock::on_time;
 
     /// An attempt no pace holds back.
     async fn send_unpaced(
@@ -399,11 +400,6 @@ mod tests {
     const DOCUMENTED_CONNECT: Duration = Duration::from_secs(5);
     const DOCUMENTED_ATTEMPT: Duration = Duration::from_secs(15);
 
-    /// Whether `took` (on the paused clock) is `deadline`, with room for the steps around it.
-    fn at(deadline: Duration, took: Duration) -> bool {
-        (deadline..deadline + Duration::from_millis(100)).contains(&took)
-    }
-
     /// [`send_unpaced`] and the time it took on tokio's (paused) clock; an attempt that outlasts
     /// every deadline of its own fails the test instead of hanging it.
     async fn timed(url: &WebhookUrl, policy: &EgressPolicy) -> (Attempt, Duration) {
@@ -433,7 +429,7 @@ mod tests {
             (attempt.status, attempt.error.as_deref()),
             (None, Some(UNREACHABLE))
         );
-        assert!(at(DOCUMENTED_CONNECT, took), "{took:?}");
+        assert!(on_time(DOCUMENTED_CONNECT, took), "{took:?}");
     }
 
     /// A loopback listener whose accept queue is full (the kernel drops a new connection's SYN),
@@ -465,7 +461,7 @@ mod tests {
             (attempt.status, attempt.error.as_deref()),
             (None, Some("the connection was not accepted in time"))
         );
-        assert!(at(DOCUMENTED_CONNECT, took), "{took:?}");
+        assert!(on_time(DOCUMENTED_CONNECT, took), "{took:?}");
         assert_eq!(
             crate::runtime::accept_queue::accept_queue(port),
             1,
@@ -494,7 +490,7 @@ mod tests {
             (attempt.status, attempt.error.as_deref()),
             (None, Some("the connection was not accepted in time"))
         );
-        assert!(at(DOCUMENTED_CONNECT, took), "{took:?}");
+        assert!(on_time(DOCUMENTED_CONNECT, took), "{took:?}");
     }
 
     /// A receiver that reads the request and never answers is given up at the attempt timeout.
@@ -538,7 +534,7 @@ mod tests {
             (attempt.status, attempt.error.as_deref()),
             (None, Some("no answer within 15 s"))
         );
-        assert!(at(DOCUMENTED_ATTEMPT, took), "{took:?}");
+        assert!(on_time(DOCUMENTED_ATTEMPT, took), "{took:?}");
     }
 
     /// An answer longer than 64 KiB whose receiver then holds the connection open: its status

@@ -69,6 +69,15 @@ impl Browser {
         }
     }
 
+    /// The session token its cookie carries.
+    pub fn session_token(&self) -> &str {
+        let value = self
+            .cookie
+            .strip_prefix("__Host-regintel_session=")
+            .unwrap();
+        value.split(';').next().unwrap()
+    }
+
     async fn send(&self, s: &TestServer, method: &str, path: &str, csrf: Option<&str>) -> Resp {
         let mut headers = vec![("cookie", self.cookie.as_str())];
         headers.extend(csrf.map(|c| ("x-csrf-token", c)));

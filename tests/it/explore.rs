@@ -179,14 +179,10 @@ async fn pages_carry_etags_and_are_compressed_for_browsers_that_take_it() {
     s.stop().await.unwrap();
 }
 
-/// A signed-in browser reads its account's private datasets on the pages with its cookie alone
-/// (no CSRF header: a page is read, nothing changes); another account's browser, an anonymous
-/// one and a stale cookie see public data only.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_browser_sees_its_own_private_data_on_the_pages_and_no_one_elses() {
-    let s = TestServer::start().await;
+/// An account with a private dataset `my_harbour` ("Harbour throughput"), holding one value,
+/// 5.5 for DE21 in 2023.
+async fn with_harbour(s: &TestServer) -> crate::support::TestAccount {
     let owner = s.account("owner@example.org", Tier::Professional);
-    let other = s.account("other@example.org", Tier::Professional);
     let definition = json!({"code": "my_harbour", "title": "Harbour throughput", "unit": "T"});
     s.private_dataset(
         &owner,
@@ -194,6 +190,17 @@ async fn a_browser_sees_its_own_private_data_on_the_pages_and_no_one_elses() {
         "nuts_code,period,value\nDE21,2023,5.5\n",
     )
     .await;
+    owner
+}
+
+/// A signed-in browser reads its account's private datasets on the pages with its cookie alone
+/// (no CSRF header: a page is read, nothing changes); another account's browser, an anonymous
+/// one and a stale cookie see public data only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_sees_its_own_private_data_on_the_pages_and_no_one_elses() {
+    let s = TestServer::start().await;
+    let owner = with_harbour(&s).await;
+    let other = s.account("other@example.org", Tier::Professional);
     let owner_browser = Browser::sign_in(&s, &owner).await;
     let other_browser = Browser::sign_in(&s, &other).await;
 
@@ -257,28 +264,10 @@ async fn a_browser_sees_its_own_private_data_on_the_pages_and_no_one_elses() {
 /// only (no 401, no private row), where the same session's current token shows the account's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_expired_session_cookie_reads_as_anonymous() {
-    use base64::Engine;
     let s = TestServer::start().await;
-    let owner = s.account("owner@example.org", Tier::Professional);
-    let definition = json!({"code": "my_harbour", "title": "Harbour throughput", "unit": "T"});
-    s.private_dataset(
-        &owner,
-        definition,
-        "nuts_code,period,value\nDE21,2023,5.5\n",
-    )
-    .await;
+    let owner = with_harbour(&s).await;
     let signed_in = Browser::sign_in(&s, &owner).await;
-    let token = signed_in.cookie["__Host-regintel_session=".len()..]
-        .split(';')
-        .next()
-        .unwrap();
-    let payload = token.split('.').nth(1).unwrap();
-    let claims: serde_json::Value = serde_json::from_slice(
-        &base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(payload)
-            .unwrap(),
-    )
-    .unwrap();
+    let claims = crate::auth::claims_of(signed_in.session_token());
     let sid = claims["sid"].as_str().unwrap();
     // Tokens of the same session, signed with the server's key: one current, one that expired
     // three quarters of an hour ago (far beyond the verifier's leeway).

@@ -976,23 +976,37 @@ pub fn verify_with_standardwebhooks(
 static HANG_ASKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 static HANG_RELEASE: tokio::sync::Notify = tokio::sync::Notify::const_new();
 
-/// A resolver that never answers for `hang.example` until the test releases it, a wait for it
-/// longer than any test, and two permits per blocking pool, fewer than the registrations that
-/// hang, whatever the machine.
-fn hanging_resolver(config: &mut regintel::config::ServerConfig) {
+/// Configures registrations' lookups to wait (for longer than any test) on a resolver that holds
+/// every lookup of `host`, counting it in `asked`, until `release` is notified, and then answers
+/// that it has no address; any other host is unknown.
+fn held_lookups(
+    config: &mut regintel::config::ServerConfig,
+    host: &'static str,
+    asked: &'static std::sync::atomic::AtomicUsize,
+    release: &'static tokio::sync::Notify,
+) {
     config.webhook_resolve_wait = Duration::from_secs(600);
+    config.webhook_egress.resolver =
+        regintel::webhooks::resolve::Resolver::given(move |name, _| {
+            let name = name.to_owned();
+            Box::pin(async move {
+                if name != host {
+                    return Err(format!("{name} is unknown here"));
+                }
+                // Waiting before it is counted: a release once the count is seen reaches it.
+                let released = release.notified();
+                asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                released.await;
+                Err(format!("{host} has no address"))
+            })
+        });
+}
+
+/// Lookups of `hang.example` held until the test releases them, and two permits per blocking
+/// pool, fewer than the registrations that hang, whatever the machine.
+fn hanging_resolver(config: &mut regintel::config::ServerConfig) {
+    held_lookups(config, "hang.example", &HANG_ASKED, &HANG_RELEASE);
     config.blocking_permits = 2;
-    config.webhook_egress.resolver = regintel::webhooks::resolve::Resolver::given(|host, _| {
-        let host = host.to_owned();
-        Box::pin(async move {
-            if host != "hang.example" {
-                return Err(format!("{host} is unknown here"));
-            }
-            HANG_ASKED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            HANG_RELEASE.notified().await;
-            Err("hang.example has no address".to_owned())
-        })
-    });
 }
 
 /// Registrations whose resolver never answers hold no permit of the blocking pool (when they
@@ -1176,15 +1190,17 @@ async fn endpoint_with_test_events(
 /// What `receiver` received once every one of `events` arrived (waiting up to two minutes);
 /// fails naming those that did not.
 async fn all_arrive(receiver: &Receiver, events: &[String]) -> Vec<Received> {
-    let arrived = |r: &[Received], e: &str| r.iter().any(|x| x.header("webhook-id") == e);
-    let all = receiver
-        .wait_for(Duration::from_secs(120), |r| {
-            events.iter().all(|e| arrived(r, e))
-        })
-        .await;
-    let missing: Vec<&String> = events.iter().filter(|e| !arrived(&all, e)).collect();
-    assert!(missing.is_empty(), "never arrived: {missing:?}");
-    all
+    let limit = Duration::from_secs(120);
+    crate::bounded::until("every event at the receiver", limit, || async {
+        let all = receiver.received();
+        let arrived = |e: &&String| all.iter().any(|x| x.header("webhook-id") == e.as_str());
+        let missing: Vec<&String> = events.iter().filter(|e| !arrived(e)).collect();
+        match missing.is_empty() {
+            true => Ok(all.clone()),
+            false => Err(format!("never arrived: {missing:?}")),
+        }
+    })
+    .await
 }
 
 /// The `delivered` count of a node's `/metrics`.
@@ -1429,23 +1445,9 @@ async fn an_account_has_at_most_20_endpoints() {
 static BUSY_ASKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 static BUSY_RELEASE: tokio::sync::Notify = tokio::sync::Notify::const_new();
 
-/// A resolver that does not answer for `busy.example` until the test releases it, and a wait for
-/// it longer than any test.
+/// Lookups of `busy.example` held until the test releases them.
 fn busy_resolver(config: &mut regintel::config::ServerConfig) {
-    config.webhook_resolve_wait = Duration::from_secs(600);
-    config.webhook_egress.resolver = regintel::webhooks::resolve::Resolver::given(|host, _| {
-        let host = host.to_owned();
-        Box::pin(async move {
-            if host != "busy.example" {
-                return Err(format!("{host} is unknown here"));
-            }
-            // Waiting before it is counted: a release once the count is seen reaches it.
-            let released = BUSY_RELEASE.notified();
-            BUSY_ASKED.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            released.await;
-            Err("busy.example has no address".to_owned())
-        })
-    });
+    held_lookups(config, "busy.example", &BUSY_ASKED, &BUSY_RELEASE);
 }
 
 /// At most 16 lookups run at once (docs/webhooks.md): with 16 accounts' registrations waiting
