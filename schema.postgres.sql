@@ -471,3 +471,55 @@ CREATE OR REPLACE VIEW v_snapshots AS
     SELECT * FROM snapshots WHERE owner_account_id IS NULL OR owner_account_id = current_account();
 CREATE OR REPLACE VIEW v_observations AS
     SELECT * FROM observations WHERE owner_account_id IS NULL OR owner_account_id = current_account();
+
+-- migration 24: every past state of the data
+-- An observation row is current from the snapshot that wrote it (snapshot_id) until the
+-- snapshot that superseded or withdrew it (until_snapshot_id; NULL while it stands). A row that
+-- an identical file brings back (a revival) is current again from then: each later stretch is
+-- a row of observation_spans. (The views are made again with the new columns.)
+ALTER TABLE observations ADD COLUMN until_snapshot_id bigint;
+ALTER TABLE snapshots ADD COLUMN published_at bigint;
+CREATE TABLE observation_spans (
+    observation_id    bigint NOT NULL REFERENCES observations (id),
+    series_id         bigint NOT NULL,
+    region_code       text NOT NULL,
+    owner_account_id  bigint REFERENCES accounts (id),
+    since_snapshot_id bigint NOT NULL,
+    until_snapshot_id bigint,
+    PRIMARY KEY (observation_id, since_snapshot_id)
+);
+CREATE INDEX observation_spans_cell ON observation_spans (series_id, region_code);
+CREATE INDEX observations_past ON observations (series_id, region_code, period)
+    WHERE superseded_by IS NOT NULL;
+ALTER TABLE observation_spans ENABLE ROW LEVEL SECURITY;
+CREATE POLICY public_or_own ON observation_spans FOR SELECT
+    USING (owner_account_id IS NULL OR owner_account_id = current_account());
+CREATE OR REPLACE VIEW v_snapshots AS
+    SELECT * FROM snapshots WHERE owner_account_id IS NULL OR owner_account_id = current_account();
+CREATE OR REPLACE VIEW v_observations AS
+    SELECT * FROM observations WHERE owner_account_id IS NULL OR owner_account_id = current_account();
+CREATE VIEW v_observation_spans AS
+    SELECT * FROM observation_spans
+    WHERE owner_account_id IS NULL OR owner_account_id = current_account();
+-- The rows imported before, as on SQLite (see schema.sql's migration 24).
+UPDATE observations SET until_snapshot_id =
+    (SELECT n.snapshot_id FROM observations n WHERE n.citation_id = observations.superseded_by)
+WHERE superseded_by IS NOT NULL AND superseded_by <> 'withdrawn';
+UPDATE observations SET until_snapshot_id = coalesce(
+    (SELECT min(s.id) FROM snapshots s, snapshots own, snapshots back
+     WHERE own.id = observations.snapshot_id AND back.id = observations.until_snapshot_id
+       AND s.dataset_id = own.dataset_id AND s.id > own.id AND s.file_sha256 = back.file_sha256),
+    snapshot_id)
+WHERE until_snapshot_id <= snapshot_id;
+INSERT INTO observation_spans (observation_id, series_id, region_code, owner_account_id,
+                               since_snapshot_id, until_snapshot_id)
+SELECT r.id, r.series_id, r.region_code, r.owner_account_id, max(x.until_snapshot_id),
+       r.until_snapshot_id
+FROM observations r JOIN observations x ON x.superseded_by = r.citation_id
+WHERE x.snapshot_id > r.snapshot_id
+GROUP BY r.id, r.series_id, r.region_code, r.owner_account_id, r.until_snapshot_id;
+UPDATE observations SET until_snapshot_id =
+    (SELECT min(n.snapshot_id) FROM observations n
+     WHERE n.series_id = observations.series_id AND n.region_code = observations.region_code
+       AND n.period = observations.period AND n.snapshot_id > observations.snapshot_id)
+WHERE id IN (SELECT observation_id FROM observation_spans);

@@ -549,3 +549,56 @@ ALTER TABLE snapshots ADD COLUMN source_id INTEGER REFERENCES sources (id);
 -- At most one withdrawal stands for a cell (series, region, period) while it has no value.
 CREATE UNIQUE INDEX observations_withdrawn ON observations (series_id, region_code, period)
     WHERE superseded_by = 'withdrawn';
+
+-- migration 24: every past state of the data
+-- An observation row is current from the snapshot that wrote it (snapshot_id) until the
+-- snapshot that superseded or withdrew it (until_snapshot_id; NULL while it stands). A row that
+-- an identical file brings back (a revival) is current again from then: each later stretch is
+-- a row of observation_spans. A read "as of" a snapshot of the dataset takes the rows current
+-- then: current rows (observations_current), superseded rows (observations_past) and spans.
+ALTER TABLE observations ADD COLUMN until_snapshot_id INTEGER;
+-- When Eurostat published the data of the snapshot's file ("last update of data" in its table
+-- of contents, recorded by fetch and sync), unix ms of the start of that day UTC; NULL where
+-- unknown (the bundled extract's files and uploads carry none).
+ALTER TABLE snapshots ADD COLUMN published_at INTEGER;
+CREATE TABLE observation_spans (
+    observation_id    INTEGER NOT NULL REFERENCES observations (id),
+    series_id         INTEGER NOT NULL,
+    region_code       TEXT NOT NULL,
+    owner_account_id  INTEGER REFERENCES accounts (id),
+    since_snapshot_id INTEGER NOT NULL,
+    until_snapshot_id INTEGER,
+    PRIMARY KEY (observation_id, since_snapshot_id)
+) WITHOUT ROWID;
+CREATE INDEX observation_spans_cell ON observation_spans (series_id, region_code);
+CREATE INDEX observations_past ON observations (series_id, region_code, period)
+    WHERE superseded_by IS NOT NULL;
+CREATE VIEW v_observation_spans AS
+    SELECT * FROM observation_spans
+    WHERE owner_account_id IS NULL OR owner_account_id = current_account();
+-- The rows imported before: each superseded row ends where the row that superseded it began.
+UPDATE observations SET until_snapshot_id =
+    (SELECT n.snapshot_id FROM observations n WHERE n.citation_id = observations.superseded_by)
+WHERE superseded_by IS NOT NULL AND superseded_by <> 'withdrawn';
+-- A revival recorded only that the earlier row stands again: the row it superseded ends at the
+-- first later snapshot of the dataset from the revived row's file (none known: no stretch).
+UPDATE observations SET until_snapshot_id = coalesce(
+    (SELECT min(s.id) FROM snapshots s, snapshots own, snapshots back
+     WHERE own.id = observations.snapshot_id AND back.id = observations.until_snapshot_id
+       AND s.dataset_id = own.dataset_id AND s.id > own.id AND s.file_sha256 = back.file_sha256),
+    snapshot_id)
+WHERE until_snapshot_id <= snapshot_id;
+-- The revived row: current again from its revival (its latest stretch), its first stretch
+-- ending where the next row of its cell began.
+INSERT INTO observation_spans (observation_id, series_id, region_code, owner_account_id,
+                               since_snapshot_id, until_snapshot_id)
+SELECT r.id, r.series_id, r.region_code, r.owner_account_id, max(x.until_snapshot_id),
+       r.until_snapshot_id
+FROM observations r JOIN observations x ON x.superseded_by = r.citation_id
+WHERE x.snapshot_id > r.snapshot_id
+GROUP BY r.id, r.series_id, r.region_code, r.owner_account_id, r.until_snapshot_id;
+UPDATE observations SET until_snapshot_id =
+    (SELECT min(n.snapshot_id) FROM observations n
+     WHERE n.series_id = observations.series_id AND n.region_code = observations.region_code
+       AND n.period = observations.period AND n.snapshot_id > observations.snapshot_id)
+WHERE id IN (SELECT observation_id FROM observation_spans);

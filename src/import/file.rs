@@ -206,57 +206,200 @@ mod tests {
         assert_eq!(write_once().unwrap().added, 1);
     }
 
+    /// Imports `text` (a tidy CSV) into dataset `whole` in a transaction of its own: the
+    /// outcome's counts (added, revised, unchanged, withdrawn) and its new snapshot.
+    fn import_text(
+        store: &crate::store::Store,
+        spill_dir: &std::path::Path,
+        text: &str,
+        whole_dataset: bool,
+    ) -> ((u64, u64, u64, u64), Option<String>) {
+        let open = || -> io::Result<Box<dyn Read + '_>> { Ok(Box::new(text.as_bytes())) };
+        let input = Input {
+            shown: "f.csv",
+            stored: "f.csv",
+            open: &open,
+            accept: Accept::Any,
+            defaults: Defaults {
+                dataset: Some("whole"),
+                unit: Some("NR"),
+                ..Default::default()
+            },
+            whole_dataset,
+        };
+        let room = Room {
+            memory: 1 << 20,
+            spill_dir,
+        };
+        let checked = check(&input, room).unwrap();
+        let meta =
+            super::super::meta::dataset_meta(&Catalogue::bundled(), &checked.end, &checked.summary);
+        let mut conn = store.admin().unwrap();
+        let tx = conn.transaction().unwrap();
+        let outcome = write(
+            &tx,
+            &input,
+            &checked,
+            &meta,
+            None,
+            None,
+            &mut Progress::hidden(),
+        )
+        .unwrap();
+        tx.commit().unwrap();
+        let counts = (
+            outcome.added,
+            outcome.revised,
+            outcome.unchanged,
+            outcome.withdrawn,
+        );
+        (counts, outcome.snapshot)
+    }
+
+    /// Every moment between imports reads back as it stood: after a random sequence of files
+    /// (revisions, flag changes, files that are the whole dataset and withdraw, the same file
+    /// again reviving earlier rows), reading as of each moment gives exactly the rows that were
+    /// current then, citations included; before the first snapshot the dataset held nothing. On
+    /// both backends.
+    #[test]
+    fn every_moment_between_imports_reads_back_as_it_stood() {
+        use crate::store::as_of::{AsOf, Basis};
+        crate::store::webhooks::fixtures::on_each_backend(|store| {
+            let dir = tempfile::tempdir().unwrap();
+            // splitmix64: the same sequence on every run.
+            let mut seed = 0x5eed_u64;
+            let mut next = move |n: u64| {
+                seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = seed;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                (z ^ (z >> 31)) % n
+            };
+            let regions = ["DE21", "DE22", "AT13"];
+            // A few files, each drawn again at random, so that an identical file returns (and
+            // revives the rows it wrote) after others.
+            let files: Vec<String> = (0..4)
+                .map(|_| {
+                    let mut text = String::from("nuts_code,period,value,flags\n");
+                    for region in regions {
+                        for period in ["2021", "2022", "2023"] {
+                            if next(5) > 0 {
+                                let flag = ["", "p", "e"][next(3) as usize];
+                                text += &format!("{region},{period},{},{flag}\n", next(3));
+                            }
+                        }
+                    }
+                    text
+                })
+                .collect();
+            type Seen = Vec<Vec<(String, String, String, String)>>;
+            let read = |at: Option<i64>| -> Seen {
+                let scoped = store.scoped(None).unwrap();
+                scoped.read_as_of(at.map(|at_ms| AsOf {
+                    at_ms,
+                    basis: Basis::Imported,
+                }));
+                let series = scoped
+                    .dataset("whole")
+                    .unwrap()
+                    .map(|d| scoped.series_of(d.id).unwrap()[0].id);
+                (regions.iter())
+                    .map(|region| match series {
+                        None => Vec::new(),
+                        Some(series) => (scoped.series_rows(region, series).unwrap().iter())
+                            .map(|r| {
+                                let id = r.citation_id.as_str().to_owned();
+                                (
+                                    r.period.to_string(),
+                                    r.value_text.to_string(),
+                                    r.flags.to_string(),
+                                    id,
+                                )
+                            })
+                            .collect(),
+                    })
+                    .collect()
+            };
+            let mut seen: Vec<(i64, Seen)> = Vec::new();
+            let (mut revived, mut withdrawn) = (0, 0);
+            for round in 1..=14_i64 {
+                let file = &files[next(files.len() as u64) as usize];
+                let whole = next(2) == 0;
+                let before: Vec<String> = current_citations(store);
+                let (counts, snapshot) = import_text(store, dir.path(), file, whole);
+                withdrawn += counts.3;
+                let after = current_citations(store);
+                revived += (after.iter())
+                    .filter(|c| !before.contains(c) && was_written_before(store, c, &snapshot))
+                    .count();
+                // The import's moment, as the test's clock has it: a second per round.
+                if let Some(snapshot) = &snapshot {
+                    store
+                        .admin()
+                        .unwrap()
+                        .sql()
+                        .execute(
+                            "UPDATE snapshots SET imported_at = ?1 WHERE public_id = ?2",
+                            crate::store::sql::params![round * 1000, snapshot],
+                        )
+                        .unwrap();
+                }
+                seen.push((round * 1000, read(None)));
+            }
+            assert!(
+                revived > 0 && withdrawn > 0,
+                "the sequence revives and withdraws"
+            );
+            for (at, rows) in &seen {
+                assert_eq!(&read(Some(*at)), rows, "as of {at}");
+                assert_eq!(&read(Some(*at + 999)), rows, "as of {at} + 999 ms");
+            }
+            assert!(read(Some(999)).iter().all(Vec::is_empty));
+            let scoped = store.scoped(None).unwrap();
+            scoped.read_as_of(Some(AsOf {
+                at_ms: 999,
+                basis: Basis::Imported,
+            }));
+            let dataset = scoped.dataset("whole").unwrap().unwrap();
+            assert_eq!(scoped.snapshot_as_of(dataset.id).unwrap(), None);
+        });
+    }
+
+    /// The citations of the current rows.
+    fn current_citations(store: &crate::store::Store) -> Vec<String> {
+        (store.admin().unwrap().sql())
+            .prepare("SELECT citation_id FROM observations WHERE superseded_by IS NULL")
+            .unwrap()
+            .query_map(crate::store::sql::params![], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    /// Whether the row of `citation` was written by a snapshot other than `snapshot`.
+    fn was_written_before(
+        store: &crate::store::Store,
+        citation: &str,
+        snapshot: &Option<String>,
+    ) -> bool {
+        let of: String = (store.admin().unwrap().sql())
+            .query_row(
+                "SELECT s.public_id FROM observations o JOIN snapshots s ON s.id = o.snapshot_id
+                 WHERE o.citation_id = ?1",
+                crate::store::sql::params![citation],
+                |r| r.get(0),
+            )
+            .unwrap();
+        snapshot.as_deref() != Some(of.as_str())
+    }
+
     /// A whole-dataset file withdraws the current rows it lacks, and restores withdrawn ones it
     /// holds again; any other file only adds and revises. On both backends.
     #[test]
     fn a_whole_dataset_file_withdraws_what_it_lacks_and_restores_what_returns() {
         crate::store::webhooks::fixtures::on_each_backend(|store| {
             let dir = tempfile::tempdir().unwrap();
-            let import = |text: &'static str, whole_dataset: bool| {
-                let open = || -> io::Result<Box<dyn Read>> { Ok(Box::new(text.as_bytes())) };
-                let input = Input {
-                    shown: "f.csv",
-                    stored: "f.csv",
-                    open: &open,
-                    accept: Accept::Any,
-                    defaults: Defaults {
-                        dataset: Some("whole"),
-                        unit: Some("NR"),
-                        ..Default::default()
-                    },
-                    whole_dataset,
-                };
-                let room = Room {
-                    memory: 1 << 20,
-                    spill_dir: dir.path(),
-                };
-                let checked = check(&input, room).unwrap();
-                let meta = super::super::meta::dataset_meta(
-                    &Catalogue::bundled(),
-                    &checked.end,
-                    &checked.summary,
-                );
-                let mut conn = store.admin().unwrap();
-                let tx = conn.transaction().unwrap();
-                let outcome = write(
-                    &tx,
-                    &input,
-                    &checked,
-                    &meta,
-                    None,
-                    None,
-                    &mut Progress::hidden(),
-                )
-                .unwrap();
-                tx.commit().unwrap();
-                let counts = (
-                    outcome.added,
-                    outcome.revised,
-                    outcome.unchanged,
-                    outcome.withdrawn,
-                );
-                (counts, outcome.snapshot)
-            };
+            let import = |text: &str, whole: bool| import_text(store, dir.path(), text, whole);
             let current = || -> Vec<(String, String, String)> {
                 let conn = store.admin().unwrap();
                 conn.sql()

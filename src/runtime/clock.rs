@@ -201,6 +201,14 @@ pub fn parse_rfc3339(text: &str) -> Option<i64> {
     Some(secs * 1000 + millis)
 }
 
+/// Unix milliseconds of the start (UTC) of a date written `YYYY-MM-DD`; None when it is not one.
+pub fn parse_date(text: &str) -> Option<i64> {
+    if text.len() != 10 {
+        return None;
+    }
+    parse_rfc3339(&format!("{text}T00:00:00Z"))
+}
+
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
 pub fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };

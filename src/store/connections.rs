@@ -270,6 +270,10 @@ pub struct Scoped {
     /// the server last looked) when this caller first read it: the rest of its answer reads
     /// the database alone, so that it does not mix rows of two generations any further.
     pub(super) behind_the_database: std::cell::Cell<bool>,
+    /// Set by [`Scoped::read_as_of`]: observations are read as of that moment.
+    pub(super) as_of: std::cell::Cell<Option<super::as_of::AsOf>>,
+    /// The snapshots reads as of a moment resolved to.
+    pub(super) resolutions: std::cell::RefCell<super::as_of::Resolutions>,
 }
 
 impl Scoped {
@@ -291,6 +295,8 @@ impl Scoped {
             catalogue: Default::default(),
             snapshot_on_first_read: Default::default(),
             behind_the_database: Default::default(),
+            as_of: Default::default(),
+            resolutions: Default::default(),
         }
     }
 

@@ -408,8 +408,54 @@ pub struct SnapshotWriter<'t, 'c> {
     supersede: Stmt<'c>,
     revive: Stmt<'c>,
     restore: Stmt<'c>,
+    stretches: Stretches<'c>,
     key: String,
 }
+
+/// The stretches of time a row is current in, kept as rows are superseded and revived (see
+/// `observation_spans` in schema.sql): a row's first stretch ends in its own
+/// `until_snapshot_id`; a revival opens a stretch of its own, which the row's next supersession
+/// closes.
+struct Stretches<'c> {
+    open: Stmt<'c>,
+    close: Stmt<'c>,
+}
+
+impl<'c> Stretches<'c> {
+    fn new(tx: &Db<'c>) -> SqlResult<Self> {
+        Ok(Stretches {
+            open: tx.prepare_cached(
+                "INSERT INTO observation_spans (observation_id, series_id, region_code,
+                                                owner_account_id, since_snapshot_id)
+                 SELECT id, series_id, region_code, owner_account_id, ?2 FROM observations
+                 WHERE id = ?1",
+            )?,
+            close: tx.prepare_cached(
+                "UPDATE observation_spans SET until_snapshot_id = ?2
+                 WHERE observation_id = ?1 AND until_snapshot_id IS NULL",
+            )?,
+        })
+    }
+
+    /// Row `id` stands again from `snapshot` on.
+    fn revived(&mut self, id: i64, snapshot: i64) -> SqlResult<()> {
+        self.open.execute(params![id, snapshot]).map(drop)
+    }
+
+    /// Row `id` was superseded in `snapshot`, its first stretch ending at `first_until` (as the
+    /// supersession left it: an earlier snapshot when the row had been revived since).
+    fn superseded(&mut self, id: i64, first_until: i64, snapshot: i64) -> SqlResult<()> {
+        if first_until != snapshot {
+            self.close.execute(params![id, snapshot])?;
+        }
+        Ok(())
+    }
+}
+
+/// Marks the row whose citation is ?1 superseded by ?2 in snapshot ?3 (see [`Stretches`]).
+const SUPERSEDE: &str = "UPDATE observations
+    SET superseded_by = ?2, until_snapshot_id = coalesce(until_snapshot_id, ?3)
+    WHERE citation_id = ?1 RETURNING id, until_snapshot_id";
 
 /// A set of observation ids, a bit each: 12.5 MB per 100 million rows of the table, however many
 /// of them a file holds.
@@ -487,11 +533,15 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             )
             .optional()?;
         let snapshot_public = crate::ids::snapshot_id();
+        let published_at = match source_id {
+            Some(id) => published_at(tx, id)?,
+            None => None,
+        };
         let snapshot_id: i64 = tx.query_row(
             "INSERT INTO snapshots (public_id, dataset_id, owner_account_id, imported_at, file_name,
                                     file_sha256, format, rows_in_file, rows_added, rows_revised,
-                                    rows_unchanged, citation_id, source_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, 0, ?9, ?10) RETURNING id",
+                                    rows_unchanged, citation_id, source_id, published_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 0, 0, 0, ?9, ?10, ?11) RETURNING id",
             params![
                 snapshot_public,
                 dataset_id,
@@ -503,6 +553,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                 rows_in_file as i64,
                 super::datasets::snapshot_citation_id(&snapshot_public, file_sha256),
                 source_id,
+                published_at,
             ],
             |r| r.get(0),
         )?;
@@ -548,18 +599,18 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                 ],
             )?,
             current: tx.prepare_cached(CURRENT_ROW)?,
-            supersede: tx.prepare_cached(
-                "UPDATE observations SET superseded_by = ?2 WHERE citation_id = ?1",
-            )?,
+            supersede: tx.prepare_cached(SUPERSEDE)?,
             revive: tx.prepare_cached(
                 "UPDATE observations SET superseded_by = NULL WHERE citation_id = ?1 RETURNING id",
             )?,
             restore: tx.prepare_cached(
-                "UPDATE observations SET superseded_by = ?4
+                "UPDATE observations
+                 SET superseded_by = ?4, until_snapshot_id = coalesce(until_snapshot_id, ?5)
                  WHERE series_id = ?1 AND region_code = ?2 AND period = ?3
                    AND superseded_by = 'withdrawn'
-                 RETURNING citation_id",
+                 RETURNING citation_id, id, until_snapshot_id",
             )?,
+            stretches: Stretches::new(tx)?,
             key: String::new(),
         })))
     }
@@ -614,14 +665,24 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
         } else {
             None
         };
+        let snapshot = self.snapshot_id;
         let replaced = match existing {
-            None if self.has_withdrawals => self
-                .restore
-                .query_row(params![series_id, row.region, row.period, &cit], |r| {
-                    r.get::<String>(0)
-                })
-                .optional()?
-                .map(Replaced::withdrawal),
+            None if self.has_withdrawals => {
+                let restored = self
+                    .restore
+                    .query_row(
+                        params![series_id, row.region, row.period, &cit, snapshot],
+                        |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?)),
+                    )
+                    .optional()?;
+                match restored {
+                    Some((withdrawal, id, first_until)) => {
+                        self.stretches.superseded(id, first_until, snapshot)?;
+                        Some(Replaced::withdrawal(withdrawal))
+                    }
+                    None => None,
+                }
+            }
             None => None,
             Some((_, text, flags, conf, id))
                 if text == row.value_text && flags == row.flags && conf == row.conf_status =>
@@ -634,7 +695,10 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             }
             Some((old, old_text, old_flags, _, _)) => {
                 // Free the (region, series, period) slot first: only one current row may hold it.
-                self.supersede.execute(params![old, cit])?;
+                let (id, first_until) = self
+                    .supersede
+                    .query_row(params![old, cit, snapshot], |r| Ok((r.get(0)?, r.get(1)?)))?;
+                self.stretches.superseded(id, first_until, snapshot)?;
                 Some(Replaced {
                     citation_id: old,
                     value_text: old_text,
@@ -650,8 +714,11 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                 .optional()?,
             false => None,
         };
-        if let (Some(id), Some(met)) = (revived, &mut self.met_rows) {
-            met.insert(id);
+        if let Some(id) = revived {
+            self.stretches.revived(id, snapshot)?;
+            if let Some(met) = &mut self.met_rows {
+                met.insert(id);
+            }
         }
         if revived.is_none() {
             self.insert.add(params![
@@ -700,8 +767,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                                        owner_account_id, superseded_by, withdrawn)
              VALUES (?1, ?2, ?3, ?4, NULL, '', '', '', 0, ?5, ?6, 'withdrawn', ?7)",
         )?;
-        let mut supersede =
-            tx.prepare_cached("UPDATE observations SET superseded_by = ?2 WHERE id = ?1")?;
+        let mut supersede = tx.prepare_cached(SUPERSEDE)?;
         let mut made_before =
             tx.prepare_cached("SELECT id FROM observations WHERE citation_id = ?1")?;
         let mut stands_again =
@@ -754,8 +820,11 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                         match before {
                             // This file withdrew the value before, and it was published again
                             // since: the same withdrawal stands again (its id is the same).
-                            Some(withdrawal) => stands_again.execute(params![withdrawal])?,
-                            None => withdraw.execute(params![
+                            Some(withdrawal) => {
+                                stands_again.execute(params![withdrawal])?;
+                                self.stretches.revived(withdrawal, self.snapshot_id)?;
+                            }
+                            None => drop(withdraw.execute(params![
                                 &cit,
                                 series_id,
                                 &region,
@@ -763,9 +832,14 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                                 self.snapshot_id,
                                 self.owner,
                                 true
-                            ])?,
+                            ])?),
                         };
-                        supersede.execute(params![id, &cit])?;
+                        let first_until = supersede
+                            .query_row(params![&old, &cit, self.snapshot_id], |r| {
+                                r.get::<i64>(1)
+                            })?;
+                        self.stretches
+                            .superseded(id, first_until, self.snapshot_id)?;
                         self.outcome.withdrawn += 1;
                         self.touched.insert(series_id);
                         self.series_seen.insert(series_id);
@@ -810,16 +884,19 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
         if outcome.added + outcome.revised + outcome.withdrawn == 0 {
             tx.execute("DELETE FROM snapshots WHERE id = ?1", params![snapshot_id])?;
         } else {
+            // Imported when its last row is written: reads as of an earlier moment must not
+            // take a snapshot that was not whole yet.
             tx.execute(
                 "UPDATE snapshots SET rows_added = ?2, rows_revised = ?3, rows_unchanged = ?4,
-                                      rows_withdrawn = ?5
+                                      rows_withdrawn = ?5, imported_at = ?6
                  WHERE id = ?1",
                 params![
                     snapshot_id,
                     outcome.added as i64,
                     outcome.revised as i64,
                     outcome.unchanged as i64,
-                    outcome.withdrawn as i64
+                    outcome.withdrawn as i64,
+                    crate::runtime::clock::now_ms()
                 ],
             )?;
             let listed = self.changes.len() as u64;
@@ -909,6 +986,22 @@ fn in_pages<T: Column>(
         page.into_iter().try_for_each(|(_, value)| each(value))?;
         after = last;
     }
+}
+
+/// When Eurostat published the data of source `source_id`: the start (UTC) of the "last update
+/// of data" date its origin records (a Eurostat download's), if it records one.
+fn published_at(tx: &Db<'_>, source_id: i64) -> SqlResult<Option<i64>> {
+    let origin: Option<String> = tx
+        .query_row(
+            "SELECT origin_json FROM sources WHERE id = ?1",
+            params![source_id],
+            |r| r.get(0),
+        )
+        .optional()?;
+    Ok(origin.and_then(|origin| {
+        let origin: serde_json::Value = serde_json::from_str(&origin).ok()?;
+        crate::runtime::clock::parse_date(origin["last_update_of_data"].as_str()?)
+    }))
 }
 
 fn set_headline_series(

@@ -15,6 +15,7 @@
 //! or query touches: docs/architecture.md, "Adding a table or a query".
 
 pub mod accounts;
+pub mod as_of;
 pub mod backend;
 pub mod blocks;
 pub mod briefings;

@@ -39,6 +39,9 @@ impl Scoped {
     /// Current values of every visible dataset's headline series for a region: each dataset's
     /// id and its rows by period (its block, see [`super::blocks`]), by dataset id.
     pub fn headline_rows(&self, region: &str) -> StoreResult<Vec<(i64, Vec<ObsRow>)>> {
+        if self.as_of().is_some() {
+            return self.headline_rows_as_of(region);
+        }
         if let (Some(rows), Some(catalogue)) = (self.public_rows(), self.public_catalogue()) {
             let mut datasets: Vec<_> = (catalogue.datasets().iter())
                 .filter_map(|d| Some((d.id, d.headline_series_id?)))
@@ -74,6 +77,9 @@ impl Scoped {
     /// Current values of one series for one region, by period (its block, see
     /// [`super::blocks`]).
     pub fn series_rows(&self, region: &str, series_id: i64) -> StoreResult<Vec<ObsRow>> {
+        if self.as_of().is_some() {
+            return self.rows_as_of(region, series_id);
+        }
         if let Some(rows) = self.public_rows_of(series_id) {
             return Ok(rows.series_rows(series_id, region));
         }
@@ -90,7 +96,10 @@ impl Scoped {
 
     /// [`Scoped::series_rows`] without what cites each row.
     pub fn series_values(&self, region: &str, series_id: i64) -> StoreResult<Vec<RowValue>> {
-        if let Some(rows) = self.public_rows_of(series_id) {
+        if let Some(rows) = self
+            .public_rows_of(series_id)
+            .filter(|_| self.as_of().is_none())
+        {
             return Ok(rows.series_values(series_id, region));
         }
         let rows = self.series_rows(region, series_id)?;
@@ -104,7 +113,10 @@ impl Scoped {
         series_id: i64,
         regions: impl Iterator<Item = &'r str>,
     ) -> StoreResult<SeriesCoverage> {
-        if let Some(rows) = self.public_rows_of(series_id) {
+        if let Some(rows) = self
+            .public_rows_of(series_id)
+            .filter(|_| self.as_of().is_none())
+        {
             return Ok(rows.coverage(series_id, regions));
         }
         let mut counts = std::collections::HashMap::<CompactString, usize>::new();
@@ -151,6 +163,10 @@ impl Scoped {
         series_id: i64,
         period: &str,
     ) -> StoreResult<Option<ObsRow>> {
+        if self.as_of().is_some() {
+            let rows = self.rows_as_of(region, series_id)?;
+            return Ok(rows.into_iter().find(|r| r.period == period));
+        }
         if let Some(rows) = self.public_rows_of(series_id) {
             return Ok(rows.value_at(series_id, region, period));
         }

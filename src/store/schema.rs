@@ -21,6 +21,7 @@ pub const TABLES: &[&str] = &[
     "series",
     "snapshots",
     "observations",
+    "observation_spans",
     "observation_blocks",
     "api_keys",
     "sessions",

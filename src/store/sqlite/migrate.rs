@@ -519,4 +519,56 @@ mod tests {
             "the transaction rolled back the tables created before the failure"
         );
     }
+
+    /// The stretches of time of rows imported before migration 24: a superseded row ends where
+    /// its successor began, a withdrawn one where its withdrawal did; a row that a file brought
+    /// back (A, then B, then A again) ends where B began and stands again from the second A on,
+    /// and B ends there.
+    #[test]
+    fn rows_imported_before_get_their_stretches_of_time() {
+        let mut conn = memory();
+        for m in migrations().iter().filter(|m| m.version < 24) {
+            let tx = conn.transaction().unwrap();
+            tx.execute_batch(m.sql).unwrap();
+            if let Some(step) = code_step(m.version) {
+                step(&tx).unwrap();
+            }
+            tx.pragma_update(None, "user_version", m.version).unwrap();
+            tx.commit().unwrap();
+        }
+        conn.execute_batch(
+            "INSERT INTO datasets (id, code, title, topic) VALUES (1, 'd', 'D', 'other');
+             INSERT INTO series (id, dataset_id, unit, dims) VALUES (1, 1, 'NR', '');
+             INSERT INTO snapshots (id, public_id, dataset_id, imported_at, file_name, file_sha256,
+                                    format, rows_in_file, rows_added, rows_revised, rows_unchanged)
+             VALUES (1, 'snp_1', 1, 1, 'f', 'A', 'csv', 2, 2, 0, 0),
+                    (2, 'snp_2', 1, 2, 'f', 'B', 'csv', 1, 0, 1, 0),
+                    (3, 'snp_3', 1, 3, 'f', 'A', 'csv', 2, 0, 1, 1),
+                    (4, 'snp_4', 1, 4, 'f', 'C', 'csv', 1, 0, 0, 0);
+             INSERT INTO observations (id, citation_id, series_id, region_code, period, value,
+                                       value_text, src_line, snapshot_id, superseded_by, withdrawn)
+             VALUES (1, 'cit_a', 1, 'DE21', '2020', 1, '1', 2, 1, NULL, 0),
+                    (2, 'cit_b', 1, 'DE21', '2020', 2, '2', 2, 2, 'cit_a', 0),
+                    (3, 'cit_c', 1, 'DE21', '2021', 3, '3', 3, 1, 'cit_w', 0),
+                    (4, 'cit_w', 1, 'DE21', '2021', NULL, '', 0, 4, 'withdrawn', 1);",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let until: Vec<(i64, Option<i64>)> = conn
+            .prepare("SELECT id, until_snapshot_id FROM observations ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(until, [(1, Some(2)), (2, Some(3)), (3, Some(4)), (4, None)]);
+        let spans: Vec<(i64, i64, Option<i64>)> = conn
+            .prepare("SELECT observation_id, since_snapshot_id, until_snapshot_id FROM observation_spans")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(spans, [(1, 3, None)]);
+    }
 }

@@ -1,0 +1,189 @@
+//! Reads as of a past moment: each dataset is read as its latest snapshot by then left it (see
+//! `observation_spans` in schema.sql for how a row's stretches of time are kept). The rows held
+//! in memory and the blocks are the current ones only, so these reads go to the database.
+
+use std::collections::HashMap;
+
+use crate::store::sql::{OptionalExtension, params};
+
+use super::connections::Scoped;
+use super::error::StoreResult;
+use super::rows::observations::{OBS_COLUMNS, ObsRow, obs_at};
+
+/// Which time of a snapshot a moment is compared with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Basis {
+    /// When the snapshot was imported here: what this installation answered then.
+    Imported,
+    /// When Eurostat published its data; a snapshot whose publication time is not known is
+    /// taken from its import (it was published by then at the latest).
+    Published,
+}
+
+impl Basis {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Basis::Imported => "imported",
+            Basis::Published => "published",
+        }
+    }
+}
+
+/// A moment to read the data as of: unix ms, and the basis it is compared on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AsOf {
+    pub at_ms: i64,
+    pub basis: Basis,
+}
+
+/// The snapshot a dataset was read as of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    pub dataset: String,
+    /// Its public id (`snp_…`).
+    pub snapshot: String,
+    pub imported_at: i64,
+    /// None where the publication time is not known.
+    pub published_at: Option<i64>,
+}
+
+/// What the reads of one caller resolved: by dataset id, its snapshot's row id and description
+/// (None: the dataset held no snapshot by then).
+#[derive(Default)]
+pub(super) struct Resolutions {
+    by_dataset: HashMap<i64, Option<(i64, Resolved)>>,
+    dataset_of_series: HashMap<i64, i64>,
+}
+
+/// The rows of series ?2 in region ?1 current in snapshot ?3: current rows written by then and
+/// not revived since (`observations_current`), rows superseded after it (`observations_past`),
+/// and revived rows' later stretches. Withdrawals are no values.
+const ROWS_AT: &str = "SELECT {OBS} FROM v_observations o
+    WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.superseded_by IS NULL
+      AND o.snapshot_id <= ?3 AND (o.until_snapshot_id IS NULL OR o.until_snapshot_id > ?3)
+    UNION ALL
+    SELECT {OBS} FROM v_observations o
+    WHERE o.series_id = ?2 AND o.region_code = ?1 AND o.superseded_by IS NOT NULL
+      AND NOT o.withdrawn AND o.snapshot_id <= ?3 AND o.until_snapshot_id > ?3
+    UNION ALL
+    SELECT {OBS} FROM v_observation_spans sp JOIN v_observations o ON o.id = sp.observation_id
+    WHERE sp.series_id = ?2 AND sp.region_code = ?1 AND NOT o.withdrawn
+      AND sp.since_snapshot_id <= ?3
+      AND (sp.until_snapshot_id IS NULL OR sp.until_snapshot_id > ?3)";
+
+impl Scoped {
+    /// Reads from now on as of `as_of` (None: as of now).
+    pub fn read_as_of(&self, as_of: Option<AsOf>) {
+        self.as_of.set(as_of);
+        *self.resolutions.borrow_mut() = Resolutions::default();
+    }
+
+    /// The moment reads are as of, if not now.
+    pub fn as_of(&self) -> Option<AsOf> {
+        self.as_of.get()
+    }
+
+    /// The snapshots the reads so far resolved to, by dataset code.
+    pub fn resolved(&self) -> Vec<Resolved> {
+        let mut out: Vec<Resolved> = (self.resolutions.borrow().by_dataset.values())
+            .filter_map(|r| r.as_ref().map(|(_, resolved)| resolved.clone()))
+            .collect();
+        out.sort_by(|a, b| a.dataset.cmp(&b.dataset));
+        out
+    }
+
+    /// The snapshot dataset `dataset_id` is read as of (its row id and description), or None
+    /// when it held none by then. Only when reads are as of a moment.
+    pub fn snapshot_as_of(&self, dataset_id: i64) -> StoreResult<Option<(i64, Resolved)>> {
+        let Some(as_of) = self.as_of.get() else {
+            return Ok(None);
+        };
+        if let Some(found) = self.resolutions.borrow().by_dataset.get(&dataset_id) {
+            return Ok(found.clone());
+        }
+        let time = match as_of.basis {
+            Basis::Imported => "s.imported_at",
+            Basis::Published => "coalesce(s.published_at, s.imported_at)",
+        };
+        let found = self
+            .sql()
+            .prepare_cached(&format!(
+                "SELECT s.id, d.code, s.public_id, s.imported_at, s.published_at
+                 FROM v_snapshots s JOIN v_datasets d ON d.id = s.dataset_id
+                 WHERE s.dataset_id = ?1 AND {time} <= ?2
+                 ORDER BY s.id DESC LIMIT 1"
+            ))?
+            .query_row(params![dataset_id, as_of.at_ms], |r| {
+                Ok((
+                    r.get::<i64>(0)?,
+                    Resolved {
+                        dataset: r.get(1)?,
+                        snapshot: r.get(2)?,
+                        imported_at: r.get(3)?,
+                        published_at: r.get(4)?,
+                    },
+                ))
+            })
+            .optional()?;
+        (self.resolutions.borrow_mut().by_dataset).insert(dataset_id, found.clone());
+        Ok(found)
+    }
+
+    /// The dataset of series `series_id` (0 if the caller cannot see it).
+    fn dataset_of_series(&self, series_id: i64) -> StoreResult<i64> {
+        if let Some(&id) = self.resolutions.borrow().dataset_of_series.get(&series_id) {
+            return Ok(id);
+        }
+        let held = (self.public_catalogue()).and_then(|c| c.series(series_id).map(|(d, _)| d.id));
+        let id = match held {
+            Some(id) => id,
+            None => self
+                .sql()
+                .prepare_cached("SELECT dataset_id FROM v_series WHERE id = ?1")?
+                .query_row(params![series_id], |r| r.get(0))
+                .optional()?
+                .unwrap_or(0),
+        };
+        (self.resolutions.borrow_mut().dataset_of_series).insert(series_id, id);
+        Ok(id)
+    }
+
+    /// The rows of one series for one region as of the moment reads are as of, by period.
+    pub(super) fn rows_as_of(&self, region: &str, series_id: i64) -> StoreResult<Vec<ObsRow>> {
+        let dataset = self.dataset_of_series(series_id)?;
+        let Some((snapshot, _)) = self.snapshot_as_of(dataset)? else {
+            return Ok(Vec::new());
+        };
+        static SQL: std::sync::LazyLock<String> =
+            std::sync::LazyLock::new(|| ROWS_AT.replace("{OBS}", OBS_COLUMNS));
+        let mut stmt = self.sql().prepare_cached(&SQL)?;
+        let mut rows = stmt
+            .query_map(params![region, series_id, snapshot], |r| obs_at(r, 0))?
+            .collect::<Result<Vec<_>, _>>()?;
+        rows.sort_unstable_by(|a, b| a.period.cmp(&b.period));
+        Ok(rows)
+    }
+}
+
+impl Scoped {
+    /// [`Scoped::headline_rows`] as of the moment reads are as of.
+    pub(super) fn headline_rows_as_of(&self, region: &str) -> StoreResult<Vec<(i64, Vec<ObsRow>)>> {
+        let datasets: Vec<(i64, i64)> = self
+            .sql()
+            .prepare_cached(
+                "SELECT id, headline_series_id FROM v_datasets
+                 WHERE headline_series_id IS NOT NULL ORDER BY id",
+            )?
+            .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        let mut out = Vec::new();
+        for (dataset, series) in datasets {
+            (self.resolutions.borrow_mut().dataset_of_series).insert(series, dataset);
+            let rows = self.rows_as_of(region, series)?;
+            if !rows.is_empty() {
+                out.push((dataset, rows));
+            }
+        }
+        Ok(out)
+    }
+}
