@@ -68,6 +68,34 @@ impl Reply {
         }
     }
 
+    /// The same reply with `name` (its value `value`, JSON text) added to its `meta`; other
+    /// replies have no `meta` and stay as they are.
+    pub fn with_meta_member(self, name: &str, value: &[u8]) -> Reply {
+        match self {
+            Reply::Json { status, data, meta } => {
+                let mut out = Vec::with_capacity(meta.len() + name.len() + value.len() + 8);
+                out.extend_from_slice(meta.strip_suffix(b"}").unwrap_or(b"{"));
+                if out.len() > 1 {
+                    out.push(b',');
+                }
+                crate::json_text::push_str(&mut out, name);
+                out.push(b':');
+                out.extend_from_slice(value);
+                out.push(b'}');
+                Reply::Json {
+                    status,
+                    data,
+                    meta: Bytes::from(out),
+                }
+            }
+            Reply::WithCookies { reply, cookies } => Reply::WithCookies {
+                reply: Box::new(reply.with_meta_member(name, value)),
+                cookies,
+            },
+            other => other,
+        }
+    }
+
     /// The same reply with another status (201 for a created object).
     pub fn with_status(self, new: u16) -> Reply {
         match self {

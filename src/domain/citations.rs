@@ -58,6 +58,23 @@ pub struct CitationDetail<'a> {
     /// when its chain of revisions ends in a withdrawal.
     pub withdrawn_in: Option<&'a str>,
     pub how_to_verify: String,
+    pub links: CitationLinks,
+}
+
+/// Where to read more of a citation.
+#[derive(Debug)]
+#[cfg_attr(test, derive(serde::Serialize))]
+pub struct CitationLinks {
+    /// Every value the same observation has had (`GET /citations/{id}/revisions`).
+    pub revisions: String,
+}
+
+impl CitationLinks {
+    fn of(id: &str) -> Self {
+        CitationLinks {
+            revisions: ["/citations/", id, "/revisions"].concat(),
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -148,7 +165,9 @@ impl CitationDetail<'_> {
         json_text::push_opt_str(out, self.withdrawn_in);
         out.extend_from_slice(b",\"how_to_verify\":");
         text(out, &self.how_to_verify);
-        out.push(b'}');
+        out.extend_from_slice(b",\"links\":{\"revisions\":");
+        text(out, &self.links.revisions);
+        out.extend_from_slice(b"}}");
     }
 }
 
@@ -172,7 +191,7 @@ pub fn find(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citation,
         return Err(not_found().into());
     }
     let _snapshot = store.snapshot()?;
-    let Some(row) = store.citation(id)? else {
+    let Some(mut row) = store.citation(id)? else {
         if let Some(source) = store.region_source(id)? {
             let region = store.region(&source.code)?.ok_or_else(not_found)?;
             return Ok(Citation::Classification(classification(
@@ -200,9 +219,16 @@ pub fn find(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citation,
         None => None,
     };
     // A current row stands for itself; only a revised or withdrawn one has a chain to follow.
-    let chain = match &row.superseded_by {
-        None => None,
-        Some(_) => Some(store.chain_end(id)?),
+    // Read as of a moment, the chain is the one of then.
+    let chain = match super::revisions::as_of_then(store, dataset.id, &dataset.code, id)? {
+        Some((superseded_by, chain)) => {
+            row.superseded_by = superseded_by;
+            row.superseded_by.is_some().then_some(chain)
+        }
+        None => match &row.superseded_by {
+            None => None,
+            Some(_) => Some(store.chain_end(id)?),
+        },
     };
     Ok(Citation::Row(Box::new(Found {
         flags: explain_flags(catalogue, &row.obs.flags, &row.obs.conf_status),
@@ -492,6 +518,7 @@ impl Found {
             current_citation: self.chain.as_ref().map_or(id, |c| &c.citation),
             withdrawn_in: self.chain.as_ref().and_then(|c| c.withdrawn_in.as_deref()),
             how_to_verify,
+            links: CitationLinks::of(id),
         }
     }
 }
@@ -563,6 +590,7 @@ mod tests {
                 current_citation: "cit_current",
                 withdrawn_in: (n % 5 == 4).then_some("snp_4c2b"),
                 how_to_verify: "Open \"x\", go to line 1".into(),
+                links: CitationLinks::of(c.citation.as_str()),
             };
             let mut ours = Vec::new();
             detail.write_json(&mut ours);

@@ -138,9 +138,7 @@ pub fn compare(
             Rejection::invalid("regions", format!("region {} is listed twice", dup.code)).into(),
         );
     }
-    let dataset = store
-        .dataset(&q.dataset)?
-        .ok_or_else(|| Rejection::UnknownDataset(q.dataset.clone()))?;
+    let dataset = super::datasets::dataset(store, &q.dataset)?;
     let super::series::Chosen {
         id: series_id,
         unit,

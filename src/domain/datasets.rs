@@ -332,10 +332,39 @@ pub fn snapshots(
     ))
 }
 
-fn dataset(store: &Scoped, code: &str) -> Result<Arc<DatasetRow>, Error> {
-    Ok(store
+/// The dataset `code` names, which must have been held at the moment reads are as of.
+pub fn dataset(store: &Scoped, code: &str) -> Result<Arc<DatasetRow>, Error> {
+    let d = store
         .dataset(code)?
-        .ok_or_else(|| Rejection::UnknownDataset(code.to_owned()))?)
+        .ok_or_else(|| Rejection::UnknownDataset(code.to_owned()))?;
+    held_then(store, &d)?;
+    Ok(d)
+}
+
+/// Refuses a dataset that held no snapshot yet at the moment reads are as of (on their basis):
+/// its answer then was that it did not exist, not that it was empty.
+pub fn held_then(store: &Scoped, d: &DatasetRow) -> Result<(), Error> {
+    let Some(as_of) = store.as_of() else {
+        return Ok(());
+    };
+    if store.snapshot_as_of(d.id)?.is_some() {
+        return Ok(());
+    }
+    let basis = match as_of.basis {
+        crate::store::as_of::Basis::Imported => "imported here",
+        crate::store::as_of::Basis::Published => {
+            "published by Eurostat (or imported, where that is not known)"
+        }
+    };
+    Err(Rejection::NotHeldYet {
+        dataset: d.code.clone(),
+        message: format!(
+            "dataset {} did not exist yet at {}: its first snapshot was {basis} later",
+            d.code,
+            crate::runtime::clock::rfc3339_millis(as_of.at_ms)
+        ),
+    }
+    .into())
 }
 
 fn cite_snapshots(

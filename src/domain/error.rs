@@ -26,6 +26,9 @@ pub enum Rejection {
     },
     #[error("no dataset with code {}", shown(.0))]
     UnknownDataset(String),
+    /// A read as of a moment before the dataset's first snapshot (on the basis asked for).
+    #[error("{message}")]
+    NotHeldYet { dataset: String, message: String },
     /// Missing objects and routes; also someone else's object, so existence never leaks.
     #[error("{0}")]
     NotFound(String),

@@ -12,6 +12,7 @@ pub mod export;
 pub mod maps;
 pub mod profile;
 pub mod regions;
+pub mod revisions;
 pub mod series;
 pub mod stats;
 

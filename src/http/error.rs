@@ -112,6 +112,7 @@ impl ApiError {
                 Rejection::Invalid { .. } | Rejection::NothingToSay { .. } => 422,
                 Rejection::UnknownRegion { .. }
                 | Rejection::UnknownDataset(_)
+                | Rejection::NotHeldYet { .. }
                 | Rejection::NotFound(_) => 404,
             },
             ApiError::UnsupportedMediaType { .. } => 415,
@@ -142,6 +143,7 @@ impl ApiError {
                 Rejection::Invalid { .. } | Rejection::NothingToSay { .. } => "validation_failed",
                 Rejection::UnknownRegion { .. } => "unknown_region",
                 Rejection::UnknownDataset(_) => "unknown_dataset",
+                Rejection::NotHeldYet { .. } => "not_held_yet",
                 Rejection::NotFound(_) => "not_found",
             },
             ApiError::UnsupportedMediaType { .. } => "unsupported_media_type",
@@ -169,6 +171,7 @@ impl ApiError {
                     Some(json!({ "region": shown(code), "suggestions": suggestions }))
                 }
                 Rejection::UnknownDataset(code) => Some(json!({ "dataset": shown(code) })),
+                Rejection::NotHeldYet { dataset, .. } => Some(json!({ "dataset": dataset })),
                 Rejection::NotFound(_) => None,
                 Rejection::NothingToSay { message, available } => Some(json!({
                     "errors": [{"pointer": "#/briefing_type", "detail": message}],
@@ -214,6 +217,7 @@ impl ApiError {
         ("rate_limit_exceeded", 429),
         ("unknown_region", 404),
         ("unknown_dataset", 404),
+        ("not_held_yet", 404),
         ("not_found", 404),
         ("method_not_allowed", 405),
         ("payload_too_large", 413),
@@ -323,6 +327,11 @@ mod tests {
             Rejection::NothingToSay {
                 message: "x".into(),
                 available: vec!["economy"],
+            }
+            .into(),
+            Rejection::NotHeldYet {
+                dataset: "x".into(),
+                message: "x".into(),
             }
             .into(),
         ];

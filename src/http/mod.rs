@@ -566,15 +566,23 @@ async fn run_handler(
     held: Option<crate::runtime::slots::Slot<i64>>,
 ) -> Result<Reply, ApiError> {
     let account = req.principal.account_id();
+    // An answer read as of a moment says so, whatever its handler.
+    fn run(f: fn(&mut Req) -> Result<Reply, ApiError>, req: &mut Req) -> Result<Reply, ApiError> {
+        let reply = f(req)?;
+        match req.conn.get().and_then(handlers::as_of_meta) {
+            Some(as_of) => Ok(reply.with_meta_member("as_of", &as_of)),
+            None => Ok(reply),
+        }
+    }
     let (f, pool) = match handler {
-        Handler::Memory(f) => return f(&mut req),
+        Handler::Memory(f) => return run(f, &mut req),
         Handler::Blocking(f) => (f, ("blocking", &state.blocking)),
         Handler::Heavy(f) => (f, ("reads", &state.reads)),
         Handler::Inline(f) | Handler::Indexed(f) => {
             let inline = matches!(handler, Handler::Inline(_)) || state.sees_public_only(account);
             if inline && let Some(conn) = state.try_scoped(account) {
                 let _ = req.conn.set(conn?);
-                return f(&mut req);
+                return run(f, &mut req);
             }
             (f, ("reads", &state.reads))
         }
@@ -586,7 +594,7 @@ async fn run_handler(
     };
     let work = move || {
         let _held = (permit, held);
-        f(&mut req)
+        run(f, &mut req)
     };
     // Reads on the read threads, as many as their permits; the rest on tokio's blocking pool.
     let ran = if reads {

@@ -89,6 +89,7 @@ pub static ROUTES: &[Route] = &[
     Route::new(GET,    "/datasets/{dataset_code}/snapshots", "listDatasetSnapshots", Public,       Heavy(datasets::snapshots)).cached(),
     Route::new(GET,    "/datasets/{dataset_code}/changes",   "listDatasetChanges", Public,        Heavy(datasets::changes)).cached(),
     Route::new(GET,    "/citations/{citation_id}",           "getCitation",        Public,        Inline(citations::get)).cached(),
+    Route::new(GET,    "/citations/{citation_id}/revisions", "listCitationRevisions", Public,      Inline(citations::revisions)).cached(),
     Route::new(POST,   "/auth/login",                        "login",              Public,        Blocking(account::login)).json().secret().presents_credential(),
     Route::new(POST,   "/auth/logout",                       "logout",             Session,       Blocking(account::logout)),
     Route::new(GET,    "/account/api-keys",                  "listApiKeys",        Session,       Inline(account::list_keys)),

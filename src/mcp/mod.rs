@@ -107,6 +107,10 @@ pub struct SearchRegions {
 pub struct RegionCode {
     #[schemars(description = "A NUTS region code, e.g. 'DE21' (Oberbayern).")]
     pub region: String,
+    #[schemars(
+        description = "Answer as regintel would have at this moment: an RFC 3339 date-time or a date (its end, UTC), not later than now; now if absent."
+    )]
+    pub as_of: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -117,12 +121,20 @@ pub struct Compare {
     pub dataset: String,
     #[schemars(description = "A period, e.g. '2022'; the latest the regions share if absent.")]
     pub period: Option<String>,
+    #[schemars(
+        description = "Answer as regintel would have at this moment: an RFC 3339 date-time or a date (its end, UTC), not later than now; now if absent."
+    )]
+    pub as_of: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct CitationId {
     #[schemars(description = "A citation id from a result, e.g. 'cit_...'.")]
     pub citation: String,
+    #[schemars(
+        description = "Answer as regintel would have at this moment: an RFC 3339 date-time or a date (its end, UTC), not later than now; now if absent."
+    )]
+    pub as_of: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -249,7 +261,7 @@ impl Tools {
         Parameters(r): Parameters<RegionCode>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let call = Call::to(&["regions", &r.region, "profile"]);
+        let call = Call::to(&["regions", &r.region, "profile"]).with("as_of", r.as_of);
         self.answer(self.backend.get(call), &context).await
     }
 
@@ -265,7 +277,8 @@ impl Tools {
         let call = Call::to(&["compare"])
             .with_list("regions", &c.regions)
             .with("dataset", Some(&c.dataset))
-            .with("period", c.period);
+            .with("period", c.period)
+            .with("as_of", c.as_of);
         self.answer(self.backend.get(call), &context).await
     }
 
@@ -279,7 +292,7 @@ impl Tools {
         Parameters(c): Parameters<CitationId>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let call = Call::to(&["citations", &c.citation]);
+        let call = Call::to(&["citations", &c.citation]).with("as_of", c.as_of);
         self.answer(self.backend.get(call), &context).await
     }
 

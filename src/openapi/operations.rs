@@ -27,12 +27,36 @@ pub struct Operation {
 }
 
 /// Every list's cursor (see `http::paging`).
+const CITATION_ID: Param = Param {
+    name: "citation_id",
+    location: Location::Path,
+    required: true,
+    schema: r#"{"type":"string","pattern":"^cit_[a-z2-7]{20}$"}"#,
+    description: "Citation id.",
+};
+
 const CURSOR: Param = Param {
     name: "cursor",
     location: Location::Query,
     required: false,
     schema: r#"{"type":"string","minLength":1,"maxLength":100}"#,
     description: "The `meta.next_cursor` of the previous page, as it came; absent for the first page.",
+};
+
+/// `as_of` and `as_of_basis`: reads as of a past moment.
+const AS_OF: Param = Param {
+    name: "as_of",
+    location: Location::Query,
+    required: false,
+    schema: r#"{"type":"string","examples":["2026-03-01","2026-03-01T12:00:00Z"]}"#,
+    description: "Answer as this installation would have answered at that moment: an RFC 3339 date-time, or a date meaning the end of that day UTC (today's date means now). A moment after now is refused. Every dataset read is read as its latest snapshot by then left it (`meta.as_of` names them); a dataset that held no snapshot yet answers 404 `not_held_yet`. Region names and levels are those of the running release.",
+};
+const AS_OF_BASIS: Param = Param {
+    name: "as_of_basis",
+    location: Location::Query,
+    required: false,
+    schema: r#"{"type":"string","enum":["imported","published"],"default":"imported"}"#,
+    description: "What `as_of` is compared with: `imported`, when each snapshot was imported here (what this service answered then); `published`, when Eurostat published its data (\"last update of data\", recorded by fetch and sync; a snapshot without one, such as the bundled extract's, counts from its import).",
 };
 
 pub struct Param {
@@ -151,10 +175,10 @@ pub static OPERATIONS: &[Operation] = &[
         tag: "regions",
         summary: "One region",
         description: "Code, names, level, country, parent, children and the NUTS editions that contain the code.",
-        params: &[REGION_CODE],
+        params: &[REGION_CODE, AS_OF, AS_OF_BASIS],
         request: None,
         schema: "RegionDetail",
-        errors: &["unknown_region"],
+        errors: &["unknown_region", "invalid_parameter"],
         success: 200,
         raw: None,
     },
@@ -163,10 +187,10 @@ pub static OPERATIONS: &[Operation] = &[
         tag: "regions",
         summary: "Region profile",
         description: "The region and, for every dataset with data for it, the headline series (see `GET /datasets`) with its latest value and full history. Every value carries a citation that resolves through `GET /citations/{citation_id}`; flags are explained; warnings say where the code or a dataset's NUTS edition calls for care.",
-        params: &[REGION_CODE],
+        params: &[REGION_CODE, AS_OF, AS_OF_BASIS],
         request: None,
         schema: "Profile",
-        errors: &["unknown_region"],
+        errors: &["unknown_region", "invalid_parameter"],
         success: 200,
         raw: None,
     },
@@ -204,10 +228,17 @@ pub static OPERATIONS: &[Operation] = &[
                 schema: r#"{"type":"string","examples":["MIO_EUR"]}"#,
                 description: "Unit instead of the headline unit. Other dimension filters (sex, age, ...) work the same way and are listed per dataset by `GET /datasets/{dataset_code}`.",
             },
+            AS_OF,
+            AS_OF_BASIS,
         ],
         request: None,
         schema: "Comparison",
-        errors: &["invalid_parameter", "unknown_region", "unknown_dataset"],
+        errors: &[
+            "invalid_parameter",
+            "unknown_region",
+            "unknown_dataset",
+            "not_held_yet",
+        ],
         success: 200,
         raw: None,
     },
@@ -300,16 +331,32 @@ pub static OPERATIONS: &[Operation] = &[
         tag: "citations",
         summary: "Resolve a citation",
         description: "The primary row behind a number: value as published, unit, dimensions, flags with their meanings, the snapshot it was imported in (time, file SHA-256), the source (publisher, title, landing page, licence, origin), the line and column of the original file, how to verify it by hand, and, if a later import revised the value, the citation that supersedes it. A region's citation (`kind` `classification`) resolves to its row of the bundled classification file (its SHA-256 and line), each field with its column and the source the row names for it, or how it follows from the code; a dataset's snapshot citation (`kind` `snapshot`) to the snapshot and its source. Citations resolve forever.",
-        params: &[Param {
-            name: "citation_id",
-            location: Location::Path,
-            required: true,
-            schema: r#"{"type":"string","pattern":"^cit_[a-z2-7]{20}$"}"#,
-            description: "Citation id.",
-        }],
+        params: &[CITATION_ID, AS_OF, AS_OF_BASIS],
         request: None,
         schema: "Citation",
-        errors: &["not_found"],
+        errors: &["not_found", "not_held_yet", "invalid_parameter"],
+        success: 200,
+        raw: None,
+    },
+    Operation {
+        id: "listCitationRevisions",
+        tag: "citations",
+        summary: "A figure's revisions",
+        description: "Every value the observation behind a citation (its dataset's series, region and period) has had, in order of time: each value (or withdrawal) with its flags, its citation, the snapshot that wrote it with its import and publication times, and the stretches of time it was current in. Eurostat keeps no past versions of its data; this list is what this installation saw.",
+        params: &[
+            CITATION_ID,
+            Param {
+                name: "limit",
+                location: Location::Query,
+                required: false,
+                schema: r#"{"type":"integer","minimum":1,"maximum":1000,"default":100}"#,
+                description: "Revisions per page.",
+            },
+            CURSOR,
+        ],
+        request: None,
+        schema: "CitationRevisionList",
+        errors: &["not_found", "invalid_parameter"],
         success: 200,
         raw: None,
     },

@@ -84,6 +84,53 @@ fn briefing_example() -> Value {
 /// The component schemas of the API's answers and requests, and the envelope's parts (the
 /// webhook events' are in `webhooks.rs`).
 pub fn all() -> Value {
+    let mut all = answers();
+    let more = past_answers();
+    let (Value::Object(all_map), Value::Object(more)) = (&mut all, more) else {
+        unreachable!("both are JSON objects")
+    };
+    all_map.extend(more);
+    all
+}
+
+/// The schemas of reads as of a moment and of a figure's revisions.
+fn past_answers() -> Value {
+    json!({
+        "AsOfMeta": object(&["at", "basis", "datasets"], json!({
+            "at": {"type": "string", "format": "date-time", "description": "The moment the answer was read as of (a date's end, or now for today's date)."},
+            "basis": {"type": "string", "enum": ["imported", "published"], "description": "What the moment was compared with: each snapshot's import here, or Eurostat's publication of its data (its import where that is not known)."},
+            "datasets": {"type": "array", "description": "The snapshot each dataset read was read as of.", "items": object(&["dataset", "snapshot", "imported_at", "published_at"], json!({
+                "dataset": {"type": "string"},
+                "snapshot": {"type": "string"},
+                "imported_at": {"type": "string", "format": "date-time"},
+                "published_at": {"type": ["string", "null"], "format": "date-time", "description": "When Eurostat published the snapshot's data (the start of its \"last update of data\" day, UTC); null where not known (the bundled extract, uploads)."},
+            }))},
+        })),
+        "CitationRevisionList": array_of("CitationRevision"),
+        "CitationRevision": object(&["id", "value", "value_text", "flags", "withdrawn", "snapshot", "imported_at", "published_at", "current", "is_current"], json!({
+            "id": {"type": "string", "description": "The citation id of this value (or withdrawal)."},
+            "value": {"type": ["number", "null"]},
+            "value_text": {"type": "string", "description": "As published; empty for a withdrawal."},
+            "flags": array_of("Flag"),
+            "withdrawn": {"type": "boolean", "description": "A withdrawal: the whole-dataset file of its snapshot no longer held the observation."},
+            "snapshot": {"type": "string", "description": "The snapshot that wrote it."},
+            "imported_at": {"type": "string", "format": "date-time"},
+            "published_at": {"type": ["string", "null"], "format": "date-time", "description": "When Eurostat published the snapshot's data; null where not known."},
+            "current": {"type": "array", "description": "The stretches of time it was current in, in order: a value an identical file published again is current again from then.", "items": object(&["from", "until"], json!({
+                "from": r("RevisionMoment"),
+                "until": {"oneOf": [{"type": "null"}, r("RevisionMoment")], "description": "Null while it is current."},
+            }))},
+            "is_current": {"type": "boolean"},
+        })),
+        "RevisionMoment": object(&["snapshot", "imported_at", "published_at"], json!({
+            "snapshot": {"type": "string"},
+            "imported_at": {"type": "string", "format": "date-time"},
+            "published_at": {"type": ["string", "null"], "format": "date-time"},
+        })),
+    })
+}
+
+fn answers() -> Value {
     let codes: Vec<&str> = ApiError::CODES.iter().map(|(c, _)| *c).collect();
     json!({
         "Meta": object(&["request_id", "api_version", "generated_at", "access"], json!({
@@ -93,6 +140,7 @@ pub fn all() -> Value {
             "access": {"type": "string", "enum": ["public", "account"], "description": "public: only public data was used"},
             "snapshots": {"type": "array", "items": {"type": "string"}, "description": "Snapshots (imports) the data comes from."},
             "citations": {"type": "object", "additionalProperties": r("CitationRef"), "description": "Every citation id used in data, in short form."},
+            "as_of": r("AsOfMeta"),
         })),
         "ListMeta": {"allOf": [r("Meta"), object(&["limit", "next_cursor"], json!({
             "limit": {"type": "integer", "description": "Items per page, as asked or the list's default."},
@@ -248,7 +296,7 @@ pub fn all() -> Value {
             "source": {"oneOf": [{"type": "null"}, r("SourceInfo")]},
             "strict_regions": {"type": "boolean", "description": "An account's own dataset only: its uploads refuse region codes of no known region."},
         }))]},
-        "CitationDetail": object(&["id", "dataset", "region", "period", "value", "value_text", "unit", "dimensions", "flags", "snapshot", "location", "superseded_by", "current_citation", "withdrawn_in", "how_to_verify"], json!({
+        "CitationDetail": object(&["id", "dataset", "region", "period", "value", "value_text", "unit", "dimensions", "flags", "snapshot", "location", "superseded_by", "current_citation", "withdrawn_in", "how_to_verify", "links"], json!({
             "id": {"type": "string"},
             "dataset": object(&["code", "title"], json!({"code": {"type": "string"}, "title": {"type": "string"}})),
             "region": object(&["code"], json!({"code": {"type": "string"}, "name": nullable("string"), "level": {"type": ["integer", "null"]}})),
@@ -265,6 +313,7 @@ pub fn all() -> Value {
             "current_citation": {"type": "string"},
             "withdrawn_in": {"type": ["string", "null"], "description": "The snapshot (`snp_...`) whose file, a whole-dataset fetch from Eurostat, no longer held this observation, when its revisions end in a withdrawal (`current_citation` is then the withdrawal, which has no value); null while the observation is published."},
             "how_to_verify": {"type": "string"},
+            "links": object(&["revisions"], json!({"revisions": {"type": "string", "description": "Every value the same observation has had: `GET /citations/{citation_id}/revisions`."}})),
         })),
         "Location": object(&["line", "column"], json!({"line": {"type": "integer", "description": "The line of the file (the first is 1)."}, "column": {"type": "string", "description": "Which column of that line holds the value."}})),
         "Citation": {"oneOf": [r("CitationDetail"), r("ClassificationCitation"), r("SnapshotCitation")]},

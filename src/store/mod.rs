@@ -34,6 +34,7 @@ pub mod public_catalogue;
 pub mod public_rows;
 pub mod region_index;
 pub mod regions;
+pub mod revisions;
 pub mod rows;
 pub mod schema;
 pub mod sql;

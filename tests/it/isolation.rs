@@ -625,6 +625,11 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
         "country" => vec![ident("DE", None)],
         "level" => vec![ident("2", None)],
         "sex" => vec![ident("T", None)],
+        // Now (today's date): every past row the victim ever had is in reach of the read.
+        "as_of" => vec![ident(
+            &regintel::runtime::clock::rfc3339(regintel::runtime::clock::now_ms())[..10],
+            None,
+        )],
         _ => {
             let mut v = codes();
             v.extend(region());
@@ -646,6 +651,7 @@ const OPTIONAL_QUERY: &[&str] = &[
     "level",
     "datasets",
     "since_snapshot",
+    "as_of",
 ];
 const DIMENSION_QUERY: &[(&str, &str)] = &[
     ("compareRegions", "sex"),
@@ -1014,13 +1020,19 @@ fn mcp_call(probe: &Probe) -> Option<Value> {
             "search_regions",
             json!({"query": query.get("q"), "level": level, "country": query.get("country")}),
         ),
-        ("GET", ["regions", region, "profile"]) => ("region_profile", json!({"region": region})),
+        ("GET", ["regions", region, "profile"]) => (
+            "region_profile",
+            json!({"region": region, "as_of": query.get("as_of")}),
+        ),
         ("GET", ["compare"]) => (
             "compare_regions",
             json!({"regions": list("regions"), "dataset": query.get("dataset"),
-                   "period": query.get("period")}),
+                   "period": query.get("period"), "as_of": query.get("as_of")}),
         ),
-        ("GET", ["citations", citation]) => ("get_citation", json!({"citation": citation})),
+        ("GET", ["citations", citation]) => (
+            "get_citation",
+            json!({"citation": citation, "as_of": query.get("as_of")}),
+        ),
         ("GET", ["datasets"]) => ("search_datasets", json!({"query": "secret"})),
         ("GET", ["intelligence", "correlations", "matrix"]) => (
             "correlation_matrix",

@@ -3,6 +3,7 @@
 
 mod answers;
 mod api;
+mod as_of;
 mod auth;
 mod bounded;
 mod briefings;

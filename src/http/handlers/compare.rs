@@ -28,6 +28,7 @@ pub fn compare_query(req: &mut Req) -> Result<CompareQuery, ApiError> {
     }
     let dataset = req.query.require("dataset")?;
     let period = req.query.take_period("period")?;
+    req.read_as_of()?;
     let filters = req.query.take_rest();
     Ok(CompareQuery {
         regions,

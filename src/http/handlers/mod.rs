@@ -73,6 +73,16 @@ impl Req {
         Ok(self.conn.get_or_init(|| conn))
     }
 
+    /// Reads from here on as of the request's `as_of` (see [`Query::take_as_of`]), if it names
+    /// one; the answer's `meta.as_of` then says what was read (see [`as_of_meta`]).
+    pub fn read_as_of(&mut self) -> Result<Option<crate::store::as_of::AsOf>, ApiError> {
+        let as_of = self.query.take_as_of(crate::runtime::clock::now_ms())?;
+        if as_of.is_some() {
+            self.store()?.read_as_of(as_of);
+        }
+        Ok(as_of)
+    }
+
     /// The connection, to move into a task that outlives the handler (a streamed export).
     pub fn take_store(&mut self) -> Result<Scoped, ApiError> {
         match self.conn.take() {
@@ -179,6 +189,40 @@ pub fn cited_text(
 ) -> Result<Reply, ApiError> {
     let data = data.map_err(|e| ApiError::Internal(e.into()))?;
     Ok(Reply::text(data, sources.to_json()))
+}
+
+/// `meta.as_of` of an answer read as of a moment: the moment (`at`) and its `basis`, and the
+/// snapshot each dataset read was read as of (`datasets`), with its import and publication
+/// times (`published_at` null where not known).
+pub fn as_of_meta(store: &Scoped) -> Option<Vec<u8>> {
+    #[derive(serde::Serialize)]
+    struct Dataset {
+        dataset: String,
+        snapshot: String,
+        imported_at: String,
+        published_at: Option<String>,
+    }
+    #[derive(serde::Serialize)]
+    struct AsOfMeta {
+        at: String,
+        basis: &'static str,
+        datasets: Vec<Dataset>,
+    }
+    let as_of = store.as_of()?;
+    let rfc3339 = crate::runtime::clock::rfc3339_millis;
+    let meta = AsOfMeta {
+        at: rfc3339(as_of.at_ms),
+        basis: as_of.basis.as_str(),
+        datasets: (store.resolved().into_iter())
+            .map(|r| Dataset {
+                dataset: r.dataset,
+                snapshot: r.snapshot,
+                imported_at: rfc3339(r.imported_at),
+                published_at: r.published_at.map(rfc3339),
+            })
+            .collect(),
+    };
+    crate::json_text::to_vec(&meta).ok()
 }
 
 /// Serialisation of our own types cannot fail; if it did, it is a bug to log, not a 400.

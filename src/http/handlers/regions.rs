@@ -40,6 +40,7 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
 }
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
+    req.read_as_of()?;
     req.no_more_params()?;
     let store = req.store()?;
     let mut citer = Citer::new(store, &req.state.catalogue);
@@ -48,6 +49,7 @@ pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
 }
 
 pub fn profile(req: &mut Req) -> Result<Reply, ApiError> {
+    req.read_as_of()?;
     req.no_more_params()?;
     let (profile, sources) =
         profile::profile(req.store()?, &req.state.catalogue, req.param("region_code"))?;

@@ -1,0 +1,322 @@
+//! Reads as of a past moment, against the running server: what it answered at each moment
+//! between imports is what it answers for that moment later; a figure's revisions; `as_of`
+//! checked before anything is read.
+
+use serde_json::{Value, json};
+
+use crate::support::{Options, TestAccount, TestServer};
+use regintel::store::accounts::Tier;
+
+const BASE: &str = "/api/v1/regional";
+
+/// The rounds of a private dataset's uploads: revisions, a flag that comes and goes, a value
+/// back to an earlier one (a new row: its file differs), a new region and period.
+const ROUNDS: [&str; 4] = [
+    "nuts_code,period,value,flags\nDE21,2021,100,\nDE21,2022,110,p\nDE22,2021,200,\nDE22,2022,210,\n",
+    "nuts_code,period,value,flags\nDE21,2022,111,\nDE22,2022,210,e\n",
+    "nuts_code,period,value,flags\nDE21,2022,110,p\nDE22,2023,220,\nDE21,2023,120,\n",
+    "nuts_code,period,value,flags\nDE21,2021,101,\nDE22,2023,221,p\n",
+];
+
+/// The reads recorded after each round and replayed as of its moment, with the caller's key:
+/// the comparison (public data and private), the profile, and each cited value's citation.
+fn reads() -> [&'static str; 3] {
+    [
+        "/compare?regions=DE21,DE22&dataset=own_series",
+        "/compare?regions=DE21,DE22&dataset=tgs00010",
+        "/regions/DE21/profile",
+    ]
+}
+
+async fn get(s: &TestServer, who: &TestAccount, path: &str) -> crate::support::Resp {
+    s.client
+        .get_with(&format!("{BASE}{path}"), &[who.key_header()])
+        .await
+}
+
+/// `data`, and the citation ids it cites in order.
+fn data_and_citations(answer: &Value) -> (Value, Vec<String>) {
+    let data = answer["data"].clone();
+    let mut ids = Vec::new();
+    collect_citations(&data, &mut ids);
+    (data, ids)
+}
+
+fn collect_citations(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) if s.starts_with("cit_") => out.push(s.clone()),
+        Value::Array(items) => items.iter().for_each(|i| collect_citations(i, out)),
+        Value::Object(members) => members.values().for_each(|m| collect_citations(m, out)),
+        _ => {}
+    }
+}
+
+/// The moment after everything so far: a millisecond the clock has moved past (so the next
+/// import is later), waited for rather than assumed.
+async fn a_moment_after_now() -> i64 {
+    let now = regintel::runtime::clock::now_ms();
+    crate::bounded::until(
+        "the clock to move a millisecond",
+        std::time::Duration::from_secs(60),
+        || async {
+            match regintel::runtime::clock::now_ms() > now {
+                true => Ok(()),
+                false => Err("not yet".to_owned()),
+            }
+        },
+    )
+    .await;
+    now
+}
+
+/// Uploads the rounds one by one, recording the answers after each; then reads each moment
+/// again with `as_of` and finds what was answered then, citations and `meta.as_of` included.
+async fn answers_replay_as_they_were(s: &TestServer) {
+    let who = s.account("analyst@example.org", Tier::Institutional);
+    s.private_dataset(
+        &who,
+        json!({"code": "own_series", "title": "Own series", "unit": "NR", "dimensions": []}),
+        ROUNDS[0],
+    )
+    .await;
+    // Each moment with the answers of then: each read's data and the citations it holds.
+    type Answers = Vec<(Value, Vec<String>)>;
+    let mut recorded: Vec<(i64, Answers)> = Vec::new();
+    for (round, csv) in ROUNDS.iter().enumerate() {
+        if round > 0 {
+            let put = s
+                .call(
+                    "PUT",
+                    "/datasets/own_series/data",
+                    &[who.key_header(), ("content-type", "text/csv")],
+                    csv.as_bytes(),
+                )
+                .await;
+            assert_eq!(put.status, 200, "{}", String::from_utf8_lossy(&put.body));
+        }
+        let mut answers = Vec::new();
+        for path in reads() {
+            let r = get(s, &who, path).await;
+            assert_eq!(
+                r.status,
+                200,
+                "{path}: {}",
+                String::from_utf8_lossy(&r.body)
+            );
+            assert!(r.json()["meta"].get("as_of").is_none(), "no as_of asked");
+            answers.push(data_and_citations(&r.json()));
+        }
+        recorded.push((a_moment_after_now().await, answers));
+    }
+    for (at, answers) in &recorded {
+        let at_text = regintel::runtime::clock::rfc3339_millis(*at);
+        for (path, (data, citations)) in reads().iter().zip(answers) {
+            let joined = if path.contains('?') { '&' } else { '?' };
+            let r = get(s, &who, &format!("{path}{joined}as_of={at_text}")).await;
+            assert_eq!(
+                r.status,
+                200,
+                "{path} as of {at_text}: {}",
+                String::from_utf8_lossy(&r.body)
+            );
+            let answer = r.json();
+            assert_eq!(&answer["data"], data, "{path} as of {at_text}");
+            let as_of = &answer["meta"]["as_of"];
+            assert_eq!(as_of["at"], at_text.as_str(), "{answer}");
+            assert_eq!(as_of["basis"], "imported");
+            assert!(!as_of["datasets"].as_array().unwrap().is_empty(), "{as_of}");
+            // Each cited value resolves, as of then, to a citation current then.
+            for id in citations.iter().take(8) {
+                let c = get(s, &who, &format!("/citations/{id}?as_of={at_text}")).await;
+                assert_eq!(c.status, 200, "{id}: {}", String::from_utf8_lossy(&c.body));
+                let c = c.json();
+                if c["data"].get("current_citation").is_some() {
+                    assert_eq!(c["data"]["superseded_by"], Value::Null, "{c}");
+                    assert_eq!(c["data"]["current_citation"], id.as_str(), "{c}");
+                }
+            }
+        }
+    }
+    // DE21 2022 of the first round (110 p), revised to 111, then published as 110 p again by
+    // another file (a row of its own: a citation names its file): three rows, the last current.
+    let (first_answer, _) = &recorded[0].1[0];
+    let first_value = &first_answer["regions"][0]["series"];
+    let cited_2022 = (first_value.as_array().unwrap().iter())
+        .find(|v| v["period"] == "2022")
+        .unwrap()["citation"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let revisions = get(s, &who, &format!("/citations/{cited_2022}/revisions"))
+        .await
+        .json();
+    let values: Vec<(&str, bool)> = (revisions["data"].as_array().unwrap().iter())
+        .map(|r| {
+            (
+                r["value_text"].as_str().unwrap(),
+                r["is_current"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        values,
+        [("110", false), ("111", false), ("110", true)],
+        "{revisions}"
+    );
+    assert_eq!(revisions["meta"]["total"], 3);
+    let first = &revisions["data"][0];
+    assert_eq!(first["id"], cited_2022.as_str());
+    assert_eq!(first["flags"][0]["code"], "p", "{first}");
+    assert_eq!(
+        first["published_at"],
+        Value::Null,
+        "an upload has no publication time"
+    );
+    assert_eq!(
+        first["current"][0]["until"]["snapshot"], revisions["data"][1]["snapshot"],
+        "the first value stood until the second's snapshot"
+    );
+    // Paged one at a time, the same list.
+    let mut paged = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let path = match &cursor {
+            None => format!("/citations/{cited_2022}/revisions?limit=1"),
+            Some(c) => format!("/citations/{cited_2022}/revisions?limit=1&cursor={c}"),
+        };
+        let page = get(s, &who, &path).await.json();
+        paged.extend(page["data"].as_array().unwrap().iter().cloned());
+        match page["meta"]["next_cursor"].as_str() {
+            Some(next) => cursor = Some(next.to_owned()),
+            None => break,
+        }
+    }
+    assert_eq!(Value::Array(paged), revisions["data"]);
+    // The citation links to them.
+    let cited = get(s, &who, &format!("/citations/{cited_2022}"))
+        .await
+        .json();
+    assert_eq!(
+        cited["data"]["links"]["revisions"],
+        format!("/citations/{cited_2022}/revisions").as_str()
+    );
+
+    // Nobody else sees any of it, as of any moment.
+    let other = s.account("other@example.org", Tier::Institutional);
+    let (at, _) = recorded[1];
+    let at_text = regintel::runtime::clock::rfc3339_millis(at);
+    let r = get(
+        s,
+        &other,
+        &format!("/compare?regions=DE21,DE22&dataset=own_series&as_of={at_text}"),
+    )
+    .await;
+    r.error(404, "unknown_dataset");
+    for path in [
+        format!("/citations/{cited_2022}?as_of={at_text}"),
+        format!("/citations/{cited_2022}/revisions"),
+    ] {
+        get(s, &other, &path).await.error(404, "not_found");
+    }
+    let profile = get(s, &other, &format!("/regions/DE21/profile?as_of={at_text}")).await;
+    assert!(!String::from_utf8_lossy(&profile.body).contains("own_series"));
+}
+
+/// On SQLite.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_as_of_each_moment_are_those_given_then() {
+    let s = TestServer::start().await;
+    answers_replay_as_they_were(&s).await;
+}
+
+/// On PostgreSQL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_as_of_each_moment_are_those_given_then_on_postgres() {
+    let s = TestServer::start_with(Options {
+        postgres: true,
+        ..Default::default()
+    })
+    .await;
+    answers_replay_as_they_were(&s).await;
+}
+
+/// `as_of` is checked before anything is read: a moment after now, a malformed one and a basis
+/// without a moment are refused (400); a date is the end of that day, today's is now; before a
+/// dataset's first snapshot its comparison answers 404 `not_held_yet`, not an empty answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn as_of_is_checked_and_a_dataset_not_held_yet_says_so() {
+    let s = TestServer::start().await;
+    let now = regintel::runtime::clock::now_ms();
+    let tomorrow = regintel::runtime::clock::rfc3339(now + 86_400_000);
+    for (query, parameter) in [
+        (format!("as_of={tomorrow}"), "as_of"),
+        ("as_of=yesterday".to_owned(), "as_of"),
+        ("as_of=2026-02-30".to_owned(), "as_of"),
+        ("as_of_basis=published".to_owned(), "as_of_basis"),
+        (
+            "as_of=2026-01-01&as_of_basis=vintage".to_owned(),
+            "as_of_basis",
+        ),
+    ] {
+        let r = s
+            .get(&format!(
+                "/compare?regions=DE21,DE22&dataset=tgs00010&{query}"
+            ))
+            .await;
+        let error = r.error(400, "invalid_parameter");
+        assert_eq!(error["details"]["parameter"], parameter, "{query}: {error}");
+    }
+    // Before the bundled extract was imported here.
+    let r = s
+        .get("/compare?regions=DE21,DE22&dataset=tgs00010&as_of=2001-01-01")
+        .await;
+    let error = r.error(404, "not_held_yet");
+    assert_eq!(error["details"]["dataset"], "tgs00010");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("did not exist yet at 2001-01-01T23:59:59.999Z"),
+        "{message}"
+    );
+    // Its citations too.
+    let today = s
+        .get("/compare?regions=DE21,DE22&dataset=tgs00010")
+        .await
+        .json();
+    let cited = today["data"]["regions"][0]["value"]["citation"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    s.get(&format!("/citations/{cited}?as_of=2001-01-01"))
+        .await
+        .error(404, "not_held_yet");
+    // A profile then had no figures at all.
+    let profile = s.get("/regions/DE21/profile?as_of=2001-01-01").await.json();
+    assert_eq!(profile["data"]["indicators"], json!([]), "{profile}");
+    assert_eq!(profile["meta"]["as_of"]["datasets"], json!([]));
+    // Today's date is now: the same answer as without as_of, with the snapshot it read.
+    let date = &regintel::runtime::clock::rfc3339(regintel::runtime::clock::now_ms())[..10];
+    let r = s
+        .get(&format!(
+            "/compare?regions=DE21,DE22&dataset=tgs00010&as_of={date}"
+        ))
+        .await
+        .json();
+    assert_eq!(r["data"], today["data"]);
+    let read = &r["meta"]["as_of"]["datasets"][0];
+    assert_eq!(read["dataset"], "tgs00010", "{r}");
+    assert_eq!(read["snapshot"], today["meta"]["snapshots"][0], "{r}");
+    assert_eq!(
+        read["published_at"],
+        Value::Null,
+        "the bundled extract records no publication"
+    );
+    // Published basis: the bundled extract's snapshots count from their import.
+    let r = s
+        .get(&format!(
+            "/compare?regions=DE21,DE22&dataset=tgs00010&as_of={date}&as_of_basis=published"
+        ))
+        .await
+        .json();
+    assert_eq!(r["data"], today["data"]);
+    assert_eq!(r["meta"]["as_of"]["basis"], "published");
+}
