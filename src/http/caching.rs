@@ -19,13 +19,33 @@ pub struct Cached {
     generations: AnswerGenerations,
     key: String,
     pub etag: String,
+    /// Where it lives, and its strong ETag, if it is an answer as of a past moment that can no
+    /// longer change (see [`Cached::store_final`]).
+    final_entry: Option<(String, String)>,
 }
+
+/// The generations of answers that never change: no import makes them stale.
+const FINAL: AnswerGenerations = (-1, -1);
 
 /// What the cache could answer before the handler runs.
 pub enum Hit {
     /// The client's copy is current.
     NotModified(Response<Body>),
     Reply(Arc<Reply>),
+    /// An answer that can no longer change, with its strong ETag.
+    Final(Arc<Reply>, String),
+}
+
+/// Whether the answer to `query` may be one that never changes: read as of a moment on the
+/// basis of imports here (a later fetch may record an earlier publication).
+fn may_be_final(query: &Query) -> bool {
+    query.has("as_of") && query.get("as_of_basis").is_none_or(|b| b == "imported")
+}
+
+/// The strong ETag of a final answer: the release (whose region names it shows) and its key.
+fn final_etag(key: &str) -> String {
+    let hash = fnv1a(key.as_bytes());
+    format!("\"{}-{hash:016x}\"", env!("CARGO_PKG_VERSION"))
 }
 
 impl Cached {
@@ -41,10 +61,16 @@ impl Cached {
         key.push('?');
         key.push_str(&canonical);
         let etag = etag(generations, &key);
+        let final_entry = may_be_final(query).then(|| {
+            let key = ["final|", &key].concat();
+            let etag = final_etag(&key);
+            (key, etag)
+        });
         Cached {
             generations,
             key,
             etag,
+            final_entry,
         }
     }
 
@@ -57,13 +83,33 @@ impl Cached {
         private: bool,
         page: bool,
     ) -> Option<Hit> {
-        if if_none_match(parts, &self.etag) {
-            let mut response = Response::new(Body::default());
-            *response.status_mut() = StatusCode::NOT_MODIFIED;
-            cache_headers(&mut response, &self.etag, private, page);
-            return Some(Hit::NotModified(response));
+        // A final ETag is only ever given to an answer that can no longer change.
+        let final_etag = self.final_entry.as_ref().map(|(_, etag)| etag);
+        for etag in final_etag.into_iter().chain([&self.etag]) {
+            if if_none_match(parts, etag) {
+                let mut response = Response::new(Body::default());
+                *response.status_mut() = StatusCode::NOT_MODIFIED;
+                cache_headers(&mut response, etag, private, page);
+                return Some(Hit::NotModified(response));
+            }
+        }
+        if let Some((key, etag)) = &self.final_entry
+            && let Some(reply) = state.cache.get(key, FINAL)
+        {
+            return Some(Hit::Final(reply, etag.clone()));
         }
         state.cache.get(&self.key, self.generations).map(Hit::Reply)
+    }
+
+    /// [`Cached::store`] for an answer as of a past moment that can no longer change: kept
+    /// whatever is imported later, under a strong ETag. None if the request could not be one.
+    pub fn store_final(self, state: &AppState, reply: &Arc<Reply>) -> Option<String> {
+        let (key, etag) = self.final_entry?;
+        if matches!(**reply, Reply::Stream { .. } | Reply::WithCookies { .. }) {
+            return None;
+        }
+        state.cache.put(key, FINAL, Arc::clone(reply));
+        Some(etag)
     }
 
     /// Keeps `reply` for the next caller and returns its ETag; a streamed reply can be sent once
@@ -126,12 +172,24 @@ pub fn cache_headers(response: &mut Response<Body>, etag: &str, private: bool, p
     }
     const PRIVATE: HeaderValue = HeaderValue::from_static("private, no-cache");
     const PUBLIC: HeaderValue = HeaderValue::from_static("public, max-age=300");
+    // A final answer (strong ETag) never changes: a year, as RFC 9111 §5.2.2.1 suggests for
+    // "never expires", and `immutable` (RFC 8246).
+    const PRIVATE_FINAL: HeaderValue =
+        HeaderValue::from_static("private, max-age=31536000, immutable");
+    const PUBLIC_FINAL: HeaderValue =
+        HeaderValue::from_static("public, max-age=31536000, immutable");
+    let is_final = !etag.starts_with("W/");
     const VARY: HeaderValue = HeaderValue::from_static("Authorization, X-API-Key, Accept-Encoding");
     const PAGE_VARY: HeaderValue =
         HeaderValue::from_static("Authorization, X-API-Key, Cookie, Accept-Encoding");
     headers.insert(
         header::CACHE_CONTROL,
-        if private { PRIVATE } else { PUBLIC },
+        match (private, is_final) {
+            (true, false) => PRIVATE,
+            (false, false) => PUBLIC,
+            (true, true) => PRIVATE_FINAL,
+            (false, true) => PUBLIC_FINAL,
+        },
     );
     headers.insert(header::VARY, if page { PAGE_VARY } else { VARY });
 }

@@ -354,6 +354,13 @@ where
                 secret: route.secret,
             });
         }
+        Some(Hit::Final(reply, etag)) => {
+            return Ok(Answer::Reply {
+                reply,
+                etag: Some(etag),
+                secret: route.secret,
+            });
+        }
         None => {}
     }
 
@@ -368,9 +375,13 @@ where
         conn: std::cell::OnceCell::new(),
         checked_url,
     };
-    let reply = Arc::new(run_handler(state, route.handler, req, upload).await?);
+    let (reply, is_final) = run_handler(state, route.handler, req, upload).await?;
+    let reply = Arc::new(reply);
     Ok(Answer::Reply {
-        etag: cached.and_then(|c| c.store(state, &reply)),
+        etag: cached.and_then(|c| match is_final {
+            true => c.store_final(state, &reply),
+            false => c.store(state, &reply),
+        }),
         reply,
         secret: route.secret,
     })
@@ -564,14 +575,24 @@ async fn run_handler(
     handler: Handler,
     mut req: Req,
     held: Option<crate::runtime::slots::Slot<i64>>,
-) -> Result<Reply, ApiError> {
+) -> Result<(Reply, bool), ApiError> {
     let account = req.principal.account_id();
-    // An answer read as of a moment says so, whatever its handler.
-    fn run(f: fn(&mut Req) -> Result<Reply, ApiError>, req: &mut Req) -> Result<Reply, ApiError> {
+    // An answer read as of a moment says so, whatever its handler; and whether it is final
+    // (it can no longer change).
+    fn run(
+        f: fn(&mut Req) -> Result<Reply, ApiError>,
+        req: &mut Req,
+    ) -> Result<(Reply, bool), ApiError> {
         let reply = f(req)?;
-        match req.conn.get().and_then(handlers::as_of_meta) {
-            Some(as_of) => Ok(reply.with_meta_member("as_of", &as_of)),
-            None => Ok(reply),
+        let Some(store) = req.conn.get() else {
+            return Ok((reply, false));
+        };
+        match handlers::as_of_meta(store) {
+            Some(as_of) => Ok((
+                reply.with_meta_member("as_of", &as_of),
+                store.as_of_is_final()?,
+            )),
+            None => Ok((reply, false)),
         }
     }
     let (f, pool) = match handler {

@@ -60,6 +60,16 @@ impl Query {
         out
     }
 
+    /// Whether the query names `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.params.contains_key(name)
+    }
+
+    /// The value of `name`, left for the handler to take.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.params.get(name).map(String::as_str)
+    }
+
     pub fn take(&mut self, name: &str) -> Option<String> {
         self.params.remove(name)
     }

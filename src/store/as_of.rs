@@ -83,6 +83,20 @@ impl Scoped {
         self.as_of.get()
     }
 
+    /// Whether what is read as of the moment can no longer change: the moment is on the basis
+    /// of imports here, and before the latest import the caller's data has (imports set their
+    /// time at their end, one at a time, so none still to commit can be earlier).
+    pub fn as_of_is_final(&self) -> StoreResult<bool> {
+        let Some(as_of) = self.as_of.get().filter(|a| a.basis == Basis::Imported) else {
+            return Ok(false);
+        };
+        let latest: Option<i64> =
+            (self.sql()).query_row("SELECT max(imported_at) FROM v_snapshots", params![], |r| {
+                r.get(0)
+            })?;
+        Ok(latest.is_some_and(|latest| as_of.at_ms < latest))
+    }
+
     /// The snapshots the reads so far resolved to, by dataset code.
     pub fn resolved(&self) -> Vec<Resolved> {
         let mut out: Vec<Resolved> = (self.resolutions.borrow().by_dataset.values())

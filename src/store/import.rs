@@ -331,6 +331,10 @@ const SERIES_STATS: &str = "UPDATE series SET (obs_count, region_count, period_m
                                  FROM observations WHERE series_id = ?1 AND superseded_by IS NULL)
                             WHERE id = ?1";
 
+/// The advisory lock imports hold from the moment they take their time to their commit (any
+/// number; this one spells "imported").
+const IMPORT_TIME_LOCK: i64 = 0x696d_706f_7274_6564;
+
 /// How an import of one file begins: the file is the dataset's latest snapshot already, or its
 /// rows are to be written.
 pub enum Begun<'t, 'c> {
@@ -885,7 +889,10 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             tx.execute("DELETE FROM snapshots WHERE id = ?1", params![snapshot_id])?;
         } else {
             // Imported when its last row is written: reads as of an earlier moment must not
-            // take a snapshot that was not whole yet.
+            // take a snapshot that was not whole yet. Imports take their time and commit one at
+            // a time, so that no import still to commit has an earlier time than one committed
+            // (an answer as of a moment before the latest import never changes).
+            tx.lock_transaction(IMPORT_TIME_LOCK)?;
             tx.execute(
                 "UPDATE snapshots SET rows_added = ?2, rows_revised = ?3, rows_unchanged = ?4,
                                       rows_withdrawn = ?5, imported_at = ?6

@@ -320,3 +320,79 @@ async fn as_of_is_checked_and_a_dataset_not_held_yet_says_so() {
     assert_eq!(r["data"], today["data"]);
     assert_eq!(r["meta"]["as_of"]["basis"], "published");
 }
+
+/// An answer as of a moment before the caller's latest import can no longer change: a strong
+/// ETag (the release's), a year's `Cache-Control` (`private` for an account's answer), 304 for
+/// that ETag, and the same answer and ETag after later imports. An answer as of a moment after
+/// every import (or on the published basis) may still change, and is tagged as any other.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_as_of_a_past_moment_is_final() {
+    let s = TestServer::start().await;
+    let who = s.account("analyst@example.org", Tier::Professional);
+    s.private_dataset(
+        &who,
+        json!({"code": "own_series", "title": "Own series", "unit": "NR", "dimensions": []}),
+        ROUNDS[0],
+    )
+    .await;
+    let moment = regintel::runtime::clock::rfc3339_millis(a_moment_after_now().await);
+    let upload = |round: usize| {
+        let s = &s;
+        let who = &who;
+        async move {
+            let put = s
+                .call(
+                    "PUT",
+                    "/datasets/own_series/data",
+                    &[who.key_header(), ("content-type", "text/csv")],
+                    ROUNDS[round].as_bytes(),
+                )
+                .await;
+            assert_eq!(put.status, 200, "{}", String::from_utf8_lossy(&put.body));
+        }
+    };
+    let path = format!("/compare?regions=DE21,DE22&dataset=own_series&as_of={moment}");
+    // After every import yet: it may still change.
+    let open = get(&s, &who, &path).await;
+    assert!(
+        open.header("etag").unwrap().starts_with("W/"),
+        "{:?}",
+        open.headers
+    );
+    assert_eq!(open.header("cache-control"), Some("private, no-cache"));
+    upload(1).await;
+    let fixed = get(&s, &who, &path).await;
+    assert_eq!(fixed.status, 200);
+    let etag = fixed.header("etag").unwrap().to_owned();
+    assert!(!etag.starts_with("W/") && etag.starts_with('"'), "{etag}");
+    assert!(etag.contains(env!("CARGO_PKG_VERSION")), "{etag}");
+    assert_eq!(
+        fixed.header("cache-control"),
+        Some("private, max-age=31536000, immutable")
+    );
+    assert_eq!(fixed.json()["data"], open.json()["data"]);
+    let not_modified = s
+        .client
+        .get_with(
+            &format!("{BASE}{path}"),
+            &[who.key_header(), ("if-none-match", &etag)],
+        )
+        .await;
+    assert_eq!(not_modified.status, 304);
+    upload(2).await;
+    let later = get(&s, &who, &path).await;
+    assert_eq!(later.header("etag"), Some(etag.as_str()));
+    assert_eq!(later.json()["data"], open.json()["data"]);
+    // On the published basis, a later fetch may still record an earlier publication.
+    let published = get(&s, &who, &format!("{path}&as_of_basis=published")).await;
+    assert!(published.header("etag").unwrap().starts_with("W/"));
+    // Public data imported before the moment, and nothing since: not final yet.
+    let public = s
+        .get(&format!(
+            "/compare?regions=DE21,DE22&dataset=tgs00010&as_of={moment}"
+        ))
+        .await;
+    assert_eq!(public.status, 200);
+    assert!(public.header("etag").unwrap().starts_with("W/"));
+    assert_eq!(public.header("cache-control"), Some("public, max-age=300"));
+}

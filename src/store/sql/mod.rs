@@ -470,6 +470,22 @@ impl BulkInsert<'_> {
     }
 }
 
+impl Db<'_> {
+    /// Waits until no other transaction holds `key`, and holds it until the transaction this
+    /// connection is in ends. PostgreSQL's transaction advisory lock; on SQLite nothing, since
+    /// its write transactions already exclude each other.
+    pub fn lock_transaction(&self, key: i64) -> SqlResult<()> {
+        if self.dialect() == Dialect::Postgres {
+            self.query_row(
+                "SELECT pg_advisory_xact_lock(?1)::text",
+                params![key],
+                |r| r.get::<String>(0),
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// A transaction of a [`Db`]: its statements run on the connection it derefs to.
 pub struct Tx<'c> {
     db: Db<'c>,
@@ -485,19 +501,6 @@ impl<'c> Deref for Tx<'c> {
 }
 
 impl Tx<'_> {
-    /// Waits until no other transaction holds `key`, and holds it until this one ends. PostgreSQL's transaction advisory lock; on SQLite nothing, since its
-    /// write transactions already exclude each other.
-    pub fn lock_transaction(&self, key: i64) -> SqlResult<()> {
-        if self.db.dialect() == Dialect::Postgres {
-            self.db.query_row(
-                "SELECT pg_advisory_xact_lock(?1)::text",
-                params![key],
-                |r| r.get::<String>(0),
-            )?;
-        }
-        Ok(())
-    }
-
     pub fn commit(mut self) -> SqlResult<()> {
         self.open = false;
         if let Db::Postgres(conn) = self.db {
