@@ -1,24 +1,26 @@
 //! A citation's page: the row as published, its flags explained, the snapshot and file it was
 //! read from (SHA-256, line, column), the source and its licence, and how to check it by hand.
-//! A superseded value says so and links the current one.
+//! A superseded value says so and links the current one; every value the observation has had
+//! is listed with when each was current.
 
 use std::fmt::Write;
 
 use super::{citation_href, flags_html, format_value, region_href, region_name};
 use crate::bundled::SourceRecord;
 use crate::domain::citations::{Citation, CitationDetail, ClassificationDetail, SnapshotDetail};
+use crate::domain::revisions::RevisionItem;
 use crate::pages::escape;
 
-/// The page's title and `main` content.
-pub fn render(citation: &Citation) -> (String, String) {
+/// The page's title and `main` content; `revisions`, those of an observation's row.
+pub fn render(citation: &Citation, revisions: &[RevisionItem]) -> (String, String) {
     match citation {
-        Citation::Row(found) => row(&found.detail()),
+        Citation::Row(found) => row(&found.detail(), revisions),
         Citation::Classification(detail) => classification(detail),
         Citation::Snapshot(detail) => snapshot(detail),
     }
 }
 
-fn row(c: &CitationDetail<'_>) -> (String, String) {
+fn row(c: &CitationDetail<'_>, revisions: &[RevisionItem]) -> (String, String) {
     let title = format!("{} {} {}", c.dataset.code, c.region.code, c.period);
     let mut html = String::with_capacity(8 * 1024);
     let _ = write!(
@@ -118,9 +120,63 @@ fn row(c: &CitationDetail<'_>) -> (String, String) {
         }
         None => html.push_str("<dt>Line</dt><dd>none: the file does not hold it</dd></dl>"),
     }
+    push_revisions(&mut html, c.id, revisions);
     push_source(&mut html, c.source);
     push_how_to_verify(&mut html, &c.how_to_verify);
     (title, html)
+}
+
+/// Every value the observation has had, in order, with when each was current (this one marked).
+fn push_revisions(html: &mut String, id: &str, revisions: &[RevisionItem]) {
+    html.push_str(
+        "<h2>Revisions</h2><p>Every value this observation has had here, in order: Eurostat keeps \
+         no past versions, so this is what regintel saw.</p>\
+         <table data-testid=\"revisions\"><thead><tr><th scope=\"col\">Value as printed</th>\
+         <th scope=\"col\">Flags</th><th scope=\"col\">Snapshot</th>\
+         <th scope=\"col\">Published by Eurostat</th><th scope=\"col\">Current</th>\
+         </tr></thead><tbody>",
+    );
+    for r in revisions {
+        let value = match (r.withdrawn, r.value_text.is_empty()) {
+            (true, _) => "withdrawn".to_owned(),
+            (false, true) => "<code>:</code>".to_owned(),
+            (false, false) => format!("<code>{}</code>", escape(&r.value_text)),
+        };
+        let current: Vec<String> = (r.current.iter())
+            .map(|c| match &c.until {
+                Some(until) => format!(
+                    "from {} until {}",
+                    escape(&c.from.imported_at),
+                    escape(&until.imported_at)
+                ),
+                None => format!("from {} (now)", escape(&c.from.imported_at)),
+            })
+            .collect();
+        let this = r.id == id;
+        let _ = write!(
+            html,
+            "<tr{mark}><td><a href=\"{href}\">{value}</a>{this}</td><td>{flags}</td>\
+             <td><code>{snapshot}</code>, imported {imported}</td><td>{published}</td>\
+             <td>{current}</td></tr>",
+            mark = if this { " aria-current=\"true\"" } else { "" },
+            href = citation_href(&r.id),
+            this = if this { " (this citation)" } else { "" },
+            flags = if r.flags.is_empty() {
+                "none".to_owned()
+            } else {
+                flags_html(&r.flags)
+            },
+            snapshot = escape(&r.snapshot.snapshot),
+            imported = escape(&r.snapshot.imported_at),
+            published = r
+                .snapshot
+                .published_at
+                .as_deref()
+                .map_or("not known".to_owned(), |p| escape(p).into_owned()),
+            current = current.join("; "),
+        );
+    }
+    html.push_str("</tbody></table>");
 }
 
 fn classification(c: &ClassificationDetail) -> (String, String) {

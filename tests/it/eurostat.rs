@@ -842,6 +842,103 @@ async fn a_fetch_withdraws_rows_eurostat_no_longer_publishes_and_restores_them()
     };
     assert_eq!(superseded(&withdrawal).as_deref(), Some("withdrawn"));
     assert_eq!(superseded(&old).as_deref(), Some(withdrawal.as_str()));
+    drop(conn);
+
+    // Its revisions: the value, current twice (before the first withdrawal and after it was
+    // published again), and the withdrawal, standing twice, now too; each snapshot with the
+    // publication date Eurostat's table of contents gave.
+    let s = TestServer::start_in(dir, Default::default()).await;
+    let revisions = s.get(&format!("/citations/{old}/revisions")).await.json();
+    let listed = revisions["data"].as_array().unwrap();
+    assert_eq!(listed.len(), 2, "{revisions}");
+    let (value, withdrawn) = (&listed[0], &listed[1]);
+    assert_eq!(
+        (&value["id"], &value["value_text"], &value["is_current"]),
+        (&old.as_str().into(), &"3900".into(), &false.into()),
+        "{revisions}"
+    );
+    assert_eq!(
+        (
+            &withdrawn["id"],
+            &withdrawn["withdrawn"],
+            &withdrawn["is_current"]
+        ),
+        (&withdrawal.as_str().into(), &true.into(), &true.into()),
+        "{revisions}"
+    );
+    let stretches = |r: &Value| -> Vec<(String, Option<String>)> {
+        (r["current"].as_array().unwrap().iter())
+            .map(|c| {
+                let snapshot = |m: &Value| m["snapshot"].as_str().map(str::to_owned);
+                (snapshot(&c["from"]).unwrap(), snapshot(&c["until"]))
+            })
+            .collect()
+    };
+    let third_snapshot = stretches(value)[1].0.clone();
+    assert_eq!(
+        stretches(value),
+        [
+            (first_snapshot.clone(), Some(withdrawing.clone())),
+            (
+                third_snapshot.clone(),
+                stretches(withdrawn)[1].0.clone().into()
+            ),
+        ]
+    );
+    assert_eq!(
+        stretches(withdrawn)[0],
+        (withdrawing.clone(), Some(third_snapshot))
+    );
+    assert_eq!(stretches(withdrawn)[1].1, None);
+    let published = value["published_at"].as_str().unwrap();
+    assert!(published.ends_with("T00:00:00.000Z"), "{value}");
+    // As of each stretch, the citation stood as it did then.
+    let at = |r: &Value, stretch: usize| -> String {
+        r["current"][stretch]["from"]["imported_at"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    for (moment, superseded_by, withdrawn_in) in [
+        (at(value, 0), Value::Null, Value::Null),
+        (
+            at(withdrawn, 0),
+            withdrawal.as_str().into(),
+            withdrawing.as_str().into(),
+        ),
+        (at(value, 1), Value::Null, Value::Null),
+    ] {
+        let then = s
+            .get(&format!("/citations/{old}?as_of={moment}"))
+            .await
+            .json();
+        assert_eq!(
+            (
+                &then["data"]["superseded_by"],
+                &then["data"]["withdrawn_in"]
+            ),
+            (&superseded_by, &withdrawn_in),
+            "as of {moment}: {then}"
+        );
+    }
+    // The citation's page lists them.
+    let page = String::from_utf8(
+        s.client
+            .get(&format!("/explore/citations/{old}"))
+            .await
+            .body,
+    )
+    .unwrap();
+    let table = page.split("data-testid=\"revisions\"").nth(1).unwrap();
+    assert_eq!(
+        table.matches("<tr").count(),
+        3,
+        "a head and two rows: {table}"
+    );
+    assert!(
+        table.contains("(this citation)") && table.contains("withdrawn"),
+        "{table}"
+    );
 }
 
 /// `regintel` with `args` and `--data-dir dir`: its success, standard output and standard error.

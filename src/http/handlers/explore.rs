@@ -330,6 +330,12 @@ pub fn citation(req: &mut Req) -> Result<Reply, ApiError> {
             explore::citation::csv(&found)
         }));
     }
-    let (title, main) = explore::citation::render(&found);
+    let revisions = match &found {
+        citations::Citation::Row(_) => {
+            crate::domain::revisions::list(req.store()?, &req.state.catalogue, &id)?
+        }
+        _ => Vec::new(),
+    };
+    let (title, main) = explore::citation::render(&found, &revisions);
     Ok(view.answer(req, &title, &api, || main, Vec::new))
 }
