@@ -131,7 +131,7 @@ fn push_revisions(html: &mut String, id: &str, revisions: &[RevisionItem]) {
     html.push_str(
         "<h2>Revisions</h2><p>Every value this observation has had here, in order: Eurostat keeps \
          no past versions, so this is what regintel saw.</p>\
-         <table data-testid=\"revisions\"><thead><tr><th scope=\"col\">Value as printed</th>\
+         <div class=\"scroll\"><table data-testid=\"revisions\"><thead><tr><th scope=\"col\">Value as printed</th>\
          <th scope=\"col\">Flags</th><th scope=\"col\">Snapshot</th>\
          <th scope=\"col\">Published by Eurostat</th><th scope=\"col\">Current</th>\
          </tr></thead><tbody>",
@@ -176,7 +176,7 @@ fn push_revisions(html: &mut String, id: &str, revisions: &[RevisionItem]) {
             current = current.join("; "),
         );
     }
-    html.push_str("</tbody></table>");
+    html.push_str("</tbody></table></div>");
 }
 
 fn classification(c: &ClassificationDetail) -> (String, String) {
