@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::error_text::shown;
 use crate::http::error::ApiError;
-use crate::store::as_of::{AsOf, Basis};
+use crate::store::as_of::AsOf;
 
 #[derive(Debug, Default)]
 pub struct Query {
@@ -132,58 +132,12 @@ impl Query {
             .transpose()
     }
 
-    /// `as_of` (an RFC 3339 instant, or a date meaning the end of that day UTC, today's
-    /// meaning `now_ms`) and `as_of_basis` (`imported`, the default, or `published`). A moment
-    /// after `now_ms` is refused: the data of then is not known yet.
+    /// `as_of` and `as_of_basis` (see [`AsOf::parse`]).
     pub fn take_as_of(&mut self, now_ms: i64) -> Result<Option<AsOf>, ApiError> {
-        let basis = match self.take("as_of_basis").as_deref() {
-            None | Some("imported") => Basis::Imported,
-            Some("published") => Basis::Published,
-            Some(other) => {
-                return Err(ApiError::invalid(
-                    "as_of_basis",
-                    format!(
-                        "as_of_basis is imported or published, not \"{}\"",
-                        shown(other)
-                    ),
-                ));
-            }
-        };
-        let Some(text) = self.take("as_of") else {
-            if basis == Basis::Published {
-                return Err(ApiError::invalid(
-                    "as_of_basis",
-                    "as_of_basis takes an as_of to apply to",
-                ));
-            }
-            return Ok(None);
-        };
-        const DAY_MS: i64 = 86_400_000;
-        let at_ms = match crate::runtime::clock::parse_date(&text) {
-            Some(day) if day + DAY_MS > now_ms && day <= now_ms => now_ms,
-            Some(day) => day + DAY_MS - 1,
-            None => crate::runtime::clock::parse_rfc3339(&text).ok_or_else(|| {
-                ApiError::invalid(
-                    "as_of",
-                    format!(
-                        "as_of is an RFC 3339 date-time (2026-03-01T12:00:00Z) or a date \
-                         (2026-03-01), not \"{}\"",
-                        shown(&text)
-                    ),
-                )
-            })?,
-        };
-        if at_ms > now_ms {
-            return Err(ApiError::invalid(
-                "as_of",
-                format!(
-                    "as_of {} is later than now ({}): the data of then is not known yet",
-                    shown(&text),
-                    crate::runtime::clock::rfc3339(now_ms)
-                ),
-            ));
-        }
-        Ok(Some(AsOf { at_ms, basis }))
+        let basis = self.take("as_of_basis");
+        let as_of = self.take("as_of");
+        AsOf::parse(as_of.as_deref(), basis.as_deref(), now_ms)
+            .map_err(|(parameter, message)| ApiError::invalid(parameter, message))
     }
 
     /// Everything not taken yet; for endpoints whose parameters depend on the data (dimensions).

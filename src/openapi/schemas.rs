@@ -406,6 +406,8 @@ fn answers() -> Value {
         "BriefingRequest": {"type": "object", "additionalProperties": false, "required": ["region_nuts_code", "briefing_type"], "properties": {
             "region_nuts_code": {"type": "string"},
             "briefing_type": {"type": "string", "enum": crate::domain::briefings::TYPES},
+            "as_of": {"type": "string", "description": "Write from the data as of this moment: an RFC 3339 date-time, or a date meaning the end of that day UTC (today's: now); not later than now. As the `as_of` of the reads."},
+            "as_of_basis": {"type": "string", "enum": ["imported", "published"], "default": "imported", "description": "What `as_of` is compared with, as for the reads."},
         }},
         "Claim": object(&["id", "display", "value", "kind"], json!({
             "id": {"type": "string"},
@@ -446,8 +448,9 @@ fn answers() -> Value {
             })),
             "revisions": object(&["any_superseded", "superseded"], json!({
                 "any_superseded": {"type": "boolean"},
-                "superseded": {"type": "array", "items": object(&["citation", "current_citation"], json!({"citation": {"type": "string"}, "current_citation": {"type": "string"}}))},
+                "superseded": {"type": "array", "items": object(&["citation", "current_citation"], json!({"citation": {"type": "string"}, "current_citation": {"type": "string", "description": "The value that stands now, or the withdrawal when the observation was withdrawn."}, "withdrawn_in": {"type": "string", "description": "The snapshot whose whole-dataset file no longer held the observation; absent while it is published."}}))},
             })),
+            "as_of": object(&["at", "basis"], json!({"at": {"type": "string", "format": "date-time"}, "basis": {"type": "string", "enum": ["imported", "published"]}})),
         })), briefing_example()),
         "BriefingList": {"type": "array", "items": object(&["id", "region_code", "briefing_type", "title", "created_at"], json!({
             "id": {"type": "string"}, "region_code": {"type": "string"},

@@ -36,6 +36,68 @@ pub struct AsOf {
     pub basis: Basis,
 }
 
+impl AsOf {
+    /// `as_of` (an RFC 3339 instant, or a date meaning the end of that day UTC, today's
+    /// meaning `now_ms`) and `as_of_basis` (`imported`, the default, or `published`), as a
+    /// request gives them. A moment after `now_ms` is refused: the data of then is not known
+    /// yet. An error names the field at fault and says why.
+    pub fn parse(
+        as_of: Option<&str>,
+        basis: Option<&str>,
+        now_ms: i64,
+    ) -> Result<Option<AsOf>, (&'static str, String)> {
+        use crate::error_text::shown;
+        let basis = match basis {
+            None | Some("imported") => Basis::Imported,
+            Some("published") => Basis::Published,
+            Some(other) => {
+                return Err((
+                    "as_of_basis",
+                    format!(
+                        "as_of_basis is imported or published, not \"{}\"",
+                        shown(other)
+                    ),
+                ));
+            }
+        };
+        let Some(text) = as_of else {
+            if basis == Basis::Published {
+                return Err((
+                    "as_of_basis",
+                    "as_of_basis takes an as_of to apply to".into(),
+                ));
+            }
+            return Ok(None);
+        };
+        const DAY_MS: i64 = 86_400_000;
+        let at_ms = match crate::runtime::clock::parse_date(text) {
+            Some(day) if day + DAY_MS > now_ms && day <= now_ms => now_ms,
+            Some(day) => day + DAY_MS - 1,
+            None => crate::runtime::clock::parse_rfc3339(text).ok_or_else(|| {
+                (
+                    "as_of",
+                    format!(
+                        "as_of is an RFC 3339 date-time (2026-03-01T12:00:00Z) or a date \
+                         (2026-03-01), not \"{}\"",
+                        shown(text)
+                    ),
+                )
+            })?,
+        };
+        if at_ms > now_ms {
+            return Err((
+                "as_of",
+                format!(
+                    "as_of {} is later than now ({}): the data of then is not known yet",
+                    shown(text),
+                    crate::runtime::clock::rfc3339(now_ms)
+                ),
+            ));
+        }
+        Ok(Some(AsOf { at_ms, basis }))
+    }
+}
+
 /// The snapshot a dataset was read as of.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resolved {
@@ -199,5 +261,39 @@ impl Scoped {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A date is the end of its day, today's is now; an instant is itself; later than now,
+    /// malformed, or a basis without a moment is refused, naming the field.
+    #[test]
+    fn as_of_is_read_as_the_moment_it_means() {
+        let now = crate::runtime::clock::parse_rfc3339("2026-11-29T10:30:00Z").unwrap();
+        let at = |as_of: &str, basis: Option<&str>| AsOf::parse(Some(as_of), basis, now);
+        let day_end = crate::runtime::clock::parse_rfc3339("2026-03-01T23:59:59.999Z").unwrap();
+        assert_eq!(at("2026-03-01", None).unwrap().unwrap().at_ms, day_end);
+        assert_eq!(at("2026-11-29", None).unwrap().unwrap().at_ms, now);
+        let instant = at("2026-11-29T09:00:00+01:00", Some("published"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(instant.basis, Basis::Published);
+        assert_eq!(instant.at_ms, now - 150 * 60 * 1000);
+        for (as_of, basis, field) in [
+            ("2026-11-30", None, "as_of"),
+            ("2026-11-29T10:30:00.001Z", None, "as_of"),
+            ("29.11.2026", None, "as_of"),
+            ("2026-01-01", Some("vintage"), "as_of_basis"),
+        ] {
+            assert_eq!(at(as_of, basis).unwrap_err().0, field, "{as_of}");
+        }
+        assert_eq!(
+            AsOf::parse(None, Some("published"), now).unwrap_err().0,
+            "as_of_basis"
+        );
+        assert_eq!(AsOf::parse(None, None, now).unwrap(), None);
     }
 }

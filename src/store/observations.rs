@@ -265,12 +265,6 @@ impl Scoped {
         Ok(stmt.query_row(params![id], |r| r.get(0)).optional()?)
     }
 
-    /// The citation that currently stands for the same observation: the end of the
-    /// `superseded_by` chain (bounded, in case of a revision cycle A → B → A).
-    pub fn current_citation(&self, id: &str) -> StoreResult<String> {
-        Ok(self.chain_end(id)?.citation)
-    }
-
     /// Where the `superseded_by` chain from `id` ends (bounded, in case of a revision cycle
     /// A → B → A): the citation that stands for the observation now, and the snapshot that
     /// withdrew it when that is a withdrawal.

@@ -396,3 +396,68 @@ async fn an_answer_as_of_a_past_moment_is_final() {
     assert!(public.header("etag").unwrap().starts_with("W/"));
     assert_eq!(public.header("cache-control"), Some("public, max-age=300"));
 }
+
+/// A briefing written as of a moment is written from the data of then: before the data were
+/// imported there is nothing to say; as of a moment after, the same claims as one written now,
+/// the moment stored with it and named in `meta.as_of`. A moment that is not one is refused
+/// at its field.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_briefing_is_written_from_the_data_as_of_a_moment() {
+    let s = TestServer::start().await;
+    let who = s.account("writer@example.org", Tier::Institutional);
+    let create = |body: Value| {
+        let (s, who) = (&s, &who);
+        async move {
+            s.call(
+                "POST",
+                "/briefings",
+                &[who.key_header(), ("content-type", "application/json")],
+                body.to_string().as_bytes(),
+            )
+            .await
+        }
+    };
+    let body = json!({"region_nuts_code": "DE21", "briefing_type": "labour_market"});
+    let now = create(body.clone()).await;
+    assert_eq!(now.status, 201, "{}", String::from_utf8_lossy(&now.body));
+    let now = now.json();
+    assert!(now["data"].get("as_of").is_none());
+    let moment = regintel::runtime::clock::rfc3339_millis(a_moment_after_now().await);
+    let mut then = body.clone();
+    then["as_of"] = moment.as_str().into();
+    let written = create(then).await;
+    assert_eq!(
+        written.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&written.body)
+    );
+    let written = written.json();
+    assert_eq!(written["data"]["claims"], now["data"]["claims"]);
+    assert_eq!(written["data"]["sections"], now["data"]["sections"]);
+    assert_eq!(
+        written["data"]["as_of"],
+        json!({"at": moment, "basis": "imported"})
+    );
+    assert_eq!(written["meta"]["as_of"]["at"], moment.as_str());
+    let stored = get(
+        &s,
+        &who,
+        &format!("/briefings/{}", written["data"]["id"].as_str().unwrap()),
+    )
+    .await
+    .json();
+    assert_eq!(stored["data"]["as_of"], written["data"]["as_of"]);
+    // Before the bundled extract was imported here, no figure to state.
+    let mut before = body.clone();
+    before["as_of"] = "2001-01-01".into();
+    let refused = create(before).await;
+    refused.error(422, "validation_failed");
+    let mut bad = body;
+    bad["as_of"] = "tomorrow".into();
+    let error = create(bad).await.error(422, "validation_failed");
+    assert_eq!(
+        error["details"]["errors"][0]["pointer"], "#/as_of",
+        "{error}"
+    );
+}

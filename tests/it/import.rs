@@ -165,8 +165,8 @@ async fn a_revised_value_adds_one_row_and_the_old_citation_points_to_it() {
     );
     let store = Store::open(&data, 1).unwrap();
     let scoped = store.scoped(None).unwrap();
-    assert_eq!(scoped.current_citation(&new_cit).unwrap(), old_cit);
-    assert_eq!(scoped.current_citation(&old_cit).unwrap(), old_cit);
+    assert_eq!(scoped.chain_end(&new_cit).unwrap().citation, old_cit);
+    assert_eq!(scoped.chain_end(&old_cit).unwrap().citation, old_cit);
     // What answers read is the current rows again: the revived one, not its revision.
     let series = scoped
         .dataset("test_pop")

@@ -1759,7 +1759,7 @@ async fn the_store_enforces_isolation_below_http() {
     let bravo = store.scoped(Some(b.account.id)).unwrap();
     for cit in &a.citations {
         assert!(bravo.citation(cit).unwrap().is_none(), "{cit}");
-        assert_eq!(&bravo.current_citation(cit).unwrap(), cit);
+        assert_eq!(&bravo.chain_end(cit).unwrap().citation, cit);
     }
     assert!(bravo.citation(&b.citations[0]).unwrap().is_some());
     assert!(bravo.dataset("a_only").unwrap().is_none());

@@ -67,6 +67,18 @@ pub struct Briefing {
     /// On reading a stored briefing: the cited rows revised since it was written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revisions: Option<Revisions>,
+    /// The moment it was written from the data as of, when not its creation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub as_of: Option<BriefingAsOf>,
+}
+
+/// The moment a briefing was written from the data as of.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BriefingAsOf {
+    /// RFC 3339.
+    pub at: String,
+    /// `imported` or `published` (see `store::as_of::Basis`).
+    pub basis: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -95,14 +107,18 @@ pub struct Generator {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Revisions {
     pub any_superseded: bool,
-    /// Each cited row a later import revised, with the row that stands now.
+    /// Each cited row a later import revised or withdrew, with the row that stands now.
     pub superseded: Vec<Superseded>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Superseded {
     pub citation: String,
+    /// The value that stands now, or, when the observation was withdrawn, the withdrawal.
     pub current_citation: String,
+    /// The snapshot that withdrew the observation (a whole-dataset file no longer held it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub withdrawn_in: Option<String>,
 }
 
 /// A briefing in the caller's list.
@@ -295,6 +311,10 @@ pub fn generate(
         verification,
         generator,
         revisions: None,
+        as_of: store.as_of().map(|a| BriefingAsOf {
+            at: crate::runtime::clock::rfc3339_millis(a.at_ms),
+            basis: a.basis.as_str().to_owned(),
+        }),
     };
     let sources = sources(store, catalogue, &briefing, &read)?;
     Ok((briefing, sources))
@@ -313,9 +333,11 @@ pub fn stored(
     for citation in cited(&briefing) {
         let row = store.citation(citation)?;
         if row.as_ref().is_some_and(|r| r.superseded_by.is_some()) {
+            let end = store.chain_end(citation)?;
             superseded.push(Superseded {
                 citation: citation.to_owned(),
-                current_citation: store.current_citation(citation)?,
+                current_citation: end.citation,
+                withdrawn_in: end.withdrawn_in,
             });
         }
         read.insert(citation.to_owned(), row);

@@ -16,6 +16,9 @@ use crate::store::briefings::BriefingRow;
 struct BriefingRequest {
     region_nuts_code: String,
     briefing_type: String,
+    /// Written from the data as of this moment (see `AsOf::parse`).
+    as_of: Option<String>,
+    as_of_basis: Option<String>,
 }
 
 /// Writes, verifies and stores a briefing; on the blocking pool, as it reads many rows, may wait
@@ -24,9 +27,13 @@ pub fn create(req: &mut Req) -> Result<Reply, ApiError> {
     req.no_more_params()?;
     let body: BriefingRequest = req.json_body()?;
     let account = req.caller()?.account_id;
+    let now = crate::runtime::clock::now_ms();
+    let as_of =
+        crate::store::as_of::AsOf::parse(body.as_of.as_deref(), body.as_of_basis.as_deref(), now)
+            .map_err(|(field, message)| Rejection::invalid_at(format!("#/{field}"), message))?;
     let store = req.store()?;
     store.check_briefing_room()?;
-    let now = crate::runtime::clock::now_ms();
+    store.read_as_of(as_of);
     // The model server, when one is configured, is asked from this blocking thread, under a
     // model slot; without a free slot the writer's own text stands.
     let model = req.state.config.llm.clone().map(|config| {
