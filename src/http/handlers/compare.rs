@@ -6,6 +6,8 @@ use crate::http::error::ApiError;
 use crate::reply::Reply;
 
 pub fn compare(req: &mut Req) -> Result<Reply, ApiError> {
+    // Before the dimension filters, which take every parameter left.
+    req.read_as_of()?;
     let query = compare_query(req)?;
     let (comparison, sources) = compare::compare(req.store()?, &req.state.catalogue, &query)?;
     let data = crate::json_text::written(|out| comparison.write_json(out));
@@ -28,7 +30,6 @@ pub fn compare_query(req: &mut Req) -> Result<CompareQuery, ApiError> {
     }
     let dataset = req.query.require("dataset")?;
     let period = req.query.take_period("period")?;
-    req.read_as_of()?;
     let filters = req.query.take_rest();
     Ok(CompareQuery {
         regions,
