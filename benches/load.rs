@@ -25,6 +25,8 @@ use serde::Serialize;
 
 #[path = "load/analytics.rs"]
 mod analytics;
+#[path = "load/as_of.rs"]
+mod as_of;
 #[path = "../tests/it/child_memory.rs"]
 mod child_memory;
 #[path = "load/explorer.rs"]
@@ -259,6 +261,17 @@ fn bench() -> Result<()> {
             for c in explorer::checks(&explorer) {
                 print_check(&c);
             }
+            return Ok(());
+        }
+        Ok("as_of") => {
+            let result = as_of::run(&ctx, &target_dir)?;
+            as_of::print(&result);
+            for c in as_of::checks(&result) {
+                print_check(&c);
+            }
+            let json_path = target_dir.join("bench-as-of.json");
+            fs::write(&json_path, serde_json::to_string_pretty(&result)? + "\n")?;
+            println!("\nresults written to {}", json_path.display());
             return Ok(());
         }
         Ok("analytics") => {
