@@ -6,6 +6,7 @@ figures as DataFrames, exports streamed."""
 from __future__ import annotations
 
 import csv
+import datetime
 import ssl
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -23,7 +24,7 @@ from regintel_client.api.analytics import (
     get_briefing,
     list_briefings,
 )
-from regintel_client.api.citations import get_citation
+from regintel_client.api.citations import get_citation, list_citation_revisions
 from regintel_client.api.datasets import get_dataset, list_dataset_changes, list_dataset_snapshots, list_datasets
 from regintel_client.api.regions import compare_regions, get_region, get_region_profile, list_regions
 from regintel_client.api.webhooks import list_webhook_deliveries, list_webhooks
@@ -31,10 +32,13 @@ from regintel_client.models import (
     Briefing,
     BriefingListItem,
     BriefingRequest,
+    BriefingRequestAsOfBasis,
     BriefingRequestBriefingType,
     CitationDetail,
+    CitationRevision,
     CitedSnapshot,
     ClassificationCitation,
+    CompareRegionsAsOfBasis,
     CompareRegionsResponse200,
     CorrelationMatrixMethod,
     CorrelationMatrixResponse200,
@@ -44,11 +48,15 @@ from regintel_client.models import (
     DatasetDetail,
     DatasetSummary,
     GetBriefingResponse200,
+    GetCitationAsOfBasis,
     GetCitationResponse200,
     GetDatasetResponse200,
+    GetRegionAsOfBasis,
+    GetRegionProfileAsOfBasis,
     GetRegionProfileResponse200,
     GetRegionResponse200,
     ListBriefingsResponse200,
+    ListCitationRevisionsResponse200,
     ListDatasetChangesResponse200,
     ListDatasetSnapshotsResponse200,
     ListDatasetsResponse200,
@@ -100,6 +108,28 @@ def _enum(kind: type[E], value: str | E, name: str) -> E:
 
 def _given(value: M | None) -> M | Unset:
     return UNSET if value is None else value
+
+
+Moment = str | datetime.date | datetime.datetime
+"""A moment to read as of: an RFC 3339 string or a date (`"2026-03-01"`, the end of that day UTC),
+a `datetime.date`, or a timezone-aware `datetime.datetime`."""
+
+
+def _moment(value: Moment | None) -> str | Unset:
+    """`as_of` as the API takes it; a naive datetime is refused rather than guessed at."""
+    if value is None:
+        return UNSET
+    if isinstance(value, datetime.datetime):
+        if value.tzinfo is None:
+            raise ValueError("as_of: give a timezone-aware datetime (or a date, or an RFC 3339 string)")
+        return value.astimezone(datetime.timezone.utc).isoformat().replace("+00:00", "Z")
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    return value
+
+
+def _basis(kind: type[E], value: str | None) -> E | Unset:
+    return UNSET if value is None else _enum(kind, value, "as_of_basis")
 
 
 def _lines(chunks: Iterable[str]) -> Iterator[str]:
@@ -262,35 +292,71 @@ class Client:
             ListRegionsResponse200.from_dict,
         )
 
-    def region(self, code: str) -> Answer[RegionDetail]:
-        """A region: its name, level, NUTS editions, parent and children."""
-        answer = self._get(get_region._get_kwargs(code), GetRegionResponse200.from_dict)
+    def region(self, code: str, *, as_of: Moment | None = None, as_of_basis: str | None = None) -> Answer[RegionDetail]:
+        """A region: its name, level, NUTS editions, parent and children. `as_of` (and
+        `as_of_basis`, "imported" or "published"): as this server answered at that moment,
+        `meta.as_of` saying which snapshots were read."""
+        request = get_region._get_kwargs(
+            code, as_of=_moment(as_of), as_of_basis=_basis(GetRegionAsOfBasis, as_of_basis)
+        )
+        answer = self._get(request, GetRegionResponse200.from_dict)
         return Answer(answer.data, answer.meta)
 
-    def profile(self, code: str) -> ProfileAnswer:
+    def profile(self, code: str, *, as_of: Moment | None = None, as_of_basis: str | None = None) -> ProfileAnswer:
         """A region's profile: each headline indicator with its history and latest value, every
-        value cited. `.to_dataframe()` gives one row per indicator and period."""
-        answer = self._get(get_region_profile._get_kwargs(code), GetRegionProfileResponse200.from_dict)
+        value cited. `.to_dataframe()` gives one row per indicator and period. `as_of`: the
+        profile as it stood then (see `region`)."""
+        request = get_region_profile._get_kwargs(
+            code, as_of=_moment(as_of), as_of_basis=_basis(GetRegionProfileAsOfBasis, as_of_basis)
+        )
+        answer = self._get(request, GetRegionProfileResponse200.from_dict)
         return ProfileAnswer(answer.data, answer.meta)
 
     def compare(
-        self, regions: str | Sequence[str], dataset: str, *, period: str | None = None, unit: str | None = None
+        self,
+        regions: str | Sequence[str],
+        dataset: str,
+        *,
+        period: str | None = None,
+        unit: str | None = None,
+        as_of: Moment | None = None,
+        as_of_basis: str | None = None,
     ) -> ComparisonAnswer:
         """One dataset's headline series (or `unit`) across `regions` (a list, or
-        comma-separated), ranked, at the latest period they share or `period`."""
+        comma-separated), ranked, at the latest period they share or `period`. `as_of`: the
+        comparison as it stood then (see `region`)."""
         request = compare_regions._get_kwargs(
-            regions=_listed(regions), dataset=dataset, period=_given(period), unit=_given(unit)
+            regions=_listed(regions),
+            dataset=dataset,
+            period=_given(period),
+            unit=_given(unit),
+            as_of=_moment(as_of),
+            as_of_basis=_basis(CompareRegionsAsOfBasis, as_of_basis),
         )
         answer = self._get(request, CompareRegionsResponse200.from_dict)
         return ComparisonAnswer(answer.data, answer.meta)
 
     # Citations and datasets.
 
-    def citation(self, citation_id: str) -> Answer[CitationDetail | ClassificationCitation | SnapshotCitation]:
+    def citation(
+        self, citation_id: str, *, as_of: Moment | None = None, as_of_basis: str | None = None
+    ) -> Answer[CitationDetail | ClassificationCitation | SnapshotCitation]:
         """What a citation id stands for: the row as published (or a region's classification, or
-        a snapshot), its source file with line and SHA-256, and how to verify it."""
-        answer = self._get(get_citation._get_kwargs(citation_id), GetCitationResponse200.from_dict)
+        a snapshot), its source file with line and SHA-256, and how to verify it. `as_of`: with
+        the revision that stood then (see `region`)."""
+        request = get_citation._get_kwargs(
+            citation_id, as_of=_moment(as_of), as_of_basis=_basis(GetCitationAsOfBasis, as_of_basis)
+        )
+        answer = self._get(request, GetCitationResponse200.from_dict)
         return Answer(answer.data, answer.meta)
+
+    def revisions(self, citation_id: str, *, page_size: int = 100) -> Iterator[CitationRevision]:
+        """Every value the observation behind a citation has had, oldest first, each with its
+        snapshot's import and publication times and when it was current; all pages."""
+        return self._pages(
+            lambda cursor: list_citation_revisions._get_kwargs(citation_id, limit=page_size, cursor=cursor),
+            ListCitationRevisionsResponse200.from_dict,
+        )
 
     def datasets(self, *, page_size: int = 100) -> Iterator[DatasetSummary]:
         """Every dataset this caller may read (an account's private ones included), all pages."""
@@ -353,13 +419,23 @@ class Client:
         answer = self._get(request, CorrelationMatrixResponse200.from_dict)
         return MatrixAnswer(answer.data, answer.meta)
 
-    def create_briefing(self, region: str, briefing_type: str | BriefingRequestBriefingType) -> Answer[Briefing]:
+    def create_briefing(
+        self,
+        region: str,
+        briefing_type: str | BriefingRequestBriefingType,
+        *,
+        as_of: Moment | None = None,
+        as_of_basis: str | None = None,
+    ) -> Answer[Briefing]:
         """A briefing on `region` (institutional accounts): prose whose every number is a claim
-        checked against cited rows. Never sent twice, whatever the answer."""
+        checked against cited rows. Never sent twice, whatever the answer. `as_of`: written from
+        the data as they stood then (see `region`)."""
         self._authenticated()
         body = BriefingRequest(
             briefing_type=_enum(BriefingRequestBriefingType, briefing_type, "briefing_type"),
             region_nuts_code=region,
+            as_of=_moment(as_of),
+            as_of_basis=_basis(BriefingRequestAsOfBasis, as_of_basis),
         )
         response = self._send(create_briefing._get_kwargs(body=body), idempotent=False)
         answer = CreateBriefingResponse201.from_dict(response.json())

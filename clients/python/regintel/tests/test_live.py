@@ -41,6 +41,20 @@ def test_a_profile_as_a_dataframe_holds_every_cited_value(api: Client) -> None:
     assert df["period_start"].notna().all()
 
 
+def test_a_figure_read_as_of_a_moment_and_its_revisions(api: Client) -> None:
+    cited = api.compare(["DE21", "FR10"], "tgs00010").data.regions[0].value.citation
+    revisions = list(api.revisions(cited))
+    assert [r.id for r in revisions if r.is_current] == [cited]
+    then = revisions[-1].imported_at
+    answer = api.compare(["DE21", "FR10"], "tgs00010", as_of=then)
+    assert answer.data.regions[0].value.citation == cited
+    assert answer.meta.as_of.basis == "imported"
+    assert [d.dataset for d in answer.meta.as_of.datasets] == ["tgs00010"]
+    with pytest.raises(regintel.NotFoundError) as before:
+        api.compare(["DE21", "FR10"], "tgs00010", as_of="2001-01-01")
+    assert before.value.code == "not_held_yet"
+
+
 def test_documented_errors_raise_with_the_envelope(api: Client) -> None:
     with pytest.raises(regintel.NotFoundError) as raised:
         api.profile("DE2X")

@@ -149,6 +149,31 @@ def test_lists_are_sent_comma_separated_and_enums_taken_as_strings() -> None:
         client.create_briefing("DE21", "economics")
 
 
+def test_as_of_is_sent_as_the_api_reads_it() -> None:
+    server = Server(httpx.Response(500, json={}))
+    client = server.client(retries=0)
+    moments = [
+        ("2026-03-01", "2026-03-01"),
+        (datetime.date(2026, 3, 1), "2026-03-01"),
+        (datetime.datetime(2026, 3, 1, 13, 0, tzinfo=datetime.timezone(datetime.timedelta(hours=1))), "2026-03-01T12:00:00Z"),
+    ]
+    for given, sent in moments:
+        with pytest.raises(regintel.ServerError):
+            client.profile("DE21", as_of=given)
+        assert server.requests[-1].url.params["as_of"] == sent
+    with pytest.raises(regintel.ServerError):
+        client.compare(["DE21", "FR10"], "tgs00010", as_of="2026-03-01", as_of_basis="published")
+    assert server.requests[-1].url.params["as_of_basis"] == "published"
+    with pytest.raises(regintel.ServerError):
+        client.citation("cit_aaaaaaaaaaaaaaaaaaaa")
+    assert "as_of" not in server.requests[-1].url.params
+    assert "as_of_basis" not in server.requests[-1].url.params
+    with pytest.raises(ValueError, match="timezone-aware"):
+        client.profile("DE21", as_of=datetime.datetime(2026, 3, 1, 12, 0))
+    with pytest.raises(ValueError, match="'vintage'"):
+        client.profile("DE21", as_of="2026-03-01", as_of_basis="vintage")
+
+
 def test_a_list_is_iterated_over_every_page() -> None:
     def page(request: httpx.Request) -> httpx.Response:
         cursor = request.url.params.get("cursor")

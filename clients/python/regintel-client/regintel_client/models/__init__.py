@@ -6,7 +6,12 @@ from .api_key import ApiKey
 from .api_key_event_data import ApiKeyEventData
 from .api_key_event_data_links import ApiKeyEventDataLinks
 from .api_key_status import ApiKeyStatus
+from .as_of_meta import AsOfMeta
+from .as_of_meta_basis import AsOfMetaBasis
+from .as_of_meta_datasets_item import AsOfMetaDatasetsItem
 from .briefing import Briefing
+from .briefing_as_of import BriefingAsOf
+from .briefing_as_of_basis import BriefingAsOfBasis
 from .briefing_breaks_item import BriefingBreaksItem
 from .briefing_briefing_type import BriefingBriefingType
 from .briefing_created_data import BriefingCreatedData
@@ -17,6 +22,7 @@ from .briefing_list_item import BriefingListItem
 from .briefing_list_item_briefing_type import BriefingListItemBriefingType
 from .briefing_region import BriefingRegion
 from .briefing_request import BriefingRequest
+from .briefing_request_as_of_basis import BriefingRequestAsOfBasis
 from .briefing_request_briefing_type import BriefingRequestBriefingType
 from .briefing_revisions import BriefingRevisions
 from .briefing_revisions_superseded_item import BriefingRevisionsSupersededItem
@@ -27,7 +33,10 @@ from .bucket import Bucket
 from .citation_detail import CitationDetail
 from .citation_detail_dataset import CitationDetailDataset
 from .citation_detail_dimensions import CitationDetailDimensions
+from .citation_detail_links import CitationDetailLinks
 from .citation_detail_region import CitationDetailRegion
+from .citation_revision import CitationRevision
+from .citation_revision_current_item import CitationRevisionCurrentItem
 from .cited import Cited
 from .cited_snapshot import CitedSnapshot
 from .claim import Claim
@@ -39,6 +48,7 @@ from .classification_citation import ClassificationCitation
 from .classification_citation_fields_item import ClassificationCitationFieldsItem
 from .classification_citation_file import ClassificationCitationFile
 from .code_label import CodeLabel
+from .compare_regions_as_of_basis import CompareRegionsAsOfBasis
 from .compare_regions_response_200 import CompareRegionsResponse200
 from .comparison import Comparison
 from .comparison_dataset import ComparisonDataset
@@ -95,8 +105,11 @@ from .error_details import ErrorDetails
 from .error_envelope import ErrorEnvelope
 from .flag import Flag
 from .get_briefing_response_200 import GetBriefingResponse200
+from .get_citation_as_of_basis import GetCitationAsOfBasis
 from .get_citation_response_200 import GetCitationResponse200
 from .get_dataset_response_200 import GetDatasetResponse200
+from .get_region_as_of_basis import GetRegionAsOfBasis
+from .get_region_profile_as_of_basis import GetRegionProfileAsOfBasis
 from .get_region_profile_response_200 import GetRegionProfileResponse200
 from .get_region_response_200 import GetRegionResponse200
 from .get_usage_response_200 import GetUsageResponse200
@@ -108,6 +121,7 @@ from .indicator import Indicator
 from .indicator_series import IndicatorSeries
 from .list_api_keys_response_200 import ListApiKeysResponse200
 from .list_briefings_response_200 import ListBriefingsResponse200
+from .list_citation_revisions_response_200 import ListCitationRevisionsResponse200
 from .list_dataset_changes_response_200 import ListDatasetChangesResponse200
 from .list_dataset_snapshots_response_200 import ListDatasetSnapshotsResponse200
 from .list_datasets_response_200 import ListDatasetsResponse200
@@ -134,6 +148,7 @@ from .region_values import RegionValues
 from .replay_webhook_events import ReplayWebhookEvents
 from .replay_webhook_events_response_202 import ReplayWebhookEventsResponse202
 from .resend_webhook_delivery_response_202 import ResendWebhookDeliveryResponse202
+from .revision_moment import RevisionMoment
 from .rotate_webhook_secret_response_200 import RotateWebhookSecretResponse200
 from .row_change import RowChange
 from .row_change_change import RowChangeChange
@@ -187,7 +202,12 @@ __all__ = (
     "ApiKeyEventData",
     "ApiKeyEventDataLinks",
     "ApiKeyStatus",
+    "AsOfMeta",
+    "AsOfMetaBasis",
+    "AsOfMetaDatasetsItem",
     "Briefing",
+    "BriefingAsOf",
+    "BriefingAsOfBasis",
     "BriefingBreaksItem",
     "BriefingBriefingType",
     "BriefingCreatedData",
@@ -198,6 +218,7 @@ __all__ = (
     "BriefingListItemBriefingType",
     "BriefingRegion",
     "BriefingRequest",
+    "BriefingRequestAsOfBasis",
     "BriefingRequestBriefingType",
     "BriefingRevisions",
     "BriefingRevisionsSupersededItem",
@@ -208,7 +229,10 @@ __all__ = (
     "CitationDetail",
     "CitationDetailDataset",
     "CitationDetailDimensions",
+    "CitationDetailLinks",
     "CitationDetailRegion",
+    "CitationRevision",
+    "CitationRevisionCurrentItem",
     "Cited",
     "CitedSnapshot",
     "Claim",
@@ -220,6 +244,7 @@ __all__ = (
     "ClassificationCitationFieldsItem",
     "ClassificationCitationFile",
     "CodeLabel",
+    "CompareRegionsAsOfBasis",
     "CompareRegionsResponse200",
     "Comparison",
     "ComparisonDataset",
@@ -276,8 +301,11 @@ __all__ = (
     "ErrorEnvelope",
     "Flag",
     "GetBriefingResponse200",
+    "GetCitationAsOfBasis",
     "GetCitationResponse200",
     "GetDatasetResponse200",
+    "GetRegionAsOfBasis",
+    "GetRegionProfileAsOfBasis",
     "GetRegionProfileResponse200",
     "GetRegionResponse200",
     "GetUsageResponse200",
@@ -289,6 +317,7 @@ __all__ = (
     "IndicatorSeries",
     "ListApiKeysResponse200",
     "ListBriefingsResponse200",
+    "ListCitationRevisionsResponse200",
     "ListDatasetChangesResponse200",
     "ListDatasetSnapshotsResponse200",
     "ListDatasetsResponse200",
@@ -315,6 +344,7 @@ __all__ = (
     "ReplayWebhookEvents",
     "ReplayWebhookEventsResponse202",
     "ResendWebhookDeliveryResponse202",
+    "RevisionMoment",
     "RotateWebhookSecretResponse200",
     "RowChange",
     "RowChangeChange",

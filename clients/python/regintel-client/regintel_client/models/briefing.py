@@ -11,6 +11,7 @@ from ..models.briefing_briefing_type import BriefingBriefingType
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.briefing_as_of import BriefingAsOf
     from ..models.briefing_breaks_item import BriefingBreaksItem
     from ..models.briefing_generator import BriefingGenerator
     from ..models.briefing_region import BriefingRegion
@@ -37,6 +38,7 @@ class Briefing:
         sections (list[BriefingSectionsItem]):
         title (str):
         verification (BriefingVerification):
+        as_of (BriefingAsOf | Unset):
         breaks (list[BriefingBreaksItem] | Unset): The breaks in series the text names (a value flagged b), each with
             its row.
         revisions (BriefingRevisions | Unset):
@@ -52,6 +54,7 @@ class Briefing:
     sections: list[BriefingSectionsItem]
     title: str
     verification: BriefingVerification
+    as_of: BriefingAsOf | Unset = UNSET
     breaks: list[BriefingBreaksItem] | Unset = UNSET
     revisions: BriefingRevisions | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -83,6 +86,10 @@ class Briefing:
 
         verification = self.verification.to_dict()
 
+        as_of: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.as_of, Unset):
+            as_of = self.as_of.to_dict()
+
         breaks: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.breaks, Unset):
             breaks = []
@@ -110,6 +117,8 @@ class Briefing:
                 "verification": verification,
             }
         )
+        if as_of is not UNSET:
+            field_dict["as_of"] = as_of
         if breaks is not UNSET:
             field_dict["breaks"] = breaks
         if revisions is not UNSET:
@@ -119,6 +128,7 @@ class Briefing:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.briefing_as_of import BriefingAsOf  # noqa: PLC0415
         from ..models.briefing_breaks_item import BriefingBreaksItem  # noqa: PLC0415
         from ..models.briefing_generator import BriefingGenerator  # noqa: PLC0415
         from ..models.briefing_region import BriefingRegion  # noqa: PLC0415
@@ -158,6 +168,13 @@ class Briefing:
 
         verification = BriefingVerification.from_dict(d.pop("verification"))
 
+        _as_of = d.pop("as_of", UNSET)
+        as_of: BriefingAsOf | Unset
+        if isinstance(_as_of, Unset):
+            as_of = UNSET
+        else:
+            as_of = BriefingAsOf.from_dict(_as_of)
+
         _breaks = d.pop("breaks", UNSET)
         breaks: list[BriefingBreaksItem] | Unset = UNSET
         if _breaks is not UNSET:
@@ -185,6 +202,7 @@ class Briefing:
             sections=sections,
             title=title,
             verification=verification,
+            as_of=as_of,
             breaks=breaks,
             revisions=revisions,
         )

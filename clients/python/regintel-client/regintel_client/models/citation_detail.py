@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.citation_detail_dataset import CitationDetailDataset
     from ..models.citation_detail_dimensions import CitationDetailDimensions
+    from ..models.citation_detail_links import CitationDetailLinks
     from ..models.citation_detail_region import CitationDetailRegion
     from ..models.flag import Flag
     from ..models.location import Location
@@ -31,6 +32,7 @@ class CitationDetail:
         flags (list[Flag]):
         how_to_verify (str):
         id (str):
+        links (CitationDetailLinks):
         location (Location | None): Where the file shows the value; null for a withdrawal (the file does not hold it).
         period (str):
         region (CitationDetailRegion):
@@ -51,6 +53,7 @@ class CitationDetail:
     flags: list[Flag]
     how_to_verify: str
     id: str
+    links: CitationDetailLinks
     location: Location | None
     period: str
     region: CitationDetailRegion
@@ -81,6 +84,8 @@ class CitationDetail:
         how_to_verify = self.how_to_verify
 
         id = self.id
+
+        links = self.links.to_dict()
 
         location: dict[str, Any] | None
         if isinstance(self.location, Location):
@@ -125,6 +130,7 @@ class CitationDetail:
                 "flags": flags,
                 "how_to_verify": how_to_verify,
                 "id": id,
+                "links": links,
                 "location": location,
                 "period": period,
                 "region": region,
@@ -145,6 +151,7 @@ class CitationDetail:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.citation_detail_dataset import CitationDetailDataset  # noqa: PLC0415
         from ..models.citation_detail_dimensions import CitationDetailDimensions  # noqa: PLC0415
+        from ..models.citation_detail_links import CitationDetailLinks  # noqa: PLC0415
         from ..models.citation_detail_region import CitationDetailRegion  # noqa: PLC0415
         from ..models.flag import Flag  # noqa: PLC0415
         from ..models.location import Location  # noqa: PLC0415
@@ -168,6 +175,8 @@ class CitationDetail:
         how_to_verify = d.pop("how_to_verify")
 
         id = d.pop("id")
+
+        links = CitationDetailLinks.from_dict(d.pop("links"))
 
         def _parse_location(data: object) -> Location | None:
             if data is None:
@@ -239,6 +248,7 @@ class CitationDetail:
             flags=flags,
             how_to_verify=how_to_verify,
             id=id,
+            links=links,
             location=location,
             period=period,
             region=region,

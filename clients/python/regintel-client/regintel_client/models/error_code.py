@@ -13,6 +13,7 @@ class ErrorCode(StrEnum):
     METHOD_NOT_ALLOWED = "method_not_allowed"
     MISSING_CREDENTIAL = "missing_credential"
     NOT_FOUND = "not_found"
+    NOT_HELD_YET = "not_held_yet"
     PAYLOAD_TOO_LARGE = "payload_too_large"
     RATE_LIMIT_EXCEEDED = "rate_limit_exceeded"
     REQUEST_TIMEOUT = "request_timeout"

@@ -11,6 +11,7 @@ from ..models.meta_access import MetaAccess
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.as_of_meta import AsOfMeta
     from ..models.meta_citations import MetaCitations
 
 
@@ -27,6 +28,7 @@ class ListMeta:
         request_id (str):
         limit (int): Items per page, as asked or the list's default.
         next_cursor (None | str): Pass as `cursor` for the next page; null on the last.
+        as_of (AsOfMeta | Unset):
         citations (MetaCitations | Unset): Every citation id used in data, in short form.
         snapshots (list[str] | Unset): Snapshots (imports) the data comes from.
         total (int | Unset): Items in the whole list (where counting them is cheap).
@@ -38,6 +40,7 @@ class ListMeta:
     request_id: str
     limit: int
     next_cursor: None | str
+    as_of: AsOfMeta | Unset = UNSET
     citations: MetaCitations | Unset = UNSET
     snapshots: list[str] | Unset = UNSET
     total: int | Unset = UNSET
@@ -56,6 +59,10 @@ class ListMeta:
 
         next_cursor: None | str
         next_cursor = self.next_cursor
+
+        as_of: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.as_of, Unset):
+            as_of = self.as_of.to_dict()
 
         citations: dict[str, Any] | Unset = UNSET
         if not isinstance(self.citations, Unset):
@@ -79,6 +86,8 @@ class ListMeta:
                 "next_cursor": next_cursor,
             }
         )
+        if as_of is not UNSET:
+            field_dict["as_of"] = as_of
         if citations is not UNSET:
             field_dict["citations"] = citations
         if snapshots is not UNSET:
@@ -90,6 +99,7 @@ class ListMeta:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.as_of_meta import AsOfMeta  # noqa: PLC0415
         from ..models.meta_citations import MetaCitations  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -112,6 +122,13 @@ class ListMeta:
 
         next_cursor = _parse_next_cursor(d.pop("next_cursor"))
 
+        _as_of = d.pop("as_of", UNSET)
+        as_of: AsOfMeta | Unset
+        if isinstance(_as_of, Unset):
+            as_of = UNSET
+        else:
+            as_of = AsOfMeta.from_dict(_as_of)
+
         _citations = d.pop("citations", UNSET)
         citations: MetaCitations | Unset
         if isinstance(_citations, Unset):
@@ -130,6 +147,7 @@ class ListMeta:
             request_id=request_id,
             limit=limit,
             next_cursor=next_cursor,
+            as_of=as_of,
             citations=citations,
             snapshots=snapshots,
             total=total,

@@ -11,6 +11,7 @@ from ..models.meta_access import MetaAccess
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.as_of_meta import AsOfMeta
     from ..models.meta_citations import MetaCitations
 
 
@@ -25,6 +26,7 @@ class Meta:
         api_version (Literal['v1']):
         generated_at (datetime.datetime):
         request_id (str):
+        as_of (AsOfMeta | Unset):
         citations (MetaCitations | Unset): Every citation id used in data, in short form.
         snapshots (list[str] | Unset): Snapshots (imports) the data comes from.
     """
@@ -33,6 +35,7 @@ class Meta:
     api_version: Literal["v1"]
     generated_at: datetime.datetime
     request_id: str
+    as_of: AsOfMeta | Unset = UNSET
     citations: MetaCitations | Unset = UNSET
     snapshots: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -45,6 +48,10 @@ class Meta:
         generated_at = self.generated_at.isoformat()
 
         request_id = self.request_id
+
+        as_of: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.as_of, Unset):
+            as_of = self.as_of.to_dict()
 
         citations: dict[str, Any] | Unset = UNSET
         if not isinstance(self.citations, Unset):
@@ -64,6 +71,8 @@ class Meta:
                 "request_id": request_id,
             }
         )
+        if as_of is not UNSET:
+            field_dict["as_of"] = as_of
         if citations is not UNSET:
             field_dict["citations"] = citations
         if snapshots is not UNSET:
@@ -73,6 +82,7 @@ class Meta:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.as_of_meta import AsOfMeta  # noqa: PLC0415
         from ..models.meta_citations import MetaCitations  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -85,6 +95,13 @@ class Meta:
         generated_at = datetime.datetime.fromisoformat(d.pop("generated_at"))
 
         request_id = d.pop("request_id")
+
+        _as_of = d.pop("as_of", UNSET)
+        as_of: AsOfMeta | Unset
+        if isinstance(_as_of, Unset):
+            as_of = UNSET
+        else:
+            as_of = AsOfMeta.from_dict(_as_of)
 
         _citations = d.pop("citations", UNSET)
         citations: MetaCitations | Unset
@@ -100,6 +117,7 @@ class Meta:
             api_version=api_version,
             generated_at=generated_at,
             request_id=request_id,
+            as_of=as_of,
             citations=citations,
             snapshots=snapshots,
         )

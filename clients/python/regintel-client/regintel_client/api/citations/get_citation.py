@@ -7,19 +7,36 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.get_citation_as_of_basis import GetCitationAsOfBasis
 from ...models.get_citation_response_200 import GetCitationResponse200
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     citation_id: str,
+    *,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetCitationAsOfBasis | Unset = GetCitationAsOfBasis.IMPORTED,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["as_of"] = as_of
+
+    json_as_of_basis: str | Unset = UNSET
+    if not isinstance(as_of_basis, Unset):
+        json_as_of_basis = as_of_basis.value
+
+    params["as_of_basis"] = json_as_of_basis
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/citations/{citation_id}".format(
             citation_id=quote(str(citation_id), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -93,6 +110,8 @@ def sync_detailed(
     citation_id: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetCitationAsOfBasis | Unset = GetCitationAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | GetCitationResponse200]:
     """Resolve a citation
 
@@ -107,6 +126,8 @@ def sync_detailed(
 
     Args:
         citation_id (str):
+        as_of (str | Unset):
+        as_of_basis (GetCitationAsOfBasis | Unset):  Default: GetCitationAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -118,6 +139,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         citation_id=citation_id,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = client.get_httpx_client().request(
@@ -131,6 +154,8 @@ def sync(
     citation_id: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetCitationAsOfBasis | Unset = GetCitationAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | GetCitationResponse200 | None:
     """Resolve a citation
 
@@ -145,6 +170,8 @@ def sync(
 
     Args:
         citation_id (str):
+        as_of (str | Unset):
+        as_of_basis (GetCitationAsOfBasis | Unset):  Default: GetCitationAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,6 +184,8 @@ def sync(
     return sync_detailed(
         citation_id=citation_id,
         client=client,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     ).parsed
 
 
@@ -164,6 +193,8 @@ async def asyncio_detailed(
     citation_id: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetCitationAsOfBasis | Unset = GetCitationAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | GetCitationResponse200]:
     """Resolve a citation
 
@@ -178,6 +209,8 @@ async def asyncio_detailed(
 
     Args:
         citation_id (str):
+        as_of (str | Unset):
+        as_of_basis (GetCitationAsOfBasis | Unset):  Default: GetCitationAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,6 +222,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         citation_id=citation_id,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -200,6 +235,8 @@ async def asyncio(
     citation_id: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetCitationAsOfBasis | Unset = GetCitationAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | GetCitationResponse200 | None:
     """Resolve a citation
 
@@ -214,6 +251,8 @@ async def asyncio(
 
     Args:
         citation_id (str):
+        as_of (str | Unset):
+        as_of_basis (GetCitationAsOfBasis | Unset):  Default: GetCitationAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -227,5 +266,7 @@ async def asyncio(
         await asyncio_detailed(
             citation_id=citation_id,
             client=client,
+            as_of=as_of,
+            as_of_basis=as_of_basis,
         )
     ).parsed

@@ -5,6 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.compare_regions_as_of_basis import CompareRegionsAsOfBasis
 from ...models.compare_regions_response_200 import CompareRegionsResponse200
 from ...models.error_envelope import ErrorEnvelope
 from ...types import UNSET, Response, Unset
@@ -16,6 +17,8 @@ def _get_kwargs(
     dataset: str,
     period: str | Unset = UNSET,
     unit: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: CompareRegionsAsOfBasis | Unset = CompareRegionsAsOfBasis.IMPORTED,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -27,6 +30,14 @@ def _get_kwargs(
     params["period"] = period
 
     params["unit"] = unit
+
+    params["as_of"] = as_of
+
+    json_as_of_basis: str | Unset = UNSET
+    if not isinstance(as_of_basis, Unset):
+        json_as_of_basis = as_of_basis.value
+
+    params["as_of_basis"] = json_as_of_basis
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -110,6 +121,8 @@ def sync_detailed(
     dataset: str,
     period: str | Unset = UNSET,
     unit: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: CompareRegionsAsOfBasis | Unset = CompareRegionsAsOfBasis.IMPORTED,
 ) -> Response[Any | CompareRegionsResponse200 | ErrorEnvelope]:
     """Compare regions
 
@@ -125,6 +138,8 @@ def sync_detailed(
         dataset (str):
         period (str | Unset):
         unit (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (CompareRegionsAsOfBasis | Unset):  Default: CompareRegionsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -139,6 +154,8 @@ def sync_detailed(
         dataset=dataset,
         period=period,
         unit=unit,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = client.get_httpx_client().request(
@@ -155,6 +172,8 @@ def sync(
     dataset: str,
     period: str | Unset = UNSET,
     unit: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: CompareRegionsAsOfBasis | Unset = CompareRegionsAsOfBasis.IMPORTED,
 ) -> Any | CompareRegionsResponse200 | ErrorEnvelope | None:
     """Compare regions
 
@@ -170,6 +189,8 @@ def sync(
         dataset (str):
         period (str | Unset):
         unit (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (CompareRegionsAsOfBasis | Unset):  Default: CompareRegionsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -185,6 +206,8 @@ def sync(
         dataset=dataset,
         period=period,
         unit=unit,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     ).parsed
 
 
@@ -195,6 +218,8 @@ async def asyncio_detailed(
     dataset: str,
     period: str | Unset = UNSET,
     unit: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: CompareRegionsAsOfBasis | Unset = CompareRegionsAsOfBasis.IMPORTED,
 ) -> Response[Any | CompareRegionsResponse200 | ErrorEnvelope]:
     """Compare regions
 
@@ -210,6 +235,8 @@ async def asyncio_detailed(
         dataset (str):
         period (str | Unset):
         unit (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (CompareRegionsAsOfBasis | Unset):  Default: CompareRegionsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -224,6 +251,8 @@ async def asyncio_detailed(
         dataset=dataset,
         period=period,
         unit=unit,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -238,6 +267,8 @@ async def asyncio(
     dataset: str,
     period: str | Unset = UNSET,
     unit: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: CompareRegionsAsOfBasis | Unset = CompareRegionsAsOfBasis.IMPORTED,
 ) -> Any | CompareRegionsResponse200 | ErrorEnvelope | None:
     """Compare regions
 
@@ -253,6 +284,8 @@ async def asyncio(
         dataset (str):
         period (str | Unset):
         unit (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (CompareRegionsAsOfBasis | Unset):  Default: CompareRegionsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -269,5 +302,7 @@ async def asyncio(
             dataset=dataset,
             period=period,
             unit=unit,
+            as_of=as_of,
+            as_of_basis=as_of_basis,
         )
     ).parsed

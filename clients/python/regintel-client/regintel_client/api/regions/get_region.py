@@ -7,19 +7,36 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.get_region_as_of_basis import GetRegionAsOfBasis
 from ...models.get_region_response_200 import GetRegionResponse200
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     region_code: str,
+    *,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetRegionAsOfBasis | Unset = GetRegionAsOfBasis.IMPORTED,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["as_of"] = as_of
+
+    json_as_of_basis: str | Unset = UNSET
+    if not isinstance(as_of_basis, Unset):
+        json_as_of_basis = as_of_basis.value
+
+    params["as_of_basis"] = json_as_of_basis
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/regions/{region_code}".format(
             region_code=quote(str(region_code), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -93,6 +110,8 @@ def sync_detailed(
     region_code: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetRegionAsOfBasis | Unset = GetRegionAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | GetRegionResponse200]:
     """One region
 
@@ -100,6 +119,8 @@ def sync_detailed(
 
     Args:
         region_code (str):
+        as_of (str | Unset):
+        as_of_basis (GetRegionAsOfBasis | Unset):  Default: GetRegionAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -111,6 +132,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         region_code=region_code,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = client.get_httpx_client().request(
@@ -124,6 +147,8 @@ def sync(
     region_code: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetRegionAsOfBasis | Unset = GetRegionAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | GetRegionResponse200 | None:
     """One region
 
@@ -131,6 +156,8 @@ def sync(
 
     Args:
         region_code (str):
+        as_of (str | Unset):
+        as_of_basis (GetRegionAsOfBasis | Unset):  Default: GetRegionAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -143,6 +170,8 @@ def sync(
     return sync_detailed(
         region_code=region_code,
         client=client,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     ).parsed
 
 
@@ -150,6 +179,8 @@ async def asyncio_detailed(
     region_code: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetRegionAsOfBasis | Unset = GetRegionAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | GetRegionResponse200]:
     """One region
 
@@ -157,6 +188,8 @@ async def asyncio_detailed(
 
     Args:
         region_code (str):
+        as_of (str | Unset):
+        as_of_basis (GetRegionAsOfBasis | Unset):  Default: GetRegionAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -168,6 +201,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         region_code=region_code,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -179,6 +214,8 @@ async def asyncio(
     region_code: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetRegionAsOfBasis | Unset = GetRegionAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | GetRegionResponse200 | None:
     """One region
 
@@ -186,6 +223,8 @@ async def asyncio(
 
     Args:
         region_code (str):
+        as_of (str | Unset):
+        as_of_basis (GetRegionAsOfBasis | Unset):  Default: GetRegionAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -199,5 +238,7 @@ async def asyncio(
         await asyncio_detailed(
             region_code=region_code,
             client=client,
+            as_of=as_of,
+            as_of_basis=as_of_basis,
         )
     ).parsed

@@ -7,19 +7,36 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.get_region_profile_as_of_basis import GetRegionProfileAsOfBasis
 from ...models.get_region_profile_response_200 import GetRegionProfileResponse200
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     region_code: str,
+    *,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetRegionProfileAsOfBasis | Unset = GetRegionProfileAsOfBasis.IMPORTED,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["as_of"] = as_of
+
+    json_as_of_basis: str | Unset = UNSET
+    if not isinstance(as_of_basis, Unset):
+        json_as_of_basis = as_of_basis.value
+
+    params["as_of_basis"] = json_as_of_basis
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/regions/{region_code}/profile".format(
             region_code=quote(str(region_code), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -93,6 +110,8 @@ def sync_detailed(
     region_code: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetRegionProfileAsOfBasis | Unset = GetRegionProfileAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | GetRegionProfileResponse200]:
     """Region profile
 
@@ -103,6 +122,9 @@ def sync_detailed(
 
     Args:
         region_code (str):
+        as_of (str | Unset):
+        as_of_basis (GetRegionProfileAsOfBasis | Unset):  Default:
+            GetRegionProfileAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -114,6 +136,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         region_code=region_code,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = client.get_httpx_client().request(
@@ -127,6 +151,8 @@ def sync(
     region_code: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetRegionProfileAsOfBasis | Unset = GetRegionProfileAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | GetRegionProfileResponse200 | None:
     """Region profile
 
@@ -137,6 +163,9 @@ def sync(
 
     Args:
         region_code (str):
+        as_of (str | Unset):
+        as_of_basis (GetRegionProfileAsOfBasis | Unset):  Default:
+            GetRegionProfileAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -149,6 +178,8 @@ def sync(
     return sync_detailed(
         region_code=region_code,
         client=client,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     ).parsed
 
 
@@ -156,6 +187,8 @@ async def asyncio_detailed(
     region_code: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetRegionProfileAsOfBasis | Unset = GetRegionProfileAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | GetRegionProfileResponse200]:
     """Region profile
 
@@ -166,6 +199,9 @@ async def asyncio_detailed(
 
     Args:
         region_code (str):
+        as_of (str | Unset):
+        as_of_basis (GetRegionProfileAsOfBasis | Unset):  Default:
+            GetRegionProfileAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -177,6 +213,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         region_code=region_code,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -188,6 +226,8 @@ async def asyncio(
     region_code: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetRegionProfileAsOfBasis | Unset = GetRegionProfileAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | GetRegionProfileResponse200 | None:
     """Region profile
 
@@ -198,6 +238,9 @@ async def asyncio(
 
     Args:
         region_code (str):
+        as_of (str | Unset):
+        as_of_basis (GetRegionProfileAsOfBasis | Unset):  Default:
+            GetRegionProfileAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -211,5 +254,7 @@ async def asyncio(
         await asyncio_detailed(
             region_code=region_code,
             client=client,
+            as_of=as_of,
+            as_of_basis=as_of_basis,
         )
     ).parsed
