@@ -103,14 +103,21 @@ pub struct SearchRegions {
     pub country: Option<String>,
 }
 
+/// The moment a tool reads as of, where it takes one.
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct RegionCode {
-    #[schemars(description = "A NUTS region code, e.g. 'DE21' (Oberbayern).")]
-    pub region: String,
+pub struct Moment {
     #[schemars(
         description = "Answer as regintel would have at this moment: an RFC 3339 date-time or a date (its end, UTC), not later than now; now if absent."
     )]
     pub as_of: Option<String>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+pub struct RegionCode {
+    #[schemars(description = "A NUTS region code, e.g. 'DE21' (Oberbayern).")]
+    pub region: String,
+    #[serde(flatten)]
+    pub moment: Moment,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -121,20 +128,16 @@ pub struct Compare {
     pub dataset: String,
     #[schemars(description = "A period, e.g. '2022'; the latest the regions share if absent.")]
     pub period: Option<String>,
-    #[schemars(
-        description = "Answer as regintel would have at this moment: an RFC 3339 date-time or a date (its end, UTC), not later than now; now if absent."
-    )]
-    pub as_of: Option<String>,
+    #[serde(flatten)]
+    pub moment: Moment,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct CitationId {
     #[schemars(description = "A citation id from a result, e.g. 'cit_...'.")]
     pub citation: String,
-    #[schemars(
-        description = "Answer as regintel would have at this moment: an RFC 3339 date-time or a date (its end, UTC), not later than now; now if absent."
-    )]
-    pub as_of: Option<String>,
+    #[serde(flatten)]
+    pub moment: Moment,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -159,6 +162,8 @@ pub struct Matrix {
     pub datasets: Vec<String>,
     #[schemars(description = "'pearson' (default) or 'spearman'.")]
     pub method: Option<String>,
+    #[serde(flatten)]
+    pub moment: Moment,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -261,7 +266,7 @@ impl Tools {
         Parameters(r): Parameters<RegionCode>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let call = Call::to(&["regions", &r.region, "profile"]).with("as_of", r.as_of);
+        let call = Call::to(&["regions", &r.region, "profile"]).with("as_of", r.moment.as_of);
         self.answer(self.backend.get(call), &context).await
     }
 
@@ -278,7 +283,7 @@ impl Tools {
             .with_list("regions", &c.regions)
             .with("dataset", Some(&c.dataset))
             .with("period", c.period)
-            .with("as_of", c.as_of);
+            .with("as_of", c.moment.as_of);
         self.answer(self.backend.get(call), &context).await
     }
 
@@ -292,7 +297,7 @@ impl Tools {
         Parameters(c): Parameters<CitationId>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let call = Call::to(&["citations", &c.citation]).with("as_of", c.as_of);
+        let call = Call::to(&["citations", &c.citation]).with("as_of", c.moment.as_of);
         self.answer(self.backend.get(call), &context).await
     }
 
@@ -371,7 +376,8 @@ impl Tools {
             .with("nuts_code", Some(&m.region))
             .with_list("datasets", &m.datasets)
             .with("level", m.level)
-            .with("method", m.method);
+            .with("method", m.method)
+            .with("as_of", m.moment.as_of);
         self.answer(self.backend.get(call), &context).await
     }
 

@@ -289,6 +289,25 @@ async fn as_of_is_checked_and_a_dataset_not_held_yet_says_so() {
     s.get(&format!("/citations/{cited}?as_of=2001-01-01"))
         .await
         .error(404, "not_held_yet");
+    // A matrix naming it too; as of today, the matrix of now.
+    let matrix = "/intelligence/correlations/matrix?nuts_code=AT&datasets=tgs00010,tgs00007";
+    let key = s.account("matrix@example.org", Tier::Professional);
+    get(&s, &key, &format!("{matrix}&as_of=2001-01-01"))
+        .await
+        .error(404, "not_held_yet");
+    let date_now = &regintel::runtime::clock::rfc3339(regintel::runtime::clock::now_ms())[..10];
+    let now_matrix = get(&s, &key, matrix).await.json();
+    let then_matrix = get(&s, &key, &format!("{matrix}&as_of={date_now}"))
+        .await
+        .json();
+    assert_eq!(then_matrix["data"], now_matrix["data"]);
+    assert_eq!(
+        then_matrix["meta"]["as_of"]["datasets"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
     // A profile then had no figures at all.
     let profile = s.get("/regions/DE21/profile?as_of=2001-01-01").await.json();
     assert_eq!(profile["data"]["indicators"], json!([]), "{profile}");

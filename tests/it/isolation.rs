@@ -1037,7 +1037,7 @@ fn mcp_call(probe: &Probe) -> Option<Value> {
         ("GET", ["intelligence", "correlations", "matrix"]) => (
             "correlation_matrix",
             json!({"region": query.get("nuts_code"), "datasets": list("datasets"),
-                   "level": level, "method": query.get("method")}),
+                   "level": level, "method": query.get("method"), "as_of": query.get("as_of")}),
         ),
         ("POST", ["briefings"]) => {
             let body: Value = serde_json::from_slice(&probe.body).ok()?;

@@ -306,6 +306,7 @@ fn named_datasets(
         let dataset = store.dataset(code)?.ok_or_else(|| {
             Rejection::invalid("datasets", format!("no dataset with code {}", shown(code)))
         })?;
+        crate::domain::datasets::held_then(store, &dataset)?;
         if !seen.insert(dataset.id) {
             return Err(Rejection::invalid(
                 "datasets",

@@ -20,6 +20,7 @@ use crate::reply::{Reply, StreamChunk};
 /// `GET /intelligence/correlations/matrix?nuts_code=X[&level=L][&method=M][&datasets=A,B]
 /// [&series=A:dim=code,...][&period=P][&transform=log][&min_n=N]`.
 pub fn correlations(req: &mut Req) -> Result<Reply, ApiError> {
+    req.read_as_of()?;
     let query = matrix_query(req)?;
     req.no_more_params()?;
     let (matrix, sources) = correlations::matrix(req.store()?, &req.state.catalogue, &query)?;

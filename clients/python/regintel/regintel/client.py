@@ -40,6 +40,7 @@ from regintel_client.models import (
     ClassificationCitation,
     CompareRegionsAsOfBasis,
     CompareRegionsResponse200,
+    CorrelationMatrixAsOfBasis,
     CorrelationMatrixMethod,
     CorrelationMatrixResponse200,
     CorrelationMatrixTransform,
@@ -402,10 +403,12 @@ class Client:
         period: str | None = None,
         transform: str | CorrelationMatrixTransform = CorrelationMatrixTransform.NONE,
         min_n: int = 8,
+        as_of: Moment | None = None,
+        as_of_basis: str | None = None,
     ) -> MatrixAnswer:
         """Correlations between datasets (or series) across the regions below `nuts_code` at
         `level`, each cell with r, n and its caveats. `.to_dataframe()` gives one row per
-        cell."""
+        cell. `as_of`: from the values as they stood then (see `region`)."""
         request = correlation_matrix._get_kwargs(
             nuts_code=nuts_code,
             level=_given(level),
@@ -415,6 +418,8 @@ class Client:
             period=_given(period),
             transform=_enum(CorrelationMatrixTransform, transform, "transform"),
             min_n=min_n,
+            as_of=_moment(as_of),
+            as_of_basis=_basis(CorrelationMatrixAsOfBasis, as_of_basis),
         )
         answer = self._get(request, CorrelationMatrixResponse200.from_dict)
         return MatrixAnswer(answer.data, answer.meta)

@@ -55,6 +55,7 @@ from .comparison_dataset import ComparisonDataset
 from .comparison_dataset_series import ComparisonDatasetSeries
 from .comparison_period_basis import ComparisonPeriodBasis
 from .correlation_matrix import CorrelationMatrix
+from .correlation_matrix_as_of_basis import CorrelationMatrixAsOfBasis
 from .correlation_matrix_basis import CorrelationMatrixBasis
 from .correlation_matrix_caveats_item import CorrelationMatrixCaveatsItem
 from .correlation_matrix_caveats_item_details import CorrelationMatrixCaveatsItemDetails
@@ -251,6 +252,7 @@ __all__ = (
     "ComparisonDatasetSeries",
     "ComparisonPeriodBasis",
     "CorrelationMatrix",
+    "CorrelationMatrixAsOfBasis",
     "CorrelationMatrixBasis",
     "CorrelationMatrixCaveatsItem",
     "CorrelationMatrixCaveatsItemDetails",

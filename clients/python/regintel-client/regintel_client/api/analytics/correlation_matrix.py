@@ -5,6 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.correlation_matrix_as_of_basis import CorrelationMatrixAsOfBasis
 from ...models.correlation_matrix_method import CorrelationMatrixMethod
 from ...models.correlation_matrix_response_200 import CorrelationMatrixResponse200
 from ...models.correlation_matrix_transform import CorrelationMatrixTransform
@@ -22,6 +23,8 @@ def _get_kwargs(
     period: str | Unset = UNSET,
     transform: CorrelationMatrixTransform | Unset = CorrelationMatrixTransform.NONE,
     min_n: int | Unset = 8,
+    as_of: str | Unset = UNSET,
+    as_of_basis: CorrelationMatrixAsOfBasis | Unset = CorrelationMatrixAsOfBasis.IMPORTED,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -49,6 +52,14 @@ def _get_kwargs(
     params["transform"] = json_transform
 
     params["min_n"] = min_n
+
+    params["as_of"] = as_of
+
+    json_as_of_basis: str | Unset = UNSET
+    if not isinstance(as_of_basis, Unset):
+        json_as_of_basis = as_of_basis.value
+
+    params["as_of_basis"] = json_as_of_basis
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -136,6 +147,8 @@ def sync_detailed(
     period: str | Unset = UNSET,
     transform: CorrelationMatrixTransform | Unset = CorrelationMatrixTransform.NONE,
     min_n: int | Unset = 8,
+    as_of: str | Unset = UNSET,
+    as_of_basis: CorrelationMatrixAsOfBasis | Unset = CorrelationMatrixAsOfBasis.IMPORTED,
 ) -> Response[Any | CorrelationMatrixResponse200 | ErrorEnvelope]:
     """Correlation matrix for a region
 
@@ -181,6 +194,9 @@ def sync_detailed(
         period (str | Unset):
         transform (CorrelationMatrixTransform | Unset):  Default: CorrelationMatrixTransform.NONE.
         min_n (int | Unset):  Default: 8.
+        as_of (str | Unset):
+        as_of_basis (CorrelationMatrixAsOfBasis | Unset):  Default:
+            CorrelationMatrixAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -199,6 +215,8 @@ def sync_detailed(
         period=period,
         transform=transform,
         min_n=min_n,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = client.get_httpx_client().request(
@@ -219,6 +237,8 @@ def sync(
     period: str | Unset = UNSET,
     transform: CorrelationMatrixTransform | Unset = CorrelationMatrixTransform.NONE,
     min_n: int | Unset = 8,
+    as_of: str | Unset = UNSET,
+    as_of_basis: CorrelationMatrixAsOfBasis | Unset = CorrelationMatrixAsOfBasis.IMPORTED,
 ) -> Any | CorrelationMatrixResponse200 | ErrorEnvelope | None:
     """Correlation matrix for a region
 
@@ -264,6 +284,9 @@ def sync(
         period (str | Unset):
         transform (CorrelationMatrixTransform | Unset):  Default: CorrelationMatrixTransform.NONE.
         min_n (int | Unset):  Default: 8.
+        as_of (str | Unset):
+        as_of_basis (CorrelationMatrixAsOfBasis | Unset):  Default:
+            CorrelationMatrixAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -283,6 +306,8 @@ def sync(
         period=period,
         transform=transform,
         min_n=min_n,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     ).parsed
 
 
@@ -297,6 +322,8 @@ async def asyncio_detailed(
     period: str | Unset = UNSET,
     transform: CorrelationMatrixTransform | Unset = CorrelationMatrixTransform.NONE,
     min_n: int | Unset = 8,
+    as_of: str | Unset = UNSET,
+    as_of_basis: CorrelationMatrixAsOfBasis | Unset = CorrelationMatrixAsOfBasis.IMPORTED,
 ) -> Response[Any | CorrelationMatrixResponse200 | ErrorEnvelope]:
     """Correlation matrix for a region
 
@@ -342,6 +369,9 @@ async def asyncio_detailed(
         period (str | Unset):
         transform (CorrelationMatrixTransform | Unset):  Default: CorrelationMatrixTransform.NONE.
         min_n (int | Unset):  Default: 8.
+        as_of (str | Unset):
+        as_of_basis (CorrelationMatrixAsOfBasis | Unset):  Default:
+            CorrelationMatrixAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -360,6 +390,8 @@ async def asyncio_detailed(
         period=period,
         transform=transform,
         min_n=min_n,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -378,6 +410,8 @@ async def asyncio(
     period: str | Unset = UNSET,
     transform: CorrelationMatrixTransform | Unset = CorrelationMatrixTransform.NONE,
     min_n: int | Unset = 8,
+    as_of: str | Unset = UNSET,
+    as_of_basis: CorrelationMatrixAsOfBasis | Unset = CorrelationMatrixAsOfBasis.IMPORTED,
 ) -> Any | CorrelationMatrixResponse200 | ErrorEnvelope | None:
     """Correlation matrix for a region
 
@@ -423,6 +457,9 @@ async def asyncio(
         period (str | Unset):
         transform (CorrelationMatrixTransform | Unset):  Default: CorrelationMatrixTransform.NONE.
         min_n (int | Unset):  Default: 8.
+        as_of (str | Unset):
+        as_of_basis (CorrelationMatrixAsOfBasis | Unset):  Default:
+            CorrelationMatrixAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -443,5 +480,7 @@ async def asyncio(
             period=period,
             transform=transform,
             min_n=min_n,
+            as_of=as_of,
+            as_of_basis=as_of_basis,
         )
     ).parsed
