@@ -519,7 +519,14 @@ FROM observations r JOIN observations x ON x.superseded_by = r.citation_id
 WHERE x.snapshot_id > r.snapshot_id
 GROUP BY r.id, r.series_id, r.region_code, r.owner_account_id, r.until_snapshot_id;
 UPDATE observations SET until_snapshot_id =
-    (SELECT min(n.snapshot_id) FROM observations n
-     WHERE n.series_id = observations.series_id AND n.region_code = observations.region_code
-       AND n.period = observations.period AND n.snapshot_id > observations.snapshot_id)
+    (SELECT min(later.snapshot_id) FROM
+        (SELECT n.snapshot_id FROM observations n
+         WHERE n.series_id = observations.series_id AND n.region_code = observations.region_code
+           AND n.period = observations.period AND n.superseded_by IS NULL
+           AND n.snapshot_id > observations.snapshot_id
+         UNION ALL
+         SELECT n.snapshot_id FROM observations n
+         WHERE n.series_id = observations.series_id AND n.region_code = observations.region_code
+           AND n.period = observations.period AND n.superseded_by IS NOT NULL
+           AND n.snapshot_id > observations.snapshot_id) AS later)
 WHERE id IN (SELECT observation_id FROM observation_spans);

@@ -589,7 +589,9 @@ UPDATE observations SET until_snapshot_id = coalesce(
     snapshot_id)
 WHERE until_snapshot_id <= snapshot_id;
 -- The revived row: current again from its revival (its latest stretch), its first stretch
--- ending where the next row of its cell began.
+-- ending where the next row of its cell began (found through the indexes of current and of
+-- superseded rows: the cell's rows have no index of their own). A row revived more than once
+-- keeps its first and its latest stretch: the ones between were not recorded.
 INSERT INTO observation_spans (observation_id, series_id, region_code, owner_account_id,
                                since_snapshot_id, until_snapshot_id)
 SELECT r.id, r.series_id, r.region_code, r.owner_account_id, max(x.until_snapshot_id),
@@ -598,7 +600,14 @@ FROM observations r JOIN observations x ON x.superseded_by = r.citation_id
 WHERE x.snapshot_id > r.snapshot_id
 GROUP BY r.id, r.series_id, r.region_code, r.owner_account_id, r.until_snapshot_id;
 UPDATE observations SET until_snapshot_id =
-    (SELECT min(n.snapshot_id) FROM observations n
-     WHERE n.series_id = observations.series_id AND n.region_code = observations.region_code
-       AND n.period = observations.period AND n.snapshot_id > observations.snapshot_id)
+    (SELECT min(later.snapshot_id) FROM
+        (SELECT n.snapshot_id FROM observations n
+         WHERE n.series_id = observations.series_id AND n.region_code = observations.region_code
+           AND n.period = observations.period AND n.superseded_by IS NULL
+           AND n.snapshot_id > observations.snapshot_id
+         UNION ALL
+         SELECT n.snapshot_id FROM observations n
+         WHERE n.series_id = observations.series_id AND n.region_code = observations.region_code
+           AND n.period = observations.period AND n.superseded_by IS NOT NULL
+           AND n.snapshot_id > observations.snapshot_id) AS later)
 WHERE id IN (SELECT observation_id FROM observation_spans);

@@ -220,7 +220,9 @@ fn revised_files(ctx: &Ctx) -> Result<Vec<Vec<PathBuf>>> {
     Ok(rounds)
 }
 
-/// `source` with the value of one row in [`REVISED_ONE_IN`] changed (which rows, by `round`).
+/// `source` as it stands after `round` rounds: in each round one row in [`REVISED_ONE_IN`]
+/// (another set each round) has its value raised by the round's number, and keeps what earlier
+/// rounds made of it, so that each round revises 5 % of the rows anew.
 fn revise(source: &Path, out: &Path, round: u32) -> Result<()> {
     let raw = std::fs::File::open(source)?;
     let reader: Box<dyn std::io::Read> = match source.extension().and_then(|e| e.to_str()) {
@@ -238,12 +240,18 @@ fn revise(source: &Path, out: &Path, round: u32) -> Result<()> {
     for (n, line) in lines.enumerate() {
         let line = line?;
         let n = n as u64;
-        let chosen = (n.wrapping_mul(2_654_435_761) ^ (u64::from(round) * 40_503))
-            .is_multiple_of(REVISED_ONE_IN);
+        let raised: u32 = (1..=round)
+            .filter(|&r| {
+                (n.wrapping_mul(2_654_435_761) ^ (u64::from(r) * 40_503))
+                    .is_multiple_of(REVISED_ONE_IN)
+            })
+            .sum();
         let mut fields: Vec<&str> = line.split(',').collect();
         let revised;
-        if chosen && let Some(value) = fields.get(value_at).and_then(|v| v.parse::<f64>().ok()) {
-            revised = format!("{}", value + f64::from(round));
+        if raised > 0
+            && let Some(value) = fields.get(value_at).and_then(|v| v.parse::<f64>().ok())
+        {
+            revised = format!("{}", value + f64::from(raised));
             fields[value_at] = &revised;
         }
         writeln!(writer, "{}", fields.join(","))?;

@@ -223,7 +223,7 @@ pub fn find(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citation,
     let chain = match super::revisions::as_of_then(store, dataset.id, &dataset.code, id)? {
         Some((superseded_by, chain)) => {
             row.superseded_by = superseded_by;
-            row.superseded_by.is_some().then_some(chain)
+            (row.superseded_by.is_some() || chain.withdrawn_in.is_some()).then_some(chain)
         }
         None => match &row.superseded_by {
             None => None,

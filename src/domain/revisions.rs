@@ -120,7 +120,7 @@ pub fn as_of_then(
     if own.snapshot.id > then {
         return Err(not_yet(dataset_code, id, &at).into());
     }
-    if own.stands_in(then) {
+    if own.stands_in(then) && !own.withdrawn {
         let chain = ChainEnd {
             citation: id.to_owned(),
             withdrawn_in: None,
@@ -136,31 +136,14 @@ pub fn as_of_then(
         (history.iter()).find(|r| r.stretches.iter().any(|s| s.since.id == snapshot))
     };
     let superseded_by = ended.and_then(began_at).map(|r| r.citation_id.clone());
+    // The chain then ends where it ends now for a row read now: at the value standing then,
+    // or at the withdrawal standing then, with the snapshot that made it.
     let standing = history.iter().find(|r| r.stands_in(then));
-    let chain = match standing {
-        Some(w) if w.withdrawn => {
-            // The value the withdrawal superseded: the one whose stretch ended where it began.
-            let began = (w.stretches.iter())
-                .filter(|s| s.since.id <= then)
-                .map(|s| s.since.id)
-                .max();
-            let last_value = (history.iter()).find(|r| {
-                !r.withdrawn
-                    && (r.stretches.iter()).any(|s| s.until.as_ref().map(|u| u.id) == began)
-            });
-            ChainEnd {
-                citation: last_value.map_or(id, |r| &r.citation_id).to_owned(),
-                withdrawn_in: Some(w.snapshot.public_id.clone()),
-            }
-        }
-        Some(value) => ChainEnd {
-            citation: value.citation_id.clone(),
-            withdrawn_in: None,
-        },
-        None => ChainEnd {
-            citation: id.to_owned(),
-            withdrawn_in: None,
-        },
+    let chain = ChainEnd {
+        citation: standing.map_or(id, |r| &r.citation_id).to_owned(),
+        withdrawn_in: standing
+            .filter(|r| r.withdrawn)
+            .map(|w| w.snapshot.public_id.clone()),
     };
     Ok(Some((superseded_by, chain)))
 }

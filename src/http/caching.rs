@@ -172,8 +172,8 @@ pub fn cache_headers(response: &mut Response<Body>, etag: &str, private: bool, p
     }
     const PRIVATE: HeaderValue = HeaderValue::from_static("private, no-cache");
     const PUBLIC: HeaderValue = HeaderValue::from_static("public, max-age=300");
-    // A final answer (strong ETag) never changes: a year, as RFC 9111 §5.2.2.1 suggests for
-    // "never expires", and `immutable` (RFC 8246).
+    // A final answer (the only kind given a strong ETag) never changes: a year, long enough to
+    // mean "never" to any cache, and `immutable` (RFC 8246) so that none asks again.
     const PRIVATE_FINAL: HeaderValue =
         HeaderValue::from_static("private, max-age=31536000, immutable");
     const PUBLIC_FINAL: HeaderValue =

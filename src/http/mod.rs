@@ -600,7 +600,10 @@ async fn run_handler(
         Handler::Blocking(f) => (f, ("blocking", &state.blocking)),
         Handler::Heavy(f) => (f, ("reads", &state.reads)),
         Handler::Inline(f) | Handler::Indexed(f) => {
-            let inline = matches!(handler, Handler::Inline(_)) || state.sees_public_only(account);
+            // A read as of a moment reads the database, not the rows held in memory: on the
+            // read threads, as a heavy read.
+            let inline = (matches!(handler, Handler::Inline(_)) || state.sees_public_only(account))
+                && !req.query.has("as_of");
             if inline && let Some(conn) = state.try_scoped(account) {
                 let _ = req.conn.set(conn?);
                 return run(f, &mut req);

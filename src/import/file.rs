@@ -298,6 +298,7 @@ mod tests {
                 scoped.read_as_of(at.map(|at_ms| AsOf {
                     at_ms,
                     basis: Basis::Imported,
+                    moving: false,
                 }));
                 let series = scoped
                     .dataset("whole")
@@ -359,6 +360,7 @@ mod tests {
             scoped.read_as_of(Some(AsOf {
                 at_ms: 999,
                 basis: Basis::Imported,
+                moving: false,
             }));
             let dataset = scoped.dataset("whole").unwrap().unwrap();
             assert_eq!(scoped.snapshot_as_of(dataset.id).unwrap(), None);

@@ -451,6 +451,7 @@ pub fn import_private_csv(
     if outcome.snapshot.is_some() {
         generations::bump(&tx, Some(owner)).map_err(StoreError::from_anyhow)?;
     }
+    write::stamp_import_time(&tx, outcome.snapshot.as_deref()).map_err(StoreError::from)?;
     tx.commit().map_err(StoreError::from)?;
     for region in &mut outcome.new_regions {
         region.suggestions = known_regions.nearest(&region.code);
@@ -482,6 +483,10 @@ fn finish(
     if report.datasets.iter().any(|d| d.written) {
         generations::bump(&tx, owner)?;
     }
+    write::stamp_import_time(
+        &tx,
+        report.datasets.iter().filter_map(|d| d.snapshot.as_deref()),
+    )?;
     tx.commit().context("while committing the import")?;
     Ok(())
 }

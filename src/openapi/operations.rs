@@ -26,7 +26,7 @@ pub struct Operation {
     pub raw: Option<&'static str>,
 }
 
-/// Every list's cursor (see `http::paging`).
+/// The citation a route is about.
 const CITATION_ID: Param = Param {
     name: "citation_id",
     location: Location::Path,
@@ -35,6 +35,7 @@ const CITATION_ID: Param = Param {
     description: "Citation id.",
 };
 
+/// Every list's cursor (see `http::paging`).
 const CURSOR: Param = Param {
     name: "cursor",
     location: Location::Query,
@@ -49,7 +50,7 @@ const AS_OF: Param = Param {
     location: Location::Query,
     required: false,
     schema: r#"{"type":"string","examples":["2026-03-01","2026-03-01T12:00:00Z"]}"#,
-    description: "Answer as this installation would have answered at that moment: an RFC 3339 date-time, or a date meaning the end of that day UTC (today's date means now). A moment after now is refused. Every dataset read is read as its latest snapshot by then left it (`meta.as_of` names them); a dataset that held no snapshot yet answers 404 `not_held_yet`. Region names and levels are those of the running release.",
+    description: "Answer as this installation would have answered at that moment: an RFC 3339 date-time, or a date meaning the end of that day UTC (today's date means now). A moment after now is refused. Every dataset read is read as its latest snapshot by then left it (`meta.as_of` names them); where the operation names a dataset (or a citation of one) that held no snapshot yet, it answers 404 `not_held_yet`. Region names and levels, and datasets' titles and labels, are those of now.",
 };
 const AS_OF_BASIS: Param = Param {
     name: "as_of_basis",
@@ -663,7 +664,7 @@ pub static OPERATIONS: &[Operation] = &[
         ],
         request: None,
         schema: "CorrelationMatrix",
-        errors: &["unknown_region", "not_held_yet"],
+        errors: &["unknown_region", "not_held_yet", "invalid_parameter"],
         success: 200,
         raw: None,
     },

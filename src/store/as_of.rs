@@ -34,6 +34,9 @@ impl Basis {
 pub struct AsOf {
     pub at_ms: i64,
     pub basis: Basis,
+    /// Asked as today's date, which means now: asked again later, the same words mean a later
+    /// moment, so an answer to them is never final.
+    pub moving: bool,
 }
 
 impl AsOf {
@@ -70,8 +73,10 @@ impl AsOf {
             return Ok(None);
         };
         const DAY_MS: i64 = 86_400_000;
+        let today = |day: i64| day + DAY_MS > now_ms && day <= now_ms;
+        let moving = crate::runtime::clock::parse_date(text).is_some_and(today);
         let at_ms = match crate::runtime::clock::parse_date(text) {
-            Some(day) if day + DAY_MS > now_ms && day <= now_ms => now_ms,
+            Some(day) if today(day) => now_ms,
             Some(day) => day + DAY_MS - 1,
             None => crate::runtime::clock::parse_rfc3339(text).ok_or_else(|| {
                 (
@@ -94,7 +99,11 @@ impl AsOf {
                 ),
             ));
         }
-        Ok(Some(AsOf { at_ms, basis }))
+        Ok(Some(AsOf {
+            at_ms,
+            basis,
+            moving,
+        }))
     }
 }
 
@@ -149,7 +158,8 @@ impl Scoped {
     /// of imports here, and before the latest import the caller's data has (imports set their
     /// time at their end, one at a time, so none still to commit can be earlier).
     pub fn as_of_is_final(&self) -> StoreResult<bool> {
-        let Some(as_of) = self.as_of.get().filter(|a| a.basis == Basis::Imported) else {
+        let Some(as_of) = (self.as_of.get()).filter(|a| a.basis == Basis::Imported && !a.moving)
+        else {
             return Ok(false);
         };
         let latest: Option<i64> =
@@ -276,7 +286,9 @@ mod tests {
         let at = |as_of: &str, basis: Option<&str>| AsOf::parse(Some(as_of), basis, now);
         let day_end = crate::runtime::clock::parse_rfc3339("2026-03-01T23:59:59.999Z").unwrap();
         assert_eq!(at("2026-03-01", None).unwrap().unwrap().at_ms, day_end);
-        assert_eq!(at("2026-11-29", None).unwrap().unwrap().at_ms, now);
+        let today = at("2026-11-29", None).unwrap().unwrap();
+        assert_eq!((today.at_ms, today.moving), (now, true));
+        assert!(!at("2026-03-01", None).unwrap().unwrap().moving);
         let instant = at("2026-11-29T09:00:00+01:00", Some("published"))
             .unwrap()
             .unwrap();

@@ -335,6 +335,39 @@ const SERIES_STATS: &str = "UPDATE series SET (obs_count, region_count, period_m
 /// number; this one spells "imported").
 const IMPORT_TIME_LOCK: i64 = 0x696d_706f_7274_6564;
 
+/// The advisory locks an import of one dataset holds from its start to its commit, one per
+/// dataset (this number plus the dataset's row id): its snapshots are numbered in the order
+/// they commit, as reads as of a moment take them.
+const DATASET_IMPORT_LOCKS: i64 = 0x6461_7461_0000_0000;
+
+/// Gives the snapshots an import made (public ids) the time of its commit, as the last step
+/// before it: a read as of an earlier moment must not take a snapshot no read then could see.
+/// Imports take their time and commit one at a time (on SQLite as its writes do; on PostgreSQL
+/// under an advisory lock held to the commit), so no import still to commit can be earlier than
+/// one committed, and an answer as of a moment before the latest import never changes.
+pub fn stamp_import_time<'s>(
+    tx: &Db<'_>,
+    snapshots: impl IntoIterator<Item = &'s str>,
+) -> SqlResult<()> {
+    let mut snapshots = snapshots.into_iter().peekable();
+    if snapshots.peek().is_none() {
+        return Ok(());
+    }
+    tx.lock_transaction(IMPORT_TIME_LOCK)?;
+    // Later than every import committed, whatever the clock of the node that made it said.
+    let latest: Option<i64> =
+        tx.query_row("SELECT max(imported_at) FROM snapshots", params![], |r| {
+            r.get(0)
+        })?;
+    let now = crate::runtime::clock::now_ms().max(latest.map_or(0, |t| t + 1));
+    let mut stamp =
+        tx.prepare_cached("UPDATE snapshots SET imported_at = ?2 WHERE public_id = ?1")?;
+    for snapshot in snapshots {
+        stamp.execute(params![snapshot, now])?;
+    }
+    Ok(())
+}
+
 /// How an import of one file begins: the file is the dataset's latest snapshot already, or its
 /// rows are to be written.
 pub enum Begun<'t, 'c> {
@@ -446,9 +479,10 @@ impl<'c> Stretches<'c> {
         self.open.execute(params![id, snapshot]).map(drop)
     }
 
-    /// Row `id` was superseded in `snapshot`, its first stretch ending at `first_until` (as the
-    /// supersession left it: an earlier snapshot when the row had been revived since).
-    fn superseded(&mut self, id: i64, first_until: i64, snapshot: i64) -> SqlResult<()> {
+    /// Row `id` was superseded in `snapshot`, and [`SUPERSEDE`] left its first stretch ending
+    /// at `first_until`: that is an earlier snapshot only when the row had been revived since,
+    /// and then the stretch its revival opened ends here.
+    fn ended(&mut self, id: i64, first_until: i64, snapshot: i64) -> SqlResult<()> {
         if first_until != snapshot {
             self.close.execute(params![id, snapshot])?;
         }
@@ -504,6 +538,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
             whole_dataset,
         } = *origin;
         let dataset_id = upsert_dataset(tx, meta, &header.dim_names, source_id, owner)?;
+        tx.lock_transaction(DATASET_IMPORT_LOCKS.wrapping_add(dataset_id))?;
         let outcome = ImportOutcome {
             dataset: meta.code.clone(),
             file: file_name.to_owned(),
@@ -681,7 +716,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                     .optional()?;
                 match restored {
                     Some((withdrawal, id, first_until)) => {
-                        self.stretches.superseded(id, first_until, snapshot)?;
+                        self.stretches.ended(id, first_until, snapshot)?;
                         Some(Replaced::withdrawal(withdrawal))
                     }
                     None => None,
@@ -702,7 +737,7 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                 let (id, first_until) = self
                     .supersede
                     .query_row(params![old, cit, snapshot], |r| Ok((r.get(0)?, r.get(1)?)))?;
-                self.stretches.superseded(id, first_until, snapshot)?;
+                self.stretches.ended(id, first_until, snapshot)?;
                 Some(Replaced {
                     citation_id: old,
                     value_text: old_text,
@@ -828,22 +863,23 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
                                 stands_again.execute(params![withdrawal])?;
                                 self.stretches.revived(withdrawal, self.snapshot_id)?;
                             }
-                            None => drop(withdraw.execute(params![
-                                &cit,
-                                series_id,
-                                &region,
-                                &period,
-                                self.snapshot_id,
-                                self.owner,
-                                true
-                            ])?),
+                            None => {
+                                withdraw.execute(params![
+                                    &cit,
+                                    series_id,
+                                    &region,
+                                    &period,
+                                    self.snapshot_id,
+                                    self.owner,
+                                    true
+                                ])?;
+                            }
                         };
                         let first_until = supersede
                             .query_row(params![&old, &cit, self.snapshot_id], |r| {
                                 r.get::<i64>(1)
                             })?;
-                        self.stretches
-                            .superseded(id, first_until, self.snapshot_id)?;
+                        self.stretches.ended(id, first_until, self.snapshot_id)?;
                         self.outcome.withdrawn += 1;
                         self.touched.insert(series_id);
                         self.series_seen.insert(series_id);
@@ -888,22 +924,16 @@ impl<'t, 'c> SnapshotWriter<'t, 'c> {
         if outcome.added + outcome.revised + outcome.withdrawn == 0 {
             tx.execute("DELETE FROM snapshots WHERE id = ?1", params![snapshot_id])?;
         } else {
-            // Imported when its last row is written: reads as of an earlier moment must not
-            // take a snapshot that was not whole yet. Imports take their time and commit one at
-            // a time, so that no import still to commit has an earlier time than one committed
-            // (an answer as of a moment before the latest import never changes).
-            tx.lock_transaction(IMPORT_TIME_LOCK)?;
             tx.execute(
                 "UPDATE snapshots SET rows_added = ?2, rows_revised = ?3, rows_unchanged = ?4,
-                                      rows_withdrawn = ?5, imported_at = ?6
+                                      rows_withdrawn = ?5
                  WHERE id = ?1",
                 params![
                     snapshot_id,
                     outcome.added as i64,
                     outcome.revised as i64,
                     outcome.unchanged as i64,
-                    outcome.withdrawn as i64,
-                    crate::runtime::clock::now_ms()
+                    outcome.withdrawn as i64
                 ],
             )?;
             let listed = self.changes.len() as u64;

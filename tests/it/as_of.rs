@@ -125,16 +125,46 @@ async fn answers_replay_as_they_were(s: &TestServer) {
             assert_eq!(as_of["at"], at_text.as_str(), "{answer}");
             assert_eq!(as_of["basis"], "imported");
             assert!(!as_of["datasets"].as_array().unwrap().is_empty(), "{as_of}");
-            // Each cited value resolves, as of then, to a citation current then.
-            for id in citations.iter().take(8) {
+            // Each cited value (a row's: regions cite their classification rows too)
+            // resolves, as of then, to a citation current then.
+            let mut rows = 0;
+            for id in citations.iter().take(12) {
                 let c = get(s, &who, &format!("/citations/{id}?as_of={at_text}")).await;
                 assert_eq!(c.status, 200, "{id}: {}", String::from_utf8_lossy(&c.body));
                 let c = c.json();
                 if c["data"].get("current_citation").is_some() {
                     assert_eq!(c["data"]["superseded_by"], Value::Null, "{c}");
                     assert_eq!(c["data"]["current_citation"], id.as_str(), "{c}");
+                    rows += 1;
                 }
             }
+            assert!(rows > 0, "{path}: no row citation among the first cited");
+        }
+    }
+    // A value the next round revised was superseded as of that round's moment, by a value of
+    // that round's answer.
+    for pair in recorded.windows(2) {
+        let ((_, before), (at, after)) = (&pair[0], &pair[1]);
+        let at_text = regintel::runtime::clock::rfc3339_millis(*at);
+        let (gone, now): (Vec<&String>, &Vec<String>) = (
+            before[0]
+                .1
+                .iter()
+                .filter(|c| !after[0].1.contains(c))
+                .collect(),
+            &after[0].1,
+        );
+        assert!(
+            !gone.is_empty(),
+            "each round revises a value of the comparison"
+        );
+        for id in gone {
+            let c = get(s, &who, &format!("/citations/{id}?as_of={at_text}"))
+                .await
+                .json();
+            let current = c["data"]["current_citation"].as_str().unwrap();
+            assert!(c["data"]["superseded_by"].is_string(), "{c}");
+            assert!(now.iter().any(|n| n == current), "{c}");
         }
     }
     // DE21 2022 of the first round (110 p), revised to 111, then published as 110 p again by
@@ -219,6 +249,7 @@ async fn answers_replay_as_they_were(s: &TestServer) {
         get(s, &other, &path).await.error(404, "not_found");
     }
     let profile = get(s, &other, &format!("/regions/DE21/profile?as_of={at_text}")).await;
+    assert_eq!(profile.status, 200);
     assert!(!String::from_utf8_lossy(&profile.body).contains("own_series"));
 }
 
@@ -405,6 +436,31 @@ async fn an_answer_as_of_a_past_moment_is_final() {
     // On the published basis, a later fetch may still record an earlier publication.
     let published = get(&s, &who, &format!("{path}&as_of_basis=published")).await;
     assert!(published.header("etag").unwrap().starts_with("W/"));
+    // A snapshot whose data were published long before they were imported here: as of a moment
+    // between the two, the published basis reads it and the imported basis does not.
+    rusqlite::Connection::open(s.dir.path().join(regintel::store::DB_FILE))
+        .unwrap()
+        .execute(
+            "UPDATE snapshots SET published_at = ?1 WHERE id = (SELECT min(s.id) FROM snapshots s
+             JOIN datasets d ON d.id = s.dataset_id WHERE d.code = 'own_series')",
+            [regintel::runtime::clock::parse_rfc3339("2001-01-01T00:00:00Z").unwrap()],
+        )
+        .unwrap();
+    let between = "/compare?regions=DE21,DE22&dataset=own_series&as_of=2001-06-01";
+    get(&s, &who, between).await.error(404, "not_held_yet");
+    let read = get(&s, &who, &format!("{between}&as_of_basis=published"))
+        .await
+        .json();
+    assert_eq!(
+        read["data"],
+        open.json()["data"],
+        "the first upload's values"
+    );
+    let resolved = &read["meta"]["as_of"]["datasets"][0];
+    assert_eq!(
+        resolved["published_at"], "2001-01-01T00:00:00.000Z",
+        "{read}"
+    );
     // Public data imported before the moment, and nothing since: not final yet.
     let public = s
         .get(&format!(
