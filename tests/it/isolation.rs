@@ -625,9 +625,10 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
         "country" => vec![ident("DE", None)],
         "level" => vec![ident("2", None)],
         "sex" => vec![ident("T", None)],
-        // Now (today's date): every past row the victim ever had is in reach of the read.
+        // Now, as an instant (the same for every caller of a probe): every past row the victim
+        // had by then is in reach of the read.
         "as_of" => vec![ident(
-            &regintel::runtime::clock::rfc3339(regintel::runtime::clock::now_ms())[..10],
+            &regintel::runtime::clock::rfc3339_millis(regintel::runtime::clock::now_ms()),
             None,
         )],
         _ => {
