@@ -110,9 +110,10 @@ pub fn as_of_then(
         return Ok(None);
     };
     let at = rfc3339_millis(as_of.at_ms);
-    let Some((then, _)) = store.snapshot_as_of(dataset_id)? else {
+    let Some(resolved) = store.snapshot_as_of(dataset_id)? else {
         return Err(not_yet(dataset_code, id, &at).into());
     };
+    let then = resolved.snapshot.id;
     let history = store.revisions(id)?.unwrap_or_default();
     let Some(own) = history.iter().find(|r| r.citation_id == id) else {
         return Ok(None);

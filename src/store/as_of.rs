@@ -8,6 +8,7 @@ use crate::store::sql::{OptionalExtension, params};
 
 use super::connections::Scoped;
 use super::error::StoreResult;
+use super::revisions::SnapshotTimes;
 use super::rows::observations::{OBS_COLUMNS, ObsRow, obs_at};
 
 /// Which time of a snapshot a moment is compared with.
@@ -107,24 +108,30 @@ impl AsOf {
     }
 }
 
-/// The snapshot a dataset was read as of.
+/// The snapshot a dataset (its code) was read as of.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resolved {
     pub dataset: String,
-    /// Its public id (`snp_…`).
-    pub snapshot: String,
-    pub imported_at: i64,
-    /// None where the publication time is not known.
-    pub published_at: Option<i64>,
+    pub snapshot: SnapshotTimes,
 }
 
-/// What the reads of one caller resolved: by dataset id, its snapshot's row id and description
-/// (None: the dataset held no snapshot by then).
+/// What the reads of one caller resolved: by dataset id, its snapshot (None: the dataset held
+/// no snapshot by then).
 #[derive(Default)]
 pub(super) struct Resolutions {
-    by_dataset: HashMap<i64, Option<(i64, Resolved)>>,
+    by_dataset: HashMap<i64, Option<Resolved>>,
     dataset_of_series: HashMap<i64, i64>,
 }
+
+/// The latest snapshot of dataset ?1 by the moment ?2, on each basis.
+const SNAPSHOT_BY_IMPORT: &str = "SELECT s.id, d.code, s.public_id, s.imported_at, s.published_at
+    FROM v_snapshots s JOIN v_datasets d ON d.id = s.dataset_id
+    WHERE s.dataset_id = ?1 AND s.imported_at <= ?2 ORDER BY s.id DESC LIMIT 1";
+const SNAPSHOT_BY_PUBLICATION: &str = "SELECT s.id, d.code, s.public_id, s.imported_at,
+        s.published_at
+    FROM v_snapshots s JOIN v_datasets d ON d.id = s.dataset_id
+    WHERE s.dataset_id = ?1 AND coalesce(s.published_at, s.imported_at) <= ?2
+    ORDER BY s.id DESC LIMIT 1";
 
 /// The rows of series ?2 in region ?1 current in snapshot ?3: current rows written by then and
 /// not revived since (`observations_current`), rows superseded after it (`observations_past`),
@@ -155,60 +162,56 @@ impl Scoped {
     }
 
     /// Whether what is read as of the moment can no longer change: the moment is on the basis
-    /// of imports here, and before the latest import the caller's data has (imports set their
-    /// time at their end, one at a time, so none still to commit can be earlier).
+    /// of imports here, and before an import the caller's data has. Imports take their time as
+    /// they commit, one at a time, each later than every one before (see
+    /// `import::stamp_import_time`), so none still to commit can be earlier. The newest snapshot
+    /// by row id is read (one row, not a scan of them all): its time is at most the latest one,
+    /// so the answer errs on the side of "may still change".
     pub fn as_of_is_final(&self) -> StoreResult<bool> {
         let Some(as_of) = (self.as_of.get()).filter(|a| a.basis == Basis::Imported && !a.moving)
         else {
             return Ok(false);
         };
-        let latest: Option<i64> =
-            (self.sql()).query_row("SELECT max(imported_at) FROM v_snapshots", params![], |r| {
-                r.get(0)
-            })?;
-        Ok(latest.is_some_and(|latest| as_of.at_ms < latest))
+        let newest: Option<i64> = (self.sql())
+            .prepare_cached("SELECT imported_at FROM v_snapshots ORDER BY id DESC LIMIT 1")?
+            .query_row(params![], |r| r.get(0))
+            .optional()?;
+        Ok(newest.is_some_and(|newest| as_of.at_ms < newest))
     }
 
     /// The snapshots the reads so far resolved to, by dataset code.
     pub fn resolved(&self) -> Vec<Resolved> {
         let mut out: Vec<Resolved> = (self.resolutions.borrow().by_dataset.values())
-            .filter_map(|r| r.as_ref().map(|(_, resolved)| resolved.clone()))
+            .filter_map(Option::clone)
             .collect();
         out.sort_by(|a, b| a.dataset.cmp(&b.dataset));
         out
     }
 
-    /// The snapshot dataset `dataset_id` is read as of (its row id and description), or None
-    /// when it held none by then. Only when reads are as of a moment.
-    pub fn snapshot_as_of(&self, dataset_id: i64) -> StoreResult<Option<(i64, Resolved)>> {
+    /// The snapshot dataset `dataset_id` is read as of, or None when it held none by then. Only
+    /// when reads are as of a moment.
+    pub fn snapshot_as_of(&self, dataset_id: i64) -> StoreResult<Option<Resolved>> {
         let Some(as_of) = self.as_of.get() else {
             return Ok(None);
         };
         if let Some(found) = self.resolutions.borrow().by_dataset.get(&dataset_id) {
             return Ok(found.clone());
         }
-        let time = match as_of.basis {
-            Basis::Imported => "s.imported_at",
-            Basis::Published => "coalesce(s.published_at, s.imported_at)",
+        let sql = match as_of.basis {
+            Basis::Imported => SNAPSHOT_BY_IMPORT,
+            Basis::Published => SNAPSHOT_BY_PUBLICATION,
         };
-        let found = self
-            .sql()
-            .prepare_cached(&format!(
-                "SELECT s.id, d.code, s.public_id, s.imported_at, s.published_at
-                 FROM v_snapshots s JOIN v_datasets d ON d.id = s.dataset_id
-                 WHERE s.dataset_id = ?1 AND {time} <= ?2
-                 ORDER BY s.id DESC LIMIT 1"
-            ))?
+        let found = (self.sql().prepare_cached(sql)?)
             .query_row(params![dataset_id, as_of.at_ms], |r| {
-                Ok((
-                    r.get::<i64>(0)?,
-                    Resolved {
-                        dataset: r.get(1)?,
-                        snapshot: r.get(2)?,
+                Ok(Resolved {
+                    dataset: r.get(1)?,
+                    snapshot: SnapshotTimes {
+                        id: r.get(0)?,
+                        public_id: r.get(2)?,
                         imported_at: r.get(3)?,
                         published_at: r.get(4)?,
                     },
-                ))
+                })
             })
             .optional()?;
         (self.resolutions.borrow_mut().by_dataset).insert(dataset_id, found.clone());
@@ -237,9 +240,10 @@ impl Scoped {
     /// The rows of one series for one region as of the moment reads are as of, by period.
     pub(super) fn rows_as_of(&self, region: &str, series_id: i64) -> StoreResult<Vec<ObsRow>> {
         let dataset = self.dataset_of_series(series_id)?;
-        let Some((snapshot, _)) = self.snapshot_as_of(dataset)? else {
+        let Some(resolved) = self.snapshot_as_of(dataset)? else {
             return Ok(Vec::new());
         };
+        let snapshot = resolved.snapshot.id;
         static SQL: std::sync::LazyLock<String> =
             std::sync::LazyLock::new(|| ROWS_AT.replace("{OBS}", OBS_COLUMNS));
         let mut stmt = self.sql().prepare_cached(&SQL)?;

@@ -195,12 +195,12 @@ pub fn cited_text(
 /// snapshot each dataset read was read as of (`datasets`), with its import and publication
 /// times (`published_at` null where not known).
 pub fn as_of_meta(store: &Scoped) -> Option<Vec<u8>> {
+    use crate::domain::revisions::SnapshotRef;
     #[derive(serde::Serialize)]
     struct Dataset {
         dataset: String,
-        snapshot: String,
-        imported_at: String,
-        published_at: Option<String>,
+        #[serde(flatten)]
+        snapshot: SnapshotRef,
     }
     #[derive(serde::Serialize)]
     struct AsOfMeta {
@@ -209,16 +209,13 @@ pub fn as_of_meta(store: &Scoped) -> Option<Vec<u8>> {
         datasets: Vec<Dataset>,
     }
     let as_of = store.as_of()?;
-    let rfc3339 = crate::runtime::clock::rfc3339_millis;
     let meta = AsOfMeta {
-        at: rfc3339(as_of.at_ms),
+        at: crate::runtime::clock::rfc3339_millis(as_of.at_ms),
         basis: as_of.basis.as_str(),
         datasets: (store.resolved().into_iter())
             .map(|r| Dataset {
+                snapshot: SnapshotRef::from(&r.snapshot),
                 dataset: r.dataset,
-                snapshot: r.snapshot,
-                imported_at: rfc3339(r.imported_at),
-                published_at: r.published_at.map(rfc3339),
             })
             .collect(),
     };
