@@ -558,7 +558,8 @@ CREATE UNIQUE INDEX observations_withdrawn ON observations (series_id, region_co
 -- then: current rows (observations_current), superseded rows (observations_past) and spans.
 ALTER TABLE observations ADD COLUMN until_snapshot_id INTEGER;
 -- When Eurostat published the data of the snapshot's file ("last update of data" in its table
--- of contents, recorded by fetch and sync), unix ms of the start of that day UTC; NULL where
+-- of contents, recorded by fetch and sync), unix ms of the end of that day UTC (or of the
+-- download, if earlier); NULL where
 -- unknown (the bundled extract's files and uploads carry none).
 ALTER TABLE snapshots ADD COLUMN published_at INTEGER;
 CREATE TABLE observation_spans (

@@ -103,7 +103,7 @@ fn past_answers() -> Value {
                 "dataset": {"type": "string"},
                 "snapshot": {"type": "string"},
                 "imported_at": {"type": "string", "format": "date-time"},
-                "published_at": {"type": ["string", "null"], "format": "date-time", "description": "When Eurostat published the snapshot's data (the start of its \"last update of data\" day, UTC); null where not known (the bundled extract, uploads)."},
+                "published_at": {"type": ["string", "null"], "format": "date-time", "description": "When Eurostat published the snapshot's data (the end of its \"last update of data\" day, UTC, or its download if that came first: the date gives no hour); null where not known (the bundled extract, uploads)."},
             }))},
         })),
         "CitationRevisionList": array_of("CitationRevision"),

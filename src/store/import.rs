@@ -1025,8 +1025,10 @@ fn in_pages<T: Column>(
     }
 }
 
-/// When Eurostat published the data of source `source_id`: the start (UTC) of the "last update
-/// of data" date its origin records (a Eurostat download's), if it records one.
+/// When Eurostat published the data of source `source_id`, by what its origin records (a
+/// Eurostat download's): the end (UTC) of its "last update of data" date, or the download if
+/// that came first. The date gives no hour, so no read claims the data out any earlier than
+/// they surely were.
 fn published_at(tx: &Db<'_>, source_id: i64) -> SqlResult<Option<i64>> {
     let origin: Option<String> = tx
         .query_row(
@@ -1037,7 +1039,15 @@ fn published_at(tx: &Db<'_>, source_id: i64) -> SqlResult<Option<i64>> {
         .optional()?;
     Ok(origin.and_then(|origin| {
         let origin: serde_json::Value = serde_json::from_str(&origin).ok()?;
-        crate::runtime::clock::parse_date(origin["last_update_of_data"].as_str()?)
+        let day = crate::runtime::clock::parse_date(origin["last_update_of_data"].as_str()?)?;
+        let day_end = day + 86_400_000 - 1;
+        let downloaded = origin["downloaded_at"].as_str();
+        Some(
+            match downloaded.and_then(crate::runtime::clock::parse_rfc3339) {
+                Some(downloaded) => day_end.min(downloaded),
+                None => day_end,
+            },
+        )
     }))
 }
 

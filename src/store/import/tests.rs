@@ -51,3 +51,42 @@ fn an_imports_reads_of_rows_search_the_current_row_index() {
         ["SEARCH observations USING INDEX observations_snapshot (snapshot_id=? AND rowid>?)"]
     );
 }
+
+/// A snapshot's publication time is the end of Eurostat's "last update of data" day, or the
+/// download where that came first (the data were out by then); none without a date.
+#[test]
+fn a_publication_time_is_the_day_end_or_the_download_if_earlier() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = crate::store::connections::Store::open(dir.path(), 1).unwrap();
+    let conn = store.admin().unwrap();
+    let at = crate::runtime::clock::parse_rfc3339;
+    for (origin, expected) in [
+        (
+            r#"{"last_update_of_data": "2026-11-20", "downloaded_at": "2026-11-28T09:00:00Z"}"#,
+            at("2026-11-20T23:59:59.999Z"),
+        ),
+        (
+            r#"{"last_update_of_data": "2026-11-28", "downloaded_at": "2026-11-28T09:00:00Z"}"#,
+            at("2026-11-28T09:00:00Z"),
+        ),
+        (
+            r#"{"last_update_of_data": "2026-11-28"}"#,
+            at("2026-11-28T23:59:59.999Z"),
+        ),
+        (
+            r#"{"type": "github", "that_commit_date": "2024-01-01T00:00:00Z"}"#,
+            None,
+        ),
+    ] {
+        let id: i64 = conn
+            .sql()
+            .query_row(
+                "INSERT INTO sources (publisher, title, license, origin_json)
+                 VALUES ('Eurostat', 't', 'l', ?1) RETURNING id",
+                params![origin],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(published_at(&conn.sql(), id).unwrap(), expected, "{origin}");
+    }
+}

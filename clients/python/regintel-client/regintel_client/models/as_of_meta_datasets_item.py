@@ -16,8 +16,9 @@ class AsOfMetaDatasetsItem:
     Attributes:
         dataset (str):
         imported_at (datetime.datetime):
-        published_at (datetime.datetime | None): When Eurostat published the snapshot's data (the start of its "last
-            update of data" day, UTC); null where not known (the bundled extract, uploads).
+        published_at (datetime.datetime | None): When Eurostat published the snapshot's data (the end of its "last
+            update of data" day, UTC, or its download if that came first: the date gives no hour); null where not known (the
+            bundled extract, uploads).
         snapshot (str):
     """
 
