@@ -75,12 +75,12 @@ impl Req {
 
     /// Reads from here on as of the request's `as_of` (see [`Query::take_as_of`]), if it names
     /// one; the answer's `meta.as_of` then says what was read (see [`as_of_meta`]).
-    pub fn read_as_of(&mut self) -> Result<Option<crate::store::as_of::AsOf>, ApiError> {
+    pub fn read_as_of(&mut self) -> Result<(), ApiError> {
         let as_of = self.query.take_as_of(crate::runtime::clock::now_ms())?;
         if as_of.is_some() {
             self.store()?.read_as_of(as_of);
         }
-        Ok(as_of)
+        Ok(())
     }
 
     /// The connection, to move into a task that outlives the handler (a streamed export).
