@@ -254,19 +254,28 @@ fn summarize(
 
 /// The datasets the caller sees that `page` keeps (given them public first, then the caller's
 /// own, each by code), each with its latest snapshot cited by `citer`, and how many the caller
-/// sees in all.
+/// sees in all; as of a moment, those held then, as they were.
 pub fn list(
     store: &Scoped,
     citer: &mut Citer,
     page: impl FnOnce(Vec<Arc<DatasetRow>>) -> Vec<Arc<DatasetRow>>,
 ) -> Result<(Vec<DatasetSummary>, usize), Error> {
     let _snapshot = store.snapshot()?;
-    let all = store.datasets()?;
+    let mut all = store.datasets()?;
+    if store.as_of().is_some() {
+        let mut held = Vec::with_capacity(all.len());
+        for d in all {
+            if store.snapshot_as_of(d.id)?.is_some() {
+                held.push(d);
+            }
+        }
+        all = held;
+    }
     let total = all.len();
     let summaries = page(all)
         .iter()
         .map(|d| {
-            let series = store.series_of(d.id)?;
+            let series = store.series_then(d.id)?;
             let latest = store.latest_snapshot_of(d.id)?;
             summarize(citer, d, &series, latest.as_ref())
         })
@@ -282,7 +291,7 @@ pub const SNAPSHOTS_IN_DETAIL: usize = 10;
 pub fn detail(store: &Scoped, citer: &mut Citer, code: &str) -> Result<DatasetDetail, Error> {
     let _snapshot = store.snapshot()?;
     let d = dataset(store, code)?;
-    let series = store.series_of(d.id)?;
+    let series = store.series_then(d.id)?;
     let snapshots = store.snapshots_of(d.id, None, SNAPSHOTS_IN_DETAIL)?;
     let source = match d.source_id {
         Some(id) => store.source(id)?,

@@ -100,11 +100,9 @@ pub fn metadata(
     url: &str,
 ) -> Result<serde_json::Value, Error> {
     use serde_json::json;
-    let dataset = store
-        .dataset(code)?
-        .ok_or_else(|| super::Rejection::UnknownDataset(code.to_owned()))?;
+    let dataset = super::datasets::dataset(store, code)?;
     let labels = dataset.labels().map_err(Error::internal)?;
-    let series = store.series_of(dataset.id)?;
+    let series = store.series_then(dataset.id)?;
     let rows: i64 = series.iter().map(|s| s.obs_count).sum();
     let described = |name: &str, title: &str, datatype: &str, description: String| {
         let mut column = json!({"name": name, "titles": title, "datatype": datatype, "dc:description": description});

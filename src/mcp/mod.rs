@@ -146,6 +146,8 @@ pub struct SearchDatasets {
         description = "Words to look for in a dataset's code, title or topic, e.g. 'unemployment'; all datasets if absent."
     )]
     pub query: Option<String>,
+    #[serde(flatten)]
+    pub moment: Moment,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -174,6 +176,8 @@ pub struct BriefingRequest {
         description = "One of profile_summary, economy, labour_market, demography, health, peer_comparison."
     )]
     pub briefing_type: String,
+    #[serde(flatten)]
+    pub moment: Moment,
 }
 
 pub struct Tools {
@@ -336,7 +340,8 @@ impl Tools {
         for _ in 0..MAX_DATASET_PAGES {
             let call = Call::to(&["datasets"])
                 .with("limit", Some(100))
-                .with("cursor", cursor.take());
+                .with("cursor", cursor.take())
+                .with("as_of", q.moment.as_of.as_deref());
             let answer = self.fetch(self.backend.get(call), &context).await?;
             if !(200..300).contains(&answer.status) {
                 return result(answer);
@@ -391,10 +396,13 @@ impl Tools {
         Parameters(b): Parameters<BriefingRequest>,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let body = serde_json::json!({
+        let mut body = serde_json::json!({
             "region_nuts_code": b.region,
             "briefing_type": b.briefing_type,
         });
+        if let Some(as_of) = b.moment.as_of {
+            body["as_of"] = as_of.into();
+        }
         self.answer(self.backend.post(Call::to(&["briefings"]), body), &context)
             .await
     }

@@ -535,7 +535,7 @@ fn answers() -> Value {
                 }))},
                 "primaryKey": {"type": "string"},
             })),
-            "notes": {"type": "array", "items": {"type": "object"}, "description": "Row count, units, flags, the latest snapshot."},
+            "notes": {"type": "array", "items": {"type": "object"}, "description": "Row count, units, flags, the latest snapshot; `as_of` (as `meta.as_of`) when read as of a moment."},
         })),
     })
 }

@@ -3,12 +3,14 @@
 //! in memory and the blocks are the current ones only, so these reads go to the database.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::store::sql::{OptionalExtension, params};
 
 use super::connections::Scoped;
 use super::error::StoreResult;
 use super::revisions::SnapshotTimes;
+use super::rows::datasets::SeriesRow;
 use super::rows::observations::{OBS_COLUMNS, ObsRow, obs_at};
 
 /// Which time of a snapshot a moment is compared with.
@@ -133,21 +135,67 @@ const SNAPSHOT_BY_PUBLICATION: &str = "SELECT s.id, d.code, s.public_id, s.impor
     WHERE s.dataset_id = ?1 AND coalesce(s.published_at, s.imported_at) <= ?2
     ORDER BY s.id DESC LIMIT 1";
 
-/// The rows of series ?2 in region ?1 current in snapshot ?3: current rows written by then and
-/// not revived since (`observations_current`), rows superseded after it (`observations_past`),
-/// and revived rows' later stretches. Withdrawals are no values.
-const ROWS_AT: &str = "SELECT {OBS} FROM v_observations o
-    WHERE o.region_code = ?1 AND o.series_id = ?2 AND o.superseded_by IS NULL
-      AND o.snapshot_id <= ?3 AND (o.until_snapshot_id IS NULL OR o.until_snapshot_id > ?3)
-    UNION ALL
-    SELECT {OBS} FROM v_observations o
-    WHERE o.series_id = ?2 AND o.region_code = ?1 AND o.superseded_by IS NOT NULL
-      AND NOT o.withdrawn AND o.snapshot_id <= ?3 AND o.until_snapshot_id > ?3
-    UNION ALL
-    SELECT {OBS} FROM v_observation_spans sp JOIN v_observations o ON o.id = sp.observation_id
-    WHERE sp.series_id = ?2 AND sp.region_code = ?1 AND NOT o.withdrawn
-      AND sp.since_snapshot_id <= ?3
-      AND (sp.until_snapshot_id IS NULL OR sp.until_snapshot_id > ?3)";
+/// The rows current in the snapshot numbered by the parameter `snapshot`, among those `filter`
+/// selects (a condition on the `series_id` and `region_code` of the table alias it is given,
+/// and on `o` for the rest): current rows written by then and not revived since
+/// (`observations_current`), rows superseded after it (`observations_past`), and revived rows'
+/// later stretches. Withdrawals are no values.
+fn rows_then(columns: &str, filter: impl Fn(&str) -> String, snapshot: &str) -> String {
+    let (in_rows, in_spans) = (filter("o"), filter("sp"));
+    format!(
+        "SELECT {columns} FROM v_observations o
+         WHERE {in_rows} AND o.superseded_by IS NULL AND o.snapshot_id <= {snapshot}
+           AND (o.until_snapshot_id IS NULL OR o.until_snapshot_id > {snapshot})
+         UNION ALL
+         SELECT {columns} FROM v_observations o
+         WHERE {in_rows} AND o.superseded_by IS NOT NULL AND NOT o.withdrawn
+           AND o.snapshot_id <= {snapshot} AND o.until_snapshot_id > {snapshot}
+         UNION ALL
+         SELECT {columns} FROM v_observation_spans sp
+         JOIN v_observations o ON o.id = sp.observation_id
+         WHERE {in_spans} AND NOT o.withdrawn AND sp.since_snapshot_id <= {snapshot}
+           AND (sp.until_snapshot_id IS NULL OR sp.until_snapshot_id > {snapshot})"
+    )
+}
+
+/// The rows of series ?2 in region ?1 current in snapshot ?3.
+static ROWS_AT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    rows_then(
+        OBS_COLUMNS,
+        |t| format!("{t}.region_code = ?1 AND {t}.series_id = ?2"),
+        "?3",
+    )
+});
+
+/// How many rows and regions, and which first and last period, each series of dataset ?1 had
+/// in snapshot ?2.
+static SERIES_AT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let rows = rows_then(
+        "o.series_id, o.region_code, o.period",
+        |t| format!("{t}.series_id IN (SELECT id FROM v_series WHERE dataset_id = ?1)"),
+        "?2",
+    );
+    format!(
+        "SELECT series_id, count(*), count(DISTINCT region_code), min(period), max(period)
+         FROM ({rows}) t GROUP BY series_id"
+    )
+});
+
+/// The rows of series ?1 in the periods ?2 to ?3 (either NULL: unbounded) current in snapshot
+/// ?4, by region and period, as an export writes them.
+pub(super) static EXPORT_ROWS_AT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let rows = rows_then(
+        "o.region_code, o.period, o.value_text, o.flags, o.conf_status, o.citation_id",
+        |t| {
+            format!(
+                "{t}.series_id = ?1 AND (o.period >= ?2 OR ?2 IS NULL)
+                 AND (o.period <= ?3 OR ?3 IS NULL)"
+            )
+        },
+        "?4",
+    );
+    format!("SELECT * FROM ({rows}) t ORDER BY region_code, period")
+});
 
 impl Scoped {
     /// Reads from now on as of `as_of` (None: as of now).
@@ -218,6 +266,54 @@ impl Scoped {
         Ok(found)
     }
 
+    /// The newest snapshot (row id) of dataset `dataset_id` that reads see: the one it is read
+    /// as of (0 when it held none by then), or any when reads are as of now.
+    pub fn snapshot_bound(&self, dataset_id: i64) -> StoreResult<i64> {
+        if self.as_of.get().is_none() {
+            return Ok(i64::MAX);
+        }
+        Ok((self.snapshot_as_of(dataset_id)?).map_or(0, |r| r.snapshot.id))
+    }
+
+    /// The series of dataset `dataset_id` with their counts and periods as of the moment reads
+    /// are as of: those that held rows then.
+    pub fn series_then(&self, dataset_id: i64) -> StoreResult<Arc<[SeriesRow]>> {
+        let now = self.series_of(dataset_id)?;
+        if self.as_of.get().is_none() {
+            return Ok(now);
+        }
+        let snapshot = self.snapshot_bound(dataset_id)?;
+        let mut then: HashMap<i64, SeriesRow> = HashMap::new();
+        let mut stmt = self.sql().prepare_cached(&SERIES_AT)?;
+        let rows = stmt.query_map(params![dataset_id, snapshot], |r| {
+            Ok((r.get::<i64>(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })?;
+        for row in rows {
+            let (id, obs_count, region_count, period_min, period_max) = row?;
+            then.insert(
+                id,
+                SeriesRow {
+                    id,
+                    unit: String::new(),
+                    dims: String::new(),
+                    obs_count,
+                    region_count,
+                    period_min,
+                    period_max,
+                },
+            );
+        }
+        Ok((now.iter())
+            .filter_map(|s| {
+                then.remove(&s.id).map(|counted| SeriesRow {
+                    unit: s.unit.clone(),
+                    dims: s.dims.clone(),
+                    ..counted
+                })
+            })
+            .collect())
+    }
+
     /// The dataset of series `series_id` (0 if the caller cannot see it).
     fn dataset_of_series(&self, series_id: i64) -> StoreResult<i64> {
         if let Some(&id) = self.resolutions.borrow().dataset_of_series.get(&series_id) {
@@ -244,9 +340,7 @@ impl Scoped {
             return Ok(Vec::new());
         };
         let snapshot = resolved.snapshot.id;
-        static SQL: std::sync::LazyLock<String> =
-            std::sync::LazyLock::new(|| ROWS_AT.replace("{OBS}", OBS_COLUMNS));
-        let mut stmt = self.sql().prepare_cached(&SQL)?;
+        let mut stmt = self.sql().prepare_cached(&ROWS_AT)?;
         let mut rows = stmt
             .query_map(params![region, series_id, snapshot], |r| obs_at(r, 0))?
             .collect::<Result<Vec<_>, _>>()?;

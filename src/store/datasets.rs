@@ -17,8 +17,8 @@ pub use super::rows::datasets::{
 };
 use crate::bundled::SourceRecord;
 
-const REST_OF_SNAPSHOT: &str = "sn.id = ?1 AND o.id > ?2";
-const LATER_SNAPSHOTS: &str = "sn.dataset_id = ?1 AND sn.id > ?2";
+const REST_OF_SNAPSHOT: &str = "sn.id = ?1 AND o.id > ?2 AND sn.id <= ?4";
+const LATER_SNAPSHOTS: &str = "sn.dataset_id = ?1 AND sn.id > ?2 AND sn.id <= ?4";
 
 fn change_query(filter: &str) -> String {
     format!(
@@ -52,7 +52,7 @@ mod change_tests {
                 .sql()
                 .prepare(&format!("EXPLAIN QUERY PLAN {}", change_query(filter)))
                 .unwrap()
-                .query_map(params![1, 1, 100], |r| r.get(3))
+                .query_map(params![1, 1, 100, 1000], |r| r.get(3))
                 .unwrap()
                 .map(Result::unwrap)
                 .collect();
@@ -196,7 +196,8 @@ impl Scoped {
     }
 
     /// Up to `limit` snapshots of dataset `dataset_id`, newest first, after the snapshot
-    /// `after` (its public id; none when the dataset has no such snapshot).
+    /// `after` (its public id; none when the dataset has no such snapshot); as of the moment
+    /// reads are as of, those it had then.
     pub fn snapshots_of(
         &self,
         dataset_id: i64,
@@ -207,9 +208,11 @@ impl Scoped {
             "SELECT {SNAPSHOT_COLUMNS} FROM v_snapshots s WHERE s.dataset_id = ?1
                AND (s.id < (SELECT id FROM v_snapshots WHERE dataset_id = ?1 AND public_id = ?2)
                     OR ?2 IS NULL)
+               AND s.id <= ?4
              ORDER BY s.id DESC LIMIT ?3"
         ))?;
-        let rows = stmt.query_map(params![dataset_id, after, limit as i64], |r| {
+        let bound = self.snapshot_bound(dataset_id)?;
+        let rows = stmt.query_map(params![dataset_id, after, limit as i64, bound], |r| {
             snapshot_from_row(r, 0)
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -220,29 +223,35 @@ impl Scoped {
         Ok(self.snapshots_of(dataset_id, None, 1)?.pop())
     }
 
-    /// How many snapshots dataset `dataset_id` has.
+    /// How many snapshots dataset `dataset_id` has (had, as of the moment reads are as of).
     pub fn snapshot_count(&self, dataset_id: i64) -> StoreResult<usize> {
+        let bound = self.snapshot_bound(dataset_id)?;
         let n: i64 = self
             .sql()
-            .prepare_cached("SELECT count(*) FROM v_snapshots WHERE dataset_id = ?1")?
-            .query_row(params![dataset_id], |r| r.get(0))?;
+            .prepare_cached("SELECT count(*) FROM v_snapshots WHERE dataset_id = ?1 AND id <= ?2")?
+            .query_row(params![dataset_id, bound], |r| r.get(0))?;
         Ok(usize::try_from(n).unwrap_or(0))
     }
 
-    /// The internal id of the snapshot `public_id` of dataset `dataset_id`, if the caller sees it.
+    /// The internal id of the snapshot `public_id` of dataset `dataset_id`, if the caller sees it
+    /// (and the dataset had it, as of the moment reads are as of).
     pub fn snapshot_of(&self, dataset_id: i64, public_id: &str) -> StoreResult<Option<i64>> {
+        let bound = self.snapshot_bound(dataset_id)?;
         Ok(self
             .sql()
-            .prepare_cached("SELECT id FROM v_snapshots WHERE dataset_id = ?1 AND public_id = ?2")?
-            .query_row(params![dataset_id, public_id], |r| r.get(0))
+            .prepare_cached(
+                "SELECT id FROM v_snapshots WHERE dataset_id = ?1 AND public_id = ?2 AND id <= ?3",
+            )?
+            .query_row(params![dataset_id, public_id, bound], |r| r.get(0))
             .optional()?)
     }
 
     /// Up to `limit` rows of dataset `dataset_id` written by its snapshots after `since` (an
     /// internal snapshot id; 0 for all), in import order (snapshot, then row), after the row
     /// cited `after` (none when that is no such row of the dataset), each with the row it
-    /// revised. Every page is two index ranges, however deep: the rest of the cursor's
-    /// snapshot, then the snapshots after it.
+    /// revised; as of the moment reads are as of, those its snapshots by then wrote. Every page
+    /// is two index ranges, however deep: the rest of the cursor's snapshot, then the snapshots
+    /// after it.
     pub fn changes(
         &self,
         dataset_id: i64,
@@ -250,6 +259,7 @@ impl Scoped {
         after: Option<&str>,
         limit: usize,
     ) -> StoreResult<Vec<SnapshotChange>> {
+        let bound = self.snapshot_bound(dataset_id)?;
         let (from_snapshot, mut rows) = match after {
             None => (since, Vec::new()),
             Some(cited) => {
@@ -267,8 +277,10 @@ impl Scoped {
                 else {
                     return Ok(Vec::new());
                 };
-                let rest =
-                    self.change_rows(REST_OF_SNAPSHOT, params![snapshot, row, limit as i64])?;
+                let rest = self.change_rows(
+                    REST_OF_SNAPSHOT,
+                    params![snapshot, row, limit as i64, bound],
+                )?;
                 (snapshot, rest)
             }
         };
@@ -276,13 +288,14 @@ impl Scoped {
             let more = limit - rows.len();
             rows.extend(self.change_rows(
                 LATER_SNAPSHOTS,
-                params![dataset_id, from_snapshot, more as i64],
+                params![dataset_id, from_snapshot, more as i64, bound],
             )?);
         }
         Ok(rows)
     }
 
-    /// The change rows `filter` (on snapshot `sn` and row `o`, with `?1` and `?2`) selects, in
+    /// The change rows `filter` (on snapshot `sn` and row `o`, with `?1`, `?2` and the newest
+    /// snapshot seen `?4`) selects, in
     /// import order, at most `?3`: read in that order from the indexes, never sorted, so a page
     /// costs its rows whatever follows. A revision's replaced row is the first whose
     /// `superseded_by` names it (a row revived later may be named by a second one).

@@ -323,7 +323,8 @@ pub struct ExportFilter {
 }
 
 impl Scoped {
-    /// Calls `f` for every current observation of a dataset in `from..=to` (periods; the
+    /// Calls `f` for every current observation (as of the moment reads are as of) of a dataset
+    /// in `from..=to` (periods; the
     /// filter's country and level are the caller's to apply, see [`ExportFilter`]), by series,
     /// region and period, without holding the dataset in memory: series are read one at a time,
     /// each in one pass over `observations_current` in its own order, so nothing is sorted.
@@ -338,18 +339,31 @@ impl Scoped {
         let mut series = self.sql().prepare_cached(
             "SELECT id, unit, dims FROM v_series WHERE dataset_id = ?1 ORDER BY id",
         )?;
-        let mut rows_of = self.sql().prepare_streamed(
-            "SELECT o.region_code, o.period, o.value_text, o.flags, o.conf_status, o.citation_id
-             FROM v_observations o
-             WHERE o.series_id = ?1 AND o.superseded_by IS NULL
-               AND (o.period >= ?2 OR ?2 IS NULL) AND (o.period <= ?3 OR ?3 IS NULL)
-             ORDER BY o.region_code, o.period",
-        )?;
+        // As of a moment, the rows current in the snapshot read then (sorted: three ranges).
+        let then = match self.as_of() {
+            Some(_) => Some(self.snapshot_bound(dataset_id)?),
+            None => None,
+        };
+        let mut rows_of = match then {
+            Some(_) => self.sql().prepare_streamed(&super::as_of::EXPORT_ROWS_AT)?,
+            None => self.sql().prepare_streamed(
+                "SELECT o.region_code, o.period, o.value_text, o.flags, o.conf_status,
+                        o.citation_id
+                 FROM v_observations o
+                 WHERE o.series_id = ?1 AND o.superseded_by IS NULL
+                   AND (o.period >= ?2 OR ?2 IS NULL) AND (o.period <= ?3 OR ?3 IS NULL)
+                 ORDER BY o.region_code, o.period",
+            )?,
+        };
         let mut each_series = series.query(params![dataset_id])?;
         while let Some(s) = each_series.next_row()? {
             let s = &s.row();
             let (unit, dims) = (s.text(1)?, s.text(2)?);
-            let mut rows = rows_of.query(params![s.get::<i64>(0)?, filter.from, filter.to])?;
+            let id = s.get::<i64>(0)?;
+            let mut rows = match then {
+                Some(snapshot) => rows_of.query(params![id, filter.from, filter.to, snapshot])?,
+                None => rows_of.query(params![id, filter.from, filter.to])?,
+            };
             while let Some(r) = rows.next_row()? {
                 let r = &r.row();
                 let more = f(ExportRow {

@@ -19,12 +19,20 @@ const ROUNDS: [&str; 4] = [
 ];
 
 /// The reads recorded after each round and replayed as of its moment, with the caller's key:
-/// the comparison (public data and private), the profile, and each cited value's citation.
-fn reads() -> [&'static str; 3] {
+/// the comparison (public data and private), the profile, the region and dataset lists, the
+/// dataset with its snapshots and changes, its export; and, for those that cite values (true),
+/// each cited value's citation.
+fn reads() -> [(&'static str, bool); 9] {
     [
-        "/compare?regions=DE21,DE22&dataset=own_series",
-        "/compare?regions=DE21,DE22&dataset=tgs00010",
-        "/regions/DE21/profile",
+        ("/compare?regions=DE21,DE22&dataset=own_series", true),
+        ("/compare?regions=DE21,DE22&dataset=tgs00010", true),
+        ("/regions/DE21/profile", true),
+        ("/regions?country=DE&level=1&limit=5", false),
+        ("/datasets", false),
+        ("/datasets/own_series", false),
+        ("/datasets/own_series/snapshots", false),
+        ("/datasets/own_series/changes", false),
+        ("/export/bulk/own_series.csv", false),
     ]
 }
 
@@ -34,9 +42,14 @@ async fn get(s: &TestServer, who: &TestAccount, path: &str) -> crate::support::R
         .await
 }
 
-/// `data`, and the citation ids it cites in order.
-fn data_and_citations(answer: &Value) -> (Value, Vec<String>) {
-    let data = answer["data"].clone();
+/// `data` (an export: its CSV), and the citation ids it cites in order.
+fn data_and_citations(r: &crate::support::Resp) -> (Value, Vec<String>) {
+    if r.header("content-type")
+        .is_some_and(|t| t.starts_with("text/csv"))
+    {
+        return (String::from_utf8_lossy(&r.body).into(), Vec::new());
+    }
+    let data = r.json()["data"].clone();
     let mut ids = Vec::new();
     collect_citations(&data, &mut ids);
     (data, ids)
@@ -95,7 +108,7 @@ async fn answers_replay_as_they_were(s: &TestServer) {
             assert_eq!(put.status, 200, "{}", String::from_utf8_lossy(&put.body));
         }
         let mut answers = Vec::new();
-        for path in reads() {
+        for (path, _) in reads() {
             let r = get(s, &who, path).await;
             assert_eq!(
                 r.status,
@@ -103,14 +116,16 @@ async fn answers_replay_as_they_were(s: &TestServer) {
                 "{path}: {}",
                 String::from_utf8_lossy(&r.body)
             );
-            assert!(r.json()["meta"].get("as_of").is_none(), "no as_of asked");
-            answers.push(data_and_citations(&r.json()));
+            if !path.ends_with(".csv") {
+                assert!(r.json()["meta"].get("as_of").is_none(), "no as_of asked");
+            }
+            answers.push(data_and_citations(&r));
         }
         recorded.push((a_moment_after_now().await, answers));
     }
     for (at, answers) in &recorded {
         let at_text = regintel::runtime::clock::rfc3339_millis(*at);
-        for (path, (data, citations)) in reads().iter().zip(answers) {
+        for ((path, cites_values), (data, citations)) in reads().iter().zip(answers) {
             let joined = if path.contains('?') { '&' } else { '?' };
             let r = get(s, &who, &format!("{path}{joined}as_of={at_text}")).await;
             assert_eq!(
@@ -119,11 +134,17 @@ async fn answers_replay_as_they_were(s: &TestServer) {
                 "{path} as of {at_text}: {}",
                 String::from_utf8_lossy(&r.body)
             );
+            assert_eq!(&data_and_citations(&r).0, data, "{path} as of {at_text}");
+            if path.ends_with(".csv") {
+                continue;
+            }
             let answer = r.json();
-            assert_eq!(&answer["data"], data, "{path} as of {at_text}");
             let as_of = &answer["meta"]["as_of"];
             assert_eq!(as_of["at"], at_text.as_str(), "{answer}");
             assert_eq!(as_of["basis"], "imported");
+            if !cites_values {
+                continue;
+            }
             assert!(!as_of["datasets"].as_array().unwrap().is_empty(), "{as_of}");
             // Each cited value (a row's: regions cite their classification rows too)
             // resolves, as of then, to a citation current then.
@@ -141,6 +162,28 @@ async fn answers_replay_as_they_were(s: &TestServer) {
             assert!(rows > 0, "{path}: no row citation among the first cited");
         }
     }
+    // The export's description as of a moment describes the export as of the same moment.
+    let (at, _) = &recorded[1];
+    let at_text = regintel::runtime::clock::rfc3339_millis(*at);
+    let described = get(
+        s,
+        &who,
+        &format!("/export/bulk/own_series.csv-metadata.json?as_of={at_text}"),
+    )
+    .await;
+    assert_eq!(described.status, 200);
+    let described: Value = serde_json::from_slice(&described.body).unwrap();
+    assert_eq!(
+        described["url"],
+        format!("own_series.csv?as_of={at_text}&as_of_basis=imported").as_str()
+    );
+    assert_eq!(described["notes"][0]["as_of"]["at"], at_text.as_str());
+    let export = &recorded[1].1[8].0;
+    assert_eq!(
+        described["notes"][0]["rows"],
+        export.as_str().unwrap().lines().count() - 1,
+        "the rows of the export as of then"
+    );
     // A value the next round revised was superseded as of that round's moment, by a value of
     // that round's answer.
     for pair in recorded.windows(2) {
@@ -339,6 +382,22 @@ async fn as_of_is_checked_and_a_dataset_not_held_yet_says_so() {
             .len(),
         2
     );
+    // The dataset itself, its snapshots, changes and export; the list held none of them.
+    let institutional = s.account("export@example.org", Tier::Institutional);
+    for path in [
+        "/datasets/tgs00010",
+        "/datasets/tgs00010/snapshots",
+        "/datasets/tgs00010/changes",
+        "/export/bulk/tgs00010.csv",
+        "/export/bulk/tgs00010.csv-metadata.json",
+    ] {
+        get(&s, &institutional, &format!("{path}?as_of=2001-01-01"))
+            .await
+            .error(404, "not_held_yet");
+    }
+    let list = s.get("/datasets?as_of=2001-01-01").await.json();
+    assert_eq!(list["data"], json!([]), "{list}");
+    assert_eq!(list["meta"]["total"], 0);
     // A profile then had no figures at all.
     let profile = s.get("/regions/DE21/profile?as_of=2001-01-01").await.json();
     assert_eq!(profile["data"]["indicators"], json!([]), "{profile}");

@@ -10,7 +10,6 @@ use flate2::write::GzEncoder;
 use tokio::sync::mpsc;
 
 use super::{Req, cited};
-use crate::domain::Rejection;
 use crate::domain::correlations::{self, MatrixQuery};
 use crate::domain::export::{self, ExportFilter};
 use crate::domain::stats::{Method, Transform};
@@ -170,14 +169,12 @@ fn file_name(code: &str, extension: &str) -> String {
 /// transaction; a chunk the client does not take within `--send-timeout`, or a reader slower
 /// than `MIN_BYTES_PER_SEC` of CSV, ends the export and frees all three.
 pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
+    req.read_as_of()?;
     let filter = export_filter(req)?;
     req.no_more_params()?;
     let code = req.param("dataset_code").to_owned();
     let account = req.caller()?.account_id;
-    let dataset = req
-        .store()?
-        .dataset(&code)?
-        .ok_or_else(|| Rejection::UnknownDataset(code.clone()))?;
+    let dataset = crate::domain::datasets::dataset(req.store()?, &code)?;
     let slot = req
         .state
         .exports
@@ -250,10 +247,25 @@ pub fn export(req: &mut Req) -> Result<Reply, ApiError> {
 /// `GET /export/bulk/{dataset_code}.csv-metadata.json`: the export described in CSV on the Web
 /// terms (<https://www.w3.org/TR/tabular-metadata/>).
 pub fn export_metadata(req: &mut Req) -> Result<Reply, ApiError> {
+    req.read_as_of()?;
     req.no_more_params()?;
     let code = req.param("dataset_code").to_owned();
-    let url = file_name(&code, ".csv");
-    let document = export::metadata(req.store()?, &req.state.catalogue, &code, &url)?;
+    let store = req.store()?;
+    // As of a moment, the export it describes is the one read as of the same moment.
+    let url = match store.as_of() {
+        Some(as_of) => format!(
+            "{}?as_of={}&as_of_basis={}",
+            file_name(&code, ".csv"),
+            crate::runtime::clock::rfc3339_millis(as_of.at_ms),
+            as_of.basis.as_str()
+        ),
+        None => file_name(&code, ".csv"),
+    };
+    let mut document = export::metadata(store, &req.state.catalogue, &code, &url)?;
+    if let Some(as_of) = super::as_of_meta(store) {
+        document["notes"][0]["as_of"] =
+            serde_json::from_slice(&as_of).map_err(|e| ApiError::Internal(e.into()))?;
+    }
     let body = serde_json::to_vec_pretty(&document).map_err(|e| ApiError::Internal(e.into()))?;
     Ok(Reply::Raw {
         content_type: "application/csvm+json",

@@ -3,7 +3,7 @@
 //! snapshots wrote.
 
 use super::{Req, cited, cited_page, json};
-use crate::domain::{Citer, Rejection, datasets};
+use crate::domain::{Citer, datasets};
 use crate::http::error::ApiError;
 use crate::http::paging::PageRequest;
 use crate::reply::Reply;
@@ -12,6 +12,7 @@ use crate::reply::Reply;
 const DATASETS_PER_PAGE: usize = 100;
 
 pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
+    req.read_as_of()?;
     let page = PageRequest::take(&mut req.query, DATASETS_PER_PAGE, DATASETS_PER_PAGE)?;
     req.no_more_params()?;
     let store = req.store()?;
@@ -33,6 +34,7 @@ pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
 }
 
 pub fn get(req: &mut Req) -> Result<Reply, ApiError> {
+    req.read_as_of()?;
     req.no_more_params()?;
     let store = req.store()?;
     let mut citer = Citer::new(store, &req.state.catalogue);
@@ -46,6 +48,7 @@ const MOST_SNAPSHOTS_PER_PAGE: usize = 200;
 
 /// A dataset's snapshots, newest first.
 pub fn snapshots(req: &mut Req) -> Result<Reply, ApiError> {
+    req.read_as_of()?;
     let page = PageRequest::take(&mut req.query, SNAPSHOTS_PER_PAGE, MOST_SNAPSHOTS_PER_PAGE)?;
     req.no_more_params()?;
     let store = req.store()?;
@@ -67,16 +70,16 @@ const CHANGES_PER_PAGE: usize = 100;
 const MOST_CHANGES_PER_PAGE: usize = 1000;
 
 /// Every row the dataset's snapshots after `since_snapshot` wrote (all its snapshots without
-/// it), in import order; the many an import can write make it a list without a total.
+/// it), in import order (as of a moment, up to the snapshot read then); the many an import can
+/// write make it a list without a total.
 pub fn changes(req: &mut Req) -> Result<Reply, ApiError> {
+    req.read_as_of()?;
     let since = req.query.take("since_snapshot");
     let page = PageRequest::take(&mut req.query, CHANGES_PER_PAGE, MOST_CHANGES_PER_PAGE)?;
     req.no_more_params()?;
     let store = req.store()?;
     let code = req.param("dataset_code");
-    let dataset = store
-        .dataset(code)?
-        .ok_or_else(|| Rejection::UnknownDataset(code.to_owned()))?;
+    let dataset = datasets::dataset(store, code)?;
     let since = match since {
         None => 0,
         Some(snapshot) => store.snapshot_of(dataset.id, &snapshot)?.ok_or_else(|| {

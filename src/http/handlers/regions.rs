@@ -11,6 +11,9 @@ const DEFAULT_LIMIT: usize = 100;
 const MAX_LIMIT: usize = 1000;
 
 pub fn list(req: &mut Req) -> Result<Reply, ApiError> {
+    // Regions are those of the running release, as of any moment; `meta.as_of` says the
+    // moment was read.
+    req.read_as_of()?;
     let level = req.query.take_int("level", 0, 3)?;
     let country = req.query.take_country("country")?;
     let search = req.query.take("q");

@@ -77,6 +77,12 @@ async def every_tool(session, given):
     briefing, error = await call(session, "create_briefing",
                                  {"region": "DE21", "briefing_type": "economy"})
     check(not error and briefing["data"]["verification"]["status"] == "verified", "create_briefing")
+    # As of a moment before anything was imported: no dataset held, no figure to write from.
+    before, error = await call(session, "search_datasets", {"query": "unemployment", "as_of": "2001-01-01"})
+    check(not error and before["data"] == [], f"search_datasets as of 2001: {before}")
+    early, error = await call(session, "create_briefing",
+                              {"region": "DE21", "briefing_type": "economy", "as_of": "2001-01-01"})
+    check(error and early["error"]["code"] == "validation_failed", f"create_briefing as of 2001: {early}")
     unknown, error = await call(session, "region_profile", {"region": "DE2X"})
     check(error and unknown["error"]["code"] == "unknown_region", f"an unknown region: {unknown}")
     print(f"{len(names)} tools called, {len(latest)} citations resolved")

@@ -48,9 +48,11 @@ from regintel_client.models import (
     DatasetChange,
     DatasetDetail,
     DatasetSummary,
+    ExportDatasetAsOfBasis,
     GetBriefingResponse200,
     GetCitationAsOfBasis,
     GetCitationResponse200,
+    GetDatasetAsOfBasis,
     GetDatasetResponse200,
     GetRegionAsOfBasis,
     GetRegionProfileAsOfBasis,
@@ -58,9 +60,13 @@ from regintel_client.models import (
     GetRegionResponse200,
     ListBriefingsResponse200,
     ListCitationRevisionsResponse200,
+    ListDatasetChangesAsOfBasis,
     ListDatasetChangesResponse200,
+    ListDatasetSnapshotsAsOfBasis,
     ListDatasetSnapshotsResponse200,
+    ListDatasetsAsOfBasis,
     ListDatasetsResponse200,
+    ListRegionsAsOfBasis,
     ListRegionsResponse200,
     ListWebhookDeliveriesResponse200,
     ListWebhooksResponse200,
@@ -282,13 +288,27 @@ class Client:
     # Regions.
 
     def regions(
-        self, *, level: int | None = None, country: str | None = None, q: str | None = None, page_size: int = 100
+        self,
+        *,
+        level: int | None = None,
+        country: str | None = None,
+        q: str | None = None,
+        page_size: int = 100,
+        as_of: Moment | None = None,
+        as_of_basis: str | None = None,
     ) -> Iterator[RegionSummary]:
         """Every region matching: of a NUTS `level`, in a `country`, or whose name or code
-        matches `q`; all pages."""
+        matches `q`; all pages. The regions are the running release's at any `as_of`."""
+        basis = _basis(ListRegionsAsOfBasis, as_of_basis)
         return self._pages(
             lambda cursor: list_regions._get_kwargs(
-                level=_given(level), country=_given(country), q=_given(q), limit=page_size, cursor=cursor
+                level=_given(level),
+                country=_given(country),
+                q=_given(q),
+                limit=page_size,
+                cursor=cursor,
+                as_of=_moment(as_of),
+                as_of_basis=basis,
             ),
             ListRegionsResponse200.from_dict,
         )
@@ -359,33 +379,61 @@ class Client:
             ListCitationRevisionsResponse200.from_dict,
         )
 
-    def datasets(self, *, page_size: int = 100) -> Iterator[DatasetSummary]:
-        """Every dataset this caller may read (an account's private ones included), all pages."""
+    def datasets(
+        self, *, page_size: int = 100, as_of: Moment | None = None, as_of_basis: str | None = None
+    ) -> Iterator[DatasetSummary]:
+        """Every dataset this caller may read (an account's private ones included), all pages.
+        `as_of`: those held then, as they were (see `region`)."""
+        basis = _basis(ListDatasetsAsOfBasis, as_of_basis)
         return self._pages(
-            lambda cursor: list_datasets._get_kwargs(limit=page_size, cursor=cursor),
+            lambda cursor: list_datasets._get_kwargs(
+                limit=page_size, cursor=cursor, as_of=_moment(as_of), as_of_basis=basis
+            ),
             ListDatasetsResponse200.from_dict,
         )
 
-    def dataset(self, code: str) -> Answer[DatasetDetail]:
-        """A dataset: its series, units, dimensions, newest snapshots and licence."""
-        answer = self._get(get_dataset._get_kwargs(code), GetDatasetResponse200.from_dict)
+    def dataset(self, code: str, *, as_of: Moment | None = None, as_of_basis: str | None = None) -> Answer[DatasetDetail]:
+        """A dataset: its series, units, dimensions, newest snapshots and licence. `as_of`: its
+        series, counts and snapshots as they were then."""
+        request = get_dataset._get_kwargs(
+            code, as_of=_moment(as_of), as_of_basis=_basis(GetDatasetAsOfBasis, as_of_basis)
+        )
+        answer = self._get(request, GetDatasetResponse200.from_dict)
         return Answer(answer.data, answer.meta)
 
-    def dataset_snapshots(self, code: str, *, page_size: int = 20) -> Iterator[CitedSnapshot]:
-        """Every snapshot (import, upload, fetch) of a dataset, newest first, all pages."""
+    def dataset_snapshots(
+        self, code: str, *, page_size: int = 20, as_of: Moment | None = None, as_of_basis: str | None = None
+    ) -> Iterator[CitedSnapshot]:
+        """Every snapshot (import, upload, fetch) of a dataset, newest first, all pages. `as_of`:
+        those it had then."""
+        basis = _basis(ListDatasetSnapshotsAsOfBasis, as_of_basis)
         return self._pages(
-            lambda cursor: list_dataset_snapshots._get_kwargs(code, limit=page_size, cursor=cursor),
+            lambda cursor: list_dataset_snapshots._get_kwargs(
+                code, limit=page_size, cursor=cursor, as_of=_moment(as_of), as_of_basis=basis
+            ),
             ListDatasetSnapshotsResponse200.from_dict,
         )
 
     def dataset_changes(
-        self, code: str, *, since_snapshot: str | None = None, page_size: int = 100
+        self,
+        code: str,
+        *,
+        since_snapshot: str | None = None,
+        page_size: int = 100,
+        as_of: Moment | None = None,
+        as_of_basis: str | None = None,
     ) -> Iterator[DatasetChange]:
         """Every row a dataset's imports added, revised or withdrew (since a snapshot), all
-        pages."""
+        pages. `as_of`: what its snapshots by then wrote."""
+        basis = _basis(ListDatasetChangesAsOfBasis, as_of_basis)
         return self._pages(
             lambda cursor: list_dataset_changes._get_kwargs(
-                code, since_snapshot=_given(since_snapshot), limit=page_size, cursor=cursor
+                code,
+                since_snapshot=_given(since_snapshot),
+                limit=page_size,
+                cursor=cursor,
+                as_of=_moment(as_of),
+                as_of_basis=basis,
             ),
             ListDatasetChangesResponse200.from_dict,
         )
@@ -462,10 +510,16 @@ class Client:
 
     # Bulk export: streamed, never held whole.
 
-    def _export_request(
-        self, dataset: str, country: str | None, level: int | None, from_: str | None, to: str | None
-    ) -> dict[str, Any]:
-        params = {"country": country, "level": level, "from": from_, "to": to}
+    def _export_request(self, dataset: str, filters: Mapping[str, Any]) -> dict[str, Any]:
+        as_of, basis = _moment(filters.get("as_of")), _basis(ExportDatasetAsOfBasis, filters.get("as_of_basis"))
+        params = {
+            "country": filters.get("country"),
+            "level": filters.get("level"),
+            "from": filters.get("from_"),
+            "to": filters.get("to"),
+            "as_of": None if isinstance(as_of, Unset) else as_of,
+            "as_of_basis": None if isinstance(basis, Unset) else basis.value,
+        }
         return {
             "method": "GET",
             "url": f"/export/bulk/{quote(dataset, safe='')}.csv",
@@ -481,13 +535,17 @@ class Client:
         level: int | None = None,
         from_: str | None = None,
         to: str | None = None,
+        as_of: Moment | None = None,
+        as_of_basis: str | None = None,
     ) -> int:
         """A dataset's rows as CSV (one row per value, with its flags and citation), written to
         `file` (a path or a binary file) as it arrives; returns the bytes written. Filters:
-        `country` (a NUTS country code), `level` (0 to 3), `from_` and `to` (periods). The
+        `country` (a NUTS country code), `level` (0 to 3), `from_` and `to` (periods); `as_of`:
+        the rows current then (see `region`). The
         server ends an export whose reader keeps it waiting (after 30 seconds of waiting, below
         32 KiB a second): write it out, then work on the file."""
-        request = self._export_request(dataset, country, level, from_, to)
+        filters = {"country": country, "level": level, "from_": from_, "to": to}
+        request = self._export_request(dataset, {**filters, "as_of": as_of, "as_of_basis": as_of_basis})
         response = self._send(request, idempotent=True, stream=True)
         try:
             if not isinstance(file, (str, Path)):
@@ -516,9 +574,12 @@ class Client:
         level: int | None = None,
         from_: str | None = None,
         to: str | None = None,
+        as_of: Moment | None = None,
+        as_of_basis: str | None = None,
     ) -> Iterator[dict[str, str]]:
         """A dataset's export row by row as it arrives, each a dict by the CSV's header."""
-        request = self._export_request(dataset, country, level, from_, to)
+        filters = {"country": country, "level": level, "from_": from_, "to": to}
+        request = self._export_request(dataset, {**filters, "as_of": as_of, "as_of_basis": as_of_basis})
         response = self._send(request, idempotent=True, stream=True)
         try:
             yield from csv.DictReader(_lines(response.iter_text()))
@@ -536,6 +597,8 @@ class Client:
         level: int | None = None,
         from_: str | None = None,
         to: str | None = None,
+        as_of: Moment | None = None,
+        as_of_basis: str | None = None,
     ) -> Iterator[pandas.DataFrame]:
         """A dataset's export as DataFrames of at most `chunk_rows` rows each, read as the rows
         arrive; only one chunk is held. Columns as in the CSV (`dataset_code`, `nuts_code`,
@@ -557,7 +620,10 @@ class Client:
                 df["nuts_level"] = pd.to_numeric(df["nuts_level"]).astype("Int64")
             return df
 
-        for row in self.export_rows(dataset, country=country, level=level, from_=from_, to=to):
+        rows = self.export_rows(
+            dataset, country=country, level=level, from_=from_, to=to, as_of=as_of, as_of_basis=as_of_basis
+        )
+        for row in rows:
             columns = columns or list(row)
             chunk.append(row)
             if len(chunk) == chunk_rows:

@@ -53,6 +53,9 @@ def test_a_figure_read_as_of_a_moment_and_its_revisions(api: Client) -> None:
     with pytest.raises(regintel.NotFoundError) as before:
         api.compare(["DE21", "FR10"], "tgs00010", as_of="2001-01-01")
     assert before.value.code == "not_held_yet"
+    dataset = api.dataset("tgs00010", as_of=then)
+    assert dataset.meta.as_of.datasets[0].dataset == "tgs00010"
+    assert [d.code for d in api.datasets(as_of="2001-01-01")] == []
 
 
 def test_documented_errors_raise_with_the_envelope(api: Client) -> None:

@@ -168,6 +168,23 @@ def test_as_of_is_sent_as_the_api_reads_it() -> None:
         client.citation("cit_aaaaaaaaaaaaaaaaaaaa")
     assert "as_of" not in server.requests[-1].url.params
     assert "as_of_basis" not in server.requests[-1].url.params
+    # Lists, the dataset and its export send it with every page and request.
+    reads = [
+        lambda: next(client.regions(as_of="2026-03-01", as_of_basis="published")),
+        lambda: next(client.datasets(as_of="2026-03-01", as_of_basis="published")),
+        lambda: client.dataset("tgs00010", as_of="2026-03-01", as_of_basis="published"),
+        lambda: next(client.dataset_snapshots("tgs00010", as_of="2026-03-01", as_of_basis="published")),
+        lambda: next(client.dataset_changes("tgs00010", as_of="2026-03-01", as_of_basis="published")),
+        lambda: next(client.export_rows("tgs00010", as_of="2026-03-01", as_of_basis="published")),
+    ]
+    for read in reads:
+        with pytest.raises(regintel.ServerError):
+            read()
+        params = server.requests[-1].url.params
+        assert (params["as_of"], params["as_of_basis"]) == ("2026-03-01", "published"), server.requests[-1].url
+    with pytest.raises(regintel.ServerError):
+        next(client.export_rows("tgs00010", country="DE"))
+    assert "as_of" not in server.requests[-1].url.params
     with pytest.raises(ValueError, match="timezone-aware"):
         client.profile("DE21", as_of=datetime.datetime(2026, 3, 1, 12, 0))
     with pytest.raises(ValueError, match="'vintage'"):

@@ -104,10 +104,13 @@ from .error import Error
 from .error_code import ErrorCode
 from .error_details import ErrorDetails
 from .error_envelope import ErrorEnvelope
+from .export_dataset_as_of_basis import ExportDatasetAsOfBasis
+from .export_metadata_as_of_basis import ExportMetadataAsOfBasis
 from .flag import Flag
 from .get_briefing_response_200 import GetBriefingResponse200
 from .get_citation_as_of_basis import GetCitationAsOfBasis
 from .get_citation_response_200 import GetCitationResponse200
+from .get_dataset_as_of_basis import GetDatasetAsOfBasis
 from .get_dataset_response_200 import GetDatasetResponse200
 from .get_region_as_of_basis import GetRegionAsOfBasis
 from .get_region_profile_as_of_basis import GetRegionProfileAsOfBasis
@@ -123,10 +126,14 @@ from .indicator_series import IndicatorSeries
 from .list_api_keys_response_200 import ListApiKeysResponse200
 from .list_briefings_response_200 import ListBriefingsResponse200
 from .list_citation_revisions_response_200 import ListCitationRevisionsResponse200
+from .list_dataset_changes_as_of_basis import ListDatasetChangesAsOfBasis
 from .list_dataset_changes_response_200 import ListDatasetChangesResponse200
+from .list_dataset_snapshots_as_of_basis import ListDatasetSnapshotsAsOfBasis
 from .list_dataset_snapshots_response_200 import ListDatasetSnapshotsResponse200
+from .list_datasets_as_of_basis import ListDatasetsAsOfBasis
 from .list_datasets_response_200 import ListDatasetsResponse200
 from .list_meta import ListMeta
+from .list_regions_as_of_basis import ListRegionsAsOfBasis
 from .list_regions_response_200 import ListRegionsResponse200
 from .list_webhook_deliveries_response_200 import ListWebhookDeliveriesResponse200
 from .list_webhooks_response_200 import ListWebhooksResponse200
@@ -301,10 +308,13 @@ __all__ = (
     "ErrorCode",
     "ErrorDetails",
     "ErrorEnvelope",
+    "ExportDatasetAsOfBasis",
+    "ExportMetadataAsOfBasis",
     "Flag",
     "GetBriefingResponse200",
     "GetCitationAsOfBasis",
     "GetCitationResponse200",
+    "GetDatasetAsOfBasis",
     "GetDatasetResponse200",
     "GetRegionAsOfBasis",
     "GetRegionProfileAsOfBasis",
@@ -320,10 +330,14 @@ __all__ = (
     "ListApiKeysResponse200",
     "ListBriefingsResponse200",
     "ListCitationRevisionsResponse200",
+    "ListDatasetChangesAsOfBasis",
     "ListDatasetChangesResponse200",
+    "ListDatasetsAsOfBasis",
+    "ListDatasetSnapshotsAsOfBasis",
     "ListDatasetSnapshotsResponse200",
     "ListDatasetsResponse200",
     "ListMeta",
+    "ListRegionsAsOfBasis",
     "ListRegionsResponse200",
     "ListWebhookDeliveriesResponse200",
     "ListWebhooksResponse200",

@@ -26,7 +26,8 @@ class CsvwMetadata:
         dclicense (None | str | Unset):
         dcsource (None | str | Unset):
         dctitle (str | Unset):
-        notes (list[CsvwMetadataNotesItem] | Unset): Row count, units, flags, the latest snapshot.
+        notes (list[CsvwMetadataNotesItem] | Unset): Row count, units, flags, the latest snapshot; `as_of` (as
+            `meta.as_of`) when read as of a moment.
     """
 
     context: Literal["http://www.w3.org/ns/csvw"]

@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.export_dataset_as_of_basis import ExportDatasetAsOfBasis
 from ...types import UNSET, Response, Unset
 
 
@@ -17,6 +18,8 @@ def _get_kwargs(
     level: int | Unset = UNSET,
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ExportDatasetAsOfBasis | Unset = ExportDatasetAsOfBasis.IMPORTED,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -28,6 +31,14 @@ def _get_kwargs(
     params["from"] = from_
 
     params["to"] = to
+
+    params["as_of"] = as_of
+
+    json_as_of_basis: str | Unset = UNSET
+    if not isinstance(as_of_basis, Unset):
+        json_as_of_basis = as_of_basis.value
+
+    params["as_of_basis"] = json_as_of_basis
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -110,6 +121,8 @@ def sync_detailed(
     level: int | Unset = UNSET,
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ExportDatasetAsOfBasis | Unset = ExportDatasetAsOfBasis.IMPORTED,
 ) -> Response[ErrorEnvelope | str]:
     """Bulk CSV export of a dataset
 
@@ -122,8 +135,8 @@ def sync_detailed(
     starting with = + - @ are prefixed with ' so spreadsheets do not run them. One export per account at
     a time (a second answers 429 `account-exports`) and at most 4 in all by default (more answer 503
     with Retry-After). A client that takes no data for the send timeout (30 s by default), or takes
-    under 32 KiB/s of CSV on average after the first 30 s, is cut off. Costs 20 requests against rate
-    limits (the operator may change this with --route-weight).
+    under 32 KiB/s of CSV on average after the first 30 s, is cut off. With `as_of`, the rows current
+    then. Costs 20 requests against rate limits (the operator may change this with --route-weight).
 
     Args:
         dataset_code (str):
@@ -131,6 +144,8 @@ def sync_detailed(
         level (int | Unset):
         from_ (str | Unset):
         to (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ExportDatasetAsOfBasis | Unset):  Default: ExportDatasetAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -146,6 +161,8 @@ def sync_detailed(
         level=level,
         from_=from_,
         to=to,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = client.get_httpx_client().request(
@@ -163,6 +180,8 @@ def sync(
     level: int | Unset = UNSET,
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ExportDatasetAsOfBasis | Unset = ExportDatasetAsOfBasis.IMPORTED,
 ) -> ErrorEnvelope | str | None:
     """Bulk CSV export of a dataset
 
@@ -175,8 +194,8 @@ def sync(
     starting with = + - @ are prefixed with ' so spreadsheets do not run them. One export per account at
     a time (a second answers 429 `account-exports`) and at most 4 in all by default (more answer 503
     with Retry-After). A client that takes no data for the send timeout (30 s by default), or takes
-    under 32 KiB/s of CSV on average after the first 30 s, is cut off. Costs 20 requests against rate
-    limits (the operator may change this with --route-weight).
+    under 32 KiB/s of CSV on average after the first 30 s, is cut off. With `as_of`, the rows current
+    then. Costs 20 requests against rate limits (the operator may change this with --route-weight).
 
     Args:
         dataset_code (str):
@@ -184,6 +203,8 @@ def sync(
         level (int | Unset):
         from_ (str | Unset):
         to (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ExportDatasetAsOfBasis | Unset):  Default: ExportDatasetAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -200,6 +221,8 @@ def sync(
         level=level,
         from_=from_,
         to=to,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     ).parsed
 
 
@@ -211,6 +234,8 @@ async def asyncio_detailed(
     level: int | Unset = UNSET,
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ExportDatasetAsOfBasis | Unset = ExportDatasetAsOfBasis.IMPORTED,
 ) -> Response[ErrorEnvelope | str]:
     """Bulk CSV export of a dataset
 
@@ -223,8 +248,8 @@ async def asyncio_detailed(
     starting with = + - @ are prefixed with ' so spreadsheets do not run them. One export per account at
     a time (a second answers 429 `account-exports`) and at most 4 in all by default (more answer 503
     with Retry-After). A client that takes no data for the send timeout (30 s by default), or takes
-    under 32 KiB/s of CSV on average after the first 30 s, is cut off. Costs 20 requests against rate
-    limits (the operator may change this with --route-weight).
+    under 32 KiB/s of CSV on average after the first 30 s, is cut off. With `as_of`, the rows current
+    then. Costs 20 requests against rate limits (the operator may change this with --route-weight).
 
     Args:
         dataset_code (str):
@@ -232,6 +257,8 @@ async def asyncio_detailed(
         level (int | Unset):
         from_ (str | Unset):
         to (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ExportDatasetAsOfBasis | Unset):  Default: ExportDatasetAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -247,6 +274,8 @@ async def asyncio_detailed(
         level=level,
         from_=from_,
         to=to,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -262,6 +291,8 @@ async def asyncio(
     level: int | Unset = UNSET,
     from_: str | Unset = UNSET,
     to: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ExportDatasetAsOfBasis | Unset = ExportDatasetAsOfBasis.IMPORTED,
 ) -> ErrorEnvelope | str | None:
     """Bulk CSV export of a dataset
 
@@ -274,8 +305,8 @@ async def asyncio(
     starting with = + - @ are prefixed with ' so spreadsheets do not run them. One export per account at
     a time (a second answers 429 `account-exports`) and at most 4 in all by default (more answer 503
     with Retry-After). A client that takes no data for the send timeout (30 s by default), or takes
-    under 32 KiB/s of CSV on average after the first 30 s, is cut off. Costs 20 requests against rate
-    limits (the operator may change this with --route-weight).
+    under 32 KiB/s of CSV on average after the first 30 s, is cut off. With `as_of`, the rows current
+    then. Costs 20 requests against rate limits (the operator may change this with --route-weight).
 
     Args:
         dataset_code (str):
@@ -283,6 +314,8 @@ async def asyncio(
         level (int | Unset):
         from_ (str | Unset):
         to (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ExportDatasetAsOfBasis | Unset):  Default: ExportDatasetAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -300,5 +333,7 @@ async def asyncio(
             level=level,
             from_=from_,
             to=to,
+            as_of=as_of,
+            as_of_basis=as_of_basis,
         )
     ).parsed

@@ -8,18 +8,35 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.csvw_metadata import CsvwMetadata
 from ...models.error_envelope import ErrorEnvelope
-from ...types import Response
+from ...models.export_metadata_as_of_basis import ExportMetadataAsOfBasis
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     dataset_code: str,
+    *,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ExportMetadataAsOfBasis | Unset = ExportMetadataAsOfBasis.IMPORTED,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["as_of"] = as_of
+
+    json_as_of_basis: str | Unset = UNSET
+    if not isinstance(as_of_basis, Unset):
+        json_as_of_basis = as_of_basis.value
+
+    params["as_of_basis"] = json_as_of_basis
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/export/bulk/{dataset_code}.csv-metadata.json".format(
             dataset_code=quote(str(dataset_code), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -98,16 +115,21 @@ def sync_detailed(
     dataset_code: str,
     *,
     client: AuthenticatedClient,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ExportMetadataAsOfBasis | Unset = ExportMetadataAsOfBasis.IMPORTED,
 ) -> Response[Any | CsvwMetadata | ErrorEnvelope]:
     """CSV on the Web description of a dataset's export
 
      Institutional tier. The W3C CSVW metadata (https://www.w3.org/TR/tabular-metadata/) of
     `/export/bulk/{dataset_code}.csv`: each column's name, title, datatype and meaning (dimension codes
     with their labels), the dataset's title, publisher, source and licence, the latest snapshot, the
-    units and flags used, and the number of rows of the whole export.
+    units and flags used, and the number of rows of the whole export. With `as_of`, those of the export
+    as of then, whose `url` carries the same moment, and `notes[0].as_of` as the answers' `meta.as_of`.
 
     Args:
         dataset_code (str):
+        as_of (str | Unset):
+        as_of_basis (ExportMetadataAsOfBasis | Unset):  Default: ExportMetadataAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -119,6 +141,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         dataset_code=dataset_code,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = client.get_httpx_client().request(
@@ -132,16 +156,21 @@ def sync(
     dataset_code: str,
     *,
     client: AuthenticatedClient,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ExportMetadataAsOfBasis | Unset = ExportMetadataAsOfBasis.IMPORTED,
 ) -> Any | CsvwMetadata | ErrorEnvelope | None:
     """CSV on the Web description of a dataset's export
 
      Institutional tier. The W3C CSVW metadata (https://www.w3.org/TR/tabular-metadata/) of
     `/export/bulk/{dataset_code}.csv`: each column's name, title, datatype and meaning (dimension codes
     with their labels), the dataset's title, publisher, source and licence, the latest snapshot, the
-    units and flags used, and the number of rows of the whole export.
+    units and flags used, and the number of rows of the whole export. With `as_of`, those of the export
+    as of then, whose `url` carries the same moment, and `notes[0].as_of` as the answers' `meta.as_of`.
 
     Args:
         dataset_code (str):
+        as_of (str | Unset):
+        as_of_basis (ExportMetadataAsOfBasis | Unset):  Default: ExportMetadataAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,6 +183,8 @@ def sync(
     return sync_detailed(
         dataset_code=dataset_code,
         client=client,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     ).parsed
 
 
@@ -161,16 +192,21 @@ async def asyncio_detailed(
     dataset_code: str,
     *,
     client: AuthenticatedClient,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ExportMetadataAsOfBasis | Unset = ExportMetadataAsOfBasis.IMPORTED,
 ) -> Response[Any | CsvwMetadata | ErrorEnvelope]:
     """CSV on the Web description of a dataset's export
 
      Institutional tier. The W3C CSVW metadata (https://www.w3.org/TR/tabular-metadata/) of
     `/export/bulk/{dataset_code}.csv`: each column's name, title, datatype and meaning (dimension codes
     with their labels), the dataset's title, publisher, source and licence, the latest snapshot, the
-    units and flags used, and the number of rows of the whole export.
+    units and flags used, and the number of rows of the whole export. With `as_of`, those of the export
+    as of then, whose `url` carries the same moment, and `notes[0].as_of` as the answers' `meta.as_of`.
 
     Args:
         dataset_code (str):
+        as_of (str | Unset):
+        as_of_basis (ExportMetadataAsOfBasis | Unset):  Default: ExportMetadataAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -182,6 +218,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         dataset_code=dataset_code,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -193,16 +231,21 @@ async def asyncio(
     dataset_code: str,
     *,
     client: AuthenticatedClient,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ExportMetadataAsOfBasis | Unset = ExportMetadataAsOfBasis.IMPORTED,
 ) -> Any | CsvwMetadata | ErrorEnvelope | None:
     """CSV on the Web description of a dataset's export
 
      Institutional tier. The W3C CSVW metadata (https://www.w3.org/TR/tabular-metadata/) of
     `/export/bulk/{dataset_code}.csv`: each column's name, title, datatype and meaning (dimension codes
     with their labels), the dataset's title, publisher, source and licence, the latest snapshot, the
-    units and flags used, and the number of rows of the whole export.
+    units and flags used, and the number of rows of the whole export. With `as_of`, those of the export
+    as of then, whose `url` carries the same moment, and `notes[0].as_of` as the answers' `meta.as_of`.
 
     Args:
         dataset_code (str):
+        as_of (str | Unset):
+        as_of_basis (ExportMetadataAsOfBasis | Unset):  Default: ExportMetadataAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -216,5 +259,7 @@ async def asyncio(
         await asyncio_detailed(
             dataset_code=dataset_code,
             client=client,
+            as_of=as_of,
+            as_of_basis=as_of_basis,
         )
     ).parsed

@@ -7,19 +7,36 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.get_dataset_as_of_basis import GetDatasetAsOfBasis
 from ...models.get_dataset_response_200 import GetDatasetResponse200
-from ...types import Response
+from ...types import UNSET, Response, Unset
 
 
 def _get_kwargs(
     dataset_code: str,
+    *,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetDatasetAsOfBasis | Unset = GetDatasetAsOfBasis.IMPORTED,
 ) -> dict[str, Any]:
+
+    params: dict[str, Any] = {}
+
+    params["as_of"] = as_of
+
+    json_as_of_basis: str | Unset = UNSET
+    if not isinstance(as_of_basis, Unset):
+        json_as_of_basis = as_of_basis.value
+
+    params["as_of_basis"] = json_as_of_basis
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/datasets/{dataset_code}".format(
             dataset_code=quote(str(dataset_code), safe=""),
         ),
+        "params": params,
     }
 
     return _kwargs
@@ -93,15 +110,21 @@ def sync_detailed(
     dataset_code: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetDatasetAsOfBasis | Unset = GetDatasetAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | GetDatasetResponse200]:
     """One dataset
 
      As in the list, plus every series (unit and dimension values) with its coverage, its newest 10
     snapshots (imports, newest first; `snapshot_count` says how many it has, `GET
-    /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence.
+    /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence. As of a
+    moment, its series, counts, periods and snapshots as they were then (a series without rows then is
+    left out).
 
     Args:
         dataset_code (str):
+        as_of (str | Unset):
+        as_of_basis (GetDatasetAsOfBasis | Unset):  Default: GetDatasetAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -113,6 +136,8 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         dataset_code=dataset_code,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = client.get_httpx_client().request(
@@ -126,15 +151,21 @@ def sync(
     dataset_code: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetDatasetAsOfBasis | Unset = GetDatasetAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | GetDatasetResponse200 | None:
     """One dataset
 
      As in the list, plus every series (unit and dimension values) with its coverage, its newest 10
     snapshots (imports, newest first; `snapshot_count` says how many it has, `GET
-    /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence.
+    /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence. As of a
+    moment, its series, counts, periods and snapshots as they were then (a series without rows then is
+    left out).
 
     Args:
         dataset_code (str):
+        as_of (str | Unset):
+        as_of_basis (GetDatasetAsOfBasis | Unset):  Default: GetDatasetAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,6 +178,8 @@ def sync(
     return sync_detailed(
         dataset_code=dataset_code,
         client=client,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     ).parsed
 
 
@@ -154,15 +187,21 @@ async def asyncio_detailed(
     dataset_code: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetDatasetAsOfBasis | Unset = GetDatasetAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | GetDatasetResponse200]:
     """One dataset
 
      As in the list, plus every series (unit and dimension values) with its coverage, its newest 10
     snapshots (imports, newest first; `snapshot_count` says how many it has, `GET
-    /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence.
+    /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence. As of a
+    moment, its series, counts, periods and snapshots as they were then (a series without rows then is
+    left out).
 
     Args:
         dataset_code (str):
+        as_of (str | Unset):
+        as_of_basis (GetDatasetAsOfBasis | Unset):  Default: GetDatasetAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,6 +213,8 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         dataset_code=dataset_code,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -185,15 +226,21 @@ async def asyncio(
     dataset_code: str,
     *,
     client: AuthenticatedClient | Client,
+    as_of: str | Unset = UNSET,
+    as_of_basis: GetDatasetAsOfBasis | Unset = GetDatasetAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | GetDatasetResponse200 | None:
     """One dataset
 
      As in the list, plus every series (unit and dimension values) with its coverage, its newest 10
     snapshots (imports, newest first; `snapshot_count` says how many it has, `GET
-    /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence.
+    /datasets/{dataset_code}/snapshots` pages them all), and the source with its licence. As of a
+    moment, its series, counts, periods and snapshots as they were then (a series without rows then is
+    left out).
 
     Args:
         dataset_code (str):
+        as_of (str | Unset):
+        as_of_basis (GetDatasetAsOfBasis | Unset):  Default: GetDatasetAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -207,5 +254,7 @@ async def asyncio(
         await asyncio_detailed(
             dataset_code=dataset_code,
             client=client,
+            as_of=as_of,
+            as_of_basis=as_of_basis,
         )
     ).parsed

@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.list_dataset_changes_as_of_basis import ListDatasetChangesAsOfBasis
 from ...models.list_dataset_changes_response_200 import ListDatasetChangesResponse200
 from ...types import UNSET, Response, Unset
 
@@ -17,6 +18,8 @@ def _get_kwargs(
     since_snapshot: str | Unset = UNSET,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetChangesAsOfBasis | Unset = ListDatasetChangesAsOfBasis.IMPORTED,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -26,6 +29,14 @@ def _get_kwargs(
     params["limit"] = limit
 
     params["cursor"] = cursor
+
+    params["as_of"] = as_of
+
+    json_as_of_basis: str | Unset = UNSET
+    if not isinstance(as_of_basis, Unset):
+        json_as_of_basis = as_of_basis.value
+
+    params["as_of_basis"] = json_as_of_basis
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -111,6 +122,8 @@ def sync_detailed(
     since_snapshot: str | Unset = UNSET,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetChangesAsOfBasis | Unset = ListDatasetChangesAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | ListDatasetChangesResponse200]:
     """A dataset's changes
 
@@ -118,13 +131,16 @@ def sync_detailed(
     snapshots' without it, in import order: each added, revised or withdrawn row with its snapshot,
     region, period, unit, dimensions, value as published and, for a revision, the value and citation it
     replaces. A `dataset.updated` event whose `changes` are not complete links here. No `total`: an
-    import may write millions of rows.
+    import may write millions of rows. As of a moment, what its snapshots by then wrote.
 
     Args:
         dataset_code (str):
         since_snapshot (str | Unset):
         limit (int | Unset):  Default: 100.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListDatasetChangesAsOfBasis | Unset):  Default:
+            ListDatasetChangesAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -139,6 +155,8 @@ def sync_detailed(
         since_snapshot=since_snapshot,
         limit=limit,
         cursor=cursor,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = client.get_httpx_client().request(
@@ -155,6 +173,8 @@ def sync(
     since_snapshot: str | Unset = UNSET,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetChangesAsOfBasis | Unset = ListDatasetChangesAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | ListDatasetChangesResponse200 | None:
     """A dataset's changes
 
@@ -162,13 +182,16 @@ def sync(
     snapshots' without it, in import order: each added, revised or withdrawn row with its snapshot,
     region, period, unit, dimensions, value as published and, for a revision, the value and citation it
     replaces. A `dataset.updated` event whose `changes` are not complete links here. No `total`: an
-    import may write millions of rows.
+    import may write millions of rows. As of a moment, what its snapshots by then wrote.
 
     Args:
         dataset_code (str):
         since_snapshot (str | Unset):
         limit (int | Unset):  Default: 100.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListDatasetChangesAsOfBasis | Unset):  Default:
+            ListDatasetChangesAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,6 +207,8 @@ def sync(
         since_snapshot=since_snapshot,
         limit=limit,
         cursor=cursor,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     ).parsed
 
 
@@ -194,6 +219,8 @@ async def asyncio_detailed(
     since_snapshot: str | Unset = UNSET,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetChangesAsOfBasis | Unset = ListDatasetChangesAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | ListDatasetChangesResponse200]:
     """A dataset's changes
 
@@ -201,13 +228,16 @@ async def asyncio_detailed(
     snapshots' without it, in import order: each added, revised or withdrawn row with its snapshot,
     region, period, unit, dimensions, value as published and, for a revision, the value and citation it
     replaces. A `dataset.updated` event whose `changes` are not complete links here. No `total`: an
-    import may write millions of rows.
+    import may write millions of rows. As of a moment, what its snapshots by then wrote.
 
     Args:
         dataset_code (str):
         since_snapshot (str | Unset):
         limit (int | Unset):  Default: 100.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListDatasetChangesAsOfBasis | Unset):  Default:
+            ListDatasetChangesAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -222,6 +252,8 @@ async def asyncio_detailed(
         since_snapshot=since_snapshot,
         limit=limit,
         cursor=cursor,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -236,6 +268,8 @@ async def asyncio(
     since_snapshot: str | Unset = UNSET,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetChangesAsOfBasis | Unset = ListDatasetChangesAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | ListDatasetChangesResponse200 | None:
     """A dataset's changes
 
@@ -243,13 +277,16 @@ async def asyncio(
     snapshots' without it, in import order: each added, revised or withdrawn row with its snapshot,
     region, period, unit, dimensions, value as published and, for a revision, the value and citation it
     replaces. A `dataset.updated` event whose `changes` are not complete links here. No `total`: an
-    import may write millions of rows.
+    import may write millions of rows. As of a moment, what its snapshots by then wrote.
 
     Args:
         dataset_code (str):
         since_snapshot (str | Unset):
         limit (int | Unset):  Default: 100.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListDatasetChangesAsOfBasis | Unset):  Default:
+            ListDatasetChangesAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -266,5 +303,7 @@ async def asyncio(
             since_snapshot=since_snapshot,
             limit=limit,
             cursor=cursor,
+            as_of=as_of,
+            as_of_basis=as_of_basis,
         )
     ).parsed

@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.list_dataset_snapshots_as_of_basis import ListDatasetSnapshotsAsOfBasis
 from ...models.list_dataset_snapshots_response_200 import ListDatasetSnapshotsResponse200
 from ...types import UNSET, Response, Unset
 
@@ -16,6 +17,8 @@ def _get_kwargs(
     *,
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetSnapshotsAsOfBasis | Unset = ListDatasetSnapshotsAsOfBasis.IMPORTED,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -23,6 +26,14 @@ def _get_kwargs(
     params["limit"] = limit
 
     params["cursor"] = cursor
+
+    params["as_of"] = as_of
+
+    json_as_of_basis: str | Unset = UNSET
+    if not isinstance(as_of_basis, Unset):
+        json_as_of_basis = as_of_basis.value
+
+    params["as_of_basis"] = json_as_of_basis
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -107,17 +118,22 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetSnapshotsAsOfBasis | Unset = ListDatasetSnapshotsAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | ListDatasetSnapshotsResponse200]:
     """A dataset's snapshots
 
      Every snapshot (import, upload or fetch) of the dataset, newest first, each with its file's name and
     SHA-256, the rows it added, revised, left unchanged and withdrew, and its citation. A dataset kept
-    in step with Eurostat gains up to two a day.
+    in step with Eurostat gains up to two a day. As of a moment, those it had then.
 
     Args:
         dataset_code (str):
         limit (int | Unset):  Default: 20.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListDatasetSnapshotsAsOfBasis | Unset):  Default:
+            ListDatasetSnapshotsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -131,6 +147,8 @@ def sync_detailed(
         dataset_code=dataset_code,
         limit=limit,
         cursor=cursor,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = client.get_httpx_client().request(
@@ -146,17 +164,22 @@ def sync(
     client: AuthenticatedClient | Client,
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetSnapshotsAsOfBasis | Unset = ListDatasetSnapshotsAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | ListDatasetSnapshotsResponse200 | None:
     """A dataset's snapshots
 
      Every snapshot (import, upload or fetch) of the dataset, newest first, each with its file's name and
     SHA-256, the rows it added, revised, left unchanged and withdrew, and its citation. A dataset kept
-    in step with Eurostat gains up to two a day.
+    in step with Eurostat gains up to two a day. As of a moment, those it had then.
 
     Args:
         dataset_code (str):
         limit (int | Unset):  Default: 20.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListDatasetSnapshotsAsOfBasis | Unset):  Default:
+            ListDatasetSnapshotsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -171,6 +194,8 @@ def sync(
         client=client,
         limit=limit,
         cursor=cursor,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     ).parsed
 
 
@@ -180,17 +205,22 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetSnapshotsAsOfBasis | Unset = ListDatasetSnapshotsAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | ListDatasetSnapshotsResponse200]:
     """A dataset's snapshots
 
      Every snapshot (import, upload or fetch) of the dataset, newest first, each with its file's name and
     SHA-256, the rows it added, revised, left unchanged and withdrew, and its citation. A dataset kept
-    in step with Eurostat gains up to two a day.
+    in step with Eurostat gains up to two a day. As of a moment, those it had then.
 
     Args:
         dataset_code (str):
         limit (int | Unset):  Default: 20.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListDatasetSnapshotsAsOfBasis | Unset):  Default:
+            ListDatasetSnapshotsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -204,6 +234,8 @@ async def asyncio_detailed(
         dataset_code=dataset_code,
         limit=limit,
         cursor=cursor,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -217,17 +249,22 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     limit: int | Unset = 20,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetSnapshotsAsOfBasis | Unset = ListDatasetSnapshotsAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | ListDatasetSnapshotsResponse200 | None:
     """A dataset's snapshots
 
      Every snapshot (import, upload or fetch) of the dataset, newest first, each with its file's name and
     SHA-256, the rows it added, revised, left unchanged and withdrew, and its citation. A dataset kept
-    in step with Eurostat gains up to two a day.
+    in step with Eurostat gains up to two a day. As of a moment, those it had then.
 
     Args:
         dataset_code (str):
         limit (int | Unset):  Default: 20.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListDatasetSnapshotsAsOfBasis | Unset):  Default:
+            ListDatasetSnapshotsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -243,5 +280,7 @@ async def asyncio(
             client=client,
             limit=limit,
             cursor=cursor,
+            as_of=as_of,
+            as_of_basis=as_of_basis,
         )
     ).parsed

@@ -6,6 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.list_datasets_as_of_basis import ListDatasetsAsOfBasis
 from ...models.list_datasets_response_200 import ListDatasetsResponse200
 from ...types import UNSET, Response, Unset
 
@@ -14,6 +15,8 @@ def _get_kwargs(
     *,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetsAsOfBasis | Unset = ListDatasetsAsOfBasis.IMPORTED,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -21,6 +24,14 @@ def _get_kwargs(
     params["limit"] = limit
 
     params["cursor"] = cursor
+
+    params["as_of"] = as_of
+
+    json_as_of_basis: str | Unset = UNSET
+    if not isinstance(as_of_basis, Unset):
+        json_as_of_basis = as_of_basis.value
+
+    params["as_of_basis"] = json_as_of_basis
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -97,15 +108,21 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetsAsOfBasis | Unset = ListDatasetsAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | ListDatasetsResponse200]:
     """List datasets
 
      Every dataset the caller can see, in code order: title, topic, units, dimensions, the headline
-    series profiles show, periods covered, number of current observations and the latest snapshot.
+    series profiles show, periods covered, number of current observations and the latest snapshot. As of
+    a moment: the datasets held then, with their series, periods, counts and latest snapshot as they
+    were.
 
     Args:
         limit (int | Unset):  Default: 100.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListDatasetsAsOfBasis | Unset):  Default: ListDatasetsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -118,6 +135,8 @@ def sync_detailed(
     kwargs = _get_kwargs(
         limit=limit,
         cursor=cursor,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = client.get_httpx_client().request(
@@ -132,15 +151,21 @@ def sync(
     client: AuthenticatedClient | Client,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetsAsOfBasis | Unset = ListDatasetsAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | ListDatasetsResponse200 | None:
     """List datasets
 
      Every dataset the caller can see, in code order: title, topic, units, dimensions, the headline
-    series profiles show, periods covered, number of current observations and the latest snapshot.
+    series profiles show, periods covered, number of current observations and the latest snapshot. As of
+    a moment: the datasets held then, with their series, periods, counts and latest snapshot as they
+    were.
 
     Args:
         limit (int | Unset):  Default: 100.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListDatasetsAsOfBasis | Unset):  Default: ListDatasetsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,6 +179,8 @@ def sync(
         client=client,
         limit=limit,
         cursor=cursor,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     ).parsed
 
 
@@ -162,15 +189,21 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetsAsOfBasis | Unset = ListDatasetsAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | ListDatasetsResponse200]:
     """List datasets
 
      Every dataset the caller can see, in code order: title, topic, units, dimensions, the headline
-    series profiles show, periods covered, number of current observations and the latest snapshot.
+    series profiles show, periods covered, number of current observations and the latest snapshot. As of
+    a moment: the datasets held then, with their series, periods, counts and latest snapshot as they
+    were.
 
     Args:
         limit (int | Unset):  Default: 100.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListDatasetsAsOfBasis | Unset):  Default: ListDatasetsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,6 +216,8 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         limit=limit,
         cursor=cursor,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -195,15 +230,21 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListDatasetsAsOfBasis | Unset = ListDatasetsAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | ListDatasetsResponse200 | None:
     """List datasets
 
      Every dataset the caller can see, in code order: title, topic, units, dimensions, the headline
-    series profiles show, periods covered, number of current observations and the latest snapshot.
+    series profiles show, periods covered, number of current observations and the latest snapshot. As of
+    a moment: the datasets held then, with their series, periods, counts and latest snapshot as they
+    were.
 
     Args:
         limit (int | Unset):  Default: 100.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListDatasetsAsOfBasis | Unset):  Default: ListDatasetsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -218,5 +259,7 @@ async def asyncio(
             client=client,
             limit=limit,
             cursor=cursor,
+            as_of=as_of,
+            as_of_basis=as_of_basis,
         )
     ).parsed

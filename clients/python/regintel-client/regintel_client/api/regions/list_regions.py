@@ -6,6 +6,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.error_envelope import ErrorEnvelope
+from ...models.list_regions_as_of_basis import ListRegionsAsOfBasis
 from ...models.list_regions_response_200 import ListRegionsResponse200
 from ...types import UNSET, Response, Unset
 
@@ -17,6 +18,8 @@ def _get_kwargs(
     q: str | Unset = UNSET,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListRegionsAsOfBasis | Unset = ListRegionsAsOfBasis.IMPORTED,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -30,6 +33,14 @@ def _get_kwargs(
     params["limit"] = limit
 
     params["cursor"] = cursor
+
+    params["as_of"] = as_of
+
+    json_as_of_basis: str | Unset = UNSET
+    if not isinstance(as_of_basis, Unset):
+        json_as_of_basis = as_of_basis.value
+
+    params["as_of_basis"] = json_as_of_basis
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -109,12 +120,16 @@ def sync_detailed(
     q: str | Unset = UNSET,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListRegionsAsOfBasis | Unset = ListRegionsAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | ListRegionsResponse200]:
     """List and search regions
 
      All regions of the NUTS 2021 and 2024 classifications, the statistical regions of EFTA and candidate
     countries, UK NUTS 2016 codes, and codes that appear only in data (earlier NUTS editions, marked
-    `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`.
+    `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`. The regions are
+    those of the running release whatever `as_of` says (it is taken, so that a whole report reads as of
+    one moment).
 
     Args:
         level (int | Unset):
@@ -122,6 +137,8 @@ def sync_detailed(
         q (str | Unset):
         limit (int | Unset):  Default: 100.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListRegionsAsOfBasis | Unset):  Default: ListRegionsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -137,6 +154,8 @@ def sync_detailed(
         q=q,
         limit=limit,
         cursor=cursor,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = client.get_httpx_client().request(
@@ -154,12 +173,16 @@ def sync(
     q: str | Unset = UNSET,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListRegionsAsOfBasis | Unset = ListRegionsAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | ListRegionsResponse200 | None:
     """List and search regions
 
      All regions of the NUTS 2021 and 2024 classifications, the statistical regions of EFTA and candidate
     countries, UK NUTS 2016 codes, and codes that appear only in data (earlier NUTS editions, marked
-    `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`.
+    `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`. The regions are
+    those of the running release whatever `as_of` says (it is taken, so that a whole report reads as of
+    one moment).
 
     Args:
         level (int | Unset):
@@ -167,6 +190,8 @@ def sync(
         q (str | Unset):
         limit (int | Unset):  Default: 100.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListRegionsAsOfBasis | Unset):  Default: ListRegionsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,6 +208,8 @@ def sync(
         q=q,
         limit=limit,
         cursor=cursor,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     ).parsed
 
 
@@ -194,12 +221,16 @@ async def asyncio_detailed(
     q: str | Unset = UNSET,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListRegionsAsOfBasis | Unset = ListRegionsAsOfBasis.IMPORTED,
 ) -> Response[Any | ErrorEnvelope | ListRegionsResponse200]:
     """List and search regions
 
      All regions of the NUTS 2021 and 2024 classifications, the statistical regions of EFTA and candidate
     countries, UK NUTS 2016 codes, and codes that appear only in data (earlier NUTS editions, marked
-    `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`.
+    `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`. The regions are
+    those of the running release whatever `as_of` says (it is taken, so that a whole report reads as of
+    one moment).
 
     Args:
         level (int | Unset):
@@ -207,6 +238,8 @@ async def asyncio_detailed(
         q (str | Unset):
         limit (int | Unset):  Default: 100.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListRegionsAsOfBasis | Unset):  Default: ListRegionsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -222,6 +255,8 @@ async def asyncio_detailed(
         q=q,
         limit=limit,
         cursor=cursor,
+        as_of=as_of,
+        as_of_basis=as_of_basis,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -237,12 +272,16 @@ async def asyncio(
     q: str | Unset = UNSET,
     limit: int | Unset = 100,
     cursor: str | Unset = UNSET,
+    as_of: str | Unset = UNSET,
+    as_of_basis: ListRegionsAsOfBasis | Unset = ListRegionsAsOfBasis.IMPORTED,
 ) -> Any | ErrorEnvelope | ListRegionsResponse200 | None:
     """List and search regions
 
      All regions of the NUTS 2021 and 2024 classifications, the statistical regions of EFTA and candidate
     countries, UK NUTS 2016 codes, and codes that appear only in data (earlier NUTS editions, marked
-    `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`.
+    `historical`; aggregates such as EU27_2020). Ordered by code; page with `after`. The regions are
+    those of the running release whatever `as_of` says (it is taken, so that a whole report reads as of
+    one moment).
 
     Args:
         level (int | Unset):
@@ -250,6 +289,8 @@ async def asyncio(
         q (str | Unset):
         limit (int | Unset):  Default: 100.
         cursor (str | Unset):
+        as_of (str | Unset):
+        as_of_basis (ListRegionsAsOfBasis | Unset):  Default: ListRegionsAsOfBasis.IMPORTED.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -267,5 +308,7 @@ async def asyncio(
             q=q,
             limit=limit,
             cursor=cursor,
+            as_of=as_of,
+            as_of_basis=as_of_basis,
         )
     ).parsed

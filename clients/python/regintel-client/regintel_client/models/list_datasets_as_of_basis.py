@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class ListDatasetsAsOfBasis(StrEnum):
+    IMPORTED = "imported"
+    PUBLISHED = "published"
+
+    def __str__(self) -> str:
+        return str(self.value)
