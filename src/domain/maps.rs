@@ -48,9 +48,7 @@ pub fn figures(store: &Scoped, catalogue: &Catalogue, q: &MapQuery) -> Result<Ma
         return Err(Rejection::invalid("level", "level is a NUTS level, 0 to 3").into());
     }
     let _snapshot = store.snapshot()?;
-    let dataset = store
-        .dataset(&q.dataset)?
-        .ok_or_else(|| Rejection::UnknownDataset(q.dataset.clone()))?;
+    let dataset = super::datasets::dataset(store, &q.dataset)?;
     let chosen = super::series::select(store, &dataset, &q.filters, None)?;
     let unit_label = dataset
         .label("unit", &chosen.unit)

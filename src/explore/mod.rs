@@ -137,6 +137,19 @@ pub fn warnings_html(warnings: &[Warning]) -> String {
     html
 }
 
+/// Says that a page was read as of a past moment (`at`, RFC 3339, on `basis`), and links the
+/// same page as of now (`now_href`): links to other pages read as of now.
+pub fn as_of_html(at: &str, basis: &str, now_href: &str) -> String {
+    format!(
+        "<ul class=\"warnings\"><li data-code=\"as_of\">Read as of {at} ({basis} basis): the \
+         figures as this installation answered then. Links to other pages show today's figures; \
+         <a href=\"{href}\">this page today</a>.</li></ul>",
+        at = escape(at),
+        basis = escape(basis),
+        href = escape(now_href),
+    )
+}
+
 /// A value's flags spelled out: each code with its meaning.
 pub fn flags_html(flags: &[Flag]) -> String {
     let mut out = String::new();

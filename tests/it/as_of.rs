@@ -20,9 +20,10 @@ const ROUNDS: [&str; 4] = [
 
 /// The reads recorded after each round and replayed as of its moment, with the caller's key:
 /// the comparison (public data and private), the profile, the region and dataset lists, the
-/// dataset with its snapshots and changes, its export; and, for those that cite values (true),
-/// each cited value's citation.
-fn reads() -> [(&'static str, bool); 9] {
+/// dataset with its snapshots and changes, its export, the explorer's figures (its CSV: the page
+/// itself says it was read as of a moment); and, for those that cite values (true), each cited
+/// value's citation.
+fn reads() -> [(&'static str, bool); 12] {
     [
         ("/compare?regions=DE21,DE22&dataset=own_series", true),
         ("/compare?regions=DE21,DE22&dataset=tgs00010", true),
@@ -33,13 +34,26 @@ fn reads() -> [(&'static str, bool); 9] {
         ("/datasets/own_series/snapshots", false),
         ("/datasets/own_series/changes", false),
         ("/export/bulk/own_series.csv", false),
+        (
+            "/explore/compare?regions=DE21,DE22&dataset=own_series&format=csv",
+            false,
+        ),
+        ("/explore/regions/DE21?format=csv", false),
+        ("/explore/maps/own_series?level=2&format=csv", false),
     ]
 }
 
+/// A read of the API (below its base path) or of the explorer's pages (at the root).
 async fn get(s: &TestServer, who: &TestAccount, path: &str) -> crate::support::Resp {
-    s.client
-        .get_with(&format!("{BASE}{path}"), &[who.key_header()])
-        .await
+    let url = match path.starts_with("/explore") {
+        true => path.to_owned(),
+        false => format!("{BASE}{path}"),
+    };
+    s.client.get_with(&url, &[who.key_header()]).await
+}
+
+fn is_csv(path: &str) -> bool {
+    path.ends_with(".csv") || path.ends_with("format=csv")
 }
 
 /// `data` (an export: its CSV), and the citation ids it cites in order.
@@ -116,7 +130,7 @@ async fn answers_replay_as_they_were(s: &TestServer) {
                 "{path}: {}",
                 String::from_utf8_lossy(&r.body)
             );
-            if !path.ends_with(".csv") {
+            if !is_csv(path) {
                 assert!(r.json()["meta"].get("as_of").is_none(), "no as_of asked");
             }
             answers.push(data_and_citations(&r));
@@ -135,7 +149,7 @@ async fn answers_replay_as_they_were(s: &TestServer) {
                 String::from_utf8_lossy(&r.body)
             );
             assert_eq!(&data_and_citations(&r).0, data, "{path} as of {at_text}");
-            if path.ends_with(".csv") {
+            if is_csv(path) {
                 continue;
             }
             let answer = r.json();
@@ -398,6 +412,36 @@ async fn as_of_is_checked_and_a_dataset_not_held_yet_says_so() {
     let list = s.get("/datasets?as_of=2001-01-01").await.json();
     assert_eq!(list["data"], json!([]), "{list}");
     assert_eq!(list["meta"]["total"], 0);
+    // The explorer's pages say they were read as of then, and link the page as of now; its
+    // map of a dataset not held then is a 404 page saying why; a moment to come is refused.
+    let page = s.client.get("/explore/regions/DE21?as_of=2001-01-01").await;
+    assert_eq!(page.status, 200);
+    let page = String::from_utf8_lossy(&page.body).into_owned();
+    assert!(
+        page.contains(
+            "Read as of 2001-01-01T23:59:59.999Z (imported basis): the figures as this \
+             installation answered then."
+        ),
+        "{page}"
+    );
+    assert!(page.contains("href=\"/explore/regions/DE21\""), "{page}");
+    assert!(
+        page.contains(
+            "/regions/DE21/profile?as_of=2001-01-01T23:59:59.999Z&amp;as_of_basis=imported"
+        ),
+        "the API's answer as of the same moment: {page}"
+    );
+    let map = s
+        .client
+        .get("/explore/maps/tgs00010?as_of=2001-01-01")
+        .await;
+    assert_eq!(map.status, 404);
+    assert!(String::from_utf8_lossy(&map.body).contains("did not exist yet"));
+    let later = s
+        .client
+        .get(&format!("/explore/regions/DE21?as_of={tomorrow}"))
+        .await;
+    assert_eq!(later.status, 400);
     // A profile then had no figures at all.
     let profile = s.get("/regions/DE21/profile?as_of=2001-01-01").await.json();
     assert_eq!(profile["data"]["indicators"], json!([]), "{profile}");

@@ -12,6 +12,7 @@ use crate::explore::{self, region::RegionPage};
 use crate::http::error::ApiError;
 use crate::http::query::encode_into;
 use crate::reply::Reply;
+use crate::store::as_of::AsOf;
 
 const HTML: &str = "text/html; charset=utf-8";
 const CSV: &str = "text/csv; charset=utf-8";
@@ -24,6 +25,10 @@ struct View {
     csv: bool,
     /// The path and the query (canonical, without `format`).
     href: String,
+    /// The moment the page is read as of, if not now (see `Req::read_as_of`).
+    as_of: Option<AsOf>,
+    /// The page's address without `as_of` and `as_of_basis`: the page as of now.
+    now_href: String,
 }
 
 impl View {
@@ -38,13 +43,33 @@ impl View {
                 ));
             }
         };
-        let query = req.query.canonical();
-        let href = if query.is_empty() {
-            path.to_owned()
-        } else {
-            format!("{path}?{query}")
+        let with_query = |query: String| match query.is_empty() {
+            true => path.to_owned(),
+            false => format!("{path}?{query}"),
         };
-        Ok(View { csv, href })
+        let href = with_query(req.query.canonical());
+        // Taken before the page's own parameters: the comparison's take every one left.
+        req.read_as_of()?;
+        let now_href = with_query(req.query.canonical());
+        let as_of = req.store()?.as_of();
+        Ok(View {
+            csv,
+            href,
+            as_of,
+            now_href,
+        })
+    }
+
+    /// `as_of=...&as_of_basis=...` for a link to read as of the page's moment, or nothing.
+    fn as_of_query(&self) -> String {
+        match self.as_of {
+            Some(as_of) => format!(
+                "as_of={}&as_of_basis={}",
+                crate::runtime::clock::rfc3339_millis(as_of.at_ms),
+                as_of.basis.as_str()
+            ),
+            None => String::new(),
+        }
     }
 
     fn csv_href(&self) -> String {
@@ -58,7 +83,7 @@ impl View {
         req: &Req,
         title: &str,
         api_href: &str,
-        main: impl FnOnce() -> String,
+        main_html: impl FnOnce() -> String,
         csv: impl FnOnce() -> Vec<u8>,
     ) -> Reply {
         if self.csv {
@@ -67,8 +92,24 @@ impl View {
                 body: Bytes::from(csv()),
             };
         }
-        let mut main = main();
-        main.push_str(&explore::view_links(api_href, &self.csv_href()));
+        let mut main = match self.as_of {
+            Some(as_of) => explore::as_of_html(
+                &crate::runtime::clock::rfc3339_millis(as_of.at_ms),
+                as_of.basis.as_str(),
+                &self.now_href,
+            ),
+            None => String::new(),
+        };
+        main.push_str(&main_html());
+        // The API's answer read as of the same moment.
+        let api_href = match self.as_of {
+            Some(_) => {
+                let joiner = if api_href.contains('?') { '&' } else { '?' };
+                format!("{api_href}{joiner}{}", self.as_of_query())
+            }
+            None => api_href.to_owned(),
+        };
+        main.push_str(&explore::view_links(&api_href, &self.csv_href()));
         Reply::Raw {
             content_type: HTML,
             body: crate::pages::explore_page(title, &req.state.base_path, &main),
@@ -277,9 +318,13 @@ pub fn matrix(req: &mut Req) -> Result<Reply, ApiError> {
         }
     }
     let chosen = chosen.as_ref().map(|(x, y)| (x.as_str(), y.as_str()));
+    let as_of = match view.as_of {
+        Some(_) => format!("&{}", view.as_of_query()),
+        None => String::new(),
+    };
     let cell_href = |x: &str, y: &str| {
         format!(
-            "/explore/matrix?{matrix_query}&x={}&y={}#scatter",
+            "/explore/matrix?{matrix_query}&x={}&y={}{as_of}#scatter",
             encoded(x),
             encoded(y)
         )
