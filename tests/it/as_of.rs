@@ -80,7 +80,7 @@ fn collect_citations(v: &Value, out: &mut Vec<String>) {
 
 /// The moment after everything so far: a millisecond the clock has moved past (so the next
 /// import is later), waited for rather than assumed.
-async fn a_moment_after_now() -> i64 {
+pub async fn a_moment_after_now() -> i64 {
     let now = regintel::runtime::clock::now_ms();
     crate::bounded::until(
         "the clock to move a millisecond",

@@ -63,6 +63,9 @@ struct Party {
     file_sha256: Vec<String>,
     /// Its briefing, which quotes its private values.
     briefings: Vec<String>,
+    /// A moment between its first uploads and its revision (RFC 3339): the replaced row was
+    /// current then.
+    between: String,
     /// Its webhook endpoint (subscribed to every event), the path its deliveries go to, its
     /// signing secret, and its deliveries.
     webhooks: Vec<String>,
@@ -197,6 +200,7 @@ async fn fixture(settings: Settings) -> Fixture {
         snapshots: Vec::new(),
         briefings: Vec::new(),
         file_sha256: Vec::new(),
+        between: String::new(),
     };
     let mut b = Party {
         session: s.login(&bravo).await,
@@ -216,6 +220,7 @@ async fn fixture(settings: Settings) -> Fixture {
         snapshots: Vec::new(),
         briefings: Vec::new(),
         file_sha256: Vec::new(),
+        between: String::new(),
     };
     for p in [&mut a, &mut b] {
         for (code, base) in [(SHARED, p.shared_base), (p.own_code, p.own_base)] {
@@ -245,6 +250,8 @@ async fn fixture(settings: Settings) -> Fixture {
             assert_eq!(r.status, 200, "{}", text(&r.body));
         }
         p.collect_ids(&s).await;
+        p.between =
+            regintel::runtime::clock::rfc3339_millis(crate::as_of::a_moment_after_now().await);
         // A revision of one value: the old row is superseded, its citation still its own.
         let revised = tidy_csv(p.own_code, p.own_base, p.own_region).replacen(
             &format!(",{}.5,", p.own_base),
@@ -626,11 +633,15 @@ fn idents_for(name: &str, victim: &Party) -> Vec<Ident> {
         "level" => vec![ident("2", None)],
         "sex" => vec![ident("T", None)],
         // Now, as an instant (the same for every caller of a probe): every past row the victim
-        // had by then is in reach of the read.
-        "as_of" => vec![ident(
-            &regintel::runtime::clock::rfc3339_millis(regintel::runtime::clock::now_ms()),
-            None,
-        )],
+        // had by then is in reach of the read; and a moment between the victim's uploads and
+        // its revision, when the row it replaced was current.
+        "as_of" => vec![
+            ident(
+                &regintel::runtime::clock::rfc3339_millis(regintel::runtime::clock::now_ms()),
+                None,
+            ),
+            ident(&victim.between, None),
+        ],
         _ => {
             let mut v = codes();
             v.extend(region());
