@@ -1459,3 +1459,57 @@ async fn a_running_server_serves_a_fetch_without_a_restart() {
     }
     s.stop().await.unwrap();
 }
+
+/// A briefing citing rows a later fetch withdraws names, among its revisions, the snapshot that
+/// withdrew each one, with the withdrawal as the row that stands now; its text stays as written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_briefings_revisions_name_the_fetch_that_withdrew_a_cited_row() {
+    use crate::support::{BASE, Tier};
+    let stand_in = StandIn::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, _, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    let s = TestServer::start_in(dir, Default::default()).await;
+    let who = s.account("writer@example.org", Tier::Institutional);
+    let body = serde_json::json!({"region_nuts_code": "AL011", "briefing_type": "economy"});
+    let posted = s
+        .call(
+            "POST",
+            "/briefings",
+            &[who.key_header(), ("content-type", "application/json")],
+            body.to_string().as_bytes(),
+        )
+        .await;
+    assert_eq!(
+        posted.status,
+        201,
+        "{}",
+        String::from_utf8_lossy(&posted.body)
+    );
+    let posted = posted.json();
+    let id = posted["data"]["id"].as_str().unwrap().to_owned();
+    let dir = s.stop_keeping_data().await;
+
+    stand_in.set(|b| b.dropped = Some("A,EUR_HAB,AL011"));
+    let (ok, second, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    let withdrawing = second[0]["snapshot"].as_str().unwrap().to_owned();
+    let s = TestServer::start_in(dir, Default::default()).await;
+    let got = s
+        .client
+        .get_with(&format!("{BASE}/briefings/{id}"), &[who.key_header()])
+        .await
+        .json();
+    let revisions = &got["data"]["revisions"];
+    assert_eq!(revisions["any_superseded"], true, "{revisions}");
+    let superseded = revisions["superseded"].as_array().unwrap();
+    assert!(!superseded.is_empty(), "{revisions}");
+    for entry in superseded {
+        assert_eq!(entry["withdrawn_in"], withdrawing.as_str(), "{entry}");
+        let current = entry["current_citation"].as_str().unwrap();
+        let standing = s.get(&format!("/citations/{current}")).await.json();
+        assert_eq!(standing["data"]["value"], Value::Null, "{standing}");
+        assert_eq!(standing["data"]["withdrawn_in"], withdrawing.as_str());
+    }
+    assert_eq!(got["data"]["sections"], posted["data"]["sections"]);
+}
