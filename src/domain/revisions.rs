@@ -114,6 +114,13 @@ pub fn as_of_then(
         return Err(not_yet(dataset_code, id, &at).into());
     };
     let then = resolved.snapshot.id;
+    let current_then = || ChainEnd {
+        citation: id.to_owned(),
+        withdrawn_in: None,
+    };
+    if store.known_current_then(dataset_id, id)? {
+        return Ok(Some((None, current_then())));
+    }
     let history = store.revisions(id)?.unwrap_or_default();
     let Some(own) = history.iter().find(|r| r.citation_id == id) else {
         return Ok(None);
@@ -122,11 +129,7 @@ pub fn as_of_then(
         return Err(not_yet(dataset_code, id, &at).into());
     }
     if own.stands_in(then) && !own.withdrawn {
-        let chain = ChainEnd {
-            citation: id.to_owned(),
-            withdrawn_in: None,
-        };
-        return Ok(Some((None, chain)));
+        return Ok(Some((None, current_then())));
     }
     // The row that began where this one's last stretch before then ended.
     let ended = (own.stretches.iter())

@@ -293,8 +293,13 @@ mod tests {
                 })
                 .collect();
             type Seen = Vec<Vec<(String, String, String, String)>>;
-            let read = |at: Option<i64>| -> Seen {
+            // From the database, or (given a public data generation) from the rows in memory.
+            let read_from = |at: Option<i64>, memory: Option<i64>| -> Seen {
                 let scoped = store.scoped(None).unwrap();
+                let scoped = match memory {
+                    Some(generation) => scoped.with_public_data_only(generation).unwrap(),
+                    None => scoped,
+                };
                 scoped.read_as_of(at.map(|at_ms| AsOf {
                     at_ms,
                     basis: Basis::Imported,
@@ -321,6 +326,7 @@ mod tests {
                     })
                     .collect()
             };
+            let read = |at: Option<i64>| read_from(at, None);
             let mut seen: Vec<(i64, Seen)> = Vec::new();
             let (mut revived, mut withdrawn) = (0, 0);
             for round in 1..=14_i64 {
@@ -356,6 +362,45 @@ mod tests {
                 assert_eq!(&read(Some(*at + 999)), rows, "as of {at} + 999 ms");
             }
             assert!(read(Some(999)).iter().all(Vec::is_empty));
+            // The same from the rows held in memory, each moment's read once and held.
+            let generation: i64 = (store.admin().unwrap().sql())
+                .query_row(
+                    "SELECT value FROM v_data_generation",
+                    crate::store::sql::params![],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            store.hold_public_data(generation, 64 << 20);
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+            while store
+                .held_public_data()
+                .is_none_or(|d| d.generation != generation)
+            {
+                assert!(std::time::Instant::now() < deadline, "public rows not held");
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            let now = current_citations(store);
+            for (at, rows) in &seen {
+                for _ in 0..2 {
+                    assert_eq!(&read_from(Some(*at), Some(generation)), rows, "as of {at}");
+                }
+                // A citation is known current then exactly when it was.
+                let scoped = (store.scoped(None).unwrap())
+                    .with_public_data_only(generation)
+                    .unwrap();
+                scoped.read_as_of(Some(AsOf {
+                    at_ms: *at,
+                    basis: Basis::Imported,
+                    moving: false,
+                }));
+                let dataset = scoped.dataset("whole").unwrap().unwrap().id;
+                let then: Vec<&String> = rows.iter().flatten().map(|r| &r.3).collect();
+                for id in then.iter().copied().chain(&now) {
+                    let known = scoped.known_current_then(dataset, id).unwrap();
+                    assert_eq!(known, then.contains(&id), "{id} as of {at}");
+                }
+            }
+            assert!(store.held_public_data().unwrap().past_bytes > 0);
             let scoped = store.scoped(None).unwrap();
             scoped.read_as_of(Some(AsOf {
                 at_ms: 999,

@@ -9,6 +9,7 @@ use crate::store::sql::{OptionalExtension, params};
 
 use super::connections::Scoped;
 use super::error::StoreResult;
+use super::public_rows::PublicRows;
 use super::revisions::SnapshotTimes;
 use super::rows::datasets::SeriesRow;
 use super::rows::observations::{OBS_COLUMNS, ObsRow, obs_at};
@@ -43,6 +44,15 @@ pub struct AsOf {
 }
 
 impl AsOf {
+    /// The time of snapshot `t` this moment is compared with, on its basis (as the statements
+    /// that resolve a snapshot in the database compare them).
+    fn time_of(&self, t: &SnapshotTimes) -> i64 {
+        match self.basis {
+            Basis::Imported => t.imported_at,
+            Basis::Published => t.published_at.unwrap_or(t.imported_at),
+        }
+    }
+
     /// `as_of` (an RFC 3339 instant, or a date meaning the end of that day UTC, today's
     /// meaning `now_ms`) and `as_of_basis` (`imported`, the default, or `published`), as a
     /// request gives them. A moment after `now_ms` is refused: the data of then is not known
@@ -181,6 +191,18 @@ static SERIES_AT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     )
 });
 
+/// The rows of dataset ?1 current in snapshot ?2, by series, region and period, as
+/// [`super::public_rows::PublicRows`] holds them.
+pub(super) static DATASET_ROWS_AT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let rows = rows_then(
+        "o.series_id, o.region_code, o.period, o.value, o.value_text, o.flags, o.conf_status,
+         o.citation_id, o.snapshot_id, o.src_line",
+        |t| format!("{t}.series_id IN (SELECT id FROM v_series WHERE dataset_id = ?1)"),
+        "?2",
+    );
+    format!("SELECT * FROM ({rows}) t ORDER BY series_id, region_code, period")
+});
+
 /// The rows of series ?1 in the periods ?2 to ?3 (either NULL: unbounded) current in snapshot
 /// ?4, by region and period, as an export writes them.
 pub(super) static EXPORT_ROWS_AT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
@@ -220,10 +242,14 @@ impl Scoped {
         else {
             return Ok(false);
         };
-        let newest: Option<i64> = (self.sql())
-            .prepare_cached("SELECT imported_at FROM v_snapshots ORDER BY id DESC LIMIT 1")?
-            .query_row(params![], |r| r.get(0))
-            .optional()?;
+        // A caller with a public catalogue sees public snapshots only.
+        let newest: Option<i64> = match self.public_catalogue() {
+            Some(catalogue) => catalogue.newest_import(),
+            None => (self.sql())
+                .prepare_cached("SELECT imported_at FROM v_snapshots ORDER BY id DESC LIMIT 1")?
+                .query_row(params![], |r| r.get(0))
+                .optional()?,
+        };
         Ok(newest.is_some_and(|newest| as_of.at_ms < newest))
     }
 
@@ -245,6 +271,30 @@ impl Scoped {
         if let Some(found) = self.resolutions.borrow().by_dataset.get(&dataset_id) {
             return Ok(found.clone());
         }
+        let found = match self.public_catalogue() {
+            Some(catalogue) if catalogue.snapshot_times(dataset_id).is_some() => {
+                let times = catalogue.snapshot_times(dataset_id).unwrap_or_default();
+                let code = (catalogue.datasets().iter()).find(|d| d.id == dataset_id);
+                (times.iter().rev())
+                    .find(|t| as_of.time_of(t) <= as_of.at_ms)
+                    .zip(code)
+                    .map(|(t, d)| Resolved {
+                        dataset: d.code.clone(),
+                        snapshot: t.clone(),
+                    })
+            }
+            _ => self.snapshot_as_of_in_database(dataset_id, as_of)?,
+        };
+        (self.resolutions.borrow_mut().by_dataset).insert(dataset_id, found.clone());
+        Ok(found)
+    }
+
+    /// [`Scoped::snapshot_as_of`] read from the database.
+    fn snapshot_as_of_in_database(
+        &self,
+        dataset_id: i64,
+        as_of: AsOf,
+    ) -> StoreResult<Option<Resolved>> {
         let sql = match as_of.basis {
             Basis::Imported => SNAPSHOT_BY_IMPORT,
             Basis::Published => SNAPSHOT_BY_PUBLICATION,
@@ -262,7 +312,6 @@ impl Scoped {
                 })
             })
             .optional()?;
-        (self.resolutions.borrow_mut().by_dataset).insert(dataset_id, found.clone());
         Ok(found)
     }
 
@@ -340,6 +389,9 @@ impl Scoped {
             return Ok(Vec::new());
         };
         let snapshot = resolved.snapshot.id;
+        if let Some(past) = self.past_rows(dataset, snapshot)? {
+            return Ok(past.series_rows(series_id, region));
+        }
         let mut stmt = self.sql().prepare_cached(&ROWS_AT)?;
         let mut rows = stmt
             .query_map(params![region, series_id, snapshot], |r| obs_at(r, 0))?
@@ -350,16 +402,53 @@ impl Scoped {
 }
 
 impl Scoped {
+    /// The rows of public dataset `dataset_id` as of its snapshot `snapshot_id`, held in memory
+    /// (see [`super::past_rows`]) where the current ones are: None where they are not (or do
+    /// not fit), and the database is read instead.
+    fn past_rows(&self, dataset_id: i64, snapshot_id: i64) -> StoreResult<Option<Arc<PublicRows>>> {
+        let Some(data) = self.public_data() else {
+            return Ok(None);
+        };
+        let Some(series) = data.catalogue.series_of(dataset_id) else {
+            return Ok(None);
+        };
+        if !series.first().is_some_and(|s| data.rows.holds(s.id)) {
+            return Ok(None);
+        }
+        data.past.get_or_read(dataset_id, snapshot_id, |budget| {
+            let read =
+                PublicRows::load_as_of(&self.sql(), dataset_id, &series, snapshot_id, budget)?;
+            Ok(read.ok())
+        })
+    }
+
+    /// Whether the row cited `id`, of dataset `dataset_id`, is known to have been current at
+    /// the moment reads are as of without reading its history: the dataset's rows then are held
+    /// in memory, and hold it. False says nothing.
+    pub fn known_current_then(&self, dataset_id: i64, id: &str) -> StoreResult<bool> {
+        let Some(resolved) = self.snapshot_as_of(dataset_id)? else {
+            return Ok(false);
+        };
+        let past = self.past_rows(dataset_id, resolved.snapshot.id)?;
+        Ok(past.is_some_and(|rows| rows.cited(id).is_some()))
+    }
+
     /// [`Scoped::headline_rows`] as of the moment reads are as of.
     pub(super) fn headline_rows_as_of(&self, region: &str) -> StoreResult<Vec<(i64, Vec<ObsRow>)>> {
-        let datasets: Vec<(i64, i64)> = self
-            .sql()
-            .prepare_cached(
-                "SELECT id, headline_series_id FROM v_datasets
-                 WHERE headline_series_id IS NOT NULL ORDER BY id",
-            )?
-            .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
+        let mut datasets: Vec<(i64, i64)> = match self.public_catalogue() {
+            Some(catalogue) => (catalogue.datasets().iter())
+                .filter_map(|d| Some((d.id, d.headline_series_id?)))
+                .collect(),
+            None => self
+                .sql()
+                .prepare_cached(
+                    "SELECT id, headline_series_id FROM v_datasets
+                     WHERE headline_series_id IS NOT NULL ORDER BY id",
+                )?
+                .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?,
+        };
+        datasets.sort_unstable();
         let mut out = Vec::new();
         for (dataset, series) in datasets {
             (self.resolutions.borrow_mut().dataset_of_series).insert(series, dataset);

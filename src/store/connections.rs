@@ -195,6 +195,7 @@ impl Store {
             },
             rows: d.rows.rows(),
             bytes: d.rows.bytes(),
+            past_bytes: d.past.bytes(),
         })
     }
 }
@@ -239,6 +240,8 @@ pub struct HeldPublicData {
     pub datasets: (usize, usize),
     pub rows: usize,
     pub bytes: usize,
+    /// Bytes of rows as of past snapshots held (see `past_rows`).
+    pub past_bytes: usize,
 }
 
 /// How long one statement of a request may run on PostgreSQL: far past any answer's reads (an

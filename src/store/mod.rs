@@ -27,6 +27,7 @@ pub mod eurostat;
 pub mod generations;
 pub mod import;
 pub mod observations;
+pub mod past_rows;
 pub mod per_generation;
 pub mod postgres;
 pub mod process_lock;

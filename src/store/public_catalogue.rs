@@ -15,6 +15,7 @@ use std::sync::Arc;
 use super::sql::{Db, params};
 
 use super::error::StoreResult;
+use super::revisions::SnapshotTimes;
 use super::rows::datasets::{
     DATASET_COLUMNS, DatasetRow, SERIES_COLUMNS, SNAPSHOT_COLUMNS, SOURCE_COLUMNS, SeriesRow,
     SnapshotRow, dataset_from_row, series_from_row, snapshot_from_row, source_from_row,
@@ -36,6 +37,9 @@ pub struct PublicCatalogue {
     sources: HashMap<i64, Arc<SourceRecord>, Fast>,
     /// The public snapshots, by row id.
     snapshots: HashMap<i64, Arc<SnapshotRow>, Fast>,
+    /// Each public dataset's snapshots' times, by row id, by dataset id: what reads as of a
+    /// moment resolve.
+    snapshot_times: HashMap<i64, Vec<SnapshotTimes>, Fast>,
 }
 
 impl PublicCatalogue {
@@ -75,6 +79,24 @@ impl PublicCatalogue {
                 Ok((r.get(0)?, Arc::new(snapshot_from_row(r, 1)?)))
             })?
             .collect::<Result<_, _>>()?;
+        let mut stmt = db.prepare(
+            "SELECT dataset_id, id, public_id, imported_at, published_at FROM v_snapshots
+             WHERE owner_account_id IS NULL ORDER BY dataset_id, id",
+        )?;
+        let mut rows = stmt.query(params![])?;
+        let mut snapshot_times: HashMap<i64, Vec<SnapshotTimes>, Fast> = HashMap::default();
+        while let Some(r) = rows.next_row()? {
+            let r = &r.row();
+            snapshot_times
+                .entry(r.get(0)?)
+                .or_default()
+                .push(SnapshotTimes {
+                    id: r.get(1)?,
+                    public_id: r.get(2)?,
+                    imported_at: r.get(3)?,
+                    published_at: r.get(4)?,
+                });
+        }
         let series_ids = datasets
             .iter()
             .enumerate()
@@ -94,7 +116,22 @@ impl PublicCatalogue {
             series_ids,
             sources,
             snapshots,
+            snapshot_times,
         })
+    }
+
+    /// The snapshots' times of public dataset `dataset_id`, by row id (None: not a public
+    /// dataset of this catalogue).
+    pub fn snapshot_times(&self, dataset_id: i64) -> Option<&[SnapshotTimes]> {
+        self.snapshot_times.get(&dataset_id).map(Vec::as_slice)
+    }
+
+    /// When the newest public snapshot (by row id) was imported.
+    pub fn newest_import(&self) -> Option<i64> {
+        (self.snapshot_times.values())
+            .filter_map(|times| times.last())
+            .max_by_key(|t| t.id)
+            .map(|t| t.imported_at)
     }
 
     /// Current rows of every public series, as the import counted them.

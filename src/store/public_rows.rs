@@ -35,6 +35,8 @@ pub struct PublicData {
     pub generation: i64,
     pub catalogue: std::sync::Arc<PublicCatalogue>,
     pub rows: PublicRows,
+    /// Rows as of past snapshots, read when asked for, within the same budget again.
+    pub past: super::past_rows::PastRows,
 }
 
 pub struct PublicRows {
@@ -192,6 +194,7 @@ impl PublicData {
             generation,
             catalogue: std::sync::Arc::new(catalogue),
             rows,
+            past: super::past_rows::PastRows::new(budget),
         })))
     }
 }
@@ -306,16 +309,16 @@ impl Reading {
         )
     }
 
-    /// Reads the current rows of `dataset_id`, of `dataset_series` series, through `stmt`: Err
-    /// when they take what is held past `budget`, or hold what the compact form cannot.
+    /// Reads the rows of a dataset, of `dataset_series` series, through `stmt` given `args`:
+    /// Err when they take what is held past `budget`, or hold what the compact form cannot.
     fn dataset(
         &mut self,
         stmt: &mut super::sql::Stmt<'_>,
-        dataset_id: i64,
+        args: &[&dyn super::sql::Param],
         dataset_series: usize,
         budget: usize,
     ) -> StoreResult<Result<(), NotHeld>> {
-        let mut read = stmt.query(params![dataset_id])?;
+        let mut read = stmt.query(args)?;
         while let Some(r) = read.next_row()? {
             let r = &r.row();
             let (series_id, region): (i64, &str) = (r.get(0)?, r.text(1)?);
@@ -458,7 +461,7 @@ impl PublicRows {
                 break;
             }
             let before = read.mark();
-            match read.dataset(&mut stmt, *dataset_id, series.len(), budget)? {
+            match read.dataset(&mut stmt, params![dataset_id], series.len(), budget)? {
                 Ok(()) => {
                     read.series_ids.extend(series.iter().map(|s| s.id));
                     read.datasets += 1;
@@ -481,6 +484,26 @@ impl PublicRows {
             }));
         }
         Ok(Ok(read.finish(datasets.len())))
+    }
+
+    /// The rows of dataset `dataset_id` (its series `series`) current in its snapshot
+    /// `snapshot_id` (see [`super::as_of`]), within `budget`; Err as [`PublicData::load`] says.
+    pub(super) fn load_as_of(
+        db: &Db<'_>,
+        dataset_id: i64,
+        series: &[super::rows::datasets::SeriesRow],
+        snapshot_id: i64,
+        budget: usize,
+    ) -> StoreResult<Result<PublicRows, NotHeld>> {
+        let mut stmt = db.prepare_streamed(&super::as_of::DATASET_ROWS_AT)?;
+        let mut read = Reading::with_capacity(0);
+        let args = params![dataset_id, snapshot_id];
+        if let Err(reason) = read.dataset(&mut stmt, args, series.len(), budget)? {
+            return Ok(Err(reason));
+        }
+        read.series_ids.extend(series.iter().map(|s| s.id));
+        read.datasets = 1;
+        Ok(Ok(read.finish(1)))
     }
 
     /// Whether the rows of `series_id` are held (its dataset's all are).

@@ -639,3 +639,41 @@ async fn a_briefing_is_written_from_the_data_as_of_a_moment() {
         "{error}"
     );
 }
+
+/// With the public rows held in memory, a read as of a moment reads the rows of then held in
+/// memory too: the same answers as from the database (a server holding none), citations
+/// included, whether the moment is now or the moment of the bundled import.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_as_of_a_moment_from_memory_are_those_from_the_database() {
+    let held = TestServer::start_with(Options {
+        configure: Some(|c| c.public_data_bytes = 64 << 20),
+        ..Default::default()
+    })
+    .await;
+    held.public_data_held().await;
+    let database = TestServer::start().await;
+    let today = &regintel::runtime::clock::rfc3339(regintel::runtime::clock::now_ms())[..10];
+    let compare = format!("/compare?regions=DE21,DE22,FR10,AT13&dataset=tgs00010&as_of={today}");
+    let profile = format!("/regions/DE21/profile?as_of={today}");
+    for path in [&compare, &profile] {
+        let (from_memory, from_database) = (held.get(path).await, database.get(path).await);
+        assert_eq!(from_memory.status, 200, "{path}");
+        assert_eq!(
+            from_memory.json()["data"],
+            from_database.json()["data"],
+            "{path}"
+        );
+    }
+    // Each value cited as of now resolves, as of now, to itself, from memory.
+    let (_, ids) = data_and_citations(&held.get(&compare).await);
+    assert!(!ids.is_empty());
+    for id in ids.iter().take(8) {
+        let c = held.get(&format!("/citations/{id}?as_of={today}")).await;
+        assert_eq!(c.status, 200, "{}", String::from_utf8_lossy(&c.body));
+        let c = c.json();
+        if c["data"].get("current_citation").is_some() {
+            assert_eq!(c["data"]["superseded_by"], Value::Null, "{c}");
+            assert_eq!(c["data"]["current_citation"], id.as_str(), "{c}");
+        }
+    }
+}
