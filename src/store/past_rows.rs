@@ -18,23 +18,46 @@ use super::public_rows::PublicRows;
 /// A dataset's row id and the row id of its snapshot.
 type Key = (i64, i64);
 
-pub struct PastRows {
+/// What the budget counts of what is held.
+pub trait Weighed {
+    fn weight(&self) -> usize;
+}
+
+impl Weighed for PublicRows {
+    fn weight(&self) -> usize {
+        self.bytes()
+    }
+}
+
+pub struct PastRows<T = PublicRows> {
     budget: usize,
-    held: Mutex<Held>,
+    held: Mutex<Held<T>>,
     /// Held while a dataset's rows are read.
     reading: Mutex<()>,
 }
 
-#[derive(Default)]
-struct Held {
-    by_key: HashMap<Key, (Arc<PublicRows>, u64)>,
+struct Held<T> {
+    by_key: HashMap<Key, (Arc<T>, u64)>,
+    /// Found not to fit the budget or the compact form: not read again.
+    unfit: std::collections::HashSet<Key>,
     bytes: usize,
     /// Counts uses: an entry's is when it was last used.
     uses: u64,
 }
 
-impl Held {
-    fn get(&mut self, key: Key) -> Option<Arc<PublicRows>> {
+impl<T> Default for Held<T> {
+    fn default() -> Self {
+        Held {
+            by_key: HashMap::new(),
+            unfit: Default::default(),
+            bytes: 0,
+            uses: 0,
+        }
+    }
+}
+
+impl<T: Weighed> Held<T> {
+    fn get(&mut self, key: Key) -> Option<Arc<T>> {
         self.uses += 1;
         let uses = self.uses;
         let (rows, used) = self.by_key.get_mut(&key)?;
@@ -43,11 +66,11 @@ impl Held {
     }
 
     /// Holds `rows`, then lets the least recently used go until what is held fits `budget`.
-    fn insert(&mut self, key: Key, rows: Arc<PublicRows>, budget: usize) {
+    fn insert(&mut self, key: Key, rows: Arc<T>, budget: usize) {
         self.uses += 1;
-        self.bytes += rows.bytes();
+        self.bytes += rows.weight();
         if let Some((old, _)) = self.by_key.insert(key, (rows, self.uses)) {
-            self.bytes -= old.bytes();
+            self.bytes -= old.weight();
         }
         while self.bytes > budget {
             let Some(oldest) = (self.by_key.iter())
@@ -57,15 +80,15 @@ impl Held {
                 break;
             };
             if let Some((gone, _)) = self.by_key.remove(&oldest) {
-                self.bytes -= gone.bytes();
+                self.bytes -= gone.weight();
             }
         }
     }
 }
 
-impl PastRows {
+impl<T: Weighed> PastRows<T> {
     /// Holds at most `budget` bytes (as [`PublicRows::bytes`] counts them).
-    pub fn new(budget: usize) -> PastRows {
+    pub fn new(budget: usize) -> PastRows<T> {
         PastRows {
             budget,
             held: Mutex::new(Held::default()),
@@ -80,11 +103,17 @@ impl PastRows {
         &self,
         dataset_id: i64,
         snapshot_id: i64,
-        read: impl FnOnce(usize) -> StoreResult<Option<PublicRows>>,
-    ) -> StoreResult<Option<Arc<PublicRows>>> {
+        read: impl FnOnce(usize) -> StoreResult<Option<T>>,
+    ) -> StoreResult<Option<Arc<T>>> {
         let key = (dataset_id, snapshot_id);
-        if let Some(rows) = self.lock().get(key) {
-            return Ok(Some(rows));
+        {
+            let mut held = self.lock();
+            if held.unfit.contains(&key) {
+                return Ok(None);
+            }
+            if let Some(rows) = held.get(key) {
+                return Ok(Some(rows));
+            }
         }
         let Ok(_reading) = self.reading.try_lock() else {
             return Ok(None);
@@ -94,6 +123,7 @@ impl PastRows {
             return Ok(Some(rows));
         }
         let Some(rows) = read(self.budget)? else {
+            self.lock().unfit.insert(key);
             return Ok(None);
         };
         let rows = Arc::new(rows);
@@ -106,8 +136,59 @@ impl PastRows {
         self.lock().bytes
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held<T>> {
         // A panic while holding it leaves counts that are still whole numbers: go on.
         self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Weight(usize);
+
+    impl Weighed for Weight {
+        fn weight(&self) -> usize {
+            self.0
+        }
+    }
+
+    /// What is read once is held and used again; past the budget the least recently used go
+    /// first; what does not fit is not read again; a read while another is under way is not
+    /// made (the caller reads the database).
+    #[test]
+    fn past_rows_are_read_once_and_held_within_the_budget() {
+        let past: PastRows<Weight> = PastRows::new(100);
+        let reads = std::cell::Cell::new(0);
+        let read = |key: (i64, i64), weight: Option<usize>| {
+            past.get_or_read(key.0, key.1, |budget| {
+                assert_eq!(budget, 100);
+                reads.set(reads.get() + 1);
+                Ok(weight.map(Weight))
+            })
+            .unwrap()
+            .map(|held| held.0)
+        };
+        assert_eq!(read((1, 1), Some(40)), Some(40));
+        assert_eq!(read((1, 1), Some(99)), Some(40), "held, not read again");
+        assert_eq!(reads.get(), 1);
+        assert_eq!(read((2, 1), Some(40)), Some(40));
+        assert_eq!(read((1, 1), None), Some(40), "(1, 1) used last");
+        assert_eq!(read((3, 1), Some(40)), Some(40));
+        assert_eq!(past.bytes(), 80, "(2, 1) went: the least recently used");
+        assert_eq!(read((2, 1), Some(40)), Some(40), "read again");
+        assert_eq!(reads.get(), 4);
+        assert_eq!(read((4, 1), None), None);
+        assert_eq!(read((4, 1), Some(10)), None, "not read again");
+        assert_eq!(reads.get(), 5);
+        let _reading = past.reading.lock().unwrap();
+        assert_eq!(read((5, 1), Some(10)), None, "another read is under way");
+        assert_eq!(
+            read((2, 1), Some(10)),
+            Some(40),
+            "what is held still serves"
+        );
+        assert_eq!(reads.get(), 5);
     }
 }
