@@ -101,6 +101,10 @@ pub struct SearchRegions {
     pub level: Option<u8>,
     #[schemars(description = "A country's NUTS code, e.g. 'DE'.")]
     pub country: Option<String>,
+    // Regions are the running release's at any moment: taken so that a conversation reads as
+    // of one moment throughout.
+    #[serde(flatten)]
+    pub moment: Moment,
 }
 
 /// The moment a tool reads as of, where it takes one.
@@ -256,7 +260,8 @@ impl Tools {
             .with("limit", Some(50))
             .with("q", query.as_deref().map(str::trim))
             .with("level", q.level)
-            .with("country", q.country);
+            .with("country", q.country)
+            .with("as_of", q.moment.as_of);
         self.answer(self.backend.get(call), &context).await
     }
 
