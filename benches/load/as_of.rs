@@ -72,12 +72,9 @@ pub struct AsOfResult {
 pub fn run(ctx: &Ctx, target_dir: &Path) -> Result<AsOfResult> {
     println!("\n== reads as of a past moment");
     let files = revised_files(ctx)?;
+    // The database with the secrets it was made with (its API keys depend on them).
     let sqlite_dir = ctx.tmp.join("as-of-sqlite");
-    std::fs::create_dir_all(&sqlite_dir)?;
-    std::fs::copy(
-        ctx.data_dir.join("regintel.sqlite"),
-        sqlite_dir.join("regintel.sqlite"),
-    )?;
+    super::large::copy_dir(&ctx.data_dir, &sqlite_dir)?;
     let sqlite = Node::Sqlite(sqlite_dir);
     let mut backends = vec![backend(ctx, "SQLite", &sqlite, &files)?];
 

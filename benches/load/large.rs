@@ -345,7 +345,7 @@ fn import_batches(ctx: &Ctx, node: &Node, files: &[PathBuf]) -> Result<Vec<Batch
 
 /// `from` copied into a new directory `to`, with the directories in it (the secrets), each
 /// private as a data dir is.
-fn copy_dir(from: &Path, to: &Path) -> Result<()> {
+pub(super) fn copy_dir(from: &Path, to: &Path) -> Result<()> {
     std::fs::create_dir_all(to)?;
     std::fs::set_permissions(to, std::os::unix::fs::PermissionsExt::from_mode(0o700))?;
     for entry in std::fs::read_dir(from)? {
