@@ -139,7 +139,7 @@ fn background_tick(state: &AppState, sweep: bool) {
     state
         .store
         .hold_public_data(state.public_generation(), budget);
-    let held = state.store.held_public_data().map_or(0, |d| d.bytes);
+    let held = (state.store.held_public_data()).map_or(0, |d| d.bytes + d.past_bytes);
     state.metrics.set_public_data_bytes(held as u64);
     state.auth.refresh(&state.store);
     state.flush_usage();

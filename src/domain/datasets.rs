@@ -293,7 +293,8 @@ pub fn detail(store: &Scoped, citer: &mut Citer, code: &str) -> Result<DatasetDe
     let d = dataset(store, code)?;
     let series = store.series_then(d.id)?;
     let snapshots = store.snapshots_of(d.id, None, SNAPSHOTS_IN_DETAIL)?;
-    let source = match d.source_id {
+    // The latest snapshot's (as of a moment, that of then), as the summary's.
+    let source = match snapshots.first().and_then(|s| s.source_id).or(d.source_id) {
         Some(id) => store.source(id)?,
         None => None,
     };

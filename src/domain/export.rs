@@ -141,7 +141,11 @@ pub fn metadata(
         })
         .collect();
     let snapshot = store.latest_snapshot_of(dataset.id)?;
-    let source = match dataset.source_id {
+    let source = match snapshot
+        .as_ref()
+        .and_then(|s| s.source_id)
+        .or(dataset.source_id)
+    {
         Some(id) => store.source(id)?,
         None => None,
     };

@@ -107,7 +107,7 @@ pub struct SearchRegions {
     pub moment: Moment,
 }
 
-/// The moment a tool reads as of, where it takes one.
+/// The moment a tool reads as of (every tool takes one).
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct Moment {
     #[schemars(

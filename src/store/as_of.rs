@@ -1,6 +1,7 @@
 //! Reads as of a past moment: each dataset is read as its latest snapshot by then left it (see
 //! `observation_spans` in schema.sql for how a row's stretches of time are kept). The rows held
-//! in memory and the blocks are the current ones only, so these reads go to the database.
+//! in memory and the blocks are the current ones only: a public dataset's rows as of a snapshot
+//! are held in memory when first read (see `past_rows`), others are read from the database.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -9,7 +10,7 @@ use crate::store::sql::{OptionalExtension, params};
 
 use super::connections::Scoped;
 use super::error::StoreResult;
-use super::public_rows::PublicRows;
+use super::public_rows::{PublicRows, ROW_BYTES, SeriesCounts};
 use super::revisions::SnapshotTimes;
 use super::rows::datasets::SeriesRow;
 use super::rows::observations::{OBS_COLUMNS, ObsRow, obs_at};
@@ -235,8 +236,8 @@ impl Scoped {
     /// of imports here, and before an import the caller's data has. Imports take their time as
     /// they commit, one at a time, each later than every one before (see
     /// `import::stamp_import_time`), so none still to commit can be earlier. The newest snapshot
-    /// by row id is read (one row, not a scan of them all): its time is at most the latest one,
-    /// so the answer errs on the side of "may still change".
+    /// by row id is read (one row, or the public catalogue's newest: not a scan of them all):
+    /// its time is at most the latest one, so the answer errs on the side of "may still change".
     pub fn as_of_is_final(&self) -> StoreResult<bool> {
         let Some(as_of) = (self.as_of.get()).filter(|a| a.basis == Basis::Imported && !a.moving)
         else {
@@ -271,9 +272,10 @@ impl Scoped {
         if let Some(found) = self.resolutions.borrow().by_dataset.get(&dataset_id) {
             return Ok(found.clone());
         }
-        let found = match self.public_catalogue() {
-            Some(catalogue) if catalogue.snapshot_times(dataset_id).is_some() => {
-                let times = catalogue.snapshot_times(dataset_id).unwrap_or_default();
+        let catalogue = self.public_catalogue();
+        let held = (catalogue.as_deref()).and_then(|c| Some((c, c.snapshot_times(dataset_id)?)));
+        let found = match held {
+            Some((catalogue, times)) => {
                 let code = (catalogue.datasets().iter()).find(|d| d.id == dataset_id);
                 (times.iter().rev())
                     .find(|t| as_of.time_of(t) <= as_of.at_ms)
@@ -332,32 +334,34 @@ impl Scoped {
             return Ok(now);
         }
         let snapshot = self.snapshot_bound(dataset_id)?;
-        let mut then: HashMap<i64, SeriesRow> = HashMap::new();
-        let mut stmt = self.sql().prepare_cached(&SERIES_AT)?;
-        let rows = stmt.query_map(params![dataset_id, snapshot], |r| {
-            Ok((r.get::<i64>(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-        })?;
-        for row in rows {
-            let (id, obs_count, region_count, period_min, period_max) = row?;
-            then.insert(
-                id,
-                SeriesRow {
-                    id,
-                    unit: String::new(),
-                    dims: String::new(),
-                    obs_count,
-                    region_count,
-                    period_min,
-                    period_max,
-                },
-            );
-        }
+        // From the rows of then held in memory, or counted by the database.
+        let mut then = match self.past_rows(dataset_id, snapshot)? {
+            Some(past) => past.coverage_by_series(),
+            None => {
+                let mut stmt = self.sql().prepare_cached(&SERIES_AT)?;
+                let rows = stmt.query_map(params![dataset_id, snapshot], |r| {
+                    let counts = SeriesCounts {
+                        rows: r.get(1)?,
+                        regions: r.get(2)?,
+                        first: r.get::<Option<String>>(3)?.map(Into::into),
+                        last: r.get::<Option<String>>(4)?.map(Into::into),
+                    };
+                    Ok((r.get::<i64>(0)?, counts))
+                })?;
+                rows.collect::<Result<_, _>>()?
+            }
+        };
         Ok((now.iter())
             .filter_map(|s| {
-                then.remove(&s.id).map(|counted| SeriesRow {
+                let counts = then.remove(&s.id)?;
+                Some(SeriesRow {
+                    id: s.id,
                     unit: s.unit.clone(),
                     dims: s.dims.clone(),
-                    ..counted
+                    obs_count: counts.rows,
+                    region_count: counts.regions,
+                    period_min: counts.first.map(String::from),
+                    period_max: counts.last.map(String::from),
                 })
             })
             .collect())
@@ -415,11 +419,20 @@ impl Scoped {
         if !series.first().is_some_and(|s| data.rows.holds(s.id)) {
             return Ok(None);
         }
-        data.past.get_or_read(dataset_id, snapshot_id, |budget| {
-            let read =
-                PublicRows::load_as_of(&self.sql(), dataset_id, &series, snapshot_id, budget)?;
-            Ok(read.ok())
-        })
+        // About the rows it has now: revisions replace rows more often than they add them.
+        let rows: i64 = series.iter().map(|s| s.obs_count).sum();
+        let estimate = usize::try_from(rows)
+            .unwrap_or(usize::MAX)
+            .saturating_mul(ROW_BYTES);
+        data.past
+            .get_or_read(dataset_id, snapshot_id, estimate, |budget| {
+                // Read as no account, as the current public rows are, whoever asked first.
+                let db = self.sql();
+                self.bind_account(db, None)?;
+                let read = PublicRows::load_as_of(&db, dataset_id, &series, snapshot_id, budget);
+                self.bind_account(db, self.account)?;
+                Ok(read?.ok())
+            })
     }
 
     /// Whether the row cited `id`, of dataset `dataset_id`, is known to have been current at

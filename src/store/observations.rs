@@ -324,11 +324,11 @@ pub struct ExportFilter {
 
 impl Scoped {
     /// Calls `f` for every current observation (as of the moment reads are as of) of a dataset
-    /// in `from..=to` (periods; the
-    /// filter's country and level are the caller's to apply, see [`ExportFilter`]), by series,
-    /// region and period, without holding the dataset in memory: series are read one at a time,
-    /// each in one pass over `observations_current` in its own order, so nothing is sorted.
-    /// All of it is read in one snapshot (see [`Scoped::snapshot`]).
+    /// in `from..=to` (periods; the filter's country and level are the caller's to apply, see
+    /// [`ExportFilter`]), by series, region and period, without holding the dataset in memory:
+    /// series are read one at a time, each in one pass over `observations_current` in its own
+    /// order, so nothing is sorted (as of a moment, each series' rows then are: three index
+    /// ranges). All of it is read in one snapshot (see [`Scoped::snapshot`]).
     pub fn for_each_export_row(
         &self,
         dataset_id: i64,

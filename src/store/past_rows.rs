@@ -1,9 +1,9 @@
 //! Public datasets' rows as they stood in past snapshots, held in memory for reads as of a
 //! moment as the current ones are for reads now. A dataset's rows as of a snapshot are read
 //! once (three index ranges over the whole dataset, sorted) into the compact form of the
-//! current rows ([`PublicRows`]), and serve every later read as of a moment that resolves to
-//! that snapshot: a profile as of a moment read thirteen series' rows from the database per
-//! answer, six times the time of the same profile now.
+//! current rows ([`PublicRows`]), and serve every later read of a series' rows in a region as
+//! of a moment that resolves to that snapshot, instead of three index ranges per series and
+//! region (benches/README.md, "As of", has the figures of both).
 //!
 //! What is held is bounded by a budget (the least recently used go first), and one dataset is
 //! read at a time: a read that would wait for another's reads the database instead, so no
@@ -38,7 +38,8 @@ pub struct PastRows<T = PublicRows> {
 
 struct Held<T> {
     by_key: HashMap<Key, (Arc<T>, u64)>,
-    /// Found not to fit the budget or the compact form: not read again.
+    /// Found not to fit the budget or the compact form: not read again (gone with the
+    /// generation's public data, as the rest).
     unfit: std::collections::HashSet<Key>,
     bytes: usize,
     /// Counts uses: an entry's is when it was last used.
@@ -58,10 +59,9 @@ impl<T> Default for Held<T> {
 
 impl<T: Weighed> Held<T> {
     fn get(&mut self, key: Key) -> Option<Arc<T>> {
-        self.uses += 1;
-        let uses = self.uses;
         let (rows, used) = self.by_key.get_mut(&key)?;
-        *used = uses;
+        self.uses += 1;
+        *used = self.uses;
         Some(Arc::clone(rows))
     }
 
@@ -72,7 +72,12 @@ impl<T: Weighed> Held<T> {
         if let Some((old, _)) = self.by_key.insert(key, (rows, self.uses)) {
             self.bytes -= old.weight();
         }
-        while self.bytes > budget {
+        self.let_go_past(budget);
+    }
+
+    /// Lets the least recently used go until what is held is at most `bytes`.
+    fn let_go_past(&mut self, bytes: usize) {
+        while self.bytes > bytes {
             let Some(oldest) = (self.by_key.iter())
                 .min_by_key(|(_, (_, used))| *used)
                 .map(|(k, _)| *k)
@@ -97,12 +102,16 @@ impl<T: Weighed> PastRows<T> {
     }
 
     /// The rows of dataset `dataset_id` as of its snapshot `snapshot_id`: those held, or read by
-    /// `read` (given the budget; None: they do not fit it or the compact form). None too when
-    /// another dataset is being read: the caller reads the database instead.
+    /// `read` (given the bytes it may take; None: they do not fit them or the compact form).
+    /// Before a read, the least recently used go until `estimate` bytes (what the read is
+    /// expected to take) fit beside what is held, so that what is held and what is being read
+    /// stay within the budget together. None too when another dataset is being read: the caller
+    /// reads the database instead.
     pub fn get_or_read(
         &self,
         dataset_id: i64,
         snapshot_id: i64,
+        estimate: usize,
         read: impl FnOnce(usize) -> StoreResult<Option<T>>,
     ) -> StoreResult<Option<Arc<T>>> {
         let key = (dataset_id, snapshot_id);
@@ -115,14 +124,22 @@ impl<T: Weighed> PastRows<T> {
                 return Ok(Some(rows));
             }
         }
-        let Ok(_reading) = self.reading.try_lock() else {
-            return Ok(None);
+        let _reading = match self.reading.try_lock() {
+            Ok(reading) => reading,
+            // A read that panicked held it: nothing it guards is left half made.
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return Ok(None),
         };
         // Read by another while this one looked.
         if let Some(rows) = self.lock().get(key) {
             return Ok(Some(rows));
         }
-        let Some(rows) = read(self.budget)? else {
+        let room = {
+            let mut held = self.lock();
+            held.let_go_past(self.budget.saturating_sub(estimate));
+            self.budget.saturating_sub(held.bytes)
+        };
+        let Some(rows) = read(room)? else {
             self.lock().unfit.insert(key);
             return Ok(None);
         };
@@ -161,9 +178,10 @@ mod tests {
     fn past_rows_are_read_once_and_held_within_the_budget() {
         let past: PastRows<Weight> = PastRows::new(100);
         let reads = std::cell::Cell::new(0);
+        let room = std::cell::Cell::new(0);
         let read = |key: (i64, i64), weight: Option<usize>| {
-            past.get_or_read(key.0, key.1, |budget| {
-                assert_eq!(budget, 100);
+            past.get_or_read(key.0, key.1, 0, |bytes| {
+                room.set(bytes);
                 reads.set(reads.get() + 1);
                 Ok(weight.map(Weight))
             })
@@ -171,6 +189,7 @@ mod tests {
             .map(|held| held.0)
         };
         assert_eq!(read((1, 1), Some(40)), Some(40));
+        assert_eq!(room.get(), 100);
         assert_eq!(read((1, 1), Some(99)), Some(40), "held, not read again");
         assert_eq!(reads.get(), 1);
         assert_eq!(read((2, 1), Some(40)), Some(40));
@@ -178,6 +197,7 @@ mod tests {
         assert_eq!(read((3, 1), Some(40)), Some(40));
         assert_eq!(past.bytes(), 80, "(2, 1) went: the least recently used");
         assert_eq!(read((2, 1), Some(40)), Some(40), "read again");
+        assert_eq!(room.get(), 20, "beside what was held");
         assert_eq!(reads.get(), 4);
         assert_eq!(read((4, 1), None), None);
         assert_eq!(read((4, 1), Some(10)), None, "not read again");
@@ -190,5 +210,14 @@ mod tests {
             "what is held still serves"
         );
         assert_eq!(reads.get(), 5);
+        drop(_reading);
+        // A read expected to take 70 bytes of the 100 finds them free: what was held went,
+        // the least recently used first, until 70 fit beside the rest.
+        let read = past.get_or_read(6, 1, 70, |bytes| {
+            assert_eq!(bytes, 100);
+            Ok(Some(Weight(70)))
+        });
+        assert_eq!(read.unwrap().map(|held| held.0), Some(70));
+        assert_eq!(past.bytes(), 70);
     }
 }

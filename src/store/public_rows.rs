@@ -145,6 +145,15 @@ fn held_bytes(rows: usize, texts: usize, blocks: usize, series: usize) -> usize 
 /// its value text (counted as read).
 pub const ROW_BYTES: usize = std::mem::size_of::<Row>() + std::mem::size_of::<u32>();
 
+/// A series' rows: how many, in how many regions, from which period to which.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct SeriesCounts {
+    pub rows: i64,
+    pub regions: i64,
+    pub first: Option<CompactString>,
+    pub last: Option<CompactString>,
+}
+
 /// A row as [`ObsRow`] would read it, found by its citation id.
 pub struct CitedRow<'a> {
     pub obs: ObsRow,
@@ -612,6 +621,27 @@ impl PublicRows {
             region: &block.region,
             src_line: i64::from(row.src_line),
         })
+    }
+
+    /// Each series' rows held: how many rows and regions, and the first and last period, by
+    /// series id.
+    pub fn coverage_by_series(&self) -> HashMap<i64, SeriesCounts> {
+        let mut out: HashMap<i64, SeriesCounts> = HashMap::new();
+        for (at, block) in self.blocks.iter().enumerate() {
+            let counts = out.entry(block.series_id).or_default();
+            counts.regions += 1;
+            for row in self.block_rows(at) {
+                let period = &self.periods[usize::from(row.period)];
+                counts.rows += 1;
+                if counts.first.as_ref().is_none_or(|p| period < p) {
+                    counts.first = Some(period.clone());
+                }
+                if counts.last.as_ref().is_none_or(|p| period > p) {
+                    counts.last = Some(period.clone());
+                }
+            }
+        }
+        out
     }
 
     fn block(&self, series_id: i64, region: &str) -> Option<usize> {

@@ -640,9 +640,9 @@ async fn a_briefing_is_written_from_the_data_as_of_a_moment() {
     );
 }
 
-/// With the public rows held in memory, a read as of a moment reads the rows of then held in
-/// memory too: the same answers as from the database (a server holding none), citations
-/// included, whether the moment is now or the moment of the bundled import.
+/// With the public rows held in memory, a read as of a moment reads the rows of then into
+/// memory too (the bytes held grow by them) and answers as from the database (a server holding
+/// none); each value cited then resolves, as of then, to itself.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn reads_as_of_a_moment_from_memory_are_those_from_the_database() {
     let held = TestServer::start_with(Options {
@@ -650,7 +650,7 @@ async fn reads_as_of_a_moment_from_memory_are_those_from_the_database() {
         ..Default::default()
     })
     .await;
-    held.public_data_held().await;
+    let current = held.public_data_held().await;
     let database = TestServer::start().await;
     let today = &regintel::runtime::clock::rfc3339(regintel::runtime::clock::now_ms())[..10];
     let compare = format!("/compare?regions=DE21,DE22,FR10,AT13&dataset=tgs00010&as_of={today}");
@@ -664,16 +664,34 @@ async fn reads_as_of_a_moment_from_memory_are_those_from_the_database() {
             "{path}"
         );
     }
-    // Each value cited as of now resolves, as of now, to itself, from memory.
-    let (_, ids) = data_and_citations(&held.get(&compare).await);
-    assert!(!ids.is_empty());
-    for id in ids.iter().take(8) {
+    // A dataset's series as of then (counted from the rows of then in memory): the same.
+    for path in ["/datasets/tgs00010", "/datasets/demo_r_d3dens"] {
+        let path = format!("{path}?as_of={today}");
+        let (from_memory, from_database) = (held.get(&path).await, database.get(&path).await);
+        assert_eq!(from_memory.status, 200, "{path}");
+        let series = from_memory.json()["data"]["series"].clone();
+        assert!(series.as_array().is_some_and(|s| !s.is_empty()), "{path}");
+        assert_eq!(series, from_database.json()["data"]["series"], "{path}");
+    }
+    crate::bounded::until(
+        "the rows as of then held beside the current ones",
+        std::time::Duration::from_secs(120),
+        || async {
+            match crate::support::metric(&held.client, "regintel_public_data_bytes").await {
+                Some(bytes) if bytes > current => Ok(()),
+                other => Err(format!("{other:?} bytes, {current} before")),
+            }
+        },
+    )
+    .await;
+    // Each value cited resolves, as of then, to itself.
+    let values = &held.get(&compare).await.json()["data"]["regions"];
+    for region in values.as_array().unwrap() {
+        let id = region["value"]["citation"].as_str().unwrap();
         let c = held.get(&format!("/citations/{id}?as_of={today}")).await;
         assert_eq!(c.status, 200, "{}", String::from_utf8_lossy(&c.body));
         let c = c.json();
-        if c["data"].get("current_citation").is_some() {
-            assert_eq!(c["data"]["superseded_by"], Value::Null, "{c}");
-            assert_eq!(c["data"]["current_citation"], id.as_str(), "{c}");
-        }
+        assert_eq!(c["data"]["superseded_by"], Value::Null, "{c}");
+        assert_eq!(c["data"]["current_citation"], id, "{c}");
     }
 }

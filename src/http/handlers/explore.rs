@@ -23,7 +23,7 @@ const SEARCH_LIMIT: usize = 50;
 /// view's own address with its query, from which the page links its CSV.
 struct View {
     csv: bool,
-    /// The path and the query (canonical, without `format`).
+    /// The path and the query (canonical, without `format`; with `as_of`, if asked).
     href: String,
     /// The moment the page is read as of, if not now (see `Req::read_as_of`).
     as_of: Option<AsOf>,
@@ -32,7 +32,17 @@ struct View {
 }
 
 impl View {
+    /// The view `path` (which reads data: it takes `as_of` too) that `req` asks for.
     fn of(req: &mut Req, path: &str) -> Result<View, ApiError> {
+        View::new(req, path, true)
+    }
+
+    /// The view of what is stored as it was written (it takes no `as_of`).
+    fn of_stored(req: &mut Req, path: &str) -> Result<View, ApiError> {
+        View::new(req, path, false)
+    }
+
+    fn new(req: &mut Req, path: &str, reads_data: bool) -> Result<View, ApiError> {
         let csv = match req.query.take("format").as_deref() {
             None => false,
             Some("csv") => true,
@@ -48,8 +58,11 @@ impl View {
             false => format!("{path}?{query}"),
         };
         let href = with_query(req.query.canonical());
-        // Taken before the page's own parameters: the comparison's take every one left.
-        req.read_as_of()?;
+        // Taken before the page's own parameters: the comparison's dimension filters take
+        // every parameter left.
+        if reads_data {
+            req.read_as_of()?;
+        }
         let now_href = with_query(req.query.canonical());
         let as_of = req.store()?.as_of();
         Ok(View {
@@ -346,7 +359,7 @@ pub fn matrix(req: &mut Req) -> Result<Reply, ApiError> {
 /// `GET /explore/briefings/{briefing_id}`: one of the account's briefings.
 pub fn briefing(req: &mut Req) -> Result<Reply, ApiError> {
     let id = req.param("briefing_id").to_owned();
-    let view = View::of(req, &format!("/explore/briefings/{}", encoded(&id)))?;
+    let view = View::of_stored(req, &format!("/explore/briefings/{}", encoded(&id)))?;
     req.no_more_params()?;
     let store = req.store()?;
     let row = store.briefing(&id)?.ok_or_else(|| {
