@@ -405,7 +405,40 @@ impl Scoped {
     }
 }
 
+/// Rows held in memory a series is read from: the current ones, or those of a past snapshot.
+pub(super) enum HeldRows<'a> {
+    Now(&'a PublicRows),
+    Then(Arc<PublicRows>),
+}
+
+impl std::ops::Deref for HeldRows<'_> {
+    type Target = PublicRows;
+
+    fn deref(&self) -> &PublicRows {
+        match self {
+            HeldRows::Now(rows) => rows,
+            HeldRows::Then(rows) => rows,
+        }
+    }
+}
+
 impl Scoped {
+    /// The rows held in memory that series `series_id` is read from, as of the moment reads
+    /// are as of (or now): None where the database is read instead.
+    pub(super) fn held_rows_of(&self, series_id: i64) -> StoreResult<Option<HeldRows<'_>>> {
+        let Some(now) = self.public_rows_of(series_id) else {
+            return Ok(None);
+        };
+        if self.as_of().is_none() {
+            return Ok(Some(HeldRows::Now(now)));
+        }
+        let dataset = self.dataset_of_series(series_id)?;
+        let Some(resolved) = self.snapshot_as_of(dataset)? else {
+            return Ok(None);
+        };
+        Ok((self.past_rows(dataset, resolved.snapshot.id)?).map(HeldRows::Then))
+    }
+
     /// The rows of public dataset `dataset_id` as of its snapshot `snapshot_id`, held in memory
     /// (see [`super::past_rows`]) where the current ones are: None where they are not (or do
     /// not fit), and the database is read instead.

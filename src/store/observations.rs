@@ -96,10 +96,7 @@ impl Scoped {
 
     /// [`Scoped::series_rows`] without what cites each row.
     pub fn series_values(&self, region: &str, series_id: i64) -> StoreResult<Vec<RowValue>> {
-        if let Some(rows) = self
-            .public_rows_of(series_id)
-            .filter(|_| self.as_of().is_none())
-        {
+        if let Some(rows) = self.held_rows_of(series_id)? {
             return Ok(rows.series_values(series_id, region));
         }
         let rows = self.series_rows(region, series_id)?;
@@ -113,10 +110,7 @@ impl Scoped {
         series_id: i64,
         regions: impl Iterator<Item = &'r str>,
     ) -> StoreResult<SeriesCoverage> {
-        if let Some(rows) = self
-            .public_rows_of(series_id)
-            .filter(|_| self.as_of().is_none())
-        {
+        if let Some(rows) = self.held_rows_of(series_id)? {
             return Ok(rows.coverage(series_id, regions));
         }
         let mut counts = std::collections::HashMap::<CompactString, usize>::new();

@@ -664,6 +664,17 @@ async fn reads_as_of_a_moment_from_memory_are_those_from_the_database() {
             "{path}"
         );
     }
+    // A map's figures (each region's coverage and value of then, from memory): the same.
+    let map = format!("/explore/maps/tgs00010?level=2&as_of={today}&format=csv");
+    let (from_memory, from_database) =
+        (held.client.get(&map).await, database.client.get(&map).await);
+    assert_eq!(from_memory.status, 200);
+    assert!(
+        from_memory.body.len() > 1000,
+        "{}",
+        String::from_utf8_lossy(&from_memory.body)
+    );
+    assert_eq!(from_memory.body, from_database.body);
     // A dataset's series as of then (counted from the rows of then in memory): the same.
     for path in ["/datasets/tgs00010", "/datasets/demo_r_d3dens"] {
         let path = format!("{path}?as_of={today}");
