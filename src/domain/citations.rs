@@ -220,16 +220,18 @@ pub fn find(store: &Scoped, catalogue: &Catalogue, id: &str) -> Result<Citation,
     };
     // A current row stands for itself; only a revised or withdrawn one has a chain to follow.
     // Read as of a moment, the chain is the one of then.
-    let chain = match super::revisions::as_of_then(store, dataset.id, &dataset.code, id)? {
-        Some((superseded_by, chain)) => {
-            row.superseded_by = superseded_by;
-            (row.superseded_by.is_some() || chain.withdrawn_in.is_some()).then_some(chain)
-        }
-        None => match &row.superseded_by {
-            None => None,
-            Some(_) => Some(store.chain_end(id)?),
-        },
-    };
+    let written_in = row.obs.snapshot_id;
+    let chain =
+        match super::revisions::as_of_then(store, dataset.id, &dataset.code, id, written_in)? {
+            Some((superseded_by, chain)) => {
+                row.superseded_by = superseded_by;
+                (row.superseded_by.is_some() || chain.withdrawn_in.is_some()).then_some(chain)
+            }
+            None => match &row.superseded_by {
+                None => None,
+                Some(_) => Some(store.chain_end(id)?),
+            },
+        };
     Ok(Citation::Row(Box::new(Found {
         flags: explain_flags(catalogue, &row.obs.flags, &row.obs.conf_status),
         row,

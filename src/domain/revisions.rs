@@ -96,7 +96,8 @@ fn history(store: &Scoped, id: &str) -> Result<Vec<Revision>, Error> {
     Ok(store.revisions(id)?.ok_or_else(not_found)?)
 }
 
-/// Where the observation row `id` (of dataset `dataset_id`) stood at the moment reads are as of:
+/// Where the observation row `id` (of dataset `dataset_id`, written by snapshot `written_in`, a
+/// row id) stood at the moment reads are as of:
 /// the citation that superseded it by then (None: it was current), and the end of its chain
 /// then (the value current then, and the snapshot that had withdrawn it, if one had). Refused
 /// when the dataset or the row did not exist yet then.
@@ -105,6 +106,7 @@ pub fn as_of_then(
     dataset_id: i64,
     dataset_code: &str,
     id: &str,
+    written_in: i64,
 ) -> Result<Option<(Option<String>, ChainEnd)>, Error> {
     let Some(as_of) = store.as_of() else {
         return Ok(None);
@@ -114,6 +116,10 @@ pub fn as_of_then(
         return Err(not_yet(dataset_code, id, &at).into());
     };
     let then = resolved.snapshot.id;
+    // Known at once, before anything is read.
+    if written_in > then {
+        return Err(not_yet(dataset_code, id, &at).into());
+    }
     let current_then = || ChainEnd {
         citation: id.to_owned(),
         withdrawn_in: None,
@@ -125,9 +131,6 @@ pub fn as_of_then(
     let Some(own) = history.iter().find(|r| r.citation_id == id) else {
         return Ok(None);
     };
-    if own.snapshot.id > then {
-        return Err(not_yet(dataset_code, id, &at).into());
-    }
     if own.stands_in(then) && !own.withdrawn {
         return Ok(Some((None, current_then())));
     }

@@ -288,6 +288,25 @@ async fn answers_replay_as_they_were(s: &TestServer) {
         format!("/citations/{cited_2022}/revisions").as_str()
     );
 
+    // A snapshot the dataset did not have yet at a moment is none of its snapshots then.
+    let latest = get(s, &who, "/datasets/own_series/snapshots").await.json();
+    let latest = latest["data"][0]["id"].as_str().unwrap().to_owned();
+    let first_moment = regintel::runtime::clock::rfc3339_millis(recorded[0].0);
+    let early = get(
+        s,
+        &who,
+        &format!("/datasets/own_series/changes?since_snapshot={latest}&as_of={first_moment}"),
+    )
+    .await;
+    let error = early.error(400, "invalid_parameter");
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("as of the moment read"),
+        "{error}"
+    );
+
     // Nobody else sees any of it, as of any moment.
     let other = s.account("other@example.org", Tier::Institutional);
     let (at, _) = recorded[1];

@@ -86,9 +86,13 @@ pub fn changes(req: &mut Req) -> Result<Reply, ApiError> {
             ApiError::invalid(
                 "since_snapshot",
                 format!(
-                    "since_snapshot must be one of the snapshots of {} (see GET /datasets/{})",
+                    "since_snapshot must be one of the snapshots of {} (see GET /datasets/{}){}",
                     crate::error_text::shown(code),
-                    crate::error_text::shown(code)
+                    crate::error_text::shown(code),
+                    match store.as_of() {
+                        Some(_) => ", as of the moment read: one it had then",
+                        None => "",
+                    }
                 ),
             )
         })?,
