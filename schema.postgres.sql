@@ -530,3 +530,9 @@ UPDATE observations SET until_snapshot_id =
            AND n.period = observations.period AND n.superseded_by IS NOT NULL
            AND n.snapshot_id > observations.snapshot_id) AS later)
 WHERE id IN (SELECT observation_id FROM observation_spans);
+
+-- migration 25: what each snapshot's dataset said of itself
+-- As on SQLite (see schema.sql's migration 25). (The view is made again with the new column.)
+ALTER TABLE snapshots ADD COLUMN described_json text;
+CREATE OR REPLACE VIEW v_snapshots AS
+    SELECT * FROM snapshots WHERE owner_account_id IS NULL OR owner_account_id = current_account();

@@ -612,3 +612,9 @@ UPDATE observations SET until_snapshot_id =
            AND n.period = observations.period AND n.superseded_by IS NOT NULL
            AND n.snapshot_id > observations.snapshot_id) AS later)
 WHERE id IN (SELECT observation_id FROM observation_spans);
+
+-- migration 25: what each snapshot's dataset said of itself
+-- The dataset as the import that made the snapshot left it (title, topic, description, NUTS
+-- edition, headline, labels, headline series; JSON): what a read as of a moment shows of it.
+-- NULL for snapshots imported before: they are described as their dataset is now.
+ALTER TABLE snapshots ADD COLUMN described_json TEXT;

@@ -50,7 +50,7 @@ const AS_OF: Param = Param {
     location: Location::Query,
     required: false,
     schema: r#"{"type":"string","examples":["2026-03-01","2026-03-01T12:00:00Z"]}"#,
-    description: "Answer as this installation would have answered at that moment: an RFC 3339 date-time, or a date meaning the end of that day UTC (today's date means now). A moment after now is refused. Every dataset read is read as its latest snapshot by then left it (`meta.as_of` names them); where the operation names a dataset (or a citation of one) that held no snapshot yet, it answers 404 `not_held_yet`. Region names and levels, and datasets' titles and labels, are those of now.",
+    description: "Answer as this installation would have answered at that moment: an RFC 3339 date-time, or a date meaning the end of that day UTC (today's date means now). A moment after now is refused. Every dataset read is read as its latest snapshot by then left it (`meta.as_of` names them); where the operation names a dataset (or a citation of one) that held no snapshot yet, it answers 404 `not_held_yet`. Region names and levels are those of now; a dataset's title, labels and headline series are those its snapshot of then was imported with.",
 };
 const AS_OF_BASIS: Param = Param {
     name: "as_of_basis",

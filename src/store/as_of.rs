@@ -12,7 +12,7 @@ use super::connections::Scoped;
 use super::error::StoreResult;
 use super::public_rows::{PublicRows, ROW_BYTES, SeriesCounts};
 use super::revisions::SnapshotTimes;
-use super::rows::datasets::SeriesRow;
+use super::rows::datasets::{DatasetRow, Described, SeriesRow};
 use super::rows::observations::{OBS_COLUMNS, ObsRow, obs_at};
 
 /// Which time of a snapshot a moment is compared with.
@@ -134,6 +134,8 @@ pub struct Resolved {
 pub(super) struct Resolutions {
     by_dataset: HashMap<i64, Option<Resolved>>,
     dataset_of_series: HashMap<i64, i64>,
+    /// Each dataset as its snapshot then described it, by dataset id.
+    described: HashMap<i64, Arc<DatasetRow>>,
 }
 
 /// The latest snapshot of dataset ?1 by the moment ?2, on each basis.
@@ -367,6 +369,39 @@ impl Scoped {
             .collect())
     }
 
+    /// Dataset `row` as the snapshot it is read as of described it: as it is now when reads are
+    /// as of now, when it held no snapshot then, or when its snapshot was imported before
+    /// snapshots kept their dataset's description.
+    pub(super) fn dataset_then(&self, row: Arc<DatasetRow>) -> StoreResult<Arc<DatasetRow>> {
+        if self.as_of.get().is_none() {
+            return Ok(row);
+        }
+        if let Some(found) = self.resolutions.borrow().described.get(&row.id) {
+            return Ok(Arc::clone(found));
+        }
+        let Some(resolved) = self.snapshot_as_of(row.id)? else {
+            return Ok(row);
+        };
+        let snapshot = resolved.snapshot.id;
+        let catalogue = self.public_catalogue();
+        let then = match catalogue.filter(|c| c.snapshot_times(row.id).is_some()) {
+            Some(catalogue) => catalogue.described_then(&row, snapshot),
+            None => {
+                let text: Option<String> = (self.sql())
+                    .prepare_cached("SELECT described_json FROM v_snapshots WHERE id = ?1")?
+                    .query_row(params![snapshot], |r| r.get(0))
+                    .optional()?
+                    .flatten();
+                match text.and_then(|t| serde_json::from_str::<Described>(&t).ok()) {
+                    Some(then) if then != row.described() => Arc::new(row.described_as(then)),
+                    _ => row,
+                }
+            }
+        };
+        (self.resolutions.borrow_mut().described).insert(then.id, Arc::clone(&then));
+        Ok(then)
+    }
+
     /// The dataset of series `series_id` (0 if the caller cannot see it).
     fn dataset_of_series(&self, series_id: i64) -> StoreResult<i64> {
         if let Some(&id) = self.resolutions.borrow().dataset_of_series.get(&series_id) {
@@ -481,19 +516,10 @@ impl Scoped {
 
     /// [`Scoped::headline_rows`] as of the moment reads are as of.
     pub(super) fn headline_rows_as_of(&self, region: &str) -> StoreResult<Vec<(i64, Vec<ObsRow>)>> {
-        let mut datasets: Vec<(i64, i64)> = match self.public_catalogue() {
-            Some(catalogue) => (catalogue.datasets().iter())
-                .filter_map(|d| Some((d.id, d.headline_series_id?)))
-                .collect(),
-            None => self
-                .sql()
-                .prepare_cached(
-                    "SELECT id, headline_series_id FROM v_datasets
-                     WHERE headline_series_id IS NOT NULL ORDER BY id",
-                )?
-                .query_map(params![], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<Result<_, _>>()?,
-        };
+        // Each dataset's headline series as its snapshot then described it.
+        let mut datasets: Vec<(i64, i64)> = (self.datasets()?.iter())
+            .filter_map(|d| Some((d.id, d.headline_series_id?)))
+            .collect();
         datasets.sort_unstable();
         let mut out = Vec::new();
         for (dataset, series) in datasets {

@@ -151,8 +151,26 @@ pub struct SnapshotChange {
 }
 
 impl Scoped {
-    /// Datasets the caller can see, public first then private, each in code order.
+    /// Datasets the caller can see, public first then private, each in code order; as of a
+    /// moment, each as its snapshot then described it.
     pub fn datasets(&self) -> StoreResult<Vec<Arc<DatasetRow>>> {
+        let now = self.datasets_now()?;
+        if self.as_of().is_none() {
+            return Ok(now);
+        }
+        now.into_iter().map(|d| self.dataset_then(d)).collect()
+    }
+
+    /// The dataset with this code; the caller's own private dataset wins over a public one. As
+    /// of a moment, as its snapshot then described it.
+    pub fn dataset(&self, code: &str) -> StoreResult<Option<Arc<DatasetRow>>> {
+        match self.dataset_now(code)? {
+            Some(now) => Ok(Some(self.dataset_then(now)?)),
+            None => Ok(None),
+        }
+    }
+
+    fn datasets_now(&self) -> StoreResult<Vec<Arc<DatasetRow>>> {
         if let Some(catalogue) = self.public_catalogue() {
             return Ok(catalogue.datasets().to_vec());
         }
@@ -163,8 +181,7 @@ impl Scoped {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
-    /// The dataset with this code; the caller's own private dataset wins over a public one.
-    pub fn dataset(&self, code: &str) -> StoreResult<Option<Arc<DatasetRow>>> {
+    fn dataset_now(&self, code: &str) -> StoreResult<Option<Arc<DatasetRow>>> {
         if let Some(found) = self
             .public_catalogue()
             .and_then(|c| c.dataset(code).cloned())

@@ -17,6 +17,7 @@ use crate::bundled::SourceRecord;
 use crate::citation_id::{CanonicalRow, canonical_dims, citation_id};
 use crate::dataset_file::{FileHeader, RawObservation};
 use crate::store::datasets::{Replaced, RowChange};
+use crate::store::rows::datasets::{DATASET_COLUMNS, dataset_from_row};
 use crate::store::webhooks::{Audience, emit};
 use crate::webhooks::events;
 use regions::UnclassifiedRegions;
@@ -342,6 +343,7 @@ const DATASET_IMPORT_LOCKS: i64 = 0x6461_7461_0000_0000;
 
 /// Gives the snapshots an import made (public ids) the time of its commit, as the last step
 /// before it: a read as of an earlier moment must not take a snapshot no read then could see.
+/// Each also keeps its dataset as the import leaves it (`described_json`).
 /// Imports take their time and commit one at a time (on SQLite as its writes do; on PostgreSQL
 /// under an advisory lock held to the commit), so no import still to commit can be earlier than
 /// one committed, and an answer as of a moment before the latest import never changes.
@@ -360,10 +362,19 @@ pub fn stamp_import_time<'s>(
             r.get(0)
         })?;
     let now = crate::runtime::clock::now_ms().max(latest.map_or(0, |t| t + 1));
-    let mut stamp =
-        tx.prepare_cached("UPDATE snapshots SET imported_at = ?2 WHERE public_id = ?1")?;
+    let mut stamp = tx.prepare_cached(
+        "UPDATE snapshots SET imported_at = ?2, described_json = ?3 WHERE public_id = ?1",
+    )?;
+    let mut dataset_of = tx.prepare_cached(&format!(
+        "SELECT {DATASET_COLUMNS} FROM datasets
+         WHERE id = (SELECT dataset_id FROM snapshots WHERE public_id = ?1)"
+    ))?;
     for snapshot in snapshots {
-        stamp.execute(params![snapshot, now])?;
+        // The dataset as this import leaves it: what a read as of then shows of it.
+        let dataset = dataset_of.query_row(params![snapshot], dataset_from_row)?;
+        let described =
+            serde_json::to_string(&dataset.described()).expect("a dataset's description is JSON");
+        stamp.execute(params![snapshot, now, described])?;
     }
     Ok(())
 }

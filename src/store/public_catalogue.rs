@@ -17,8 +17,8 @@ use super::sql::{Db, params};
 use super::error::StoreResult;
 use super::revisions::SnapshotTimes;
 use super::rows::datasets::{
-    DATASET_COLUMNS, DatasetRow, SERIES_COLUMNS, SNAPSHOT_COLUMNS, SOURCE_COLUMNS, SeriesRow,
-    SnapshotRow, dataset_from_row, series_from_row, snapshot_from_row, source_from_row,
+    DATASET_COLUMNS, DatasetRow, Described, SERIES_COLUMNS, SNAPSHOT_COLUMNS, SOURCE_COLUMNS,
+    SeriesRow, SnapshotRow, dataset_from_row, series_from_row, snapshot_from_row, source_from_row,
 };
 use crate::bundled::SourceRecord;
 
@@ -40,6 +40,9 @@ pub struct PublicCatalogue {
     /// Each public dataset's snapshots' times, by row id, by dataset id: what reads as of a
     /// moment resolve.
     snapshot_times: HashMap<i64, Vec<SnapshotTimes>, Fast>,
+    /// Each public dataset as the snapshots that described it otherwise than it is now describe
+    /// it, by snapshot row id (see [`Described`]).
+    described: HashMap<i64, Arc<DatasetRow>, Fast>,
 }
 
 impl PublicCatalogue {
@@ -97,6 +100,26 @@ impl PublicCatalogue {
                     published_at: r.get(4)?,
                 });
         }
+        let mut stmt = db.prepare(
+            "SELECT dataset_id, id, described_json FROM v_snapshots
+             WHERE owner_account_id IS NULL AND described_json IS NOT NULL",
+        )?;
+        let mut rows = stmt.query(params![])?;
+        let mut described: HashMap<i64, Arc<DatasetRow>, Fast> = HashMap::default();
+        while let Some(r) = rows.next_row()? {
+            let r = &r.row();
+            let (dataset_id, snapshot_id): (i64, i64) = (r.get(0)?, r.get(1)?);
+            let Some(dataset) = datasets.iter().find(|d| d.id == dataset_id) else {
+                continue;
+            };
+            // One that cannot be read describes nothing: the dataset shows as it is now.
+            let Ok(then) = serde_json::from_str::<Described>(r.text(2)?) else {
+                continue;
+            };
+            if then != dataset.described() {
+                described.insert(snapshot_id, Arc::new(dataset.described_as(then)));
+            }
+        }
         let series_ids = datasets
             .iter()
             .enumerate()
@@ -117,7 +140,13 @@ impl PublicCatalogue {
             sources,
             snapshots,
             snapshot_times,
+            described,
         })
+    }
+
+    /// Public dataset `dataset` as its snapshot `snapshot_id` described it.
+    pub fn described_then(&self, dataset: &Arc<DatasetRow>, snapshot_id: i64) -> Arc<DatasetRow> {
+        Arc::clone(self.described.get(&snapshot_id).unwrap_or(dataset))
     }
 
     /// The snapshots' times of public dataset `dataset_id`, by row id (None: not a public

@@ -44,6 +44,8 @@ struct Behaviour {
     /// Eurostat updated nama_10r_3gdp: its table of contents' date moved, and its data revised
     /// one value (Albania's GDP per inhabitant of 2021, 5400 then 5500).
     updated: bool,
+    /// Eurostat renamed nama_10r_3gdp in its table of contents (with `updated`).
+    retitled: bool,
     /// Eurostat no longer publishes the line of this series (its key, as the TSV's first
     /// column writes it).
     dropped: Option<&'static str>,
@@ -173,10 +175,16 @@ fn answer(shared: &Mutex<Behaviour>, uri: &http::Uri) -> hyper::Response<Full<By
     match path.as_str() {
         "/catalogue/toc/txt" if b.updated => {
             let toc = String::from_utf8(fixture("table_of_contents_en.txt")).unwrap();
-            let moved = toc.replace(
+            let mut moved = toc.replace(
                 "\"nama_10r_3gdp\"\t\"dataset\"\t\"21.02.2023\"",
                 "\"nama_10r_3gdp\"\t\"dataset\"\t\"28.11.2026\"",
             );
+            if b.retitled {
+                moved = moved.replace(
+                    "Gross domestic product (GDP) at current market prices by NUTS 3 regions\"",
+                    "Regional GDP at current market prices, NUTS 3\"",
+                );
+            }
             reply(200, moved.into_bytes())
         }
         "/catalogue/toc/txt" if b.small_toc => reply(200, small_toc().into_bytes()),
@@ -1512,4 +1520,39 @@ async fn a_briefings_revisions_name_the_fetch_that_withdrew_a_cited_row() {
         assert_eq!(standing["data"]["withdrawn_in"], withdrawing.as_str());
     }
     assert_eq!(got["data"]["sections"], posted["data"]["sections"]);
+}
+
+/// A dataset Eurostat renamed between two fetches is shown, as of a moment between them, as it
+/// was then: the title (and all else it said of itself) its snapshot of then was imported with;
+/// read now, as it is now. Its comparison as of then names it so too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dataset_read_as_of_a_moment_is_described_as_it_was_then() {
+    const THEN: &str = "Gross domestic product (GDP) at current market prices by NUTS 3 regions";
+    const NOW: &str = "Regional GDP at current market prices, NUTS 3";
+    let stand_in = StandIn::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, _, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    let between =
+        regintel::runtime::clock::rfc3339_millis(crate::as_of::a_moment_after_now().await);
+    stand_in.set(|b| {
+        b.updated = true;
+        b.retitled = true;
+    });
+    let (ok, second, said) = fetch(&stand_in, dir.path(), &["nama_10r_3gdp"]).await;
+    assert!(ok, "{said}");
+    assert!(second[0]["snapshot"].is_string(), "{second}");
+    let s = TestServer::start_in(dir, Default::default()).await;
+    let now = s.get("/datasets/nama_10r_3gdp").await.json();
+    assert_eq!(now["data"]["title"], NOW, "{now}");
+    let then = s
+        .get(&format!("/datasets/nama_10r_3gdp?as_of={between}"))
+        .await
+        .json();
+    assert_eq!(then["data"]["title"], THEN, "{then}");
+    let compare = "/compare?regions=AL011,AL012&dataset=nama_10r_3gdp";
+    let compared = s.get(&format!("{compare}&as_of={between}")).await.json();
+    assert_eq!(compared["data"]["dataset"]["title"], THEN, "{compared}");
+    let compared = s.get(compare).await.json();
+    assert_eq!(compared["data"]["dataset"]["title"], NOW, "{compared}");
 }

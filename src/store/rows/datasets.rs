@@ -90,6 +90,49 @@ impl DatasetRow {
     }
 }
 
+/// What a dataset says of itself, as an import leaves it: kept with each snapshot
+/// (`snapshots.described_json`), so that a read as of a moment shows the dataset as it was.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Described {
+    pub title: String,
+    pub topic: String,
+    pub description: Option<String>,
+    pub nuts_edition: Option<String>,
+    pub headline_json: String,
+    pub labels_json: String,
+    pub headline_series_id: Option<i64>,
+}
+
+impl DatasetRow {
+    /// What it says of itself now.
+    pub fn described(&self) -> Described {
+        Described {
+            title: self.title.clone(),
+            topic: self.topic.clone(),
+            description: self.description.clone(),
+            nuts_edition: self.nuts_edition.clone(),
+            headline_json: self.headline_json.clone(),
+            labels_json: self.labels_json.clone(),
+            headline_series_id: self.headline_series_id,
+        }
+    }
+
+    /// The same dataset as `then` describes it.
+    pub fn described_as(&self, then: Described) -> DatasetRow {
+        DatasetRow {
+            title: then.title,
+            topic: then.topic,
+            description: then.description,
+            nuts_edition: then.nuts_edition,
+            headline_json: then.headline_json,
+            labels_json: then.labels_json,
+            headline_series_id: then.headline_series_id,
+            parsed: OnceLock::new(),
+            ..self.clone()
+        }
+    }
+}
+
 /// The rows of a dataset's changes after a cursor's row in its snapshot (`?1` the snapshot,
 /// `?2` the row), and those of its snapshots after one (`?1` the dataset, `?2` the snapshot).
 #[cfg(test)]
