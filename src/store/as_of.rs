@@ -423,14 +423,14 @@ impl Scoped {
 
     /// The rows of one series for one region as of the moment reads are as of, by period.
     pub(super) fn rows_as_of(&self, region: &str, series_id: i64) -> StoreResult<Vec<ObsRow>> {
+        if let Some(held) = self.held_rows_of(series_id)? {
+            return Ok(held.series_rows(series_id, region));
+        }
         let dataset = self.dataset_of_series(series_id)?;
         let Some(resolved) = self.snapshot_as_of(dataset)? else {
             return Ok(Vec::new());
         };
         let snapshot = resolved.snapshot.id;
-        if let Some(past) = self.past_rows(dataset, snapshot)? {
-            return Ok(past.series_rows(series_id, region));
-        }
         let mut stmt = self.sql().prepare_cached(&ROWS_AT)?;
         let mut rows = stmt
             .query_map(params![region, series_id, snapshot], |r| obs_at(r, 0))?
